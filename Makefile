@@ -1,0 +1,27 @@
+# loopopt: `make demo` runs the main job on a shipped example, `make test` runs every test.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+JOBS   ?= $(shell nproc 2>/dev/null || echo 2)
+
+.PHONY: demo test lit pytest bench clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $@
+
+demo: $(BIN)/.installed
+	$(BIN)/loop-opt examples/sum_of_squares.mlir -p 'df-fuse,convert-df-to-loop'
+
+test: $(BIN)/.installed
+	$(BIN)/lit test/filecheck -sv -j $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) -q
+
+bench: $(BIN)/.installed
+	$(BIN)/pip install --quiet -e '.[bench]'
+	$(BIN)/loop-bench --out results
+
+clean:
+	rm -rf $(VENV) build *.egg-info

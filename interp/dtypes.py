@@ -1,0 +1,40 @@
+"""One table from xDSL element types to numpy dtypes, used by every interpreter."""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    VectorType,
+)
+from xdsl.ir import Attribute
+
+
+def numpy_dtype(t: Attribute) -> np.dtype:
+    """The numpy dtype of a scalar type, or of a vector type's elements."""
+    if isinstance(t, VectorType):
+        t = t.element_type
+    if isinstance(t, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(t, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(t, IndexType):
+        return np.dtype(np.int64)
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width in (8, 16, 32, 64):
+            return np.dtype(f"int{width}")
+    raise ValueError(f"no numpy dtype for type {t}")
+
+
+def cast_to(value, t: Attribute):
+    """`value` (numpy scalar or array, or Python number) as the numpy dtype of `t`."""
+    dt = numpy_dtype(t)
+    if isinstance(value, np.ndarray):
+        return value.astype(dt, copy=False)
+    return dt.type(value)

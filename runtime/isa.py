@@ -1,0 +1,98 @@
+"""Instruction sets: which ones this host runs, and the compiler flags that target each.
+
+Kernels come in per-ISA variants; the runtime only calls natively the ones the
+CPU supports (anything else would die of SIGILL) and runs NEON under qemu.
+"""
+
+from __future__ import annotations
+
+import functools
+import platform
+import shutil
+
+ISAS: tuple[str, ...] = ("scalar", "sse2", "avx2", "avx512", "neon")
+"""Every ISA loopopt targets, weakest first within an architecture."""
+
+NATIVE = "native"
+"""Pseudo-ISA: whatever `-march=native` enables on the build host."""
+
+COMMON_CFLAGS: tuple[str, ...] = ("-O3", "-std=c11", "-fPIC", "-ffp-contract=off", "-Wall", "-Wextra")
+
+_ISA_CFLAGS: dict[str, tuple[str, ...]] = {
+    "scalar": (),
+    "sse2": ("-msse2",),
+    "avx2": ("-mavx2", "-mfma"),
+    "avx512": ("-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma"),
+    # NEON is part of the armv8-a baseline: the aarch64 compiler needs no flag.
+    "neon": (),
+    NATIVE: ("-march=native",),
+}
+
+# ISA -> /proc/cpuinfo flags that must all be present.
+_X86_REQUIREMENTS: dict[str, tuple[str, ...]] = {
+    "sse2": ("sse2",),
+    "avx2": ("avx2", "fma"),
+    "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"),
+}
+
+FOREIGN_TOOLS: dict[str, tuple[str, str]] = {"neon": ("aarch64-linux-gnu-gcc", "qemu-aarch64")}
+"""ISA -> (cross compiler, user-mode emulator) for ISAs run out of process."""
+
+
+def check_isa(isa: str, *, allow_native: bool = True) -> str:
+    valid = ISAS + ((NATIVE,) if allow_native else ())
+    if isa not in valid:
+        raise ValueError(f"unknown ISA {isa!r}; expected one of {', '.join(valid)}")
+    return isa
+
+
+def cflags(isa: str) -> list[str]:
+    """The ISA-specific flags (`[]` for scalar: portable C, no intrinsics)."""
+    return list(_ISA_CFLAGS[check_isa(isa)])
+
+
+def compile_flags(isa: str) -> list[str]:
+    """Everything needed to compile a kernel for `isa`: common flags, then the ISA's."""
+    return [*COMMON_CFLAGS, *cflags(isa)]
+
+
+@functools.cache
+def _cpu_flags() -> frozenset[str]:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return frozenset()
+    flags: set[str] = set()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() in ("flags", "Features"):
+            flags.update(value.split())
+    return frozenset(flags)
+
+
+@functools.cache
+def host_isas() -> tuple[str, ...]:
+    """The ISAs this CPU runs, weakest first (always starting with "scalar")."""
+    machine = platform.machine().lower()
+    flags = _cpu_flags()
+    if machine in ("x86_64", "amd64"):
+        # SSE2 is part of the x86-64 baseline even if cpuinfo is unreadable.
+        found = ["scalar", "sse2"]
+        found += [isa for isa in ("avx2", "avx512") if all(f in flags for f in _X86_REQUIREMENTS[isa])]
+        return tuple(found)
+    if machine in ("aarch64", "arm64"):
+        return ("scalar", "neon")
+    return ("scalar",)
+
+
+def best_isa() -> str:
+    return host_isas()[-1]
+
+
+def neon_runner_available() -> tuple[bool, str]:
+    """Whether NEON kernels can be built and run here (cross gcc + qemu), and why not."""
+    missing = [tool for tool in FOREIGN_TOOLS["neon"] if shutil.which(tool) is None]
+    if missing:
+        return False, f"missing {' and '.join(missing)} (Debian: gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user)"
+    return True, "aarch64-linux-gnu-gcc and qemu-aarch64 found"
