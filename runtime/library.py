@@ -1,0 +1,128 @@
+"""Compiled kernel libraries callable from Python with sub-microsecond overhead.
+
+`compile_library` builds the kernels plus a generated CPython extension
+(see `pyext`) into one cached shared object and imports it; each kernel is then
+a builtin function that validates its arguments and calls the C code directly.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import sysconfig
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from . import build, isa as isa_mod
+from .pyext import extension_source
+from .signature import KernelSignature
+
+_loaded: dict[str, ModuleType] = {}
+_load_lock = threading.Lock()
+
+
+def _python_abi_tag() -> str:
+    return f"{sysconfig.get_config_var('SOABI')}{sysconfig.get_config_var('EXT_SUFFIX')}"
+
+
+def _load_extension(module_name: str, path: Path) -> ModuleType:
+    """Import the extension at `path` once per process (a unique name per content hash)."""
+    with _load_lock:
+        module = _loaded.get(module_name)
+        if module is None:
+            loader = importlib.machinery.ExtensionFileLoader(module_name, str(path))
+            spec = importlib.util.spec_from_file_location(module_name, str(path), loader=loader)
+            assert spec is not None
+            module = importlib.util.module_from_spec(spec)
+            loader.exec_module(module)
+            _loaded[module_name] = module
+        return module
+
+
+def results_tuple(signature: KernelSignature, returned: Any) -> tuple[Any, ...]:
+    """A native call's return value (None, a scalar or a tuple) as a tuple of results."""
+    if not signature.results:
+        return ()
+    if len(signature.results) == 1:
+        return (returned,)
+    return tuple(returned)
+
+
+class Library:
+    """A loaded library of kernels: `lib["name"](*args)` or `lib.name(*args)`.
+
+    Arguments are passed positionally in C parameter order (inputs, then
+    caller-allocated outputs); the call returns None, the single scalar result,
+    or a tuple of the scalar results.
+    """
+
+    def __init__(self, module: ModuleType, signatures: Sequence[KernelSignature], path: Path, isa: str):
+        self._module = module
+        self.signatures: dict[str, KernelSignature] = {s.name: s for s in signatures}
+        self._functions: dict[str, Callable[..., Any]] = {s.name: getattr(module, s.name) for s in signatures}
+        self.path = path
+        self.isa = isa
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        try:
+            return self._functions[name]
+        except KeyError:
+            raise KeyError(f"no kernel {name!r} in library (has {', '.join(sorted(self._functions))})") from None
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        functions = self.__dict__.get("_functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(f"no kernel {name!r} in library (has {', '.join(sorted(functions))})")
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._functions
+
+    def __iter__(self):
+        return iter(self._functions)
+
+    def __repr__(self) -> str:
+        return f"<Library {', '.join(self._functions)} isa={self.isa} at {self.path}>"
+
+    def call_alloc(self, name: str, *inputs: Any) -> tuple[Any, ...]:
+        """Call `name` on its inputs only, allocating the outputs; returns (*outputs, *results).
+
+        An output gets the length of the inputs of its axis group; a filter
+        output (one with a `count_result`) is trimmed to the count it returned.
+        """
+        function = self[name]
+        sig = self.signatures[name]
+        outputs = sig.allocate_outputs(inputs)
+        results = results_tuple(sig, function(*inputs, *outputs))
+        return (*sig.trim_outputs(outputs, results), *results)
+
+
+def compile_library(
+    c_source: str,
+    signatures: Sequence[KernelSignature],
+    isa: str = isa_mod.NATIVE,
+    extra_cflags: Sequence[str] = (),
+) -> Library:
+    """Compile `c_source` (kernels following docs/calling_convention.md) for `isa` and load it.
+
+    Raises ValueError for an ISA this CPU cannot run (NEON: see `run_foreign`)
+    and `CompileError` when gcc rejects the source or a kernel's definition
+    disagrees with its signature.
+    """
+    isa_mod.check_isa(isa)
+    if isa != isa_mod.NATIVE and isa not in isa_mod.host_isas():
+        hint = "; run NEON kernels with loopopt.runtime.run_foreign" if isa in isa_mod.FOREIGN_TOOLS else ""
+        raise ValueError(f"this CPU cannot run ISA {isa!r} (it runs {', '.join(isa_mod.host_isas())}){hint}")
+    signatures = tuple(signatures)
+    names = [s.name for s in signatures]
+    if len(set(names)) != len(names):
+        raise ValueError(f"duplicate kernel names in {names}")
+    flags = [*isa_mod.compile_flags(isa), *extra_cflags, "-isystem", sysconfig.get_paths()["include"]]
+    module_name = "_loopopt_k_" + build.content_hash(c_source, repr(signatures), "\0".join(flags))[:24]
+    source = extension_source(module_name, c_source, signatures)
+    path = build.build(source, flags, shared=True, key_extra=_python_abi_tag())
+    return Library(_load_extension(module_name, path), signatures, path, isa)
+

@@ -1,0 +1,375 @@
+"""Generation of the CPython extension module that wraps kernels for fast, checked calls.
+
+ctypes costs several microseconds per call; a METH_FASTCALL function reading
+numpy arrays through the buffer protocol costs well under one. The wrapper is
+compiled in the same translation unit as the kernels, after them, and
+re-declares each kernel from its signature so that a signature disagreeing
+with the C source is a compile error rather than a silent ABI mismatch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .signature import DTYPES, ArrayParam, KernelSignature, ScalarParam
+
+GIL_RELEASE_ELEMENTS = 1 << 14
+"""Calls touching at least this many array elements release the GIL while the kernel runs."""
+
+_PRELUDE = r"""#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+"""
+
+_HELPERS = r"""
+static PyObject *
+loopopt_rt_describe(PyObject *obj, const Py_buffer *view)
+{
+    PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
+    if (dtype != NULL) {
+        PyObject *text = PyObject_Str(dtype);
+        Py_DECREF(dtype);
+        if (text != NULL)
+            return text;
+    }
+    PyErr_Clear();
+    return PyUnicode_FromFormat("buffer format '%s' of %zd-byte items",
+                                view->format ? view->format : "B", view->itemsize);
+}
+
+/* Acquires `obj` as a C-contiguous, element-aligned array of the expected
+   format and rank; on failure raises a TypeError/ValueError naming the kernel
+   and parameter and leaves view->obj NULL. */
+static int
+loopopt_rt_get_array(PyObject *obj, Py_buffer *view, const char *kernel, const char *param,
+                     const char *dtype, const char *formats, Py_ssize_t itemsize, int ndim,
+                     int output)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_STRIDES | PyBUF_FORMAT) < 0) {
+        view->obj = NULL;
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError,
+                     "%s(): parameter '%s' expects a rank-%d numpy array of %s, found %.200s",
+                     kernel, param, ndim, dtype, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    const char *f = view->format ? view->format : "B";
+    char order = '@';
+    if (*f == '@' || *f == '=' || *f == '<' || *f == '>' || *f == '!')
+        order = *f++;
+    if (order == '>' || order == '!' || f[0] == '\0' || f[1] != '\0' || strchr(formats, f[0]) == NULL
+        || view->itemsize != itemsize) {
+        PyObject *found = loopopt_rt_describe(obj, view);
+        if (found != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s(): parameter '%s' expects dtype %s, found %U",
+                         kernel, param, dtype, found);
+            Py_DECREF(found);
+        }
+        goto fail;
+    }
+    if (view->ndim != ndim) {
+        PyErr_Format(PyExc_ValueError, "%s(): parameter '%s' expects a rank-%d array, found rank %d",
+                     kernel, param, ndim, view->ndim);
+        goto fail;
+    }
+    if (!PyBuffer_IsContiguous(view, 'C')) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): parameter '%s' must be C-contiguous (found a strided view); "
+                     "pass numpy.ascontiguousarray(%s)", kernel, param, param);
+        goto fail;
+    }
+    if ((uintptr_t)view->buf % (uintptr_t)itemsize != 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): parameter '%s' is not aligned to its %zd-byte element size",
+                     kernel, param, itemsize);
+        goto fail;
+    }
+    if (output && view->readonly) {
+        PyErr_Format(PyExc_ValueError, "%s(): output '%s' is read-only", kernel, param);
+        goto fail;
+    }
+    return 0;
+fail:
+    PyBuffer_Release(view);
+    view->obj = NULL;
+    return -1;
+}
+
+static int
+loopopt_rt_get_real(PyObject *obj, double *out, const char *kernel, const char *param, const char *dtype)
+{
+    if (PyFloat_CheckExact(obj)) {
+        *out = PyFloat_AS_DOUBLE(obj);
+        return 0;
+    }
+    double v = PyFloat_AsDouble(obj);
+    if (v == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s(): parameter '%s' expects a %s scalar (a real number), found %.200s",
+                     kernel, param, dtype, Py_TYPE(obj)->tp_name);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int
+loopopt_rt_get_int(PyObject *obj, long long *out, const char *kernel, const char *param, const char *dtype,
+                   long long lo, long long hi)
+{
+    long long v = PyLong_AsLongLong(obj);
+    if (v == -1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_OverflowError, "%s(): parameter '%s' is out of range for %s", kernel, param, dtype);
+        } else {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "%s(): parameter '%s' expects a %s scalar (an integer), found %.200s",
+                         kernel, param, dtype, Py_TYPE(obj)->tp_name);
+        }
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        PyErr_Format(PyExc_OverflowError, "%s(): parameter '%s' = %lld is out of range for %s",
+                     kernel, param, v, dtype);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int
+loopopt_rt_get_bool(PyObject *obj, uint8_t *out, const char *kernel, const char *param)
+{
+    const char *tname = Py_TYPE(obj)->tp_name;
+    if (PyLong_Check(obj)) {
+        long v = PyLong_AsLong(obj);
+        if (v == 0 || v == 1) {
+            *out = (uint8_t)v;
+            return 0;
+        }
+        PyErr_Clear();
+    } else if (strcmp(tname, "numpy.bool") == 0 || strcmp(tname, "numpy.bool_") == 0) {
+        int v = PyObject_IsTrue(obj);
+        if (v >= 0) {
+            *out = (uint8_t)v;
+            return 0;
+        }
+        PyErr_Clear();
+    }
+    PyErr_Format(PyExc_TypeError, "%s(): parameter '%s' expects a bool scalar (True/False or 0/1), found %.200s",
+                 kernel, param, tname);
+    return -1;
+}
+
+static int
+loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const char *kernel,
+                          const char *out_name, const char *other_name)
+{
+    uintptr_t a = (uintptr_t)out->buf, b = (uintptr_t)other->buf;
+    if (out->len > 0 && other->len > 0 && a < b + (uintptr_t)other->len && b < a + (uintptr_t)out->len) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s(): output '%s' overlaps parameter '%s'; kernel buffers must not alias (restrict)",
+                     kernel, out_name, other_name);
+        return -1;
+    }
+    return 0;
+}
+"""
+
+_PY_DTYPE_NAMES = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "bool": "bool"}
+
+_INT_RANGES = {"i32": ("INT32_MIN", "INT32_MAX"), "i64": ("INT64_MIN", "INT64_MAX")}
+
+
+def _c_string(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _box_result(dtype: str, expr: str) -> str:
+    if dtype in ("f32", "f64"):
+        return f"PyFloat_FromDouble((double){expr})"
+    if dtype == "bool":
+        return f"PyBool_FromLong((long){expr})"
+    return f"PyLong_FromLongLong((long long){expr})"
+
+
+def docstring(sig: KernelSignature) -> str:
+    """A one-line Python-facing description, e.g. `sum(x: f32[n]) -> f32`."""
+    parts = []
+    for p in sig.params:
+        if isinstance(p, ArrayParam):
+            dims = p.axis or "?"
+            shape = f"[{dims}]" if p.rank == 1 else f"[{dims}, ?]"
+            parts.append(f"{p.name}: {'out ' if p.output else ''}{p.dtype}{shape}")
+        else:
+            parts.append(f"{p.name}: {p.dtype}")
+    ret = {0: "None", 1: sig.results[0] if sig.results else ""}.get(len(sig.results), f"({', '.join(sig.results)})")
+    return f"{sig.name}({', '.join(parts)}) -> {ret}"
+
+
+def _wrapper(sig: KernelSignature) -> str:
+    k = _c_string(sig.name)
+    n = len(sig.params)
+    lines = [
+        "static PyObject *",
+        f"loopopt_pywrap_{sig.name}(PyObject *self, PyObject *const *args, Py_ssize_t nargs)",
+        "{",
+        "    (void)self;",
+        "    PyObject *ret = NULL;",
+    ]
+    arrays = [(i, p) for i, p in enumerate(sig.params) if isinstance(p, ArrayParam)]
+    for i, _ in arrays:
+        lines.append(f"    Py_buffer v{i};")
+        lines.append(f"    v{i}.obj = NULL;")
+    for i, p in enumerate(sig.params):
+        if isinstance(p, ScalarParam):
+            ctype = {"f32": "double", "f64": "double", "i32": "long long", "i64": "long long", "bool": "uint8_t"}
+            lines.append(f"    {ctype[p.dtype]} s{i};")
+    names = ", ".join(p.name for p in sig.params)
+    lines.append(f"    if (nargs != {n}) {{")
+    lines.append(
+        f'        PyErr_Format(PyExc_TypeError, "%s() takes {n} positional arguments ({names}) but %zd were given", {k}, nargs);'
+    )
+    lines.append("        return NULL;")
+    lines.append("    }")
+
+    # Acquire and check every argument, in order.
+    for i, p in enumerate(sig.params):
+        pn = _c_string(p.name)
+        if isinstance(p, ArrayParam):
+            dt = p.dt
+            lines.append(
+                f"    if (loopopt_rt_get_array(args[{i}], &v{i}, {k}, {pn}, {_c_string(_PY_DTYPE_NAMES[p.dtype])}, "
+                f"{_c_string(dt.buffer_formats)}, {dt.itemsize}, {p.rank}, {int(p.output)}) < 0) goto done;"
+            )
+        elif p.dtype in ("f32", "f64"):
+            lines.append(
+                f"    if (loopopt_rt_get_real(args[{i}], &s{i}, {k}, {pn}, {_c_string(p.dtype)}) < 0) goto done;"
+            )
+        elif p.dtype == "bool":
+            lines.append(f"    if (loopopt_rt_get_bool(args[{i}], &s{i}, {k}, {pn}) < 0) goto done;")
+        else:
+            lo, hi = _INT_RANGES[p.dtype]
+            lines.append(
+                f"    if (loopopt_rt_get_int(args[{i}], &s{i}, {k}, {pn}, {_c_string(p.dtype)}, {lo}, {hi}) < 0) goto done;"
+            )
+
+    # Length agreement per axis group: inputs equal to the first input, outputs at least as long.
+    groups: dict[str, list[tuple[int, ArrayParam]]] = {}
+    for i, p in arrays:
+        if p.axis is not None:
+            groups.setdefault(p.axis, []).append((i, p))
+    for axis, members in groups.items():
+        ins = [(i, p) for i, p in members if not p.output]
+        if not ins:
+            continue
+        r, ref = ins[0]
+        for i, p in members:
+            if i == r:
+                continue
+            if not p.output:
+                lines.append(f"    if (v{i}.shape[0] != v{r}.shape[0]) {{")
+                lines.append(
+                    f'        PyErr_Format(PyExc_ValueError, "%s(): length mismatch on axis \'{axis}\': '
+                    f"'{ref.name}' has %zd {'rows' if ref.rank == 2 else 'elements'} but "
+                    f"'{p.name}' has %zd\", {k}, v{r}.shape[0], v{i}.shape[0]);"
+                )
+            else:
+                lines.append(f"    if (v{i}.shape[0] < v{r}.shape[0]) {{")
+                lines.append(
+                    f'        PyErr_Format(PyExc_ValueError, "%s(): output \'{p.name}\' has capacity %zd '
+                    f"but axis '{axis}' has length %zd (from '{ref.name}')\", {k}, v{i}.shape[0], v{r}.shape[0]);"
+                )
+            lines.append("        goto done;")
+            lines.append("    }")
+
+    # Outputs must not alias any other array (the kernels' pointers are restrict).
+    for i, p in arrays:
+        if not p.output:
+            continue
+        for j, q in arrays:
+            if j != i and (not q.output or j < i):
+                lines.append(
+                    f"    if (loopopt_rt_check_disjoint(&v{i}, &v{j}, {k}, {_c_string(p.name)}, "
+                    f"{_c_string(q.name)}) < 0) goto done;"
+                )
+
+    # The call.
+    call_args = []
+    for i, p in enumerate(sig.params):
+        if isinstance(p, ArrayParam):
+            const = "" if p.output else "const "
+            call_args.append(f"({const}{p.dt.c_type} *)v{i}.buf")
+            call_args += [f"(int64_t)v{i}.shape[{d}]" for d in range(p.rank)]
+        else:
+            call_args.append(f"({p.dt.c_type})s{i}")
+    result_decls = [f"    {DTYPES[r].c_type} r{j};" for j, r in enumerate(sig.results)]
+    lines += result_decls
+    if len(sig.results) >= 2:
+        call_args += [f"&r{j}" for j in range(len(sig.results))]
+    call = f"{sig.name}({', '.join(call_args)})"
+    stmt = f"r0 = {call};" if len(sig.results) == 1 else f"{call};"
+    if arrays:
+        work = " + ".join(f"v{i}.len / {p.dt.itemsize}" for i, p in arrays)
+        lines.append(f"    if ({work} >= {GIL_RELEASE_ELEMENTS}) {{")
+        lines.append("        Py_BEGIN_ALLOW_THREADS")
+        lines.append(f"        {stmt}")
+        lines.append("        Py_END_ALLOW_THREADS")
+        lines.append("    } else {")
+        lines.append(f"        {stmt}")
+        lines.append("    }")
+    else:
+        lines.append(f"    {stmt}")
+
+    if not sig.results:
+        lines.append("    ret = Py_NewRef(Py_None);")
+    elif len(sig.results) == 1:
+        lines.append(f"    ret = {_box_result(sig.results[0], 'r0')};")
+    else:
+        lines.append(f"    ret = PyTuple_New({len(sig.results)});")
+        lines.append("    if (ret == NULL) goto done;")
+        for j, r in enumerate(sig.results):
+            lines.append(f"    {{ PyObject *item = {_box_result(r, f'r{j}')};")
+            lines.append("      if (item == NULL) { Py_CLEAR(ret); goto done; }")
+            lines.append(f"      PyTuple_SET_ITEM(ret, {j}, item); }}")
+    lines.append("done:")
+    for i, _ in arrays:
+        lines.append(f"    if (v{i}.obj != NULL) PyBuffer_Release(&v{i});")
+    lines.append("    return ret;")
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def extension_source(module_name: str, kernel_source: str, signatures: Sequence[KernelSignature]) -> str:
+    """One C translation unit: the kernels, their declarations from the signatures, the wrappers, PyInit."""
+    methods = [
+        f'    {{{_c_string(s.name)}, (PyCFunction)(void (*)(void))loopopt_pywrap_{s.name}, METH_FASTCALL, '
+        f"{_c_string(docstring(s))}}},"
+        for s in signatures
+    ]
+    return "\n".join(
+        [
+            _PRELUDE,
+            '#line 1 "kernel.c"',
+            kernel_source,
+            '#line 1 "loopopt_pyext.c"',
+            "/* Kernel declarations from the runtime signatures: a mismatch with the definitions above is a compile error. */",
+            *(s.c_declaration() for s in signatures),
+            _HELPERS,
+            *(_wrapper(s) + "\n" for s in signatures),
+            "static PyMethodDef loopopt_rt_methods[] = {",
+            *methods,
+            "    {NULL, NULL, 0, NULL}",
+            "};",
+            "",
+            "static struct PyModuleDef loopopt_rt_module = {",
+            f'    PyModuleDef_HEAD_INIT, {_c_string(module_name)}, "loopopt kernels", -1, loopopt_rt_methods,',
+            "    NULL, NULL, NULL, NULL",
+            "};",
+            "",
+            f"PyMODINIT_FUNC PyInit_{module_name}(void) {{ return PyModule_Create(&loopopt_rt_module); }}",
+            "",
+        ]
+    )
