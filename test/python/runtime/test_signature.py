@@ -1,0 +1,79 @@
+"""Kernel signatures: validation, C declarations, output allocation."""
+
+import numpy as np
+import pytest
+
+from loopopt.runtime.signature import DTYPES, ArrayParam, KernelSignature, ScalarParam, dtype_info
+
+FILTER = KernelSignature(
+    "keep_pos",
+    (
+        ArrayParam("x", "f32", axis="n"),
+        ScalarParam("t", "f32"),
+        ArrayParam("out", "f32", output=True, axis="n", count_result=0),
+    ),
+    ("i64", "f64"),
+)
+
+
+def test_dtype_table_matches_convention():
+    assert {k: (d.c_type, d.numpy) for k, d in DTYPES.items()} == {
+        "f32": ("float", np.float32),
+        "f64": ("double", np.float64),
+        "i32": ("int32_t", np.int32),
+        "i64": ("int64_t", np.int64),
+        "bool": ("uint8_t", np.bool_),
+    }
+    with pytest.raises(ValueError, match="unknown dtype 'f16'.*f32"):
+        dtype_info("f16")
+
+
+def test_c_declaration_follows_convention():
+    assert FILTER.c_declaration() == (
+        "void keep_pos(const float *restrict, int64_t, float, float *restrict, int64_t, "
+        "int64_t *restrict, double *restrict);"
+    )
+    one = KernelSignature("s", (ArrayParam("m", "f64", rank=2),), ("f64",))
+    assert one.c_declaration() == "double s(const double *restrict, int64_t, int64_t);"
+    assert KernelSignature("nothing", ()).c_declaration() == "void nothing(void);"
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: ArrayParam("x", "f16"), "unknown dtype"),
+        (lambda: ArrayParam("x", "f32", rank=3), "rank must be 1 or 2"),
+        (lambda: ArrayParam("1x", "f32"), "not a valid C identifier"),
+        (lambda: ArrayParam("x", "f32", count_result=0), "only an output"),
+        (lambda: KernelSignature("k", (ArrayParam("x", "f32"), ScalarParam("x", "f32"))), "duplicate"),
+        (
+            lambda: KernelSignature("k", (ArrayParam("o", "f32", output=True), ScalarParam("a", "f32"))),
+            "comes after an output",
+        ),
+        (
+            lambda: KernelSignature("k", (ArrayParam("o", "f32", output=True, count_result=0),), ("f32",)),
+            "not an i64 result",
+        ),
+        (lambda: KernelSignature("k", (), ("f128",)), "unknown dtype"),
+    ],
+)
+def test_invalid_signatures_are_rejected(make, message):
+    with pytest.raises(ValueError, match=message):
+        make()
+
+
+def test_output_shapes_and_trimming():
+    x = np.arange(7, dtype=np.float32)
+    assert FILTER.output_shapes([x, 1.0]) == [(7,)]
+    outs = FILTER.allocate_outputs([x, 1.0])
+    assert outs[0].dtype == np.float32 and outs[0].shape == (7,)
+    assert FILTER.trim_outputs(outs, (3, 0.0))[0].shape == (3,)
+    with pytest.raises(TypeError, match="takes 2 inputs"):
+        FILTER.output_shapes([x])
+    orphan = KernelSignature("k", (ScalarParam("a", "f32"), ArrayParam("o", "f32", output=True, axis="n")))
+    with pytest.raises(ValueError, match="cannot infer the length of output 'o'"):
+        orphan.output_shapes([1.0])
+    matrix = KernelSignature(
+        "t", (ArrayParam("m", "f64", rank=2, axis="r"), ArrayParam("o", "f64", rank=2, output=True, axis="r"))
+    )
+    assert matrix.output_shapes([np.zeros((3, 4))]) == [(3, 4)]
