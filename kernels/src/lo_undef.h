@@ -1,0 +1,33 @@
+/* Undefine the template vocabulary of one dtype block (see lo_template.h), so the
+ * next block, or the next ISA file of a single-translation-unit build, starts clean. */
+#undef T
+#undef V
+#undef W
+#undef LO_DT
+#undef LO_FLOAT
+#undef LO_TMIN
+#undef LO_TMAX
+#undef V_MASK
+#undef V_TAILMASK
+#undef V_LD
+#undef V_ST
+#undef V_LDM
+#undef V_STM
+#undef V_SET1
+#undef V_ADD
+#undef V_MUL
+#undef V_MIN
+#undef V_MAX
+#undef V_MADD
+#undef V_MACC
+#undef V_GT0_KEEP
+#undef V_SQRT_ABS
+#undef V_PACK
+#undef V_PACK_TAIL
+#undef NT
+#undef NT_INIT
+#undef NT_UPD
+#undef NT_ANY
+#undef S_MADD
+#undef LO_SQRT
+#undef LO_FABS
