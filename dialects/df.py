@@ -1,0 +1,1165 @@
+"""The `df` dialect: loop-free dataflow over arrays with named axes.
+
+A df kernel is a `func.func` whose arguments and results are `!df.array` values and
+scalars. Its body is a graph of map / filter / select / reduce / fold / scan nodes with
+typed edges (dtype + axes in every type); there are no loops, buffers or indices yet.
+`convert-df-to-loop` later turns domains into loops and reductions into accumulators.
+
+Region-holding ops (map, filter, reduce, fold, scan) take a body whose entry block binds
+the elements (and accumulators) as scalars; bodies use `arith`/`math`, may capture scalars
+defined outside, and end in `df.yield`.
+
+Horizontal fusion: one `df.reduce` carries several (kind, input, init) triples over one
+domain and gives one result per triple (mean and variance in one pass), instead of a
+separate multi-result op, so single and fused reductions share one verifier, one lowering
+and one interpreter path. The custom triples share the body: its block takes
+(acc_1..acc_m, x_1..x_m) for the m custom triples, in order, and yields the m new accs.
+
+Effects: everything is pure except `df.random` (reads and advances an RNG); region ops
+have the effects of their bodies; `df.decl_ref` has the effects of the referenced
+declaration; a `func.call` in a body has unknown effects (xDSL's default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    I64,
+    ArrayAttr,
+    FlatSymbolRefAttr,
+    FloatAttr,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TupleType,
+    UnitAttr,
+    i64,
+)
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.utils import AbstractYieldOperation
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
+from xdsl.irdl import (
+    AnyAttr,
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    VarConstraint,
+    irdl_op_definition,
+    lazy_traits_def,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    region_def,
+    result_def,
+    traits_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.printer import Printer
+from xdsl.traits import (
+    EffectInstance,
+    HasParent,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    Pure,
+    RecursiveMemoryEffect,
+    RecursivelySpeculatable,
+    Resource,
+    SymbolTable,
+    SymbolUserOpInterface,
+    get_effects,
+)
+from xdsl.utils.exceptions import VerifyException
+
+from loopopt.dialects.df_types import (
+    ArrayType,
+    RecordType,
+    ReduceKind,
+    ReduceKindAttr,
+    axes_of,
+    element_type_of,
+    format_axes,
+    is_element_type,
+    is_scalar_type,
+    is_value_type,
+    kind_accepts,
+)
+
+__all__ = [
+    "DF",
+    "ArrayType",
+    "RecordType",
+    "ReduceKind",
+    "ReduceKindAttr",
+]
+
+
+# ----------------------------------------------------------------------------------------
+# Shared helpers (verification and syntax)
+# ----------------------------------------------------------------------------------------
+
+
+def _types(types: Sequence[Attribute]) -> str:
+    return "(" + ", ".join(str(t) for t in types) + ")"
+
+
+def _common_axes(op_name: str, values: Sequence[SSAValue], what: str = "input") -> tuple[str, ...]:
+    """The axes all `values` (df arrays) share; raises naming the first that differs."""
+    first = values[0].type
+    if not isinstance(first, ArrayType):
+        raise VerifyException(f"{op_name} {what} 0 must be a !df.array, found {first}")
+    axes = first.axis_names
+    for i, v in enumerate(values[1:], 1):
+        t = v.type
+        if not isinstance(t, ArrayType):
+            raise VerifyException(f"{op_name} {what} {i} must be a !df.array, found {t}")
+        if t.axis_names != axes:
+            raise VerifyException(
+                f"{op_name} {what}s must share one domain: {what} {i} has axes "
+                f"{format_axes(t.axis_names)}, expected {format_axes(axes)}"
+            )
+    return axes
+
+
+def _verify_body(
+    op_name: str, body: Region, arg_types: Sequence[Attribute], yield_types: Sequence[Attribute]
+) -> None:
+    """The body's single block takes `arg_types` and its df.yield gives `yield_types`."""
+    block = body.block
+    found_args = [a.type for a in block.args]
+    if found_args != list(arg_types):
+        raise VerifyException(
+            f"{op_name} body arguments have types {_types(found_args)}, "
+            f"expected {_types(arg_types)}"
+        )
+    term = block.last_op
+    if not isinstance(term, YieldOp):
+        found = term.name if term is not None else "an empty block"
+        raise VerifyException(f"{op_name} body must end in df.yield, found {found}")
+    found_yield = [a.type for a in term.arguments]
+    if found_yield != list(yield_types):
+        raise VerifyException(
+            f"{op_name} body yields {_types(found_yield)}, expected {_types(yield_types)}"
+        )
+
+
+def _parse_type_list(parser: Parser) -> list[Attribute]:
+    return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+
+
+def _parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
+    return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+
+
+def _print_types(printer: Printer, types: Sequence[Attribute]) -> None:
+    printer.print_list(types, printer.print_attribute)
+
+
+def _print_body(printer: Printer, region: Region) -> None:
+    printer.print_string(" ")
+    printer.print_region(region, print_entry_block_args=True, print_empty_block=True)
+
+
+def _parse_attrs(parser: Parser, op: Operation) -> None:
+    attrs = parser.parse_optional_attr_dict_with_keyword()
+    if attrs is not None:
+        op.attributes |= attrs.data
+
+
+def _print_attrs(printer: Printer, op: Operation) -> None:
+    if op.attributes:
+        printer.print_op_attributes(op.attributes, print_keyword=True)
+
+
+def _parse_axes(parser: Parser) -> list[str]:
+    return parser.parse_comma_separated_list(
+        parser.Delimiter.SQUARE, lambda: parser.parse_identifier(" for an axis name")
+    )
+
+
+def _parse_kind(parser: Parser) -> ReduceKindAttr:
+    return ReduceKindAttr(parser.parse_str_enum(ReduceKind))
+
+
+def _verify_kind(op_name: str, index: int, kind: ReduceKind, element_type: Attribute) -> None:
+    if not kind_accepts(kind, element_type):
+        need = {
+            ReduceKind.AND: "an integer or i1",
+            ReduceKind.OR: "an integer or i1",
+            ReduceKind.ADD: "a float or i32/i64",
+            ReduceKind.MUL: "a float or i32/i64",
+        }.get(kind, "a scalar")
+        raise VerifyException(
+            f"{op_name} kind {kind.value} (triple {index}) needs {need} element type, "
+            f"found {element_type}"
+        )
+
+
+# ----------------------------------------------------------------------------------------
+# Sources and scalars
+# ----------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class ConstantOp(IRDLOperation):
+    """A scalar constant of a df element type: `%c = df.constant 2.0 : f32`."""
+
+    name = "df.constant"
+
+    value = prop_def(IntegerAttr | FloatAttr)
+    """The value, typed: its type is the result's dtype."""
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    def __init__(self, value: IntegerAttr | FloatAttr):
+        super().__init__(properties={"value": value}, result_types=[value.type])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ConstantOp:
+        pos = parser.pos
+        value = parser.parse_attribute()
+        if not isinstance(value, IntegerAttr | FloatAttr):
+            parser.raise_error("df.constant expects an integer or float literal with its type", pos)
+        op = cls(value)
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_attribute(self.value)
+        _print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        if self.result.type != self.value.type:
+            raise VerifyException(
+                f"df.constant result type {self.result.type} differs from value type {self.value.type}"
+            )
+        if not is_scalar_type(self.result.type):
+            raise VerifyException(
+                f"df.constant type must be f32, f64, i1, i32 or i64, found {self.result.type}"
+            )
+
+
+@irdl_op_definition
+class RangeOp(IRDLOperation):
+    """`start..end` (exclusive) by `step` as an i64 array: a source that lowers to loop
+    bounds, never to an allocation.
+
+    `%r = df.range %start, %end, %step : !df.array<i64, [i]>`
+    """
+
+    name = "df.range"
+
+    start = operand_def(I64)
+    end = operand_def(I64)
+    step = operand_def(I64)
+    result = result_def(ArrayType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$start `,` $end `,` $step attr-dict `:` type($result)"
+
+    def __init__(self, start: SSAValue, end: SSAValue, step: SSAValue, axis: str):
+        super().__init__(operands=[start, end, step], result_types=[ArrayType(i64, [axis])])
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, ArrayType)
+        if t.element_type != i64 or t.rank != 1:
+            raise VerifyException(
+                f"df.range result must be a rank-1 i64 array, found {t}"
+            )
+
+
+class RandomEffect(MemoryEffect):
+    """df.random reads and advances the random generator's state."""
+
+    @dataclass(frozen=True)
+    class RngResource(Resource):
+        def name(self) -> str:
+            return "df.rng"
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        rng = cls.RngResource()
+        return frozenset(
+            (EffectInstance(MemoryEffectKind.READ, resource=rng),
+             EffectInstance(MemoryEffectKind.WRITE, resource=rng))
+        )
+
+
+@irdl_op_definition
+class RandomOp(IRDLOperation):
+    """A fresh array of `length` random elements (effectful: two calls differ).
+
+    Floats are uniform in [0, 1); integers uniform in [0, 2^31). Exists so that fusion
+    legality ("effects block fusion") has an effectful df op to test against.
+
+    `%r = df.random %n : !df.array<f32, [i]>`
+    """
+
+    name = "df.random"
+
+    length = operand_def(I64)
+    result = result_def(ArrayType)
+
+    traits = traits_def(RandomEffect())
+
+    assembly_format = "$length attr-dict `:` type($result)"
+
+    def verify_(self) -> None:
+        t = self.result.type
+        assert isinstance(t, ArrayType)
+        elt = t.element_type
+        if t.rank != 1 or not kind_accepts(ReduceKind.ADD, elt):  # numeric, not i1 nor record
+            raise VerifyException(
+                f"df.random result must be a rank-1 array of f32, f64, i32 or i64, found {t}"
+            )
+
+
+# ----------------------------------------------------------------------------------------
+# Elementwise
+# ----------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class YieldOp(AbstractYieldOperation[Attribute]):
+    """Ends a df body: the element result(s), predicate, or new accumulator values."""
+
+    name = "df.yield"
+
+    traits = lazy_traits_def(
+        lambda: (IsTerminator(), HasParent(MapOp, FilterOp, ReduceOp, FoldOp, ScanOp), Pure())
+    )
+
+
+class _BodyOp(IRDLOperation):
+    """Shared syntax of ops with inputs, result types and a body:
+    `df.<op> %a, %b : T_a, T_b -> R... { ^bb0(...): ... }`."""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = _parse_operand_list(parser)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = _parse_type_list(parser)
+        if len(types) != len(operands):
+            parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos, parser.pos)
+        parser.parse_punctuation("->")
+        result_types = _parse_type_list(parser)
+        body = parser.parse_region()
+        op = cls.build(
+            operands=[parser.resolve_operands(operands, types, pos)],
+            result_types=[result_types],
+            regions=[body],
+        )
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.operands, printer.print_operand)
+        printer.print_string(" : ")
+        _print_types(printer, self.operand_types)
+        printer.print_string(" -> ")
+        _print_types(printer, self.result_types)
+        _print_body(printer, self.regions[0])
+        _print_attrs(printer, self)
+
+
+@irdl_op_definition
+class MapOp(_BodyOp):
+    """Elementwise map (zipWith) over one or more arrays of one domain.
+
+    The body binds one element of each input and yields one element per result; it runs
+    lane-wise, so it must not depend on the order of elements.
+
+    ```
+    %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+    ^bb0(%e: f32):
+      %d = arith.mulf %e, %e : f32
+      df.yield %d : f32
+    }
+    ```
+    """
+
+    name = "df.map"
+
+    inputs = var_operand_def(ArrayType)
+    """The arrays, all on the same axes (zip)."""
+    outputs = var_result_def(ArrayType)
+    """One array per yielded value, on the inputs' axes."""
+    body = region_def("single_block")
+    """(x_1: T_1, ..., x_n: T_n) -> (r_1, ..., r_m), lane-wise."""
+
+    traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
+
+    def __init__(self, inputs: Sequence[SSAValue], result_types: Sequence[Attribute], body: Region):
+        super().__init__(operands=[inputs], result_types=[result_types], regions=[body])
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("df.map needs at least one input array, found none")
+        axes = _common_axes("df.map", self.inputs)
+        if not self.outputs:
+            raise VerifyException("df.map needs at least one result, found none")
+        for i, t in enumerate(self.outputs.types):
+            assert isinstance(t, ArrayType)
+            if t.axis_names != axes:
+                raise VerifyException(
+                    f"df.map result {i} has axes {format_axes(t.axis_names)}, "
+                    f"expected the inputs' axes {format_axes(axes)}"
+                )
+        _verify_body(
+            "df.map",
+            self.body,
+            [element_type_of(t) for t in self.inputs.types],
+            [element_type_of(t) for t in self.outputs.types],
+        )
+
+
+def _enclosing_func(op: Operation) -> FuncOp | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, FuncOp):
+        parent = parent.parent_op()
+    return parent
+
+
+@irdl_op_definition
+class FilterOp(_BodyOp):
+    """Keeps the elements whose predicate holds, compacted onto a NEW axis.
+
+    Several inputs are filtered by one predicate over their zipped elements; the results
+    share the new axis. Inputs are rank 1.
+
+    ```
+    %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+    ^bb0(%e: f32):
+      %c = arith.cmpf ogt, %e, %zero : f32
+      df.yield %c : i1
+    }
+    ```
+    """
+
+    name = "df.filter"
+
+    inputs = var_operand_def(ArrayType)
+    """Rank-1 arrays of one domain."""
+    outputs = var_result_def(ArrayType)
+    """The kept elements of each input, on one new axis."""
+    body = region_def("single_block")
+    """(x_1, ..., x_n) -> i1."""
+
+    traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
+
+    def __init__(self, inputs: Sequence[SSAValue], new_axis: str, body: Region):
+        types = [t.with_axes([new_axis]) for t in (v.type for v in inputs)]  # type: ignore[attr-defined]
+        super().__init__(operands=[inputs], result_types=[types], regions=[body])
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("df.filter needs at least one input array, found none")
+        axes = _common_axes("df.filter", self.inputs)
+        if len(axes) != 1:
+            raise VerifyException(f"df.filter inputs must be rank 1, found axes {format_axes(axes)}")
+        if len(self.outputs) != len(self.inputs):
+            raise VerifyException(
+                f"df.filter has {len(self.inputs)} inputs, expected as many results, "
+                f"found {len(self.outputs)}"
+            )
+        new_axes = _common_axes("df.filter", self.outputs, "result")
+        if len(new_axes) != 1 or new_axes == axes:
+            raise VerifyException(
+                f"df.filter result must be on one new axis, found {format_axes(new_axes)} "
+                f"for input axes {format_axes(axes)}"
+            )
+        for i, (a, r) in enumerate(zip(self.inputs.types, self.outputs.types, strict=True)):
+            if element_type_of(a) != element_type_of(r):
+                raise VerifyException(
+                    f"df.filter result {i} has element type {element_type_of(r)}, "
+                    f"expected the input's {element_type_of(a)}"
+                )
+        _verify_body(
+            "df.filter", self.body, [element_type_of(t) for t in self.inputs.types],
+            [IntegerAttr(0, 1).type],
+        )
+        self._verify_axis_is_fresh(new_axes[0])
+
+    def _verify_axis_is_fresh(self, axis: str) -> None:
+        """The new axis names a new domain: no kernel argument nor other filter uses it."""
+        func = _enclosing_func(self)
+        if func is None:
+            return
+        if any(axis in axes_of(t) for t in func.function_type.inputs):
+            raise VerifyException(
+                f"df.filter new axis '{axis}' is already an axis of a kernel argument"
+            )
+        for other in func.walk():
+            if other is not self and isinstance(other, FilterOp) and other.outputs and \
+                    axis in axes_of(other.outputs.types[0]):
+                raise VerifyException(
+                    f"df.filter new axis '{axis}' is also produced by another df.filter"
+                )
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """Elementwise choice: `cond ? a : b` over one domain (or one scalar condition).
+
+    `%r = df.select %c, %a, %b : !df.array<i1, [i]>, !df.array<f32, [i]>`
+    """
+
+    name = "df.select"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+    cond = operand_def()
+    """i1, or an i1 array on the operands' axes."""
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$cond `,` $lhs `,` $rhs attr-dict `:` type($cond) `,` type($result)"
+
+    def __init__(self, cond: SSAValue, lhs: SSAValue, rhs: SSAValue):
+        super().__init__(operands=[cond, lhs, rhs], result_types=[lhs.type])
+
+    def verify_(self) -> None:
+        c, t = self.cond.type, self.result.type
+        if element_type_of(c) != IntegerAttr(0, 1).type:
+            raise VerifyException(f"df.select condition must be i1 or an i1 array, found {c}")
+        if isinstance(c, ArrayType) and c.axis_names != axes_of(t):
+            raise VerifyException(
+                f"df.select condition has axes {format_axes(c.axis_names)}, "
+                f"expected the operands' axes {format_axes(axes_of(t))}"
+            )
+        if not is_value_type(t):
+            raise VerifyException(f"df.select operands must be df values, found {t}")
+
+
+# ----------------------------------------------------------------------------------------
+# Reductions
+# ----------------------------------------------------------------------------------------
+
+
+def _parse_triples(parser: Parser) -> list[tuple[ReduceKindAttr, UnresolvedOperand, UnresolvedOperand]]:
+    """`add(%x, %init), custom(%y, %init2)`."""
+
+    def triple():
+        kind = _parse_kind(parser)
+        parser.parse_punctuation("(")
+        x = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        init = parser.parse_unresolved_operand()
+        parser.parse_punctuation(")")
+        return kind, x, init
+
+    return parser.parse_comma_separated_list(parser.Delimiter.NONE, triple)
+
+
+def _print_triples(printer: Printer, kinds, inputs, inits) -> None:
+    def one(t):
+        kind, x, init = t
+        printer.print_string(f"{kind.data.value}(")
+        printer.print_operand(x)
+        printer.print_string(", ")
+        printer.print_operand(init)
+        printer.print_string(")")
+
+    printer.print_list(list(zip(kinds, inputs, inits, strict=True)), one)
+
+
+def _resolve_triples(parser: Parser, triples, input_types, pos):
+    if len(input_types) != len(triples):
+        parser.raise_error(f"{len(triples)} inputs but {len(input_types)} input types", pos, parser.pos)
+    inputs = parser.resolve_operands([t[1] for t in triples], input_types, pos)
+    inits = parser.resolve_operands(
+        [t[2] for t in triples], [element_type_of(t) for t in input_types], pos
+    )
+    return inputs, inits
+
+
+@irdl_op_definition
+class ReduceOp(IRDLOperation):
+    """Reduction over some axes, one or several (kind, input, init) triples at once.
+
+    Reducing over every axis gives a scalar; reducing a rank-2 array over one axis gives
+    an array over the remaining axis. Several triples (all inputs on one domain) give one
+    result each: the form horizontal fusion produces. An empty domain gives `init`.
+
+    ```
+    %s = df.reduce add(%x, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
+    %s, %q = df.reduce add(%x, %z), add(%sq, %z) over [i] reassoc
+        : !df.array<f32, [i]>, !df.array<f32, [i]> -> f32, f32
+    %m = df.reduce custom(%x, %init) over [i] : !df.array<f32, [i]> -> f32 {
+    ^bb0(%acc: f32, %e: f32):
+      ...
+      df.yield %next : f32
+    }
+    ```
+    """
+
+    name = "df.reduce"
+
+    inputs = var_operand_def(ArrayType)
+    """The arrays reduced, all on the same axes."""
+    inits = var_operand_def()
+    """One initial value per input, of its element type."""
+    outputs = var_result_def()
+    """One result per input: the input type without `over_axes` (a scalar if none remain)."""
+    kinds = prop_def(ArrayAttr[ReduceKindAttr])
+    """The reducer of each triple: add | mul | min | max | and | or | custom."""
+    over_axes = prop_def(ArrayAttr[StringAttr])
+    """The axes collapsed (a non-empty subset of the inputs' axes)."""
+    reassoc = opt_prop_def(UnitAttr)
+    """Present when floats may be reassociated (tree / vector partial sums) — the
+    vectorizer needs it for floating-point add/mul; integer and min/max reductions are
+    associative regardless."""
+    body = region_def()
+    """For the custom triples: (acc_1..acc_m, x_1..x_m) -> (acc_1..acc_m); else empty."""
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
+
+    def __init__(
+        self,
+        kinds: Sequence[ReduceKind | str],
+        inputs: Sequence[SSAValue],
+        inits: Sequence[SSAValue],
+        over_axes: Sequence[str] | None = None,
+        reassoc: bool = False,
+        body: Region | None = None,
+    ):
+        in_types = [v.type for v in inputs]
+        over = list(over_axes) if over_axes is not None else list(axes_of(in_types[0]))
+        result_types = [reduced_type(t, over) for t in in_types]  # type: ignore[arg-type]
+        props: dict[str, Attribute] = {
+            "kinds": ArrayAttr(ReduceKindAttr(ReduceKind(k)) for k in kinds),
+            "over_axes": ArrayAttr(StringAttr(a) for a in over),
+        }
+        if reassoc:
+            props["reassoc"] = UnitAttr()
+        super().__init__(
+            operands=[inputs, inits], result_types=[result_types], properties=props,
+            regions=[body if body is not None else Region()],
+        )
+
+    @property
+    def kind_values(self) -> list[ReduceKind]:
+        return [k.data for k in self.kinds]
+
+    @property
+    def over_axis_names(self) -> tuple[str, ...]:
+        return tuple(a.data for a in self.over_axes)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ReduceOp:
+        triples = _parse_triples(parser)
+        parser.parse_keyword("over")
+        over = _parse_axes(parser)
+        reassoc = parser.parse_optional_keyword("reassoc") is not None
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        in_types = _parse_type_list(parser)
+        parser.parse_punctuation("->")
+        out_types = _parse_type_list(parser)
+        inputs, inits = _resolve_triples(parser, triples, in_types, pos)
+        body = parser.parse_optional_region() or Region()
+        props: dict[str, Attribute] = {
+            "kinds": ArrayAttr(t[0] for t in triples),
+            "over_axes": ArrayAttr(StringAttr(a) for a in over),
+        }
+        if reassoc:
+            props["reassoc"] = UnitAttr()
+        op = cls.build(operands=[inputs, inits], result_types=[out_types], properties=props,
+                       regions=[body])
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_triples(printer, self.kinds, self.inputs, self.inits)
+        printer.print_string(" over " + format_axes(self.over_axis_names))
+        if self.reassoc is not None:
+            printer.print_string(" reassoc")
+        printer.print_string(" : ")
+        _print_types(printer, self.inputs.types)
+        printer.print_string(" -> ")
+        _print_types(printer, self.outputs.types)
+        if self.body.blocks:
+            _print_body(printer, self.body)
+        _print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        n = len(self.inputs)
+        if n == 0:
+            raise VerifyException("df.reduce needs at least one (kind, input, init) triple, found none")
+        if not (len(self.inits) == len(self.kinds) == len(self.outputs) == n):
+            raise VerifyException(
+                f"df.reduce has {n} inputs, expected as many inits, kinds and results, found "
+                f"{len(self.inits)} inits, {len(self.kinds)} kinds, {len(self.outputs)} results"
+            )
+        axes = _common_axes("df.reduce", self.inputs)
+        over = self.over_axis_names
+        if not over or len(set(over)) != len(over) or not set(over) <= set(axes):
+            raise VerifyException(
+                f"df.reduce over_axes {format_axes(over)} must be distinct axes of the input "
+                f"axes {format_axes(axes)}"
+            )
+        custom_accs: list[Attribute] = []
+        for i, (kind, x, init, out) in enumerate(
+            zip(self.kind_values, self.inputs, self.inits, self.outputs, strict=True)
+        ):
+            t = x.type
+            assert isinstance(t, ArrayType)
+            expected = reduced_type(t, over)
+            if out.type != expected:
+                raise VerifyException(
+                    f"df.reduce result {i} has type {out.type}, expected {expected}"
+                )
+            if init.type != t.element_type:
+                raise VerifyException(
+                    f"df.reduce init {i} has type {init.type}, expected the element type "
+                    f"{t.element_type}"
+                )
+            _verify_kind("df.reduce", i, kind, t.element_type)
+            if kind == ReduceKind.CUSTOM:
+                custom_accs.append(t.element_type)
+        if custom_accs:
+            if not self.body.blocks:
+                raise VerifyException("df.reduce with a custom kind needs a body, found none")
+            _verify_body("df.reduce", self.body, custom_accs * 2, custom_accs)
+        elif self.body.blocks:
+            raise VerifyException("df.reduce has a body but no custom kind")
+
+
+def reduced_type(t: ArrayType, over: Sequence[str]) -> Attribute:
+    """The type of reducing `t` over `over`: the remaining axes, or the element type."""
+    rest = [a for a in t.axis_names if a not in over]
+    return t.with_axes(rest) if rest else t.element_type
+
+
+@irdl_op_definition
+class FoldOp(IRDLOperation):
+    """Sequential fold over every element (row-major), with one or more accumulators.
+
+    Unlike df.reduce it promises no associativity: the body sees elements in order.
+    The inputs share one domain; the results are the final accumulators (scalars).
+
+    ```
+    %acc, %idx = df.fold(%x) init(%c0, %i0) : !df.array<f32, [i]> -> f32, i64 {
+    ^bb0(%a: f32, %k: i64, %e: f32):
+      ...
+      df.yield %a2, %k2 : f32, i64
+    }
+    ```
+    """
+
+    name = "df.fold"
+
+    inputs = var_operand_def(ArrayType)
+    """Arrays of one domain, visited in order."""
+    inits = var_operand_def()
+    """Initial accumulator values; their types are the result types."""
+    outputs = var_result_def()
+    """Final accumulator values."""
+    body = region_def("single_block")
+    """(acc_1..acc_m, x_1..x_n) -> (acc_1..acc_m)."""
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
+
+    def __init__(self, inputs: Sequence[SSAValue], inits: Sequence[SSAValue], body: Region):
+        super().__init__(operands=[inputs, inits], result_types=[[v.type for v in inits]],
+                         regions=[body])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FoldOp:
+        inputs = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_keyword("init")
+        inits = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        in_types = _parse_type_list(parser)
+        parser.parse_punctuation("->")
+        out_types = _parse_type_list(parser)
+        if len(in_types) != len(inputs) or len(out_types) != len(inits):
+            parser.raise_error(
+                f"{len(inputs)} inputs and {len(inits)} inits but {len(in_types)} input types "
+                f"and {len(out_types)} result types", pos, parser.pos)
+        body = parser.parse_region()
+        op = cls.build(
+            operands=[parser.resolve_operands(inputs, in_types, pos),
+                      parser.resolve_operands(inits, out_types, pos)],
+            result_types=[out_types], regions=[body],
+        )
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string("(")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(") init(")
+        printer.print_list(self.inits, printer.print_operand)
+        printer.print_string(") : ")
+        _print_types(printer, self.inputs.types)
+        printer.print_string(" -> ")
+        _print_types(printer, self.outputs.types)
+        _print_body(printer, self.body)
+        _print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        if not self.inputs:
+            raise VerifyException("df.fold needs at least one input array, found none")
+        _common_axes("df.fold", self.inputs)
+        if not self.inits:
+            raise VerifyException("df.fold needs at least one accumulator, found none")
+        inits, outs = list(self.inits.types), list(self.outputs.types)
+        if inits != outs:
+            raise VerifyException(
+                f"df.fold result types {_types(outs)} must equal its init types {_types(inits)}"
+            )
+        for t in outs:
+            if not is_element_type(t):
+                raise VerifyException(f"df.fold accumulators must be scalars or records, found {t}")
+        _verify_body("df.fold", self.body, outs + [element_type_of(t) for t in self.inputs.types], outs)
+
+
+@irdl_op_definition
+class ScanOp(IRDLOperation):
+    """Inclusive prefix reduction of a rank-1 array: out[k] = init ⊕ x[0] ⊕ ... ⊕ x[k].
+
+    ```
+    %p = df.scan add(%x, %zero) : !df.array<f32, [i]> -> !df.array<f32, [i]>
+    ```
+    """
+
+    name = "df.scan"
+
+    input = operand_def(ArrayType)
+    init = operand_def()
+    """Initial value, of the input's element type."""
+    output = result_def(ArrayType)
+    """The prefixes, same type as the input."""
+    kind = prop_def(ReduceKindAttr)
+    """add | mul | min | max | and | or | custom."""
+    reassoc = opt_prop_def(UnitAttr)
+    """Present when floats may be reassociated (a parallel prefix is allowed)."""
+    body = region_def()
+    """For kind custom: (acc, x) -> acc; else empty."""
+
+    traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
+
+    def __init__(self, kind: ReduceKind | str, input: SSAValue, init: SSAValue,
+                 body: Region | None = None, reassoc: bool = False):
+        props: dict[str, Attribute] = {"kind": ReduceKindAttr(ReduceKind(kind))}
+        if reassoc:
+            props["reassoc"] = UnitAttr()
+        super().__init__(operands=[input, init], result_types=[input.type], properties=props,
+                         regions=[body if body is not None else Region()])
+
+    @classmethod
+    def parse(cls, parser: Parser) -> ScanOp:
+        ((kind, x, init),) = [_parse_triples(parser)[0]]
+        reassoc = parser.parse_optional_keyword("reassoc") is not None
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        in_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        out_type = parser.parse_type()
+        (inp,), (ini,) = _resolve_triples(parser, [(kind, x, init)], [in_type], pos)
+        body = parser.parse_optional_region() or Region()
+        props: dict[str, Attribute] = {"kind": kind}
+        if reassoc:
+            props["reassoc"] = UnitAttr()
+        op = cls.build(operands=[inp, ini], result_types=[out_type], properties=props, regions=[body])
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        _print_triples(printer, [self.kind], [self.input], [self.init])
+        if self.reassoc is not None:
+            printer.print_string(" reassoc")
+        printer.print_string(" : ")
+        printer.print_attribute(self.input.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.output.type)
+        if self.body.blocks:
+            _print_body(printer, self.body)
+        _print_attrs(printer, self)
+
+    def verify_(self) -> None:
+        t = self.input.type
+        assert isinstance(t, ArrayType)
+        if t.rank != 1:
+            raise VerifyException(f"df.scan input must be rank 1, found axes {format_axes(t.axis_names)}")
+        if self.output.type != t:
+            raise VerifyException(f"df.scan result has type {self.output.type}, expected {t}")
+        if self.init.type != t.element_type:
+            raise VerifyException(
+                f"df.scan init has type {self.init.type}, expected the element type {t.element_type}"
+            )
+        kind = self.kind.data
+        _verify_kind("df.scan", 0, kind, t.element_type)
+        if kind == ReduceKind.CUSTOM:
+            if not self.body.blocks:
+                raise VerifyException("df.scan with kind custom needs a body, found none")
+            _verify_body("df.scan", self.body, [t.element_type] * 2, [t.element_type])
+        elif self.body.blocks:
+            raise VerifyException(f"df.scan has a body but kind {kind.value}, expected custom")
+
+
+# ----------------------------------------------------------------------------------------
+# Tuples and records
+# ----------------------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class MakeTupleOp(IRDLOperation):
+    """`%t = df.make_tuple %a, %b : f32, i64 -> tuple<f32, i64>`"""
+
+    name = "df.make_tuple"
+
+    elements = var_operand_def()
+    result = result_def(TupleType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$elements attr-dict `:` type($elements) `->` type($result)"
+
+    def __init__(self, elements: Sequence[SSAValue]):
+        super().__init__(operands=[elements], result_types=[TupleType(ArrayAttr(v.type for v in elements))])
+
+    def verify_(self) -> None:
+        expected = TupleType(ArrayAttr(self.elements.types))
+        if self.result.type != expected:
+            raise VerifyException(f"df.make_tuple result has type {self.result.type}, expected {expected}")
+
+
+@irdl_op_definition
+class GetOp(IRDLOperation):
+    """Element `index` of a tuple: `%a = df.get %t[0] : tuple<f32, i64> -> f32`"""
+
+    name = "df.get"
+
+    tuple = operand_def(TupleType)
+    index = prop_def(IntegerAttr[I64])
+    """Position of the element (0-based)."""
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$tuple `[` $index `]` attr-dict `:` type($tuple) `->` type($result)"
+
+    def __init__(self, tup: SSAValue, index: int):
+        t = tup.type
+        assert isinstance(t, TupleType)
+        super().__init__(operands=[tup], result_types=[t.types.data[index]],
+                         properties={"index": IntegerAttr(index, i64)})
+
+    def verify_(self) -> None:
+        t = self.tuple.type
+        assert isinstance(t, TupleType)
+        k = self.index.value.data
+        if not 0 <= k < len(t.types):
+            raise VerifyException(f"df.get index {k} out of range for {t} ({len(t.types)} elements)")
+        if self.result.type != t.types.data[k]:
+            raise VerifyException(
+                f"df.get result has type {self.result.type}, expected element {k}'s type {t.types.data[k]}"
+            )
+
+
+@irdl_op_definition
+class MakeRecordsOp(IRDLOperation):
+    """Field arrays (one domain) to an array of records, or field scalars to one record.
+
+    `%r = df.make_records %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]>
+        -> !df.array<!df.record<x: f32, y: f32>, [i]>`
+    """
+
+    name = "df.make_records"
+
+    fields = var_operand_def()
+    """One value per record field, in field order."""
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$fields attr-dict `:` type($fields) `->` type($result)"
+
+    def __init__(self, fields: Sequence[tuple[str, SSAValue]]):
+        rec = RecordType([(n, element_type_of(v.type)) for n, v in fields])
+        t0 = fields[0][1].type
+        result = t0.with_element(rec) if isinstance(t0, ArrayType) else rec
+        super().__init__(operands=[[v for _, v in fields]], result_types=[result])
+
+    def verify_(self) -> None:
+        rt = self.result.type
+        rec = element_type_of(rt)
+        if not isinstance(rec, RecordType):
+            raise VerifyException(f"df.make_records result must hold records, found {rt}")
+        fields = rec.fields
+        if len(fields) != len(self.fields):
+            raise VerifyException(
+                f"df.make_records got {len(self.fields)} fields, expected {len(fields)} for {rec}"
+            )
+        for (name, ft), v in zip(fields, self.fields, strict=True):
+            expected = rt.with_element(ft) if isinstance(rt, ArrayType) else ft
+            if v.type != expected:
+                raise VerifyException(
+                    f"df.make_records field '{name}' has type {v.type}, expected {expected}"
+                )
+
+
+@irdl_op_definition
+class FieldOp(IRDLOperation):
+    """One field of an array of records (a field array) or of a record (a scalar).
+
+    `%x = df.field %r["x"] : !df.array<!df.record<x: f32, y: f32>, [i]> -> !df.array<f32, [i]>`
+    """
+
+    name = "df.field"
+
+    value = operand_def()
+    field = prop_def(StringAttr)
+    """The field name."""
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value `[` $field `]` attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, value: SSAValue, field: str):
+        t = value.type
+        rec = element_type_of(t)
+        assert isinstance(rec, RecordType)
+        ft = rec.field_type(field)
+        assert ft is not None, f"no field {field} in {rec}"
+        result = t.with_element(ft) if isinstance(t, ArrayType) else ft
+        super().__init__(operands=[value], result_types=[result], properties={"field": StringAttr(field)})
+
+    def verify_(self) -> None:
+        t = self.value.type
+        rec = element_type_of(t)
+        if not isinstance(rec, RecordType):
+            raise VerifyException(f"df.field operand must be a record or an array of records, found {t}")
+        name = self.field.data
+        ft = rec.field_type(name)
+        if ft is None:
+            names = ", ".join(n for n, _ in rec.fields)
+            raise VerifyException(f"df.field '{name}' is not a field of {rec} (fields: {names})")
+        expected = t.with_element(ft) if isinstance(t, ArrayType) else ft
+        if self.result.type != expected:
+            raise VerifyException(f"df.field result has type {self.result.type}, expected {expected}")
+
+
+# ----------------------------------------------------------------------------------------
+# References to other declarations
+# ----------------------------------------------------------------------------------------
+
+
+class DeclRefSymbolUse(SymbolUserOpInterface):
+    def verify(self, op: Operation) -> None:
+        assert isinstance(op, DeclRefOp)
+        callee = SymbolTable.lookup_symbol(op, op.decl)
+        if not isinstance(callee, FuncOp):
+            raise VerifyException(f"df.decl_ref: {op.decl} is not a func.func in the symbol table")
+        ft = callee.function_type
+        found_in, found_out = list(op.args.types), list(op.outputs.types)
+        if list(ft.inputs) != found_in:
+            raise VerifyException(
+                f"df.decl_ref {op.decl} arguments have types {_types(found_in)}, "
+                f"expected {_types(ft.inputs)}"
+            )
+        if list(ft.outputs) != found_out:
+            raise VerifyException(
+                f"df.decl_ref {op.decl} results have types {_types(found_out)}, "
+                f"expected {_types(ft.outputs)}"
+            )
+
+
+class DeclRefEffects(MemoryEffect):
+    """A decl_ref has the effects of the body of the declaration it references."""
+
+    _in_progress: set[int] = set()
+    """Declarations whose effects are being computed (a cycle means unknown effects)."""
+
+    @classmethod
+    def get_effects(cls, op: Operation):
+        assert isinstance(op, DeclRefOp)
+        callee = SymbolTable.lookup_symbol(op, op.decl)
+        if not isinstance(callee, FuncOp) or id(callee) in cls._in_progress:
+            return None  # unknown declaration, or recursion: unknown effects
+        cls._in_progress.add(id(callee))
+        try:
+            effects: set[EffectInstance] = set()
+            for block in callee.body.blocks:
+                for inner in block.ops:  # nested ops count through their parents' effects
+                    if inner.has_trait(IsTerminator):
+                        continue
+                    e = get_effects(inner)
+                    if e is None:
+                        return None
+                    effects |= set(e)
+            return frozenset(effects)
+        finally:
+            cls._in_progress.discard(id(callee))
+
+
+@irdl_op_definition
+class DeclRefOp(IRDLOperation):
+    """The result(s) of another declaration (a func.func kernel) applied to `args`.
+
+    `%m = df.decl_ref @mean(%x) : (!df.array<f32, [i]>) -> f32`
+    """
+
+    name = "df.decl_ref"
+
+    decl = prop_def(SymbolRefAttr)
+    """The referenced func.func."""
+    args = var_operand_def()
+    outputs = var_result_def()
+
+    traits = traits_def(DeclRefSymbolUse(), DeclRefEffects())
+
+    assembly_format = "$decl `(` $args `)` attr-dict `:` functional-type($args, $outputs)"
+
+    def __init__(self, decl: str | SymbolRefAttr, args: Sequence[SSAValue], result_types: Sequence[Attribute]):
+        ref = FlatSymbolRefAttr(decl) if isinstance(decl, str) else decl
+        super().__init__(operands=[args], result_types=[result_types], properties={"decl": ref})
+
+
+DF = Dialect(
+    "df",
+    [
+        # sources and scalars
+        ConstantOp,
+        RangeOp,
+        RandomOp,
+        # elementwise
+        MapOp,
+        FilterOp,
+        SelectOp,
+        # reductions
+        ReduceOp,
+        FoldOp,
+        ScanOp,
+        # tuples and records
+        MakeTupleOp,
+        GetOp,
+        MakeRecordsOp,
+        FieldOp,
+        # declarations
+        DeclRefOp,
+        # terminator
+        YieldOp,
+    ],
+    [ArrayType, RecordType, ReduceKindAttr],
+)

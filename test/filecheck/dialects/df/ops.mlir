@@ -1,0 +1,146 @@
+// RUN: LOOPOPT_ROUNDTRIP
+// RUN: LOOPOPT_GENERIC_ROUNDTRIP
+
+// CHECK-LABEL: func.func @sources
+func.func @sources(%n: i64) -> (!df.array<i64, [i]>, !df.array<f32, [i]>, i1) {
+  %c0 = df.constant 0 : i64
+  %c1 = df.constant 1 : i64
+  %t = df.constant true
+  %r = df.range %c0, %n, %c1 : !df.array<i64, [i]>
+  %u = df.random %n : !df.array<f32, [i]>
+  func.return %r, %u, %t : !df.array<i64, [i]>, !df.array<f32, [i]>, i1
+}
+// CHECK-NEXT:    %[[C0:.*]] = df.constant 0 : i64
+// CHECK-NEXT:    %[[C1:.*]] = df.constant 1 : i64
+// CHECK-NEXT:    %[[T:.*]] = df.constant true
+// CHECK-NEXT:    %[[R:.*]] = df.range %[[C0]], %{{.*}}, %[[C1]] : !df.array<i64, [i]>
+// CHECK-NEXT:    %[[U:.*]] = df.random %{{.*}} : !df.array<f32, [i]>
+// CHECK-NEXT:    func.return %[[R]], %[[U]], %[[T]] : !df.array<i64, [i]>, !df.array<f32, [i]>, i1
+
+// CHECK-LABEL: func.func @zip_map
+func.func @zip_map(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> (!df.array<f32, [i]>, !df.array<f32, [i]>) {
+  %p, %q = df.map %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]>, !df.array<f32, [i]> {
+  ^bb0(%e: f32, %f: f32):
+    %s = arith.mulf %e, %a : f32
+    %t = arith.addf %s, %f : f32
+    df.yield %t, %s : f32, f32
+  }
+  func.return %p, %q : !df.array<f32, [i]>, !df.array<f32, [i]>
+}
+// CHECK-NEXT:    %[[P:.*]], %[[Q:.*]] = df.map %{{.*}}, %{{.*}} : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]>, !df.array<f32, [i]> {
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f32, %[[F:.*]]: f32):
+// CHECK-NEXT:      %[[S:.*]] = arith.mulf %[[E]], %{{.*}} : f32
+// CHECK-NEXT:      %[[T:.*]] = arith.addf %[[S]], %[[F]] : f32
+// CHECK-NEXT:      df.yield %[[T]], %[[S]] : f32, f32
+// CHECK-NEXT:    }
+
+// CHECK-LABEL: func.func @filter_select
+func.func @filter_select(%x: !df.array<f64, [i]>, %c: !df.array<i1, [i]>, %b: i1) -> (!df.array<f64, [k]>, !df.array<f64, [i]>, !df.array<f64, [i]>) {
+  %z = df.constant 0.0 : f64
+  %k = df.filter %x : !df.array<f64, [i]> -> !df.array<f64, [k]> {
+  ^bb0(%e: f64):
+    %p = arith.cmpf ogt, %e, %z : f64
+    df.yield %p : i1
+  }
+  %s = df.select %c, %x, %x : !df.array<i1, [i]>, !df.array<f64, [i]>
+  %t = df.select %b, %x, %s : i1, !df.array<f64, [i]>
+  func.return %k, %s, %t : !df.array<f64, [k]>, !df.array<f64, [i]>, !df.array<f64, [i]>
+}
+// CHECK:         %[[K:.*]] = df.filter %{{.*}} : !df.array<f64, [i]> -> !df.array<f64, [k]> {
+// CHECK-NEXT:    ^bb0(%[[E:.*]]: f64):
+// CHECK-NEXT:      %[[P:.*]] = arith.cmpf ogt, %[[E]], %{{.*}} : f64
+// CHECK-NEXT:      df.yield %[[P]] : i1
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[S:.*]] = df.select %{{.*}}, %{{.*}}, %{{.*}} : !df.array<i1, [i]>, !df.array<f64, [i]>
+// CHECK-NEXT:    %{{.*}} = df.select %{{.*}}, %{{.*}}, %[[S]] : i1, !df.array<f64, [i]>
+
+// CHECK-LABEL: func.func @reductions
+func.func @reductions(%x: !df.array<i32, [i, j]>, %y: !df.array<i32, [i, j]>) -> (!df.array<i32, [i]>, i32, i32, i32) {
+  %z = df.constant 0 : i32
+  %o = df.constant -1 : i32
+  %r = df.reduce add(%x, %z) over [j] : !df.array<i32, [i, j]> -> !df.array<i32, [i]>
+  %s = df.reduce max(%x, %z) over [i, j] : !df.array<i32, [i, j]> -> i32
+  %a, %b = df.reduce and(%x, %o), custom(%y, %z) over [i, j] reassoc : !df.array<i32, [i, j]>, !df.array<i32, [i, j]> -> i32, i32 {
+  ^bb0(%acc: i32, %e: i32):
+    %m = arith.maxsi %acc, %e : i32
+    df.yield %m : i32
+  }
+  func.return %r, %s, %a, %b : !df.array<i32, [i]>, i32, i32, i32
+}
+// CHECK-NEXT:    %[[Z:.*]] = df.constant 0 : i32
+// CHECK-NEXT:    %[[O:.*]] = df.constant -1 : i32
+// CHECK-NEXT:    %{{.*}} = df.reduce add(%{{.*}}, %[[Z]]) over [j] : !df.array<i32, [i, j]> -> !df.array<i32, [i]>
+// CHECK-NEXT:    %{{.*}} = df.reduce max(%{{.*}}, %[[Z]]) over [i, j] : !df.array<i32, [i, j]> -> i32
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = df.reduce and(%{{.*}}, %[[O]]), custom(%{{.*}}, %[[Z]]) over [i, j] reassoc : !df.array<i32, [i, j]>, !df.array<i32, [i, j]> -> i32, i32 {
+// CHECK-NEXT:    ^bb0(%[[ACC:.*]]: i32, %[[E:.*]]: i32):
+// CHECK-NEXT:      %[[M:.*]] = arith.maxsi %[[ACC]], %[[E]] : i32
+// CHECK-NEXT:      df.yield %[[M]] : i32
+// CHECK-NEXT:    }
+
+// CHECK-LABEL: func.func @fold_scan
+func.func @fold_scan(%x: !df.array<i64, [i]>) -> (i64, i64, !df.array<i64, [i]>, !df.array<i64, [i]>) {
+  %z = df.constant 0 : i64
+  %a, %b = df.fold(%x) init(%z, %z) : !df.array<i64, [i]> -> i64, i64 {
+  ^bb0(%s: i64, %c: i64, %e: i64):
+    %s2 = arith.addi %s, %e : i64
+    %c2 = arith.addi %c, %s2 : i64
+    df.yield %s2, %c2 : i64, i64
+  }
+  %p = df.scan add(%x, %z) reassoc : !df.array<i64, [i]> -> !df.array<i64, [i]>
+  %q = df.scan custom(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%acc: i64, %e: i64):
+    %m = arith.maxsi %acc, %e : i64
+    df.yield %m : i64
+  }
+  func.return %a, %b, %p, %q : i64, i64, !df.array<i64, [i]>, !df.array<i64, [i]>
+}
+// CHECK-NEXT:    %[[Z:.*]] = df.constant 0 : i64
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = df.fold(%{{.*}}) init(%[[Z]], %[[Z]]) : !df.array<i64, [i]> -> i64, i64 {
+// CHECK-NEXT:    ^bb0(%[[S:.*]]: i64, %[[C:.*]]: i64, %[[E:.*]]: i64):
+// CHECK-NEXT:      %[[S2:.*]] = arith.addi %[[S]], %[[E]] : i64
+// CHECK-NEXT:      %[[C2:.*]] = arith.addi %[[C]], %[[S2]] : i64
+// CHECK-NEXT:      df.yield %[[S2]], %[[C2]] : i64, i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = df.scan add(%{{.*}}, %[[Z]]) reassoc : !df.array<i64, [i]> -> !df.array<i64, [i]>
+// CHECK-NEXT:    %{{.*}} = df.scan custom(%{{.*}}, %[[Z]]) : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+// CHECK-NEXT:    ^bb0(%[[ACC:.*]]: i64, %[[E2:.*]]: i64):
+// CHECK-NEXT:      %[[M:.*]] = arith.maxsi %[[ACC]], %[[E2]] : i64
+// CHECK-NEXT:      df.yield %[[M]] : i64
+// CHECK-NEXT:    }
+
+// CHECK-LABEL: func.func @tuples_records
+func.func @tuples_records(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32, %n: i64) -> (!df.array<f32, [i]>, i64) {
+  %t = df.make_tuple %a, %n : f32, i64 -> tuple<f32, i64>
+  %n2 = df.get %t[1] : tuple<f32, i64> -> i64
+  %r = df.make_records %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<!df.record<x: f32, y: f32>, [i]>
+  %d = df.map %r : !df.array<!df.record<x: f32, y: f32>, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%p: !df.record<x: f32, y: f32>):
+    %px = df.field %p["x"] : !df.record<x: f32, y: f32> -> f32
+    %py = df.field %p["y"] : !df.record<x: f32, y: f32> -> f32
+    %s = arith.addf %px, %py : f32
+    df.yield %s : f32
+  }
+  %ry = df.field %r["y"] : !df.array<!df.record<x: f32, y: f32>, [i]> -> !df.array<f32, [i]>
+  func.return %d, %n2 : !df.array<f32, [i]>, i64
+}
+// CHECK-NEXT:    %[[T:.*]] = df.make_tuple %{{.*}}, %{{.*}} : f32, i64 -> tuple<f32, i64>
+// CHECK-NEXT:    %{{.*}} = df.get %[[T]][1] : tuple<f32, i64> -> i64
+// CHECK-NEXT:    %[[R:.*]] = df.make_records %{{.*}}, %{{.*}} : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<!df.record<x: f32, y: f32>, [i]>
+// CHECK-NEXT:    %{{.*}} = df.map %[[R]] : !df.array<!df.record<x: f32, y: f32>, [i]> -> !df.array<f32, [i]> {
+// CHECK-NEXT:    ^bb0(%[[P:.*]]: !df.record<x: f32, y: f32>):
+// CHECK-NEXT:      %{{.*}} = df.field %[[P]]["x"] : !df.record<x: f32, y: f32> -> f32
+// CHECK-NEXT:      %{{.*}} = df.field %[[P]]["y"] : !df.record<x: f32, y: f32> -> f32
+// CHECK:         %{{.*}} = df.field %[[R]]["y"] : !df.array<!df.record<x: f32, y: f32>, [i]> -> !df.array<f32, [i]>
+
+// CHECK-LABEL: func.func @decl
+func.func @decl(%x: !df.array<f32, [i]>) -> f32 {
+  %m = df.decl_ref @sum(%x) {note = "free attribute"} : (!df.array<f32, [i]>) -> f32
+  func.return %m : f32
+}
+// CHECK-NEXT:    %{{.*}} = df.decl_ref @sum(%{{.*}}) {note = "free attribute"} : (!df.array<f32, [i]>) -> f32
+
+func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
+  %z = df.constant 0.0 : f32
+  %s = df.reduce add(%x, %z) over [i] : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
