@@ -1,0 +1,718 @@
+"""`simd`: the target vector dialect, at concrete widths.
+
+`convert-loop-to-simd{target=...}` turns lane-wise `loop.vecloop` / `loop.predloop` bodies
+into these ops; the C printer maps each (op, element type, ISA) to an intrinsic. Values are
+builtin `vector<NxT>` (T in f32 f64 i32 i64, N a power of two, at most 512 bits) and masks
+are `vector<Nxi1>`; plain elementwise arithmetic stays `arith` / `math` on vector types.
+Memory is a rank-1 `!loop.buf<T>` addressed by an `index` element offset.
+
+Semantics are per lane; `loopopt.interp.simd` runs them on numpy arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import auto
+from typing import ClassVar
+
+from typing_extensions import TypeVar
+
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerType,
+    UnitAttr,
+    VectorType,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
+from xdsl.irdl import (
+    AttrConstraint,
+    IntConstraint,
+    IRDLOperation,
+    VarConstraint,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    traits_def,
+)
+from xdsl.irdl.constraints import VerificationContext
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+from loopopt.dialects.loop_attrs import BufType
+from loopopt.dialects.simd_targets import TARGETS, TargetInfo, element_bits, get_target
+
+__all__ = ["TARGETS", "TargetInfo", "get_target", "Simd"]
+
+# --------------------------------------------------------------------------- types
+
+MAX_VECTOR_BITS = 512
+LANE_COUNTS = (1, 2, 4, 8, 16)
+
+
+def _element_class(t: Attribute) -> str | None:
+    """'float', 'int' or 'mask' for a simd element type, None for anything else."""
+    if isinstance(t, Float32Type | Float64Type):
+        return "float"
+    if isinstance(t, IntegerType) and t.width.data in (32, 64):
+        return "int"
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return "mask"
+    return None
+
+
+@dataclass(frozen=True)
+class SimdVectorConstraint(AttrConstraint):
+    """A rank-1 `vector<NxT>` that fits a SIMD register: N in 1..16 a power of two,
+    N * bits(T) <= 512, T of one of the allowed classes ('float', 'int', 'mask')."""
+
+    classes: frozenset[str]
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        allowed = " or ".join(sorted(self.classes))
+        if not isinstance(attr, VectorType) or attr.get_num_dims() != 1 or attr.get_num_scalable_dims():
+            raise VerifyException(f"expected a rank-1 vector of {allowed} lanes, got {attr}")
+        elem_class = _element_class(attr.element_type)
+        if elem_class not in self.classes:
+            raise VerifyException(f"expected a vector of {allowed} lanes, got {attr}")
+        lanes = attr.get_shape()[0]
+        if lanes not in LANE_COUNTS:
+            raise VerifyException(f"{attr}: lanes {lanes} is not one of {LANE_COUNTS}")
+        bits = lanes * (1 if elem_class == "mask" else element_bits(attr.element_type))
+        if bits > MAX_VECTOR_BITS:
+            raise VerifyException(f"{attr}: {bits} bits > {MAX_VECTOR_BITS}-bit registers")
+
+    def mapping_type_vars(
+        self, type_var_mapping: Mapping[TypeVar, AttrConstraint | IntConstraint]
+    ) -> SimdVectorConstraint:
+        return self
+
+
+DataVector = SimdVectorConstraint(frozenset({"float", "int"}))
+FloatVector = SimdVectorConstraint(frozenset({"float"}))
+IntVector = SimdVectorConstraint(frozenset({"int"}))
+MaskVector = SimdVectorConstraint(frozenset({"mask"}))
+
+
+def lanes(t: Attribute) -> int:
+    """Lane count of a (verified) simd vector or mask type."""
+    assert isinstance(t, VectorType)
+    return t.get_shape()[0]
+
+
+def _check_buffer(buf: SSAValue, vector_type: Attribute, what: str = "vector") -> None:
+    """A rank-1 buffer whose element type is the vector's."""
+    buf_type = buf.type
+    assert isinstance(buf_type, BufType) and isinstance(vector_type, VectorType)
+    rank = buf_type.rank.data
+    if rank != 1:
+        raise VerifyException(f"simd memory ops take rank-1 buffers, got rank {rank} ({buf_type})")
+    if buf_type.element_type != vector_type.element_type:
+        raise VerifyException(
+            f"buffer element type {buf_type.element_type} != {what} element type "
+            f"{vector_type.element_type}"
+        )
+
+
+def _check_mask(mask: SSAValue, vector_type: Attribute) -> None:
+    """Mask width equals the vector width."""
+    if lanes(mask.type) != lanes(vector_type):
+        raise VerifyException(f"mask lanes {lanes(mask.type)} != vector width {lanes(vector_type)}")
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+class CmpPredicate(StrEnum):
+    """Lane comparison predicates: IEEE ordered / unordered for floats, signed for ints."""
+
+    OEQ = auto()
+    ONE = auto()
+    OLT = auto()
+    OLE = auto()
+    OGT = auto()
+    OGE = auto()
+    ORD = auto()
+    UEQ = auto()
+    UNE = auto()
+    ULT = auto()
+    ULE = auto()
+    UGT = auto()
+    UGE = auto()
+    UNO = auto()
+    EQ = auto()
+    NE = auto()
+    SLT = auto()
+    SLE = auto()
+    SGT = auto()
+    SGE = auto()
+
+
+FLOAT_PREDICATES = frozenset(p for p in CmpPredicate if p.value[0] in "ou")
+"""Ordered predicates are false when a lane is NaN, unordered ones are true."""
+INT_PREDICATES = frozenset(CmpPredicate) - FLOAT_PREDICATES
+
+
+@irdl_attr_definition
+class CmpPredicateAttr(EnumAttribute[CmpPredicate]):
+    """`<olt>`: the comparison of a `simd.cmp`."""
+
+    name = "simd.cmp_predicate"
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> CmpPredicate:
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)
+
+
+class ReduceKind(StrEnum):
+    """Horizontal reduction kinds (and/or on integers only)."""
+
+    ADD = auto()
+    MUL = auto()
+    MIN = auto()
+    MAX = auto()
+    AND = auto()
+    OR = auto()
+
+
+@irdl_attr_definition
+class ReduceKindAttr(EnumAttribute[ReduceKind]):
+    """`<add>`: the combining operation of a `simd.hreduce`."""
+
+    name = "simd.reduce_kind"
+
+    @classmethod
+    def add(cls) -> ReduceKindAttr:
+        return ReduceKindAttr(ReduceKind.ADD)
+
+    @classmethod
+    def mul(cls) -> ReduceKindAttr:
+        return ReduceKindAttr(ReduceKind.MUL)
+
+    @classmethod
+    def min(cls) -> ReduceKindAttr:
+        return ReduceKindAttr(ReduceKind.MIN)
+
+    @classmethod
+    def max(cls) -> ReduceKindAttr:
+        return ReduceKindAttr(ReduceKind.MAX)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ReduceKind:
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)
+
+
+# --------------------------------------------------------------------------- memory
+
+
+@irdl_op_definition
+class LoadOp(IRDLOperation):
+    """`simd.load %b[%i] : !loop.buf<f32> -> vector<8xf32>`: lane k = b[i + k].
+
+    Every lane must be in bounds. Unaligned by default (`_mm256_loadu_ps`, `vld1q_f32`);
+    `aligned` promises that &b[i] is a multiple of the vector size in bytes
+    (`_mm256_load_ps`, which faults otherwise)."""
+
+    name = "simd.load"
+
+    buf = operand_def(BufType)
+    index = operand_def(IndexType)
+    result = result_def(DataVector)
+    aligned = opt_prop_def(UnitAttr)
+    """Present when the address is aligned to the vector size."""
+
+    traits = traits_def(MemoryReadEffect())
+
+    assembly_format = (
+        "$buf `[` $index `]` (`aligned` $aligned^)? attr-dict `:` type($buf) `->` type($result)"
+    )
+
+    def __init__(self, buf: SSAValue | Operation, index: SSAValue | Operation,
+                 result_type: VectorType, aligned: bool = False):
+        super().__init__(operands=[buf, index], result_types=[result_type],
+                         properties={"aligned": UnitAttr()} if aligned else {})
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.result.type)
+
+
+@irdl_op_definition
+class StoreOp(IRDLOperation):
+    """`simd.store %v, %b[%i] : vector<8xf32>, !loop.buf<f32>`: b[i + k] = lane k.
+
+    Every lane must be in bounds. `aligned` as for `simd.load`; `nontemporal` streams the
+    store past the caches (`_mm256_stream_ps`) for outputs larger than the last-level
+    cache. Streaming stores need an aligned address, so `nontemporal` requires `aligned`;
+    NEON and the scalar target print an ordinary store."""
+
+    name = "simd.store"
+
+    value = operand_def(DataVector)
+    buf = operand_def(BufType)
+    index = operand_def(IndexType)
+    aligned = opt_prop_def(UnitAttr)
+    """Present when the address is aligned to the vector size."""
+    nontemporal = opt_prop_def(UnitAttr)
+    """Present for a streaming (cache-bypassing) store."""
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = (
+        "$value `,` $buf `[` $index `]` (`aligned` $aligned^)? (`nontemporal` $nontemporal^)? "
+        "attr-dict `:` type($value) `,` type($buf)"
+    )
+
+    def __init__(self, value: SSAValue | Operation, buf: SSAValue | Operation,
+                 index: SSAValue | Operation, aligned: bool = False, nontemporal: bool = False):
+        properties: dict[str, Attribute] = {}
+        if aligned:
+            properties["aligned"] = UnitAttr()
+        if nontemporal:
+            properties["nontemporal"] = UnitAttr()
+        super().__init__(operands=[value, buf, index], properties=properties)
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.value.type)
+        if self.nontemporal is not None and self.aligned is None:
+            raise VerifyException("a nontemporal store requires 'aligned' (streaming stores fault on unaligned addresses)")
+
+
+@irdl_op_definition
+class MaskedLoadOp(IRDLOperation):
+    """`simd.masked_load %b[%i], %m, %pass : !loop.buf<f32>, vector<8xi1> -> vector<8xf32>`:
+    lane k = m[k] ? b[i + k] : pass[k].
+
+    Inactive lanes are not read, so they may lie past the end of the buffer (the safe way to
+    load an array's tail). AVX2 `_mm256_maskload_ps` + blend, AVX-512 `_mm512_mask_loadu_ps`;
+    SSE2, NEON and scalar C load the active lanes one by one."""
+
+    name = "simd.masked_load"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    buf = operand_def(BufType)
+    index = operand_def(IndexType)
+    mask = operand_def(MaskVector)
+    passthru = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(MemoryReadEffect())
+
+    assembly_format = (
+        "$buf `[` $index `]` `,` $mask `,` $passthru attr-dict "
+        "`:` type($buf) `,` type($mask) `->` type($result)"
+    )
+
+    def __init__(self, buf: SSAValue | Operation, index: SSAValue | Operation,
+                 mask: SSAValue | Operation, passthru: SSAValue | Operation):
+        passthru = SSAValue.get(passthru)
+        super().__init__(operands=[buf, index, mask, passthru], result_types=[passthru.type])
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.result.type)
+        _check_mask(self.mask, self.result.type)
+
+
+@irdl_op_definition
+class MaskedStoreOp(IRDLOperation):
+    """`simd.masked_store %v, %b[%i], %m : vector<8xf32>, !loop.buf<f32>, vector<8xi1>`:
+    b[i + k] = lane k where m[k].
+
+    Inactive lanes are neither read nor written (they may lie past the end of the buffer).
+    AVX2 `_mm256_maskstore_ps`, AVX-512 `_mm512_mask_storeu_ps`; elsewhere lane by lane."""
+
+    name = "simd.masked_store"
+
+    value = operand_def(DataVector)
+    buf = operand_def(BufType)
+    index = operand_def(IndexType)
+    mask = operand_def(MaskVector)
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = (
+        "$value `,` $buf `[` $index `]` `,` $mask attr-dict "
+        "`:` type($value) `,` type($buf) `,` type($mask)"
+    )
+
+    def __init__(self, value: SSAValue | Operation, buf: SSAValue | Operation,
+                 index: SSAValue | Operation, mask: SSAValue | Operation):
+        super().__init__(operands=[value, buf, index, mask])
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.value.type)
+        _check_mask(self.mask, self.value.type)
+
+
+@irdl_op_definition
+class CompressStoreOp(IRDLOperation):
+    """`%n = simd.compress_store %v, %m, %b[%off] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>`:
+    the active lanes of v, in lane order, go to b[off], b[off + 1], ...; returns their count.
+
+    This is filter → map compaction: only `count` elements are written (they must be in
+    bounds), nothing past them. AVX-512 `_mm512_mask_compressstoreu_ps`; AVX2 a permute
+    from a lookup table indexed by the mask bits and a masked store; SSE2, NEON and scalar
+    C a branch-free per-lane loop (`b[off + n] = v[k]; n += m[k]`)."""
+
+    name = "simd.compress_store"
+
+    value = operand_def(DataVector)
+    mask = operand_def(MaskVector)
+    buf = operand_def(BufType)
+    offset = operand_def(IndexType)
+    count = result_def(IndexType)
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = (
+        "$value `,` $mask `,` $buf `[` $offset `]` attr-dict "
+        "`:` type($value) `,` type($mask) `,` type($buf)"
+    )
+
+    def __init__(self, value: SSAValue | Operation, mask: SSAValue | Operation,
+                 buf: SSAValue | Operation, offset: SSAValue | Operation):
+        super().__init__(operands=[value, mask, buf, offset], result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.value.type)
+        _check_mask(self.mask, self.value.type)
+
+
+# --------------------------------------------------------------------------- lanes
+
+
+@irdl_op_definition
+class BroadcastOp(IRDLOperation):
+    """`simd.broadcast %s : f32 -> vector<8xf32>`: every lane = s.
+
+    `_mm256_set1_ps`, `vdupq_n_f32`."""
+
+    name = "simd.broadcast"
+
+    scalar = operand_def()
+    result = result_def(DataVector)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$scalar attr-dict `:` type($scalar) `->` type($result)"
+
+    def __init__(self, scalar: SSAValue | Operation, result_type: VectorType):
+        super().__init__(operands=[scalar], result_types=[result_type])
+
+    def verify_(self) -> None:
+        assert isinstance(self.result.type, VectorType)
+        if self.scalar.type != self.result.type.element_type:
+            raise VerifyException(
+                f"scalar type {self.scalar.type} != vector element type {self.result.type.element_type}"
+            )
+
+
+@irdl_op_definition
+class IotaOp(IRDLOperation):
+    """`simd.iota : vector<8xi64>`: lane k = k (lane indices for index-dependent bodies).
+
+    The printer emits a constant vector (`_mm256_setr_epi32(0, 1, ...)`)."""
+
+    name = "simd.iota"
+
+    result = result_def(IntVector)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "attr-dict `:` type($result)"
+
+    def __init__(self, result_type: VectorType):
+        super().__init__(result_types=[result_type])
+
+
+@irdl_op_definition
+class PrefixMaskOp(IRDLOperation):
+    """`simd.prefix_mask %n : vector<8xi1>`: lane k is active iff k < n.
+
+    The tail mask of a masked vector loop: n <= 0 gives no lane, n >= N every lane.
+    AVX-512 `_bzhi_u32(0xffff, n)` into a `__mmask16`; elsewhere `iota < broadcast(n)`."""
+
+    name = "simd.prefix_mask"
+
+    count = operand_def(IndexType)
+    result = result_def(MaskVector)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$count attr-dict `:` type($result)"
+
+    def __init__(self, count: SSAValue | Operation, result_type: VectorType):
+        super().__init__(operands=[count], result_types=[result_type])
+
+
+@irdl_op_definition
+class FmaOp(IRDLOperation):
+    """`simd.fma %a, %b, %c : vector<8xf32>`: lane k = a[k] * b[k] + c[k] with one rounding.
+
+    `_mm256_fmadd_ps`, `_mm512_fmadd_ps`, `vfmaq_f32`. Emitted only for targets with
+    `has_fma`; elsewhere the printer calls C's `fmaf` per lane (still fused)."""
+
+    name = "simd.fma"
+
+    T: ClassVar = VarConstraint("T", FloatVector)
+
+    a = operand_def(T)
+    b = operand_def(T)
+    c = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$a `,` $b `,` $c attr-dict `:` type($result)"
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation, c: SSAValue | Operation):
+        c = SSAValue.get(c)
+        super().__init__(operands=[a, b, c], result_types=[c.type])
+
+
+class MinMaxOperation(IRDLOperation):
+    """Lane-wise min / max of two vectors of one type.
+
+    Floats propagate NaN like numpy's minimum/maximum: a lane is NaN when either input
+    lane is. x86 MINPS/MAXPS do not (they return the second operand), so the printer adds
+    a NaN fix-up there (`unord` compare + blend); NEON FMIN/FMAX already propagate NaN.
+    Integers compare signed (`_mm256_min_epi32`; SSE2 i32 and AVX2 i64 via compare + blend)."""
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$lhs `,` $rhs attr-dict `:` type($result)"
+
+    def __init__(self, lhs: SSAValue | Operation, rhs: SSAValue | Operation):
+        lhs = SSAValue.get(lhs)
+        super().__init__(operands=[lhs, rhs], result_types=[lhs.type])
+
+
+@irdl_op_definition
+class MinOp(MinMaxOperation):
+    """`simd.min %a, %b : vector<8xf32>`: lane k = min(a[k], b[k]), NaN-propagating."""
+
+    name = "simd.min"
+
+
+@irdl_op_definition
+class MaxOp(MinMaxOperation):
+    """`simd.max %a, %b : vector<8xf32>`: lane k = max(a[k], b[k]), NaN-propagating."""
+
+    name = "simd.max"
+
+
+@irdl_op_definition
+class CmpOp(IRDLOperation):
+    """`simd.cmp <olt> %a, %b : vector<8xf32> -> vector<8xi1>`: lane k = a[k] pred b[k].
+
+    Float predicates o* are false and u* true on a NaN lane (`_mm256_cmp_ps` with
+    `_CMP_LT_OQ` ...; AVX-512 writes a `__mmask`); integer predicates compare signed."""
+
+    name = "simd.cmp"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    predicate = prop_def(CmpPredicateAttr)
+    """The comparison; float predicates need float lanes, eq ne s* integer lanes."""
+    lhs = operand_def(T)
+    rhs = operand_def(T)
+    result = result_def(MaskVector)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$predicate $lhs `,` $rhs attr-dict `:` type($lhs) `->` type($result)"
+
+    def __init__(self, predicate: CmpPredicate | str, lhs: SSAValue | Operation,
+                 rhs: SSAValue | Operation):
+        lhs = SSAValue.get(lhs)
+        mask_type = VectorType(IntegerType(1), [lanes(lhs.type)])
+        super().__init__(operands=[lhs, rhs], result_types=[mask_type],
+                         properties={"predicate": CmpPredicateAttr(CmpPredicate(predicate))})
+
+    def verify_(self) -> None:
+        assert isinstance(self.lhs.type, VectorType)
+        pred = self.predicate.data
+        is_float = _element_class(self.lhs.type.element_type) == "float"
+        if is_float and pred not in FLOAT_PREDICATES:
+            raise VerifyException(f"predicate {pred} compares integers, got {self.lhs.type}")
+        if not is_float and pred not in INT_PREDICATES:
+            raise VerifyException(f"predicate {pred} compares floats, got {self.lhs.type}")
+        if lanes(self.result.type) != lanes(self.lhs.type):
+            raise VerifyException(
+                f"mask lanes {lanes(self.result.type)} != vector width {lanes(self.lhs.type)}"
+            )
+
+
+@irdl_op_definition
+class SelectOp(IRDLOperation):
+    """`simd.select %m, %a, %b : vector<8xi1>, vector<8xf32>`: lane k = m[k] ? a[k] : b[k].
+
+    A blend: `_mm256_blendv_ps`, `_mm512_mask_blend_ps`, `vbslq_f32`; SSE2 and/andnot/or."""
+
+    name = "simd.select"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    mask = operand_def(MaskVector)
+    true_value = operand_def(T)
+    false_value = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = (
+        "$mask `,` $true_value `,` $false_value attr-dict `:` type($mask) `,` type($result)"
+    )
+
+    def __init__(self, mask: SSAValue | Operation, true_value: SSAValue | Operation,
+                 false_value: SSAValue | Operation):
+        true_value = SSAValue.get(true_value)
+        super().__init__(operands=[mask, true_value, false_value], result_types=[true_value.type])
+
+    def verify_(self) -> None:
+        _check_mask(self.mask, self.result.type)
+
+
+@irdl_op_definition
+class HReduceOp(IRDLOperation):
+    """`simd.hreduce <add> %v : vector<8xf32> -> f32`: combine all lanes into one scalar.
+
+    Lane order is a pairwise tree, halving: v := v[0:N/2] op v[N/2:N] until one lane is
+    left (for N = 8: ((v0+v4) + (v2+v6)) + ((v1+v5) + (v3+v7))). That is the order of the
+    printer's extract-high/add/shuffle sequences, so a float sum may differ from the
+    sequential sum within the usual reduction bound. min/max propagate NaN; integer add and
+    mul wrap; and/or take integers only."""
+
+    name = "simd.hreduce"
+
+    kind = prop_def(ReduceKindAttr)
+    """The combining operation."""
+    value = operand_def(DataVector)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$kind $value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, kind: ReduceKind | str, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        assert isinstance(value.type, VectorType)
+        super().__init__(operands=[value], result_types=[value.type.element_type],
+                         properties={"kind": ReduceKindAttr(ReduceKind(kind))})
+
+    def verify_(self) -> None:
+        assert isinstance(self.value.type, VectorType)
+        element_type = self.value.type.element_type
+        if self.result.type != element_type:
+            raise VerifyException(
+                f"result type {self.result.type} != vector element type {element_type}"
+            )
+        kind = self.kind.data
+        if kind in (ReduceKind.AND, ReduceKind.OR) and _element_class(element_type) != "int":
+            raise VerifyException(f"hreduce <{kind}> needs integer lanes, got {self.value.type}")
+
+
+@irdl_op_definition
+class ConvertOp(IRDLOperation):
+    """`simd.convert %v : vector<8xi32> -> vector<8xf32>`: lane k = (T) v[k].
+
+    Between any two of f32 f64 i32 i64, same lane count (a widening convert may span two
+    registers). int → float rounds to nearest-even; f64 → f32 rounds to nearest-even;
+    f32 → f64 and i32 → i64 (sign-extending) are exact; i64 → i32 keeps the low 32 bits
+    (wraps); float → int truncates toward zero, and a NaN or out-of-range lane gives the
+    minimum integer (x86's "integer indefinite"; the printer makes NEON and C agree).
+    `_mm256_cvtepi32_ps`, `_mm256_cvttps_epi32`, `vcvtq_f32_s32`, ..."""
+
+    name = "simd.convert"
+
+    value = operand_def(DataVector)
+    result = result_def(DataVector)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, value: SSAValue | Operation, result_type: VectorType):
+        super().__init__(operands=[value], result_types=[result_type])
+
+    def verify_(self) -> None:
+        if lanes(self.value.type) != lanes(self.result.type):
+            raise VerifyException(
+                f"result lanes {lanes(self.result.type)} != vector width {lanes(self.value.type)}"
+            )
+
+
+@irdl_op_definition
+class MaskPopcountOp(IRDLOperation):
+    """`simd.mask_popcount %m : vector<8xi1>`: the number of active lanes, as an index.
+
+    `_mm_popcnt_u32(_mm256_movemask_ps(m))`, `_mm_popcnt_u32(k)` on AVX-512,
+    a lane sum on NEON."""
+
+    name = "simd.mask_popcount"
+
+    mask = operand_def(MaskVector)
+    count = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$mask attr-dict `:` type($mask)"
+
+    def __init__(self, mask: SSAValue | Operation):
+        super().__init__(operands=[mask], result_types=[IndexType()])
+
+
+Simd = Dialect(
+    "simd",
+    [
+        # memory
+        LoadOp,
+        StoreOp,
+        MaskedLoadOp,
+        MaskedStoreOp,
+        CompressStoreOp,
+        # lane construction
+        BroadcastOp,
+        IotaOp,
+        PrefixMaskOp,
+        # lane-wise arithmetic not covered by arith/math
+        FmaOp,
+        MinOp,
+        MaxOp,
+        CmpOp,
+        SelectOp,
+        ConvertOp,
+        # horizontal
+        HReduceOp,
+        MaskPopcountOp,
+    ],
+    [
+        CmpPredicateAttr,
+        ReduceKindAttr,
+    ],
+)
