@@ -23,7 +23,7 @@ _PRELUDE = r"""#define PY_SSIZE_T_CLEAN
 """
 
 _HELPERS = r"""
-static PyObject *
+static inline PyObject *
 loopopt_rt_describe(PyObject *obj, const Py_buffer *view)
 {
     PyObject *dtype = PyObject_GetAttrString(obj, "dtype");
@@ -41,7 +41,7 @@ loopopt_rt_describe(PyObject *obj, const Py_buffer *view)
 /* Acquires `obj` as a C-contiguous, element-aligned array of the expected
    format and rank; on failure raises a TypeError/ValueError naming the kernel
    and parameter and leaves view->obj NULL. */
-static int
+static inline int
 loopopt_rt_get_array(PyObject *obj, Py_buffer *view, const char *kernel, const char *param,
                      const char *dtype, const char *formats, Py_ssize_t itemsize, int ndim,
                      int output)
@@ -96,7 +96,7 @@ fail:
     return -1;
 }
 
-static int
+static inline int
 loopopt_rt_get_real(PyObject *obj, double *out, const char *kernel, const char *param, const char *dtype)
 {
     if (PyFloat_CheckExact(obj)) {
@@ -114,7 +114,7 @@ loopopt_rt_get_real(PyObject *obj, double *out, const char *kernel, const char *
     return 0;
 }
 
-static int
+static inline int
 loopopt_rt_get_int(PyObject *obj, long long *out, const char *kernel, const char *param, const char *dtype,
                    long long lo, long long hi)
 {
@@ -139,7 +139,7 @@ loopopt_rt_get_int(PyObject *obj, long long *out, const char *kernel, const char
     return 0;
 }
 
-static int
+static inline int
 loopopt_rt_get_bool(PyObject *obj, uint8_t *out, const char *kernel, const char *param)
 {
     const char *tname = Py_TYPE(obj)->tp_name;
@@ -163,7 +163,7 @@ loopopt_rt_get_bool(PyObject *obj, uint8_t *out, const char *kernel, const char 
     return -1;
 }
 
-static int
+static inline int
 loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const char *kernel,
                           const char *out_name, const char *other_name)
 {
@@ -226,7 +226,7 @@ def _wrapper(sig: KernelSignature) -> str:
     for i, p in enumerate(sig.params):
         if isinstance(p, ScalarParam):
             ctype = {"f32": "double", "f64": "double", "i32": "long long", "i64": "long long", "bool": "uint8_t"}
-            lines.append(f"    {ctype[p.dtype]} s{i};")
+            lines.append(f"    {ctype[p.dtype]} s{i} = 0;")
     names = ", ".join(p.name for p in sig.params)
     lines.append(f"    if (nargs != {n}) {{")
     lines.append(

@@ -14,7 +14,8 @@ NATIVE_ISAS = ("scalar", "sse2", "avx2", "avx512")
 
 @pytest.fixture(scope="module")
 def lib():
-    return compile_library(MIXED_SOURCE, MIXED_SIGS)
+    # -Werror: the generated wrapper must compile warning-free under -Wall -Wextra.
+    return compile_library(MIXED_SOURCE, MIXED_SIGS, extra_cflags=["-Werror"])
 
 
 def small_ints(rng, n, dtype=np.float32):
@@ -24,7 +25,7 @@ def small_ints(rng, n, dtype=np.float32):
 
 @pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in NATIVE_ISAS])
 def test_dot_for_each_host_isa(isa):
-    lib = compile_library(DOT_SOURCES[isa], [DOT_SIG], isa=isa)
+    lib = compile_library(DOT_SOURCES[isa], [DOT_SIG], isa=isa, extra_cflags=["-Werror"])
     assert lib.isa == isa and lib.path.exists()
     rng = np.random.default_rng(0)
     for n in range(0, 70):
