@@ -11,7 +11,7 @@ import importlib.machinery
 import importlib.util
 import sysconfig
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -81,7 +81,7 @@ class Library:
     def __contains__(self, name: object) -> bool:
         return name in self._functions
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._functions)
 
     def __repr__(self) -> str:

@@ -205,7 +205,10 @@ def docstring(sig: KernelSignature) -> str:
             parts.append(f"{p.name}: {'out ' if p.output else ''}{p.dtype}{shape}")
         else:
             parts.append(f"{p.name}: {p.dtype}")
-    ret = {0: "None", 1: sig.results[0] if sig.results else ""}.get(len(sig.results), f"({', '.join(sig.results)})")
+    if len(sig.results) <= 1:
+        ret = sig.results[0] if sig.results else "None"
+    else:
+        ret = f"({', '.join(sig.results)})"
     return f"{sig.name}({', '.join(parts)}) -> {ret}"
 
 
