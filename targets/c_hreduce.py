@@ -1,0 +1,77 @@
+"""Horizontal-reduction epilogues: a vector accumulator to one scalar, `lo_hreduce_<kind>_<T>x<N>`.
+
+Every reduction halves the vector repeatedly (lane k combined with lane k + N/2, then N/4, ...),
+so all ISAs add in the same order. The float sums on SSE2/AVX2 use shuffles; the others spill
+the lanes and combine them with the scalar table's own operation (so min/max propagate NaN
+exactly like scalar code does); compilers turn those loops into shuffles too. NEON and AVX-512
+rows call across-lane instructions directly where those are exact (`vaddvq`, `vminvq`,
+`_mm512_reduce_add_ps`) and only use these helpers for the rest.
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_helpers import Helper, LaneIO, c_type
+from loopopt.targets.c_isa import IsaTable
+from loopopt.targets.isa_scalar import SCALAR
+
+KINDS_FLOAT = ("add", "mul", "min", "max")
+KINDS_INT = ("add", "mul", "min", "max", "and", "or")
+
+_X86_FLOAT_ADD: dict[str, str] = {
+    "lo_hreduce_add_f32x4": """static inline float lo_hreduce_add_f32x4(__m128 v)
+{
+    __m128 s = _mm_add_ps(v, _mm_movehl_ps(v, v));
+    s = _mm_add_ss(s, _mm_shuffle_ps(s, s, _MM_SHUFFLE(1, 1, 1, 1)));
+    return _mm_cvtss_f32(s);
+}
+""",
+    "lo_hreduce_add_f64x2": """static inline double lo_hreduce_add_f64x2(__m128d v)
+{
+    return _mm_cvtsd_f64(_mm_add_sd(v, _mm_unpackhi_pd(v, v)));
+}
+""",
+    "lo_hreduce_add_f32x8": """static inline float lo_hreduce_add_f32x8(__m256 v)
+{
+    return lo_hreduce_add_f32x4(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)));
+}
+""",
+    "lo_hreduce_add_f64x4": """static inline double lo_hreduce_add_f64x4(__m256d v)
+{
+    return lo_hreduce_add_f64x2(_mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1)));
+}
+""",
+}
+
+
+def tree_helper(io: LaneIO, kind: str, elt: str) -> Helper:
+    """The generic halving reduction of `kind` over the lanes of a native `elt` vector."""
+    n = io.n(elt)
+    name = f"lo_hreduce_{kind}_{elt}x{n}"
+    step = SCALAR.rows[(kind, elt)].format(dst="x[k]", a="x[k]", b="x[k + w]", T=c_type(elt))
+    code = (
+        f"static inline {c_type(elt)} {name}({io.vtype(elt)} v)\n{{\n"
+        f"    {c_type(elt)} x[{n}];\n"
+        f"    {io.store(elt, 'x', 'v')}\n"
+        f"    for (int w = {n // 2}; w >= 1; w /= 2)\n"
+        f"        for (int k = 0; k < w; k++)\n"
+        f"            {step}\n"
+        f"    return x[0];\n}}\n"
+    )
+    return Helper(name, code)
+
+
+def helpers(isa: IsaTable) -> list[Helper]:
+    if isa.name == "scalar":
+        return []
+    io = LaneIO(isa)
+    out: dict[str, Helper] = {}
+    for elt in isa.lanes:
+        for kind in KINDS_FLOAT if elt.startswith("f") else KINDS_INT:
+            h = tree_helper(io, kind, elt)
+            out[h.name] = h
+    if isa.name in ("sse2", "avx2"):
+        for name, code in _X86_FLOAT_ADD.items():
+            if isa.name == "sse2" and "x8" in name or isa.name == "sse2" and "f64x4" in name:
+                continue
+            out[name] = Helper(name, code)
+    return list(out.values())

@@ -1,0 +1,89 @@
+"""The shape of an ISA table: how the C printer spells every (operation, element type) for one ISA.
+
+Each ISA module (`isa_sse2`, `isa_avx2`, `isa_avx512`, `isa_neon`, `isa_scalar`) is data: the C
+types of its vectors and masks, its native lane counts, and one template row per
+(operation key, element type). The printer never spells an intrinsic itself; a missing row is
+a located error ("simd.fma on i64 has no avx2 row"), never a guess.
+
+Template placeholders (str.format fields):
+
+* `{dst}`    the result variable. A template starting with `{dst} = ` is printed as a
+             declaration `T dst = ...;`; anything after the first `;` is further statements.
+* `{a} {b} {c}`  operands in IR order (for `select`: `{mask}` chooses `{a}` over `{b}`).
+* `{buf} {idx}`  the pointer and index expression of a memory access, `{value}` the stored
+             vector, `{mask}` a lane mask, `{passthru}` the value of inactive lanes of a masked load.
+* `{T}`      the scalar C type of the element type (for casts).
+
+Element-type keys are "f32", "f64", "i32", "i64", and "i1xN" for an N-lane mask
+(`vector<Nxi1>`), whose C representation depends on N (AVX2: all-ones lanes of 256/N bits;
+AVX-512: `__mmaskN`; NEON: `uint32x4_t`/`uint64x2_t`).
+
+Operation keys (see `c_ops.py` for which IR op maps to which key):
+load, load_aligned, store, store_aligned, store_nt (aligned non-temporal), masked_load,
+masked_store, compress_store, broadcast, add, sub, mul, div, min, max (NaN-propagating on
+floats), minnum, maxnum, neg, abs, sqrt, fma (a*b+c, one rounding), and, or, xor, not, shl, shr,
+cmp.<pred> (arith.cmpf/cmpi predicate names), select, hreduce.<kind> (add mul min max and or),
+convert.<to> (lane count preserved), popcount (active lanes of a mask, as int64_t).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+ELEMENT_C_TYPES: dict[str, str] = {
+    "f32": "float",
+    "f64": "double",
+    "i32": "int32_t",
+    "i64": "int64_t",
+    "index": "int64_t",
+    "i1": "_Bool",
+}
+"""Scalar C types (docs/calling_convention.md); `i1` buffers are `uint8_t` (see `BUFFER_C_TYPES`)."""
+
+BUFFER_C_TYPES: dict[str, str] = {**ELEMENT_C_TYPES, "i1": "uint8_t"}
+"""Element C types of buffers: a bool array is bytes of 0/1."""
+
+
+@dataclass(frozen=True)
+class IsaTable:
+    """Everything the printer needs to know about one ISA, as data."""
+
+    name: str
+    """The target name: scalar, sse2, avx2, avx512, neon."""
+    includes: tuple[str, ...]
+    """Headers the ISA's intrinsics need, beyond the common ones."""
+    lanes: Mapping[str, int]
+    """Native lane count per element type (a vector of another width is rejected)."""
+    vector_types: Mapping[str, str]
+    """C type of a native vector, per element type."""
+    mask_types: Mapping[int, str]
+    """C type of a `vector<Nxi1>` mask, per lane count N."""
+    rows: Mapping[tuple[str, str], str]
+    """(operation key, element type key) -> C template."""
+    cflags: tuple[str, ...] = field(default=())
+    """gcc/clang flags enabling the ISA (documentation; the runtime owns the real list)."""
+
+    def row(self, key: str, elt: str) -> str | None:
+        return self.rows.get((key, elt))
+
+    def c_vector_type(self, elt: str, lanes: int) -> str | None:
+        """The C type of `vector<lanes x elt>`, or None if it is not native to this ISA."""
+        if elt == "i1":
+            return self.mask_types.get(lanes)
+        if self.lanes.get(elt) != lanes:
+            return None
+        return self.vector_types.get(elt)
+
+    def coverage(self) -> dict[str, list[str]]:
+        """operation key -> element types with a row (for reports and tests)."""
+        out: dict[str, list[str]] = {}
+        for key, elt in self.rows:
+            out.setdefault(key, []).append(elt)
+        return out
+
+
+def mask_key(lanes: int) -> str:
+    """The element-type key of an N-lane mask."""
+    return f"i1x{lanes}"
+

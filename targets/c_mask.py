@@ -1,0 +1,40 @@
+"""Masked loads and stores on ISAs without masked memory instructions (SSE2, NEON).
+
+A masked access must not touch memory of inactive lanes (they may lie past the end of the
+buffer, which is what a masked tail is for), so a full-width load plus blend is wrong. These
+helpers go lane by lane; inactive lanes of a masked load read as zero, like AVX2's
+`_mm256_maskload_*` and AVX-512's `_mm512_maskz_loadu_*`. AVX2 and AVX-512 use their
+instructions directly (rows in their tables).
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_helpers import Helper, LaneIO, c_type
+from loopopt.targets.c_isa import IsaTable
+
+_LANE_MASKED_ISAS = ("sse2", "neon")
+
+
+def helpers(isa: IsaTable) -> list[Helper]:
+    if isa.name not in _LANE_MASKED_ISAS:
+        return []
+    io = LaneIO(isa)
+    out = []
+    for elt, n in isa.lanes.items():
+        t, vt, mt = c_type(elt), io.vtype(elt), io.mtype(n)
+        load = f"lo_masked_load_{elt}x{n}"
+        out.append(Helper(load, (
+            f"static inline {vt} {load}(const {t} *p, {mt} m)\n{{\n"
+            f"    {io.mask_to_bools(n, 'm', 'on')}\n"
+            f"    {t} r[{n}];\n"
+            f"    for (int k = 0; k < {n}; k++) r[k] = on[k] ? p[k] : ({t})0;\n"
+            f"    return {io.load(elt, 'r')};\n}}\n"
+        )))  # fmt: skip
+        store = f"lo_masked_store_{elt}x{n}"
+        out.append(Helper(store, (
+            f"static inline void {store}({t} *p, {mt} m, {vt} v)\n{{\n"
+            f"    {io.mask_to_bools(n, 'm', 'on')}\n"
+            f"    {t} x[{n}]; {io.store(elt, 'x', 'v')}\n"
+            f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            p[k] = x[k];\n}}\n"
+        )))  # fmt: skip
+    return out

@@ -1,0 +1,140 @@
+"""AArch64 NEON (Advanced SIMD) intrinsic table: 128-bit vectors, masks as `uint32x4_t`/`uint64x2_t`.
+
+Unlike x86, `vminq_f32`/`vmaxq_f32` (FMIN/FMAX) and the across-lane `vminvq`/`vmaxvq` already
+propagate NaN like numpy; `vminnmq` gives minnum. NEON has no 64-bit lane multiply, no
+`vmvnq_u64`, no masked load/store and no non-temporal store intrinsic (a nontemporal store falls
+back to `vst1q`); compaction is a LUT byte permute (`vqtbl1q_u8`, c_leftpack).
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_isa import IsaTable
+
+_NOT64 = "veorq_u64({x}, vdupq_n_u64(UINT64_MAX))"
+
+# (element, lanes, intrinsic suffix, mask suffix)
+_TYPES = (("f32", 4, "f32", "u32"), ("f64", 2, "f64", "u64"), ("i32", 4, "s32", "u32"), ("i64", 2, "s64", "u64"))
+
+
+def _not(mask_suffix: str, x: str) -> str:
+    return f"vmvnq_u32({x})" if mask_suffix == "u32" else _NOT64.format(x=x)
+
+
+def _cmp_rows() -> dict[tuple[str, str], str]:
+    rows: dict[tuple[str, str], str] = {}
+    for elt, _, s, m in _TYPES:
+        base = {"eq": "vceqq", "gt": "vcgtq", "ge": "vcgeq", "lt": "vcltq", "le": "vcleq"}
+        c = {k: f"{v}_{s}({{a}}, {{b}})" for k, v in base.items()}
+        if elt.startswith("f"):
+            ordered = f"vandq_{m}(vceqq_{s}({{a}}, {{a}}), vceqq_{s}({{b}}, {{b}}))"
+            one = f"vorrq_{m}({c['lt']}, {c['gt']})"
+            preds = {
+                "oeq": c["eq"], "ogt": c["gt"], "oge": c["ge"], "olt": c["lt"], "ole": c["le"],
+                "one": one, "ord": ordered, "ueq": _not(m, one), "une": _not(m, c["eq"]),
+                "ugt": _not(m, c["le"]), "uge": _not(m, c["lt"]), "ult": _not(m, c["ge"]),
+                "ule": _not(m, c["gt"]), "uno": _not(m, ordered),
+            }  # fmt: skip
+        else:
+            preds = {
+                "eq": c["eq"], "ne": _not(m, c["eq"]), "sgt": c["gt"], "sge": c["ge"],
+                "slt": c["lt"], "sle": c["le"],
+            }  # fmt: skip
+        rows.update({("cmp." + p, elt): f"{{dst}} = {expr};" for p, expr in preds.items()})
+    return rows
+
+
+ROWS: dict[tuple[str, str], str] = {
+    # memory (NEON loads and stores have no alignment requirement beyond the element's)
+    **{("load", e): f"{{dst}} = vld1q_{s}(&{{buf}}[{{idx}}]);" for e, _, s, _ in _TYPES},
+    **{("load_aligned", e): f"{{dst}} = vld1q_{s}(&{{buf}}[{{idx}}]);" for e, _, s, _ in _TYPES},
+    **{("store", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
+    **{("store_aligned", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
+    **{("store_nt", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
+    **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}});" for e, n, _, _ in _TYPES},
+    **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, n, _, _ in _TYPES},
+    **{("compress_store", e): f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+       for e, n, _, _ in _TYPES},
+    **{("broadcast", e): f"{{dst}} = vdupq_n_{s}({{a}});" for e, _, s, _ in _TYPES},
+    # arithmetic
+    **{("add", e): f"{{dst}} = vaddq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
+    **{("sub", e): f"{{dst}} = vsubq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
+    ("mul", "f32"): "{dst} = vmulq_f32({a}, {b});",
+    ("mul", "f64"): "{dst} = vmulq_f64({a}, {b});",
+    ("mul", "i32"): "{dst} = vmulq_s32({a}, {b});",
+    ("mul", "i64"): "{dst} = lo_mullo_i64x2({a}, {b});",
+    ("div", "f32"): "{dst} = vdivq_f32({a}, {b});",
+    ("div", "f64"): "{dst} = vdivq_f64({a}, {b});",
+    ("fma", "f32"): "{dst} = vfmaq_f32({c}, {a}, {b});",
+    ("fma", "f64"): "{dst} = vfmaq_f64({c}, {a}, {b});",
+    ("sqrt", "f32"): "{dst} = vsqrtq_f32({a});",
+    ("sqrt", "f64"): "{dst} = vsqrtq_f64({a});",
+    **{("neg", e): f"{{dst}} = vnegq_{s}({{a}});" for e, _, s, _ in _TYPES},
+    **{("abs", e): f"{{dst}} = vabsq_{s}({{a}});" for e, _, s, _ in _TYPES},
+    # FMIN/FMAX propagate NaN (numpy minimum/maximum); FMINNM/FMAXNM are minnum/maxnum
+    ("min", "f32"): "{dst} = vminq_f32({a}, {b});",
+    ("min", "f64"): "{dst} = vminq_f64({a}, {b});",
+    ("max", "f32"): "{dst} = vmaxq_f32({a}, {b});",
+    ("max", "f64"): "{dst} = vmaxq_f64({a}, {b});",
+    ("minnum", "f32"): "{dst} = vminnmq_f32({a}, {b});",
+    ("minnum", "f64"): "{dst} = vminnmq_f64({a}, {b});",
+    ("maxnum", "f32"): "{dst} = vmaxnmq_f32({a}, {b});",
+    ("maxnum", "f64"): "{dst} = vmaxnmq_f64({a}, {b});",
+    ("min", "i32"): "{dst} = vminq_s32({a}, {b});",
+    ("max", "i32"): "{dst} = vmaxq_s32({a}, {b});",
+    ("min", "i64"): "{dst} = vbslq_s64(vcgtq_s64({a}, {b}), {b}, {a});",
+    ("max", "i64"): "{dst} = vbslq_s64(vcgtq_s64({b}, {a}), {b}, {a});",
+    # bitwise and shifts (integers); a right shift is a left shift by a negated count
+    **{("and", e): f"{{dst}} = vandq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
+    **{("or", e): f"{{dst}} = vorrq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
+    **{("xor", e): f"{{dst}} = veorq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
+    ("shl", "i32"): "{dst} = vshlq_s32({a}, {b});",
+    ("shl", "i64"): "{dst} = vshlq_s64({a}, {b});",
+    ("shr", "i32"): "{dst} = vshlq_s32({a}, vnegq_s32({b}));",
+    ("shr", "i64"): "{dst} = vshlq_s64({a}, vnegq_s64({b}));",
+    # comparisons -> all-ones lanes
+    **_cmp_rows(),
+    **{("select", e): f"{{dst}} = vbslq_{s}({{mask}}, {{a}}, {{b}});" for e, _, s, _ in _TYPES},
+    # horizontal reductions: across-lane instructions where they exist
+    **{("hreduce.add", e): f"{{dst}} = vaddvq_{s}({{a}});" for e, _, s, _ in _TYPES},
+    ("hreduce.min", "f32"): "{dst} = vminvq_f32({a});",
+    ("hreduce.min", "f64"): "{dst} = vminvq_f64({a});",
+    ("hreduce.max", "f32"): "{dst} = vmaxvq_f32({a});",
+    ("hreduce.max", "f64"): "{dst} = vmaxvq_f64({a});",
+    ("hreduce.min", "i32"): "{dst} = vminvq_s32({a});",
+    ("hreduce.max", "i32"): "{dst} = vmaxvq_s32({a});",
+    ("hreduce.min", "i64"): "{dst} = lo_hreduce_min_i64x2({a});",
+    ("hreduce.max", "i64"): "{dst} = lo_hreduce_max_i64x2({a});",
+    **{("hreduce.mul", e): f"{{dst}} = lo_hreduce_mul_{e}x{n}({{a}});" for e, n, _, _ in _TYPES},
+    **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
+       for e, n, _, _ in _TYPES[2:] for k in ("and", "or")},
+    # conversions (same lane count; float -> int truncates toward zero like C)
+    ("convert.f32", "i32"): "{dst} = vcvtq_f32_s32({a});",
+    ("convert.i32", "f32"): "{dst} = vcvtq_s32_f32({a});",
+    ("convert.f64", "i64"): "{dst} = vcvtq_f64_s64({a});",
+    ("convert.i64", "f64"): "{dst} = vcvtq_s64_f64({a});",
+    # masks
+    ("and", "i1x4"): "{dst} = vandq_u32({a}, {b});",
+    ("and", "i1x2"): "{dst} = vandq_u64({a}, {b});",
+    ("or", "i1x4"): "{dst} = vorrq_u32({a}, {b});",
+    ("or", "i1x2"): "{dst} = vorrq_u64({a}, {b});",
+    ("xor", "i1x4"): "{dst} = veorq_u32({a}, {b});",
+    ("xor", "i1x2"): "{dst} = veorq_u64({a}, {b});",
+    ("not", "i1x4"): "{dst} = vmvnq_u32({a});",
+    ("not", "i1x2"): "{dst} = " + _NOT64.format(x="{a}") + ";",
+    ("select", "i1x4"): "{dst} = vbslq_u32({mask}, {a}, {b});",
+    ("select", "i1x2"): "{dst} = vbslq_u64({mask}, {a}, {b});",
+    ("broadcast", "i1x4"): "{dst} = vdupq_n_u32(({a}) ? UINT32_MAX : 0u);",
+    ("broadcast", "i1x2"): "{dst} = vdupq_n_u64(({a}) ? UINT64_MAX : 0u);",
+    ("popcount", "i1x4"): "{dst} = (int64_t)vaddvq_u32(vshrq_n_u32({a}, 31));",
+    ("popcount", "i1x2"): "{dst} = (int64_t)vaddvq_u64(vshrq_n_u64({a}, 63));",
+}  # fmt: skip
+
+NEON = IsaTable(
+    name="neon",
+    includes=("arm_neon.h",),
+    lanes={"f32": 4, "f64": 2, "i32": 4, "i64": 2},
+    vector_types={"f32": "float32x4_t", "f64": "float64x2_t", "i32": "int32x4_t", "i64": "int64x2_t"},
+    mask_types={4: "uint32x4_t", 2: "uint64x2_t"},
+    rows=ROWS,
+    cflags=(),
+)

@@ -1,0 +1,158 @@
+"""Portable scalar C table: the `scalar` target (width 1) and every scalar-typed op on any target.
+
+On the scalar target a `vector<1xT>` is just a `T` and a `vector<1xi1>` a `_Bool`, so the same
+rows print simd ops of width 1 and the plain `arith`/`math` ops of scalar loops and tails.
+Semantics follow the interpreter (interp/lanewise.py): signed integers wrap (computed in the
+unsigned type, since signed overflow is undefined in C), float min/max propagate NaN like
+numpy's minimum/maximum, minnum/maxnum are fmin/fmax, division truncates, float->int truncates.
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_isa import ELEMENT_C_TYPES, IsaTable
+
+FLOATS = {"f32": "f", "f64": ""}  # element -> libm suffix
+INTS = {"i32": "32", "i64": "64"}
+_ALL = ("f32", "f64", "i32", "i64", "index", "i1")
+
+_FLOAT_CMP = {
+    "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}",
+    "ole": "{a} <= {b}", "one": "({a} < {b} || {a} > {b})", "ord": "!(isnan({a}) || isnan({b}))",
+    "ueq": "!({a} < {b} || {a} > {b})", "ugt": "!({a} <= {b})", "uge": "!({a} < {b})",
+    "ult": "!({a} >= {b})", "ule": "!({a} > {b})", "une": "{a} != {b}", "uno": "(isnan({a}) || isnan({b}))",
+    "true": "1", "false": "0",
+}  # fmt: skip
+
+_INT_CMP = {"eq": "{a} == {b}", "ne": "{a} != {b}", "slt": "{a} < {b}", "sle": "{a} <= {b}",
+            "sgt": "{a} > {b}", "sge": "{a} >= {b}"}  # fmt: skip
+_UNSIGNED_CMP = {"ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
+
+_MATH_UNARY = ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "tanh",
+               "floor", "ceil", "trunc", "sqrt", "cbrt", "erf", "atan")  # fmt: skip
+
+
+def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
+    t = ELEMENT_C_TYPES[e]
+    rows = {
+        ("add", e): "{dst} = {a} + {b};",
+        ("sub", e): "{dst} = {a} - {b};",
+        ("mul", e): "{dst} = {a} * {b};",
+        ("div", e): "{dst} = {a} / {b};",
+        ("rem", e): f"{{dst}} = fmod{f}({{a}}, {{b}});",
+        ("neg", e): "{dst} = -{a};",
+        ("abs", e): f"{{dst}} = fabs{f}({{a}});",
+        ("fma", e): f"{{dst}} = fma{f}({{a}}, {{b}}, {{c}});",
+        ("rsqrt", e): f"{{dst}} = ({t})1 / sqrt{f}({{a}});",
+        ("roundeven", e): f"{{dst}} = rint{f}({{a}});",
+        ("pow", e): f"{{dst}} = pow{f}({{a}}, {{b}});",
+        ("copysign", e): f"{{dst}} = copysign{f}({{a}}, {{b}});",
+        ("atan2", e): f"{{dst}} = atan2{f}({{a}}, {{b}});",
+        # numpy minimum/maximum: a NaN operand wins
+        ("min", e): "{dst} = (isnan({a}) || {a} < {b}) ? {a} : {b};",
+        ("max", e): "{dst} = (isnan({a}) || {a} > {b}) ? {a} : {b};",
+        ("minnum", e): f"{{dst}} = fmin{f}({{a}}, {{b}});",
+        ("maxnum", e): f"{{dst}} = fmax{f}({{a}}, {{b}});",
+        **{(fn, e): f"{{dst}} = {fn}{f}({{a}});" for fn in _MATH_UNARY},
+        **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _FLOAT_CMP.items()},
+        ("convert.f32", e): "{dst} = (float){a};",
+        ("convert.f64", e): "{dst} = (double){a};",
+        ("convert.i32", e): "{dst} = (int32_t){a};",
+        ("convert.i64", e): "{dst} = (int64_t){a};",
+        ("convert.index", e): "{dst} = (int64_t){a};",
+    }
+    return rows
+
+
+def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
+    t = ELEMENT_C_TYPES[e]
+    u = "uint64_t" if e in ("i64", "index") else "uint32_t"
+
+    def wrapped(op: str) -> str:
+        if not wrap:
+            return f"{{dst}} = {{a}} {op} {{b}};"
+        return f"{{dst}} = ({t})(({u}){{a}} {op} ({u}){{b}});"
+
+    bits = 64 if u == "uint64_t" else 32
+    rows = {
+        ("add", e): wrapped("+"),
+        ("sub", e): wrapped("-"),
+        ("mul", e): wrapped("*"),
+        ("div", e): "{dst} = {a} / {b};",
+        ("rem", e): "{dst} = {a} % {b};",
+        ("floordiv", e): "{dst} = ({a} / {b}) - ((({a} % {b}) != 0) & (({a} < 0) != ({b} < 0)));",
+        ("neg", e): f"{{dst}} = ({t})(({u})0 - ({u}){{a}});" if wrap else "{dst} = -{a};",
+        ("abs", e): f"{{dst}} = ({t})({{a}} < 0 ? ({u})0 - ({u}){{a}} : ({u}){{a}});",
+        ("min", e): "{dst} = {a} < {b} ? {a} : {b};",
+        ("max", e): "{dst} = {a} > {b} ? {a} : {b};",
+        ("and", e): "{dst} = {a} & {b};",
+        ("or", e): "{dst} = {a} | {b};",
+        ("xor", e): "{dst} = {a} ^ {b};",
+        ("shl", e): f"{{dst}} = ({t})(({u}){{a}} << ({{b}} & {bits - 1}));",
+        ("shr", e): f"{{dst}} = {{a}} >> ({{b}} & {bits - 1});",
+        ("ctpop", e): f"{{dst}} = ({t})__builtin_popcount{'ll' if bits == 64 else ''}(({u}){{a}});",
+        **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _INT_CMP.items()},
+        **{("cmp." + p, e): f"{{dst}} = ({u}){{a}} {op} ({u}){{b}};" for p, op in _UNSIGNED_CMP.items()},
+        ("convert.f32", e): "{dst} = (float){a};",
+        ("convert.f64", e): "{dst} = (double){a};",
+        ("convert.i32", e): "{dst} = (int32_t){a};",
+        ("convert.i64", e): "{dst} = (int64_t){a};",
+        ("convert.index", e): "{dst} = (int64_t){a};",
+        ("convert.i1", e): "{dst} = ({a} & 1) != 0;",
+    }
+    return rows
+
+
+_BOOL_ROWS: dict[tuple[str, str], str] = {
+    ("and", "i1"): "{dst} = {a} & {b};",
+    ("or", "i1"): "{dst} = {a} | {b};",
+    ("xor", "i1"): "{dst} = {a} ^ {b};",
+    ("not", "i1"): "{dst} = !{a};",
+    ("cmp.eq", "i1"): "{dst} = {a} == {b};",
+    ("cmp.ne", "i1"): "{dst} = {a} != {b};",
+    ("convert.i32", "i1"): "{dst} = (int32_t){a};",
+    ("convert.i64", "i1"): "{dst} = (int64_t){a};",
+    ("convert.index", "i1"): "{dst} = (int64_t){a};",
+    ("convert.f32", "i1"): "{dst} = (float){a};",
+    ("convert.f64", "i1"): "{dst} = (double){a};",
+    ("popcount", "i1"): "{dst} = (int64_t){a};",
+}
+
+# Rows shared by every element type, for width-1 simd ops and memory accesses.
+_COMMON: dict[tuple[str, str], str] = {
+    **{("load", e): "{dst} = {buf}[{idx}];" for e in _ALL},
+    **{("load_aligned", e): "{dst} = {buf}[{idx}];" for e in _ALL},
+    **{("store", e): "{buf}[{idx}] = {value};" for e in _ALL},
+    **{("store_aligned", e): "{buf}[{idx}] = {value};" for e in _ALL},
+    **{("store_nt", e): "{buf}[{idx}] = {value};" for e in _ALL},
+    **{("masked_load", e): "{dst} = ({mask}) ? {buf}[{idx}] : ({T})0;" for e in _ALL},
+    **{("masked_store", e): "if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
+    **{("compress_store", e): "{dst} = (int64_t)({mask}); if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
+    **{("broadcast", e): "{dst} = {a};" for e in _ALL},
+    **{("select", e): "{dst} = ({mask}) ? {a} : {b};" for e in _ALL},
+    # a width-1 horizontal reduction is the lane itself
+    **{(f"hreduce.{k}", e): "{dst} = {a};" for e in _ALL for k in ("add", "mul", "min", "max", "and", "or")},
+}
+
+ROWS: dict[tuple[str, str], str] = {
+    **_COMMON,
+    **_float_rows("f32", "f"),
+    **_float_rows("f64", ""),
+    **_int_rows("i32", wrap=True),
+    **_int_rows("i64", wrap=True),
+    # index arithmetic (loop bounds, addresses) cannot overflow in practice: plain C
+    **_int_rows("index", wrap=False),
+    **_BOOL_ROWS,
+}
+# masks of the scalar target: vector<1xi1> prints as _Bool, keyed like any other mask
+ROWS.update({(k, "i1x1"): v for (k, e), v in list(ROWS.items()) if e == "i1"})
+ROWS[("broadcast", "i1x1")] = "{dst} = {a};"
+
+SCALAR = IsaTable(
+    name="scalar",
+    includes=(),
+    lanes={"f32": 1, "f64": 1, "i32": 1, "i64": 1, "index": 1},
+    vector_types=dict(ELEMENT_C_TYPES),
+    mask_types={1: "_Bool"},
+    rows=ROWS,
+    cflags=(),
+)
