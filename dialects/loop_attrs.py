@@ -1,0 +1,344 @@
+"""Types and attributes of the `loop` dialect: buffers, widths and the loop kinds.
+
+`!loop.buf<T>` / `!loop.buf<T, 2>` is a C pointer plus its length(s). The kinds that
+shape a loop (how its range is given, how its accumulators combine, how a vector loop
+ends, how a predicated loop masks) are `EnumAttribute`s so that passes read them as
+enums rather than strings; `#loop.width<W>` is the SIMD width, symbolic until lowering.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import auto
+from typing import ClassVar
+
+from xdsl.dialects.builtin import (
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+)
+from xdsl.dialects.utils import EnumAttribute
+from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import irdl_attr_definition
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
+
+# --------------------------------------------------------------------------- buffers
+
+
+def is_element_type(t: Attribute) -> bool:
+    """Element types a buffer may hold: f32 f64 i32 i64 i1."""
+    if isinstance(t, Float32Type | Float64Type):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (1, 32, 64) and t.signedness.data.name == "SIGNLESS"
+
+
+@irdl_attr_definition
+class BufType(ParametrizedAttribute, TypeAttribute):
+    """A buffer: a C pointer to `element_type` plus `rank` lengths (rank 2 is row-major).
+
+    `!loop.buf<f32>` has rank 1; `!loop.buf<f32, 2>` has rank 2.
+    """
+
+    name = "loop.buf"
+
+    element_type: Attribute
+    rank: IntAttr
+
+    def __init__(self, element_type: Attribute, rank: int | IntAttr = 1):
+        super().__init__(element_type, rank if isinstance(rank, IntAttr) else IntAttr(rank))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            element_type = parser.parse_type()
+            rank = parser.parse_integer(allow_negative=False, allow_boolean=False) if parser.parse_optional_punctuation(",") else 1
+        return (element_type, IntAttr(rank))
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_attribute(self.element_type)
+            if self.rank.data != 1:
+                printer.print_string(f", {self.rank.data}")
+
+    def verify(self) -> None:
+        if not is_element_type(self.element_type):
+            raise VerifyException(
+                f"!loop.buf element type must be one of f32, f64, i32, i64, i1, found {self.element_type}"
+            )
+        if self.rank.data not in (1, 2):
+            raise VerifyException(f"!loop.buf rank must be 1 or 2, found {self.rank.data}")
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+class _AngleEnum:
+    """Print and parse an enum attribute as `#loop.<name><value>`."""
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)  # type: ignore[misc]
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)  # type: ignore[misc]
+
+
+class RangeKind(StrEnum):
+    """How a loop's range is given (seed 000 §1.5 LoopRange)."""
+
+    INTERVAL = auto()
+    """`[lo, hi)`: two operands, unit step."""
+    RANGE_DESC = auto()
+    """`range(start, end, step)`: three operands; start, start+step, ... while before end."""
+
+
+@irdl_attr_definition
+class RangeKindAttr(_AngleEnum, EnumAttribute[RangeKind]):
+    name = "loop.range_kind"
+
+    @classmethod
+    def interval(cls) -> RangeKindAttr:
+        return cls(RangeKind.INTERVAL)
+
+    @classmethod
+    def range_desc(cls) -> RangeKindAttr:
+        return cls(RangeKind.RANGE_DESC)
+
+
+class AccKind(StrEnum):
+    """How an accumulator combines values; the vectorizer derives the neutral element from it."""
+
+    ADD = auto()
+    MUL = auto()
+    MIN = auto()
+    MAX = auto()
+    AND = auto()
+    OR = auto()
+    CUSTOM = auto()
+    """Any sequential step: no neutral element, so it cannot be split across lanes."""
+
+
+@irdl_attr_definition
+class AccKindAttr(_AngleEnum, EnumAttribute[AccKind]):
+    name = "loop.acc_kind"
+
+
+class TailKind(StrEnum):
+    """What a vector loop does with the n mod W iterations left after its full blocks."""
+
+    SCALAR = auto()
+    """A scalar epilogue runs the same body one lane at a time."""
+    NONE = auto()
+    """No epilogue: the trip count is promised to be a multiple of W."""
+    MASKED = auto()
+    """One last, partial block runs with the lanes past the end masked off."""
+
+
+@irdl_attr_definition
+class TailKindAttr(_AngleEnum, EnumAttribute[TailKind]):
+    name = "loop.tail"
+
+    @classmethod
+    def scalar(cls) -> TailKindAttr:
+        return cls(TailKind.SCALAR)
+
+    @classmethod
+    def none(cls) -> TailKindAttr:
+        return cls(TailKind.NONE)
+
+    @classmethod
+    def masked(cls) -> TailKindAttr:
+        return cls(TailKind.MASKED)
+
+
+class MaskForm(StrEnum):
+    """How a predicated loop's lane mask is realised (seed 000 §1.4); chosen at lowering."""
+
+    UNSET = auto()
+    """Not chosen yet (before convert-loop-to-simd)."""
+    AVX512_MASK = auto()
+    """AVX-512 mask registers folded into masked instructions."""
+    SELECT_BLEND = auto()
+    """Compute all lanes, then blend/select by the mask."""
+    BRANCH_PER_LANE = auto()
+    """Scalar fallback: branch on each lane's predicate."""
+
+
+@irdl_attr_definition
+class MaskFormAttr(_AngleEnum, EnumAttribute[MaskForm]):
+    name = "loop.mask_form"
+
+    @classmethod
+    def unset(cls) -> MaskFormAttr:
+        return cls(MaskForm.UNSET)
+
+
+# --------------------------------------------------------------------------- width
+
+
+@irdl_attr_definition
+class WidthAttr(ParametrizedAttribute):
+    """A SIMD width in lanes: symbolic (`#loop.width<W>`) until lowering, then `#loop.width<8>`."""
+
+    name = "loop.width"
+
+    value: IntAttr | StringAttr
+
+    SYMBOLIC: ClassVar[str] = "W"
+
+    def __init__(self, value: int | str | IntAttr | StringAttr = "W"):
+        if isinstance(value, int):
+            value = IntAttr(value)
+        elif isinstance(value, str):
+            value = StringAttr(value)
+        super().__init__(value)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            return (parse_width_value(parser),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.spelling)
+
+    @property
+    def is_symbolic(self) -> bool:
+        return isinstance(self.value, StringAttr)
+
+    @property
+    def concrete(self) -> int | None:
+        """The width in lanes, or None while symbolic."""
+        return self.value.data if isinstance(self.value, IntAttr) else None
+
+    @property
+    def spelling(self) -> str:
+        return str(self.value.data)
+
+    def verify(self) -> None:
+        if isinstance(self.value, IntAttr) and self.value.data <= 0:
+            raise VerifyException(f"vector width must be positive, found {self.value.data}")
+
+
+def parse_width_value(parser: AttrParser) -> IntAttr | StringAttr:
+    """An integer width or a symbolic width name."""
+    n = parser.parse_optional_integer(allow_boolean=False)
+    if n is not None:
+        return IntAttr(n)
+    return StringAttr(parser.parse_identifier("expected a width: an integer or a symbol such as W"))
+
+
+# --------------------------------------------------------------------------- accumulators
+
+
+@irdl_attr_definition
+class AccumAttr(ParametrizedAttribute):
+    """One accumulator's kind and whether float reassociation is allowed for it.
+
+    `#loop.acc<add reassoc>`, `#loop.acc<max>`. Loops hold one per accumulator, in order.
+    """
+
+    name = "loop.acc"
+
+    kind: AccKindAttr
+    reassoc: IntAttr
+
+    def __init__(self, kind: AccKind | AccKindAttr, reassoc: bool = False):
+        if isinstance(kind, AccKind):
+            kind = AccKindAttr(kind)
+        super().__init__(kind, IntAttr(int(reassoc)))
+
+    @property
+    def is_reassoc(self) -> bool:
+        return bool(self.reassoc.data)
+
+    @property
+    def acc_kind(self) -> AccKind:
+        return self.kind.data
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            kind, reassoc = parse_acc_spec(parser)
+        return (AccKindAttr(kind), IntAttr(int(reassoc)))
+
+    def print_parameters(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            printer.print_string(self.spec)
+
+    @property
+    def spec(self) -> str:
+        """`add reassoc` / `max`, as written in a loop's accs clause."""
+        return self.kind.data.value + (" reassoc" if self.is_reassoc else "")
+
+
+def parse_acc_spec(parser: AttrParser) -> tuple[AccKind, bool]:
+    """`<kind> [reassoc]`."""
+    kind = parser.parse_str_enum(AccKind)
+    return kind, parser.parse_optional_keyword("reassoc") is not None
+
+
+def acc_kind_fits_type(kind: AccKind, t: Attribute) -> bool:
+    """and/or need integers (i1 included); the other kinds take any scalar type."""
+    if kind in (AccKind.AND, AccKind.OR):
+        return isinstance(t, IntegerType | IndexType)
+    return True
+
+
+def neutral_element(kind: AccKind, t: Attribute) -> int | float | bool:
+    """The identity of `kind` on scalar type `t`: what every lane of a vector accumulator starts at.
+
+    add 0, mul 1, min +inf / INT_MAX, max -inf / INT_MIN, and all-ones, or 0. i1 is treated as
+    a bool (min is and, max is or). `custom` has none and raises ValueError.
+    """
+    if kind == AccKind.CUSTOM:
+        raise ValueError("a custom accumulator has no neutral element")
+    if isinstance(t, Float32Type | Float64Type):
+        table: dict[AccKind, float] = {
+            AccKind.ADD: 0.0,
+            AccKind.MUL: 1.0,
+            AccKind.MIN: float("inf"),
+            AccKind.MAX: float("-inf"),
+        }
+        if kind not in table:
+            raise ValueError(f"accumulator kind {kind.value} has no neutral element on {t}")
+        return table[kind]
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return {
+            AccKind.ADD: False,
+            AccKind.MUL: True,
+            AccKind.MIN: True,
+            AccKind.MAX: False,
+            AccKind.AND: True,
+            AccKind.OR: False,
+        }[kind]
+    if isinstance(t, IntegerType | IndexType):
+        bits = 64 if isinstance(t, IndexType) else t.width.data
+        return {
+            AccKind.ADD: 0,
+            AccKind.MUL: 1,
+            AccKind.MIN: 2 ** (bits - 1) - 1,
+            AccKind.MAX: -(2 ** (bits - 1)),
+            AccKind.AND: -1,
+            AccKind.OR: 0,
+        }[kind]
+    raise ValueError(f"no neutral element for type {t}")
+
+
+def neutral_attr(kind: AccKind, t: Attribute) -> IntegerAttr | FloatAttr:
+    """`neutral_element` as an attribute, ready for an `arith.constant`."""
+    value = neutral_element(kind, t)
+    if isinstance(t, Float32Type | Float64Type):
+        return FloatAttr(float(value), t)
+    assert isinstance(t, IntegerType | IndexType)
+    return IntegerAttr(int(value), t)
