@@ -300,7 +300,8 @@ def _reduce_custom(
     perm = kept + list(axes)
     moved = [np.transpose(x, perm) for x in xs]
     kept_shape = moved[0].shape[: len(kept)]
-    flat = [m.reshape(kept_shape + (-1,)) for m in moved]
+    reduced = int(np.prod(moved[0].shape[len(kept):], dtype=np.int64))
+    flat = [m.reshape(kept_shape + (reduced,)) for m in moved]
     state = tuple(
         np.full(kept_shape, a, dtype=x.dtype) if kept_shape else x.dtype.type(a)
         for a, x in zip(accs, xs, strict=True)
