@@ -9,7 +9,7 @@ x86 `min` returns its second operand when either is NaN.
 
 from __future__ import annotations
 
-from loopopt.targets.c_helpers import Helper, LaneIO, lanewise_helper
+from loopopt.targets.c_helpers import Helper, LaneIO, c_type, lanewise_helper
 from loopopt.targets.c_isa import IsaTable
 
 _SSE2_CODE: dict[str, str] = {
@@ -83,11 +83,46 @@ def _sse2_float_minmax() -> list[Helper]:
     return out
 
 
+def _fptosi() -> list[Helper]:
+    """`lo_fptosi_<int>_<float>`: C's cast, except NaN and out-of-range give the minimum integer.
+
+    A plain cast is undefined behaviour there; x86's cvtt* give the minimum integer, and every
+    target prints float -> int through these (or the matching vector fix-up) to agree."""
+    out = []
+    for it, bits in (("i32", 32), ("i64", 64)):
+        for ft, suffix in (("f32", "f"), ("f64", "")):
+            name = f"lo_fptosi_{it}_{ft}"
+            ct, cf = c_type(it), c_type(ft)
+            out.append(Helper(name, (
+                f"static inline {ct} {name}({cf} x)\n{{\n"
+                f"    return (x >= -0x1p{bits - 1}{suffix} && x < 0x1p{bits - 1}{suffix}) ? ({ct})x : INT{bits}_MIN;\n}}\n"
+            )))  # fmt: skip
+    return out
+
+
+_NEON_CODE: dict[str, str] = {
+    "lo_cvt_f32_i32x4": """static inline int32x4_t lo_cvt_f32_i32x4(float32x4_t v)
+{
+    uint32x4_t ok = vandq_u32(vcgeq_f32(v, vdupq_n_f32(-0x1p31f)), vcltq_f32(v, vdupq_n_f32(0x1p31f)));
+    return vbslq_s32(ok, vcvtq_s32_f32(v), vdupq_n_s32(INT32_MIN));
+}
+""",
+    "lo_cvt_f64_i64x2": """static inline int64x2_t lo_cvt_f64_i64x2(float64x2_t v)
+{
+    uint64x2_t ok = vandq_u64(vcgeq_f64(v, vdupq_n_f64(-0x1p63)), vcltq_f64(v, vdupq_n_f64(0x1p63)));
+    return vbslq_s64(ok, vcvtq_s64_f64(v), vdupq_n_s64(INT64_MIN));
+}
+""",
+    "lo_iota_i32x4": "static const int32_t lo_iota_i32x4[4] = {0, 1, 2, 3};\n",
+    "lo_iota_i64x2": "static const int64_t lo_iota_i64x2[2] = {0, 1};\n",
+}
+
+
 def helpers(isa: IsaTable) -> list[Helper]:
+    out: list[Helper] = _fptosi()
     if isa.name == "scalar":
-        return []
+        return out
     io = LaneIO(isa)
-    out: list[Helper] = []
     wrap_mul64 = "r[k] = (int64_t)((uint64_t)a[k] * (uint64_t)b[k]);"
     n64 = isa.lanes["i64"]
     if isa.name in ("sse2", "avx2", "neon"):
@@ -95,7 +130,9 @@ def helpers(isa: IsaTable) -> list[Helper]:
     if isa.name in ("sse2", "avx2"):
         nd = isa.lanes["f64"]
         out.append(lanewise_helper(io, f"lo_cvt_i64_f64x{nd}", "i64", "f64", 1, "r[k] = (double)a[k];"))
-        out.append(lanewise_helper(io, f"lo_cvt_f64_i64x{nd}", "f64", "i64", 1, "r[k] = (int64_t)a[k];"))
+        out.append(lanewise_helper(io, f"lo_cvt_f64_i64x{nd}", "f64", "i64", 1, "r[k] = lo_fptosi_i64_f64(a[k]);"))
+    if isa.name == "neon":
+        out += [Helper(name, code) for name, code in _NEON_CODE.items()]
     if isa.name == "sse2":
         out += [Helper(name, code) for name, code in _SSE2_CODE.items()]
         out += _sse2_float_minmax()

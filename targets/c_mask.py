@@ -2,8 +2,7 @@
 
 A masked access must not touch memory of inactive lanes (they may lie past the end of the
 buffer, which is what a masked tail is for), so a full-width load plus blend is wrong. These
-helpers go lane by lane; inactive lanes of a masked load read as zero, like AVX2's
-`_mm256_maskload_*` and AVX-512's `_mm512_maskz_loadu_*`. AVX2 and AVX-512 use their
+helpers go lane by lane; inactive lanes of a masked load keep the passthru value. AVX2 and AVX-512 use their
 instructions directly (rows in their tables).
 """
 
@@ -24,10 +23,10 @@ def helpers(isa: IsaTable) -> list[Helper]:
         t, vt, mt = c_type(elt), io.vtype(elt), io.mtype(n)
         load = f"lo_masked_load_{elt}x{n}"
         out.append(Helper(load, (
-            f"static inline {vt} {load}(const {t} *p, {mt} m)\n{{\n"
+            f"static inline {vt} {load}(const {t} *p, {mt} m, {vt} passthru)\n{{\n"
             f"    {io.mask_to_bools(n, 'm', 'on')}\n"
-            f"    {t} r[{n}];\n"
-            f"    for (int k = 0; k < {n}; k++) r[k] = on[k] ? p[k] : ({t})0;\n"
+            f"    {t} r[{n}]; {io.store(elt, 'r', 'passthru')}\n"
+            f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            r[k] = p[k];\n"
             f"    return {io.load(elt, 'r')};\n}}\n"
         )))  # fmt: skip
         store = f"lo_masked_store_{elt}x{n}"

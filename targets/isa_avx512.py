@@ -48,7 +48,7 @@ ROWS: dict[tuple[str, str], str] = {
     ("store_nt", "f64"): "_mm512_stream_pd(&{buf}[{idx}], {value});",
     ("store_nt", "i32"): "_mm512_stream_si512((void *)&{buf}[{idx}], {value});",
     ("store_nt", "i64"): "_mm512_stream_si512((void *)&{buf}[{idx}], {value});",
-    **{("masked_load", e): f"{{dst}} = _mm512_maskz_loadu_{s}({{mask}}, &{{buf}}[{{idx}}]);" for e, _, s, _ in _TYPES},
+    **{("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);" for e, _, s, _ in _TYPES},
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, _, s, _ in _TYPES},
     **{("compress_store", e): (f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); "
                                "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
@@ -121,6 +121,11 @@ ROWS: dict[tuple[str, str], str] = {
     ("convert.i32", "f32"): "{dst} = _mm512_cvttps_epi32({a});",
     ("convert.f64", "i64"): "{dst} = _mm512_cvtepi64_pd({a});",
     ("convert.i64", "f64"): "{dst} = _mm512_cvttpd_epi64({a});",
+    # lane construction
+    ("iota", "i32"): "{dst} = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);",
+    ("iota", "i64"): "{dst} = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);",
+    ("prefix_mask", "i1x16"): "{dst} = (__mmask16)({a} <= 0 ? 0u : {a} >= 16 ? 0xFFFFu : (1u << {a}) - 1u);",
+    ("prefix_mask", "i1x8"): "{dst} = (__mmask8)({a} <= 0 ? 0u : {a} >= 8 ? 0xFFu : (1u << {a}) - 1u);",
     # masks are integers: C operators, cast back to the mask width
     **{(op, f"i1x{n}"): f"{{dst}} = ({t})({{a}} {c} {{b}});"
        for n, t in ((16, "__mmask16"), (8, "__mmask8")) for op, c in (("and", "&"), ("or", "|"), ("xor", "^"))},

@@ -50,7 +50,7 @@ ROWS: dict[tuple[str, str], str] = {
     **{("store", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
     **{("store_aligned", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
     **{("store_nt", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
-    **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}});" for e, n, _, _ in _TYPES},
+    **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});" for e, n, _, _ in _TYPES},
     **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, n, _, _ in _TYPES},
     **{("compress_store", e): f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
        for e, n, _, _ in _TYPES},
@@ -107,11 +107,17 @@ ROWS: dict[tuple[str, str], str] = {
     **{("hreduce.mul", e): f"{{dst}} = lo_hreduce_mul_{e}x{n}({{a}});" for e, n, _, _ in _TYPES},
     **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
        for e, n, _, _ in _TYPES[2:] for k in ("and", "or")},
-    # conversions (same lane count; float -> int truncates toward zero like C)
+    # conversions (same lane count); float -> int: FCVTZS saturates and maps NaN to 0, the
+    # helpers give x86's minimum integer for NaN and out-of-range lanes like every other target
     ("convert.f32", "i32"): "{dst} = vcvtq_f32_s32({a});",
-    ("convert.i32", "f32"): "{dst} = vcvtq_s32_f32({a});",
+    ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x4({a});",
     ("convert.f64", "i64"): "{dst} = vcvtq_f64_s64({a});",
-    ("convert.i64", "f64"): "{dst} = vcvtq_s64_f64({a});",
+    ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x2({a});",
+    # lane construction
+    ("iota", "i32"): "{dst} = vld1q_s32(lo_iota_i32x4);",
+    ("iota", "i64"): "{dst} = vld1q_s64(lo_iota_i64x2);",
+    ("prefix_mask", "i1x4"): "{dst} = vcltq_s32(vld1q_s32(lo_iota_i32x4), vdupq_n_s32((int32_t)({a} < 0 ? 0 : {a} > 4 ? 4 : {a})));",
+    ("prefix_mask", "i1x2"): "{dst} = vcltq_s64(vld1q_s64(lo_iota_i64x2), vdupq_n_s64({a}));",
     # masks
     ("and", "i1x4"): "{dst} = vandq_u32({a}, {b});",
     ("and", "i1x2"): "{dst} = vandq_u64({a}, {b});",

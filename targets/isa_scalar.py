@@ -56,9 +56,10 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
         **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _FLOAT_CMP.items()},
         ("convert.f32", e): "{dst} = (float){a};",
         ("convert.f64", e): "{dst} = (double){a};",
-        ("convert.i32", e): "{dst} = (int32_t){a};",
-        ("convert.i64", e): "{dst} = (int64_t){a};",
-        ("convert.index", e): "{dst} = (int64_t){a};",
+        # NaN and out-of-range give the minimum integer (x86's "integer indefinite"), not UB
+        ("convert.i32", e): f"{{dst}} = lo_fptosi_i32_{e}({{a}});",
+        ("convert.i64", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
+        ("convert.index", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
     }
     return rows
 
@@ -124,11 +125,12 @@ _COMMON: dict[tuple[str, str], str] = {
     **{("store", e): "{buf}[{idx}] = {value};" for e in _ALL},
     **{("store_aligned", e): "{buf}[{idx}] = {value};" for e in _ALL},
     **{("store_nt", e): "{buf}[{idx}] = {value};" for e in _ALL},
-    **{("masked_load", e): "{dst} = ({mask}) ? {buf}[{idx}] : ({T})0;" for e in _ALL},
+    **{("masked_load", e): "{dst} = ({mask}) ? {buf}[{idx}] : {passthru};" for e in _ALL},
     **{("masked_store", e): "if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
     **{("compress_store", e): "{dst} = (int64_t)({mask}); if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
     **{("broadcast", e): "{dst} = {a};" for e in _ALL},
     **{("select", e): "{dst} = ({mask}) ? {a} : {b};" for e in _ALL},
+    **{("iota", e): "{dst} = 0;" for e in _ALL},
     # a width-1 horizontal reduction is the lane itself
     **{(f"hreduce.{k}", e): "{dst} = {a};" for e in _ALL for k in ("add", "mul", "min", "max", "and", "or")},
 }
@@ -146,6 +148,7 @@ ROWS: dict[tuple[str, str], str] = {
 # masks of the scalar target: vector<1xi1> prints as _Bool, keyed like any other mask
 ROWS.update({(k, "i1x1"): v for (k, e), v in list(ROWS.items()) if e == "i1"})
 ROWS[("broadcast", "i1x1")] = "{dst} = {a};"
+ROWS[("prefix_mask", "i1x1")] = "{dst} = {a} > 0;"
 
 SCALAR = IsaTable(
     name="scalar",

@@ -58,7 +58,7 @@ ROWS: dict[tuple[str, str], str] = {
     ("store_nt", "f64"): "_mm_stream_pd(&{buf}[{idx}], {value});",
     ("store_nt", "i32"): "_mm_stream_si128((__m128i *)&{buf}[{idx}], {value});",
     ("store_nt", "i64"): "_mm_stream_si128((__m128i *)&{buf}[{idx}], {value});",
-    **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}});"
+    **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});"
        for e, n in (("f32", 4), ("f64", 2), ("i32", 4), ("i64", 2))},
     **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});"
        for e, n in (("f32", 4), ("f64", 2), ("i32", 4), ("i64", 2))},
@@ -144,6 +144,11 @@ ROWS: dict[tuple[str, str], str] = {
     ("convert.i32", "f32"): "{dst} = _mm_cvttps_epi32({a});",
     ("convert.f64", "i64"): "{dst} = lo_cvt_i64_f64x2({a});",
     ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x2({a});",
+    # lane construction
+    ("iota", "i32"): "{dst} = _mm_setr_epi32(0, 1, 2, 3);",
+    ("iota", "i64"): "{dst} = _mm_set_epi64x(1, 0);",
+    ("prefix_mask", "i1x4"): "{dst} = _mm_cmpgt_epi32(_mm_set1_epi32((int32_t)({a} < 0 ? 0 : {a} > 4 ? 4 : {a})), _mm_setr_epi32(0, 1, 2, 3));",
+    ("prefix_mask", "i1x2"): "{dst} = _mm_set_epi64x(-(int64_t)({a} > 1), -(int64_t)({a} > 0));",
     # masks: all-ones lanes of 32 bits (4 lanes) or 64 bits (2 lanes)
     ("and", "i1x4"): "{dst} = _mm_and_si128({a}, {b});",
     ("and", "i1x2"): "{dst} = _mm_and_si128({a}, {b});",

@@ -1,0 +1,677 @@
+"""The C printer core: a module of kernels (Loop IR + simd + arith/math) to one C11 file.
+
+One `FunctionPrinter` per `func.func`; one method per structural op (functions, loops,
+buffers, accesses); every value-computing op goes through a table row (`IsaTable.rows`, see
+c_isa), the scalar table when its operands are scalars and the ISA's when they are vectors.
+Any op without a method or a row is a `LoopoptDiagnostic` at the op's location: the printer
+never guesses. Helpers the rows call (`lo_*`) are emitted once, before the kernels.
+
+Values become C expressions: constants and lengths inline (`3`, `x_len`), everything else a
+`const`-free local named after the IR's name hint (`%sum` -> `sum`). Unused pure ops are not
+printed (a C warning would fail -Werror builds); unused parameters get `(void)p;`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    DenseIntOrFPElementsAttr,
+    DictionaryAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    VectorType,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.targets import c_ops
+from loopopt.targets.c_helpers import LaneIO, all_helpers, required_helpers
+from loopopt.targets.c_isa import BUFFER_C_TYPES, ELEMENT_C_TYPES, IsaTable, mask_key
+from loopopt.targets.isa_scalar import SCALAR
+
+C_KEYWORDS = frozenset(
+    "auto break case char const continue default do double else enum extern float for goto if inline "
+    "int long register restrict return short signed sizeof static struct switch typedef union unsigned "
+    "void volatile while _Bool _Complex _Imaginary _Alignas _Alignof _Atomic _Generic _Noreturn "
+    "_Static_assert _Thread_local bool true false NULL main free malloc abs".split()
+)
+
+WRITERS = (loop.StoreOp, loop.AppendOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
+
+
+def scalar_key(t: Attribute) -> str | None:
+    """The element key of a scalar type (f32 f64 i32 i64 index i1), None for anything else."""
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, IndexType):
+        return "index"
+    if isinstance(t, IntegerType) and t.width.data in (1, 32, 64):
+        return f"i{t.width.data}"
+    return None
+
+
+@dataclass
+class Buffer:
+    """A `!loop.buf` value in C: its pointer and one length expression per dimension."""
+
+    ptr: str
+    lengths: list[str]
+    elt: str
+
+
+@dataclass
+class Kernel:
+    """The C view of a `func.func`: its parameters in ABI order."""
+
+    name: str
+    params: list[str] = field(default_factory=list)
+    """C parameter declarations."""
+    param_names: list[str] = field(default_factory=list)
+    returns: str = "void"
+    ret_ptrs: list[str] = field(default_factory=list)
+
+
+def float_literal(value: float, elt: str) -> str:
+    if math.isnan(value):
+        return "NAN" if elt == "f32" else "(double)NAN"
+    if math.isinf(value):
+        inf = "INFINITY" if elt == "f32" else "(double)INFINITY"
+        return inf if value > 0 else f"(-{inf})"
+    text = str(np.float32(value)) if elt == "f32" else repr(float(value))
+    if not re.search(r"[.eEn]", text):
+        text += ".0"
+    text += "f" if elt == "f32" else ""
+    return f"({text})" if text.startswith("-") else text
+
+
+def int_literal(value: int, elt: str) -> str:
+    if elt == "i1":
+        return "1" if value else "0"
+    if elt == "i32":
+        value = (value + 2**31) % 2**32 - 2**31
+        if value == -(2**31):
+            return "INT32_MIN"
+    elif value == -(2**63):
+        return "INT64_MIN"
+    text = str(value) if -(2**31) < value < 2**31 else f"INT64_C({value})"
+    return f"({text})" if value < 0 else text
+
+
+class CPrinter:
+    """Prints a whole module for one ISA."""
+
+    def __init__(self, isa: IsaTable, target: str, pipeline: str | None = None):
+        self.isa = isa
+        self.target = target
+        self.pipeline = pipeline
+        self.helpers = all_helpers(isa)
+
+    def print_module(self, module: ModuleOp) -> str:
+        functions: list[str] = []
+        needs_stdlib = False
+        for op in module.ops:
+            if not isinstance(op, func.FuncOp):
+                raise LoopoptDiagnostic(f"the C printer prints func.func kernels, found {op.name} at module level", op)
+            if op.is_declaration:
+                continue
+            fp = FunctionPrinter(self, op)
+            functions.append(fp.print())
+            needs_stdlib |= fp.uses_alloc
+        code = "\n".join(functions)
+        helpers = required_helpers(self.isa, code, self.helpers)
+        header = [
+            "/* Generated by loopopt: do not edit.",
+            f" * target: {self.target}" + (f" ({' '.join(self.isa.cflags)})" if self.isa.cflags else " (portable C)"),
+            f" * pipeline: {self.pipeline or 'none recorded'}",
+            " */",
+        ]
+        includes = ["stddef.h", "stdint.h", "math.h"] + (["stdlib.h"] if needs_stdlib else []) + list(self.isa.includes)
+        parts = ["\n".join(header), "".join(f"#include <{h}>\n" for h in includes)]
+        if helpers:
+            parts.append("\n".join(h.code for h in helpers))
+        parts.append(code)
+        return "\n".join(parts)
+
+
+class FunctionPrinter:
+    """Prints one `func.func` as a C function."""
+
+    def __init__(self, printer: CPrinter, op: func.FuncOp):
+        self.printer = printer
+        self.isa = printer.isa
+        self.op = op
+        self.exprs: dict[SSAValue, str] = {}
+        self.buffers: dict[SSAValue, Buffer] = {}
+        self.used_names: set[str] = set(C_KEYWORDS)
+        self.lines: list[str] = []
+        self.depth = 1
+        self.cursors: dict[Operation, str] = {}
+        self.uses_alloc = False
+        self.kernel = Kernel(op.sym_name.data)
+        self.written = {_written_buffer(o) for o in op.walk() if isinstance(o, WRITERS)}
+        self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
+            func.ReturnOp: self._return,
+            arith.ConstantOp: self._constant,
+            arith.SelectOp: self._arith_select,
+            arith.CmpfOp: self._cmp,
+            arith.CmpiOp: self._cmp,
+            loop.DimOp: self._dim,
+            loop.AllocOp: self._alloc,
+            loop.DeallocOp: self._dealloc,
+            loop.LoadOp: self._loop_load,
+            loop.StoreOp: self._loop_store,
+            loop.AppendOp: self._append,
+            loop.ForOp: self._for,
+            loop.ZipOp: self._for,
+            loop.VecLoopOp: self._for,
+            loop.PredLoopOp: self._predloop,
+            loop.YieldOp: self._yield,
+            simd.LoadOp: self._simd_load,
+            simd.StoreOp: self._simd_store,
+            simd.MaskedLoadOp: self._simd_masked_load,
+            simd.MaskedStoreOp: self._simd_masked_store,
+            simd.CompressStoreOp: self._simd_compress_store,
+            simd.BroadcastOp: lambda o: self._row(o, "broadcast", o.result.type, a=self.e(o.scalar)),
+            simd.IotaOp: lambda o: self._row(o, "iota", o.result.type),
+            simd.PrefixMaskOp: lambda o: self._row(o, "prefix_mask", o.result.type, a=self.e(o.count)),
+            simd.FmaOp: lambda o: self._row(o, "fma", o.result.type, a=self.e(o.a), b=self.e(o.b), c=self.e(o.c)),
+            simd.MinOp: lambda o: self._row(o, "min", o.result.type, a=self.e(o.lhs), b=self.e(o.rhs)),
+            simd.MaxOp: lambda o: self._row(o, "max", o.result.type, a=self.e(o.lhs), b=self.e(o.rhs)),
+            simd.CmpOp: lambda o: self._row(
+                o, f"cmp.{o.predicate.data.value}", o.lhs.type, a=self.e(o.lhs), b=self.e(o.rhs)
+            ),
+            simd.SelectOp: lambda o: self._row(
+                o, "select", o.result.type, mask=self.e(o.mask), a=self.e(o.true_value), b=self.e(o.false_value)
+            ),
+            simd.ConvertOp: self._simd_convert,
+            simd.HReduceOp: lambda o: self._row(o, f"hreduce.{o.kind.data.value}", o.value.type, a=self.e(o.value)),
+            simd.MaskPopcountOp: lambda o: self._row(o, "popcount", o.mask.type, a=self.e(o.mask)),
+        }
+
+    # ------------------------------------------------------------------ names and types
+
+    def fresh(self, hint: str | None, default: str = "v") -> str:
+        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "") or default
+        if base[0].isdigit():
+            base = f"{default}{base}"
+        if base.startswith("lo_"):
+            base = "v_" + base  # lo_* names are helpers
+        name, k = base, 1
+        while name in self.used_names:
+            name, k = f"{base}_{k}", k + 1
+        self.used_names.add(name)
+        return name
+
+    def name_of(self, value: SSAValue, default: str = "v") -> str:
+        name = self.fresh(value.name_hint, default)
+        self.exprs[value] = name
+        return name
+
+    def e(self, value: SSAValue) -> str:
+        """The C expression of an SSA value."""
+        try:
+            return self.exprs[value]
+        except KeyError:
+            raise LoopoptDiagnostic("internal: value used before the C printer defined it", self.op) from None
+
+    def c_type(self, t: Attribute, op: Operation) -> str:
+        if isinstance(t, VectorType):
+            elt = scalar_key(t.element_type)
+            if t.get_num_dims() != 1 or elt is None or elt == "index":
+                raise LoopoptDiagnostic(f"{t} has no C representation (rank-1 vectors of f32 f64 i32 i64 i1)", op)
+            n = t.get_shape()[0]
+            ct = self.isa.c_vector_type(elt, n)
+            if ct is None:
+                native = (f"{self.isa.name} masks have {sorted(self.isa.mask_types)} lanes" if elt == "i1"
+                          else f"{self.isa.name} vectors hold {self.isa.lanes.get(elt)} {elt} lanes")  # fmt: skip
+                raise LoopoptDiagnostic(f"{t} is not a native {self.isa.name} vector ({native})", op)
+            return ct
+        elt = scalar_key(t)
+        if elt is None:
+            raise LoopoptDiagnostic(f"type {t} has no C representation", op)
+        return ELEMENT_C_TYPES[elt]
+
+    def row_key(self, t: Attribute) -> tuple[IsaTable, str]:
+        """The table and element key that print ops on values of type `t`."""
+        if isinstance(t, VectorType):
+            elt = scalar_key(t.element_type) or str(t.element_type)
+            n = t.get_shape()[0]
+            table = SCALAR if self.isa.name == "scalar" else self.isa
+            return table, mask_key(n) if elt == "i1" else elt
+        return SCALAR, scalar_key(t) or str(t)
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    # ------------------------------------------------------------------ rows
+
+    def _row(self, op: Operation, key: str, row_type: Attribute, **fields: str) -> None:
+        """Print `op` through the row (key, element of `row_type`); the result (if any) is {dst}."""
+        table, elt = self.row_key(row_type)
+        template = table.row(key, elt)
+        if template is None:
+            where = "scalar C" if table is SCALAR else self.isa.name
+            raise LoopoptDiagnostic(
+                f"{op.name} ({key}) on {row_type} has no {where} row: the {self.printer.target} target cannot print it",
+                op,
+            )
+        if op.results:
+            result = op.results[0]
+            ctype = self.c_type(result.type, op)
+            dst = self.name_of(result)
+            template = re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
+            fields = {**fields, "dst": dst, "decl": f"{ctype} {dst}"}
+        scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
+        fields.setdefault("T", ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void"))
+        text = template.format(**fields)
+        for statement in text.split("; "):
+            self.line(statement if statement.endswith(";") or statement.endswith("}") else statement + ";")
+
+    # ------------------------------------------------------------------ functions
+
+    def print(self) -> str:
+        op = self.op
+        args = op.body.block.args
+        arg_attrs = list(op.arg_attrs.data) if op.arg_attrs is not None else [DictionaryAttr({})] * len(args)
+        for k, (arg, attrs) in enumerate(zip(args, arg_attrs, strict=True)):
+            self._param(arg, attrs, k)
+        results = list(op.function_type.outputs.data)
+        if len(results) == 1:
+            self.kernel.returns = self.c_type(results[0], op)
+        elif len(results) >= 2:
+            for k, t in enumerate(results):
+                name = self.fresh(f"ret{k}")
+                self.kernel.ret_ptrs.append(name)
+                self.kernel.params.append(f"{self.c_type(t, op)} *restrict {name}")
+                self.kernel.param_names.append(name)
+        self.block(op.body.block)
+        body = "\n".join(self.lines)
+        unused = [p for p in self.kernel.param_names if not re.search(rf"\b{re.escape(p)}\b", body)]
+        prologue = "".join(f"    (void){p};\n" for p in unused)
+        private = op.sym_visibility is not None and op.sym_visibility.data == "private"
+        static = "static " if private and "loop.kernel" not in op.attributes else ""
+        params = ", ".join(self.kernel.params) or "void"
+        return f"{static}{self.kernel.returns} {self.kernel.name}({params})\n{{\n{prologue}{body}\n}}\n"
+
+    def _param(self, arg: SSAValue, attrs: Attribute, k: int) -> None:
+        t = arg.type
+        if isinstance(t, loop.BufType):
+            elt = scalar_key(t.element_type)
+            if elt is None or elt == "index":
+                raise LoopoptDiagnostic(f"buffer element type {t.element_type} has no C representation", self.op)
+            role = attrs.data.get("loop.role") if isinstance(attrs, DictionaryAttr) else None
+            is_input = role.data == "in" if isinstance(role, StringAttr) else arg not in self.written
+            ptr = self.fresh(arg.name_hint, f"p{k}")
+            suffixes = ["len"] if t.rank.data == 1 else ["rows", "cols"]
+            lengths = [self.fresh(f"{ptr}_{s}") for s in suffixes]
+            self.buffers[arg] = Buffer(ptr, lengths, elt)
+            self.exprs[arg] = ptr
+            const = "const " if is_input else ""
+            self.kernel.params.append(f"{const}{BUFFER_C_TYPES[elt]} *restrict {ptr}")
+            self.kernel.params += [f"int64_t {n}" for n in lengths]
+            self.kernel.param_names += [ptr, *lengths]
+            return
+        name = self.name_of(arg, f"a{k}")
+        self.kernel.params.append(f"{self.c_type(t, self.op)} {name}")
+        self.kernel.param_names.append(name)
+
+    def _return(self, op: Operation) -> None:
+        assert isinstance(op, func.ReturnOp)
+        values = [self.e(v) for v in op.arguments]
+        if len(values) == 1:
+            self.line(f"return {values[0]};")
+            return
+        for ptr, v in zip(self.kernel.ret_ptrs, values):
+            self.line(f"*{ptr} = {v};")
+        if op.next_op is not None or not isinstance(op.parent_op(), func.FuncOp):
+            self.line("return;")
+
+    # ------------------------------------------------------------------ blocks
+
+    def block(self, block: Block, skip_terminator: bool = False) -> None:
+        live = self._live_ops(block)
+        for o in block.ops:
+            if skip_terminator and o is block.last_op and isinstance(o, loop.YieldOp):
+                continue
+            if o not in live:
+                continue
+            self.op_(o)
+
+    def _live_ops(self, block: Block) -> set[Operation]:
+        """Ops worth printing: those with effects or regions, and what they (transitively) use."""
+        live: set[Operation] = set()
+        used: set[SSAValue] = set()
+        for o in reversed(list(block.ops)):
+            effectful = bool(o.regions) or not o.results or isinstance(o, (*WRITERS, loop.AllocOp))
+            if effectful or any(r in used for r in o.results):
+                live.add(o)
+                for inner in o.walk():
+                    used.update(inner.operands)
+        return live
+
+    def op_(self, op: Operation) -> None:
+        handler = self.dispatch.get(type(op))
+        if handler is not None:
+            handler(op)
+            return
+        if self._arith(op):
+            return
+        raise LoopoptDiagnostic(f"the C printer cannot print {op.name} (no rule for this op)", op)
+
+    # ------------------------------------------------------------------ arith / math
+
+    def _arith(self, op: Operation) -> bool:
+        t = type(op)
+        if t in c_ops.BINARY:
+            key = c_ops.BINARY[t]
+            a, b = op.operands
+            if isinstance(op, arith.XOrIOp) and self._is_all_true(b):
+                self._row(op, "not", op.results[0].type, a=self.e(a))
+            elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
+                self._row(op, "not", op.results[0].type, a=self.e(b))
+            else:
+                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b))
+            return True
+        if t in c_ops.UNARY:
+            self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
+            return True
+        if t in c_ops.TERNARY:
+            a, b, c = (self.e(v) for v in op.operands)
+            self._row(op, c_ops.TERNARY[t], op.results[0].type, a=a, b=b, c=c)
+            return True
+        if t in c_ops.CONVERSIONS:
+            src, res = op.operands[0].type, op.results[0].type
+            _, to = self.row_key(res)
+            to = "i1" if to.startswith("i1x") else to
+            key = f"convert.{to}"
+            if isinstance(op, arith.ExtUIOp) and scalar_key(_elt(src)) != "i1":
+                key = f"zext.{to}"
+            self._row(op, key, src, a=self.e(op.operands[0]))
+            return True
+        return False
+
+    def _is_all_true(self, value: SSAValue) -> bool:
+        owner = value.owner
+        if not isinstance(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
+            return False
+        v = owner.value
+        if isinstance(v, IntegerAttr):
+            return v.value.data != 0
+        if isinstance(v, DenseIntOrFPElementsAttr):
+            return all(x != 0 for x in v.get_values())
+        return False
+
+    def _constant(self, op: Operation) -> None:
+        assert isinstance(op, arith.ConstantOp)
+        t, v = op.result.type, op.value
+        if isinstance(v, IntegerAttr | FloatAttr) and not isinstance(t, VectorType):
+            self.exprs[op.result] = self._literal(v.value.data, scalar_key(t) or "", op)
+            return
+        if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
+            elt = scalar_key(t.element_type) or ""
+            values = list(v.get_values())
+            if len(set(values)) == 1 or len(values) == 1:
+                self._row(op, "broadcast", t, a=self._literal(values[0], elt, op))
+                return
+            literals = ", ".join(self._literal(x, elt, op) for x in values)
+            if elt == "i1":
+                n = t.get_shape()[0]
+                ct = self.c_type(t, op)
+                expr = LaneIO(self.isa).bools_to_mask(n, f"(const _Bool[]){{{literals}}}")
+                self.line(f"{ct} {self.name_of(op.result, 'mask')} = {expr};")
+                return
+            self._row(op, "load", t, buf=f"((const {ELEMENT_C_TYPES[elt]}[]){{{literals}}})", idx="0")
+            return
+        raise LoopoptDiagnostic(f"arith.constant {v} of type {t} has no C form", op)
+
+    def _literal(self, value: int | float, elt: str, op: Operation) -> str:
+        if elt in ("f32", "f64"):
+            return float_literal(float(value), elt)
+        if elt in ("i1", "i32", "i64", "index"):
+            return int_literal(int(value), elt)
+        raise LoopoptDiagnostic(f"constant of element type {elt or '?'} has no C form", op)
+
+    def _cmp(self, op: Operation) -> None:
+        assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
+        table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
+        pred = table[op.predicate.value.data]
+        self._row(op, f"cmp.{pred}", op.lhs.type, a=self.e(op.lhs), b=self.e(op.rhs))
+
+    def _arith_select(self, op: Operation) -> None:
+        assert isinstance(op, arith.SelectOp)
+        if isinstance(op.result.type, VectorType) and not isinstance(op.cond.type, VectorType):
+            raise LoopoptDiagnostic("arith.select of vectors on a scalar condition: use a mask (simd.select)", op)
+        self._row(op, "select", op.result.type, mask=self.e(op.cond), a=self.e(op.lhs), b=self.e(op.rhs))
+
+    # ------------------------------------------------------------------ buffers
+
+    def buffer(self, value: SSAValue, op: Operation) -> Buffer:
+        try:
+            return self.buffers[value]
+        except KeyError:
+            raise LoopoptDiagnostic("buffer is neither a kernel argument nor a loop.alloc", op) from None
+
+    def _dim(self, op: Operation) -> None:
+        assert isinstance(op, loop.DimOp)
+        self.exprs[op.result] = self.buffer(op.buf, op).lengths[op.dim.value.data]
+
+    def _alloc(self, op: Operation) -> None:
+        assert isinstance(op, loop.AllocOp)
+        t = op.result.type
+        assert isinstance(t, loop.BufType)
+        elt = scalar_key(t.element_type) or ""
+        ct = BUFFER_C_TYPES[elt]
+        name = self.name_of(op.result, "tmp")
+        sizes = [self.e(s) for s in op.sizes]
+        count = " * ".join(f"(size_t)({s})" for s in sizes)
+        self.line(f"{ct} *restrict {name} = malloc({count} * sizeof({ct}) + 1);")
+        self.buffers[op.result] = Buffer(name, sizes, elt)
+        self.uses_alloc = True
+
+    def _dealloc(self, op: Operation) -> None:
+        assert isinstance(op, loop.DeallocOp)
+        self.line(f"free({self.buffer(op.buf, op).ptr});")
+
+    def index_expr(self, op: loop.LoadOp | loop.StoreOp, buf: Buffer) -> str:
+        dims = [self._affine(a) for a in op.affine_indices]
+        if len(dims) == 1:
+            return dims[0]
+        row, col = dims
+        return f"{_paren(row)} * {buf.lengths[1]} + {_paren(col)}"
+
+    def _affine(self, a: loop.Affine) -> str:
+        coeffs, offset = a.normalized()
+        text = ""
+        for v, c in coeffs.items():
+            term = self.e(v) if abs(c) == 1 else f"{abs(c)} * {_paren(self.e(v))}"
+            text = (f"-{term}" if c < 0 else term) if not text else f"{text} {'-' if c < 0 else '+'} {term}"
+        if offset or not text:
+            text = str(offset) if not text else f"{text} {'-' if offset < 0 else '+'} {abs(offset)}"
+        return text
+
+    def _loop_load(self, op: Operation) -> None:
+        assert isinstance(op, loop.LoadOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "load", op.result.type, buf=buf.ptr, idx=self.index_expr(op, buf))
+
+    def _loop_store(self, op: Operation) -> None:
+        assert isinstance(op, loop.StoreOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.index_expr(op, buf), value=self.e(op.value))
+
+    def _append(self, op: Operation) -> None:
+        assert isinstance(op, loop.AppendOp)
+        parent = op.parent_op()
+        assert parent is not None
+        buf = self.buffer(op.out, op)
+        self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.cursors[parent], value=self.e(op.value))
+
+    # ------------------------------------------------------------------ loops
+
+    def _check_width(self, op: loop.VecLoopOp | loop.PredLoopOp) -> None:
+        width = op.width.concrete
+        if width != 1:
+            raise LoopoptDiagnostic(
+                f"{op.name} of width {op.width.spelling} reaches the C printer: only width 1 prints as scalar C; "
+                "run convert-loop-to-simd first",
+                op,
+            )
+
+    def _header(self, op: loop.LoopLike) -> str:
+        var = self.name_of(op.var, "i")
+        lo, hi = self.e(op.lower), self.e(op.upper)
+        if op.step is None:
+            return f"for (int64_t {var} = {lo}; {var} < {hi}; {var}++)"
+        step = self.e(op.step)
+        owner = op.step.owner
+        sign = None
+        if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+            sign = owner.value.value.data > 0
+        cond = {True: f"{var} < {hi}", False: f"{var} > {hi}", None: f"({step} > 0 ? {var} < {hi} : {var} > {hi})"}[sign]
+        return f"for (int64_t {var} = {lo}; {cond}; {var} += {step})"
+
+    def _start_accs(self, op: loop.LoopLike) -> list[str]:
+        """Declare one C variable per accumulator (shared by the block argument and the result)."""
+        names = []
+        for acc in op.accumulators:
+            hint = acc.result.name_hint or acc.arg.name_hint
+            name = self.fresh(hint, "acc")
+            self.line(f"{self.c_type(acc.arg.type, op)} {name} = {self.e(acc.init)};")
+            self.exprs[acc.arg] = name
+            self.exprs[acc.result] = name
+            names.append(name)
+        return names
+
+    def _for(self, op: Operation) -> None:
+        assert isinstance(op, loop.ForOp | loop.ZipOp | loop.VecLoopOp)
+        if isinstance(op, loop.VecLoopOp):
+            self._check_width(op)
+        self._start_accs(op)
+        self.line(self._header(op) + " {")
+        self.depth += 1
+        if isinstance(op, loop.ZipOp):
+            for arg, stream in zip(op.stream_args, op.streams):
+                if arg.uses:
+                    buf = self.buffer(stream, op)
+                    self.line(f"{self.c_type(arg.type, op)} {self.name_of(arg, 'x')} = {buf.ptr}[{self.e(op.var)}];")
+        self.block(op.body.block)
+        self.depth -= 1
+        self.line("}")
+
+    def _predloop(self, op: Operation) -> None:
+        assert isinstance(op, loop.PredLoopOp)
+        self._check_width(op)
+        count = self.name_of(op.count, "count")
+        self.line(f"int64_t {count} = 0;")
+        self.cursors[op] = count
+        self._start_accs(op)
+        self.line(self._header(op) + " {")
+        self.depth += 1
+        self.exprs[op.pred_var] = self.e(op.var)
+        self.block(op.pred.block, skip_terminator=True)
+        pred_yield = op.pred_yield
+        assert pred_yield is not None
+        self.line(f"if ({self.e(pred_yield.values[0])}) {{")
+        self.depth += 1
+        self.block(op.body.block)
+        self.line(f"{count}++;")
+        self.depth -= 1
+        self.line("}")
+        self.depth -= 1
+        self.line("}")
+
+    def _yield(self, op: Operation) -> None:
+        assert isinstance(op, loop.YieldOp)
+        parent = op.parent_op()
+        assert isinstance(parent, loop.LoopLike)
+        targets = [self.e(a) for a in parent.acc_args]
+        values = [self.e(v) for v in op.values]
+        pairs = [(t, v) for t, v in zip(targets, values) if t != v]
+        if len(pairs) > 1 and any(v in targets for _, v in pairs):
+            temps = []
+            for (t, v), acc in zip(pairs, parent.acc_args):
+                tmp = self.fresh(f"{t}_next")
+                self.line(f"{self.c_type(acc.type, op)} {tmp} = {v};")
+                temps.append((t, tmp))
+            pairs = temps
+        for t, v in pairs:
+            self.line(f"{t} = {v};")
+
+    # ------------------------------------------------------------------ simd memory
+
+    def _simd_load(self, op: Operation) -> None:
+        assert isinstance(op, simd.LoadOp)
+        buf = self.buffer(op.buf, op)
+        key = "load_aligned" if op.aligned is not None else "load"
+        self._row(op, key, op.result.type, buf=buf.ptr, idx=self.e(op.index))
+
+    def _simd_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.StoreOp)
+        buf = self.buffer(op.buf, op)
+        aligned = op.aligned is not None
+        key = "store_nt" if aligned and op.nontemporal is not None else "store_aligned" if aligned else "store"
+        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.index), value=self.e(op.value))
+
+    def _simd_masked_load(self, op: Operation) -> None:
+        assert isinstance(op, simd.MaskedLoadOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "masked_load", op.result.type, buf=buf.ptr, idx=self.e(op.index),
+                  mask=self.e(op.mask), passthru=self.e(op.passthru))  # fmt: skip
+
+    def _simd_masked_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.MaskedStoreOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "masked_store", op.value.type, buf=buf.ptr, idx=self.e(op.index),
+                  mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+
+    def _simd_compress_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.CompressStoreOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "compress_store", op.value.type, buf=buf.ptr, idx=self.e(op.offset),
+                  mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+
+    def _simd_convert(self, op: Operation) -> None:
+        assert isinstance(op, simd.ConvertOp)
+        src, res = op.value.type, op.result.type
+        if src == res:
+            self.exprs[op.result] = self.e(op.value)
+            return
+        _, to = self.row_key(res)
+        self._row(op, f"convert.{to}", src, a=self.e(op.value))
+
+
+def _written_buffer(op: Operation) -> SSAValue:
+    if isinstance(op, loop.AppendOp):
+        return op.out
+    assert isinstance(op, loop.StoreOp | simd.StoreOp | simd.MaskedStoreOp | simd.CompressStoreOp)
+    return op.buf
+
+
+def _elt(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def _paren(text: str) -> str:
+    return text if re.fullmatch(r"[A-Za-z0-9_]+|\(.*\)", text) else f"({text})"
+
+
+def print_module(module: ModuleOp, isa: IsaTable, target: str, pipeline: str | None = None) -> str:
+    """The C11 source of `module` for `isa`."""
+    return CPrinter(isa, target, pipeline).print_module(module)
+
+
