@@ -1,0 +1,216 @@
+"""`loopopt.compile`: source (or a module) in, callable compiled kernels out.
+
+    kernels = loopopt.compile(mlir_text, target="avx2")
+    out = np.empty_like(x); total = kernels.sum_sq(x, out)      # C parameter order
+    out, total = kernels.call_alloc("sum_sq", x)                 # outputs allocated
+
+Parse (with source locations), run the pipeline, print C for the target ISA (`-t c`), build it
+with the runtime (`loopopt.runtime.compile_library`, one cached shared object) and wrap each
+kernel. NEON kernels run under qemu (`loopopt.runtime.ForeignKernel`): their callables take
+the inputs only and return `(outputs, results)` like `call_alloc`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects import arith, builtin, func, math
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType, ModuleOp, StringAttr
+from xdsl.ir import Attribute
+from xdsl.passes import PassPipeline
+
+from loopopt import registry
+from loopopt.diagnostics import LocatedParser, LoopoptDiagnostic
+
+DEFAULT_PIPELINE = "loop-pipeline{{target={target}}}"
+FALLBACK_PIPELINE = ("df-fuse", "convert-df-to-loop")
+"""Used while the named default pipeline is not in the registry yet (prints scalar Loop IR)."""
+
+
+def make_context() -> Context:
+    """A context with the dialects kernels use: builtin, func, arith, math and loopopt's own."""
+    ctx = Context()
+    for d in (builtin.Builtin, func.Func, arith.Arith, math.Math):
+        ctx.load_dialect(d)
+    for name, factory in registry.get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+def parse(source: str, ctx: Context | None = None, name: str = "<string>") -> ModuleOp:
+    """Parse MLIR text, stamping each op with its source location."""
+    return LocatedParser(ctx or make_context(), source, name).parse_module()
+
+
+def default_pipeline(target: str) -> str:
+    passes = registry.get_all_passes()
+    if "loop-pipeline" in passes:
+        return DEFAULT_PIPELINE.format(target=target)
+    return ",".join(p for p in FALLBACK_PIPELINE if p in passes)
+
+
+def run_pipeline(module: ModuleOp, pipeline: str, ctx: Context) -> None:
+    if not pipeline.strip():
+        return
+    PassPipeline.parse_spec(registry.get_all_passes(), pipeline).apply(ctx, module)
+
+
+# --------------------------------------------------------------------------- signatures
+
+
+_DTYPE_NAMES = {"f32": "f32", "f64": "f64", "i32": "i32", "i64": "i64", "index": "i64", "i1": "bool"}
+
+
+def _dtype(t: Attribute, where: func.FuncOp) -> str:
+    from loopopt.targets.c_printer import scalar_key
+
+    key = scalar_key(t)
+    if key is None:
+        raise LoopoptDiagnostic(f"kernel {where.sym_name.data}: type {t} has no runtime dtype", where)
+    return _DTYPE_NAMES[key]
+
+
+def kernel_signature(op: func.FuncOp) -> Any:
+    """The runtime KernelSignature of a Loop IR kernel, read from its ABI argument attributes.
+
+    Prefers `loopopt.lowering.abi.kernel_signature` (owned by the df -> loop lowering) when it
+    exists; this reader follows docs/calling_convention.md "In Loop IR" meanwhile: buffers are
+    arrays (`loop.role` in/out, `loop.axes` for the length group, `loop.capacity` for a filter
+    output, whose count is the next `index` result), other arguments are scalars.
+    """
+    try:
+        from loopopt.lowering.abi import kernel_signature as lowering_signature  # type: ignore[import-not-found]
+    except ImportError:
+        lowering_signature = None
+    if lowering_signature is not None:
+        return lowering_signature(op)
+    from loopopt.dialects.loop import BufType
+    from loopopt.runtime import ArrayParam, KernelSignature, ScalarParam
+
+    results = [_dtype(t, op) for t in op.function_type.outputs.data]
+    count_results = iter(k for k, t in enumerate(op.function_type.outputs.data) if isinstance(t, IndexType))
+    args = op.body.block.args
+    arg_attrs = list(op.arg_attrs.data) if op.arg_attrs is not None else [DictionaryAttr({})] * len(args)
+    params = []
+    names: set[str] = set()
+    for k, (arg, attrs) in enumerate(zip(args, arg_attrs, strict=True)):
+        name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else f"a{k}"
+        while name in names:
+            name += "_"
+        names.add(name)
+        d = attrs.data if isinstance(attrs, DictionaryAttr) else {}
+        t = arg.type
+        if not isinstance(t, BufType):
+            params.append(ScalarParam(name, _dtype(t, op)))
+            continue
+        role = d.get("loop.role")
+        axes = d.get("loop.axes")
+        capacity = d.get("loop.capacity")
+        axis = None
+        if isinstance(capacity, StringAttr):
+            axis = capacity.data
+        elif isinstance(axes, ArrayAttr) and axes.data and isinstance(axes.data[0], StringAttr):
+            axis = axes.data[0].data
+        output = isinstance(role, StringAttr) and role.data == "out"
+        count = next(count_results, None) if output and isinstance(capacity, StringAttr) else None
+        params.append(ArrayParam(name, _dtype(t.element_type, op), t.rank.data, output, axis, count))
+    return KernelSignature(op.sym_name.data, tuple(params), tuple(results))
+
+
+def kernels_of(module: ModuleOp) -> list[func.FuncOp]:
+    """The kernels: funcs marked `loop.kernel`, or every defined public func if none is marked."""
+    funcs = [op for op in module.ops if isinstance(op, func.FuncOp) and not op.is_declaration]
+    marked = [op for op in funcs if "loop.kernel" in op.attributes]
+    if marked:
+        return marked
+    return [op for op in funcs if op.sym_visibility is None or op.sym_visibility.data != "private"]
+
+
+# --------------------------------------------------------------------------- result
+
+
+@dataclass
+class CompiledKernels:
+    """The kernels of one compiled module, callable by name (`k.name(...)` or `k["name"](...)`)."""
+
+    c_source: str
+    """The printed C (what was compiled)."""
+    target: str
+    """The ISA the C was printed and built for."""
+    module: ModuleOp
+    """The module after the pipeline."""
+    signatures: dict[str, Any]
+    """KernelSignature per kernel name."""
+    functions: dict[str, Callable[..., Any]] = field(default_factory=dict)
+    library: Any = None
+    """The runtime Library (None for NEON, which runs under qemu)."""
+
+    def __getitem__(self, name: str) -> Callable[..., Any]:
+        try:
+            return self.functions[name]
+        except KeyError:
+            raise KeyError(f"no kernel {name!r} (have {', '.join(sorted(self.functions))})") from None
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        functions = self.__dict__.get("functions", {})
+        if name in functions:
+            return functions[name]
+        raise AttributeError(f"no kernel {name!r} (have {', '.join(sorted(functions))})")
+
+    def __iter__(self):
+        return iter(self.functions)
+
+    def call_alloc(self, name: str, *inputs: Any) -> tuple[Any, ...]:
+        """Call `name` on its inputs only; returns (*outputs, *results), filter outputs trimmed."""
+        if self.library is not None:
+            return self.library.call_alloc(name, *inputs)
+        outputs, results = self[name](*inputs)
+        return (*outputs, *results)
+
+
+def compile(  # noqa: A001 - the public name is loopopt.compile
+    source_or_module: str | ModuleOp,
+    target: str = "native",
+    pipeline: str | None = None,
+    extra_cflags: Sequence[str] = (),
+) -> CompiledKernels:
+    """Compile MLIR text (df or Loop IR) or a module into callable kernels for `target`.
+
+    `target` is an ISA (scalar sse2 avx2 avx512 neon) or "native" (the best this CPU runs).
+    `pipeline` is a pass pipeline string; None runs the default pipeline for the target, ""
+    runs nothing (the module must already be Loop IR / simd). Errors in the source or an
+    op the printer cannot express raise `LoopoptDiagnostic` with its location.
+    """
+    from loopopt import runtime
+    from loopopt.targets.c import emit_c
+
+    isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target, allow_native=False)
+    ctx = make_context()
+    if isinstance(source_or_module, ModuleOp):
+        module = source_or_module.clone()
+    else:
+        module = parse(source_or_module, ctx)
+    module.verify()
+    spec = default_pipeline(isa) if pipeline is None else pipeline
+    run_pipeline(module, spec, ctx)
+    leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
+    if leftover is not None:
+        raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline '{spec}': nothing lowers it to loops", leftover)
+    c_source = emit_c(module, isa, spec)
+    kernels = kernels_of(module)
+    signatures = {k.sym_name.data: kernel_signature(k) for k in kernels}
+    compiled = CompiledKernels(c_source, isa, module, signatures)
+    if isa in runtime.isa.FOREIGN_TOOLS:
+        compiled.functions = {name: runtime.ForeignKernel(c_source, sig, isa) for name, sig in signatures.items()}
+        return compiled
+    library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
+    compiled.library = library
+    compiled.functions = {name: library[name] for name in signatures}
+    return compiled
+
+
+__all__ = ["CompiledKernels", "compile", "kernel_signature", "kernels_of", "make_context", "parse"]
