@@ -1,0 +1,254 @@
+"""`loop-unroll{factor=U, full_threshold=N}`: unroll innermost scalar loops (seed 000 §2.3).
+
+Copies of the body index memory through affine offsets (`%b[%i + 2]`), not through new
+index arithmetic, so unrolled accesses stay comparable for loop fusion and the vectorizer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
+from xdsl.rewriter import InsertPoint
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.dialects.loop_affine import Affine
+from loopopt.passes.loop_tile import (
+    clone_with,
+    constant_index,
+    index_const,
+    is_innermost,
+    located,
+    split_point,
+    zip_as_for,
+)
+
+
+def constant_iterations(op: loop.LoopLike) -> list[int] | None:
+    """The loop variable's values when every bound is an `arith.constant`, else None."""
+    bounds = [constant_index(b) for b in op.bounds]
+    if any(b is None for b in bounds):
+        return None
+    lo, hi, *rest = bounds
+    step = rest[0] if rest else 1
+    if step == 0:
+        return None
+    return list(range(lo, hi, step))  # type: ignore[arg-type]
+
+
+def emit_body_copy(
+    body: Block,
+    var: SSAValue,
+    var_as: Affine,
+    accs: Sequence[SSAValue],
+    emit,
+    like: Operation,
+) -> list[SSAValue]:
+    """Emit one copy of `body` (terminator excluded) with `var := var_as`; return its yields.
+
+    `accs` are the copy's accumulator values (the previous copy's yields). Loads and stores
+    take the substitution into their affine index; any other use of the variable reads an
+    `arith.addi`/`arith.constant` made for this copy. `emit(op)` inserts an op.
+    """
+    mapper: dict[SSAValue, SSAValue] = dict(zip(body.args[1:], accs, strict=True))
+    if any(not isinstance(u.operation, loop.LoadOp | loop.StoreOp) for u in var.uses):
+        mapper[var] = _materialize(var_as, emit, like)
+    for op in body.ops:
+        if isinstance(op, loop.YieldOp):
+            return [mapper.get(v, v) for v in op.values]
+        if isinstance(op, loop.LoadOp | loop.StoreOp):
+            indices = [_remap(a.substitute(var, var_as), mapper) for a in op.affine_indices]
+            if isinstance(op, loop.LoadOp):
+                new: Operation = loop.LoadOp(mapper.get(op.buf, op.buf), indices)
+            else:
+                new = loop.StoreOp(mapper.get(op.value, op.value), mapper.get(op.buf, op.buf), indices)
+            new.location = op.location
+            new.attributes |= op.attributes
+            for old_r, new_r in zip(op.results, new.results, strict=True):
+                mapper[old_r] = new_r
+                new_r.name_hint = old_r.name_hint
+            emit(new)
+        else:
+            emit(op.clone(mapper))
+    return []
+
+
+def _remap(a: Affine, mapper: dict[SSAValue, SSAValue]) -> Affine:
+    return Affine(tuple((mapper.get(v, v), c) for v, c in a.terms), a.offset)
+
+
+def _materialize(a: Affine, emit, like: Operation) -> SSAValue:
+    """An SSA index holding `a` (a constant, or `v + offset`)."""
+    coeffs, offset = a.normalized()
+    if not coeffs:
+        return emit(index_const(offset, like)).result
+    ((v, c),) = coeffs.items()
+    assert c == 1, "unrolled variables are var + k"
+    if offset == 0:
+        return v
+    return emit(located(arith.AddiOp(v, emit(index_const(offset, like)).result), like)).result
+
+
+def as_for(op: loop.ForOp | loop.ZipOp) -> loop.ForOp:
+    """A scalar loop as a `loop.for` (a zip's streams become loads), detached if new."""
+    return zip_as_for(op) if isinstance(op, loop.ZipOp) else op
+
+
+@dataclass
+class FullyUnrollConstantLoop(RewritePattern):
+    """Replace a loop with constant bounds and at most `threshold` iterations by its body copies.
+
+    ```
+    %s = loop.for %i in [%c0, %c3) accs(%a = %z : i32 add) {
+      %x = loop.load %b[%i] : !loop.buf<i32>
+      %t = arith.addi %a, %x : i32
+      loop.yield %t : i32
+    }
+    ```
+    becomes
+    ```
+    %x0 = loop.load %b[0] : !loop.buf<i32>
+    %t0 = arith.addi %z, %x0 : i32
+    %x1 = loop.load %b[1] : !loop.buf<i32>
+    %t1 = arith.addi %t0, %x1 : i32
+    %x2 = loop.load %b[2] : !loop.buf<i32>
+    %s  = arith.addi %t1, %x2 : i32
+    ```
+    Each copy's accumulators are the previous copy's yields (the inits for the first);
+    the loop's results are the last copy's yields (the inits when there is no iteration).
+    """
+
+    threshold: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if not isinstance(op, loop.ForOp | loop.ZipOp) or not is_innermost(op):
+            return
+        values = constant_iterations(op)
+        if values is None or len(values) > self.threshold:
+            return
+        scalar = as_for(op)
+        accs: list[SSAValue] = list(op.inits)
+        for value in values:
+            accs = emit_body_copy(
+                scalar.body.block, scalar.var, Affine.const(value), accs, rewriter.insert, op
+            )
+        rewriter.replace(op, [], accs)
+        if scalar is not op:
+            scalar.erase()
+
+
+@dataclass
+class UnrollByFactor(RewritePattern):
+    """Unroll an interval loop by `factor`, with a remainder loop for the last n mod U.
+
+    ```
+    %r = loop.for %i in [%lo, %hi) accs(%a = %init : f32 add reassoc) { B(%i, %a) }
+    ```
+    becomes
+    ```
+    %cU    = arith.constant U : index
+    %trips = arith.subi %hi, %lo : index
+    %rem   = arith.remsi %trips, %cU : index
+    %split = arith.subi %hi, %rem : index
+    %m = loop.for %i in range(%lo, %split, %cU) accs(%a = %init : f32 add reassoc) {
+      B(%i, %a) -> %a1;  B(%i + 1, %a1) -> %a2;  ...;  B(%i + U-1, %a{U-1}) -> %aU
+      loop.yield %aU : f32
+    }
+    %r = loop.for %i in [%split, %hi) accs(%a = %m : f32 add reassoc) { B(%i, %a) }
+    ```
+    With constant bounds the split is a constant, and the remainder is left out when U
+    divides the trip count; a constant trip count below U is left alone.
+    """
+
+    factor: int
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
+        if self.factor < 2 or not isinstance(op, loop.ForOp | loop.ZipOp):
+            return
+        if not op.is_interval or not is_innermost(op):
+            return
+        values = constant_iterations(op)
+        if values is not None and len(values) < self.factor:
+            return
+        c_factor = rewriter.insert(index_const(self.factor, op)).result
+        split, split_const = split_point(rewriter, op, op.lower, op.upper, self.factor, c_factor)
+
+        scalar = as_for(op)
+        block = Block(arg_types=[IndexType(), *(v.type for v in op.inits)])
+        var = block.args[0]
+        for new_arg, old_arg in zip(block.args, scalar.body.block.args, strict=True):
+            new_arg.name_hint = old_arg.name_hint
+        accs: list[SSAValue] = list(block.args[1:])
+
+        def add(new: Operation) -> Operation:
+            block.add_op(new)
+            return new
+
+        for k in range(self.factor):
+            accs = emit_body_copy(scalar.body.block, scalar.var, Affine.var(var) + k, accs, add, op)
+        block.add_op(located(loop.YieldOp(*accs), op))
+        if scalar is not op:
+            scalar.erase()
+        main = located(loop.ForOp([op.lower, split, c_factor], list(op.inits), list(op.accs.data), block), op)
+        rewriter.insert(main)
+
+        if split_const is not None and split_const >= (constant_index(op.upper) or 0):
+            rewriter.replace(op, [], list(main.res))
+            return
+        rewriter.replace(op, clone_with(op, [split, op.upper], list(main.res)))
+
+
+def populate_loop_unroll_patterns(factor: int, full_threshold: int) -> list[RewritePattern]:
+    """Full unrolling first: a small constant loop needs no remainder."""
+    return [FullyUnrollConstantLoop(full_threshold), UnrollByFactor(factor)]
+
+
+@dataclass(frozen=True)
+class LoopUnrollPass(ModulePass):
+    """Unroll innermost scalar loops (`loop.for`, `loop.zip`) (seed 000 §2.3).
+
+    Input: Loop IR. A loop whose bounds are constants and whose trip count is at most
+    `full_threshold` is replaced by that many copies of its body (no loop; constant
+    indices); otherwise an interval loop is unrolled by `factor` into a range_desc main loop
+    with `factor` body copies per iteration plus a remainder loop (see `UnrollByFactor`).
+    Accumulators thread through the copies. A zip's streams become explicit loads. When full
+    unrolling empties a loop nest's inner loop, the enclosing loop becomes innermost and is
+    considered too. Vector loops (vecloop, predloop) and loops with nested loops are left
+    alone; `factor=1` turns partial unrolling off, `full_threshold=0` full unrolling.
+    """
+
+    name = "loop-unroll"
+
+    factor: int = 4
+    """Body copies per iteration of the main loop (1: no partial unrolling)."""
+    full_threshold: int = 8
+    """Fully unroll loops with a constant trip count at most this (0: never)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.factor < 1:
+            raise LoopoptDiagnostic(f"loop-unroll: factor must be a positive integer, found {self.factor}")
+        if self.full_threshold < 0:
+            raise LoopoptDiagnostic(
+                f"loop-unroll: full_threshold must be a non-negative integer, found {self.full_threshold}"
+            )
+        patterns = populate_loop_unroll_patterns(self.factor, self.full_threshold)
+        worklist = [c for c in op.walk() if isinstance(c, loop.ForOp | loop.ZipOp) and is_innermost(c)]
+        while worklist:
+            candidate = worklist.pop(0)
+            parent = candidate.parent_op()
+            rewriter = PatternRewriter(InsertPoint.before(candidate))
+            applied = None
+            for pattern in patterns:
+                pattern.match_and_rewrite(candidate, rewriter)
+                if rewriter.has_done_action:
+                    applied = pattern
+                    break
+            if isinstance(applied, FullyUnrollConstantLoop) and isinstance(parent, loop.ForOp | loop.ZipOp) and is_innermost(parent):
+                worklist.append(parent)
