@@ -1,0 +1,162 @@
+"""The state one kernel's lowering shares between patterns (MLIR's conversion adaptor).
+
+`KernelLowering` maps each df value to its `Lowered` form, hands out destinations for
+array results (a kernel output buffer when the value is returned, a `loop.alloc`'d buffer
+otherwise), caches index constants and buffer extents at the kernel's entry, and records
+which axes are a filter's new axis (whose outputs carry a capacity).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerAttr
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.dialects.df_types import ArrayType, RecordType
+from loopopt.lowering.df_to_loop_values import BufArray, Lowered, RecordArray
+
+
+@dataclass
+class KernelLowering:
+    """Lowering state of one func.func kernel."""
+
+    func: FuncOp
+    env: dict[SSAValue, Lowered] = field(default_factory=dict)
+    """df value -> what it became."""
+    destinations: dict[SSAValue, Lowered] = field(default_factory=dict)
+    """Array results that must be written into a given (kernel output) buffer."""
+    allocs: list[SSAValue] = field(default_factory=list)
+    """Buffers from loop.alloc, freed before the kernel returns."""
+    capacity_axis: dict[str, str] = field(default_factory=dict)
+    """A filter's new axis -> the axis whose extent bounds its length."""
+    axis_extent: dict[str, SSAValue] = field(default_factory=dict)
+    """Extent of each axis known at the kernel's entry (kernel input buffers)."""
+    count_capacity: dict[SSAValue, SSAValue] = field(default_factory=dict)
+    """A filter's count -> the length that bounds it (its input's length, or that length's own bound)."""
+    arg_attrs: dict[SSAValue, dict[str, Attribute]] = field(default_factory=dict)
+    """ABI argument attributes of each new kernel argument."""
+    out_params: list = field(default_factory=list)
+    """The out buffer arguments (`OutParam`s), in order."""
+    results: list[SSAValue] = field(default_factory=list)
+    """The new kernel's results (scalars and filter counts), once the return is converted."""
+    _entry_anchor: Operation | None = None
+    _index_consts: dict[int, SSAValue] = field(default_factory=dict)
+
+    @property
+    def block(self) -> Block:
+        return self.func.body.block
+
+    # ------------------------------------------------------------------ values
+
+    def get(self, value: SSAValue, user: Operation) -> Lowered:
+        """The lowered form of an operand (scalars defined outside df map to themselves)."""
+        if value in self.env:
+            return self.env[value]
+        t = value.type
+        if isinstance(t, ArrayType) or isinstance(t, RecordType):
+            raise LoopoptDiagnostic(
+                f"{user.name}: operand of type {t} was not lowered (its producer has no lowering)", user
+            )
+        return value
+
+    def bind(self, value: SSAValue, lowered: Lowered) -> None:
+        self.env[value] = lowered
+
+    # ------------------------------------------------------------------ entry values
+
+    def entry_insert(self, op: Operation) -> Operation:
+        """Insert `op` at the kernel's entry, after earlier entry values."""
+        point = (
+            InsertPoint.at_start(self.block)
+            if self._entry_anchor is None
+            else InsertPoint.after(self._entry_anchor)
+        )
+        Builder(point).insert(op)
+        self._entry_anchor = op
+        return op
+
+    def index(self, n: int) -> SSAValue:
+        """An `index` constant, created once at the kernel's entry."""
+        if n not in self._index_consts:
+            op = self.entry_insert(arith.ConstantOp(IntegerAttr(n, IndexType())))
+            op.results[0].name_hint = f"c{n}" if n >= 0 else f"cm{-n}"
+            self._index_consts[n] = op.results[0]
+        return self._index_consts[n]
+
+    def dim(self, buf: SSAValue, d: int, name: str | None = None) -> SSAValue:
+        """`loop.dim buf, d` at the kernel's entry (buf must be a kernel argument)."""
+        op = self.entry_insert(loop.DimOp(buf, d))
+        if name:
+            op.results[0].name_hint = name
+        return op.results[0]
+
+    # ------------------------------------------------------------------ filter counts
+
+    def note_count(self, count: SSAValue, capacity: SSAValue) -> None:
+        self.count_capacity[count] = capacity
+
+    def root_capacity(self, extent: SSAValue) -> SSAValue:
+        """A length known before any filter ran that bounds `extent` (itself if not a count)."""
+        while extent in self.count_capacity:
+            extent = self.count_capacity[extent]
+        return extent
+
+    # ------------------------------------------------------------------ destinations
+
+    def destination(
+        self, builder: Builder, result: SSAValue, extents: Sequence[SSAValue], capacity: Sequence[SSAValue] | None = None
+    ) -> Lowered:
+        """Where to write array `result`: its kernel output buffer(s), or fresh loop.alloc'd ones.
+
+        `extents` are the valid lengths per axis; `capacity` (default: extents) the lengths
+        to allocate — a filter knows only its input's length before it runs.
+        """
+        t = result.type
+        assert isinstance(t, ArrayType)
+        if result in self.destinations:
+            return with_extents(self.destinations[result], tuple(extents))
+        return self.allocate(builder, t, extents, capacity, result.name_hint)
+
+    def allocate(
+        self,
+        builder: Builder,
+        t: ArrayType,
+        extents: Sequence[SSAValue],
+        capacity: Sequence[SSAValue] | None = None,
+        hint: str | None = None,
+    ) -> Lowered:
+        sizes = list(capacity if capacity is not None else extents)
+        elem = t.element_type
+        if isinstance(elem, RecordType):
+            return RecordArray(
+                elem,
+                tuple(
+                    self.allocate(builder, t.with_element(ft), extents, sizes, f"{hint}_{n}" if hint else None)
+                    for n, ft in elem.fields
+                ),
+            )
+        op = builder.insert(loop.AllocOp(sizes, loop.BufType(elem, t.rank)))
+        if hint:
+            op.result.name_hint = hint
+        self.allocs.append(op.result)
+        return BufArray(op.result, t.axis_names, tuple(extents))
+
+
+def with_extents(dest: Lowered, extents: tuple[SSAValue, ...]) -> Lowered:
+    """A preassigned destination, with the extents the producer computed."""
+    if isinstance(dest, BufArray):
+        return BufArray(dest.buf, dest.axes, extents)
+    assert isinstance(dest, RecordArray)
+    return RecordArray(dest.record, tuple(with_extents(f, extents) for f in dest.fields))
+
+
+def index_type() -> Attribute:
+    return IndexType()

@@ -1,0 +1,52 @@
+"""df.fold → one `loop.for` nest (row-major) with a custom accumulator per fold accumulator.
+
+The fold body is the accumulator step, inlined; record accumulators become one custom
+accumulator per field. A map→fold fused by df-fuse arrives as one fold whose body holds
+the map's computation, so it is ONE loop with the fused body and its Accums.
+
+```
+%acc, %k = df.fold(%x) init(%z, %i0) : !df.array<f32, [i]> -> f32, i64 {...}
+  →
+%acc, %k = loop.for %i in [%c0, %n) accs(%a = %z : f32 custom, %c = %i0 : i64 custom) {
+  %e = loop.load %x[%i] : !loop.buf<f32>
+  ...
+  loop.yield %a2, %c2 : f32, i64
+}
+```
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.ir import SSAValue
+
+from loopopt.dialects import df
+from loopopt.dialects.df_types import ArrayType, ReduceKind
+from loopopt.lowering.df_to_loop_body import inline_body
+from loopopt.lowering.df_to_loop_combine import accum
+from loopopt.lowering.df_to_loop_context import KernelLowering
+from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load
+from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
+from loopopt.lowering.df_to_loop_reduce import flatten, regroup, scalar_init
+from loopopt.lowering.df_to_loop_values import Point
+
+
+class LowerFold(DFLoweringPattern[df.FoldOp]):
+    op_type = df.FoldOp
+
+    def lower(self, op: df.FoldOp, ctx: KernelLowering, b: Builder) -> None:
+        inputs = [ctx.get(v, op) for v in op.inputs]
+        inits = [scalar_init(ctx, v, op) for v in op.inits]
+        t = op.inputs.types[0]
+        assert isinstance(t, ArrayType)
+        axes = t.axis_names
+        flat_inits = flatten(inits)
+        accs = [accum(ReduceKind.CUSTOM, False) for _ in flat_inits]
+
+        def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
+            xs = [load(ctx, inner, x, axes, point) for x in inputs]
+            return flatten(inline_body(ctx, inner, op.body.block, [*regroup(inits, acc_args), *xs], op))
+
+        results = build_nest(ctx, b, iters_for(inputs, axes, axes), flat_inits, accs, step)
+        for r, v in zip(op.outputs, regroup(inits, results), strict=True):
+            ctx.bind(r, v)
