@@ -53,6 +53,18 @@ def make_interpreter(module: ModuleOp) -> Interpreter:
     return interpreter
 
 
+def _argument(value: Any, t: Any, as_value: Any) -> Any:
+    """A loop buffer is passed through as is (the kernel writes into it); the rest converts."""
+    if find_spec("loopopt.dialects.loop_attrs") is not None:
+        from loopopt.dialects.loop_attrs import BufType
+
+        if isinstance(t, BufType):
+            if not isinstance(value, np.ndarray):
+                raise InterpretationError(f"a {t} argument must be a numpy array, got {type(value).__name__}")
+            return value
+    return as_value(value, t)
+
+
 def run_function(module: ModuleOp, name: str, *args: Any) -> tuple[Any, ...]:
     """Call kernel `name` of `module` on numpy values; returns a tuple of its results.
 
@@ -70,5 +82,5 @@ def run_function(module: ModuleOp, name: str, *args: Any) -> tuple[Any, ...]:
     if len(types) != len(args):
         raise InterpretationError(f"@{name} takes {len(types)} arguments, got {len(args)}")
     with np.errstate(all="ignore"):
-        values = tuple(as_value(a, t) for a, t in zip(args, types, strict=True))
+        values = tuple(_argument(a, t, as_value) for a, t in zip(args, types, strict=True))
         return tuple(make_interpreter(module).call_op(name, values))
