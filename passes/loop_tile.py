@@ -66,11 +66,14 @@ def zip_as_for(op: loop.ZipOp) -> loop.ForOp:
     """
     block = Block(arg_types=[IndexType(), *(v.type for v in op.inits)])
     var = block.args[0]
+    for new_arg, old_arg in zip(block.args, (op.var, *op.acc_args), strict=True):
+        new_arg.name_hint = old_arg.name_hint
     mapper: dict[SSAValue, SSAValue] = {op.var: var}
     mapper |= dict(zip(op.acc_args, block.args[1:], strict=True))
     for stream, arg in zip(op.streams, op.stream_args, strict=True):
         load = located(loop.LoadOp(stream, [Affine.var(var)]), op)
         block.add_op(load)
+        load.results[0].name_hint = arg.name_hint
         mapper[arg] = load.results[0]
     for body_op in op.body.block.ops:
         block.add_op(body_op.clone(mapper))

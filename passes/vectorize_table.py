@@ -1,0 +1,87 @@
+"""Which scalar ops have a lane-wise vector form: the table loop-vectorize checks, as data.
+
+An op in a loop body may be vectorized when its class is a row of `VECTOR_FORMS` and every
+operand and result type is in `LANE_TYPES`. The right column says what the op becomes
+after convert-loop-to-simd (elementwise arith/math stay arith/math on `vector<NxT>`), so
+the table only lists ops every SIMD target (targets/isa_*.py) can express: integer
+division and remainder, transcendentals (exp, log, sin, pow, ...), rounding (floor, ceil)
+and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.ir import Attribute, Operation
+
+from loopopt.dialects import loop
+
+VECTOR_FORMS: dict[type[Operation], str] = {
+    # float elementwise                       -> arith/math on vector<NxT>
+    arith.AddfOp: "vector add",
+    arith.SubfOp: "vector sub",
+    arith.MulfOp: "vector mul",
+    arith.DivfOp: "vector div",
+    arith.NegfOp: "vector neg",
+    arith.MinimumfOp: "simd.min (NaN-propagating)",
+    arith.MaximumfOp: "simd.max (NaN-propagating)",
+    arith.MinnumfOp: "simd.min (number-preferring)",
+    arith.MaxnumfOp: "simd.max (number-preferring)",
+    math.FmaOp: "simd.fma",
+    math.SqrtOp: "vector sqrt",
+    math.AbsFOp: "vector abs",
+    # integer elementwise (i32, i64, index; i1 for the bitwise ops)
+    arith.AddiOp: "vector add",
+    arith.SubiOp: "vector sub",
+    arith.MuliOp: "vector mul",
+    arith.AndIOp: "vector and",
+    arith.OrIOp: "vector or",
+    arith.XOrIOp: "vector xor",
+    arith.ShLIOp: "vector shl",
+    arith.ShRSIOp: "vector shr",
+    arith.MinSIOp: "simd.min",
+    arith.MaxSIOp: "simd.max",
+    math.AbsIOp: "vector abs",
+    # compare and select                      -> masks
+    arith.CmpfOp: "simd.cmp -> mask",
+    arith.CmpiOp: "simd.cmp -> mask",
+    arith.SelectOp: "simd.select (blend)",
+    # conversions
+    arith.SIToFPOp: "simd.convert",
+    arith.FPToSIOp: "simd.convert",
+    arith.ExtFOp: "simd.convert",
+    arith.TruncFOp: "simd.convert",
+    arith.ExtSIOp: "simd.convert",
+    arith.TruncIOp: "simd.convert",
+    arith.IndexCastOp: "simd.convert (of the lane indices: simd.iota + broadcast)",
+    # uniform values
+    arith.ConstantOp: "simd.broadcast",
+    loop.DimOp: "uniform (scalar)",
+    # memory: legal when the index is contiguous or uniform (see vectorize_legality)
+    loop.LoadOp: "simd.load (contiguous) / simd.broadcast (uniform)",
+    loop.StoreOp: "simd.store (contiguous)",
+    loop.AppendOp: "simd.compress_store (predloop)",
+    loop.YieldOp: "accumulator update / predicate",
+}
+"""Op class -> its vector form."""
+
+
+def is_lane_type(t: Attribute) -> bool:
+    """f32 f64 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64)."""
+    if isinstance(t, Float32Type | Float64Type | IndexType):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (1, 32, 64)
+
+
+def missing_vector_form(op: Operation) -> str | None:
+    """Why `op` has no vector form, or None when it has one."""
+    if type(op) not in VECTOR_FORMS:
+        return f"{op.name} has no vector form"
+    if op.regions:
+        return f"{op.name} has regions"
+    for value in (*op.operands, *op.results):
+        if isinstance(value.type, loop.BufType):
+            continue
+        if not is_lane_type(value.type):
+            return f"{op.name} on {value.type}: lanes hold f32, f64, i32, i64, i1 or index"
+    return None
