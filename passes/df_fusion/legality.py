@@ -132,13 +132,15 @@ def check_producer_uses(
 
 
 def order_sensitive(kind: ReduceKind, element_type, reassoc: bool) -> bool:
-    """A float add/mul (or custom) accumulator without `reassoc`: its order is fixed."""
+    """A float add/mul accumulator without `reassoc`: its order is fixed and no fused
+    flag may license reordering it."""
     return _reassoc_matters(kind, element_type) and not reassoc
 
 
 def _reassoc_matters(kind: ReduceKind, element_type) -> bool:
-    if kind == ReduceKind.CUSTOM:
-        return True
+    """`reassoc` changes the result of float add/mul only: integer and min/max kinds are
+    associative anyway, and a custom step always runs in element order (df.reduce's and
+    the kinded fold's contract), so fusing keeps a sequential fold's order as it is."""
     return kind in (ReduceKind.ADD, ReduceKind.MUL) and isinstance(
         element_type, Float32Type | Float64Type
     )
