@@ -18,8 +18,7 @@ from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, math
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, IndexType, ModuleOp, StringAttr
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
 
 from loopopt import registry
@@ -62,63 +61,14 @@ def run_pipeline(module: ModuleOp, pipeline: str, ctx: Context) -> None:
 # --------------------------------------------------------------------------- signatures
 
 
-_DTYPE_NAMES = {"f32": "f32", "f64": "f64", "i32": "i32", "i64": "i64", "index": "i64", "i1": "bool"}
-
-
-def _dtype(t: Attribute, where: func.FuncOp) -> str:
-    from loopopt.targets.c_printer import scalar_key
-
-    key = scalar_key(t)
-    if key is None:
-        raise LoopoptDiagnostic(f"kernel {where.sym_name.data}: type {t} has no runtime dtype", where)
-    return _DTYPE_NAMES[key]
-
-
 def kernel_signature(op: func.FuncOp) -> Any:
-    """The runtime KernelSignature of a Loop IR kernel, read from its ABI argument attributes.
+    """The runtime KernelSignature of a Loop IR kernel (read from its ABI argument attributes)."""
+    from loopopt.lowering.abi import kernel_signature as read_signature
 
-    Prefers `loopopt.lowering.abi.kernel_signature` (owned by the df -> loop lowering) when it
-    exists; this reader follows docs/calling_convention.md "In Loop IR" meanwhile: buffers are
-    arrays (`loop.role` in/out, `loop.axes` for the length group, `loop.capacity` for a filter
-    output, whose count is the next `index` result), other arguments are scalars.
-    """
     try:
-        from loopopt.lowering.abi import kernel_signature as lowering_signature  # type: ignore[import-not-found]
-    except ImportError:
-        lowering_signature = None
-    if lowering_signature is not None:
-        return lowering_signature(op)
-    from loopopt.dialects.loop import BufType
-    from loopopt.runtime import ArrayParam, KernelSignature, ScalarParam
-
-    results = [_dtype(t, op) for t in op.function_type.outputs.data]
-    count_results = iter(k for k, t in enumerate(op.function_type.outputs.data) if isinstance(t, IndexType))
-    args = op.body.block.args
-    arg_attrs = list(op.arg_attrs.data) if op.arg_attrs is not None else [DictionaryAttr({})] * len(args)
-    params = []
-    names: set[str] = set()
-    for k, (arg, attrs) in enumerate(zip(args, arg_attrs, strict=True)):
-        name = arg.name_hint if arg.name_hint and arg.name_hint.isidentifier() else f"a{k}"
-        while name in names:
-            name += "_"
-        names.add(name)
-        d = attrs.data if isinstance(attrs, DictionaryAttr) else {}
-        t = arg.type
-        if not isinstance(t, BufType):
-            params.append(ScalarParam(name, _dtype(t, op)))
-            continue
-        role = d.get("loop.role")
-        axes = d.get("loop.axes")
-        capacity = d.get("loop.capacity")
-        axis = None
-        if isinstance(capacity, StringAttr):
-            axis = capacity.data
-        elif isinstance(axes, ArrayAttr) and axes.data and isinstance(axes.data[0], StringAttr):
-            axis = axes.data[0].data
-        output = isinstance(role, StringAttr) and role.data == "out"
-        count = next(count_results, None) if output and isinstance(capacity, StringAttr) else None
-        params.append(ArrayParam(name, _dtype(t.element_type, op), t.rank.data, output, axis, count))
-    return KernelSignature(op.sym_name.data, tuple(params), tuple(results))
+        return read_signature(op)
+    except ValueError as e:
+        raise LoopoptDiagnostic(str(e), op) from None
 
 
 def kernels_of(module: ModuleOp) -> list[func.FuncOp]:

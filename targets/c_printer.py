@@ -562,6 +562,7 @@ class FunctionPrinter:
         if isinstance(op, loop.VecLoopOp):
             self._check_width(op)
         self._start_accs(op)
+        outer_names = set(self.used_names)  # names declared in the loop go out of scope after it
         self.line(self._header(op) + " {")
         self.depth += 1
         if isinstance(op, loop.ZipOp):
@@ -572,6 +573,7 @@ class FunctionPrinter:
         self.block(op.body.block)
         self.depth -= 1
         self.line("}")
+        self.used_names = outer_names
 
     def _predloop(self, op: Operation) -> None:
         assert isinstance(op, loop.PredLoopOp)
@@ -580,6 +582,7 @@ class FunctionPrinter:
         self.line(f"int64_t {count} = 0;")
         self.cursors[op] = count
         self._start_accs(op)
+        outer_names = set(self.used_names)
         self.line(self._header(op) + " {")
         self.depth += 1
         self.exprs[op.pred_var] = self.e(op.var)
@@ -594,6 +597,7 @@ class FunctionPrinter:
         self.line("}")
         self.depth -= 1
         self.line("}")
+        self.used_names = outer_names
 
     def _yield(self, op: Operation) -> None:
         assert isinstance(op, loop.YieldOp)
