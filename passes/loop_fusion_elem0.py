@@ -77,7 +77,7 @@ def index_form(value: SSAValue) -> IndexForm:
     """`value` as an affine form, looking through constants, add, sub, mul-by-constant, dim."""
     op = value.owner if isinstance(value.owner, Operation) else None
     if (c := _int_constant(op)) is not None:
-        return IndexForm((), c)
+        return IndexForm.of({}, c)
     if isinstance(op, arith.AddiOp):
         return index_form(op.lhs) + index_form(op.rhs)
     if isinstance(op, arith.SubiOp):
@@ -123,7 +123,7 @@ def access_forms(access: loop.LoadOp | loop.StoreOp) -> tuple[IndexForm, ...]:
     """One form per dimension of a load/store (its index operands looked through)."""
     out: list[IndexForm] = []
     for a in access.affine_indices:
-        form = IndexForm((), a.offset)
+        form = IndexForm.of({}, a.offset)
         for v, c in a.terms:
             form = form + index_form(v).scale(c)
         out.append(form)
