@@ -1,0 +1,120 @@
+"""`convert-loop-to-simd{target=...}`: vector loops at a concrete width on one ISA (seed 000 §3).
+
+The input's `loop.vecloop` / `loop.predloop` ops have a symbolic width W and lane-wise
+bodies; the output has none: each becomes `loop.for` loops over `simd` ops and `arith` /
+`math` on builtin `vector<WxT>` (see loop_to_simd_vecloop.py and loop_to_simd_predloop.py
+for before/after IR), with W from the target table (loop_to_simd_width.py) and the
+predloop's MaskForm from the target's capabilities. Scalar loops (`loop.for`, `loop.zip`)
+are left as they are. The module records the target as `loop.target` (read by the C
+printer) and, when known, the pipeline as `loop.pipeline`.
+
+On the `scalar` target a vecloop becomes the `loop.for` it means at width 1 and a predloop
+a width-1 predloop with MaskForm branch_per_lane.
+
+Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
+`tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
+masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K
+independent vector accumulators per reduction (0: 4 on AVX2/AVX-512, 2 on SSE2/NEON,
+maps 1). An op with no vector form on lane-varying operands (integer division, a
+transcendental, a gather) is a located error, never wrong code; nothing is scalarized.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.dialects.loop_attrs import MaskForm, TailKind
+from loopopt.lowering.loop_to_simd_predloop import lower_predloop, lower_predloop_scalar
+from loopopt.lowering.loop_to_simd_vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
+from loopopt.lowering.target import resolve_target, resolve_target_name
+
+TARGET_ATTR = "loop.target"
+PIPELINE_ATTR = "loop.pipeline"
+
+
+@dataclass
+class LowerVecLoop(RewritePattern):
+    """`loop.vecloop` -> main / remainder `loop.for` over simd ops, horizontal epilogue, tail."""
+
+    options: VecOptions
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:
+        if self.options.target.vector_bits == 0 or op.width.concrete == 1:
+            return lower_vecloop_scalar(op, rewriter)
+        lower_vecloop(op, rewriter, self.options)
+
+
+@dataclass
+class LowerPredLoop(RewritePattern):
+    """`loop.predloop` -> a masked `loop.for` (mask from pred, compress-store at a cursor) + a masked last block."""
+
+    options: VecOptions
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
+        if self.options.target.vector_bits == 0:
+            if op.mask_form.data == MaskForm.UNSET or op.width.concrete != 1:
+                lower_predloop_scalar(op, rewriter)
+            return
+        lower_predloop(op, rewriter, self.options)
+
+
+def populate_loop_to_simd_patterns(options: VecOptions) -> list[RewritePattern]:
+    return [LowerVecLoop(options), LowerPredLoop(options)]
+
+
+@dataclass(frozen=True)
+class ConvertLoopToSimdPass(ModulePass):
+    """Lower vecloops and predloops to simd ops at the target's width (see the module docstring)."""
+
+    name = "convert-loop-to-simd"
+
+    target: str = "native"
+    """sse2 | avx2 | avx512 | neon | scalar | native."""
+    tail: str = ""
+    """scalar | masked: override each vector loop's tail kind ("" keeps the loop's)."""
+    interleave: int = 0
+    """Independent vector accumulators per reduction; 0 picks per target."""
+    pipeline: str = ""
+    """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
+
+    def options(self, module: ModuleOp) -> VecOptions:
+        try:
+            info = resolve_target(self.target)
+        except ValueError as e:
+            raise LoopoptDiagnostic(str(e), module) from None
+        if self.tail not in ("", TailKind.SCALAR.value, TailKind.MASKED.value):
+            raise LoopoptDiagnostic(f"convert-loop-to-simd: tail must be scalar or masked, found '{self.tail}'", module)
+        if self.interleave < 0 or self.interleave > 16:
+            raise LoopoptDiagnostic(f"convert-loop-to-simd: interleave must be in 0..16, found {self.interleave}", module)
+        return VecOptions(info, self.tail, self.interleave)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        options = self.options(op)
+        recorded = op.attributes.get(TARGET_ATTR)
+        if isinstance(recorded, StringAttr) and recorded.data != options.target.name:
+            raise LoopoptDiagnostic(
+                f"module was already lowered for target '{recorded.data}', not '{options.target.name}'", op
+            )
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options)),  # pyright: ignore[reportArgumentType]
+            apply_recursively=False,
+            walk_reverse=True,
+        ).rewrite_module(op)
+        op.attributes[TARGET_ATTR] = StringAttr(resolve_target_name(self.target))
+        if self.pipeline:
+            op.attributes[PIPELINE_ATTR] = StringAttr(self.pipeline)

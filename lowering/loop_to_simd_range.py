@@ -1,0 +1,106 @@
+"""Where a lowered vector loop's blocks start and stop: trip count and full-block boundaries.
+
+A vector loop over `[lo, hi)` (or `range(start, end, s)` with a constant step s) is split
+into loops that each cover whole blocks: the main loop over multiples of W·K iterations,
+a remainder loop over multiples of W, then the tail. Every boundary is `lo + m*s` for a
+multiple m of the block size, computed once before the loops from the trip count.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType
+from xdsl.ir import Block, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.dialects.loop_attrs import AccumAttr
+from loopopt.lowering.loop_to_simd_lanes import LoopLowering, const_op
+
+
+def _const(value: SSAValue) -> int | None:
+    from xdsl.dialects.builtin import IntegerAttr
+
+    owner = value.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+@dataclass
+class BlockRange:
+    """The source loop's range as (lo, step, trips), and the block boundaries derived from it."""
+
+    lowering: LoopLowering
+    lo: SSAValue
+    end: SSAValue
+    step: int
+    trips: SSAValue
+    """Number of iterations (>= 0)."""
+
+    @staticmethod
+    def of(lowering: LoopLowering) -> BlockRange:
+        op = lowering.source
+        pre = lowering.emit_pre
+        lo, end = op.lower, op.upper
+        if op.step is None:
+            step = 1
+        else:
+            s = _const(op.step)
+            if s is None or s == 0:
+                raise LoopoptDiagnostic(
+                    f"{op.name} over range(start, end, step) needs a nonzero constant step to be lowered to simd", op
+                )
+            step = s
+        index = IndexType()
+        diff = pre(arith.SubiOp(end, lo)).results[0]
+        if step != 1:
+            # ceil((end - start) / step) for either sign of step; trunc division, clamped below
+            adj = pre(const_op(step - 1 if step > 0 else step + 1, index)).results[0]
+            num = pre(arith.AddiOp(diff, adj)).results[0]
+            k = pre(const_op(step, index)).results[0]
+            diff = pre(arith.DivSIOp(num, k)).results[0]
+        zero = pre(const_op(0, index)).results[0]
+        trips = pre(arith.MaxSIOp(diff, zero)).results[0]
+        trips.name_hint = "trips"
+        return BlockRange(lowering, lo, end, step, trips)
+
+    def full_blocks(self, block: int) -> tuple[SSAValue, SSAValue]:
+        """(iterations in whole blocks of `block`, the loop variable's value after them)."""
+        pre = self.lowering.emit_pre
+        if block == 1:
+            n = self.trips
+        else:
+            k = pre(const_op(block, IndexType())).results[0]
+            rem = pre(arith.RemSIOp(self.trips, k)).results[0]
+            n = pre(arith.SubiOp(self.trips, rem)).results[0]
+        scaled = n
+        if self.step != 1:
+            s = pre(const_op(self.step, IndexType())).results[0]
+            scaled = pre(arith.MuliOp(n, s)).results[0]
+        stop = pre(arith.AddiOp(self.lo, scaled)).results[0]
+        return n, stop
+
+    def remaining(self, done: SSAValue) -> SSAValue:
+        """Iterations left after `done` of them."""
+        return self.lowering.emit_pre(arith.SubiOp(self.trips, done)).results[0]
+
+    def block_loop(self, start: SSAValue, stop: SSAValue, block: int, inits: Sequence[SSAValue],
+                   acc_types: Sequence, accs: Sequence[AccumAttr]) -> tuple[loop.ForOp, Block]:  # fmt: skip
+        """`loop.for %i in range(start, stop, block*step)` with an empty body (to be filled)."""
+        step = self.lowering.emit_pre(const_op(block * self.step, IndexType())).results[0]
+        body = Block(arg_types=[IndexType(), *acc_types])
+        body.args[0].name_hint = self.lowering.source.var.name_hint
+        for_op = loop.ForOp([start, stop, step], inits, accs, body)
+        for_op.location = self.lowering.source.location
+        return for_op, body
+
+    def tail_bounds(self, start: SSAValue) -> list[SSAValue]:
+        """Bounds of a unit loop from `start` to the source loop's end (same step)."""
+        op = self.lowering.source
+        if op.step is None:
+            return [start, self.end]
+        return [start, self.end, op.step]

@@ -1,0 +1,92 @@
+"""What each lane-wise scalar op becomes at a concrete width: convert-loop-to-simd's table, as data.
+
+A vecloop / predloop body is scalar-typed (each value stands for W lanes). When an op has
+a lane-varying operand it is rewritten by the row of its class below; an op whose operands
+are all uniform stays the scalar op it is (computed once per block). An op with a varying
+operand and no row is a located error: integer division and remainder have no SIMD
+instruction on any target, transcendentals have no vector row in the C printer's ISA tables,
+and nothing here scalarizes (the simd dialect has no lane extract/insert).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math
+from xdsl.ir import Operation
+
+from loopopt.dialects import simd
+from loopopt.dialects.loop_attrs import AccKind
+
+SAME_OP: frozenset[type[Operation]] = frozenset({
+    arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,   # x + y -> vector add
+    arith.AddiOp, arith.SubiOp, arith.MuliOp,                               # wrapping integer ops
+    arith.AndIOp, arith.OrIOp, arith.XOrIOp,                                # also on masks (i1)
+    arith.ShLIOp, arith.ShRSIOp,
+    arith.MinnumfOp, arith.MaxnumfOp,                                       # number-preferring: printer's minnum rows
+    math.SqrtOp, math.AbsFOp, math.AbsIOp,
+})  # fmt: skip
+"""Elementwise ops that stay the same `arith`/`math` op, on `vector<WxT>` operands."""
+
+MIN_MAX: dict[type[Operation], type[simd.MinMaxOperation]] = {
+    arith.MinimumfOp: simd.MinOp,  # NaN-propagating min  -> simd.min
+    arith.MaximumfOp: simd.MaxOp,  # NaN-propagating max  -> simd.max
+    arith.MinSIOp: simd.MinOp,     # signed min           -> simd.min
+    arith.MaxSIOp: simd.MaxOp,     # signed max           -> simd.max
+}  # fmt: skip
+"""Min/max ops whose vector form is `simd.min` / `simd.max`."""
+
+CONVERT: frozenset[type[Operation]] = frozenset({
+    arith.SIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp,
+})  # fmt: skip
+"""Conversions whose vector form is `simd.convert` (same lane count)."""
+
+NO_VECTOR_FORM: dict[type[Operation], str] = {
+    arith.DivSIOp: "integer division has no SIMD instruction",
+    arith.DivUIOp: "integer division has no SIMD instruction",
+    arith.RemSIOp: "integer remainder has no SIMD instruction",
+    arith.RemUIOp: "integer remainder has no SIMD instruction",
+    arith.FloorDivSIOp: "integer division has no SIMD instruction",
+    arith.CeilDivSIOp: "integer division has no SIMD instruction",
+    arith.CeilDivUIOp: "integer division has no SIMD instruction",
+}
+"""Why an op has no vector form, for the ops where a reason is worth more than the default."""
+
+CMP_PREDICATES: dict[str, simd.CmpPredicate] = {p.value: p for p in simd.CmpPredicate}
+"""arith.cmpf / arith.cmpi predicate names that `simd.cmp` has (signed and IEEE ones)."""
+
+REDUCE: dict[AccKind, simd.ReduceKind] = {
+    AccKind.ADD: simd.ReduceKind.ADD,
+    AccKind.MUL: simd.ReduceKind.MUL,
+    AccKind.MIN: simd.ReduceKind.MIN,
+    AccKind.MAX: simd.ReduceKind.MAX,
+    AccKind.AND: simd.ReduceKind.AND,
+    AccKind.OR: simd.ReduceKind.OR,
+}
+"""Accumulator kind -> the `simd.hreduce` kind that folds a vector accumulator's lanes."""
+
+FLOAT_COMBINE: dict[AccKind, type[Operation]] = {
+    AccKind.ADD: arith.AddfOp,
+    AccKind.MUL: arith.MulfOp,
+    AccKind.MIN: arith.MinimumfOp,
+    AccKind.MAX: arith.MaximumfOp,
+}
+"""How two float partial results of an accumulator kind combine (as scalars)."""
+
+INT_COMBINE: dict[AccKind, type[Operation]] = {
+    AccKind.ADD: arith.AddiOp,
+    AccKind.MUL: arith.MuliOp,
+    AccKind.MIN: arith.MinSIOp,
+    AccKind.MAX: arith.MaxSIOp,
+    AccKind.AND: arith.AndIOp,
+    AccKind.OR: arith.OrIOp,
+}
+"""How two integer partial results of an accumulator kind combine (as scalars)."""
+
+MASK_COMBINE: dict[AccKind, type[Operation]] = {
+    AccKind.AND: arith.AndIOp,
+    AccKind.OR: arith.OrIOp,
+    AccKind.MIN: arith.AndIOp,  # on i1, min is and
+    AccKind.MAX: arith.OrIOp,   # on i1, max is or
+    AccKind.MUL: arith.AndIOp,  # on i1, mul is and
+    AccKind.ADD: arith.XOrIOp,  # on i1, add wraps: xor
+}  # fmt: skip
+"""How two i1 partial results (scalars or masks) of an accumulator kind combine."""
