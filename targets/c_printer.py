@@ -120,10 +120,12 @@ class CPrinter:
         self.target = target
         self.pipeline = pipeline
         self.helpers = all_helpers(isa)
+        self.symbols: set[str] = set()
 
     def print_module(self, module: ModuleOp) -> str:
         functions: list[str] = []
         needs_stdlib = False
+        self.symbols = {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}
         for op in module.ops:
             if not isinstance(op, func.FuncOp):
                 raise LoopoptDiagnostic(f"the C printer prints func.func kernels, found {op.name} at module level", op)
@@ -157,7 +159,7 @@ class FunctionPrinter:
         self.op = op
         self.exprs: dict[SSAValue, str] = {}
         self.buffers: dict[SSAValue, Buffer] = {}
-        self.used_names: set[str] = set(C_KEYWORDS)
+        self.used_names: set[str] = set(C_KEYWORDS) | printer.symbols
         self.lines: list[str] = []
         self.depth = 1
         self.cursors: dict[Operation, str] = {}
