@@ -1,0 +1,127 @@
+"""`loop-simplify`: constant folding, algebraic identities, power unrolling, optional FMA."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.interpreter import Interpreter
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.utils.exceptions import InterpretationError
+
+from loopopt.interp.dtypes import cast_to
+from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFunctions
+from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
+
+FOLDABLE: tuple[type[Operation], ...] = (
+    *BINARY,
+    *UNARY,
+    *CONVERSIONS,
+    arith.CmpiOp,
+    arith.CmpfOp,
+    arith.SelectOp,
+    math.FmaOp,
+)
+"""Ops folded when every operand is a constant: those the lane-wise interpreter runs."""
+
+
+def _scalar_type(t) -> bool:
+    return isinstance(t, AnyFloat | IntegerType | IndexType)
+
+
+class FoldConstant(RewritePattern):
+    """An op whose operands are all scalar constants becomes the constant it computes.
+
+    The value comes from the lane-wise interpreter (interp/lanewise.py), so folding is
+    exactly what execution would give: f32 arithmetic in f32, wrapping integers, C
+    division. An op the interpreter refuses (division by zero) is left alone.
+
+    `%c = arith.addf %two, %three : f32` -> `%c = arith.constant 5.000000e+00 : f32`
+    """
+
+    def __init__(self) -> None:
+        self.interpreter = Interpreter(ModuleOp([]))
+        self.interpreter.register_implementations(LanewiseArithFunctions())
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, FOLDABLE) or len(op.results) != 1 or not _scalar_type(op.results[0].type):
+            return
+        values = [constant_value(v) for v in op.operands]
+        if any(v is None for v in values) or not all(_scalar_type(v.type) for v in op.operands):
+            return
+        args = tuple(cast_to(v, o.type) for v, o in zip(values, op.operands))
+        try:
+            (result,) = self.interpreter.run_op(op, args)
+        except (InterpretationError, ValueError, OverflowError, ZeroDivisionError):
+            return
+        t = op.results[0].type
+        attr = FloatAttr(float(result), t) if isinstance(t, AnyFloat) else IntegerAttr(int(result), t)
+        rewriter.replace(op, arith.ConstantOp(attr))
+
+
+@dataclass
+class ApplyRules(RewritePattern):
+    """The identities of simplify_rules.py: the first rule whose pattern matches wins."""
+
+    rules: tuple[Rule, ...]
+    by_root: dict[type[Operation], list[Rule]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_root = defaultdict(list)
+        for rule in self.rules:
+            self.by_root[rule.root].append(rule)
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if len(op.results) != 1:
+            return
+        for rule in self.by_root.get(type(op), ()):
+            env: dict[str, SSAValue] = {}
+            if not match(rule.pattern, op.results[0], env):
+                continue
+            if rule.when is not None and not rule.when(**env):
+                continue
+            replacement = rule.rewrite(Emit(rewriter, op), **env)
+            rewriter.replace(op, [], [replacement])
+            return
+
+
+def populate_loop_simplify_patterns(fma: bool = False) -> list[RewritePattern]:
+    return [FoldConstant(), ApplyRules(RULES + (FMA_RULES if fma else ()))]
+
+
+@dataclass(frozen=True)
+class LoopSimplifyPass(ModulePass):
+    """Simplify scalar arithmetic anywhere in the module (seed 003 "simplification").
+
+    * constant folding with the lane-wise interpreter's semantics (f32 folds in f32);
+    * algebraic identities, written as data in passes/simplify_rules.py (`x*1 -> x`,
+      `x*0 -> 0` and `x-x -> 0` for integers only, `select(true,a,b) -> a`, ...; float
+      rules only where IEEE-exact);
+    * integer power unrolling: `math.ipowi` / `math.fpowi` with constant exponent 0..4,
+      `math.powf` with exponent 0.0..4.0 (`x**3 -> x*x*x`);
+    * with `fma=true`, `a + b*c` and `b*c + a` on floats become `math.fma(b, c, a)` when
+      the product has no other use. Off by default: SSE2 and scalar targets must not
+      contract (the pipeline sets it per target).
+
+    Unused effect-free ops are erased.
+    """
+
+    name = "loop-simplify"
+
+    fma: bool = False
+    """Contract float multiply-add into math.fma (single rounding)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(populate_loop_simplify_patterns(self.fma)),
+        ).rewrite_module(op)
