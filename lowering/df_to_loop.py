@@ -80,13 +80,15 @@ def is_df_kernel(f: func.FuncOp) -> bool:
     return any(op.dialect_name() == "df" for op in f.walk())
 
 
-def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPattern]) -> None:
+def lower_kernel(
+    f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPattern], fuse_filter_map: bool = True
+) -> None:
     """Lower one df kernel in place."""
     if len(f.body.blocks) != 1:
         raise LoopoptDiagnostic(
             f"kernel @{f.sym_name.data} has {len(f.body.blocks)} blocks; a df kernel has one", f
         )
-    ctx = KernelLowering(f)
+    ctx = KernelLowering(f, fuse_filter_map=fuse_filter_map)
     block = f.body.block
     ret = block.last_op
     if not isinstance(ret, func.ReturnOp):
@@ -100,11 +102,13 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
             break
         if op.dialect_name() != "df":
             continue
+        lowered_ops.append(op)
+        if op in ctx.lowered_with_producer:
+            continue
         pattern = patterns.get(type(op))
         if pattern is None:
             raise LoopoptDiagnostic(f"{op.name} has no Loop IR lowering", op)
         pattern.lower(op, ctx, Builder(InsertPoint.before(op)))
-        lowered_ops.append(op)
         for r in op.results:
             new = ctx.env.get(r)
             if isinstance(new, SSAValue) and new is not r:
@@ -183,11 +187,15 @@ class ConvertDFToLoopPass(ModulePass):
 
     name = "convert-df-to-loop"
 
+    fuse_filter_map: bool = True
+    """Lower a df.filter whose only user is a df.map as one predloop (df has no fused
+    filter→map op, so this fusion happens here); false keeps one loop per df op."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [f for f in op.walk() if isinstance(f, func.FuncOp) and is_df_kernel(f)]
         for f in kernels:
             inline_decl_refs(f)
         patterns = {p.op_type: p for p in populate_df_to_loop_patterns()}
         for f in kernels:
-            lower_kernel(f, patterns)
+            lower_kernel(f, patterns, self.fuse_filter_map)
 

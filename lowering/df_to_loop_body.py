@@ -4,12 +4,13 @@ The body's block arguments are bound to the elements the loop loaded (records as
 groups, accumulators as loop block arguments); its `arith` / `math` ops are cloned in
 place, its scalar df ops lowered by `lower_scalar_op`, and its `df.yield` operands are
 returned to the caller, which decides what they become (a store, an append, a predicate,
-the accumulators' next values).
+the accumulators' next values). `emit_slice` emits only what one body value depends on
+(a filtered fold's predicate, for a predloop's `pred` region).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from xdsl.builder import Builder
 from xdsl.ir import Block, Operation, SSAValue
@@ -20,44 +21,95 @@ from loopopt.lowering.df_to_loop_context import KernelLowering
 from loopopt.lowering.df_to_loop_scalar import lower_scalar_op
 from loopopt.lowering.df_to_loop_values import Lowered
 
+Values = dict[SSAValue, Lowered]
 
-def inline_body(
-    ctx: KernelLowering, b: Builder, block: Block, args: Sequence[Lowered], user: Operation
-) -> list[Lowered]:
-    """Emit `block` (a df body) at `b` with its arguments bound to `args`; the yielded values."""
-    values: dict[SSAValue, Lowered] = dict(zip(block.args, args, strict=True))
+
+def bind_args(block: Block, args: Sequence[Lowered]) -> Values:
+    """The body's block arguments bound to `args` (loop values take the body's names)."""
+    values: Values = dict(zip(block.args, args, strict=True))
     for param, arg in zip(block.args, args):
         if isinstance(arg, SSAValue) and arg.name_hint is None:
             arg.name_hint = param.name_hint
+    return values
 
-    def lookup(v: SSAValue, at: Operation) -> Lowered:
-        return values[v] if v in values else ctx.get(v, at)
 
-    for op in block.ops:
-        if isinstance(op, df.YieldOp):
-            return [lookup(v, op) for v in op.arguments]
+def inline_body(
+    ctx: KernelLowering,
+    b: Builder,
+    block: Block,
+    args: Sequence[Lowered],
+    user: Operation,
+    extra: Sequence[SSAValue] = (),
+) -> list[Lowered]:
+    """Emit `block` (a df body) at `b` with its arguments bound to `args`; the yielded values,
+    followed by the lowered form of each body value in `extra`."""
+    values = bind_args(block, args)
+    term = block.last_op
+    if not isinstance(term, df.YieldOp):
+        raise LoopoptDiagnostic(f"the body of {user.name} does not end in df.yield", user)
+    emit_ops(ctx, b, [op for op in block.ops if op is not term], values)
+    return [_lookup(ctx, values, v, term) for v in (*term.arguments, *extra)]
+
+
+def emit_slice(
+    ctx: KernelLowering, b: Builder, block: Block, args: Sequence[Lowered], value: SSAValue
+) -> Lowered:
+    """Emit only the ops of `block` that `value` depends on; the lowered `value`."""
+    values = bind_args(block, args)
+    needed = backward_slice(block, value)
+    emit_ops(ctx, b, [op for op in block.ops if op in needed], values)
+    return _lookup(ctx, values, value, block.last_op)  # type: ignore[arg-type]
+
+
+def backward_slice(block: Block, value: SSAValue) -> set[Operation]:
+    """The ops of `block` (top level) that `value` transitively depends on."""
+    found: set[Operation] = set()
+    work = [value]
+    while work:
+        v = work.pop()
+        op = _top_level_owner(v, block)
+        if op is None or op in found:
+            continue
+        found.add(op)
+        for inner in op.walk():
+            work.extend(inner.operands)
+    return found
+
+
+def _top_level_owner(v: SSAValue, block: Block) -> Operation | None:
+    owner = v.owner
+    op = owner if isinstance(owner, Operation) else owner.parent_op()  # type: ignore[union-attr]
+    while op is not None and op.parent_block() is not block:
+        op = op.parent_op()
+    return op
+
+
+def emit_ops(ctx: KernelLowering, b: Builder, ops: Iterable[Operation], values: Values) -> None:
+    """Emit body ops at `b`, recording each result's lowered form in `values`."""
+    for op in ops:
         if op.dialect_name() == "df":
-            results = lower_scalar_op(b, op, [lookup(v, op) for v in op.operands])
+            results = lower_scalar_op(b, op, [_lookup(ctx, values, v, op) for v in op.operands])
             if results is None:
-                raise LoopoptDiagnostic(
-                    f"{op.name} inside the body of {user.name} has no lowering (a body works on scalars)", op
-                )
+                raise LoopoptDiagnostic(f"{op.name} inside a df body has no lowering (a body works on scalars)", op)
             values.update(zip(op.results, results, strict=True))
             continue
-        clone = op.clone(value_mapper=_ssa_mapper(op, lookup))
+        clone = op.clone(value_mapper=_ssa_mapper(ctx, op, values))
         b.insert(clone)
         values.update(zip(op.results, clone.results, strict=True))
-    raise LoopoptDiagnostic(f"the body of {user.name} does not end in df.yield", user)
 
 
-def _ssa_mapper(op: Operation, lookup) -> dict[SSAValue, SSAValue]:
+def _lookup(ctx: KernelLowering, values: Values, v: SSAValue, at: Operation) -> Lowered:
+    return values[v] if v in values else ctx.get(v, at)
+
+
+def _ssa_mapper(ctx: KernelLowering, op: Operation, values: Values) -> dict[SSAValue, SSAValue]:
     """Operand replacements for cloning `op` (and its nested ops) into the loop."""
     mapper: dict[SSAValue, SSAValue] = {}
     for inner in op.walk():
         for v in inner.operands:
-            if v in mapper or (v.owner is not None and _defined_inside(v, op)):
+            if v in mapper or _defined_inside(v, op):
                 continue
-            new = lookup(v, inner)
+            new = _lookup(ctx, values, v, inner)
             if not isinstance(new, SSAValue):
                 raise LoopoptDiagnostic(
                     f"{inner.name} takes a {type(new).__name__} operand, which has no scalar value", inner

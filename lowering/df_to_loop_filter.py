@@ -33,6 +33,7 @@ from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType
 from loopopt.lowering.df_to_loop_body import inline_body
 from loopopt.lowering.df_to_loop_context import KernelLowering, with_extents
+from loopopt.lowering.df_to_loop_filter_map import fusible_map, lower_filter_map
 from loopopt.lowering.df_to_loop_nest import Iter, iters_for, load, loop_header
 from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop_values import BufArray, Lowered, Point, RecordArray, RecordValue
@@ -96,6 +97,10 @@ class LowerFilter(DFLoweringPattern[df.FilterOp]):
         t = op.inputs.types[0]
         assert isinstance(t, ArrayType)
         (it,) = iters_for(inputs, t.axis_names, t.axis_names)
+        consumer = fusible_map(op) if ctx.fuse_filter_map else None
+        if consumer is not None:
+            lower_filter_map(op, consumer, ctx, b, inputs, it)
+            return
         capacity = ctx.root_capacity(it.extent)
         dests = [ctx.destination(b, r, (capacity,), (capacity,)) for r in op.outputs]
         in_axes = [v.type.axis_names for v in op.inputs]  # type: ignore[attr-defined]
