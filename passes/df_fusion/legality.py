@@ -17,7 +17,7 @@ from xdsl.traits import IsTerminator, get_effects, is_speculatable
 
 from loopopt.diagnostics import location_of
 from loopopt.dialects import df
-from loopopt.dialects.df_types import ReduceKind, element_type_of
+from loopopt.dialects.df_types import ReduceKind
 from loopopt.passes.df_fusion.codes import FuseReject
 
 
@@ -102,10 +102,6 @@ def other_users(producer: Operation, consumer: Operation) -> list[Operation]:
     return list(seen.values())
 
 
-def has_other_uses(producer: Operation, consumer: Operation) -> bool:
-    return bool(other_users(producer, consumer))
-
-
 def check_producer_uses(
     producer: Operation, consumer: Operation, options: FusionOptions
 ) -> Rejection | None:
@@ -178,10 +174,6 @@ def fused_reassoc(a: Accumulators, b: Accumulators) -> bool:
     """The flag of a fusion `check_order` accepted: set unless an accumulator needs order
     (then no accumulator relied on it)."""
     return (a.reassoc or b.reassoc) and not a.order_fixed() and not b.order_fixed()
-
-
-def element_types(values: Sequence[SSAValue]) -> list:
-    return [element_type_of(v.type) for v in values]
 
 
 # -- dependence -----------------------------------------------------------------------
