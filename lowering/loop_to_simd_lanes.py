@@ -164,6 +164,13 @@ class LoopLowering:
             self.broadcasts[key] = self.emit_pre(_broadcast_op(scalar, vt, self)[-1]).results[0]
         return self.broadcasts[key]
 
+    def index_const(self, value: int) -> SSAValue:
+        """`arith.constant value : index` before the loop (cached)."""
+        key = (("index", value), IndexType())
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            self.broadcasts[key] = self.emit_pre(const_op(value, IndexType())).results[0]  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
     def splat_constant(self, value: int | float | bool, vt: VectorType) -> SSAValue:
         """A vector with every lane `value`, built in the preheader (cached)."""
         c = self.emit_pre(const_op(value, vt.element_type)).results[0]
@@ -421,11 +428,11 @@ class BlockEmitter:
             stride += c * _stride(lanes)
             term = _base(lanes)
             if c != 1:
-                k = self.emit(const_op(c, IndexType()), at).results[0]
+                k = self.lowering.index_const(c)
                 term = self.emit(arith.MuliOp(term, k), at).results[0]
             total = term if total is None else self.emit(arith.AddiOp(total, term), at).results[0]
         if total is None or a.offset:
-            off = self.emit(const_op(a.offset, IndexType()), at).results[0]
+            off = self.lowering.index_const(a.offset)
             total = off if total is None else self.emit(arith.AddiOp(total, off), at).results[0]
         return total, stride
 

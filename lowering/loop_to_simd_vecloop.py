@@ -42,7 +42,7 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccumAttr, TailKind
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd_accum import check_vectorizable, combine_tree, finish, neutral_vector
-from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, const_op, located
+from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, located
 from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_tail import scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd_width import choose_width
@@ -134,8 +134,7 @@ def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOpt
     for copy in range(k):
         var = body.args[0]
         if copy:
-            off = located(const_op(copy * width * br.step, var.type), op)
-            body.add_op(off)
+            off = lowering.index_const(copy * width * br.step)
             var = located(arith.AddiOp(body.args[0], off), op)
             body.add_op(var)
             var = var.results[0]

@@ -1,0 +1,130 @@
+"""`loop-pipeline{target=...}`: the default way from a df program to the target's simd IR.
+
+One name for the best settings, composed from the other passes' ModulePass objects (looked
+up in the registry, so nothing is re-implemented here):
+
+```
+df-fuse                      fuse on df (map∘map, map/filter -> reduce, horizontal)
+convert-df-to-loop           buffers and loops
+loop-fuse                    fuse loops over the same range
+loop-simplify                fold, identities
+loop-licm                    hoist loop-invariant code
+loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
+loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
+convert-loop-to-simd{target, tail, interleave}
+loop-simplify                clean up the index arithmetic of the lowering
+canonicalize, cse            fold and merge the duplicated constants and loads
+```
+Contraction comes after vectorization: loop-vectorize recognizes a reduction by its
+`acc + x` step, which `fma(x, y, acc)` would hide; a vecloop body is lane-wise, so
+contracting it afterwards is just as valid and lowers to `simd.fma` on a vector
+accumulator. A pass whose module does not exist yet is skipped. On the `scalar` target nothing is
+vectorized: loops stay scalar C, predloops print as a branch per lane. The expanded pass
+list is recorded on the module as `loop.pipeline` (the C file's header names it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.lowering.target import resolve_target, resolve_target_name
+
+
+def _spell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One pass of the pipeline: its registered name and the options to give it."""
+
+    name: str
+    options: dict[str, Any] = dataclasses.field(default_factory=dict[str, Any])
+
+    def spelling(self) -> str:
+        if not self.options:
+            return self.name
+        return self.name + "{" + " ".join(f"{k}={_spell(v)}" for k, v in self.options.items()) + "}"
+
+
+@dataclass(frozen=True)
+class LoopPipelinePass(ModulePass):
+    """df -> loop -> simd for one target with the default optimizations (see the module docstring)."""
+
+    name = "loop-pipeline"
+
+    target: str = "native"
+    """sse2 | avx2 | avx512 | neon | scalar | native."""
+    tail: str = ""
+    """scalar | masked for every vector loop ("" keeps what loop-vectorize chose)."""
+    interleave: int = 0
+    """Vector accumulators per reduction (0: per target)."""
+    remarks: bool = False
+    """Print the fusion and vectorization passes' decline remarks."""
+
+    def steps(self) -> list[Step]:
+        """The passes this pipeline runs, with their options, in order."""
+        try:
+            info = resolve_target(self.target)
+        except ValueError as e:
+            raise LoopoptDiagnostic(str(e)) from None
+        name = resolve_target_name(self.target)
+        lower: dict[str, Any] = {"target": name}
+        if self.tail:
+            lower["tail"] = self.tail
+        if self.interleave:
+            lower["interleave"] = self.interleave
+        steps = [
+            Step("df-fuse", {"remarks": True} if self.remarks else {}),
+            Step("convert-df-to-loop"),
+            Step("loop-fuse", {"remarks": True} if self.remarks else {}),
+            Step("loop-simplify"),
+            Step("loop-licm"),
+        ]
+        if info.vector_bits:
+            steps.append(Step("loop-vectorize", {"remarks": True} if self.remarks else {}))
+        if info.has_fma:
+            steps.append(Step("loop-simplify", {"fma": True}))
+        steps += [
+            Step("convert-loop-to-simd", lower),
+            Step("loop-simplify"),
+            Step("canonicalize"),
+            Step("cse"),
+        ]
+        return steps
+
+    def spelling(self, available: set[str]) -> str:
+        return ",".join(s.spelling() for s in self.steps() if s.name in available)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        passes = _all_passes()
+        spelled = self.spelling(set(passes))
+        for step in self.steps():
+            factory = passes.get(step.name)
+            if factory is None:
+                continue  # its module is still being written
+            pass_cls = factory()
+            fields = {f.name for f in dataclasses.fields(pass_cls)}
+            options = {k: v for k, v in step.options.items() if k in fields}
+            if step.name == "convert-loop-to-simd" and "pipeline" in fields:
+                options["pipeline"] = spelled
+            pass_cls(**options).apply(ctx, op)
+        op.attributes["loop.pipeline"] = StringAttr(spelled)
+
+
+def _all_passes() -> dict[str, Any]:
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    from loopopt.registry import get_all_passes
+
+    ours = {k: v for k, v in get_all_passes().items() if k != LoopPipelinePass.name}
+    return {"canonicalize": xdsl_passes()["canonicalize"], "cse": xdsl_passes()["cse"], **ours}
