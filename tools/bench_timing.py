@@ -1,0 +1,85 @@
+"""How `loop-bench` times things: calibrated repetitions, interleaved trials, medians.
+
+* A *runner* is `run(reps)`: it performs `reps` repetitions of the measured operation
+  (one C call looping inside C for compiled kernels, a Python loop for numpy).
+* Calibration doubles `reps` until one sample lasts at least `min_sample` seconds (≥ 1 ms:
+  the timer and the one Python→C call become negligible); it doubles as the warm-up.
+* Trials are **interleaved** across the implementations of one cell (trial 1 of every
+  implementation, then trial 2, ...), so a burst of noise from the other jobs on this
+  machine hits all of them alike and the ratios between them hold even when absolute
+  numbers drift. Each implementation's time per repetition is the median of its trials.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+Runner = Callable[[int], object]
+
+
+@dataclass(frozen=True)
+class TimingConfig:
+    min_sample: float = 2e-3
+    """Seconds one sample must last at least."""
+    trials: int = 7
+    """Samples per implementation; the median is reported."""
+    max_reps: int = 1 << 30
+
+
+QUICK = TimingConfig(min_sample=2e-4, trials=1)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Seconds per repetition: the median over trials, and the spread."""
+
+    median: float
+    low: float
+    high: float
+    reps: int
+    trials: int
+
+
+def sample(run: Runner, reps: int) -> float:
+    t0 = time.perf_counter_ns()
+    run(reps)
+    return (time.perf_counter_ns() - t0) * 1e-9
+
+
+def calibrate(run: Runner, config: TimingConfig) -> int:
+    """The smallest power-of-two repetition count whose sample lasts `min_sample` (runs a warm-up first)."""
+    run(1)
+    reps = 1
+    while reps < config.max_reps:
+        elapsed = sample(run, reps)
+        if elapsed >= config.min_sample:
+            return reps
+        # Jump close to the target in one step once the sample is long enough to measure.
+        factor = config.min_sample / elapsed if elapsed > 5e-5 else 2.0
+        reps = max(reps * 2, int(reps * min(factor * 1.2, 64.0)))
+    return config.max_reps
+
+
+def time_group(runners: Mapping[str, Runner], config: TimingConfig) -> dict[str, Timing]:
+    """Time each runner of one comparison group with interleaved trials."""
+    reps = {name: calibrate(run, config) for name, run in runners.items()}
+    samples: dict[str, list[float]] = {name: [] for name in runners}
+    for _ in range(config.trials):
+        for name, run in runners.items():
+            samples[name].append(sample(run, reps[name]) / reps[name])
+    return {
+        name: Timing(statistics.median(s), min(s), max(s), reps[name], len(s)) for name, s in samples.items()
+    }
+
+
+def python_loop(fn: Callable[..., object], *args: object) -> Runner:
+    """A runner calling `fn(*args)` `reps` times from Python (numpy expressions, call overhead)."""
+
+    def run(reps: int) -> None:
+        for _ in range(reps):
+            fn(*args)
+
+    return run
