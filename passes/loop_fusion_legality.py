@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, scf
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
-from xdsl.traits import IsTerminator, MemoryEffectKind, get_effects, is_side_effect_free
+from xdsl.traits import IsTerminator, MemoryEffectKind
 
 from loopopt.diagnostics import location_of
 from loopopt.dialects import loop
@@ -28,6 +28,7 @@ from loopopt.passes.loop_fusion_elem0 import (
     index_form,
     is_injective,
 )
+from loopopt.passes.loop_deps import effects_of, is_effect_free
 from loopopt.passes.loop_fusion_noalias import is_known_buffer, may_alias
 
 GUARD_ATTR = "loop.guard"
@@ -137,7 +138,7 @@ def check_adjacency(first: Operation, second: Operation, between: list[Operation
     """Ops between the loops are moved out of the way; they must not touch the loops' buffers."""
     buffers = loop_buffers(first) | loop_buffers(second)
     for op in between:
-        effects = get_effects(op)
+        effects = effects_of(op)
         if effects is None:
             return Rejection(second, LoopFuseReject.NOT_ADJACENT, f"{describe(op)} between the loops has unknown effects")
         for e in effects:
@@ -181,7 +182,7 @@ def check_guard(first: Operation, second: Operation) -> Rejection | None:
 
 
 def _is_rng(op: Operation) -> bool:
-    effects = get_effects(op)
+    effects = effects_of(op)
     return effects is not None and any("rng" in e.resource.name() for e in effects)
 
 
@@ -193,7 +194,7 @@ def check_effects(first: Operation, second: Operation) -> Rejection | None:
                 return Rejection(second, LoopFuseReject.EFFECTS_RNG, f"{describe(inner)} draws random numbers")
             if inner.regions:
                 continue  # judged by its contents (and by check_control_flow)
-            if get_effects(inner) is None:
+            if effects_of(inner) is None:
                 return Rejection(second, LoopFuseReject.EFFECTS_UNKNOWN, f"{describe(inner)} has unknown effects")
     return None
 
@@ -202,7 +203,7 @@ def is_simple_if_assign(op: Operation) -> bool:
     """One scf.if with one result whose branches only compute (no effects, no regions)."""
     if not isinstance(op, scf.IfOp) or len(op.results) != 1 or not op.false_region.blocks:
         return False
-    return all(not inner.regions and is_side_effect_free(inner) for inner in body_ops(op))
+    return all(not inner.regions and is_effect_free(inner) for inner in body_ops(op))
 
 
 def check_control_flow(first: Operation, second: Operation, gates: FusionGates) -> Rejection | None:

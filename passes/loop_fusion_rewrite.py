@@ -15,9 +15,10 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
-from xdsl.traits import IsTerminator, get_effects, is_side_effect_free
+from xdsl.traits import IsTerminator
 
 from loopopt.dialects import loop
+from loopopt.passes.loop_deps import effects_of, is_effect_free
 from loopopt.passes.loop_fusion_elem0 import IndexForm, access_forms, elem0_domain
 from loopopt.passes.loop_fusion_legality import ops_between, results_reaching
 
@@ -110,8 +111,8 @@ def forward_stores(body: Block, rewriter: PatternRewriter) -> None:
                 rewriter.replace(op, [], [values[forms]])
             else:
                 values[forms] = op.result
-        elif op.regions or get_effects(op) is None or any(
-            e.kind.name not in ("READ", "ALLOC") for e in get_effects(op) or ()
+        elif op.regions or effects_of(op) is None or any(
+            e.kind.name not in ("READ", "ALLOC") for e in effects_of(op) or ()
         ):
             known.clear()
 
@@ -147,6 +148,6 @@ def erase_dead_pure_ops(block: Block, rewriter: PatternRewriter) -> None:
         for op in reversed(list(block.ops)):
             if op.has_trait(IsTerminator) or op.regions:
                 continue
-            if is_side_effect_free(op) and all(not r.uses for r in op.results):
+            if is_effect_free(op) and all(not r.uses for r in op.results):
                 rewriter.erase(op)
                 changed = True

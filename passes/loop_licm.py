@@ -9,10 +9,10 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
-from xdsl.traits import IsTerminator, is_side_effect_free
+from xdsl.traits import IsTerminator
 
 from loopopt.dialects import loop
-from loopopt.passes.loop_deps import LoopDependencies, defined_inside, enclosing_loops
+from loopopt.passes.loop_deps import LoopDependencies, defined_inside, enclosing_loops, is_effect_free
 from loopopt.passes.loop_fusion_elem0 import IndexForm, elem0_domain, index_form
 
 TRAPPING: tuple[type[Operation], ...] = (
@@ -29,7 +29,7 @@ TRAPPING: tuple[type[Operation], ...] = (
 
 def is_speculatable(op: Operation) -> bool:
     """Effect-free and cannot trap: safe to run even when the loop runs zero times."""
-    if op.regions or not is_side_effect_free(op):
+    if op.regions or not is_effect_free(op):
         return False
     if isinstance(op, TRAPPING):
         divisor = index_form(op.operands[1]).constant
