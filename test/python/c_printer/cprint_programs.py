@@ -29,8 +29,8 @@ def _ins(*names: str) -> list[str]:
     return [f'%{n}: !loop.buf<{{T}}> {{{{loop.role = "in", loop.axes = ["i"]}}}}' for n in names]
 
 
-OUT = '%out: !loop.buf<{T}> {{loop.role = "out", loop.axes = ["i"]}}'
-FILTER_OUT = '%out: !loop.buf<{T}> {{loop.role = "out", loop.axes = ["j"], loop.capacity = "i", loop.count = 0 : i64}}'
+OUT = '%out: !loop.buf<{T}> {{loop.role = "out", loop.axes = ["i"], loop.result = 0 : i64}}'
+FILTER_OUT = '%out: !loop.buf<{T}> {{loop.role = "out", loop.axes = ["j"], loop.capacity = "i", loop.count = 0 : i64, loop.result = 0 : i64}}'
 
 _PROLOGUE = """  %c0 = arith.constant 0 : index
   %cW = arith.constant {W} : index

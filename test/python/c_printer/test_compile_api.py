@@ -1,0 +1,58 @@
+"""`loopopt.compile`: text or module in, callable kernels out; errors carry their location."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from loopopt.compile import CompiledKernels, compile, parse
+from loopopt.diagnostics import LoopoptDiagnostic
+
+SCALAR_KERNEL = """
+func.func @scale_sum(%x: !loop.buf<f64> {loop.role = "in", loop.axes = ["i"]}, %k: f64,
+                     %out: !loop.buf<f64> {loop.role = "out", loop.axes = ["i"]}) -> f64 attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f64
+  %n = loop.dim %x, 0 : !loop.buf<f64>
+  %s = loop.for %i in [%c0, %n) accs(%acc = %z : f64 add) {
+    %v = loop.load %x[%i] : !loop.buf<f64>
+    %y = arith.mulf %v, %k : f64
+    loop.store %y, %out[%i] : !loop.buf<f64>
+    %t = arith.addf %acc, %y : f64
+    loop.yield %t : f64
+  }
+  func.return %s : f64
+}
+"""
+
+
+@pytest.mark.parametrize("source_kind", ["text", "module"])
+def test_compile_scalar_loop_ir(source_kind: str) -> None:
+    source = SCALAR_KERNEL if source_kind == "text" else parse(SCALAR_KERNEL)
+    kernels = compile(source, target="scalar", pipeline="")
+    assert isinstance(kernels, CompiledKernels) and list(kernels) == ["scale_sum"]
+    x = np.arange(5.0)
+    out = np.zeros(5)
+    total = kernels.scale_sum(x, 2.0, out)
+    np.testing.assert_array_equal(out, 2 * x)
+    assert total == 20.0
+    assert kernels.call_alloc("scale_sum", x, 3.0)[1] == 30.0
+    assert "double scale_sum(const double *restrict x, int64_t x_len, double k, double *restrict out" in kernels.c_source
+
+
+def test_native_target_picks_the_best_host_isa() -> None:
+    from loopopt.runtime import best_isa
+
+    assert compile(SCALAR_KERNEL, pipeline="").target == best_isa()
+
+
+def test_unprintable_op_is_a_located_error() -> None:
+    bad = SCALAR_KERNEL.replace("%y = arith.mulf %v, %k : f64", "%y = math.sinh %v : f64")
+    with pytest.raises(LoopoptDiagnostic, match="cannot print math.sinh") as info:
+        compile(bad, target="scalar", pipeline="")
+    assert str(info.value).startswith("<string>:9:5: error:")
+
+
+def test_unknown_pass_is_reported() -> None:
+    with pytest.raises(ValueError, match="no-such-pass"):
+        compile(SCALAR_KERNEL, target="scalar", pipeline="no-such-pass")
