@@ -80,8 +80,8 @@ class LoopFusePass(ModulePass):
     """Fuse each loop with the loop before it in its block when seed 001's rules allow.
 
     Input: Loop IR (hand-written, or lowered from df without df-fuse). Loops are compared
-    in elem0 space (`passes/loop_fusion_elem0.py`: j ∈ [0, n), unit step). Two
-    `loop.for`s (or two `loop.vecloop`s of one width and tail) fuse when (1) their trip
+    in elem0 space (`passes/loop_fusion_elem0.py`: j ∈ [0, n), unit step). Two scalar
+    loops (`loop.for`, `loop.zip`) or two `loop.vecloop`s of one width and tail fuse when (1) their trip
     counts match, (2) a buffer one writes and both access is accessed at one injective
     elem0 index, (3) every buffer is a function argument or a `loop.alloc` result,
     (4) no body has RNG or unknown-effect ops, (5) they carry the same `loop.guard`
@@ -89,8 +89,9 @@ class LoopFusePass(ModulePass):
     out of the way) and the second does not use the first's results; control flow in a
     body and broadcast reads block fusion unless their opt-in gate admits them.
 
-    Output: the fused loop runs the first body then the second in each iteration and
-    carries both accumulator sets (folds fuse horizontally). A load of an element the
+    Output: the fused loop (a `loop.for` for scalar loops, zip streams becoming loads at
+    the variable) runs the first body then the second in each iteration and carries
+    both accumulator sets (folds fuse horizontally). A load of an element the
     iteration just stored is replaced by the stored value, and a `loop.alloc` buffer
     left without readers is deleted with its stores and dealloc.
 

@@ -45,5 +45,5 @@ class LoopFuseReject(StrEnum):
     """The second loop uses a result (a fold's final value) of the first."""
 
     LOOP_KIND = "FUSE_REJECT_LOOP_KIND"
-    """The loops are of different kinds (loop.for vs loop.vecloop), or of a kind loop-fuse
-    does not fuse (loop.predloop, loop.zip)."""
+    """A scalar loop (loop.for, loop.zip) next to a loop.vecloop, or a loop.predloop
+    (filters: loop-fuse does not fuse them)."""

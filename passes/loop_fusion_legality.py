@@ -35,7 +35,9 @@ GUARD_ATTR = "loop.guard"
 """Discardable attribute naming a loop's guard policy (e.g. "bounds_checked"); fused loops
 must carry the same one (seed 001 §3.5)."""
 
-FUSABLE = (loop.ForOp, loop.VecLoopOp)
+FUSABLE = (loop.ForOp, loop.ZipOp, loop.VecLoopOp)
+SCALAR_KINDS = (loop.ForOp, loop.ZipOp)
+"""A zip is a loop.for whose stream elements are loads at the variable: they fuse together."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def check_kind(first: Operation, second: Operation) -> Rejection | None:
     if not isinstance(first, FUSABLE) or not isinstance(second, FUSABLE):
         odd = first if not isinstance(first, FUSABLE) else second
         return Rejection(second, LoopFuseReject.LOOP_KIND, f"loop-fuse does not fuse {describe(odd)}")
-    if type(first) is not type(second):
+    if type(first) is not type(second) and not (isinstance(first, SCALAR_KINDS) and isinstance(second, SCALAR_KINDS)):
         return Rejection(second, LoopFuseReject.LOOP_KIND, f"{first.name} and {second.name} are different loop kinds")
     return None
 
@@ -131,7 +133,9 @@ def check_dependence(first: Operation, second: Operation, between: list[Operatio
 
 
 def loop_buffers(op: Operation) -> set[SSAValue]:
-    return {a.buf for a in body_ops(op) if isinstance(a, loop.LoadOp | loop.StoreOp)}
+    """The buffers a loop loads, stores or streams."""
+    streams = set(op.streams) if isinstance(op, loop.ZipOp) else set()
+    return streams | {a.buf for a in body_ops(op) if isinstance(a, loop.LoadOp | loop.StoreOp)}
 
 
 def check_adjacency(first: Operation, second: Operation, between: list[Operation]) -> Rejection | None:
@@ -232,7 +236,8 @@ def check_noalias(first: Operation, second: Operation) -> Rejection | None:
 
 @dataclass
 class _Access:
-    op: loop.LoadOp | loop.StoreOp
+    op: loop.LoadOp | loop.StoreOp | loop.ZipOp
+    """A load, a store, or a zip reading a stream at its variable."""
     forms: tuple[IndexForm, ...]
     in_second: bool
 
@@ -253,6 +258,9 @@ def _shared_buffers(first: loop.LoopLike, second: loop.LoopLike) -> list[_Shared
     for in_second, op in ((False, first), (True, second)):
         dom = elem0_domain(op)
         assert dom is not None
+        for stream in op.streams if isinstance(op, loop.ZipOp) else ():
+            entry = table.setdefault(stream, _SharedBuffer(stream))
+            entry.accesses.append(_Access(op, (IndexForm.of({J: 1}) + dom.lo,), in_second))
         for a in body_ops(op):
             if isinstance(a, loop.LoadOp | loop.StoreOp):
                 entry = table.setdefault(a.buf, _SharedBuffer(a.buf))
@@ -276,6 +284,8 @@ def _identity_safe(read: _Access, write_form: IndexForm, second: loop.LoopLike, 
     (g,) = read.forms
     if (d := (g - q).constant) is not None and d <= 0:
         return True
+    if not isinstance(read.op, loop.LoadOp):
+        return False
     (affine,) = read.op.affine_indices
     if affine.offset != 0 or len(affine.terms) != 1 or affine.terms[0][1] != 1:
         return False

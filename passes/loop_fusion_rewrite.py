@@ -18,6 +18,7 @@ from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
 from loopopt.dialects import loop
+from loopopt.dialects.loop_affine import Affine
 from loopopt.passes.loop_deps import effects_of, is_effect_free
 from loopopt.passes.loop_fusion_elem0 import IndexForm, access_forms, elem0_domain
 from loopopt.passes.loop_fusion_legality import ops_between, results_reaching
@@ -54,8 +55,21 @@ def _shifted_var(new_var: SSAValue, delta: IndexForm, fused: loop.LoopLike, firs
     return add.result
 
 
+def _stream_loads(op: loop.LoopLike, var: SSAValue, rewriter: PatternRewriter, body: Block) -> list[SSAValue]:
+    """A zip's stream elements as explicit `loop.load %stream[var]` (none for other loops)."""
+    if not isinstance(op, loop.ZipOp):
+        return []
+    loads = [loop.LoadOp(s, [Affine.var(var)]) for s in op.streams]
+    for ld in loads:
+        rewriter.insert_op(ld, InsertPoint.at_end(body))
+    return [ld.result for ld in loads]
+
+
 def fuse_loops(first: loop.LoopLike, second: loop.LoopLike, rewriter: PatternRewriter) -> loop.LoopLike:
-    """One loop doing `first`'s then `second`'s iteration body, with both accumulator sets."""
+    """One loop doing `first`'s then `second`'s iteration body, with both accumulator sets.
+
+    Two vecloops give a vecloop; loop.for and loop.zip give a loop.for (zip streams become
+    loads at the variable)."""
     _move_between_ops(first, second, rewriter)
     d1, d2 = elem0_domain(first), elem0_domain(second)
     assert d1 is not None and d2 is not None
@@ -80,7 +94,8 @@ def fuse_loops(first: loop.LoopLike, second: loop.LoopLike, rewriter: PatternRew
             rewriter.erase(y)
         if var is None:
             var = _shifted_var(new_var, d2.lo - d1.lo, fused, first, second, rewriter, body)
-        rewriter.inline_block(op.body.block, InsertPoint.at_end(body), [var, *acc_args])
+        elements = _stream_loads(op, var, rewriter, body)
+        rewriter.inline_block(op.body.block, InsertPoint.at_end(body), [var, *elements, *acc_args])
         next_values += values
     rewriter.insert_op(loop.YieldOp(*next_values), InsertPoint.at_end(body))
 

@@ -189,3 +189,35 @@ func.func @in_place(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %m: f32, %th: f32)
 // CHECK-NEXT:      loop.store %[[R]], %[[OUT]][%[[I]]] : !loop.buf<f32>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return
+
+// -----
+
+// A map loop feeding a zip (dot product of a map and an input): the zip's streams become
+// loads at the variable, and the load of tmp is forwarded.
+// CHECK-LABEL: func.func @map_zip
+func.func @map_zip(%a: !loop.buf<f64>, %b: !loop.buf<f64>, %z: f64) -> f64 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %a, 0 : !loop.buf<f64>
+  %tmp = loop.alloc(%n) : !loop.buf<f64>
+  loop.for %i in [%c0, %n) {
+    %x = loop.load %a[%i] : !loop.buf<f64>
+    %y = arith.negf %x : f64
+    loop.store %y, %tmp[%i] : !loop.buf<f64>
+  }
+  %s = loop.zip %i in [%c0, %n) streams(%t = %tmp : !loop.buf<f64>, %v = %b : !loop.buf<f64>) accs(%acc = %z : f64 add) {
+    %p = arith.mulf %t, %v : f64
+    %r = arith.addf %acc, %p : f64
+    loop.yield %r : f64
+  }
+  loop.dealloc %tmp : !loop.buf<f64>
+  func.return %s : f64
+}
+// CHECK:         %[[S:.*]] = loop.for %[[I:.*]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:.*]] = %{{.*}} : f64 add) {
+// CHECK-NEXT:      %[[X:.*]] = loop.load %{{.*}}[%[[I]]] : !loop.buf<f64>
+// CHECK-NEXT:      %[[Y:.*]] = arith.negf %[[X]] : f64
+// CHECK-NEXT:      %[[V:.*]] = loop.load %{{.*}}[%[[I]]] : !loop.buf<f64>
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[Y]], %[[V]] : f64
+// CHECK-NEXT:      %[[R:.*]] = arith.addf %[[ACC]], %[[P]] : f64
+// CHECK-NEXT:      loop.yield %[[R]] : f64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[S]] : f64
