@@ -126,8 +126,25 @@ class KernelLowering:
         t = result.type
         assert isinstance(t, ArrayType)
         if result in self.destinations:
-            return with_extents(self.destinations[result], tuple(extents))
+            dest = self._complete(builder, t, self.destinations[result], extents, capacity, result.name_hint)
+            return with_extents(dest, tuple(extents))
         return self.allocate(builder, t, extents, capacity, result.name_hint)
+
+    def _complete(
+        self, builder: Builder, t: ArrayType, dest: Lowered | None, extents, capacity, hint: str | None
+    ) -> Lowered:
+        """A preassigned destination with buffers allocated for the fields nobody returns."""
+        if dest is None:
+            return self.allocate(builder, t, extents, capacity, hint)
+        if isinstance(dest, RecordArray):
+            return RecordArray(
+                dest.record,
+                tuple(
+                    self._complete(builder, t.with_element(ft), f, extents, capacity, f"{hint}_{n}" if hint else None)
+                    for (n, ft), f in zip(dest.record.fields, dest.fields, strict=True)
+                ),
+            )
+        return dest
 
     def allocate(
         self,

@@ -146,13 +146,26 @@ def _new_output(ctx: KernelLowering, t: ArrayType, hint: str, position: int, fie
 
 
 def _preassign(ctx: KernelLowering, v: OpResult, dest: Lowered) -> None:
-    """`v`'s producer writes into `dest`; through df.make_records, its fields' producers do."""
+    """`v`'s producer writes into `dest`; through df.make_records, its fields' producers do;
+    through df.field, the record producer writes that field there (its other fields get
+    buffers of their own when it runs)."""
     ctx.destinations[v] = dest
     producer = v.op
     if isinstance(producer, df.MakeRecordsOp) and isinstance(dest, RecordArray):
         for field_value, field_dest in zip(producer.fields, dest.fields, strict=True):
             if isinstance(field_value, OpResult) and field_value not in ctx.destinations:
                 _preassign(ctx, field_value, field_dest)
+    if isinstance(producer, df.FieldOp) and isinstance(producer.value, OpResult):
+        records = producer.value
+        rec = records.type.element_type  # type: ignore[attr-defined]
+        whole = ctx.destinations.get(records)
+        fields = list(whole.fields) if isinstance(whole, RecordArray) else [None] * len(rec.fields)
+        if whole is not None and not isinstance(whole, RecordArray):
+            return
+        k = [n for n, _ in rec.fields].index(producer.field.data)
+        if fields[k] is None:
+            fields[k] = dest
+            ctx.destinations[records] = RecordArray(rec, tuple(fields))  # type: ignore[arg-type]
 
 
 def _axes_attr(axes: tuple[str, ...]) -> ArrayAttr[StringAttr]:

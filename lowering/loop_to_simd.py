@@ -16,7 +16,10 @@ Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's be
 masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K
 independent vector accumulators per reduction (0: 4 on AVX2/AVX-512, 2 on SSE2/NEON,
 maps 1). An op with no vector form on lane-varying operands (integer division, a
-transcendental, a gather) is a located error, never wrong code; nothing is scalarized.
+transcendental, a gather, a bool-buffer or rank-2 access) is a located error, never wrong
+code; nothing is scalarized lane by lane. With `fallback=true` (what loop-pipeline uses)
+such a loop is instead kept as the scalar loop it means, with a SIMD_FALLBACK_SCALAR
+remark when `remarks=true`.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import MaskForm, TailKind
 from loopopt.lowering.loop_to_simd_predloop import lower_predloop, lower_predloop_scalar
@@ -45,17 +48,29 @@ TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
 
 
+FALLBACK_REMARK = "SIMD_FALLBACK_SCALAR"
+"""Remark code of a vector loop kept scalar because the target cannot express its body."""
+
+
 @dataclass
 class LowerVecLoop(RewritePattern):
     """`loop.vecloop` -> main / remainder `loop.for` over simd ops, horizontal epilogue, tail."""
 
     options: VecOptions
+    fallback: bool = False
+    remarks: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:
         if self.options.target.vector_bits == 0 or op.width.concrete == 1:
             return lower_vecloop_scalar(op, rewriter)
-        lower_vecloop(op, rewriter, self.options)
+        try:
+            lower_vecloop(op, rewriter, self.options)
+        except LoopoptDiagnostic as e:
+            if not self.fallback:
+                raise
+            _fell_back(e, self.remarks)
+            lower_vecloop_scalar(op, rewriter)
 
 
 @dataclass
@@ -63,18 +78,32 @@ class LowerPredLoop(RewritePattern):
     """`loop.predloop` -> a masked `loop.for` (mask from pred, compress-store at a cursor) + a masked last block."""
 
     options: VecOptions
+    fallback: bool = False
+    remarks: bool = False
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
-        if self.options.target.vector_bits == 0:
-            if op.mask_form.data == MaskForm.UNSET or op.width.concrete != 1:
+        scalar = op.width.concrete == 1 and op.mask_form.data == MaskForm.BRANCH_PER_LANE
+        if self.options.target.vector_bits == 0 or scalar:
+            if not scalar:
                 lower_predloop_scalar(op, rewriter)
             return
-        lower_predloop(op, rewriter, self.options)
+        try:
+            lower_predloop(op, rewriter, self.options)
+        except LoopoptDiagnostic as e:
+            if not self.fallback:
+                raise
+            _fell_back(e, self.remarks)
+            lower_predloop_scalar(op, rewriter)
 
 
-def populate_loop_to_simd_patterns(options: VecOptions) -> list[RewritePattern]:
-    return [LowerVecLoop(options), LowerPredLoop(options)]
+def _fell_back(e: LoopoptDiagnostic, remarks: bool) -> None:
+    if remarks and e.op is not None:
+        remark(e.op, FALLBACK_REMARK, f"vector loop kept scalar: {e.message}")
+
+
+def populate_loop_to_simd_patterns(options: VecOptions, fallback: bool = False, remarks: bool = False) -> list[RewritePattern]:
+    return [LowerVecLoop(options, fallback, remarks), LowerPredLoop(options, fallback, remarks)]
 
 
 @dataclass(frozen=True)
@@ -89,6 +118,11 @@ class ConvertLoopToSimdPass(ModulePass):
     """scalar | masked: override each vector loop's tail kind ("" keeps the loop's)."""
     interleave: int = 0
     """Independent vector accumulators per reduction; 0 picks per target."""
+    fallback: bool = False
+    """Keep a vector loop the target cannot express as the scalar loop it means (width 1)
+    instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
+    remarks: bool = False
+    """Print a remark for each loop kept scalar by `fallback`."""
     pipeline: str = ""
     """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
 
@@ -111,7 +145,7 @@ class ConvertLoopToSimdPass(ModulePass):
                 f"module was already lowered for target '{recorded.data}', not '{options.target.name}'", op
             )
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options)),  # pyright: ignore[reportArgumentType]
+            GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options, self.fallback, self.remarks)),  # pyright: ignore[reportArgumentType]
             apply_recursively=False,
             walk_reverse=True,
         ).rewrite_module(op)

@@ -18,7 +18,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import AccKind, neutral_element
+from loopopt.dialects.loop_attrs import AccKind, AccumAttr, acc_kind_fits_type, neutral_element
 from loopopt.lowering.loop_to_simd_lanes import LoopLowering, const_op, is_mask_type
 from loopopt.lowering.loop_to_simd_table import FLOAT_COMBINE, INT_COMBINE, MASK_COMBINE, REDUCE
 
@@ -37,6 +37,18 @@ def check_vectorizable(acc: loop.Accumulator, at: Operation) -> None:
         raise LoopoptDiagnostic(
             f"accumulator #{acc.arg.index - 1} of type index has no vector form (lanes hold f32, f64, i32, i64, i1)", at
         )
+
+
+def carried_kind(acc: AccumAttr, carried_type: Attribute) -> AccumAttr:
+    """The `#loop.acc` of a lowered loop's accumulator of `carried_type`.
+
+    The lowered loops are plain `loop.for`s, which never split their accumulators, so the
+    kind is informative only; and/or are stated as `custom` on vectors and on index cursors
+    since the loop dialect accepts and/or only on scalar integer types.
+    """
+    if acc.acc_kind in (AccKind.AND, AccKind.OR) and not acc_kind_fits_type(acc.acc_kind, carried_type):
+        return AccumAttr(AccKind.CUSTOM)
+    return acc
 
 
 def neutral_vector(lowering: LoopLowering, kind: AccKind, t: Attribute, at: Operation) -> SSAValue:

@@ -116,6 +116,20 @@ class LoopLowering:
     """New scalar values available before the loop (hoisted copies, values defined outside)."""
     broadcasts: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
     """Preheader broadcasts of outside scalars (and constant vectors), by (scalar, vector type)."""
+    inserted: list[Operation] = field(default_factory=list[Operation])
+    """Everything emitted before the loop, in order (erased again by `abandon`)."""
+    scratch: list[Block] = field(default_factory=list[Block])
+    """Loop bodies under construction (their ops are dropped by `abandon`)."""
+
+    def abandon(self, erase: Callable[[Operation], None]) -> None:
+        """Undo a lowering that failed half-way (`erase` removes one op, e.g. through the
+        rewriter): the source loop is left as it was."""
+        for block in self.scratch:
+            for op in block.walk():
+                op.drop_all_references()
+        for op in reversed(self.inserted):
+            if op.parent is not None:
+                erase(op)
 
     def vector_type(self, t: Attribute, at: Operation) -> VectorType:
         """`vector<W x t>`; index lanes have no simd form."""
@@ -130,6 +144,7 @@ class LoopLowering:
     def emit_pre(self, op: Operation) -> Operation:
         located(op, self.source)
         self.preheader(op)
+        self.inserted.append(op)
         for r in op.results:
             self.outside.add(r)
         return op
@@ -161,7 +176,10 @@ class LoopLowering:
         """A preheader broadcast of a scalar available before the loop (cached)."""
         key = (scalar, vt)
         if key not in self.broadcasts:
-            self.broadcasts[key] = self.emit_pre(_broadcast_op(scalar, vt, self)[-1]).results[0]
+            ops = _broadcast_op(scalar, vt, self)
+            for o in ops:
+                self.emit_pre(o)
+            self.broadcasts[key] = ops[-1].results[0]
         return self.broadcasts[key]
 
     def index_const(self, value: int) -> SSAValue:

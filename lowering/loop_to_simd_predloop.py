@@ -40,9 +40,10 @@ from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind
-from loopopt.lowering.loop_to_simd_accum import check_vectorizable, finish, neutral_vector
+from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, finish, neutral_vector
 from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, const_op, located
 from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_tail import tail_mask
@@ -85,13 +86,22 @@ def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecO
     for acc in op.accumulators:
         check_vectorizable(acc, op)
     lowering = LoopLowering(op, target, width, lambda o: rewriter.insert_op(o, InsertPoint.before(op)))
+    try:
+        _lower_predloop(op, rewriter, options, lowering, width)
+    except LoopoptDiagnostic:
+        lowering.abandon(lambda o: rewriter.erase_op(o, safe_erase=False))
+        raise
+
+
+def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
+    target = options.target
     br = BlockRange.of(lowering)
     lowering.hoist_invariants()
     tail = tail_kind(op, options)
     accs = op.accumulators
     types = [a.arg.type for a in accs]
     vtypes = [lowering.vector_type(t, op) for t in types]
-    kinds = [*op.accs.data, AccumAttr(AccKind.ADD)]
+    kinds = [*(carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)), AccumAttr(AccKind.ADD)]
     inits = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
     pre = lowering.emit_pre
     zero = pre(const_op(0, IndexType())).results[0]

@@ -94,6 +94,7 @@ class BlockRange:
         step = self.lowering.emit_pre(const_op(block * self.step, IndexType())).results[0]
         body = Block(arg_types=[IndexType(), *acc_types])
         body.args[0].name_hint = self.lowering.source.var.name_hint
+        self.lowering.scratch.append(body)
         for_op = loop.ForOp([start, stop, step], inits, accs, body)
         for_op.location = self.lowering.source.location
         return for_op, body

@@ -38,10 +38,11 @@ from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
+from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccumAttr, TailKind
 from loopopt.dialects.simd_targets import TargetInfo
-from loopopt.lowering.loop_to_simd_accum import check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
 from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, located
 from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_tail import scalar_tail, tail_mask
@@ -115,6 +116,15 @@ def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOpt
     for acc in op.accumulators:
         check_vectorizable(acc, op)
     lowering = LoopLowering(op, target, width, lambda o: rewriter.insert_op(o, InsertPoint.before(op)))
+    try:
+        _lower_vecloop(op, rewriter, options, lowering, width)
+    except LoopoptDiagnostic:
+        lowering.abandon(lambda o: rewriter.erase_op(o, safe_erase=False))
+        raise
+
+
+def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
+    target = options.target
     br = BlockRange.of(lowering)  # validates the range first
     lowering.hoist_invariants()
     k = interleave_factor(op, options)
@@ -122,7 +132,7 @@ def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOpt
     accs = op.accumulators
     types = [a.arg.type for a in accs]
     vtypes = [lowering.vector_type(t, op) for t in types]
-    kinds = vector_accs(op)
+    kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
     neutral = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
     pre = lowering.emit_pre
 

@@ -1,0 +1,78 @@
+"""Helpers shared by the df → loop tests: parse a corpus file afresh, lower it (with or
+without df-fuse), size outputs no input determines, and count loop nests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from corpus import context
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.parser import Parser
+
+from loopopt.dialects import df, loop
+from loopopt.dialects.df_types import ArrayType
+from loopopt.lowering.abi import find_kernel
+from loopopt.lowering.df_to_loop import ConvertDFToLoopPass
+
+LOOP_OPS = (loop.ForOp, loop.ZipOp, loop.PredLoopOp, loop.VecLoopOp)
+DF_LOOP_OPS = (df.MapOp, df.FilterOp, df.ReduceOp, df.FoldOp, df.ScanOp)
+"""df ops that need a loop (plus df.select on arrays)."""
+
+
+def lowering_context() -> Context:
+    ctx = context()
+    ctx.load_dialect(loop.Loop)
+    return ctx
+
+
+def parse(path: Path | str, text: str | None = None) -> ModuleOp:
+    """A fresh (mutable) module of a corpus file."""
+    path = Path(path)
+    module = Parser(lowering_context(), text if text is not None else path.read_text(), str(path)).parse_module()
+    module.verify()
+    return module
+
+
+def lower(module: ModuleOp, fuse: bool, fuse_filter_map: bool = True) -> ModuleOp:
+    """df-fuse (when `fuse`) then convert-df-to-loop, in place; verifies the result."""
+    ctx = lowering_context()
+    if fuse:
+        from loopopt.passes.df_fuse import DFFusePass
+
+        DFFusePass().apply(ctx, module)
+    ConvertDFToLoopPass(fuse_filter_map=fuse_filter_map).apply(ctx, module)
+    module.verify()
+    return module
+
+
+def result_extents(df_func: FuncOp, df_results: tuple[Any, ...]) -> dict[str, int]:
+    """Axis lengths of the df kernel's array results (for outputs on a range's axis)."""
+    extents: dict[str, int] = {}
+    for t, r in zip(df_func.function_type.outputs, df_results, strict=True):
+        if isinstance(t, ArrayType):
+            arr = next(iter(r.values())) if isinstance(r, dict) else r
+            extents.update(zip(t.axis_names, arr.shape, strict=True))
+    return extents
+
+
+def loop_nests(module: ModuleOp, kernel: str) -> list:
+    """The top-level loops of a kernel (one per loop nest)."""
+    return [op for op in find_kernel(module, kernel).body.block.ops if isinstance(op, LOOP_OPS)]
+
+
+def is_copy(nest) -> bool:
+    """A nest that only moves elements: loads and stores (a returned value not made in place)."""
+    names = {op.name for op in nest.walk() if op is not nest and not isinstance(op, LOOP_OPS)}
+    return names <= {"loop.load", "loop.store", "loop.yield"}
+
+
+def df_loop_ops(module: ModuleOp, kernel: str) -> list:
+    """The df ops of a kernel that each need a loop nest."""
+    return [
+        op
+        for op in find_kernel(module, kernel).body.block.ops
+        if isinstance(op, DF_LOOP_OPS) or (isinstance(op, df.SelectOp) and isinstance(op.result.type, ArrayType))
+    ]
