@@ -7,8 +7,15 @@ Import dialects and passes from their modules (``loopopt.dialects.df``,
 __version__ = "0.1.0"
 
 
-def compile(source_or_module, target: str = "native", pipeline: str | None = None, **kwargs):
-    """Compile a df or loop program to C for `target` and load its kernels (see loopopt.compile)."""
-    from loopopt.compile import compile as _compile
 
-    return _compile(source_or_module, target=target, pipeline=pipeline, **kwargs)
+def __getattr__(name: str):
+    """`loopopt.compile(...)` without importing xDSL at `import loopopt` time.
+
+    The submodule `loopopt.compile` is itself callable (it forwards to its `compile`
+    function), so the name means the same thing before and after the submodule is imported.
+    """
+    if name == "compile":
+        from importlib import import_module
+
+        return import_module("loopopt.compile")
+    raise AttributeError(f"module 'loopopt' has no attribute {name!r}")

@@ -12,6 +12,8 @@ the inputs only and return `(outputs, results)` like `call_alloc`.
 
 from __future__ import annotations
 
+import sys
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -164,3 +166,13 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
 
 
 __all__ = ["CompiledKernels", "compile", "kernel_signature", "kernels_of", "make_context", "parse"]
+
+
+class _CallableModule(types.ModuleType):
+    """Makes `loopopt.compile(...)` work whether `loopopt.compile` names this module or the function."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> CompiledKernels:
+        return compile(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
