@@ -1,0 +1,860 @@
+"""`loop-run`: compile a df program, run its kernels, check them against the interpreter, time them.
+
+    loop-run examples/sum_of_squares.mlir                   # every kernel, this CPU's best ISA
+    loop-run prog.mlir -t neon --kernel sumsq               # NEON, run under qemu-aarch64
+    loop-run prog.mlir --input x=x.npy --input a=2.5 --print-c
+
+Each kernel is compiled with the default pipeline (`loop-pipeline{target=T}`, or `-p`), run
+on inputs of size `--n` (random with `--seed`, or the arrays and scalars given with
+`--input`), and its results are compared with loopopt's interpreter running the *original*
+df program on the same inputs. Then the compiled kernel is timed against numpy's natural
+expression of the program: the `ref=` of the kernel's `// REF:` header line (the corpus
+format of test/python/df/corpus.py; its `inputs=` specs, value ranges included, are used
+for the random inputs too). Without a header there is no numpy time.
+
+What "matches" means:
+* integers and booleans: equal;
+* a float result that comes straight out of a `reassoc` add (mul) reduction: within
+  2(m+1)·eps·Σ|tᵢ| (2(m+1)·eps·|ref|), the bound of any summation order over the m
+  reduced terms tᵢ (read back from the interpreter);
+* any other float result that depends on a reassociated reduction: within √eps·(1+|ref|);
+* every other float result: bit-exact (NaNs equal). When the compiled code contracts
+  `a*b + c` into an FMA (avx2, avx512, neon), the reference is the interpreter running the
+  program after `df-fuse,loop-simplify{fma=true}` (the pipeline's own contraction rule;
+  the interpreter's `math.fma` rounds once), so contracted maps are still checked exactly;
+* a `tol=` in the REF header (exact, ulp:K, close:R, reduction:EXPR) overrides the float
+  rule for that kernel (`exact` stays FMA-aware).
+The check runs on at most `--check-n` elements (the interpreter runs custom folds element
+by element): random inputs of that size; given `--input`s are always checked whole.
+
+Exit status: 0 when every kernel matched, 1 on an error (bad file, program, option, kernel
+name, target; printed as `file:line:col: error: ...` or `loop-run: error: ...`), 2 when a
+kernel gave a MISMATCH.
+
+The library functions (`parse_ref_headers`, `make_inputs`, `run_compiled`,
+`reference_results`, `compare_results`) are what the differential tests use too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+
+EXIT_OK, EXIT_ERROR, EXIT_MISMATCH = 0, 1, 2
+
+FMA_OPS = ("math.fma", "simd.fma")
+"""Ops that mark a contracted multiply-add in the compiled module."""
+
+CONTRACT_PIPELINE = "df-fuse,loop-simplify{fma=true}"
+"""What the FMA-aware reference runs on the df program: the pipeline's contraction rule."""
+
+
+class RunError(Exception):
+    """A user error with no source location: printed as `loop-run: error: ...`."""
+
+
+# --------------------------------------------------------------------------- REF headers
+
+_DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """One `inputs=` item of a REF header: `x:f32[n]`, `a:f32~0:1`, `len:i64=n`, `p:{x:f32,y:f32}[n]`."""
+
+    name: str
+    dtype: str | None
+    fields: tuple[tuple[str, str], ...] = ()
+    dims: tuple[str, ...] = ()
+    value: str | None = None
+    low: float | None = None
+    high: float | None = None
+
+    _SPEC = re.compile(
+        r"^(?P<name>\w+):(?:(?P<dtype>f32|f64|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
+        r"(?:\[(?P<dims>[^\]]*)\])?(?:=(?P<value>[^~]+))?(?:~(?P<lo>[^:]+):(?P<hi>.+))?$"
+    )
+
+    @classmethod
+    def parse(cls, text: str) -> InputSpec:
+        m = cls._SPEC.match(text.strip())
+        if not m:
+            raise ValueError(f"bad input spec {text!r}")
+        fields = tuple(tuple(f.split(":")) for f in m["fields"].split(",")) if m["fields"] else ()
+        dims = tuple(d.strip() for d in m["dims"].split(",")) if m["dims"] else ()
+        lo, hi = (float(m["lo"]), float(m["hi"])) if m["lo"] else (None, None)
+        return cls(m["name"], m["dtype"], fields, dims, m["value"], lo, hi)  # type: ignore[arg-type]
+
+    def make(self, n: int, rng: np.random.Generator) -> Any:
+        if self.value is not None:
+            return _DTYPES[self.dtype](eval(self.value, {"np": np, "n": n}))  # type: ignore[index]
+        shape = tuple(int(eval(d, {"n": n})) for d in self.dims)
+        if self.fields:
+            return {f: random_values(t, shape, rng, self.low, self.high) for f, t in self.fields}
+        v = random_values(self.dtype, shape, rng, self.low, self.high)  # type: ignore[arg-type]
+        return v if shape else v[()]
+
+
+@dataclass(frozen=True)
+class RefHeader:
+    """`// REF: kernel=@k inputs=... tol=... ref=EXPR`: inputs, tolerance and numpy expression of one kernel."""
+
+    kernel: str
+    inputs: tuple[InputSpec, ...]
+    tol: str
+    expr: str
+    line: int
+
+
+_REF_LINE = re.compile(r"^\s*//\s*REF:\s*(?P<body>.*)$")
+
+
+def parse_ref_headers(text: str, filename: str = "<input>") -> dict[str, RefHeader]:
+    """Every REF line of a program, by kernel name; a malformed line raises RunError."""
+    headers: dict[str, RefHeader] = {}
+    for k, line in enumerate(text.splitlines(), 1):
+        m = _REF_LINE.match(line)
+        if not m:
+            continue
+        head, sep, expr = m["body"].partition(" ref=")
+        try:
+            items = dict(item.split("=", 1) for item in head.split())
+            if not sep or "kernel" not in items or set(items) - {"kernel", "inputs", "tol"}:
+                raise ValueError("expected kernel=@NAME [inputs=...] [tol=...] ref=EXPR")
+            specs = tuple(InputSpec.parse(s) for s in items.get("inputs", "").split(";") if s)
+        except ValueError as e:
+            raise RunError(f"{filename}:{k}: bad REF header: {e}") from None
+        name = items["kernel"].lstrip("@")
+        headers[name] = RefHeader(name, specs, items.get("tol", "exact"), expr.strip(), k)
+    return headers
+
+
+def fold(fn: Callable[..., Any], init: Any, *arrays: np.ndarray) -> Any:
+    """Sequential left fold, for REF expressions."""
+    acc = init
+    for elems in zip(*arrays):
+        acc = fn(acc, *elems)
+    return acc
+
+
+def scan(fn: Callable[[Any, Any], Any], init: Any, x: np.ndarray) -> np.ndarray:
+    """Inclusive sequential scan in x's dtype, for REF expressions."""
+    out = np.empty_like(x)
+    acc = init
+    for k, e in enumerate(x):
+        acc = fn(acc, e)
+        out[k] = acc
+    return out
+
+
+def ref_namespace(header: RefHeader, inputs: Sequence[Any], n: int) -> dict[str, Any]:
+    env: dict[str, Any] = {"np": np, "fold": fold, "scan": scan, "n": n}
+    env.update({s.name: x for s, x in zip(header.inputs, inputs)})
+    return env
+
+
+# --------------------------------------------------------------------------- inputs
+
+
+def random_values(dtype: str, shape: tuple[int, ...], rng: np.random.Generator,
+                  low: float | None = None, high: float | None = None) -> np.ndarray:
+    """Floats uniform in [-1, 1), integers in [-1000, 1000], booleans fair (or [low, high])."""
+    dt = _DTYPES[dtype]
+    if dt is np.bool_:
+        return rng.random(shape) < 0.5
+    if np.issubdtype(dt, np.floating):
+        lo, hi = (low, high) if low is not None else (-1.0, 1.0)
+        return rng.uniform(lo, hi, shape).astype(dt)
+    lo, hi = (low, high) if low is not None else (-1000, 1000)
+    return rng.integers(int(lo), int(hi), shape, dtype=dt, endpoint=True)
+
+
+def arg_names(kernel: func.FuncOp) -> list[str]:
+    return [a.name_hint or f"arg{k}" for k, a in enumerate(kernel.args)]
+
+
+def _dtype_name(t: Attribute) -> str:
+    from loopopt.lowering.abi import dtype_name
+
+    name = dtype_name(t)
+    return "i1" if name == "bool" else name
+
+
+def make_inputs(kernel: func.FuncOp, n: int, rng: np.random.Generator,
+                header: RefHeader | None = None, given: Mapping[str, Any] | None = None) -> list[Any]:
+    """One value per argument of df kernel `kernel`: given, from the REF spec, or random of size n.
+
+    Without a spec, an array's first axis has extent n and any other axis 4; scalars are
+    random (floats in [-1, 1), integers in [1, 8]: scalars are often lengths or steps).
+    """
+    from loopopt.dialects.df_types import ArrayType, RecordType
+
+    given = given or {}
+    specs = {s.name: s for s in header.inputs} if header is not None else {}
+    values: list[Any] = []
+    for name, t in zip(arg_names(kernel), kernel.function_type.inputs, strict=True):
+        if name in given:
+            values.append(given[name])
+        elif name in specs:
+            values.append(specs[name].make(n, rng))
+        elif isinstance(t, ArrayType):
+            shape = (n,) + (4,) * (t.rank - 1)
+            el = t.element_type
+            if isinstance(el, RecordType):
+                values.append({f: random_values(_dtype_name(ft), shape, rng) for f, ft in el.fields})
+            else:
+                values.append(random_values(_dtype_name(el), shape, rng))
+        else:
+            dt = _dtype_name(t)
+            low, high = (None, None) if dt in ("f32", "f64", "i1") else (1, 8)
+            values.append(random_values(dt, (), rng, low, high)[()])
+    return values
+
+
+def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[str, Any]:
+    """`--input NAME=PATH.npy` / `NAME=NUMBER` / `REC.FIELD=PATH.npy` -> values by argument name."""
+    from loopopt.dialects.df_types import ArrayType, RecordType
+
+    types: dict[str, Attribute] = {}
+    for k in kernels:
+        types.update(zip(arg_names(k), k.function_type.inputs))
+    given: dict[str, Any] = {}
+    for item in items:
+        name, sep, what = item.partition("=")
+        if not sep or not name or not what:
+            raise RunError(f"--input expects NAME=PATH.npy or NAME=VALUE, found {item!r}")
+        base, _, fieldname = name.partition(".")
+        if base not in types:
+            raise RunError(f"--input {name}: no kernel has an argument named {base!r} "
+                           f"(arguments: {', '.join(sorted(types)) or 'none'})")
+        t = types[base]
+        el = t.element_type if isinstance(t, ArrayType) else t
+        if fieldname:
+            if not isinstance(el, RecordType) or el.field_type(fieldname) is None:
+                raise RunError(f"--input {name}: argument {base!r} has no record field {fieldname!r}")
+            el = el.field_type(fieldname)
+        elif isinstance(el, RecordType):
+            raise RunError(f"--input {name}: {base!r} is an array of records; give each field as {base}.FIELD=PATH.npy")
+        dt = _DTYPES[_dtype_name(el)]
+        if isinstance(t, ArrayType):
+            try:
+                arr = np.load(what, allow_pickle=False)
+            except (OSError, ValueError) as e:
+                raise RunError(f"--input {name}: cannot load {what!r}: {e}") from None
+            if arr.ndim != t.rank:
+                raise RunError(f"--input {name}: {what} has rank {arr.ndim}, the argument has rank {t.rank}")
+            if arr.dtype != dt:
+                if not np.can_cast(arr.dtype, dt, "same_kind"):
+                    raise RunError(f"--input {name}: {what} holds {arr.dtype}, the argument is {np.dtype(dt)}")
+                arr = arr.astype(dt)
+            value: Any = np.ascontiguousarray(arr)
+        else:
+            try:
+                value = dt(float(what) if np.issubdtype(dt, np.floating) else int(what, 0))
+            except ValueError:
+                raise RunError(f"--input {name}: {what!r} is not a {np.dtype(dt)} value") from None
+        if fieldname:
+            given.setdefault(base, {})[fieldname] = value
+        else:
+            given[base] = value
+    for base, v in given.items():
+        el = types[base].element_type if isinstance(types[base], ArrayType) else None
+        if isinstance(v, dict) and isinstance(el, RecordType):
+            missing = [f for f, _ in el.fields if f not in v]
+            if missing:
+                raise RunError(f"--input {base}: record fields {', '.join(missing)} are not given")
+            given[base] = {f: v[f] for f, _ in el.fields}
+    return given
+
+
+def input_size(inputs: Sequence[Any]) -> int:
+    """The size n of a set of inputs: the first axis of the first array."""
+    for v in inputs:
+        if isinstance(v, dict):
+            v = next(iter(v.values()))
+        if isinstance(v, np.ndarray) and v.ndim:
+            return v.shape[0]
+    return 0
+
+
+# --------------------------------------------------------------------------- running compiled code
+
+
+@dataclass
+class Guarded:
+    """A buffer placed `offset` elements into a larger one filled with a canary pattern, so a
+    misaligned start is tested and any write outside the buffer is caught."""
+
+    backing: np.ndarray
+    view: np.ndarray
+    start: int
+    stop: int
+
+    PAD = 64
+    CANARY = 0xA5
+
+    @classmethod
+    def make(cls, shape: Sequence[int], dtype: Any, offset: int) -> Guarded:
+        dtype = np.dtype(dtype)
+        count = int(np.prod(shape)) if len(shape) else 1
+        start = cls.PAD + offset * dtype.itemsize
+        raw = np.full(start + count * dtype.itemsize + cls.PAD, cls.CANARY, np.uint8)
+        view = raw[start : start + count * dtype.itemsize].view(dtype).reshape(shape)
+        return cls(raw, view, start, start + count * dtype.itemsize)
+
+    def intact(self) -> bool:
+        return bool(np.all(self.backing[: self.start] == self.CANARY) and np.all(self.backing[self.stop :] == self.CANARY))
+
+
+def _place(x: np.ndarray, offset: int) -> np.ndarray:
+    if offset == 0:
+        return x
+    g = Guarded.make(x.shape, x.dtype, offset)
+    g.view[...] = x
+    return g.view
+
+
+def flatten_inputs(inputs: Sequence[Any]) -> list[Any]:
+    """df-shaped inputs -> the C inputs: arrays of records become their field arrays."""
+    flat: list[Any] = []
+    for x in inputs:
+        flat.extend(x.values() if isinstance(x, dict) else [x])
+    return flat
+
+
+def typed_results(sig: Any, results: Sequence[Any]) -> tuple[Any, ...]:
+    """Scalar results as numpy scalars of their C type (the runtime returns Python numbers)."""
+    from loopopt.runtime.signature import DTYPES
+
+    return tuple(DTYPES[t].numpy.type(r) for t, r in zip(sig.results, results, strict=True))
+
+
+def run_compiled(compiled: Any, name: str, inputs: Sequence[Any], offset: int = 0,
+                 extents: Mapping[str, int] | None = None) -> tuple[Any, ...]:
+    """Call compiled native kernel `name` on df-shaped inputs; its results in df order.
+
+    Every buffer (inputs and outputs) starts `offset` elements into a canary-filled
+    allocation; an output written outside its capacity raises AssertionError. Outputs on an
+    axis no input has (a range's) are sized from `extents`.
+    """
+    from loopopt.lowering.abi import BufferArg, _regroup, find_kernel, kernel_args
+    from loopopt.runtime.library import results_tuple
+
+    args = kernel_args(find_kernel(compiled.module, name))
+    outs = [a for a in args if isinstance(a, BufferArg) and a.output]
+    ins = [a for a in args if not (isinstance(a, BufferArg) and a.output)]
+    flat = flatten_inputs(inputs)
+    if len(flat) != len(ins):
+        raise RunError(f"@{name} takes {len(ins)} C inputs, found {len(flat)}")
+    values: list[Any] = [None] * len(args)
+    known = dict(extents or {})
+    for a, x in zip(ins, flat, strict=True):
+        if isinstance(a, BufferArg):
+            x = np.asarray(x)
+            known.update(zip(a.axes, x.shape))
+            values[a.index] = _place(x, offset)
+        else:
+            values[a.index] = x
+    guards: list[Guarded] = []
+    for a in outs:
+        dims = [a.capacity] if a.capacity is not None else list(a.axes)
+        if any(d not in known for d in dims):
+            raise RunError(f"@{name}: cannot size output {a.name}: no input has axis {dims}")
+        from loopopt.interp.dtypes import numpy_dtype
+
+        g = Guarded.make([known[d] for d in dims], numpy_dtype(a.element_type), offset)
+        guards.append(g)
+        values[a.index] = g.view
+    sig = compiled.signatures[name]
+    results = typed_results(sig, results_tuple(sig, compiled[name](*values)))
+    for a, g in zip(outs, guards, strict=True):
+        assert g.intact(), f"@{name}: output {a.name} was written outside its {g.view.shape} buffer"
+    return _regroup(outs, [v.copy() if isinstance(v, np.ndarray) else v for v in values], results)
+
+
+def run_compiled_batch(compiled: Any, name: str, cases: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
+    """Many calls of a compiled kernel (df-shaped inputs each), results in df order.
+
+    Native kernels are called one by one; foreign ones (NEON) go through one qemu run.
+    """
+    from loopopt.lowering.abi import BufferArg, _regroup, find_kernel, kernel_args
+
+    if compiled.library is not None:
+        return [run_compiled(compiled, name, c) for c in cases]
+    args = kernel_args(find_kernel(compiled.module, name))
+    outs = [a for a in args if isinstance(a, BufferArg) and a.output]
+    ran = compiled[name].batch([flatten_inputs(c) for c in cases])
+    regrouped = []
+    for outputs, results in ran:
+        results = typed_results(compiled.signatures[name], results)
+        values: list[Any] = [None] * len(args)
+        for a, o in zip(outs, outputs, strict=True):
+            values[a.index] = o
+        regrouped.append(_regroup(outs, values, results))
+    return regrouped
+
+
+# --------------------------------------------------------------------------- reference and check
+
+
+def contracts_fma(module: ModuleOp, name: str) -> bool:
+    """Whether compiled kernel `name` contains a fused multiply-add."""
+    from loopopt.lowering.abi import find_kernel
+
+    return any(op.name in FMA_OPS for op in find_kernel(module, name).walk())
+
+
+def fma_contracted(module: ModuleOp) -> ModuleOp:
+    """The df program with the pipeline's FMA contraction applied (still df: interpretable)."""
+    from loopopt.compile import make_context, run_pipeline
+
+    clone = module.clone()
+    run_pipeline(clone, CONTRACT_PIPELINE, make_context())
+    return clone
+
+
+@dataclass
+class FloatRule:
+    """How one float result is compared: kind exact | bound | close | ulp, and why."""
+
+    kind: str
+    why: str
+    bound: Any = None
+    """Absolute bound (bound), relative tolerance (close) or ulps (ulp)."""
+
+
+def _reassoc_source(v: SSAValue) -> tuple[Operation, int] | None:
+    """The reassociated add/mul reduction `v` comes straight out of, with its triple index."""
+    from loopopt.dialects import df
+
+    op = v.owner
+    if isinstance(op, df.ReduceOp) and op.reassoc is not None:
+        k = op.results.index(v)  # type: ignore[arg-type]
+        if op.kind_values[k] in ("add", "mul"):
+            return op, k
+    return None
+
+
+def _depends_on_reassoc(v: SSAValue) -> bool:
+    from loopopt.dialects import df
+
+    seen: set[int] = set()
+    stack = [v]
+    while stack:
+        value = stack.pop()
+        op = value.owner
+        if not isinstance(op, Operation) or id(op) in seen:
+            continue
+        seen.add(id(op))
+        if isinstance(op, df.ReduceOp | df.ScanOp) and op.reassoc is not None:
+            return True
+        for inner in op.walk():
+            stack.extend(inner.operands)
+    return False
+
+
+def reduction_terms(module: ModuleOp, name: str, inputs: Sequence[Any]) -> dict[int, tuple[np.ndarray, Operation, int]]:
+    """For each result of df kernel `name` that is a reassociated add/mul reduction: its
+    reduced terms (the reduce's input, computed by the interpreter), the reduce and triple."""
+    from loopopt.interp.runner import run_function
+    from loopopt.lowering.abi import find_kernel
+
+    clone = module.clone()
+    kernel = find_kernel(clone, name)
+    ret = kernel.get_return_op()
+    assert ret is not None
+    sources = {k: s for k, v in enumerate(ret.operands) if (s := _reassoc_source(v)) is not None}
+    if not sources:
+        return {}
+    extra = [op.operands[k] for op, k in sources.values()]
+    ret.operands = (*ret.operands, *extra)
+    kernel.update_function_type()
+    results = run_function(clone, name, *inputs)
+    terms = results[len(ret.operands) - len(extra):]
+    original = find_kernel(module, name).get_return_op()
+    assert original is not None
+    return {
+        k: (t, _reassoc_source(original.operands[k])[0], s[1])  # type: ignore[index]
+        for (k, s), t in zip(sources.items(), terms, strict=True)
+    }
+
+
+def float_rules(module: ModuleOp, name: str, inputs: Sequence[Any], reference: Sequence[Any],
+                header: RefHeader | None = None) -> dict[int, FloatRule]:
+    """The comparison rule of each float result of df kernel `name` (see the module docstring)."""
+    from loopopt.lowering.abi import find_kernel
+
+    kernel = find_kernel(module, name)
+    ret = kernel.get_return_op()
+    assert ret is not None
+    n = input_size(inputs)
+    if header is not None and header.tol != "exact":
+        kind, _, arg = header.tol.partition(":")
+        if kind == "reduction":
+            with np.errstate(all="ignore"):
+                t = np.asarray(eval(arg, ref_namespace(header, inputs, n)))
+            eps = np.finfo(t.dtype).eps if np.issubdtype(t.dtype, np.floating) else 0.0
+            bound = 2.0 * (t.size + 1) * eps * float(np.sum(np.abs(t), dtype=np.float64)) + np.finfo(np.float32).tiny
+            return {k: FloatRule("bound", f"REF tol={header.tol}", bound) for k in range(len(reference))}
+        if kind == "ulp":
+            return {k: FloatRule("ulp", f"REF tol={header.tol}", int(arg)) for k in range(len(reference))}
+        if kind == "close":
+            return {k: FloatRule("close", f"REF tol={header.tol}", float(arg)) for k in range(len(reference))}
+        raise RunError(f"REF header of @{name}: unknown tol {header.tol!r}")
+    rules: dict[int, FloatRule] = {}
+    terms = reduction_terms(module, name, inputs)
+    for k, v in enumerate(ret.operands):
+        if k in terms:
+            t, op, j = terms[k]
+            over = {a for a in op.over_axis_names}  # type: ignore[attr-defined]
+            axes = tuple(i for i, a in enumerate(op.inputs[j].type.axis_names) if a in over)  # type: ignore[attr-defined]
+            m = int(np.prod([t.shape[i] for i in axes])) if t.ndim else 0
+            eps = float(np.finfo(t.dtype).eps)
+            if op.kind_values[j] == "add":  # type: ignore[attr-defined]
+                with np.errstate(all="ignore"):
+                    scale = np.sum(np.abs(t.astype(np.float64)), axis=axes)
+                rules[k] = FloatRule("bound", f"reassociated sum of {m} terms: 2(m+1)·eps·Σ|t|",
+                                     2.0 * (m + 1) * eps * scale + np.finfo(np.float32).tiny)
+            else:
+                rules[k] = FloatRule("bound", f"reassociated product of {m} terms: 2(m+1)·eps·|ref|",
+                                     2.0 * (m + 1) * eps * np.abs(np.asarray(reference[k], np.float64)))
+        elif _depends_on_reassoc(v):
+            rules[k] = FloatRule("close", "depends on a reassociated reduction: √eps·(1+|ref|)", None)
+        else:
+            rules[k] = FloatRule("exact", "bit-exact")
+    return rules
+
+
+def reference_results(module: ModuleOp, name: str, inputs: Sequence[Any], fma: bool) -> tuple[Any, ...]:
+    """The df interpreter's results for `name` (after the pipeline's FMA contraction if `fma`)."""
+    from loopopt.interp.runner import run_function
+
+    return run_function(fma_contracted(module) if fma else module, name, *inputs)
+
+
+def _leaves(value: Any, what: str):
+    if isinstance(value, dict):
+        for f, v in value.items():
+            yield from _leaves(v, f"{what}.{f}")
+    elif isinstance(value, tuple):
+        for j, v in enumerate(value):
+            yield from _leaves(v, f"{what}[{j}]")
+    else:
+        yield what, value
+
+
+def compare_results(got: Sequence[Any], ref: Sequence[Any], rules: Mapping[int, FloatRule],
+                    exact_alternative: Sequence[Any] | None = None) -> list[str]:
+    """Mismatch descriptions (empty when everything matches).
+
+    `exact_alternative` is a second reference accepted for bit-exact float results (the
+    unfused one when `ref` is FMA-contracted).
+    """
+    problems: list[str] = []
+    if len(got) != len(ref):
+        return [f"{len(got)} results, expected {len(ref)}"]
+    for k, (g, r) in enumerate(zip(got, ref, strict=True)):
+        alt = dict(_leaves(exact_alternative[k], f"result {k}")) if exact_alternative is not None else {}
+        for (what, gv), (_, rv) in zip(_leaves(g, f"result {k}"), _leaves(r, f"result {k}"), strict=True):
+            problem = _compare_leaf(np.asarray(gv), np.asarray(rv), rules.get(k))
+            if problem and what in alt and _compare_leaf(np.asarray(gv), np.asarray(alt[what]), rules.get(k)) is None:
+                problem = None
+            if problem:
+                problems.append(f"{what}: {problem}")
+    return problems
+
+
+def _compare_leaf(g: np.ndarray, r: np.ndarray, rule: FloatRule | None) -> str | None:
+    if g.dtype != r.dtype:
+        return f"dtype {g.dtype}, expected {r.dtype}"
+    if g.shape != r.shape:
+        return f"shape {g.shape}, expected {r.shape}"
+    if not np.issubdtype(r.dtype, np.floating) or rule is None or rule.kind == "exact":
+        same = (g == r) | (np.isnan(g) & np.isnan(r)) if np.issubdtype(r.dtype, np.floating) else g == r
+        if np.all(same):
+            return None
+        bad = np.flatnonzero(~np.asarray(same).reshape(-1))
+        i = int(bad[0])
+        return (f"{bad.size} of {max(r.size, 1)} elements differ; first at [{i}]: "
+                f"got {g.reshape(-1)[i]!r}, expected {r.reshape(-1)[i]!r}")
+    with np.errstate(all="ignore"):
+        diff = np.abs(g.astype(np.float64) - r.astype(np.float64))
+        if rule.kind == "bound":
+            limit = np.asarray(rule.bound, np.float64)
+        elif rule.kind == "close":
+            tol = rule.bound if rule.bound is not None else math.sqrt(float(np.finfo(r.dtype).eps))
+            limit = tol * (1.0 + np.abs(r.astype(np.float64)))
+        else:  # ulp
+            limit = rule.bound * np.spacing(np.abs(r)).astype(np.float64)
+        ok = (diff <= limit) | (np.isnan(g) & np.isnan(r)) | (np.isinf(r) & (g == r))
+    if np.all(ok):
+        return None
+    bad = np.flatnonzero(~np.asarray(ok).reshape(-1))
+    i = int(bad[0])
+    lim = np.broadcast_to(limit, r.shape).reshape(-1)[i] if r.ndim else float(limit)
+    return (f"{bad.size} of {max(r.size, 1)} elements off; first at [{i}]: got {g.reshape(-1)[i]!r}, "
+            f"expected {r.reshape(-1)[i]!r}, |diff| {diff.reshape(-1)[i]:.3g} > {lim:.3g} ({rule.why})")
+
+
+@dataclass
+class Check:
+    """The outcome of checking one kernel."""
+
+    problems: list[str]
+    n: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_kernel(df_module: ModuleOp, compiled: Any, name: str, inputs: Sequence[Any],
+                 header: RefHeader | None = None) -> Check:
+    """Run compiled `name` on `inputs` and compare with the df interpreter."""
+    from loopopt.lowering.abi import find_kernel
+
+    fma = contracts_fma(compiled.module, name)
+    plain = reference_results(df_module, name, inputs, fma=False)
+    ref = reference_results(df_module, name, inputs, fma=True) if fma else plain
+    extents = _result_extents(find_kernel(df_module, name), plain)
+    if compiled.library is not None:
+        got = run_compiled(compiled, name, inputs, extents=extents)
+    else:
+        got = run_compiled_batch(compiled, name, [inputs])[0]
+    rules = float_rules(df_module, name, inputs, plain, header)
+    check = Check(compare_results(got, ref, rules, plain if fma else None), input_size(inputs))
+    if fma:
+        check.notes.append("FMA-contracted")
+    kinds = sorted({r.why for r in rules.values() if r.kind != "exact"})
+    check.notes.extend(kinds)
+    return check
+
+
+def _result_extents(kernel: func.FuncOp, results: Sequence[Any]) -> dict[str, int]:
+    """Axis extents of the df results (sizes outputs on a range's axis)."""
+    from loopopt.dialects.df_types import ArrayType
+
+    extents: dict[str, int] = {}
+    for t, r in zip(kernel.function_type.outputs, results, strict=True):
+        if isinstance(t, ArrayType):
+            arr = next(iter(r.values())) if isinstance(r, dict) else r
+            extents.update(zip(t.axis_names, np.shape(arr)))
+    return extents
+
+
+# --------------------------------------------------------------------------- timing
+
+
+def best_time(fn: Callable[[], Any], budget: float = 0.25, repeat: int = 5) -> float:
+    """Seconds per call: best of `repeat` rounds of enough calls to fill budget/repeat."""
+    fn()
+    number, elapsed = 1, 0.0
+    while True:
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= budget / repeat / 4 or number >= 1 << 20:
+            break
+        number *= 4
+    best = elapsed / number
+    for _ in range(repeat - 1):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        best = min(best, (time.perf_counter() - start) / number)
+    return best
+
+
+def format_seconds(s: float) -> str:
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if s >= scale:
+            return f"{s / scale:.3g} {unit}"
+    return f"{s / 1e-9:.3g} ns"
+
+
+def native_call(compiled: Any, name: str, inputs: Sequence[Any], extents: Mapping[str, int]) -> Callable[[], Any]:
+    """A zero-argument call of the compiled kernel with preallocated outputs (for timing)."""
+    from loopopt.interp.dtypes import numpy_dtype
+    from loopopt.lowering.abi import BufferArg, find_kernel, kernel_args
+
+    args = kernel_args(find_kernel(compiled.module, name))
+    flat = iter(flatten_inputs(inputs))
+    values: list[Any] = []
+    known = dict(extents)
+    for a in args:
+        if isinstance(a, BufferArg) and a.output:
+            dims = [a.capacity] if a.capacity is not None else list(a.axes)
+            values.append(np.empty([known[d] for d in dims], numpy_dtype(a.element_type)))
+        else:
+            x = next(flat)
+            if isinstance(a, BufferArg):
+                known.update(zip(a.axes, np.shape(x)))
+            values.append(x)
+    function = compiled[name]
+    return lambda: function(*values)
+
+
+# --------------------------------------------------------------------------- command line
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        print(f"loop-run: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="loop-run",
+        description="Compile a df program, run its kernels, check them against loopopt's interpreter "
+        "and time them against numpy.",
+        epilog="Exit status: 0 all kernels match, 1 error, 2 a kernel MISMATCH.",
+    )
+    p.add_argument("file", help="a .mlir df (or Loop IR) program")
+    p.add_argument("-p", "--pipeline", default=None,
+                   help="pass pipeline (default: loop-pipeline{target=TARGET})")
+    p.add_argument("-t", "--target", default="native",
+                   help="scalar, sse2, avx2, avx512, neon (under qemu) or native (default: this CPU's best)")
+    p.add_argument("-k", "--kernel", action="append", default=[], metavar="NAME",
+                   help="run only this kernel (repeatable; default: every kernel)")
+    p.add_argument("-n", "--n", type=int, default=1_000_000, help="size of the random inputs (default 1000000)")
+    p.add_argument("--check-n", type=int, default=10_000,
+                   help="size of the random inputs of the interpreter check (default 10000; capped at --n)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("-i", "--input", action="append", default=[], metavar="NAME=PATH.npy|VALUE",
+                   help="an argument's value: a .npy array, a number for a scalar, REC.FIELD=PATH.npy for records")
+    p.add_argument("--print-c", action="store_true", help="print the generated C first")
+    p.add_argument("--no-time", action="store_true", help="skip the timings")
+    return p
+
+
+def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
+    out = out or sys.stdout
+    args = build_parser().parse_args(argv)
+    try:
+        return _run(args, out)
+    except RunError as e:
+        print(f"loop-run: error: {e}", file=sys.stderr)
+    except (ParseError, VerifyException, DiagnosticException) as e:
+        from loopopt.tools.loop_opt import format_error
+
+        print(format_error(e, args.file), file=sys.stderr)
+    except Exception as e:  # the runtime's compile and run errors are reported, not traced
+        from loopopt.runtime import CompileError, ForeignRunError
+
+        if not isinstance(e, CompileError | ForeignRunError):
+            raise
+        print(f"loop-run: error: {e}", file=sys.stderr)
+    return EXIT_ERROR
+
+
+def _run(args: argparse.Namespace, out: Any) -> int:
+    from loopopt.compile import compile as compile_module
+    from loopopt.compile import kernels_of, make_context, parse
+    from loopopt.tools.loop_opt import verify_located
+
+    if args.n < 0 or args.check_n < 0:
+        raise RunError("--n and --check-n must be >= 0")
+    target = _check_target(args.target)
+    path = Path(args.file)
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise RunError(f"cannot read {args.file}: {e.strerror if isinstance(e, OSError) else e}") from None
+    headers = parse_ref_headers(text, args.file)
+    df_module = parse(text, make_context(), args.file)
+    verify_located(df_module)
+    kernels = kernels_of(df_module)
+    names = [k.sym_name.data for k in kernels]
+    for name in args.kernel:
+        if name not in names:
+            raise RunError(f"no kernel {name!r} in {args.file} (kernels: {', '.join(names) or 'none'})")
+    selected = [k for k in kernels if not args.kernel or k.sym_name.data in args.kernel]
+    given = parse_given(args.input, selected)
+    compiled = compile_module(df_module, target=target, pipeline=args.pipeline)
+    if args.print_c:
+        print(compiled.c_source, file=out)
+    foreign = compiled.library is None
+    print(f"{args.file}: target {compiled.target}" + (" (run under qemu)" if foreign else ""), file=out)
+    status = EXIT_OK
+    for k, kernel in enumerate(selected):
+        name = kernel.sym_name.data
+        header = headers.get(name)
+        seed_rng = np.random.default_rng([args.seed, k])
+        check_inputs = make_inputs(kernel, min(args.n, args.check_n), seed_rng, header, given)
+        check = check_kernel(df_module, compiled, name, check_inputs, header)
+        notes = f" ({'; '.join(check.notes)})" if check.notes else ""
+        if check.ok:
+            print(f"{name}: matches the interpreter (n={check.n}){notes}", file=out)
+        else:
+            status = EXIT_MISMATCH
+            print(f"{name}: MISMATCH against the interpreter (n={check.n}){notes}", file=out)
+            for problem in check.problems:
+                print(f"  {problem}", file=out)
+        if args.no_time:
+            continue
+        if foreign:
+            print("  timing skipped: the kernel runs under qemu", file=out)
+            continue
+        inputs = make_inputs(kernel, args.n, np.random.default_rng([args.seed, k, 1]), header, given)
+        print("  " + _timing_line(df_module, compiled, kernel, inputs, header), file=out)
+    return status
+
+
+def _check_target(target: str) -> str:
+    from loopopt import runtime
+
+    if target == "native":
+        return target
+    if target not in runtime.ISAS:
+        raise RunError(f"unknown target {target!r}; expected one of {', '.join(runtime.ISAS)} or native")
+    if target in runtime.isa.FOREIGN_TOOLS:
+        ok, why = runtime.neon_runner_available()
+        if not ok:
+            raise RunError(f"cannot run {target} kernels here: {why}")
+    elif target not in runtime.host_isas():
+        raise RunError(f"this CPU cannot run {target} (it runs {', '.join(runtime.host_isas())}, and neon under qemu)")
+    return target
+
+
+def _timing_line(df_module: ModuleOp, compiled: Any, kernel: func.FuncOp, inputs: Sequence[Any],
+                 header: RefHeader | None) -> str:
+    from loopopt.interp.runner import run_function
+
+    name = kernel.sym_name.data
+    n = input_size(inputs)
+    extents: dict[str, int] = {}
+    try:
+        call = native_call(compiled, name, inputs, extents)
+    except KeyError:  # an output on a range's axis: its extent comes from a reference run
+        extents = _result_extents(kernel, run_function(df_module, name, *inputs))
+        call = native_call(compiled, name, inputs, extents)
+    ours = best_time(call)
+    line = f"n={n}: loopopt {format_seconds(ours)}"
+    if header is None:
+        return line + "; numpy: no REF header with a numpy expression for this kernel"
+    env = ref_namespace(header, inputs, n)
+    expr = compile(header.expr, f"REF line {header.line}", "eval")
+    with np.errstate(all="ignore"):
+        theirs = best_time(lambda: eval(expr, env))
+    return line + f", numpy {format_seconds(theirs)} ({theirs / ours:.2f}x)"
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
