@@ -64,9 +64,15 @@ def loop_nests(module: ModuleOp, kernel: str) -> list:
 
 
 def is_copy(nest) -> bool:
-    """A nest that only moves elements: loads and stores (a returned value not made in place)."""
-    names = {op.name for op in nest.walk() if op is not nest and not isinstance(op, LOOP_OPS)}
-    return names <= {"loop.load", "loop.store", "loop.yield"}
+    """A nest that only moves elements (a returned value not made in place): its ops are
+    loads and stores, and every store writes a loaded value."""
+    ops = [op for op in nest.walk() if op is not nest and not isinstance(op, LOOP_OPS)]
+    stores = [op for op in ops if isinstance(op, loop.StoreOp)]
+    return (
+        bool(stores)
+        and {op.name for op in ops} <= {"loop.load", "loop.store", "loop.yield"}
+        and all(isinstance(s.value.owner, loop.LoadOp) for s in stores)
+    )
 
 
 def df_loop_ops(module: ModuleOp, kernel: str) -> list:

@@ -1,0 +1,79 @@
+"""Loop structure after lowering: one loop nest per df op, ONE per fused group.
+
+Unfused (convert-df-to-loop alone, fuse-filter-map=false): every df op that needs a loop
+(map, filter, reduce, fold, scan, select on arrays) is exactly one top-level loop nest.
+Fused (df-fuse, then convert-df-to-loop): one nest per df op df-fuse left, a filter whose
+only user is a map sharing its nest. Copy nests (a returned kernel input) are counted apart.
+"""
+
+from __future__ import annotations
+
+import pytest
+from corpus import load_corpus
+from lowering_harness import df_loop_ops, is_copy, lower, lowering_context, loop_nests, parse
+
+from loopopt.dialects import df, loop
+from loopopt.lowering.abi import find_kernel
+from loopopt.lowering.df_to_loop_decl_ref import inline_decl_refs
+from loopopt.lowering.df_to_loop_filter_map import fusible_map
+
+CASES = load_corpus()
+COPIES = {"swap_arrays_f64": 2}
+"""Kernels returning their inputs: each returned input is copied by one nest."""
+SINGLE_NEST = ("sumsq_f32", "dot_f64", "l1_norm_f32", "map_chain_f32", "mean_var_fused_f32",
+               "sum_positive_f64", "count_above_i64", "even_times3_i32", "norm2_f32", "rotate_f64")
+"""Fused chains: exactly one loop nest and no intermediate buffer after df-fuse + lowering."""
+
+
+def expected_nests(module, kernel: str, fused_filter_map: bool) -> int:
+    f = find_kernel(module, kernel)
+    inline_decl_refs(f)
+    ops = df_loop_ops(module, kernel)
+    pairs = sum(1 for op in ops if isinstance(op, df.FilterOp) and fusible_map(op)) if fused_filter_map else 0
+    return len(ops) - pairs
+
+
+def split(module, kernel: str) -> tuple[int, int]:
+    nests = loop_nests(module, kernel)
+    copies = sum(1 for n in nests if is_copy(n))
+    return len(nests) - copies, copies
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_unfused_one_nest_per_df_op(case):
+    expected = expected_nests(parse(case.path), case.kernel, fused_filter_map=False)
+    module = lower(parse(case.path), fuse=False, fuse_filter_map=False)
+    assert split(module, case.kernel) == (expected, COPIES.get(case.kernel, 0))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_fused_one_nest_per_fused_group(case):
+    from loopopt.passes.df_fuse import DFFusePass
+
+    fused_df = parse(case.path)
+    DFFusePass().apply(lowering_context(), fused_df)
+    expected = expected_nests(fused_df, case.kernel, fused_filter_map=True)
+    module = lower(parse(case.path), fuse=True)
+    assert split(module, case.kernel) == (expected, COPIES.get(case.kernel, 0))
+    unfused = lower(parse(case.path), fuse=False, fuse_filter_map=False)
+    assert len(loop_nests(module, case.kernel)) <= len(loop_nests(unfused, case.kernel))
+
+
+@pytest.mark.parametrize("kernel", SINGLE_NEST)
+def test_fused_chain_is_one_nest_without_intermediates(kernel):
+    case = next(c for c in CASES if c.kernel == kernel)
+    module = lower(parse(case.path), fuse=True)
+    assert len(loop_nests(module, kernel)) == 1
+    assert not [op for op in find_kernel(module, kernel).walk() if isinstance(op, loop.AllocOp)]
+
+
+def test_unfused_intermediate_is_allocated_and_freed():
+    """map → reduce without df-fuse: the map writes a loop.alloc'd buffer, freed before return."""
+    case = next(c for c in CASES if c.kernel == "sumsq_f32")
+    f = find_kernel(lower(parse(case.path), fuse=False), case.kernel)
+    ops = list(f.walk())
+    allocs = [op for op in ops if isinstance(op, loop.AllocOp)]
+    deallocs = [op for op in ops if isinstance(op, loop.DeallocOp)]
+    assert len(allocs) == 1 and len(deallocs) == 1
+    assert deallocs[0].buf is allocs[0].result
+    assert deallocs[0].next_op is f.body.block.last_op
