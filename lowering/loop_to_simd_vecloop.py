@@ -84,10 +84,6 @@ def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> Tail
     return kind
 
 
-def vector_accs(op: loop.VecLoopOp | loop.PredLoopOp) -> list[AccumAttr]:
-    return list(op.accs.data)
-
-
 def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
                load_mask: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
     """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors."""

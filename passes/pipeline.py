@@ -11,7 +11,8 @@ loop-simplify                fold, identities
 loop-licm                    hoist loop-invariant code
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-convert-loop-to-simd{target, tail, interleave}
+convert-loop-to-simd{target, tail, interleave, fallback=true}  (loops the target cannot
+                             express stay scalar, with a remark under remarks=true)
 loop-simplify                clean up the index arithmetic of the lowering
 canonicalize, cse            fold and merge the duplicated constants and loads
 ```
@@ -78,11 +79,13 @@ class LoopPipelinePass(ModulePass):
         except ValueError as e:
             raise LoopoptDiagnostic(str(e)) from None
         name = resolve_target_name(self.target)
-        lower: dict[str, Any] = {"target": name}
+        lower: dict[str, Any] = {"target": name, "fallback": True}
         if self.tail:
             lower["tail"] = self.tail
         if self.interleave:
             lower["interleave"] = self.interleave
+        if self.remarks:
+            lower["remarks"] = True
         steps = [
             Step("df-fuse", {"remarks": True} if self.remarks else {}),
             Step("convert-df-to-loop"),
@@ -106,9 +109,16 @@ class LoopPipelinePass(ModulePass):
         return ",".join(s.spelling() for s in self.steps() if s.name in available)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        self.run(ctx, op)
+
+    def run(self, ctx: Context, op: ModuleOp, stop_before: str | None = None) -> None:
+        """Apply the steps in order; with `stop_before`, only those before the first of that name
+        (tests compare the loop IR before `convert-loop-to-simd` with what it becomes)."""
         passes = _all_passes()
         spelled = self.spelling(set(passes))
         for step in self.steps():
+            if step.name == stop_before:
+                return
             factory = passes.get(step.name)
             if factory is None:
                 continue  # its module is still being written
