@@ -24,7 +24,7 @@ Runner = Callable[[int], object]
 class TimingConfig:
     min_sample: float = 2e-3
     """Seconds one sample must last at least."""
-    trials: int = 7
+    trials: int = 9
     """Samples per implementation; the median is reported."""
     max_reps: int = 1 << 30
 
