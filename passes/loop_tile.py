@@ -31,8 +31,10 @@ def is_innermost(op: loop.LoopLike) -> bool:
 
 
 def constant_index(value: SSAValue) -> int | None:
-    """The integer a value holds when an `arith.constant` defines it."""
+    """The integer a value holds when an `arith.constant` defines it (through index casts)."""
     owner = value.owner
+    while isinstance(owner, arith.IndexCastOp):
+        owner = owner.input.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
         return owner.value.value.data
     return None

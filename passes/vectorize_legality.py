@@ -286,9 +286,9 @@ def memory_dependence(c: Candidate) -> Decline | None:
 # --------------------------------------------------------------------------- all of them
 
 PREDICATES: Sequence[Callable[[Candidate], Decline | None]] = (
+    scan,
     custom_reduction,
     float_reduction_order,
-    scan,
     not_a_reduction,
     no_vector_form,
     nonunit_stride,

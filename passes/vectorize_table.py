@@ -52,6 +52,7 @@ VECTOR_FORMS: dict[type[Operation], str] = {
     arith.ExtFOp: "simd.convert",
     arith.TruncFOp: "simd.convert",
     arith.ExtSIOp: "simd.convert",
+    arith.ExtUIOp: "simd.convert (i1 masks to 0/1 integers)",
     arith.TruncIOp: "simd.convert",
     arith.IndexCastOp: "simd.convert (of the lane indices: simd.iota + broadcast)",
     # uniform values
