@@ -80,7 +80,11 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             cur = regroup(inits, acc_args)
-            xs = [load(ctx, inner, x, axes, point) for x in inputs]
+            loaded: dict[SSAValue, Lowered] = {}  # one load per distinct input
+            for v, x in zip(op.inputs, inputs, strict=True):
+                if v not in loaded:
+                    loaded[v] = load(ctx, inner, x, axes, point)
+            xs = [loaded[v] for v in op.inputs]
             nxt: list[Lowered] = list(cur)
             for k, kind in enumerate(kinds):
                 if kind != ReduceKind.CUSTOM:

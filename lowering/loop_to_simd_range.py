@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, VectorType
 from xdsl.ir import Block, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -94,6 +94,9 @@ class BlockRange:
         step = self.lowering.emit_pre(const_op(block * self.step, IndexType())).results[0]
         body = Block(arg_types=[IndexType(), *acc_types])
         body.args[0].name_hint = self.lowering.source.var.name_hint
+        sources = [a.name_hint or "acc" for a in self.lowering.source.acc_args]
+        for k, arg in enumerate(body.args[1:]):
+            arg.name_hint = f"{sources[k % len(sources)]}_v" if k < len(acc_types) and sources and isinstance(acc_types[k], VectorType) else "cursor"
         self.lowering.scratch.append(body)
         for_op = loop.ForOp([start, stop, step], inits, accs, body)
         for_op.location = self.lowering.source.location
