@@ -54,11 +54,13 @@ def emit_body_copy(
     """Emit one copy of `body` (terminator excluded) with `var := var_as`; return its yields.
 
     `accs` are the copy's accumulator values (the previous copy's yields). Loads and stores
-    take the substitution into their affine index; any other use of the variable reads an
-    `arith.addi`/`arith.constant` made for this copy. `emit(op)` inserts an op.
+    of the body take the substitution into their affine index; any other use of the variable
+    (including one nested in a region) reads an `arith.addi`/`arith.constant` made for this
+    copy. `emit(op)` inserts an op and returns it.
     """
     mapper: dict[SSAValue, SSAValue] = dict(zip(body.args[1:], accs, strict=True))
-    if any(not isinstance(u.operation, loop.LoadOp | loop.StoreOp) for u in var.uses):
+    rebuilt = [u.operation for u in var.uses if isinstance(u.operation, loop.LoadOp | loop.StoreOp)]
+    if any(u.operation not in rebuilt or u.operation.parent_block() is not body for u in var.uses):
         mapper[var] = _materialize(var_as, emit, like)
     for op in body.ops:
         if isinstance(op, loop.YieldOp):
