@@ -1,0 +1,38 @@
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2}' | filecheck %s
+
+// A map: uniform operands are broadcast once before the loop, contiguous loads/stores
+// become simd.load/simd.store at the block's first index, the rest runs as the source body.
+
+func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  loop.vecloop %i in [%c0, %n) width(W) tail(scalar) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %one = arith.constant 1.0 : f32
+    %m = arith.mulf %a, %e : f32
+    %s = arith.addf %m, %one : f32
+    loop.store %s, %out[%i] : !loop.buf<f32>
+  }
+  func.return
+}
+
+// CHECK:       builtin.module attributes {loop.target = "avx2"} {
+// CHECK-LABEL:   func.func @axpb
+// CHECK:           %[[TRIPS:.*]] = arith.maxsi
+// CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:           %[[REM:.*]] = arith.remsi %[[TRIPS]], %[[C8:.*]] : index
+// CHECK:           %[[FULL:.*]] = arith.subi %[[TRIPS]], %[[REM]] : index
+// CHECK:           %[[END:.*]] = arith.addi %c0, %[[FULL]] : index
+// CHECK:           %[[A:.*]] = simd.broadcast %a : f32 -> vector<8xf32>
+// CHECK:           %[[ONES:.*]] = simd.broadcast %[[ONE]] : f32 -> vector<8xf32>
+// CHECK:           loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) {
+// CHECK-NEXT:        %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<8xf32>
+// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[A]], %[[E]] : vector<8xf32>
+// CHECK-NEXT:        %[[S:.*]] = arith.addf %[[M]], %[[ONES]] : vector<8xf32>
+// CHECK-NEXT:        simd.store %[[S]], %out[%[[I]]] : vector<8xf32>, !loop.buf<f32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      loop.for %[[J:.*]] in [%[[END]], %n) {
+// CHECK-NEXT:        %[[E2:.*]] = loop.load %x[%[[J]]] : !loop.buf<f32>
+// CHECK:             loop.store %{{.*}}, %out[%[[J]]] : !loop.buf<f32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      func.return
