@@ -2,10 +2,12 @@
 
 * Call overhead: a `loopopt.compile` callable on a 1-element array, called in a Python loop
   (what a user pays per call), next to a Python builtin call (`len`) and `np.sum` on one element.
-* Compile time, per shipped example (examples/*.mlir): parse + default pipeline + C printing
-  in process (warm: the median of a few runs after one warm-up), and the wall time of
+* Compile time, per shipped example (examples/*.mlir): parse + default pipeline (timed pass by
+  pass) + C printing in process (thread CPU time, warm: the median of a few runs after one
+  warm-up; wall time alongside), and the wall time of
   `loop-opt <example> -p 'loop-pipeline{target=...}' -t c` as a fresh process (cold: Python
-  start-up and imports included). gcc is not included in either.
+  start-up and imports included; `loop-opt` on an empty module gives that start-up alone).
+  gcc is not included in either.
 * Scale: parse, pipeline and C printing of a generated df module of at least 10,000 ops.
 """
 
@@ -33,8 +35,14 @@ class CompileTime:
     parse: float
     pipeline: float
     print_c: float
+    wall: float = 0.0
+    """Wall seconds of parse + pipeline + printing (the others are thread CPU seconds)."""
+    passes: dict[str, float] = field(default_factory=dict)
+    """CPU seconds per pipeline pass (they add up to `pipeline`)."""
     cold_process: float | None = None
     """Wall time of the `loop-opt` process, or None when not measured."""
+    startup_process: float | None = None
+    """Wall time of `loop-opt` on an empty module without passes (Python start-up and imports)."""
     error: str | None = None
 
     @property
@@ -73,43 +81,76 @@ def call_overhead(isa: str, config: TimingConfig) -> tuple[dict[str, Timing], st
 
 
 def _timed(fn: Callable[[], object]) -> tuple[float, object]:
-    t0 = time.perf_counter()
+    """(thread CPU seconds, value) of fn()."""
+    t0 = time.thread_time()
     value = fn()
-    return time.perf_counter() - t0, value
+    return time.thread_time() - t0, value
+
+
+def pipeline_steps(isa: str) -> list[str]:
+    """The default pipeline as its individual pass specs (one spec when it cannot be expanded)."""
+    import loopopt.compile as lc
+
+    try:
+        from loopopt.passes.pipeline import LoopPipelinePass
+
+        return [step.spelling() for step in LoopPipelinePass(target=isa).steps()]
+    except (ImportError, AttributeError, TypeError):
+        return [lc.default_pipeline(isa)]
 
 
 def compile_time(name: str, text: str, isa: str, repeats: int = 3, warmup: int = 1) -> CompileTime:
     """In-process parse / pipeline / print times: medians of `repeats` runs after `warmup` runs."""
+    from xdsl.passes import PassPipeline
+    from xdsl.transforms import get_all_passes as get_all_xdsl_passes
+
     import loopopt.compile as lc
+    from loopopt import registry
     from loopopt.targets.c import emit_c
 
     spec = lc.default_pipeline(isa)
-    parse_t, pipe_t, print_t = [], [], []
+    steps = pipeline_steps(isa)
+    passes = {**get_all_xdsl_passes(), **registry.get_all_passes()}
+    parse_t, pipe_t, print_t, wall_t = [], [], [], []
+    per_pass: dict[str, list[float]] = {}
     ops = 0
     try:
         for _ in range(repeats + warmup):
             ctx = lc.make_context()
+            w0 = time.perf_counter()
             tp, module = _timed(lambda: lc.parse(text, ctx, name))
             ops = sum(1 for _ in module.walk()) - 1  # without the module itself
-            tq, _ = _timed(lambda: lc.run_pipeline(module, spec, ctx))
+            tq = 0.0
+            for i, step in enumerate(steps):
+                ts, _ = _timed(lambda: PassPipeline.parse_spec(passes, step).apply(ctx, module))
+                per_pass.setdefault(f"{i + 1:02d} {step}", []).append(ts)
+                tq += ts
             tc, _ = _timed(lambda: emit_c(module, isa, spec))
+            wall_t.append(time.perf_counter() - w0)
             parse_t.append(tp)
             pipe_t.append(tq)
             print_t.append(tc)
     except Exception as e:
         return CompileTime(name, ops, 0.0, 0.0, 0.0, error=f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     med = statistics.median
-    return CompileTime(name, ops, med(parse_t[warmup:]), med(pipe_t[warmup:]), med(print_t[warmup:]))
+    return CompileTime(name, ops, med(parse_t[warmup:]), med(pipe_t[warmup:]), med(print_t[warmup:]),
+                       wall=med(wall_t[warmup:]), passes={k: med(v[warmup:]) for k, v in per_pass.items()})
 
 
-def loop_opt_process_time(path: Path, isa: str) -> float | None:
-    """Wall seconds of `loop-opt <path> -p loop-pipeline{target=isa} -t c` (None if it fails)."""
+def loop_opt_process_time(path: Path | None, isa: str) -> float | None:
+    """Wall seconds of `loop-opt <path> -p loop-pipeline{target=isa} -t c` (None if it fails).
+
+    With no path: `loop-opt` on an empty module with no passes (the start-up cost alone).
+    """
     import loopopt.compile as lc
 
     tool = Path(sys.executable).parent / "loop-opt"
-    command = [str(tool), str(path), "-p", lc.default_pipeline(isa), "-t", "c"]
+    if path is None:
+        command, stdin = [str(tool)], "builtin.module {}\n"
+    else:
+        command, stdin = [str(tool), str(path), "-p", lc.default_pipeline(isa), "-t", "c"], None
     t0 = time.perf_counter()
-    proc = subprocess.run(command, capture_output=True, text=True)
+    proc = subprocess.run(command, capture_output=True, text=True, input=stdin)
     elapsed = time.perf_counter() - t0
     return elapsed if proc.returncode == 0 else None
 
@@ -159,12 +200,13 @@ def measure_overheads(isa: str, config: TimingConfig, *, full: bool = True, log:
         ct = compile_time(f"examples/{path.name}", path.read_text(), isa)
         if full:
             ct.cold_process = loop_opt_process_time(path, isa)
+            ct.startup_process = loop_opt_process_time(None, isa)
         result.compiles.append(ct)
         log(f"compile {ct.name}: {ct.total * 1e3:.0f} ms in process, "
             f"{'-' if ct.cold_process is None else f'{ct.cold_process:.2f} s'} as a loop-opt process")
     if full:
         ct = compile_time("generated df module", generated_module(), isa, repeats=1, warmup=0)
         result.compiles.append(ct)
-        log(f"compile {ct.name} ({ct.ops} ops): parse {ct.parse:.2f} s, pipeline {ct.pipeline:.2f} s, print {ct.print_c:.2f} s"
+        log(f"compile {ct.name} ({ct.ops} ops): parse {ct.parse:.2f} s, pipeline {ct.pipeline:.2f} s, print {ct.print_c:.2f} s CPU"
             + (f" [{ct.error}]" if ct.error else ""))
     return result

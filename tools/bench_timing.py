@@ -8,6 +8,12 @@
   implementation, then trial 2, ...), so a burst of noise from the other jobs on this
   machine hits all of them alike and the ratios between them hold even when absolute
   numbers drift. Each implementation's time per repetition is the median of its trials.
+* A sample is the **CPU time of this thread** (`time.thread_time_ns`), not wall time: this
+  machine is shared (2 cores, load average often near 10), and a kernel preempted by another
+  job is not slower — its wall time is. Everything timed runs on this one thread (the C
+  kernels and numpy's element-wise loops are single-threaded). What CPU time does not remove
+  — cache and memory-bandwidth contention from the other jobs — the interleaving spreads
+  evenly over the implementations.
 """
 
 from __future__ import annotations
@@ -22,9 +28,9 @@ Runner = Callable[[int], object]
 
 @dataclass(frozen=True)
 class TimingConfig:
-    min_sample: float = 2e-3
+    min_sample: float = 1e-3
     """Seconds one sample must last at least."""
-    trials: int = 9
+    trials: int = 15
     """Samples per implementation; the median is reported."""
     max_reps: int = 1 << 30
 
@@ -44,9 +50,10 @@ class Timing:
 
 
 def sample(run: Runner, reps: int) -> float:
-    t0 = time.perf_counter_ns()
+    """Seconds of this thread's CPU time that `reps` repetitions took."""
+    t0 = time.thread_time_ns()
     run(reps)
-    return (time.perf_counter_ns() - t0) * 1e-9
+    return (time.thread_time_ns() - t0) * 1e-9
 
 
 def calibrate(run: Runner, config: TimingConfig) -> int:
