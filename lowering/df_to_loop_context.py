@@ -178,6 +178,3 @@ def with_extents(dest: Lowered, extents: tuple[SSAValue, ...]) -> Lowered:
     assert isinstance(dest, RecordArray)
     return RecordArray(dest.record, tuple(with_extents(f, extents) for f in dest.fields))
 
-
-def index_type() -> Attribute:
-    return IndexType()

@@ -50,6 +50,8 @@ def fusible_map(op: df.FilterOp) -> df.MapOp | None:
 def lower_filter_map(
     op: df.FilterOp, consumer: df.MapOp, ctx: KernelLowering, b: Builder, inputs: list[Lowered], it: Iter
 ) -> None:
+    """Emit the fused predloop of `op` and its sole user `consumer`; binds the map's results."""
+    # df_to_loop_filter dispatches here, so import its builders lazily (no import cycle)
     from loopopt.lowering.df_to_loop_filter import append, build_predloop, filter_predicate
 
     t = op.inputs.types[0]

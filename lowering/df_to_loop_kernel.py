@@ -38,7 +38,7 @@ from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.abi import AXES, CAPACITY, COUNT, FIELD, KERNEL, RESULT, ROLE
 from loopopt.lowering.df_to_loop_context import KernelLowering
-from loopopt.lowering.df_to_loop_nest import build_nest, load, store
+from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop_values import (
     BufArray,
     Lowered,
@@ -212,7 +212,6 @@ def _scalar_results(lowered: Lowered, ret: func.ReturnOp) -> list[SSAValue]:
 
 def copy(ctx: KernelLowering, b: Builder, src: Lowered, dest: Lowered, axes: tuple[str, ...]) -> None:
     """One loop nest copying array `src` into `dest` (a result that no loop produced in place)."""
-    from loopopt.lowering.df_to_loop_nest import iters_for
 
     def step(inner: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
         store(inner, load(ctx, inner, src, axes, point), dest, axes, point)

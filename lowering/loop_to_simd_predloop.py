@@ -85,11 +85,11 @@ def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecO
     width = choose_width(op, target)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
-    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert_op(o, InsertPoint.before(op)))
+    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
     try:
         _lower_predloop(op, rewriter, options, lowering, width)
     except LoopoptDiagnostic:
-        lowering.abandon(lambda o: rewriter.erase_op(o, safe_erase=False))
+        lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
         raise
 
 

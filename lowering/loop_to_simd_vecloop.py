@@ -111,11 +111,11 @@ def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOpt
     width = choose_width(op, target)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
-    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert_op(o, InsertPoint.before(op)))
+    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
     try:
         _lower_vecloop(op, rewriter, options, lowering, width)
     except LoopoptDiagnostic:
-        lowering.abandon(lambda o: rewriter.erase_op(o, safe_erase=False))
+        lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
         raise
 
 
