@@ -173,3 +173,29 @@ func.func @zip_and_others(%a: !loop.buf<f32>, %b: !loop.buf<f32>, %o: !loop.buf<
 // CHECK-NEXT:      loop.store
 // CHECK-NEXT:    }
 // CHECK-NEXT:    loop.vecloop
+
+// -----
+
+// A use of the variable nested in a region (here an scf.if) reads the copy's own index.
+// CHECK-LABEL: func.func @nested_use
+func.func @nested_use(%b: !loop.buf<f32>, %n: index, %p: i1) {
+  %c0 = arith.constant 0 : index
+  loop.for %i in [%c0, %n) {
+    %x = scf.if %p -> (f32) {
+      %y = loop.load %b[%i] : !loop.buf<f32>
+      scf.yield %y : f32
+    } else {
+      %z = arith.constant 0.0 : f32
+      scf.yield %z : f32
+    }
+    loop.store %x, %b[%i] : !loop.buf<f32>
+  }
+  func.return
+}
+// CHECK:         loop.for %[[I:.*]] in range(
+// CHECK-NEXT:      %{{.*}} = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:        %{{.*}} = loop.load %{{.*}}[%[[I]]] : !loop.buf<f32>
+// CHECK:           %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      %[[I1:.*]] = arith.addi %[[I]], %[[C1]] : index
+// CHECK-NEXT:      %{{.*}} = scf.if %{{.*}} -> (f32) {
+// CHECK-NEXT:        %{{.*}} = loop.load %{{.*}}[%[[I1]]] : !loop.buf<f32>
