@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from xdsl.builder import Builder
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FloatAttr,
@@ -389,18 +388,20 @@ class BlockEmitter:
 
     def _select(self, op: arith.SelectOp) -> None:
         mask = self.vector(op.cond, op)
-        a, b = self.vector(op.lhs, op), self.vector(op.rhs, op)
-        if is_mask_type(op.result.type):
-            # masks have no blend: (m & a) | (~m & b)
-            ones = self.lowering.splat_constant(True, VectorType(i1, [self.width]))
-            not_m = self.emit(arith.XOrIOp(mask, ones), op).results[0]
-            t = self.emit(arith.AndIOp(mask, a), op).results[0]
-            f = self.emit(arith.AndIOp(not_m, b), op).results[0]
-            new = self.emit(arith.OrIOp(t, f), op)
-        else:
-            new = self.emit(simd.SelectOp(mask, a, b), op)
-        new.results[0].name_hint = op.result.name_hint
-        self.env[op.result] = Varying(new.results[0])
+        out = self.blend(mask, self.vector(op.lhs, op), self.vector(op.rhs, op), op)
+        out.name_hint = op.result.name_hint
+        self.env[op.result] = Varying(out)
+
+    def blend(self, mask: SSAValue, a: SSAValue, b: SSAValue, at: Operation) -> SSAValue:
+        """Lane k = mask[k] ? a[k] : b[k]; `simd.select` for data, (m & a) | (~m & b) for masks."""
+        assert isinstance(a.type, VectorType)
+        if not is_mask_type(a.type.element_type):
+            return self.emit(simd.SelectOp(mask, a, b), at).results[0]
+        ones = self.lowering.splat_constant(True, VectorType(i1, [self.width]))
+        not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
+        t = self.emit(arith.AndIOp(mask, a), at).results[0]
+        f = self.emit(arith.AndIOp(not_m, b), at).results[0]
+        return self.emit(arith.OrIOp(t, f), at).results[0]
 
     # ----------------------------------------------------------------- index arithmetic
 
@@ -412,11 +413,9 @@ class BlockEmitter:
             if not (isinstance(t, IntegerType) and t.width.data in (32, 64)):
                 raise LoopoptDiagnostic(f"{op.name} of the loop variable to {t} has no simd form", op)
             base = self.emit(arith.IndexCastOp(s.base, t), op).results[0]
-            vt = VectorType(t, [self.width])
             new = self.emit(arith.AddiOp(self.splat(base, op), self.lowering.iota(t, s.stride)), op)
             new.results[0].name_hint = op.results[0].name_hint
             self.env[op.results[0]] = Varying(new.results[0])
-            del vt
             return
         if isinstance(op, arith.AddiOp | arith.SubiOp) and all(isinstance(x, Uniform | Strided) for x in xs):
             a, b = xs

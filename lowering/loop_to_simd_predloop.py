@@ -74,7 +74,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     em.run(op.body.block.ops)
     yielded = op.yield_op.values if op.yield_op else ()
     nexts = [
-        em.emit(simd.SelectOp(mask, em.vector(v, op), cur), op).results[0] for v, cur in zip(yielded, accs, strict=True)
+        em.blend(mask, em.vector(v, op), cur, op) for v, cur in zip(yielded, accs, strict=True)
     ]
     count = em.append_counts[0] if em.append_counts else em.emit(simd.MaskPopcountOp(mask), op).results[0]
     return nexts, em.emit(arith.AddiOp(cursor, count), op).results[0]

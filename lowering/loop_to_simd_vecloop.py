@@ -40,7 +40,7 @@ from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import AccumAttr, TailKind
+from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
 from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, located
@@ -94,7 +94,7 @@ def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[S
     em.run(op.body.block.ops)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:
-        out = [em.emit(simd.SelectOp(load_mask, new, cur), op).results[0] for new, cur in zip(out, accs, strict=True)]
+        out = [em.blend(load_mask, new, cur, op) for new, cur in zip(out, accs, strict=True)]
     return out
 
 
