@@ -13,7 +13,7 @@ $(BIN)/.installed: pyproject.toml
 	touch $@
 
 demo: $(BIN)/.installed
-	$(BIN)/loop-opt examples/sum_of_squares.mlir -p 'df-fuse,convert-df-to-loop'
+	$(BIN)/loop-run examples/sum_of_squares.mlir --print-c
 
 test: $(BIN)/.installed
 	$(BIN)/lit test/filecheck -sv -j $(JOBS)

@@ -3,6 +3,7 @@
 //   scale_positive(x) = [a * v for v in x if v > 0]     filter -> map (compaction)
 //   axpb(x, a, b)     = sqrt(|a*x|) + b                 map -> map
 
+// REF: kernel=@sumsq tol=reduction:x*x inputs=x:f32[n] ref=np.sum(x * x)
 func.func @sumsq(%x: !df.array<f32, [i]>) -> f32 {
   %zero = arith.constant 0.0 : f32
   %sq = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
@@ -14,6 +15,7 @@ func.func @sumsq(%x: !df.array<f32, [i]>) -> f32 {
   func.return %s : f32
 }
 
+// REF: kernel=@scale_positive inputs=x:f32[n]~-1:1;a:f32 ref=a * x[x > 0]
 func.func @scale_positive(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]> {
   %zero = arith.constant 0.0 : f32
   %pos = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
@@ -29,6 +31,7 @@ func.func @scale_positive(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k
   func.return %y : !df.array<f32, [k]>
 }
 
+// REF: kernel=@sqrt_abs_axpb tol=ulp:2 inputs=x:f32[n];a:f32;b:f32 ref=np.sqrt(np.abs(a * x)) + b
 func.func @sqrt_abs_axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
   %ax = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
   ^bb0(%e: f32):
