@@ -33,10 +33,10 @@ def _move_between_ops(first: Operation, second: Operation, rewriter: PatternRewr
     for op in between:
         op.detach()
         if any(r in tainted for r in op.results):
-            rewriter.insert_op(op, InsertPoint.after(after))
+            rewriter.insert(op, InsertPoint.after(after))
             after = op
         else:
-            rewriter.insert_op(op, InsertPoint.before(first))
+            rewriter.insert(op, InsertPoint.before(first))
 
 
 def _shifted_var(new_var: SSAValue, delta: IndexForm, fused: loop.LoopLike, first: loop.LoopLike,
@@ -46,12 +46,12 @@ def _shifted_var(new_var: SSAValue, delta: IndexForm, fused: loop.LoopLike, firs
         return new_var
     if (c := delta.constant) is not None:
         shift = arith.ConstantOp(IntegerAttr(c, IndexType()))
-        rewriter.insert_op(shift, InsertPoint.before(fused))
+        rewriter.insert(shift, InsertPoint.before(fused))
     else:
         shift = arith.SubiOp(second.lower, first.lower)
-        rewriter.insert_op(shift, InsertPoint.before(fused))
+        rewriter.insert(shift, InsertPoint.before(fused))
     add = arith.AddiOp(new_var, shift.result)
-    rewriter.insert_op(add, InsertPoint.at_end(body))
+    rewriter.insert(add, InsertPoint.at_end(body))
     return add.result
 
 
@@ -61,7 +61,7 @@ def _stream_loads(op: loop.LoopLike, var: SSAValue, rewriter: PatternRewriter, b
         return []
     loads = [loop.LoadOp(s, [Affine.var(var)]) for s in op.streams]
     for ld in loads:
-        rewriter.insert_op(ld, InsertPoint.at_end(body))
+        rewriter.insert(ld, InsertPoint.at_end(body))
     return [ld.result for ld in loads]
 
 
@@ -82,7 +82,7 @@ def fuse_loops(first: loop.LoopLike, second: loop.LoopLike, rewriter: PatternRew
         fused = loop.ForOp(first.bounds, inits, accs, Region(body))
     fused.attributes |= dict(first.attributes)
     fused.location = first.location
-    rewriter.insert_op(fused, InsertPoint.before(first))
+    rewriter.insert(fused, InsertPoint.before(first))
 
     new_var, new_accs = body.args[0], body.args[1:]
     k = len(first.inits)
@@ -97,7 +97,7 @@ def fuse_loops(first: loop.LoopLike, second: loop.LoopLike, rewriter: PatternRew
         elements = _stream_loads(op, var, rewriter, body)
         rewriter.inline_block(op.body.block, InsertPoint.at_end(body), [var, *elements, *acc_args])
         next_values += values
-    rewriter.insert_op(loop.YieldOp(*next_values), InsertPoint.at_end(body))
+    rewriter.insert(loop.YieldOp(*next_values), InsertPoint.at_end(body))
 
     results = list(fused.acc_results)
     rewriter.replace(first, [], results[:k])

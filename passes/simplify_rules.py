@@ -115,7 +115,7 @@ class Emit:
         self.root = root
 
     def op(self, op: Operation) -> SSAValue:
-        self.rewriter.insert_op(op, InsertPoint.before(self.root))
+        self.rewriter.insert(op, InsertPoint.before(self.root))
         return op.results[0]
 
     def const(self, like: SSAValue, value: int | float) -> SSAValue:
