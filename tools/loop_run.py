@@ -469,7 +469,6 @@ def _depends_on_reassoc(v: SSAValue) -> bool:
 def reduction_terms(module: ModuleOp, name: str, inputs: Sequence[Any]) -> dict[int, tuple[np.ndarray, Operation, int]]:
     """For each result of df kernel `name` that is a reassociated add/mul reduction: its
     reduced terms (the reduce's input, computed by the interpreter), the reduce and triple."""
-    from loopopt.interp.runner import run_function
     from loopopt.lowering.abi import find_kernel
 
     clone = module.clone()
@@ -482,7 +481,7 @@ def reduction_terms(module: ModuleOp, name: str, inputs: Sequence[Any]) -> dict[
     extra = [op.operands[k] for op, k in sources.values()]
     ret.operands = (*ret.operands, *extra)
     kernel.update_function_type()
-    results = run_function(clone, name, *inputs)
+    results = interpret(clone, name, inputs)
     terms = results[len(ret.operands) - len(extra):]
     original = find_kernel(module, name).get_return_op()
     assert original is not None
@@ -538,11 +537,35 @@ def float_rules(module: ModuleOp, name: str, inputs: Sequence[Any], reference: S
     return rules
 
 
+def interpret(module: ModuleOp, name: str, inputs: Sequence[Any]) -> tuple[Any, ...]:
+    """`loopopt.interp.runner.run_function`, with math.fma computed by libm's fma/fmaf
+    (`loopopt.runtime.reference.fma`): as correctly rounded as the interpreter's exact
+    rational FMA, and fast enough for large maps."""
+    from xdsl.dialects import math as xmath
+    from xdsl.interpreter import Interpreter, InterpreterFunctions, PythonValues, impl, register_impls
+
+    from loopopt.interp.df import as_value
+    from loopopt.interp.runner import make_interpreter
+    from loopopt.lowering.abi import find_kernel
+    from loopopt.runtime.reference import fma
+
+    @register_impls
+    class LibmFma(InterpreterFunctions):
+        @impl(xmath.FmaOp)
+        def run_fma(self, interpreter: Interpreter, op: xmath.FmaOp, args: PythonValues):
+            return (fma(*args),)
+
+    kernel = find_kernel(module, name)
+    interpreter = make_interpreter(module)
+    interpreter.register_implementations(LibmFma(), override=True)
+    with np.errstate(all="ignore"):
+        values = tuple(as_value(x, t) for x, t in zip(inputs, kernel.function_type.inputs, strict=True))
+        return tuple(interpreter.call_op(name, values))
+
+
 def reference_results(module: ModuleOp, name: str, inputs: Sequence[Any], fma: bool) -> tuple[Any, ...]:
     """The df interpreter's results for `name` (after the pipeline's FMA contraction if `fma`)."""
-    from loopopt.interp.runner import run_function
-
-    return run_function(fma_contracted(module) if fma else module, name, *inputs)
+    return interpret(fma_contracted(module) if fma else module, name, inputs)
 
 
 def _leaves(value: Any, what: str):
@@ -835,15 +858,13 @@ def _check_target(target: str) -> str:
 
 def _timing_line(df_module: ModuleOp, compiled: Any, kernel: func.FuncOp, inputs: Sequence[Any],
                  header: RefHeader | None) -> str:
-    from loopopt.interp.runner import run_function
-
     name = kernel.sym_name.data
     n = input_size(inputs)
     extents: dict[str, int] = {}
     try:
         call = native_call(compiled, name, inputs, extents)
     except KeyError:  # an output on a range's axis: its extent comes from a reference run
-        extents = _result_extents(kernel, run_function(df_module, name, *inputs))
+        extents = _result_extents(kernel, interpret(df_module, name, inputs))
         call = native_call(compiled, name, inputs, extents)
     ours = best_time(call)
     line = f"n={n}: loopopt {format_seconds(ours)}"
