@@ -46,8 +46,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--sizes", help="comma-separated element counts, e.g. 1Ki,64Ki,1Mi,16Mi (default) or 5000")
     ap.add_argument("--dtypes", help=f"comma-separated subset of {','.join(DTYPES)}")
     ap.add_argument("--isa", help=f"comma-separated ISAs to run loopopt and the kernel library for (default: all this CPU runs: {','.join(runtime.host_isas())})")
-    ap.add_argument("--trials", type=int, help="trials per implementation (default 9; --quick 1)")
-    ap.add_argument("--min-sample-ms", type=float, help="minimum length of one timing sample (default 2 ms)")
+    ap.add_argument("--trials", type=int, help="trials per implementation (default 15; --quick 1)")
+    ap.add_argument("--min-sample-ms", type=float, help="minimum length of one timing sample (default 1 ms)")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the call-overhead and compile-time measurements")
     return ap.parse_args(argv)
 
@@ -98,6 +98,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             (generated / f"{isa}.c").write_text("\n".join(sources))
     png = plot(run, out / "bench.png")
     extra = ["![GB/s by pattern and size](bench.png)" if png else "(no plot: install the `bench` extra for matplotlib)", ""]
+    if (out / "analysis.md").exists():
+        extra += ["Why targets are missed, with the generated code and what the pipeline should change: "
+                  "[analysis.md](analysis.md) (written by hand about one run; re-check it against the numbers above).", ""]
     (out / "README.md").write_text(bench_report.markdown(run, extra))
     (out / "bench.json").write_text(bench_report.to_json(run))
     log(f"wrote {out / 'README.md'}" + (f", {png}" if png else "") + f" in {env['wall_time_s']} s")
