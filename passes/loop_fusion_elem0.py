@@ -135,16 +135,6 @@ def access_elem0(access: loop.LoadOp | loop.StoreOp, var: SSAValue, lo: IndexFor
     return tuple(substitute_var(f, var, lo) for f in access_forms(access))
 
 
-def depends_on(value: SSAValue, var: SSAValue) -> bool:
-    """Whether `value` is computed from `var` (through any ops, not only affine ones)."""
-    if value is var:
-        return True
-    op = value.owner
-    if not isinstance(op, Operation):
-        return False
-    return any(depends_on(o, var) for o in op.operands)
-
-
 def is_injective(forms: tuple[IndexForm, ...]) -> bool:
     """Distinct iterations touch distinct elements: some dimension moves with j."""
     return any(f.coeff(J) != 0 for f in forms)

@@ -12,7 +12,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
-from xdsl.dialects.func import FuncOp
 from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.traits import IsTerminator, MemoryEffectKind
 
@@ -364,9 +363,3 @@ def previous_loop(op: Operation) -> Operation | None:
         prev = prev.prev_op
     return prev
 
-
-def in_function(op: Operation) -> bool:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, FuncOp):
-        parent = parent.parent_op()
-    return parent is not None

@@ -21,7 +21,6 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     AnyFloat,
     FloatAttr,
-    IndexType,
     IntegerAttr,
     IntegerType,
     VectorType,
@@ -143,10 +142,6 @@ def _element(t: Attribute) -> Attribute:
 
 def is_float(v: SSAValue) -> bool:
     return isinstance(_element(v.type), AnyFloat)
-
-
-def is_int(v: SSAValue) -> bool:
-    return isinstance(_element(v.type), IntegerType | IndexType)
 
 
 def is_scalar(x: SSAValue, **_: SSAValue) -> bool:
