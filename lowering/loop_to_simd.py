@@ -118,6 +118,9 @@ class ConvertLoopToSimdPass(ModulePass):
     """scalar | masked: override each vector loop's tail kind ("" keeps the loop's)."""
     interleave: int = 0
     """Independent vector accumulators per reduction; 0 picks per target."""
+    partial: bool = True
+    """Allow loops mixing element widths (their narrower vectors fill part of a register);
+    false makes them an error (or scalar under `fallback`): the C printer prints full registers only."""
     fallback: bool = False
     """Keep a vector loop the target cannot express as the scalar loop it means (width 1)
     instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
@@ -135,7 +138,7 @@ class ConvertLoopToSimdPass(ModulePass):
             raise LoopoptDiagnostic(f"convert-loop-to-simd: tail must be scalar or masked, found '{self.tail}'", module)
         if self.interleave < 0 or self.interleave > 16:
             raise LoopoptDiagnostic(f"convert-loop-to-simd: interleave must be in 0..16, found {self.interleave}", module)
-        return VecOptions(info, self.tail, self.interleave)
+        return VecOptions(info, self.tail, self.interleave, self.partial)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options(op)

@@ -82,7 +82,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
 
 def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
     target = options.target
-    width = choose_width(op, target)
+    width = choose_width(op, target, options.partial)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
     lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))

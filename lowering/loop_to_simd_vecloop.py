@@ -62,6 +62,8 @@ class VecOptions:
     """"" (as each loop says), "scalar" or "masked"."""
     interleave: int
     """K >= 1, or 0 for the per-target default (reductions only)."""
+    partial: bool = True
+    """Allow vectors that fill part of a register (loops mixing element widths)."""
 
 
 def interleave_factor(op: loop.VecLoopOp, options: VecOptions) -> int:
@@ -108,7 +110,7 @@ def _step(op: loop.LoopLike) -> int:
 
 def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
     target = options.target
-    width = choose_width(op, target)
+    width = choose_width(op, target, options.partial)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
     lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))

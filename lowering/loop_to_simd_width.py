@@ -31,12 +31,23 @@ def data_types(op: loop.VecLoopOp | loop.PredLoopOp) -> set[Attribute]:
     return found
 
 
-def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo) -> int:
-    """W for `op` on `target` (1 on the scalar target)."""
+def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, partial: bool = True) -> int:
+    """W for `op` on `target` (1 on the scalar target).
+
+    With `partial=False` a loop mixing element widths (whose narrower vectors would fill
+    part of a register) is a located error instead: the C printer prints full registers only.
+    """
     if target.vector_bits == 0:
         return 1
     types = data_types(op) or {Float32Type()}
     natural = min(target.width(t) for t in types)
+    if not partial and len({target.width(t) for t in types}) > 1:
+        widths = ", ".join(f"{t} x{target.width(t)}" for t in sorted(types, key=str))
+        raise LoopoptDiagnostic(
+            f"{op.name} mixes element widths ({widths} lanes per {target.name} register): at "
+            f"{natural} lanes the narrower vectors fill part of a register (partial=false)",
+            op,
+        )
     given = op.width.concrete
     if given is None:
         return natural

@@ -79,7 +79,8 @@ class LoopPipelinePass(ModulePass):
         except ValueError as e:
             raise LoopoptDiagnostic(str(e)) from None
         name = resolve_target_name(self.target)
-        lower: dict[str, Any] = {"target": name, "fallback": True}
+        # partial=false until the C printer prints part-register vectors (mixed-width loops stay scalar)
+        lower: dict[str, Any] = {"target": name, "partial": False, "fallback": True}
         if self.tail:
             lower["tail"] = self.tail
         if self.interleave:

@@ -9,7 +9,7 @@
 // contract x*x + acc after vectorization (simd.fma on the vector accumulators); SSE2 and
 // scalar do not contract. The scalar target vectorizes nothing.
 
-// SCALAR:       builtin.module attributes {loop.target = "scalar", loop.pipeline = "df-fuse,convert-df-to-loop,{{.*}}convert-loop-to-simd{target=scalar fallback=true}{{.*}}"}
+// SCALAR:       builtin.module attributes {loop.target = "scalar", loop.pipeline = "df-fuse,convert-df-to-loop,{{.*}}convert-loop-to-simd{target=scalar partial=false fallback=true}{{.*}}"}
 // SCALAR-LABEL:   func.func @sumsq
 // SCALAR:           loop.for %i in [%c0, %n_i) accs(%acc = %zero : f32 add reassoc) {
 // SCALAR-NEXT:        %[[X:.*]] = loop.load %x[%i] : !loop.buf<f32>
@@ -19,7 +19,7 @@
 // SCALAR:           loop.predloop %i in [%c0, %n_i) width(1) tail(scalar) mask(branch_per_lane)
 // SCALAR-NOT:     simd.
 
-// SSE2:         builtin.module attributes {loop.target = "sse2", loop.pipeline = "{{.*}}loop-vectorize,convert-loop-to-simd{target=sse2 fallback=true}{{.*}}"}
+// SSE2:         builtin.module attributes {loop.target = "sse2", loop.pipeline = "{{.*}}loop-vectorize,convert-loop-to-simd{target=sse2 partial=false fallback=true}{{.*}}"}
 // SSE2-LABEL:     func.func @sumsq
 // SSE2:             loop.for %i in range({{.*}}) accs(%acc_v = %{{.*}} : vector<4xf32> add reassoc, %acc_v_1 = %{{.*}} : vector<4xf32> add reassoc) {
 // SSE2-NEXT:          %[[X:.*]] = simd.load %x[%i] : !loop.buf<f32> -> vector<4xf32>
@@ -30,7 +30,7 @@
 // SSE2:             attributes {loop.mask_form = #loop.mask_form<select_blend>}
 // SSE2:             simd.compress_store %{{.*}} : vector<4xf32>, vector<4xi1>, !loop.buf<f32>
 
-// AVX2:         builtin.module attributes {loop.target = "avx2", loop.pipeline = "{{.*}}loop-vectorize,loop-simplify{fma=true},convert-loop-to-simd{target=avx2 fallback=true}{{.*}}"}
+// AVX2:         builtin.module attributes {loop.target = "avx2", loop.pipeline = "{{.*}}loop-vectorize,loop-simplify{fma=true},convert-loop-to-simd{target=avx2 partial=false fallback=true}{{.*}}"}
 // AVX2-LABEL:     func.func @sumsq
 // AVX2:             loop.for %i in range({{.*}}) accs(%acc_v = %{{.*}} : vector<8xf32> add reassoc, %acc_v_1 = {{.*}}, %acc_v_2 = {{.*}}, %acc_v_3 = %{{.*}} : vector<8xf32> add reassoc) {
 // AVX2-NEXT:          %[[X:.*]] = simd.load %x[%i] : !loop.buf<f32> -> vector<8xf32>
