@@ -206,3 +206,10 @@ def test_a_module_lowered_for_one_target_is_not_relowered_for_another():
     module = lower(MIXED, target="avx2")
     with pytest.raises(LoopoptDiagnostic, match="already lowered for target 'avx2'"):
         ConvertLoopToSimdPass(target="neon").apply(lowering_context(), module)
+
+
+def test_partial_false_rejects_mixed_widths_and_fallback_keeps_them_scalar():
+    with pytest.raises(LoopoptDiagnostic, match="mixes element widths"):
+        lower(MIXED, target="avx2", partial=False)
+    lowered = lower(MIXED, target="avx2", partial=False, fallback=True)
+    assert not vector_lanes(lowered)
