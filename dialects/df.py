@@ -15,6 +15,14 @@ separate multi-result op, so single and fused reductions share one verifier, one
 and one interpreter path. The custom triples share the body: its block takes
 (acc_1..acc_m, x_1..x_m) for the m custom triples, in order, and yields the m new accs.
 
+Fused forms: df-fuse's results are ordinary df ops whose fusion is spelled in verified
+regions and properties, never in discardable attributes, so any pass may rewrite them:
+`df.reduce` with an optional `map` prologue (map → reduce; partial reductions too) and an
+optional `where` predicate (filter → reduce), `df.filter` with an optional `map` region
+(filter → map), `df.scan` with an optional `map` prologue (map → scan). Each means exactly
+the unfused chain. A `df.fold` that absorbs a map simply composes it into its body (exact,
+no contract); df.fold stays for genuinely sequential custom folds.
+
 Effects: everything is pure except `df.random` (reads and advances an RNG); region ops
 have the effects of their bodies; `df.decl_ref` has the effects of the referenced
 declaration; a `func.call` in a body has unknown effects (xDSL's default).
@@ -129,6 +137,9 @@ def _verify_body(
     op_name: str, body: Region, arg_types: Sequence[Attribute], yield_types: Sequence[Attribute]
 ) -> None:
     """The body's single block takes `arg_types` and its df.yield gives `yield_types`."""
+    blocks = len(body.blocks)
+    if blocks != 1:
+        raise VerifyException(f"{op_name} body must have one block, found {blocks}")
     block = body.block
     found_args = [a.type for a in block.args]
     if found_args != list(arg_types):
@@ -339,7 +350,7 @@ class YieldOp(AbstractYieldOperation[Attribute]):
 
 
 class _BodyOp(IRDLOperation):
-    """Shared syntax of ops with inputs, result types and a body:
+    """The syntax of an op with inputs, result types and one body (df.map):
     `df.<op> %a, %b : T_a, T_b -> R... { ^bb0(...): ... }`."""
 
     @classmethod
@@ -431,17 +442,29 @@ def _enclosing_func(op: Operation) -> FuncOp | None:
 
 
 @irdl_op_definition
-class FilterOp(_BodyOp):
-    """Keeps the elements whose predicate holds, compacted onto a NEW axis.
+class FilterOp(IRDLOperation):
+    """Keeps the elements whose predicate holds, compacted onto a NEW axis; with a `map`
+    region, the kept elements are mapped on the way (filter → map in one op).
 
     Several inputs are filtered by one predicate over their zipped elements; the results
-    share the new axis. Inputs are rank 1.
+    share the new axis. Inputs are rank 1. Without `map` there is one result per input
+    (its kept elements); with `map` there is one result per value the map yields, and
+    the map runs on the kept elements only (it never sees an element the predicate drops).
 
     ```
     %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
     ^bb0(%e: f32):
       %c = arith.cmpf ogt, %e, %zero : f32
       df.yield %c : i1
+    }
+    %q = df.filter %x : !df.array<f32, [i]> -> !df.array<f64, [k]> {
+    ^bb0(%e: f32):
+      %c = arith.cmpf ogt, %e, %zero : f32
+      df.yield %c : i1
+    } map {
+    ^bb0(%e: f32):
+      %d = arith.extf %e : f32 to f64
+      df.yield %d : f64
     }
     ```
     """
@@ -451,15 +474,66 @@ class FilterOp(_BodyOp):
     inputs = var_operand_def(ArrayType)
     """Rank-1 arrays of one domain."""
     outputs = var_result_def(ArrayType)
-    """The kept elements of each input, on one new axis."""
+    """The kept elements of each input (or the mapped kept elements), on one new axis."""
     body = region_def("single_block")
-    """(x_1, ..., x_n) -> i1."""
+    """The predicate: (x_1, ..., x_n) -> i1."""
+    map = region_def()
+    """Optional: (x_1, ..., x_n) -> (r_1, ..., r_m), lane-wise, applied to the kept
+    elements; empty when the filter keeps its inputs' elements as they are."""
 
     traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
 
-    def __init__(self, inputs: Sequence[SSAValue], new_axis: str, body: Region):
-        types = [t.with_axes([new_axis]) for t in (v.type for v in inputs)]  # type: ignore[attr-defined]
-        super().__init__(operands=[inputs], result_types=[types], regions=[body])
+    def __init__(self, inputs: Sequence[SSAValue], new_axis: str, body: Region,
+                 map_region: Region | None = None):
+        if map_region is not None:
+            term = map_region.block.last_op
+            assert isinstance(term, YieldOp)
+            types = [ArrayType(v.type, [new_axis]) for v in term.arguments]
+        else:
+            types = [t.with_axes([new_axis]) for t in (v.type for v in inputs)]  # type: ignore[attr-defined]
+        super().__init__(operands=[inputs], result_types=[types],
+                         regions=[body, map_region if map_region is not None else Region()])
+
+    @property
+    def has_map(self) -> bool:
+        return bool(self.map.blocks)
+
+    @property
+    def new_axis(self) -> str:
+        return axes_of(self.outputs.types[0])[0]
+
+    @classmethod
+    def parse(cls, parser: Parser) -> FilterOp:
+        operands = _parse_operand_list(parser)
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        types = _parse_type_list(parser)
+        if len(types) != len(operands):
+            parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos, parser.pos)
+        parser.parse_punctuation("->")
+        result_types = _parse_type_list(parser)
+        body = parser.parse_region()
+        map_region = parser.parse_region() if parser.parse_optional_keyword("map") else Region()
+        op = cls.build(
+            operands=[parser.resolve_operands(operands, types, pos)],
+            result_types=[result_types],
+            regions=[body, map_region],
+        )
+        _parse_attrs(parser, op)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list(self.inputs, printer.print_operand)
+        printer.print_string(" : ")
+        _print_types(printer, self.inputs.types)
+        printer.print_string(" -> ")
+        _print_types(printer, self.outputs.types)
+        _print_body(printer, self.body)
+        if self.has_map:
+            printer.print_string(" map")
+            _print_body(printer, self.map)
+        _print_attrs(printer, self)
 
     def verify_(self) -> None:
         if not self.inputs:
@@ -467,27 +541,31 @@ class FilterOp(_BodyOp):
         axes = _common_axes("df.filter", self.inputs)
         if len(axes) != 1:
             raise VerifyException(f"df.filter inputs must be rank 1, found axes {format_axes(axes)}")
-        if len(self.outputs) != len(self.inputs):
-            raise VerifyException(
-                f"df.filter has {len(self.inputs)} inputs, expected as many results, "
-                f"found {len(self.outputs)}"
-            )
+        if not self.outputs:
+            raise VerifyException("df.filter needs at least one result, found none")
         new_axes = _common_axes("df.filter", self.outputs, "result")
         if len(new_axes) != 1 or new_axes == axes:
             raise VerifyException(
                 f"df.filter result must be on one new axis, found {format_axes(new_axes)} "
                 f"for input axes {format_axes(axes)}"
             )
-        for i, (a, r) in enumerate(zip(self.inputs.types, self.outputs.types, strict=True)):
-            if element_type_of(a) != element_type_of(r):
+        elements = [element_type_of(t) for t in self.inputs.types]
+        _verify_body("df.filter", self.body, elements, [IntegerAttr(0, 1).type])
+        if self.has_map:
+            _verify_body("df.filter map", self.map, elements,
+                         [element_type_of(t) for t in self.outputs.types])
+        else:
+            if len(self.outputs) != len(self.inputs):
                 raise VerifyException(
-                    f"df.filter result {i} has element type {element_type_of(r)}, "
-                    f"expected the input's {element_type_of(a)}"
+                    f"df.filter has {len(self.inputs)} inputs, expected as many results, "
+                    f"found {len(self.outputs)}"
                 )
-        _verify_body(
-            "df.filter", self.body, [element_type_of(t) for t in self.inputs.types],
-            [IntegerAttr(0, 1).type],
-        )
+            for i, (a, r) in enumerate(zip(self.inputs.types, self.outputs.types, strict=True)):
+                if element_type_of(a) != element_type_of(r):
+                    raise VerifyException(
+                        f"df.filter result {i} has element type {element_type_of(r)}, "
+                        f"expected the input's {element_type_of(a)}"
+                    )
         self._verify_axis_is_fresh(new_axes[0])
 
     def _verify_axis_is_fresh(self, axis: str) -> None:
@@ -548,14 +626,18 @@ class SelectOp(IRDLOperation):
 # ----------------------------------------------------------------------------------------
 
 
-def _parse_triples(parser: Parser) -> list[tuple[ReduceKindAttr, UnresolvedOperand, UnresolvedOperand]]:
-    """`add(%x, %init), custom(%y, %init2)`."""
+def _parse_triples(
+    parser: Parser, with_inputs: bool
+) -> list[tuple[ReduceKindAttr, UnresolvedOperand | None, UnresolvedOperand]]:
+    """`add(%x, %init), custom(%y, %init2)`, or with a map prologue `add(%init), ...`
+    (the reduced values come from the map region, not from an input each)."""
 
     def triple():
         kind = _parse_kind(parser)
         parser.parse_punctuation("(")
-        x = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
+        x = parser.parse_unresolved_operand() if with_inputs else None
+        if with_inputs:
+            parser.parse_punctuation(",")
         init = parser.parse_unresolved_operand()
         parser.parse_punctuation(")")
         return kind, x, init
@@ -564,34 +646,78 @@ def _parse_triples(parser: Parser) -> list[tuple[ReduceKindAttr, UnresolvedOpera
 
 
 def _print_triples(printer: Printer, kinds, inputs, inits) -> None:
-    def one(t):
-        kind, x, init = t
-        printer.print_string(f"{kind.data.value}(")
-        printer.print_operand(x)
-        printer.print_string(", ")
-        printer.print_operand(init)
+    """Prints `kind(%x, %init)` per triple, or `kind(%init)` when `inputs` is None."""
+
+    kinds = list(kinds)
+
+    def one(k: int):
+        printer.print_string(f"{kinds[k].data.value}(")
+        if inputs is not None:
+            printer.print_operand(inputs[k])
+            printer.print_string(", ")
+        printer.print_operand(inits[k])
         printer.print_string(")")
 
-    printer.print_list(list(zip(kinds, inputs, inits, strict=True)), one)
+    printer.print_list(range(len(kinds)), one)
 
 
-def _resolve_triples(parser: Parser, triples, input_types, pos):
-    if len(input_types) != len(triples):
-        parser.raise_error(f"{len(triples)} inputs but {len(input_types)} input types", pos, parser.pos)
-    inputs = parser.resolve_operands([t[1] for t in triples], input_types, pos)
-    inits = parser.resolve_operands(
-        [t[2] for t in triples], [element_type_of(t) for t in input_types], pos
-    )
+def _parse_reduction_head(parser: Parser):
+    """`(%x, %y) add(%i), ...` (map prologue form) or `add(%x, %i), ...` (plain form).
+    Returns (prologue inputs or None, triples)."""
+    prologue = None
+    if parser.parse_optional_punctuation("(") is not None:
+        prologue = _parse_operand_list(parser)
+        parser.parse_punctuation(")")
+    return prologue, _parse_triples(parser, with_inputs=prologue is None)
+
+
+def _resolve_reduction(parser: Parser, prologue, triples, input_types, value_types, pos):
+    """The input and init operands: the inits take the reduced value types (the map's
+    yields, or the inputs' element types)."""
+    names = prologue if prologue is not None else [t[1] for t in triples]
+    if len(input_types) != len(names):
+        parser.raise_error(f"{len(names)} inputs but {len(input_types)} input types", pos, parser.pos)
+    inputs = parser.resolve_operands(names, input_types, pos)
+    if len(value_types) != len(triples):
+        parser.raise_error(f"{len(triples)} triples but {len(value_types)} result types", pos, parser.pos)
+    inits = parser.resolve_operands([t[2] for t in triples], value_types, pos)
     return inputs, inits
+
+
+def _parse_prologue_regions(parser: Parser, prologue, what: str) -> tuple[Region, Region]:
+    """The optional `where {...}` then `map {...}` regions (map required with a prologue)."""
+    where = parser.parse_region() if parser.parse_optional_keyword("where") else Region()
+    has_map = parser.parse_optional_keyword("map") is not None
+    if has_map != (prologue is not None):
+        parser.raise_error(
+            f"{what}: inputs in parentheses before the kinds go with a map region, "
+            f"inputs inside the triples without one"
+        )
+    return where, parser.parse_region() if has_map else Region()
+
+
+def _print_region_kw(printer: Printer, keyword: str, region: Region) -> None:
+    if region.blocks:
+        printer.print_string(f" {keyword}")
+        _print_body(printer, region)
 
 
 @irdl_op_definition
 class ReduceOp(IRDLOperation):
-    """Reduction over some axes, one or several (kind, input, init) triples at once.
+    """Reduction over some axes, one or several (kind, value, init) triples at once,
+    optionally fused with the map and the filter that produce its values.
 
     Reducing over every axis gives a scalar; reducing a rank-2 array over one axis gives
     an array over the remaining axis. Several triples (all inputs on one domain) give one
     result each: the form horizontal fusion produces. An empty domain gives `init`.
+
+    Fused forms (what df-fuse builds; each is exactly the unfused chain):
+    * `map` prologue: the reduced values are not the inputs' elements but the values a
+      lane-wise map region computes from them, one per triple: map → reduce. The inputs
+      x_1..x_n are then listed before the kinds and the triples only name their inits.
+    * `where` predicate (rank-1 inputs): elements where it yields false are skipped — not
+      mapped, not combined: filter → reduce over the filter's inputs. A map prologue sees
+      only the elements the predicate keeps.
 
     ```
     %s = df.reduce add(%x, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
@@ -602,17 +728,28 @@ class ReduceOp(IRDLOperation):
       ...
       df.yield %next : f32
     }
+    %d = df.reduce(%x, %y) add(%zero) over [i] reassoc
+        : !df.array<f32, [i]>, !df.array<f32, [i]> -> f32 where {
+    ^bb0(%a: f32, %b: f32):
+      %c = arith.cmpf ogt, %a, %zero : f32
+      df.yield %c : i1
+    } map {
+    ^bb0(%a: f32, %b: f32):
+      %p = arith.mulf %a, %b : f32
+      df.yield %p : f32
+    }
     ```
     """
 
     name = "df.reduce"
 
     inputs = var_operand_def(ArrayType)
-    """The arrays reduced, all on the same axes."""
+    """The arrays read, all on the same axes: one per triple without a map prologue."""
     inits = var_operand_def()
-    """One initial value per input, of its element type."""
+    """One initial value per triple, of its reduced value's type."""
     outputs = var_result_def()
-    """One result per input: the input type without `over_axes` (a scalar if none remain)."""
+    """One result per triple: the input domain without `over_axes` holding the value type
+    (a scalar if no axis remains)."""
     kinds = prop_def(ArrayAttr[ReduceKindAttr])
     """The reducer of each triple: add | mul | min | max | and | or | custom."""
     over_axes = prop_def(ArrayAttr[StringAttr])
@@ -621,8 +758,14 @@ class ReduceOp(IRDLOperation):
     """Present when floats may be reassociated (tree / vector partial sums) — the
     vectorizer needs it for floating-point add/mul; integer and min/max reductions are
     associative regardless."""
+    where = region_def()
+    """Optional predicate (x_1..x_n) -> i1, lane-wise: elements where it is false are
+    skipped. Rank-1 inputs only (a filtered domain). Empty: every element counts."""
+    map = region_def()
+    """Optional prologue (x_1..x_n) -> (v_1..v_m), lane-wise, one value per triple, of
+    its init's type. Empty: triple k reduces input k's elements."""
     body = region_def()
-    """For the custom triples: (acc_1..acc_m, x_1..x_m) -> (acc_1..acc_m); else empty."""
+    """For the custom triples: (acc_1..acc_c, v_1..v_c) -> (acc_1..acc_c); else empty."""
 
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
@@ -635,10 +778,14 @@ class ReduceOp(IRDLOperation):
         over_axes: Sequence[str] | None = None,
         reassoc: bool = False,
         body: Region | None = None,
+        *,
+        map_region: Region | None = None,
+        where: Region | None = None,
     ):
-        in_types = [v.type for v in inputs]
-        over = list(over_axes) if over_axes is not None else list(axes_of(in_types[0]))
-        result_types = [reduced_type(t, over) for t in in_types]  # type: ignore[arg-type]
+        t0 = inputs[0].type
+        assert isinstance(t0, ArrayType)
+        over = list(over_axes) if over_axes is not None else list(t0.axis_names)
+        result_types = [reduced_type(t0.with_element(v.type), over) for v in inits]
         props: dict[str, Attribute] = {
             "kinds": ArrayAttr(ReduceKindAttr(ReduceKind(k)) for k in kinds),
             "over_axes": ArrayAttr(StringAttr(a) for a in over),
@@ -647,7 +794,7 @@ class ReduceOp(IRDLOperation):
             props["reassoc"] = UnitAttr()
         super().__init__(
             operands=[inputs, inits], result_types=[result_types], properties=props,
-            regions=[body if body is not None else Region()],
+            regions=[r if r is not None else Region() for r in (where, map_region, body)],
         )
 
     @property
@@ -658,9 +805,22 @@ class ReduceOp(IRDLOperation):
     def over_axis_names(self) -> tuple[str, ...]:
         return tuple(a.data for a in self.over_axes)
 
+    @property
+    def has_map(self) -> bool:
+        return bool(self.map.blocks)
+
+    @property
+    def has_where(self) -> bool:
+        return bool(self.where.blocks)
+
+    @property
+    def value_types(self) -> list[Attribute]:
+        """The type of each triple's reduced values (= its init's and accumulator's type)."""
+        return list(self.inits.types)
+
     @classmethod
     def parse(cls, parser: Parser) -> ReduceOp:
-        triples = _parse_triples(parser)
+        prologue, triples = _parse_reduction_head(parser)
         parser.parse_keyword("over")
         over = _parse_axes(parser)
         reassoc = parser.parse_optional_keyword("reassoc") is not None
@@ -669,7 +829,9 @@ class ReduceOp(IRDLOperation):
         in_types = _parse_type_list(parser)
         parser.parse_punctuation("->")
         out_types = _parse_type_list(parser)
-        inputs, inits = _resolve_triples(parser, triples, in_types, pos)
+        value_types = [element_type_of(t) for t in out_types]
+        inputs, inits = _resolve_reduction(parser, prologue, triples, in_types, value_types, pos)
+        where, map_region = _parse_prologue_regions(parser, prologue, "df.reduce")
         body = parser.parse_optional_region() or Region()
         props: dict[str, Attribute] = {
             "kinds": ArrayAttr(t[0] for t in triples),
@@ -678,13 +840,17 @@ class ReduceOp(IRDLOperation):
         if reassoc:
             props["reassoc"] = UnitAttr()
         op = cls.build(operands=[inputs, inits], result_types=[out_types], properties=props,
-                       regions=[body])
+                       regions=[where, map_region, body])
         _parse_attrs(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
+        if self.has_map:
+            printer.print_string("(")
+            printer.print_list(self.inputs, printer.print_operand)
+            printer.print_string(")")
         printer.print_string(" ")
-        _print_triples(printer, self.kinds, self.inputs, self.inits)
+        _print_triples(printer, self.kinds, None if self.has_map else self.inputs, self.inits)
         printer.print_string(" over " + format_axes(self.over_axis_names))
         if self.reassoc is not None:
             printer.print_string(" reassoc")
@@ -692,19 +858,23 @@ class ReduceOp(IRDLOperation):
         _print_types(printer, self.inputs.types)
         printer.print_string(" -> ")
         _print_types(printer, self.outputs.types)
+        _print_region_kw(printer, "where", self.where)
+        _print_region_kw(printer, "map", self.map)
         if self.body.blocks:
             _print_body(printer, self.body)
         _print_attrs(printer, self)
 
     def verify_(self) -> None:
-        n = len(self.inputs)
-        if n == 0:
-            raise VerifyException("df.reduce needs at least one (kind, input, init) triple, found none")
-        if not (len(self.inits) == len(self.kinds) == len(self.outputs) == n):
+        m = len(self.kinds)
+        if m == 0:
+            raise VerifyException("df.reduce needs at least one (kind, value, init) triple, found none")
+        if not (len(self.inits) == len(self.outputs) == m):
             raise VerifyException(
-                f"df.reduce has {n} inputs, expected as many inits, kinds and results, found "
-                f"{len(self.inits)} inits, {len(self.kinds)} kinds, {len(self.outputs)} results"
+                f"df.reduce has {m} kinds, expected as many inits and results, found "
+                f"{len(self.inits)} inits, {len(self.outputs)} results"
             )
+        if not self.inputs:
+            raise VerifyException("df.reduce needs at least one input array, found none")
         axes = _common_axes("df.reduce", self.inputs)
         over = self.over_axis_names
         if not over or len(set(over)) != len(over) or not set(over) <= set(axes):
@@ -712,25 +882,40 @@ class ReduceOp(IRDLOperation):
                 f"df.reduce over_axes {format_axes(over)} must be distinct axes of the input "
                 f"axes {format_axes(axes)}"
             )
+        elements = [element_type_of(t) for t in self.inputs.types]
+        values = self.value_types
+        if self.has_map:
+            _verify_body("df.reduce map", self.map, elements, values)
+        elif len(self.inputs) != m:
+            raise VerifyException(
+                f"df.reduce without a map region reduces one input per kind, expected {m} "
+                f"inputs, found {len(self.inputs)}"
+            )
+        else:
+            for i, (init, elt) in enumerate(zip(values, elements, strict=True)):
+                if init != elt:
+                    raise VerifyException(
+                        f"df.reduce init {i} has type {init}, expected the element type {elt}"
+                    )
+        if self.has_where:
+            if len(axes) != 1:
+                raise VerifyException(
+                    f"df.reduce where needs rank-1 inputs (a filtered domain), found axes "
+                    f"{format_axes(axes)}"
+                )
+            _verify_body("df.reduce where", self.where, elements, [IntegerAttr(0, 1).type])
+        t0 = self.inputs.types[0]
+        assert isinstance(t0, ArrayType)
         custom_accs: list[Attribute] = []
-        for i, (kind, x, init, out) in enumerate(
-            zip(self.kind_values, self.inputs, self.inits, self.outputs, strict=True)
-        ):
-            t = x.type
-            assert isinstance(t, ArrayType)
-            expected = reduced_type(t, over)
+        for i, (kind, value, out) in enumerate(zip(self.kind_values, values, self.outputs, strict=True)):
+            expected = reduced_type(t0.with_element(value), over)
             if out.type != expected:
                 raise VerifyException(
                     f"df.reduce result {i} has type {out.type}, expected {expected}"
                 )
-            if init.type != t.element_type:
-                raise VerifyException(
-                    f"df.reduce init {i} has type {init.type}, expected the element type "
-                    f"{t.element_type}"
-                )
-            _verify_kind("df.reduce", i, kind, t.element_type)
+            _verify_kind("df.reduce", i, kind, value)
             if kind == ReduceKind.CUSTOM:
-                custom_accs.append(t.element_type)
+                custom_accs.append(value)
         if custom_accs:
             if not self.body.blocks:
                 raise VerifyException("df.reduce with a custom kind needs a body, found none")
@@ -750,7 +935,8 @@ class FoldOp(IRDLOperation):
     """Sequential fold over every element (row-major), with one or more accumulators.
 
     Unlike df.reduce it promises no associativity: the body sees elements in order.
-    The inputs share one domain; the results are the final accumulators (scalars).
+    The inputs share one domain; the results are the final accumulators (scalars). A map
+    feeding a fold fuses by composing its body into the fold's (exact: no extra contract).
 
     ```
     %acc, %idx = df.fold(%x) init(%c0, %i0) : !df.array<f32, [i]> -> f32, i64 {
@@ -833,85 +1019,131 @@ class FoldOp(IRDLOperation):
 
 @irdl_op_definition
 class ScanOp(IRDLOperation):
-    """Inclusive prefix reduction of a rank-1 array: out[k] = init ⊕ x[0] ⊕ ... ⊕ x[k].
+    """Inclusive prefix reduction of a rank-1 array: out[k] = init ⊕ v[0] ⊕ ... ⊕ v[k],
+    where v is the input, or with a `map` prologue the value a lane-wise map region
+    computes from the inputs' elements (map → scan in one op).
 
     ```
     %p = df.scan add(%x, %zero) : !df.array<f32, [i]> -> !df.array<f32, [i]>
+    %q = df.scan(%x, %y) add(%zero) reassoc
+        : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> map {
+    ^bb0(%a: f32, %b: f32):
+      %p = arith.mulf %a, %b : f32
+      df.yield %p : f32
+    }
     ```
     """
 
     name = "df.scan"
 
-    input = operand_def(ArrayType)
+    inputs = var_operand_def(ArrayType)
+    """The scanned array, or with a map prologue the arrays it reads (one domain)."""
     init = operand_def()
-    """Initial value, of the input's element type."""
+    """Initial value, of the scanned value's type."""
     output = result_def(ArrayType)
-    """The prefixes, same type as the input."""
+    """The prefixes, on the inputs' axis, of the init's type."""
     kind = prop_def(ReduceKindAttr)
     """add | mul | min | max | and | or | custom."""
     reassoc = opt_prop_def(UnitAttr)
     """Present when floats may be reassociated (a parallel prefix is allowed)."""
+    map = region_def()
+    """Optional prologue (x_1..x_n) -> v, lane-wise; empty: the single input's elements."""
     body = region_def()
-    """For kind custom: (acc, x) -> acc; else empty."""
+    """For kind custom: (acc, v) -> acc; else empty."""
 
     traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
 
-    def __init__(self, kind: ReduceKind | str, input: SSAValue, init: SSAValue,
-                 body: Region | None = None, reassoc: bool = False):
+    def __init__(self, kind: ReduceKind | str, input: SSAValue | Sequence[SSAValue], init: SSAValue,
+                 body: Region | None = None, reassoc: bool = False, *,
+                 map_region: Region | None = None):
+        inputs = [input] if isinstance(input, SSAValue) else list(input)
+        t0 = inputs[0].type
+        assert isinstance(t0, ArrayType)
         props: dict[str, Attribute] = {"kind": ReduceKindAttr(ReduceKind(kind))}
         if reassoc:
             props["reassoc"] = UnitAttr()
-        super().__init__(operands=[input, init], result_types=[input.type], properties=props,
-                         regions=[body if body is not None else Region()])
+        super().__init__(operands=[inputs, init], result_types=[t0.with_element(init.type)],
+                         properties=props,
+                         regions=[r if r is not None else Region() for r in (map_region, body)])
+
+    @property
+    def has_map(self) -> bool:
+        return bool(self.map.blocks)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScanOp:
-        ((kind, x, init),) = [_parse_triples(parser)[0]]
+        prologue, triples = _parse_reduction_head(parser)
+        if len(triples) != 1:
+            parser.raise_error(f"df.scan takes one (kind, value, init) triple, found {len(triples)}")
         reassoc = parser.parse_optional_keyword("reassoc") is not None
         parser.parse_punctuation(":")
         pos = parser.pos
-        in_type = parser.parse_type()
+        in_types = _parse_type_list(parser)
         parser.parse_punctuation("->")
         out_type = parser.parse_type()
-        (inp,), (ini,) = _resolve_triples(parser, [(kind, x, init)], [in_type], pos)
+        (inputs, (init,)) = _resolve_reduction(
+            parser, prologue, triples, in_types, [element_type_of(out_type)], pos)
+        has_map = parser.parse_optional_keyword("map") is not None
+        if has_map != (prologue is not None):
+            parser.raise_error("df.scan: inputs in parentheses before the kind go with a map "
+                               "region, an input inside the triple without one")
+        map_region = parser.parse_region() if has_map else Region()
         body = parser.parse_optional_region() or Region()
-        props: dict[str, Attribute] = {"kind": kind}
+        props: dict[str, Attribute] = {"kind": triples[0][0]}
         if reassoc:
             props["reassoc"] = UnitAttr()
-        op = cls.build(operands=[inp, ini], result_types=[out_type], properties=props, regions=[body])
+        op = cls.build(operands=[inputs, init], result_types=[out_type], properties=props,
+                       regions=[map_region, body])
         _parse_attrs(parser, op)
         return op
 
     def print(self, printer: Printer) -> None:
+        if self.has_map:
+            printer.print_string("(")
+            printer.print_list(self.inputs, printer.print_operand)
+            printer.print_string(")")
         printer.print_string(" ")
-        _print_triples(printer, [self.kind], [self.input], [self.init])
+        _print_triples(printer, [self.kind], None if self.has_map else self.inputs, [self.init])
         if self.reassoc is not None:
             printer.print_string(" reassoc")
         printer.print_string(" : ")
-        printer.print_attribute(self.input.type)
+        _print_types(printer, self.inputs.types)
         printer.print_string(" -> ")
         printer.print_attribute(self.output.type)
+        _print_region_kw(printer, "map", self.map)
         if self.body.blocks:
             _print_body(printer, self.body)
         _print_attrs(printer, self)
 
     def verify_(self) -> None:
-        t = self.input.type
+        if not self.inputs:
+            raise VerifyException("df.scan needs at least one input array, found none")
+        axes = _common_axes("df.scan", self.inputs)
+        if len(axes) != 1:
+            raise VerifyException(f"df.scan input must be rank 1, found axes {format_axes(axes)}")
+        t = self.inputs.types[0]
         assert isinstance(t, ArrayType)
-        if t.rank != 1:
-            raise VerifyException(f"df.scan input must be rank 1, found axes {format_axes(t.axis_names)}")
-        if self.output.type != t:
-            raise VerifyException(f"df.scan result has type {self.output.type}, expected {t}")
-        if self.init.type != t.element_type:
+        value = self.init.type
+        elements = [element_type_of(u) for u in self.inputs.types]
+        if self.has_map:
+            _verify_body("df.scan map", self.map, elements, [value])
+        elif len(self.inputs) != 1:
             raise VerifyException(
-                f"df.scan init has type {self.init.type}, expected the element type {t.element_type}"
+                f"df.scan without a map region scans one input, found {len(self.inputs)}"
             )
+        elif value != t.element_type:
+            raise VerifyException(
+                f"df.scan init has type {value}, expected the element type {t.element_type}"
+            )
+        expected = t.with_element(value)
+        if self.output.type != expected:
+            raise VerifyException(f"df.scan result has type {self.output.type}, expected {expected}")
         kind = self.kind.data
-        _verify_kind("df.scan", 0, kind, t.element_type)
+        _verify_kind("df.scan", 0, kind, value)
         if kind == ReduceKind.CUSTOM:
             if not self.body.blocks:
                 raise VerifyException("df.scan with kind custom needs a body, found none")
-            _verify_body("df.scan", self.body, [t.element_type] * 2, [t.element_type])
+            _verify_body("df.scan", self.body, [value] * 2, [value])
         elif self.body.blocks:
             raise VerifyException(f"df.scan has a body but kind {kind.value}, expected custom")
 

@@ -9,8 +9,10 @@ Value model:
 * tuple: a Python tuple of values.
 
 A df.map / df.filter body runs ONCE over whole arrays (the body ops are lane-wise, see
-interp/lanewise.py); df.fold and custom reduce / scan bodies run element by element in
-order (sequential semantics). Built-in reduce kinds use numpy in the element type
+interp/lanewise.py), and so do the fused forms' regions: a `where` predicate over the whole
+inputs gives a mask, a `map` region (of df.filter, df.reduce, df.scan) then runs over the
+kept elements. df.fold and custom reduce / scan bodies run element by element in order
+(sequential semantics). Built-in reduce kinds use numpy in the element type
 (integer sums wrap, float min/max propagate NaN); an empty reduction gives its init.
 """
 
@@ -165,20 +167,15 @@ class DFFunctions(InterpreterFunctions):
     @impl(df.MapOp)
     @_quiet
     def run_map(self, interpreter: Interpreter, op: df.MapOp, args: PythonValues):
-        shape = _common_shape(op, args)
-        outs = interpreter.run_ssacfg_region(op.body, tuple(args), "df.map")
-        return tuple(
-            _broadcast(v, shape, element_type_of(t))
-            for v, t in zip(outs, op.outputs.types, strict=True)
-        )
+        return _run_map(interpreter, op.body, op, args, [element_type_of(t) for t in op.outputs.types])
 
     @impl(df.FilterOp)
     @_quiet
     def run_filter(self, interpreter: Interpreter, op: df.FilterOp, args: PythonValues):
-        shape = _common_shape(op, args)
-        (pred,) = interpreter.run_ssacfg_region(op.body, tuple(args), "df.filter")
-        mask = np.broadcast_to(np.asarray(pred, dtype=np.bool_), shape)
-        return tuple(_take(a, mask) for a in args)
+        kept = _kept(interpreter, op.body, op, args)
+        if not op.has_map:
+            return kept
+        return _run_map(interpreter, op.map, op, kept, [element_type_of(t) for t in op.outputs.types])
 
     @impl(df.SelectOp)
     def run_select(self, interpreter: Interpreter, op: df.SelectOp, args: PythonValues):
@@ -191,11 +188,11 @@ class DFFunctions(InterpreterFunctions):
     @_quiet
     def run_reduce(self, interpreter: Interpreter, op: df.ReduceOp, args: PythonValues):
         n = len(op.inputs)
-        xs, inits = args[:n], args[n:]
+        xs, inits = _prologue(interpreter, op, args[:n]), args[n:]
         in_type = op.inputs.types[0]
         assert isinstance(in_type, ArrayType)
         axes = tuple(in_type.axis_names.index(a) for a in op.over_axis_names)
-        results: list[Any] = [None] * n
+        results: list[Any] = [None] * len(inits)
         custom = [k for k, kind in enumerate(op.kind_values) if kind == ReduceKind.CUSTOM]
         for k, kind in enumerate(op.kind_values):
             if kind != ReduceKind.CUSTOM:
@@ -227,7 +224,8 @@ class DFFunctions(InterpreterFunctions):
     @impl(df.ScanOp)
     @_quiet
     def run_scan(self, interpreter: Interpreter, op: df.ScanOp, args: PythonValues):
-        x, init = args
+        *inputs, init = args
+        (x,) = _prologue(interpreter, op, inputs)
         kind = op.kind.data
         if kind != ReduceKind.CUSTOM:
             seq = np.concatenate([np.asarray([init], dtype=x.dtype), x])
@@ -270,6 +268,39 @@ class DFFunctions(InterpreterFunctions):
         self, interpreter: Interpreter, op: df.YieldOp, args: PythonValues
     ) -> tuple[TerminatorValue, PythonValues]:
         return ReturnedValues(args), ()
+
+
+def _kept(interpreter: Interpreter, pred: Region, op: Operation, args: Sequence[Any]) -> tuple[Any, ...]:
+    """The elements of `args` (rank-1 arrays of one domain) where `pred` (run lane-wise
+    over the whole arrays) holds, compacted."""
+    shape = _common_shape(op, args)
+    (p,) = interpreter.run_ssacfg_region(pred, tuple(args), op.name)
+    mask = np.broadcast_to(np.asarray(p, dtype=np.bool_), shape)
+    return tuple(_take(a, mask) for a in args)
+
+
+def _run_map(
+    interpreter: Interpreter, region: Region, op: Operation, args: Sequence[Any], types: Sequence[Attribute]
+) -> tuple[Any, ...]:
+    """A lane-wise map region run once over whole arrays; results broadcast to their shape."""
+    shape = _common_shape(op, args)
+    outs = interpreter.run_ssacfg_region(region, tuple(args), op.name)
+    return tuple(_broadcast(v, shape, t) for v, t in zip(outs, types, strict=True))
+
+
+def _prologue(interpreter: Interpreter, op: df.ReduceOp | df.ScanOp, xs: Sequence[Any]) -> tuple[Any, ...]:
+    """The values a reduce / scan combines: its inputs' elements where its `where`
+    predicate holds (all without one), mapped by its `map` prologue (as they are without
+    one). The prologue runs on the kept elements only."""
+    if isinstance(op, df.ReduceOp) and op.has_where:
+        xs = _kept(interpreter, op.where, op, xs)
+    if op.has_map:
+        return _run_map(interpreter, op.map, op, xs, [v.type for v in _inits(op)])
+    return tuple(xs)
+
+
+def _inits(op: df.ReduceOp | df.ScanOp) -> list:
+    return list(op.inits) if isinstance(op, df.ReduceOp) else [op.init]
 
 
 def _select(cond: Any, a: Any, b: Any, t: Attribute) -> Any:

@@ -33,9 +33,9 @@ class LowerScan(DFLoweringPattern[df.ScanOp]):
     op_type = df.ScanOp
 
     def lower(self, op: df.ScanOp, ctx: KernelLowering, b: Builder) -> None:
-        x = ctx.get(op.input, op)
+        x = ctx.get(op.inputs[0], op)
         init = scalar_init(ctx, op.init, op)
-        t = op.input.type
+        t = op.inputs.types[0]
         assert isinstance(t, ArrayType)
         axes = t.axis_names
         kind = op.kind.data

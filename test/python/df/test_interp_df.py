@@ -94,3 +94,75 @@ def test_runner_registers_every_existing_interpreter_module():
     found = {type(f).__module__ for f in interpreter_functions()}
     assert "loopopt.interp.df" in found
     assert found <= set(INTERPRETERS.values())
+
+
+FUSED = _module("""
+func.func @fused(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>, %m: !df.array<i32, [i, j]>)
+    -> (i64, i32, !df.array<i64, [k]>, !df.array<i32, [i]>, !df.array<i64, [i]>) {
+  %z = arith.constant 0 : i32
+  %zl = arith.constant 0 : i64
+  %lo = arith.constant -100000 : i32
+  %two = arith.constant 2 : i32
+  %s, %t = df.reduce(%x, %y) add(%zl), custom(%lo) over [i] : !df.array<i32, [i]>, !df.array<i32, [i]> -> i64, i32 where {
+  ^bb0(%a: i32, %b: i32):
+    %c = arith.cmpi sgt, %a, %z : i32
+    df.yield %c : i1
+  } map {
+  ^bb0(%a: i32, %b: i32):
+    %p = arith.muli %a, %b : i32
+    %w = arith.extsi %p : i32 to i64
+    %d = arith.divsi %b, %a : i32
+    df.yield %w, %d : i64, i32
+  } {
+  ^bb0(%acc: i32, %v: i32):
+    %n = arith.maxsi %acc, %v : i32
+    df.yield %n : i32
+  }
+  %k = df.filter %x : !df.array<i32, [i]> -> !df.array<i64, [k]> {
+  ^bb0(%a: i32):
+    %r = arith.remsi %a, %two : i32
+    %c = arith.cmpi eq, %r, %z : i32
+    df.yield %c : i1
+  } map {
+  ^bb0(%a: i32):
+    %w = arith.extsi %a : i32 to i64
+    %q = arith.muli %w, %w : i64
+    df.yield %q : i64
+  }
+  %p = df.scan(%x, %y) max(%lo) : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> map {
+  ^bb0(%a: i32, %b: i32):
+    %d = arith.subi %a, %b : i32
+    df.yield %d : i32
+  }
+  %r = df.reduce(%m) add(%zl) over [j] : !df.array<i32, [i, j]> -> !df.array<i64, [i]> map {
+  ^bb0(%a: i32):
+    %w = arith.extsi %a : i32 to i64
+    df.yield %w : i64
+  }
+  func.return %s, %t, %k, %p, %r : i64, i32, !df.array<i64, [k]>, !df.array<i32, [i]>, !df.array<i64, [i]>
+}
+""")
+
+
+@pytest.mark.parametrize("n", [0, 1, 9, 100])
+def test_fused_forms_equal_their_unfused_chains(n):
+    """where masks first; the map prologue runs on kept elements only (its divsi would
+    fail on a dropped 0: the interpreter rejects division by zero), lane-wise; filter-with-map maps the kept elements; scan and partial
+    reduce read the prologue's values."""
+    rng = np.random.default_rng(n)
+    x = rng.integers(-50, 50, n, dtype=np.int32)
+    x[::3] = 0
+    y = rng.integers(-50, 50, n, dtype=np.int32)
+    m = rng.integers(-1000, 1000, (n, 3), dtype=np.int32)
+    s, t, k, p, r = run_function(FUSED, "fused", x, y, m)
+    keep = x > 0
+    xs, ys = x[keep], y[keep]
+    assert s == np.sum((xs * ys).astype(np.int64)) and s.dtype == np.int64
+    quot = np.trunc(ys / xs).astype(np.int32)
+    assert t == max([-100000, *quot.tolist()]) and t.dtype == np.int32
+    even = x[x % 2 == 0].astype(np.int64)
+    np.testing.assert_array_equal(k, even * even)
+    assert k.dtype == np.int64
+    np.testing.assert_array_equal(p, np.maximum.accumulate(np.concatenate([[-100000], x - y]))[1:].astype(np.int32))
+    np.testing.assert_array_equal(r, m.astype(np.int64).sum(axis=1))
+    assert r.dtype == np.int64

@@ -193,6 +193,34 @@ func.func @filter_pred(%x: !df.array<f32, [i]>) {
 
 // -----
 
+func.func @filter_no_result(%x: !df.array<f32, [i]>) {
+  "df.filter"(%x) ({
+  ^bb0(%a: f32):
+    %t = arith.constant true
+    df.yield %t : i1
+  }, {
+  }) : (!df.array<f32, [i]>) -> ()
+  func.return
+}
+// CHECK: df.filter needs at least one result, found none
+
+// -----
+
+func.func @filter_map_yield(%x: !df.array<f32, [i]>) {
+  %k = df.filter %x : !df.array<f32, [i]> -> !df.array<f64, [k]> {
+  ^bb0(%a: f32):
+    %t = arith.constant true
+    df.yield %t : i1
+  } map {
+  ^bb0(%a: f32):
+    df.yield %a : f32
+  }
+  func.return
+}
+// CHECK: df.filter map body yields (f32), expected (f64)
+
+// -----
+
 func.func @filter_axis_of_argument(%x: !df.array<f32, [i]>, %y: !df.array<f32, [k]>) {
   %k = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
   ^bb0(%a: f32):
@@ -240,10 +268,12 @@ func.func @select_axes(%c: !df.array<i1, [j]>, %x: !df.array<f32, [i]>) {
 
 func.func @reduce_counts(%x: !df.array<f32, [i]>, %z: f32) {
   %s = "df.reduce"(%x, %z, %z) <{kinds = [#df.kind<add>], over_axes = ["i"], operandSegmentSizes = array<i32: 1, 2>}> ({
+  }, {
+  }, {
   }) : (!df.array<f32, [i]>, f32, f32) -> f32
   func.return
 }
-// CHECK: df.reduce has 1 inputs, expected as many inits, kinds and results, found 2 inits, 1 kinds, 1 results
+// CHECK: df.reduce has 1 kinds, expected as many inits and results, found 2 inits, 1 results
 
 // -----
 
@@ -265,6 +295,8 @@ func.func @reduce_result(%x: !df.array<f32, [i, j]>, %z: f32) {
 
 func.func @reduce_init(%x: !df.array<f32, [i]>, %z: f64) {
   %s = "df.reduce"(%x, %z) <{kinds = [#df.kind<add>], over_axes = ["i"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  }, {
+  }, {
   }) : (!df.array<f32, [i]>, f64) -> f32
   func.return
 }
@@ -315,6 +347,88 @@ func.func @reduce_custom_signature(%x: !df.array<f32, [i]>, %z: f32) {
   func.return
 }
 // CHECK: df.reduce body arguments have types (f32), expected (f32, f32)
+
+// -----
+
+func.func @reduce_no_triple(%x: !df.array<f32, [i]>) {
+  "df.reduce"(%x) <{kinds = [], over_axes = ["i"], operandSegmentSizes = array<i32: 1, 0>}> ({
+  }, {
+  }, {
+  }) : (!df.array<f32, [i]>) -> ()
+  func.return
+}
+// CHECK: df.reduce needs at least one (kind, value, init) triple, found none
+
+// -----
+
+func.func @reduce_no_input(%z: f32) {
+  %s = "df.reduce"(%z) <{kinds = [#df.kind<add>], over_axes = ["i"], operandSegmentSizes = array<i32: 0, 1>}> ({
+  }, {
+  }, {
+  }) : (f32) -> f32
+  func.return
+}
+// CHECK: df.reduce needs at least one input array, found none
+
+// -----
+
+func.func @reduce_inputs_per_kind(%x: !df.array<f32, [i]>, %z: f32) {
+  %s = "df.reduce"(%x, %x, %z) <{kinds = [#df.kind<add>], over_axes = ["i"], operandSegmentSizes = array<i32: 2, 1>}> ({
+  }, {
+  }, {
+  }) : (!df.array<f32, [i]>, !df.array<f32, [i]>, f32) -> f32
+  func.return
+}
+// CHECK: df.reduce without a map region reduces one input per kind, expected 1 inputs, found 2
+
+// -----
+
+func.func @reduce_map_yield(%x: !df.array<i32, [i]>, %z: i64) {
+  %s = df.reduce(%x) add(%z) over [i] : !df.array<i32, [i]> -> i64 map {
+  ^bb0(%a: i32):
+    df.yield %a : i32
+  }
+  func.return
+}
+// CHECK: df.reduce map body yields (i32), expected (i64)
+
+// -----
+
+func.func @reduce_map_blocks(%x: !df.array<i32, [i]>, %z: i32) {
+  %s = "df.reduce"(%x, %z) <{kinds = [#df.kind<add>], over_axes = ["i"], operandSegmentSizes = array<i32: 1, 1>}> ({
+  }, {
+  ^bb0(%a: i32):
+    "test.termop"() [^bb1] : () -> ()
+  ^bb1:
+    df.yield %a : i32
+  }, {
+  }) : (!df.array<i32, [i]>, i32) -> i32
+  func.return
+}
+// CHECK: df.reduce map body must have one block, found 2
+
+// -----
+
+func.func @reduce_where_rank(%m: !df.array<f32, [i, j]>, %z: f32) {
+  %s = df.reduce add(%m, %z) over [j] : !df.array<f32, [i, j]> -> !df.array<f32, [i]> where {
+  ^bb0(%a: f32):
+    %t = arith.constant true
+    df.yield %t : i1
+  }
+  func.return
+}
+// CHECK: df.reduce where needs rank-1 inputs (a filtered domain), found axes [i, j]
+
+// -----
+
+func.func @reduce_where_yield(%x: !df.array<f32, [i]>, %z: f32) {
+  %s = df.reduce add(%x, %z) over [i] : !df.array<f32, [i]> -> f32 where {
+  ^bb0(%a: f32):
+    df.yield %a : f32
+  }
+  func.return
+}
+// CHECK: df.reduce where body yields (f32), expected (i1)
 
 // -----
 
@@ -370,6 +484,7 @@ func.func @scan_result(%x: !df.array<f32, [i]>, %z: f32) {
 
 func.func @scan_init(%x: !df.array<f32, [i]>, %z: i32) {
   %s = "df.scan"(%x, %z) <{kind = #df.kind<add>}> ({
+  }, {
   }) : (!df.array<f32, [i]>, i32) -> !df.array<f32, [i]>
   func.return
 }
@@ -401,6 +516,38 @@ func.func @scan_body_not_custom(%x: !df.array<f32, [i]>, %z: f32) {
   func.return
 }
 // CHECK: df.scan has a body but kind max, expected custom
+
+// -----
+
+func.func @scan_no_input(%z: f32) {
+  %s = "df.scan"(%z) <{kind = #df.kind<add>}> ({
+  }, {
+  }) : (f32) -> !df.array<f32, [i]>
+  func.return
+}
+// CHECK: df.scan needs at least one input array, found none
+
+// -----
+
+func.func @scan_inputs(%x: !df.array<f32, [i]>, %z: f32) {
+  %s = "df.scan"(%x, %x, %z) <{kind = #df.kind<add>}> ({
+  }, {
+  }) : (!df.array<f32, [i]>, !df.array<f32, [i]>, f32) -> !df.array<f32, [i]>
+  func.return
+}
+// CHECK: df.scan without a map region scans one input, found 2
+
+// -----
+
+func.func @scan_map_args(%x: !df.array<f32, [i]>, %z: f32) {
+  %s = df.scan(%x) add(%z) : !df.array<f32, [i]> -> !df.array<f32, [i]> map {
+  ^bb0(%a: f64):
+    %t = arith.truncf %a : f64 to f32
+    df.yield %t : f32
+  }
+  func.return
+}
+// CHECK: df.scan map body arguments have types (f64), expected (f32)
 
 // -----
 

@@ -108,6 +108,116 @@ func.func @fold_scan(%x: !df.array<i64, [i]>) -> (i64, i64, !df.array<i64, [i]>,
 // CHECK-NEXT:      df.yield %[[M]] : i64
 // CHECK-NEXT:    }
 
+// CHECK-LABEL: func.func @fused_forms
+func.func @fused_forms(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %m: !df.array<i32, [i, j]>) -> (f32, f32, !df.array<i64, [i]>, !df.array<f64, [k]>, !df.array<f32, [i]>) {
+  %z = df.constant 0.0 : f32
+  %zi = df.constant 0 : i64
+  %d = df.reduce(%x, %y) add(%z) over [i] reassoc : !df.array<f32, [i]>, !df.array<f32, [i]> -> f32 map {
+  ^bb0(%a: f32, %b: f32):
+    %p = arith.mulf %a, %b : f32
+    df.yield %p : f32
+  }
+  %s = df.reduce max(%x, %z) over [i] : !df.array<f32, [i]> -> f32 where {
+  ^bb0(%a: f32):
+    %c = arith.cmpf ogt, %a, %z : f32
+    df.yield %c : i1
+  }
+  %r = df.reduce(%m) add(%zi) over [j] : !df.array<i32, [i, j]> -> !df.array<i64, [i]> map {
+  ^bb0(%a: i32):
+    %w = arith.extsi %a : i32 to i64
+    df.yield %w : i64
+  }
+  %k = df.filter %x : !df.array<f32, [i]> -> !df.array<f64, [k]> {
+  ^bb0(%a: f32):
+    %c = arith.cmpf ogt, %a, %z : f32
+    df.yield %c : i1
+  } map {
+  ^bb0(%a: f32):
+    %w = arith.extf %a : f32 to f64
+    df.yield %w : f64
+  }
+  %q = df.scan(%x, %y) custom(%z) : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> map {
+  ^bb0(%a: f32, %b: f32):
+    %t = arith.subf %a, %b : f32
+    df.yield %t : f32
+  } {
+  ^bb0(%acc: f32, %v: f32):
+    %n = arith.maximumf %acc, %v : f32
+    df.yield %n : f32
+  }
+  func.return %d, %s, %r, %k, %q : f32, f32, !df.array<i64, [i]>, !df.array<f64, [k]>, !df.array<f32, [i]>
+}
+// CHECK-NEXT:    %[[Z:.*]] = df.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[ZI:.*]] = df.constant 0 : i64
+// CHECK-NEXT:    %{{.*}} = df.reduce(%[[X:.*]], %[[Y:.*]]) add(%[[Z]]) over [i] reassoc : !df.array<f32, [i]>, !df.array<f32, [i]> -> f32 map {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      df.yield %[[P]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = df.reduce max(%[[X]], %[[Z]]) over [i] : !df.array<f32, [i]> -> f32 where {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32):
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpf ogt, %[[A]], %[[Z]] : f32
+// CHECK-NEXT:      df.yield %[[C]] : i1
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = df.reduce(%{{.*}}) add(%[[ZI]]) over [j] : !df.array<i32, [i, j]> -> !df.array<i64, [i]> map {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32):
+// CHECK-NEXT:      %[[W:.*]] = arith.extsi %[[A]] : i32 to i64
+// CHECK-NEXT:      df.yield %[[W]] : i64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = df.filter %[[X]] : !df.array<f32, [i]> -> !df.array<f64, [k]> {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32):
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpf ogt, %[[A]], %[[Z]] : f32
+// CHECK-NEXT:      df.yield %[[C]] : i1
+// CHECK-NEXT:    } map {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32):
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[A]] : f32 to f64
+// CHECK-NEXT:      df.yield %[[W]] : f64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %{{.*}} = df.scan(%[[X]], %[[Y]]) custom(%[[Z]]) : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> map {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+// CHECK-NEXT:      %[[T:.*]] = arith.subf %[[A]], %[[B]] : f32
+// CHECK-NEXT:      df.yield %[[T]] : f32
+// CHECK-NEXT:    } {
+// CHECK-NEXT:    ^bb0(%[[ACC:.*]]: f32, %[[V:.*]]: f32):
+// CHECK-NEXT:      %[[N:.*]] = arith.maximumf %[[ACC]], %[[V]] : f32
+// CHECK-NEXT:      df.yield %[[N]] : f32
+// CHECK-NEXT:    }
+
+// CHECK-LABEL: func.func @filtered_mapped_reduce
+func.func @filtered_mapped_reduce(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> (i32, i32) {
+  %z = df.constant 0 : i32
+  %lo = df.constant -100 : i32
+  %s, %t = df.reduce(%x, %y) add(%z), custom(%lo) over [i] : !df.array<i32, [i]>, !df.array<i32, [i]> -> i32, i32 where {
+  ^bb0(%a: i32, %b: i32):
+    %c = arith.cmpi slt, %a, %b : i32
+    df.yield %c : i1
+  } map {
+  ^bb0(%a: i32, %b: i32):
+    %p = arith.muli %a, %b : i32
+    df.yield %p, %a : i32, i32
+  } {
+  ^bb0(%acc: i32, %v: i32):
+    %n = arith.maxsi %acc, %v : i32
+    df.yield %n : i32
+  }
+  func.return %s, %t : i32, i32
+}
+// CHECK-NEXT:    %[[Z:.*]] = df.constant 0 : i32
+// CHECK-NEXT:    %[[LO:.*]] = df.constant -100 : i32
+// CHECK-NEXT:    %{{.*}}, %{{.*}} = df.reduce(%{{.*}}, %{{.*}}) add(%[[Z]]), custom(%[[LO]]) over [i] : !df.array<i32, [i]>, !df.array<i32, [i]> -> i32, i32 where {
+// CHECK-NEXT:    ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32):
+// CHECK-NEXT:      %[[C:.*]] = arith.cmpi slt, %[[A]], %[[B]] : i32
+// CHECK-NEXT:      df.yield %[[C]] : i1
+// CHECK-NEXT:    } map {
+// CHECK-NEXT:    ^bb0(%[[A2:.*]]: i32, %[[B2:.*]]: i32):
+// CHECK-NEXT:      %[[P:.*]] = arith.muli %[[A2]], %[[B2]] : i32
+// CHECK-NEXT:      df.yield %[[P]], %[[A2]] : i32, i32
+// CHECK-NEXT:    } {
+// CHECK-NEXT:    ^bb0(%[[ACC:.*]]: i32, %[[V:.*]]: i32):
+// CHECK-NEXT:      %[[N:.*]] = arith.maxsi %[[ACC]], %[[V]] : i32
+// CHECK-NEXT:      df.yield %[[N]] : i32
+// CHECK-NEXT:    }
+
 // CHECK-LABEL: func.func @tuples_records
 func.func @tuples_records(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32, %n: i64) -> (!df.array<f32, [i]>, i64) {
   %t = df.make_tuple %a, %n : f32, i64 -> tuple<f32, i64>
