@@ -20,7 +20,7 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
-from loopopt.passes.loop_tile import (
+from loopopt.passes.loop_surgery import (
     clone_with,
     constant_index,
     index_const,

@@ -23,7 +23,7 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import TailKind, WidthAttr
-from loopopt.passes.loop_tile import is_innermost, zip_as_for
+from loopopt.passes.loop_surgery import is_innermost, zip_as_for
 from loopopt.passes.vectorize_legality import Candidate, Decline, vectorization_decline
 
 

@@ -22,7 +22,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccKind
-from loopopt.passes.loop_tile import constant_index
+from loopopt.passes.loop_surgery import constant_index
 from loopopt.passes.vectorize_codes import VecReject
 from loopopt.passes.vectorize_table import missing_vector_form
 
@@ -41,7 +41,7 @@ class Candidate:
     """What the predicates read of a loop about to be vectorized."""
 
     op: loop.LoopLike
-    """The loop (for a zip: its equivalent `loop.for`, see loop_tile.zip_as_for)."""
+    """The loop (for a zip: its equivalent `loop.for`, see loop_surgery.zip_as_for)."""
     located_at: Operation
     """Where loop-level remarks point (the zip itself for a zip)."""
     blocks: tuple[Block, ...]

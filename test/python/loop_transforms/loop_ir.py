@@ -17,7 +17,7 @@ from xdsl.passes import PassPipeline
 
 from loopopt.dialects import loop
 from loopopt.lowering.abi import BufferArg, call_loop_kernel, find_kernel, kernel_args
-from loopopt.passes.loop_tile import is_innermost, zip_as_for
+from loopopt.passes.loop_surgery import is_innermost, zip_as_for
 from loopopt.passes.vectorize_legality import Candidate, vectorization_decline
 from loopopt.registry import get_all_passes
 
