@@ -60,6 +60,21 @@ def _ipow(a, b):
     return np.power(a, b)
 
 
+def _fpowi(x, n):
+    """x ** n for an integer n by square-and-multiply in x's type (x**3 = x*(x*x),
+    x**4 = (x*x)*(x*x): the products loop-simplify unrolls powi into), 1/x**|n| for n < 0."""
+    x = np.asarray(x)
+    exps = np.broadcast_to(np.asarray(n), np.broadcast_shapes(x.shape, np.shape(n)))
+    remaining = np.abs(exps).astype(np.int64)
+    base = np.broadcast_to(x, exps.shape).copy()
+    result = np.ones(exps.shape, dtype=x.dtype)
+    while np.any(remaining):
+        result = np.where(remaining & 1, result * base, result)
+        remaining = remaining >> 1
+        base = base * base
+    return np.where(exps < 0, np.asarray(1, result.dtype) / result, result)
+
+
 BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.AddfOp: np.add,
     arith.SubfOp: np.subtract,
@@ -86,6 +101,7 @@ BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
     arith.MaxnumfOp: np.fmax,
     math.PowFOp: np.power,
     math.IPowIOp: _ipow,
+    math.FPowIOp: _fpowi,
     math.CopySignOp: np.copysign,
     math.Atan2Op: np.arctan2,
 }
