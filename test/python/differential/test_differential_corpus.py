@@ -20,7 +20,8 @@ the very simd IR it was printed from: bit-exact for every result (the IR fixes t
 association order and the FMAs), so it checks the C printer and the C compiler exactly.
 
 Not covered: NEON with misaligned buffers (the qemu runner copies inputs into fresh
-allocations).
+allocations). Known failures in code outside these tests are listed in KNOWN_FAILURES
+(strict xfail).
 """
 
 from __future__ import annotations
@@ -44,9 +45,36 @@ from loopopt.tools.loop_run import compare_results, contracts_fma, run_compiled,
 CASES = load_corpus()
 NATIVE = ("scalar", "sse2", "avx2", "avx512")
 
+_BOOL_ABI = (
+    "C printer declares i1 parameters/results as _Bool while the calling convention and the "
+    "runtime's wrapper use uint8_t: gcc rejects the conflicting prototypes"
+)
+_FOREIGN_SHAPES = (
+    "runtime.ForeignKernel sizes outputs with KernelSignature.output_shapes, which cannot size "
+    "an output on an axis no input has as its first axis (a rank-2 input's columns, a range)"
+)
+KNOWN_FAILURES: dict[tuple[str, str | None], str] = {
+    ("all_any_i1", None): _BOOL_ABI,
+    ("swap_if_f64", None): _BOOL_ABI,
+    ("col_max_i32", "neon"): _FOREIGN_SHAPES,
+    ("row_col_sums_i32", "neon"): _FOREIGN_SHAPES,
+    ("squares_of_range_i32", "neon"): _FOREIGN_SHAPES,
+}
+"""(kernel, ISA or None for every ISA) -> why it fails today, in code outside these tests.
+Marked strict xfail: the day it is fixed the test XPASSes and fails, so remove the entry."""
 
-def isa_param(isa: str):
-    return pytest.param(isa, marks=pytest.mark.isa(isa), id=isa)
+
+def params(isas):
+    """(case, isa) parameters, each marked with its ISA and, if listed above, as a known failure."""
+    out = []
+    for case in CASES:
+        for isa in isas:
+            marks = [pytest.mark.isa(isa)]
+            why = KNOWN_FAILURES.get((case.kernel, isa)) or KNOWN_FAILURES.get((case.kernel, None))
+            if why:
+                marks.append(pytest.mark.xfail(reason=why, strict=True))
+            out.append(pytest.param(case, isa, marks=marks, id=f"{case.id}-{isa}"))
+    return out
 
 
 def _sizes(case, compiled, isa: str) -> list[int]:
@@ -61,8 +89,7 @@ def _check(case, got, expected: Expected, where: str) -> None:
         raise AssertionError(f"{where}: {e}") from None
 
 
-@pytest.mark.parametrize("isa", [isa_param(i) for i in NATIVE])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize(("case", "isa"), params(NATIVE))
 def test_native_kernel_matches_numpy(case, isa, programs):
     compiled = programs.kernel(case, isa)
     for n in _sizes(case, compiled, isa):
@@ -73,9 +100,8 @@ def test_native_kernel_matches_numpy(case, isa, programs):
             _check(case, got, expected, f"{isa} n={n} offset={offset} (reference: {what})")
 
 
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-@pytest.mark.isa("neon")
-def test_neon_kernel_matches_numpy(case, programs):
+@pytest.mark.parametrize(("case", "isa"), params(["neon"]))
+def test_neon_kernel_matches_numpy(case, isa, programs):
     compiled = programs.kernel(case, "neon")
     sizes = _sizes(case, compiled, "neon")
     data = [case_data(case, n) for n in sizes]
@@ -85,8 +111,7 @@ def test_neon_kernel_matches_numpy(case, programs):
         _check(case, got, expected, f"neon n={n} (reference: {what})")
 
 
-@pytest.mark.parametrize("isa", [isa_param(i) for i in (*NATIVE, "neon")])
-@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+@pytest.mark.parametrize(("case", "isa"), params((*NATIVE, "neon")))
 def test_kernel_matches_its_simd_ir(case, isa, programs):
     """Compiled C == the interpreter on the simd IR it came from, bit for bit, at n = 2W+3."""
     compiled = programs.kernel(case, isa)
