@@ -34,9 +34,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     I64,
     ArrayAttr,
+    Float32Type,
+    Float64Type,
+    IntegerType,
     FlatSymbolRefAttr,
     FloatAttr,
     IntegerAttr,
@@ -922,6 +926,37 @@ class ReduceOp(IRDLOperation):
             _verify_body("df.reduce", self.body, custom_accs * 2, custom_accs)
         elif self.body.blocks:
             raise VerifyException("df.reduce has a body but no custom kind")
+
+
+_FLOAT_COMBINERS: dict[ReduceKind, type[Operation]] = {
+    ReduceKind.ADD: arith.AddfOp,
+    ReduceKind.MUL: arith.MulfOp,
+    ReduceKind.MIN: arith.MinimumfOp,  # NaN-propagating, like the interpreter's np.minimum
+    ReduceKind.MAX: arith.MaximumfOp,
+}
+_INT_COMBINERS: dict[ReduceKind, type[Operation]] = {
+    ReduceKind.ADD: arith.AddiOp,
+    ReduceKind.MUL: arith.MuliOp,
+    ReduceKind.MIN: arith.MinSIOp,
+    ReduceKind.MAX: arith.MaxSIOp,
+    ReduceKind.AND: arith.AndIOp,
+    ReduceKind.OR: arith.OrIOp,
+}
+_BOOL_COMBINERS: dict[ReduceKind, type[Operation]] = {
+    ReduceKind.MIN: arith.AndIOp,
+    ReduceKind.MAX: arith.OrIOp,
+    ReduceKind.AND: arith.AndIOp,
+    ReduceKind.OR: arith.OrIOp,
+}
+
+
+def kind_combiner(kind: ReduceKind, t: Attribute) -> type[Operation] | None:
+    """The arith op computing `acc ⊕ v` for built-in `kind` on scalar type `t` (what
+    df.reduce / df.scan mean, in arith terms); None for custom or a kind `t` lacks."""
+    if isinstance(t, IntegerType) and t.width.data == 1:
+        return _BOOL_COMBINERS.get(kind)
+    table = _FLOAT_COMBINERS if isinstance(t, Float32Type | Float64Type) else _INT_COMBINERS
+    return table.get(kind)
 
 
 def reduced_type(t: ArrayType, over: Sequence[str]) -> Attribute:

@@ -80,15 +80,13 @@ def is_df_kernel(f: func.FuncOp) -> bool:
     return any(op.dialect_name() == "df" for op in f.walk())
 
 
-def lower_kernel(
-    f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPattern], fuse_filter_map: bool = True
-) -> None:
+def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPattern]) -> None:
     """Lower one df kernel in place."""
     if len(f.body.blocks) != 1:
         raise LoopoptDiagnostic(
             f"kernel @{f.sym_name.data} has {len(f.body.blocks)} blocks; a df kernel has one", f
         )
-    ctx = KernelLowering(f, fuse_filter_map=fuse_filter_map)
+    ctx = KernelLowering(f)
     block = f.body.block
     ret = block.last_op
     if not isinstance(ret, func.ReturnOp):
@@ -103,8 +101,6 @@ def lower_kernel(
         if op.dialect_name() != "df":
             continue
         lowered_ops.append(op)
-        if op in ctx.lowered_with_producer:
-            continue
         pattern = patterns.get(type(op))
         if pattern is None:
             raise LoopoptDiagnostic(f"{op.name} has no Loop IR lowering", op)
@@ -158,7 +154,11 @@ class ConvertDFToLoopPass(ModulePass):
     Input: func.func kernels over df arrays (fused by df-fuse or not).
     Output: func.func kernels marked `loop.kernel` over `!loop.buf` arguments with the ABI
     attributes of docs/calling_convention.md; one loop nest per df op (a fused df op is one
-    op, hence one nest); no df op or df type left.
+    op, hence one nest: fusion is df-fuse's job, this pass never fuses two df ops); no df
+    op or df type left. df-fuse's fused forms: a reduce with a map prologue is one loop
+    nest whose accumulators keep kind and reassoc; with a `where`, a width-1 predloop with
+    accumulators; a filter with a map region, a predloop appending the mapped values; a
+    scan with a prologue, one loop.
 
     ```
     func.func @sq(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
@@ -187,15 +187,11 @@ class ConvertDFToLoopPass(ModulePass):
 
     name = "convert-df-to-loop"
 
-    fuse_filter_map: bool = True
-    """Lower a df.filter whose only user is a df.map as one predloop (df has no fused
-    filter→map op, so this fusion happens here); false keeps one loop per df op."""
-
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         kernels = [f for f in op.walk() if isinstance(f, func.FuncOp) and is_df_kernel(f)]
         for f in kernels:
             inline_decl_refs(f)
         patterns = {p.op_type: p for p in populate_df_to_loop_patterns()}
         for f in kernels:
-            lower_kernel(f, patterns, self.fuse_filter_map)
+            lower_kernel(f, patterns)
 

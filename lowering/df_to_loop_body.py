@@ -4,8 +4,7 @@ The body's block arguments are bound to the elements the loop loaded (records as
 groups, accumulators as loop block arguments); its `arith` / `math` ops are cloned in
 place, its scalar df ops lowered by `lower_scalar_op`, and its `df.yield` operands are
 returned to the caller, which decides what they become (a store, an append, a predicate,
-the accumulators' next values). `emit_slice` emits only what one body value depends on
-(a filtered fold's predicate, for a predloop's `pred` region).
+the accumulators' next values).
 """
 
 from __future__ import annotations
@@ -49,39 +48,6 @@ def inline_body(
         raise LoopoptDiagnostic(f"the body of {user.name} does not end in df.yield", user)
     emit_ops(ctx, b, [op for op in block.ops if op is not term], values)
     return [_lookup(ctx, values, v, term) for v in (*term.arguments, *extra)]
-
-
-def emit_slice(
-    ctx: KernelLowering, b: Builder, block: Block, args: Sequence[Lowered], value: SSAValue
-) -> Lowered:
-    """Emit only the ops of `block` that `value` depends on; the lowered `value`."""
-    values = bind_args(block, args)
-    needed = backward_slice(block, value)
-    emit_ops(ctx, b, [op for op in block.ops if op in needed], values)
-    return _lookup(ctx, values, value, block.last_op)  # type: ignore[arg-type]
-
-
-def backward_slice(block: Block, value: SSAValue) -> set[Operation]:
-    """The ops of `block` (top level) that `value` transitively depends on."""
-    found: set[Operation] = set()
-    work = [value]
-    while work:
-        v = work.pop()
-        op = _top_level_owner(v, block)
-        if op is None or op in found:
-            continue
-        found.add(op)
-        for inner in op.walk():
-            work.extend(inner.operands)
-    return found
-
-
-def _top_level_owner(v: SSAValue, block: Block) -> Operation | None:
-    owner = v.owner
-    op = owner if isinstance(owner, Operation) else owner.parent_op()  # type: ignore[union-attr]
-    while op is not None and op.parent_block() is not block:
-        op = op.parent_op()
-    return op
 
 
 def emit_ops(ctx: KernelLowering, b: Builder, ops: Iterable[Operation], values: Values) -> None:

@@ -47,10 +47,6 @@ class KernelLowering:
     """The out buffer arguments (`OutParam`s), in order."""
     results: list[SSAValue] = field(default_factory=list)
     """The new kernel's results (scalars and filter counts), once the return is converted."""
-    fuse_filter_map: bool = True
-    """Lower a filter whose only user is a map as one predloop (see df_to_loop_filter_map.py)."""
-    lowered_with_producer: set[Operation] = field(default_factory=set)
-    """Consumers a producer's pattern already lowered together with itself."""
     _entry_anchor: Operation | None = None
     _index_consts: dict[int, SSAValue] = field(default_factory=dict)
 

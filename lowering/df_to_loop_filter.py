@@ -1,9 +1,11 @@
 """df.filter → `loop.predloop` (width 1 until vectorized) appending the kept elements.
 
 The predicate body becomes the `pred` region; the loop body appends every input element
-(every field of a record) to its output buffer with `loop.append`; the predloop's first
-result, the number of active lanes, becomes the extent of the filter's new axis. Outputs
-are allocated (or, for kernel results, passed) with the input's length as capacity.
+(every field of a record) to its output buffer with `loop.append` — or, for a filter with
+a `map` region (df-fuse's filter → map), the map's values computed from them, so the
+filtered intermediate is never written. The predloop's first result, the number of
+active lanes, becomes the extent of the filter's new axis. Outputs are allocated (or, for
+kernel results, passed) with the input's length as capacity.
 
 ```
 %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> { ^bb0(%e: f32): ... df.yield %c : i1 }
@@ -17,6 +19,8 @@ are allocated (or, for kernel results, passed) with the input's length as capaci
   loop.append %e, %out : !loop.buf<f32>
 }
 ```
+With a map region the body is `%e = loop.load ...; <map body>; loop.append %mapped, %out`.
+An unfused df.filter followed by a df.map is two loops (the filter's output materialized).
 """
 
 from __future__ import annotations
@@ -33,7 +37,6 @@ from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType
 from loopopt.lowering.df_to_loop_body import inline_body
 from loopopt.lowering.df_to_loop_context import KernelLowering, with_extents
-from loopopt.lowering.df_to_loop_filter_map import fusible_map, lower_filter_map
 from loopopt.lowering.df_to_loop_nest import Iter, iters_for, load, loop_header
 from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop_values import BufArray, Lowered, Point, RecordArray, RecordValue
@@ -97,17 +100,16 @@ class LowerFilter(DFLoweringPattern[df.FilterOp]):
         t = op.inputs.types[0]
         assert isinstance(t, ArrayType)
         (it,) = iters_for(inputs, t.axis_names, t.axis_names)
-        consumer = fusible_map(op) if ctx.fuse_filter_map else None
-        if consumer is not None:
-            lower_filter_map(op, consumer, ctx, b, inputs, it)
-            return
         capacity = ctx.root_capacity(it.extent)
         dests = [ctx.destination(b, r, (capacity,), (capacity,)) for r in op.outputs]
         in_axes = [v.type.axis_names for v in op.inputs]  # type: ignore[attr-defined]
 
         def body(bb: Builder, point: Point, accs: list[SSAValue]) -> list[SSAValue]:
-            for x, a, dest in zip(inputs, in_axes, dests, strict=True):
-                append(bb, load(ctx, bb, x, a, point), dest, op)
+            elements = [load(ctx, bb, x, a, point) for x, a in zip(inputs, in_axes, strict=True)]
+            if op.has_map:
+                elements = inline_body(ctx, bb, op.map.block, elements, op)
+            for value, dest in zip(elements, dests, strict=True):
+                append(bb, value, dest, op)
             return []
 
         pl = build_predloop(ctx, b, it, filter_predicate(ctx, op, inputs), body)

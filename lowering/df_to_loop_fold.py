@@ -1,25 +1,24 @@
-"""df.fold → one `loop.for` nest (row-major) with one accumulator per fold accumulator.
+"""df.fold → one `loop.for` nest (row-major) with one custom accumulator per fold accumulator.
 
 The fold body is the accumulator step, inlined; record accumulators become one custom
-accumulator per field. A plain fold's accumulators are `custom`. df-fuse's fused forms
-arrive as *kinded* folds (passes/df_fusion/kinded_fold.py: `df.kinds`, `df.reassoc`):
-map→reduce, map→fold and horizontally fused reductions are ONE loop whose accumulators
-keep their kind and reassoc flag; a filtered one (filter→reduce: every accumulator steps
-under one predicate) becomes a predloop (df_to_loop_filtered_fold.py).
+accumulator per field. A fold is sequential by definition, so its accumulators are
+`custom` (no neutral element, no reassociation). df-fuse composes a fused map (or a
+filter, as `select(p, step, acc)`) into the body itself, so a fused fold needs nothing
+more: it is still one loop.
 
 ```
-%s = df.fold(%x) init(%z) : !df.array<f32, [i]> -> f32 {
-^bb0(%acc: f32, %e: f32):
-  %sq = arith.mulf %e, %e : f32
-  %n = arith.addf %acc, %sq : f32
-  df.yield %n : f32
-} attributes {df.kinds = [#df.kind<add>], df.reassoc}
+%s = df.fold(%x) init(%z) : !df.array<i64, [i]> -> i64 {
+^bb0(%acc: i64, %e: i64):
+  %m = arith.muli %acc, %k : i64
+  %n = arith.addi %m, %e : i64
+  df.yield %n : i64
+}
   →
-%s = loop.for %i in [%c0, %n) accs(%acc = %z : f32 add reassoc) {
-  %e = loop.load %x[%i] : !loop.buf<f32>
-  %sq = arith.mulf %e, %e : f32
-  %n = arith.addf %acc, %sq : f32
-  loop.yield %n : f32
+%s = loop.for %i in [%c0, %n) accs(%acc = %z : i64 custom) {
+  %e = loop.load %x[%i] : !loop.buf<i64>
+  %m = arith.muli %acc, %k : i64
+  %n = arith.addi %m, %e : i64
+  loop.yield %n : i64
 }
 ```
 """
@@ -29,32 +28,15 @@ from __future__ import annotations
 from xdsl.builder import Builder
 from xdsl.ir import SSAValue
 
-from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType, ReduceKind
 from loopopt.lowering.df_to_loop_body import inline_body
 from loopopt.lowering.df_to_loop_combine import accum
 from loopopt.lowering.df_to_loop_context import KernelLowering
-from loopopt.lowering.df_to_loop_filtered_fold import is_filtered, lower_filtered_fold
 from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load
 from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop_reduce import flatten, regroup, scalar_init
-from loopopt.lowering.df_to_loop_values import Point, scalars_of
-from loopopt.passes.df_fusion.kinded_fold import (
-    KINDS_ATTR,
-    AccumulatorStep,
-    accumulator_steps,
-    fold_kinds,
-    fold_reassoc,
-)
-
-
-def fold_steps(op: df.FoldOp) -> list[AccumulatorStep]:
-    """The accumulators of a (kinded) fold; a broken `df.kinds` contract is a user error."""
-    try:
-        return accumulator_steps(op)
-    except ValueError as e:
-        raise LoopoptDiagnostic(f"df.fold with {KINDS_ATTR}: {e}", op) from None
+from loopopt.lowering.df_to_loop_values import Point
 
 
 class LowerFold(DFLoweringPattern[df.FoldOp]):
@@ -66,21 +48,13 @@ class LowerFold(DFLoweringPattern[df.FoldOp]):
         t = op.inputs.types[0]
         assert isinstance(t, ArrayType)
         axes = t.axis_names
-        steps = fold_steps(op)
-        if is_filtered(steps) and t.rank == 1:
-            lower_filtered_fold(op, ctx, b, steps, inputs, inits)
-            return
-        reassoc = fold_reassoc(op)
-        accs = [
-            accum(kind, reassoc and kind != ReduceKind.CUSTOM)
-            for kind, v in zip(fold_kinds(op), inits, strict=True)
-            for _ in scalars_of(v)
-        ]
+        flat_inits = flatten(inits)
+        accs = [accum(ReduceKind.CUSTOM, False) for _ in flat_inits]
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             xs = [load(ctx, inner, x, axes, point) for x in inputs]
             return flatten(inline_body(ctx, inner, op.body.block, [*regroup(inits, acc_args), *xs], op))
 
-        results = build_nest(ctx, b, iters_for(inputs, axes, axes), flatten(inits), accs, step)
+        results = build_nest(ctx, b, iters_for(inputs, axes, axes), flat_inits, accs, step)
         for r, v in zip(op.outputs, regroup(inits, results), strict=True):
             ctx.bind(r, v)

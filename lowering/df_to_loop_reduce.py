@@ -16,6 +16,28 @@ axis keeps an outer loop over the other axis that stores each row's (column's) r
 }
 ```
 A record accumulator (custom kinds) is one custom accumulator per field.
+
+df-fuse's fused forms stay one loop: a `map` prologue is inlined in the step, between the
+loads and the combine (map → reduce: ONE loop.for nest whose accumulators keep their kind
+and reassoc flag; partial reductions too); a `where` predicate (filter → reduce, rank 1)
+makes the loop a width-1 `loop.predloop` with the accumulators, its `pred` region the
+predicate and its body the prologue and combine (accumulators change on active lanes only).
+
+```
+%r = df.reduce(%x) add(%z) over [i] reassoc : !df.array<f32, [i]> -> f32 where {p} map {f}
+  →
+%cnt, %r = loop.predloop %i in [%c0, %n) width(1) tail(scalar) mask(unset)
+    accs(%acc = %z : f32 add reassoc) pred {
+  %e = loop.load %x[%i] : !loop.buf<f32>
+  ... p(%e) ...
+  loop.yield %c : i1
+} body {
+  %e = loop.load %x[%i] : !loop.buf<f32>
+  ... %v = f(%e) ...
+  %t = arith.addf %acc, %v : f32
+  loop.yield %t : f32
+}
+```
 """
 
 from __future__ import annotations
@@ -31,6 +53,7 @@ from loopopt.dialects.df_types import ArrayType, ReduceKind
 from loopopt.lowering.df_to_loop_body import inline_body
 from loopopt.lowering.df_to_loop_combine import accum, combine
 from loopopt.lowering.df_to_loop_context import KernelLowering
+from loopopt.lowering.df_to_loop_filter import build_predloop
 from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop_values import Lowered, Point, RecordValue, scalars_of
@@ -62,6 +85,22 @@ def scalar_init(ctx: KernelLowering, v: SSAValue, user: Operation) -> Lowered:
     return init
 
 
+def load_distinct(ctx: KernelLowering, b: Builder, op: df.ReduceOp | df.ScanOp, inputs: Sequence[Lowered],
+                  axes: Sequence[str], point: Point) -> list[Lowered]:
+    """The element of each input at `point`, one load per distinct input value."""
+    loaded: dict[SSAValue, Lowered] = {}
+    for v, x in zip(op.inputs, inputs, strict=True):
+        if v not in loaded:
+            loaded[v] = load(ctx, b, x, axes, point)
+    return [loaded[v] for v in op.inputs]
+
+
+def prologue_values(ctx: KernelLowering, b: Builder, op: df.ReduceOp | df.ScanOp,
+                    elements: list[Lowered]) -> list[Lowered]:
+    """The values a reduce / scan combines: its map prologue's yields, or the elements."""
+    return inline_body(ctx, b, op.map.block, elements, op) if op.has_map else elements
+
+
 class LowerReduce(DFLoweringPattern[df.ReduceOp]):
     op_type = df.ReduceOp
 
@@ -80,11 +119,7 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             cur = regroup(inits, acc_args)
-            loaded: dict[SSAValue, Lowered] = {}  # one load per distinct input
-            for v, x in zip(op.inputs, inputs, strict=True):
-                if v not in loaded:
-                    loaded[v] = load(ctx, inner, x, axes, point)
-            xs = [loaded[v] for v in op.inputs]
+            xs = prologue_values(ctx, inner, op, load_distinct(ctx, inner, op, inputs, axes, point))
             nxt: list[Lowered] = list(cur)
             for k, kind in enumerate(kinds):
                 if kind != ReduceKind.CUSTOM:
@@ -98,6 +133,19 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
             return flatten(nxt)
 
         over_iters = iters_for(inputs, axes, over)
+        if op.has_where:  # rank 1 (verified): one predloop
+            (it,) = over_iters
+
+            def pred(pb: Builder, point: Point) -> SSAValue:
+                elements = load_distinct(ctx, pb, op, inputs, axes, point)
+                (p,) = inline_body(ctx, pb, op.where.block, elements, op)
+                assert isinstance(p, SSAValue)
+                return p
+
+            pl = build_predloop(ctx, b, it, pred, step, flat_inits, accs)
+            for r, v in zip(op.outputs, regroup(inits, list(pl.acc_results)), strict=True):
+                ctx.bind(r, v)
+            return
         if not kept:
             results = build_nest(ctx, b, over_iters, flat_inits, accs, step)
             for r, v in zip(op.outputs, regroup(inits, results), strict=True):

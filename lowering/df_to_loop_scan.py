@@ -11,6 +11,8 @@ loop.for %i in [%c0, %n) accs(%acc = %z : f32 add) {
 }
 ```
 The kind and `reassoc` are kept (a parallel prefix could use them); custom inlines its body.
+A `map` prologue (df-fuse's map → scan) is inlined between the loads and the combine: still
+one loop, the mapped intermediate never written.
 """
 
 from __future__ import annotations
@@ -23,9 +25,15 @@ from loopopt.dialects.df_types import ArrayType, ReduceKind
 from loopopt.lowering.df_to_loop_body import inline_body
 from loopopt.lowering.df_to_loop_combine import accum, combine
 from loopopt.lowering.df_to_loop_context import KernelLowering
-from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, store
 from loopopt.lowering.df_to_loop_pattern import DFLoweringPattern
-from loopopt.lowering.df_to_loop_reduce import flatten, regroup, scalar_init
+from loopopt.lowering.df_to_loop_reduce import (
+    flatten,
+    load_distinct,
+    prologue_values,
+    regroup,
+    scalar_init,
+)
 from loopopt.lowering.df_to_loop_values import Point
 
 
@@ -33,18 +41,18 @@ class LowerScan(DFLoweringPattern[df.ScanOp]):
     op_type = df.ScanOp
 
     def lower(self, op: df.ScanOp, ctx: KernelLowering, b: Builder) -> None:
-        x = ctx.get(op.inputs[0], op)
+        inputs = [ctx.get(v, op) for v in op.inputs]
         init = scalar_init(ctx, op.init, op)
         t = op.inputs.types[0]
         assert isinstance(t, ArrayType)
         axes = t.axis_names
         kind = op.kind.data
-        dest = ctx.destination(b, op.output, x.extents)  # type: ignore[union-attr]
+        dest = ctx.destination(b, op.output, inputs[0].extents)  # type: ignore[union-attr]
         accs = [accum(kind, op.reassoc is not None) for _ in flatten([init])]
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             (acc,) = regroup([init], acc_args)
-            e = load(ctx, inner, x, axes, point)
+            (e,) = prologue_values(ctx, inner, op, load_distinct(ctx, inner, op, inputs, axes, point))
             if kind == ReduceKind.CUSTOM:
                 (nxt,) = inline_body(ctx, inner, op.body.block, [acc, e], op)
             else:
@@ -53,5 +61,5 @@ class LowerScan(DFLoweringPattern[df.ScanOp]):
             store(inner, nxt, dest, axes, point)
             return flatten([nxt])
 
-        build_nest(ctx, b, iters_for([x], axes, axes), flatten([init]), accs, step)
+        build_nest(ctx, b, iters_for(inputs, axes, axes), flatten([init]), accs, step)
         ctx.bind(op.output, dest)

@@ -36,14 +36,18 @@ def parse(path: Path | str, text: str | None = None) -> ModuleOp:
     return module
 
 
-def lower(module: ModuleOp, fuse: bool, fuse_filter_map: bool = True) -> ModuleOp:
+FUSED_FORMS_DIR = Path(__file__).resolve().parents[1] / "df_fuse" / "fused_forms"
+"""Kernels whose chains df-fuse turns into df's fused forms (the corpus's REF format)."""
+
+
+def lower(module: ModuleOp, fuse: bool) -> ModuleOp:
     """df-fuse (when `fuse`) then convert-df-to-loop, in place; verifies the result."""
     ctx = lowering_context()
     if fuse:
         from loopopt.passes.df_fuse import DFFusePass
 
         DFFusePass().apply(ctx, module)
-    ConvertDFToLoopPass(fuse_filter_map=fuse_filter_map).apply(ctx, module)
+    ConvertDFToLoopPass().apply(ctx, module)
     module.verify()
     return module
 

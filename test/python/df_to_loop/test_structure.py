@@ -1,36 +1,42 @@
 """Loop structure after lowering: one loop nest per df op, ONE per fused group.
 
-Unfused (convert-df-to-loop alone, fuse-filter-map=false): every df op that needs a loop
-(map, filter, reduce, fold, scan, select on arrays) is exactly one top-level loop nest.
-Fused (df-fuse, then convert-df-to-loop): one nest per df op df-fuse left, a filter whose
-only user is a map sharing its nest. Copy nests (a returned kernel input) are counted apart.
+Unfused (convert-df-to-loop alone): every df op that needs a loop (map, filter, reduce,
+fold, scan, select on arrays) is exactly one top-level loop nest — the lowering never fuses
+(a filter followed by a map is two loops). Fused (df-fuse, then convert-df-to-loop): one
+nest per df op df-fuse left, its fused forms included (a filter with a map region, a
+reduce with a prologue / predicate, a scan with a prologue). Copy nests (a returned kernel
+input) are counted apart.
 """
 
 from __future__ import annotations
 
 import pytest
 from corpus import load_corpus
-from lowering_harness import df_loop_ops, is_copy, lower, lowering_context, loop_nests, parse
+from lowering_harness import (
+    df_loop_ops,
+    is_copy,
+    lower,
+    lowering_context,
+    loop_nests,
+    parse,
+)
 
-from loopopt.dialects import df, loop
+from loopopt.dialects import loop
 from loopopt.lowering.abi import find_kernel
 from loopopt.lowering.df_to_loop_decl_ref import inline_decl_refs
-from loopopt.lowering.df_to_loop_filter_map import fusible_map
 
 CASES = load_corpus()
 COPIES = {"swap_arrays_f64": 2}
 """Kernels returning their inputs: each returned input is copied by one nest."""
 SINGLE_NEST = ("sumsq_f32", "dot_f64", "l1_norm_f32", "map_chain_f32", "mean_var_fused_f32",
-               "sum_positive_f64", "count_above_i64", "even_times3_i32", "norm2_f32", "rotate_f64")
+               "sum_positive_f64", "count_above_i64", "norm2_f32", "rotate_f64")
 """Fused chains: exactly one loop nest and no intermediate buffer after df-fuse + lowering."""
 
 
-def expected_nests(module, kernel: str, fused_filter_map: bool) -> int:
-    f = find_kernel(module, kernel)
-    inline_decl_refs(f)
-    ops = df_loop_ops(module, kernel)
-    pairs = sum(1 for op in ops if isinstance(op, df.FilterOp) and fusible_map(op)) if fused_filter_map else 0
-    return len(ops) - pairs
+def expected_nests(module, kernel: str) -> int:
+    """One nest per df op that needs a loop (after inlining decl_refs)."""
+    inline_decl_refs(find_kernel(module, kernel))
+    return len(df_loop_ops(module, kernel))
 
 
 def split(module, kernel: str) -> tuple[int, int]:
@@ -41,8 +47,8 @@ def split(module, kernel: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_unfused_one_nest_per_df_op(case):
-    expected = expected_nests(parse(case.path), case.kernel, fused_filter_map=False)
-    module = lower(parse(case.path), fuse=False, fuse_filter_map=False)
+    expected = expected_nests(parse(case.path), case.kernel)
+    module = lower(parse(case.path), fuse=False)
     assert split(module, case.kernel) == (expected, COPIES.get(case.kernel, 0))
 
 
@@ -52,10 +58,10 @@ def test_fused_one_nest_per_fused_group(case):
 
     fused_df = parse(case.path)
     DFFusePass().apply(lowering_context(), fused_df)
-    expected = expected_nests(fused_df, case.kernel, fused_filter_map=True)
+    expected = expected_nests(fused_df, case.kernel)
     module = lower(parse(case.path), fuse=True)
     assert split(module, case.kernel) == (expected, COPIES.get(case.kernel, 0))
-    unfused = lower(parse(case.path), fuse=False, fuse_filter_map=False)
+    unfused = lower(parse(case.path), fuse=False)
     assert len(loop_nests(module, case.kernel)) <= len(loop_nests(unfused, case.kernel))
 
 

@@ -153,3 +153,48 @@ func.func @relu(%x: !df.array<f32, [i]>, %c: !df.array<i1, [i]>, %zeros: !df.arr
 // CHECK-NEXT:      %[[S:[a-z0-9_]+]] = arith.select %[[CE]], %[[XE]], %[[ZE]] : f32
 // CHECK-NEXT:      loop.store %[[S]], %[[OUT]][%[[I]]] : !loop.buf<f32>
 // CHECK-NEXT:    }
+
+// df-fuse's map prologues: the map body sits between the loads and the Accum step, one
+// loop (a scan also stores each prefix); a partial reduction keeps its row loop.
+func.func @scan_prologue(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %zero = arith.constant 0 : i32
+  %p = df.scan(%x, %y) add(%zero) : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> map {
+  ^bb0(%a: i32, %b: i32):
+    %d = arith.subi %a, %b : i32
+    df.yield %d : i32
+  }
+  func.return %p : !df.array<i32, [i]>
+}
+
+func.func @row_sumsq(%m: !df.array<f32, [i, j]>) -> !df.array<f32, [i]> {
+  %zero = arith.constant 0.0 : f32
+  %r = df.reduce(%m) add(%zero) over [j] reassoc : !df.array<f32, [i, j]> -> !df.array<f32, [i]> map {
+  ^bb0(%e: f32):
+    %s = arith.mulf %e, %e : f32
+    df.yield %s : f32
+  }
+  func.return %r : !df.array<f32, [i]>
+}
+
+// CHECK-LABEL: func.func @scan_prologue(
+// CHECK:         %{{.*}} = loop.for %[[I:[a-z0-9_]+]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : i32 add) {
+// CHECK-NEXT:      %[[A:[a-z0-9_]+]] = loop.load %{{.*}}[%[[I]]] : !loop.buf<i32>
+// CHECK-NEXT:      %[[B:[a-z0-9_]+]] = loop.load %{{.*}}[%[[I]]] : !loop.buf<i32>
+// CHECK-NEXT:      %[[D:[a-z0-9_]+]] = arith.subi %[[A]], %[[B]] : i32
+// CHECK-NEXT:      %[[T:[a-z0-9_]+]] = arith.addi %[[ACC]], %[[D]] : i32
+// CHECK-NEXT:      loop.store %[[T]], %{{.*}}[%[[I]]] : !loop.buf<i32>
+// CHECK-NEXT:      loop.yield %[[T]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+
+// CHECK-LABEL: func.func @row_sumsq(
+// CHECK:         loop.for %[[I:[a-z0-9_]+]] in [%{{.*}}, %{{.*}}) {
+// CHECK-NEXT:      %[[R:[a-z0-9_]+]] = loop.for %[[J:[a-z0-9_]+]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : f32 add reassoc) {
+// CHECK-NEXT:        %[[E:[a-z0-9_]+]] = loop.load %{{.*}}[%[[I]], %[[J]]] : !loop.buf<f32, 2>
+// CHECK-NEXT:        %[[S:[a-z0-9_]+]] = arith.mulf %[[E]], %[[E]] : f32
+// CHECK-NEXT:        %[[T:[a-z0-9_]+]] = arith.addf %[[ACC]], %[[S]] : f32
+// CHECK-NEXT:        loop.yield %[[T]] : f32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      loop.store %[[R]], %{{.*}}[%[[I]]] : !loop.buf<f32>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
