@@ -20,17 +20,21 @@ class DFFusePass(ModulePass):
     """Fuse df producers into their consumers and independent reductions into one pass.
 
     Input: df kernels (func.func over !df.array values). Output: the same kernels with
-    fewer df ops: map ∘ map is one map; map → reduce/fold and filter → reduce/fold are
-    one (kinded) df.fold (passes/df_fusion/kinded_fold.py); reductions over one domain
-    that do not read each other are one multi-result df.reduce or df.fold. A producer
-    with other users is recomputed in the consumer if its body has at most
+    fewer df ops, each fused result an ordinary verified df op: map ∘ map is one map;
+    map → reduce/scan is a reduce/scan with a `map` prologue (partial reductions too);
+    filter → reduce is a reduce with a `where` predicate (a map in between composes into
+    the prologue); filter → map is a filter with a `map` region; map → fold and filter →
+    fold compose into the fold's body (exact: the map before the step, the step under
+    `select`); reductions over one domain that do not read each other (and keep the same
+    elements) are one multi-triple df.reduce, or one df.fold when a fold is involved. A
+    producer with other users is recomputed in the consumer if its bodies have at most
     `max_recompute_ops` ops, else it stays materialized. Nothing with effects (df.random
     via a decl_ref, func.call) is fused. Dead ops the pass did not create stay.
 
     ```
-    %sq = df.map %x {x*x}               %r = df.fold(%x) init(%zero) {
-    %r = df.reduce add(%sq, %zero)  ->       acc + x*x
-                                          } attributes {df.kinds = [#df.kind<add>], df.reassoc}
+    %sq = df.map %x {x*x}                  %r = df.reduce(%x) add(%zero) over [i] reassoc
+    %r = df.reduce add(%sq, %zero)   ->          : ... -> f32 map { x*x }
+           over [i] reassoc
     ```
     With `remarks=true`, each fusion declined at the fixpoint prints
     `file:line:col: remark: FUSE_REJECT_...: reason` (codes: docs/fusion_codes.md).

@@ -2,12 +2,15 @@
 predicates, stable rejection codes (docs/fusion_codes.md). The pass is passes/df_fuse.py.
 
 Modules: codes (FuseReject), legality (predicates, options), pattern (the candidates /
-rewrite shape), rebuild (building fused ops), kinded_fold (the fused reduction form that
-df-to-loop lowers), one module per pattern, unsupported (pairs without a fused form).
+rewrite shape), rebuild (building fused ops), one module per pattern, unsupported (pairs
+without a fused form). Every fused result is an ordinary df op whose fusion is in its
+verified regions (df.reduce `map` / `where`, df.filter `map`, df.scan `map`) or composed
+into a body (df.map, df.fold): nothing rests on discardable attributes.
 """
 
 from __future__ import annotations
 
+from loopopt.passes.df_fusion.filter_map import FuseFilterIntoMap
 from loopopt.passes.df_fusion.filter_reduce import FuseFilterIntoReduction
 from loopopt.passes.df_fusion.horizontal import FuseHorizontalReductions
 from loopopt.passes.df_fusion.legality import FusionOptions
@@ -20,8 +23,9 @@ def populate_df_fusion_patterns(options: FusionOptions) -> list[FusionPattern]:
     """The df fusion patterns, vertical first (producer into consumer), then horizontal."""
     patterns: list[FusionPattern] = [
         FuseMapIntoMap(options),           # map ∘ map -> map (zip -> map too)
-        FuseMapIntoReduction(options),     # map -> reduce/fold -> kinded fold
-        FuseFilterIntoReduction(options),  # filter -> reduce/fold -> predicated kinded fold
+        FuseMapIntoReduction(options),     # map -> reduce/scan (map prologue), map -> fold (body)
+        FuseFilterIntoMap(options),        # filter -> map -> filter with a map region
+        FuseFilterIntoReduction(options),  # filter -> reduce (where), filter -> fold (select)
     ]
     if options.horizontal:
         patterns.append(FuseHorizontalReductions(options))  # reduce ∥ reduce -> one pass

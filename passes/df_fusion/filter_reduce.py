@@ -18,12 +18,33 @@ from loopopt.passes.df_fusion.legality import (
     where,
 )
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
-from loopopt.passes.df_fusion.rebuild import Reduction, build_fold, hints_of, inline_body
+from loopopt.passes.df_fusion.rebuild import (
+    build_fold,
+    clone_region,
+    element_body,
+    inline_body,
+    mapped,
+)
+
+Consumers = (df.ReduceOp, df.FoldOp)
+
+
+def foreign_inputs(consumer: Operation, producer: df.FilterOp) -> Rejection | None:
+    """Every array the consumer reads on the filter's new axis is a result of this filter:
+    another array on that axis has no element per filter input (domain mismatch)."""
+    foreign = [v for v in consumer.inputs if v.owner is not producer]  # type: ignore[attr-defined]
+    if foreign:
+        return Rejection(consumer, FuseReject.DOMAIN_MISMATCH,
+                         f"it also reads {foreign[0].type}, which is not a result "
+                         f"of {where(producer)}, so it has no element per filter input")
+    return None
 
 
 class FuseFilterIntoReduction(FusionPattern):
-    """A df.reduce or df.fold over a df.filter's results folds over the filter's inputs
-    and only takes a step where the predicate holds (a PredLoop with accumulators later).
+    """A df.reduce over a df.filter's results reduces the filter's inputs `where` the
+    predicate holds (a PredLoop with accumulators later); the filter's map region, if
+    any, composes into the reduce's map prologue. A df.fold takes its step everywhere
+    and keeps it only where the predicate holds (`arith.select`: exact, sequential).
 
     ```
     %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
@@ -35,49 +56,76 @@ class FuseFilterIntoReduction(FusionPattern):
     ```
     becomes
     ```
-    %r = df.fold(%x) init(%zero) : !df.array<f32, [i]> -> f32 {
-    ^bb0(%acc: f32, %e: f32):
+    %r = df.reduce add(%x, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32 where {
+    ^bb0(%e: f32):
       %c = arith.cmpf ogt, %e, %zero : f32
-      %n = arith.addf %acc, %e : f32
-      %s = arith.select %c, %n, %acc : f32
-      df.yield %s : f32
-    } attributes {df.kinds = [#df.kind<add>], df.reassoc}
+      df.yield %c : i1
+    }
     ```
-    Legality: every input of the reduction is a result of this filter (other arrays on the
-    new axis have no element at the filter's input index: domain mismatch); no effects;
-    the filter used only here or cheap to recompute; a df.fold (or custom) body now also
-    runs on dropped elements (its result discarded by the select), so it must not trap.
+    Legality: every input of the consumer is a result of this filter (DOMAIN_MISMATCH);
+    no effects; the filter used only here or cheap to recompute. Whatever would now run on
+    the elements the filter drops must not trap (SPECULATION): a fold's body and the
+    filter's map; for a reduce that already has a `where`, that predicate and the filter's
+    map (the conjunction is evaluated on every element). A reduce's map prologue and custom
+    body never run on dropped elements.
     """
 
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        reduction = Reduction.of(op)
-        if reduction is None:
+        if not isinstance(op, Consumers):
             return
         for producer in producers(op, (df.FilterOp,)):
-            foreign = [v for v in reduction.inputs if v.owner is not producer]
-            if foreign:
-                yield Rejection(op, FuseReject.DOMAIN_MISMATCH,
-                                f"it also reduces {foreign[0].type}, which is not a result "
-                                f"of {where(producer)}, so it has no element per filter input")
-                continue
-            yield (check_effects(producer, op)
+            assert isinstance(producer, df.FilterOp)
+            yield (foreign_inputs(op, producer)
+                   or check_effects(producer, op)
                    or check_producer_uses(producer, op, self.options)
-                   or check_speculatable(op, "the elements the filter drops")
+                   or self._check_speculation(op, producer)
                    or producer)
 
+    @staticmethod
+    def _check_speculation(op: Operation, producer: df.FilterOp) -> Rejection | None:
+        dropped = "the elements the filter drops"
+        runs_everywhere = isinstance(op, df.FoldOp) or (isinstance(op, df.ReduceOp) and op.has_where)
+        if not runs_everywhere:
+            return None
+        rejection = None
+        if producer.has_map:
+            rejection = check_speculatable(producer, dropped, at=op, regions=[producer.map])
+        if rejection is None:
+            regions = [op.where] if isinstance(op, df.ReduceOp) else None
+            rejection = check_speculatable(op, dropped, regions=regions)
+        return rejection
+
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
-        reduction = Reduction.of(op)
-        assert reduction is not None and isinstance(partner, df.FilterOp)
+        assert isinstance(op, Consumers) and isinstance(partner, df.FilterOp)
         inputs = list(partner.inputs)
 
-        def fill(builder, accs, elems):
-            (pred,) = inline_body(partner.body, builder, elems)
-            taken = [elems[v.index] for v in reduction.inputs]  # type: ignore[union-attr]
-            nexts = reduction.steps(builder, accs, taken)
-            return [builder.insert(arith.SelectOp(pred, n, a)).result
-                    for n, a in zip(nexts, accs, strict=True)]
+        def consumer_elements(builder, elems):
+            kept = mapped(partner, builder, elems)
+            return [kept[v.index] for v in op.inputs]  # type: ignore[union-attr]
 
-        fused = build_fold(inputs, reduction.inits, reduction.kinds, reduction.reassoc,
-                           op.location, hints_of(inputs), fill)
+        def predicate(builder, elems):
+            (keep,) = inline_body(partner.body, builder, elems)
+            if isinstance(op, df.ReduceOp) and op.has_where:
+                (also,) = inline_body(op.where, builder, consumer_elements(builder, elems))
+                keep = builder.insert(arith.AndIOp(keep, also)).result
+            return [keep]
+
+        if isinstance(op, df.FoldOp):
+            def step(builder, accs, elems):
+                (keep,) = predicate(builder, elems)
+                nexts = inline_body(op.body, builder, [*accs, *consumer_elements(builder, elems)])
+                return [builder.insert(arith.SelectOp(keep, n, a)).result
+                        for n, a in zip(nexts, accs, strict=True)]
+
+            fused: Operation = build_fold(inputs, list(op.inits), op.location, step)
+        else:
+            plain = not op.has_map and not partner.has_map and \
+                [v.index for v in op.inputs] == list(range(len(inputs)))  # type: ignore[union-attr]
+            prologue = None if plain else element_body(
+                inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+            fused = df.ReduceOp(op.kind_values, inputs, list(op.inits), [partner.inputs.types[0].axis_names[0]],  # type: ignore[attr-defined]
+                                op.reassoc is not None, clone_region(op.body),
+                                map_region=prologue, where=element_body(inputs, predicate))
+            fused.location = op.location
         rewriter.replace(op, fused)
         erase_if_dead(partner, rewriter)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import Float32Type, Float64Type
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, get_effects, is_speculatable
 
 from loopopt.diagnostics import location_of
@@ -135,8 +135,8 @@ def order_sensitive(kind: ReduceKind, element_type, reassoc: bool) -> bool:
 
 def _reassoc_matters(kind: ReduceKind, element_type) -> bool:
     """`reassoc` changes the result of float add/mul only: integer and min/max kinds are
-    associative anyway, and a custom step always runs in element order (df.reduce's and
-    the kinded fold's contract), so fusing keeps a sequential fold's order as it is."""
+    associative anyway, and a custom step always runs in element order (df.reduce's
+    custom triples, df.fold), so fusing keeps a sequential fold's order as it is."""
     return kind in (ReduceKind.ADD, ReduceKind.MUL) and isinstance(
         element_type, Float32Type | Float64Type
     )
@@ -220,11 +220,15 @@ def check_independent(earlier: Operation, later: Operation) -> Rejection | None:
 # -- speculation ------------------------------------------------------------------------
 
 
-def check_speculatable(op: Operation, why: str) -> Rejection | None:
-    """Every op of `op`'s body may run on elements it did not run on before (`why`):
-    none may trap (an integer division by a non-constant, say)."""
-    for inner in body_ops(op):
+def check_speculatable(op: Operation, why: str, at: Operation | None = None,
+                       regions: Sequence[Region] | None = None) -> Rejection | None:
+    """Every op of `op`'s bodies (or only of `regions`) may run on elements it did not run
+    on before (`why`): none may trap (an integer division by a non-constant, say). The
+    remark points at `at` (default `op`)."""
+    inner_ops = body_ops(op) if regions is None else (
+        inner for r in regions for inner in r.walk() if not inner.has_trait(IsTerminator))
+    for inner in inner_ops:
         if not is_speculatable(inner):
-            return Rejection(op, FuseReject.SPECULATION,
+            return Rejection(at or op, FuseReject.SPECULATION,
                              f"{where(inner)} may trap and would run on {why}")
     return None

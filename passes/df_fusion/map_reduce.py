@@ -1,4 +1,9 @@
-"""map → reduce / fold: the map's body moves into the accumulator step (one pass)."""
+"""map → reduce / scan / fold: the map's body moves into the consumer (one pass).
+
+A df.reduce (total or partial) or df.scan gets the map as its `map` prologue (composed
+with the prologue it already has, and with its `where` predicate, which reads the same
+elements); a df.fold runs the map's body before its step (composition, exact).
+"""
 
 from __future__ import annotations
 
@@ -10,13 +15,20 @@ from xdsl.pattern_rewriter import PatternRewriter
 from loopopt.dialects import df
 from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
-from loopopt.passes.df_fusion.rebuild import Reduction, Splice, build_fold, hints_of, inline_body
+from loopopt.passes.df_fusion.rebuild import (
+    Splice,
+    build_fold,
+    clone_region,
+    element_body,
+    inline_body,
+    mapped,
+)
+
+Consumers = (df.ReduceOp, df.ScanOp, df.FoldOp)
 
 
 class FuseMapIntoReduction(FusionPattern):
-    """A total df.reduce, or a df.fold, reading a df.map's result becomes a (kinded)
-    df.fold computing the element in its body (see kinded_fold.py for the form df-to-loop
-    lowers to one loop with an Accum per accumulator).
+    """A df.reduce, df.scan or df.fold reading a df.map's result computes that value itself.
 
     ```
     %sq = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
@@ -26,22 +38,21 @@ class FuseMapIntoReduction(FusionPattern):
     }
     %r = df.reduce add(%sq, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
     ```
-    becomes
+    becomes (kind and reassoc stay properties of the reduce)
     ```
-    %r = df.fold(%x) init(%zero) : !df.array<f32, [i]> -> f32 {
-    ^bb0(%acc: f32, %e: f32):
+    %r = df.reduce(%x) add(%zero) over [i] reassoc : !df.array<f32, [i]> -> f32 map {
+    ^bb0(%e: f32):
       %s = arith.mulf %e, %e : f32
-      %n = arith.addf %acc, %s : f32
-      df.yield %n : f32
-    } attributes {df.kinds = [#df.kind<add>], df.reassoc}
+      df.yield %s : f32
+    }
     ```
     A df.fold consumer keeps its body (and its sequential order): the map's body is
     inlined before it. Legality: no effects; the producer used only here or cheap to
-    recompute. A partial reduction (some axes kept) has no fold form: see unsupported.py.
+    recompute. The map already ran on every element, so nothing new is speculated.
     """
 
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if Reduction.of(op) is None:
+        if not isinstance(op, Consumers):
             return
         for producer in producers(op, (df.MapOp,)):
             rejection = check_effects(producer, op) or check_producer_uses(
@@ -49,15 +60,31 @@ class FuseMapIntoReduction(FusionPattern):
             yield rejection or producer
 
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
-        reduction = Reduction.of(op)
-        assert reduction is not None and isinstance(partner, df.MapOp)
-        splice = Splice(reduction.inputs, partner, list(partner.inputs))
+        assert isinstance(op, Consumers) and isinstance(partner, df.MapOp)
+        splice = Splice(list(op.inputs), partner, list(partner.inputs))
+        inputs = splice.inputs
 
-        def fill(builder, accs, elems):
+        def consumer_elements(builder, elems):
             produced = inline_body(partner.body, builder, splice.producer_elements(elems))
-            return reduction.steps(builder, accs, splice.consumer_elements(elems, produced))
+            return splice.consumer_elements(elems, produced)
 
-        fused = build_fold(splice.inputs, reduction.inits, reduction.kinds, reduction.reassoc,
-                           op.location, hints_of(splice.inputs), fill)
+        if isinstance(op, df.FoldOp):
+            fused: Operation = build_fold(
+                inputs, list(op.inits), op.location,
+                lambda b, accs, elems: inline_body(op.body, b, [*accs, *consumer_elements(b, elems)]))
+        else:
+            prologue = element_body(inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+            if isinstance(op, df.ScanOp):
+                fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body),
+                                  op.reassoc is not None, map_region=prologue)
+            else:
+                where = None
+                if op.has_where:
+                    where = element_body(
+                        inputs, lambda b, elems: inline_body(op.where, b, consumer_elements(b, elems)))
+                fused = df.ReduceOp(op.kind_values, inputs, list(op.inits), op.over_axis_names,
+                                    op.reassoc is not None, clone_region(op.body),
+                                    map_region=prologue, where=where)
+            fused.location = op.location
         rewriter.replace(op, fused)
         erase_if_dead(partner, rewriter)

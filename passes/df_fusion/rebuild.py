@@ -1,7 +1,8 @@
 """Building fused ops: inlining bodies, splicing a producer's inputs into a consumer's,
-and viewing any df.reduce / df.fold as accumulators over one domain.
+and the pieces the fused forms share (a reduction's per-element values, its sequential
+step, union of inputs).
 
-Every fused op is built fresh (new block, cloned bodies) at the consumer's position and
+Every fused op is built fresh (new blocks, cloned bodies) at the consumer's position and
 takes the consumer's location, so later passes' remarks still point at user code.
 """
 
@@ -11,13 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
+from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ReduceKind, axes_of, element_type_of
-from loopopt.passes.df_fusion.kinded_fold import combine, fold_kinds, fold_reassoc, set_kinds
-from loopopt.passes.df_fusion.legality import Accumulators
 
 Elements = list[SSAValue]
 
@@ -46,8 +46,33 @@ def new_body(arg_types: Sequence, hints: Sequence[str | None],
     return Region(block)
 
 
+def element_body(inputs: Sequence[SSAValue],
+                 fill: Callable[[Builder, Sequence[SSAValue]], Elements]) -> Region:
+    """A region over the elements of `inputs` (a map, where or filter body)."""
+    return new_body([element_type_of(v.type) for v in inputs], hints_of(inputs), fill)
+
+
+def clone_region(region: Region) -> Region | None:
+    return region.clone() if region.blocks else None
+
+
 def hints_of(values: Sequence[SSAValue]) -> list[str | None]:
     return [v.name_hint for v in values]
+
+
+def union(*groups: Sequence[SSAValue]) -> list[SSAValue]:
+    """The values of `groups`, each once, in first-seen order."""
+    out: list[SSAValue] = []
+    for group in groups:
+        for v in group:
+            if not any(v is w for w in out):
+                out.append(v)
+    return out
+
+
+def pick(values: Sequence[SSAValue], among: Sequence[SSAValue], elems: Sequence[SSAValue]) -> Elements:
+    """The elements (of `elems`, which belong to `among`) of each of `values`."""
+    return [next(e for w, e in zip(among, elems, strict=True) if w is v) for v in values]
 
 
 @dataclass(frozen=True)
@@ -61,85 +86,24 @@ class Splice:
 
     @property
     def inputs(self) -> list[SSAValue]:
-        fused: list[SSAValue] = []
-        for v in self.consumer_inputs:
-            for u in (self.producer_inputs if v.owner is self.producer else (v,)):
-                if not any(u is w for w in fused):
-                    fused.append(u)
-        return fused
+        return union(*[(self.producer_inputs if v.owner is self.producer else (v,))
+                       for v in self.consumer_inputs])
 
     def producer_elements(self, fused_elems: Sequence[SSAValue]) -> Elements:
         """The elements of the producer's inputs among the fused op's elements."""
-        return [self._elem(v, fused_elems) for v in self.producer_inputs]
+        return pick(self.producer_inputs, self.inputs, fused_elems)
 
     def consumer_elements(self, fused_elems: Sequence[SSAValue], produced: Sequence[SSAValue]) -> Elements:
         """The consumer's elements: its own inputs' elements, or the producer's element
         `produced[j]` where it read the producer's result j."""
-        return [produced[v.index] if v.owner is self.producer else self._elem(v, fused_elems)  # type: ignore[union-attr]
-                for v in self.consumer_inputs]
-
-    def _elem(self, v: SSAValue, fused_elems: Sequence[SSAValue]) -> SSAValue:
-        for w, e in zip(self.inputs, fused_elems, strict=True):
-            if w is v:
-                return e
-        raise AssertionError("a spliced input is a fused input")
+        return [produced[v.index] if v.owner is self.producer  # type: ignore[union-attr]
+                else pick([v], self.inputs, fused_elems)[0] for v in self.consumer_inputs]
 
 
-@dataclass(frozen=True)
-class Reduction:
-    """A df.reduce over every axis, or a df.fold: accumulators over one domain. The common
-    shape horizontal and vertical fusion build kinded folds from."""
-
-    op: df.ReduceOp | df.FoldOp
-
-    @staticmethod
-    def of(op: Operation) -> Reduction | None:
-        if isinstance(op, df.FoldOp):
-            return Reduction(op)
-        if isinstance(op, df.ReduceOp) and is_total(op):
-            return Reduction(op)
-        return None
-
-    @property
-    def inputs(self) -> list[SSAValue]:
-        return list(self.op.inputs)
-
-    @property
-    def inits(self) -> list[SSAValue]:
-        return list(self.op.inits)
-
-    @property
-    def kinds(self) -> list[ReduceKind]:
-        if isinstance(self.op, df.ReduceOp):
-            return self.op.kind_values
-        return fold_kinds(self.op)
-
-    @property
-    def reassoc(self) -> bool:
-        if isinstance(self.op, df.ReduceOp):
-            return self.op.reassoc is not None
-        return fold_reassoc(self.op)
-
-    @property
-    def accumulators(self) -> Accumulators:
-        return Accumulators(self.kinds, [v.type for v in self.inits], self.reassoc)
-
-    def steps(self, builder: Builder, accs: Sequence[SSAValue], elems: Sequence[SSAValue]) -> Elements:
-        """Build one step of every accumulator (acc_k ⊕ elem_k, or the custom body)."""
-        if isinstance(self.op, df.FoldOp):
-            return inline_body(self.op.body, builder, [*accs, *elems])
-        kinds = self.kinds
-        nexts: list[SSAValue | None] = [None] * len(kinds)
-        custom = [k for k, kind in enumerate(kinds) if kind == ReduceKind.CUSTOM]
-        for k, kind in enumerate(kinds):
-            if kind != ReduceKind.CUSTOM:
-                nexts[k] = builder.insert(combine(kind, accs[k], elems[k])).results[0]
-        if custom:
-            outs = inline_body(self.op.body, builder,
-                               [accs[k] for k in custom] + [elems[k] for k in custom])
-            for k, v in zip(custom, outs, strict=True):
-                nexts[k] = v
-        return [v for v in nexts if v is not None]
+def mapped(op: df.ReduceOp | df.ScanOp | df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+    """The values `op` takes from its inputs' elements `elems`: its map region's yields,
+    or the elements themselves without one."""
+    return inline_body(op.map, builder, elems) if op.has_map else list(elems)
 
 
 def is_total(op: df.ReduceOp) -> bool:
@@ -147,19 +111,46 @@ def is_total(op: df.ReduceOp) -> bool:
     return set(op.over_axis_names) == set(axes_of(op.inputs.types[0]))
 
 
-def build_fold(
-    inputs: Sequence[SSAValue], inits: Sequence[SSAValue], kinds: Sequence[ReduceKind],
-    reassoc: bool, location, hints: Sequence[str | None],
-    fill: Callable[[Builder, Sequence[SSAValue], Sequence[SSAValue]], Elements],
-) -> df.FoldOp:
-    """A (kinded) df.fold over `inputs`; `fill(builder, accs, elems)` builds one step."""
+def combine(builder: Builder, kind: ReduceKind, acc: SSAValue, value: SSAValue) -> SSAValue:
+    """`acc ⊕ value` for a built-in kind (df.kind_combiner's arith op)."""
+    op_type = df.kind_combiner(kind, acc.type)
+    assert op_type is not None, f"kind {kind.value} on {acc.type} passed the verifier"
+    return builder.insert(op_type(acc, value)).results[0]  # type: ignore[call-arg]
+
+
+def sequential_step(op: df.ReduceOp | df.FoldOp, builder: Builder, accs: Sequence[SSAValue],
+                    elems: Sequence[SSAValue]) -> Elements:
+    """One in-order step of every accumulator of a df.fold, or of a total df.reduce, on the
+    elements of its inputs: the fold's body, or `where ? acc ⊕ map(x) : acc` (custom
+    triples through the reduce's body). What a fold that absorbs the op computes."""
+    if isinstance(op, df.FoldOp):
+        return inline_body(op.body, builder, [*accs, *elems])
+    values = mapped(op, builder, elems)
+    kinds = op.kind_values
+    custom = [k for k, kind in enumerate(kinds) if kind == ReduceKind.CUSTOM]
+    nexts: list[SSAValue] = [
+        accs[k] if kind == ReduceKind.CUSTOM else combine(builder, kind, accs[k], values[k])
+        for k, kind in enumerate(kinds)
+    ]
+    if custom:
+        outs = inline_body(op.body, builder, [accs[k] for k in custom] + [values[k] for k in custom])
+        for k, v in zip(custom, outs, strict=True):
+            nexts[k] = v
+    if op.has_where:
+        (pred,) = inline_body(op.where, builder, elems)
+        nexts = [builder.insert(arith.SelectOp(pred, n, a)).result for n, a in zip(nexts, accs, strict=True)]
+    return nexts
+
+
+def build_fold(inputs: Sequence[SSAValue], inits: Sequence[SSAValue], location,
+               fill: Callable[[Builder, Sequence[SSAValue], Sequence[SSAValue]], Elements]) -> df.FoldOp:
+    """A df.fold over `inputs`; `fill(builder, accs, elems)` builds one step."""
     m = len(inits)
     body = new_body(
         [v.type for v in inits] + [element_type_of(v.type) for v in inputs],
-        ["acc"] * m + list(hints),
+        ["acc"] * m + hints_of(inputs),
         lambda b, args: fill(b, args[:m], args[m:]),
     )
     fold = df.FoldOp(inputs, inits, body)
-    set_kinds(fold, kinds, reassoc)
     fold.location = location
     return fold

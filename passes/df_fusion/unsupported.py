@@ -1,7 +1,8 @@
 """Producer → consumer pairs df-fuse would fuse but the df dialect has no fused op for.
 
-They are not rewritten (df-to-loop may still fuse them when it builds loops); with
-`remarks=true` each is reported as FUSE_REJECT_NO_FUSED_FORM naming the missing form.
+Only filter → scan is left: a scan over a filter's new axis is a prefix over the kept
+elements, compacted — neither a reduce (`where`) nor a filter (`map`) holds it. It is not
+rewritten; with `remarks=true` it is reported as FUSE_REJECT_NO_FUSED_FORM.
 """
 
 from __future__ import annotations
@@ -11,26 +12,14 @@ from collections.abc import Iterator
 from xdsl.ir import Operation
 
 from loopopt.dialects import df
-from loopopt.dialects.df_types import format_axes
 from loopopt.passes.df_fusion.codes import FuseReject
 from loopopt.passes.df_fusion.legality import Rejection, where
 from loopopt.passes.df_fusion.pattern import producers
-from loopopt.passes.df_fusion.rebuild import is_total
 
 
 def unsupported_fusions(op: Operation) -> Iterator[Rejection]:
-    if isinstance(op, df.MapOp):
+    if isinstance(op, df.ScanOp):
         for p in producers(op, (df.FilterOp,)):
             yield Rejection(op, FuseReject.NO_FUSED_FORM,
-                            f"filter → map: {where(p)} feeds it, and df has no filtered map "
-                            f"(a df.filter with a map region)")
-    if isinstance(op, df.ScanOp):
-        for p in producers(op, (df.MapOp,)):
-            yield Rejection(op, FuseReject.NO_FUSED_FORM,
-                            f"map → scan: {where(p)} feeds it, and df.scan has no map prologue")
-    if isinstance(op, df.ReduceOp) and not is_total(op):
-        for p in producers(op, (df.MapOp, df.FilterOp)):
-            yield Rejection(op, FuseReject.NO_FUSED_FORM,
-                            f"{where(p)} feeds a partial reduction over "
-                            f"{format_axes(op.over_axis_names)}; df.fold reduces every axis and "
-                            f"df.reduce has no map prologue")
+                            f"filter → scan: {where(p)} feeds it, and df has no filtered scan "
+                            f"(a prefix over the kept elements, on the new axis)")

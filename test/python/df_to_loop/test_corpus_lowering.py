@@ -14,11 +14,11 @@ from functools import cache
 import numpy as np
 import pytest
 from corpus import SIZES, Expected, load_corpus
-from lowering_harness import lower, parse, result_extents
+from lowering_harness import FUSED_FORMS_DIR, lower, parse, result_extents
 
 from loopopt.lowering.abi import call_loop_kernel, find_kernel
 
-CASES = load_corpus()
+CASES = load_corpus() + load_corpus(FUSED_FORMS_DIR)
 MODES = {"df-to-loop": False, "df-fuse+df-to-loop": True}
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import pytest
 from corpus import load_corpus
 from lowering_harness import (
+    FUSED_FORMS_DIR,
     df_loop_ops,
     is_copy,
     lower,
@@ -25,11 +26,18 @@ from loopopt.dialects import loop
 from loopopt.lowering.abi import find_kernel
 from loopopt.lowering.df_to_loop_decl_ref import inline_decl_refs
 
-CASES = load_corpus()
+CASES = load_corpus() + load_corpus(FUSED_FORMS_DIR)
 COPIES = {"swap_arrays_f64": 2}
 """Kernels returning their inputs: each returned input is copied by one nest."""
 SINGLE_NEST = ("sumsq_f32", "dot_f64", "l1_norm_f32", "map_chain_f32", "mean_var_fused_f32",
-               "sum_positive_f64", "count_above_i64", "norm2_f32", "rotate_f64")
+               "sum_positive_f64", "count_above_i64", "even_times3_i32", "norm2_f32", "rotate_f64",
+               "mean_var_f32", "even_count_max_i32", "positive_sum_f32",
+               # fused_forms.mlir: map → scan, filter → map → map, filter(x, y) → map,
+               # filter → map → reduce ∥ filter → reduce, merged prologues, filter → map →
+               # fold, filter → custom reduce
+               "scan_of_squares_i64", "odd_scaled_shifted_i32", "gaps_where_below_f64",
+               "positive_stats_f32", "sumsq_and_max_product_i64", "even_tripled_hash_i64",
+               "nonzero_custom_max_abs_i32")
 """Fused chains: exactly one loop nest and no intermediate buffer after df-fuse + lowering."""
 
 

@@ -116,8 +116,42 @@ func.func @speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
 
 // -----
 
-// FUSE_REJECT_NO_FUSED_FORM: filter -> map has no single df op yet.
+// FUSE_REJECT_NO_FUSED_FORM: filter -> scan (a prefix over the kept elements) has no df op.
 func.func @no_form(%x: !df.array<f32, [i]>, %zero: f32) -> !df.array<f32, [k]> {
+  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf ogt, %e, %zero : f32
+    df.yield %c : i1
+  }
+  %y = df.scan add(%p, %zero) : !df.array<f32, [k]> -> !df.array<f32, [k]>
+  func.return %y : !df.array<f32, [k]>
+}
+// CHECK: remarks.mlir:[[# @LINE - 3]]:3: remark: FUSE_REJECT_NO_FUSED_FORM: filter → scan: df.filter at {{.*}}remarks.mlir:[[# @LINE - 8]]:3 feeds it
+
+// -----
+
+// FUSE_REJECT_DOMAIN_MISMATCH: two reductions of one array keeping different elements.
+func.func @predicates(%x: !df.array<i64, [i]>, %t: i64, %z: i64) -> (i64, i64) {
+  %a = df.reduce add(%x, %z) over [i] : !df.array<i64, [i]> -> i64 where {
+  ^bb0(%e: i64):
+    %c = arith.cmpi slt, %e, %t : i64
+    df.yield %c : i1
+  }
+  %b = df.reduce add(%x, %z) over [i] : !df.array<i64, [i]> -> i64 where {
+  ^bb0(%e: i64):
+    %c = arith.cmpi sgt, %e, %t : i64
+    df.yield %c : i1
+  }
+  %c = df.reduce max(%x, %z) over [i] : !df.array<i64, [i]> -> i64
+  func.return %a, %b : i64, i64
+}
+// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_DOMAIN_MISMATCH: its where predicate differs from that of df.reduce at {{.*}}remarks.mlir:[[# @LINE - 13]]:3: the two reduce different elements
+// CHECK: remarks.mlir:[[# @LINE - 4]]:3: remark: FUSE_REJECT_DOMAIN_MISMATCH: it reduces every element but df.reduce at {{.*}}remarks.mlir:[[# @LINE - 9]]:3 only where its predicate holds
+
+// -----
+
+// FUSE_REJECT_MULTI_USE: filter -> map cannot recompute the filter (its new axis is defined once).
+func.func @filter_shared(%x: !df.array<f32, [i]>, %zero: f32) -> (!df.array<f32, [k]>, !df.array<f32, [k]>) {
   %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
   ^bb0(%e: f32):
     %c = arith.cmpf ogt, %e, %zero : f32
@@ -128,6 +162,26 @@ func.func @no_form(%x: !df.array<f32, [i]>, %zero: f32) -> !df.array<f32, [k]> {
     %n = arith.negf %e : f32
     df.yield %n : f32
   }
-  func.return %y : !df.array<f32, [k]>
+  func.return %p, %y : !df.array<f32, [k]>, !df.array<f32, [k]>
 }
-// CHECK: remarks.mlir:[[# @LINE - 7]]:3: remark: FUSE_REJECT_NO_FUSED_FORM: filter → map: df.filter at {{.*}}remarks.mlir:[[# @LINE - 12]]:3 feeds it
+// CHECK: remarks.mlir:[[# @LINE - 7]]:3: remark: FUSE_REJECT_MULTI_USE: producer df.filter at {{.*}}remarks.mlir:[[# @LINE - 12]]:3 has 1 other user(s) and defines the new axis k, which one recomputed copy cannot define again: it stays materialized
+
+// -----
+
+// FUSE_REJECT_SPECULATION: a reduce that already has a where predicate: the conjunction would
+// evaluate its divsi on the elements the filter drops.
+func.func @where_speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
+  %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %ne = arith.cmpi ne, %e, %zero : i32
+    df.yield %ne : i1
+  }
+  %q = df.reduce add(%p, %zero) over [k] : !df.array<i32, [k]> -> i32 where {
+  ^bb0(%e: i32):
+    %d = arith.divsi %c, %e : i32
+    %pos = arith.cmpi sgt, %d, %zero : i32
+    df.yield %pos : i1
+  }
+  func.return %q : i32
+}
+// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_SPECULATION: arith.divsi at {{.*}}remarks.mlir:[[# @LINE - 6]]:5 may trap and would run on the elements the filter drops
