@@ -19,12 +19,15 @@ from typing import ClassVar
 from typing_extensions import TypeVar
 
 from xdsl.dialects.builtin import (
+    I64,
     Float32Type,
     Float64Type,
     IndexType,
+    IntegerAttr,
     IntegerType,
     UnitAttr,
     VectorType,
+    i64,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, SSAValue
@@ -368,10 +371,17 @@ class CompressStoreOp(IRDLOperation):
     """`%n = simd.compress_store %v, %m, %b[%off] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>`:
     the active lanes of v, in lane order, go to b[off], b[off + 1], ...; returns their count.
 
-    This is filter → map compaction: only `count` elements are written (they must be in
-    bounds), nothing past them. AVX-512 `_mm512_mask_compressstoreu_ps`; AVX2 a permute
-    from a lookup table indexed by the mask bits and a masked store; SSE2, NEON and scalar
-    C a branch-free per-lane loop (`b[off + n] = v[k]; n += m[k]`)."""
+    This is filter → map compaction. By default only `count` elements are written (they
+    must be in bounds), nothing past them: AVX-512 `_mm512_mask_compressstoreu_ps`; AVX2 a
+    permute from a lookup table indexed by the mask bits and a masked store; SSE2 a
+    LUT-driven shift network, then the `count` lanes; NEON a byte table lookup, then the
+    `count` lanes; scalar C `if (m) b[off] = v`.
+
+    With `full` the op may write all N lanes b[off .. off + N) — the packed lanes, then
+    scratch values — so all N must be in bounds. That lets every target store a whole
+    register (AVX2 permute + `_mm256_storeu_ps`, SSE2 shift network + `_mm_storeu_ps`,
+    scalar C `b[off] = v; n = m;` with no branch); convert-loop-to-simd uses it where the
+    cursor is provably a vector away from the buffer's end."""
 
     name = "simd.compress_store"
 
@@ -380,21 +390,85 @@ class CompressStoreOp(IRDLOperation):
     buf = operand_def(BufType)
     offset = operand_def(IndexType)
     count = result_def(IndexType)
+    full = opt_prop_def(UnitAttr)
+    """Present when lanes past the count may be overwritten (b[off .. off + N) is in bounds)."""
 
     traits = traits_def(MemoryWriteEffect())
 
     assembly_format = (
-        "$value `,` $mask `,` $buf `[` $offset `]` attr-dict "
+        "$value `,` $mask `,` $buf `[` $offset `]` (`full` $full^)? attr-dict "
         "`:` type($value) `,` type($mask) `,` type($buf)"
     )
 
     def __init__(self, value: SSAValue | Operation, mask: SSAValue | Operation,
-                 buf: SSAValue | Operation, offset: SSAValue | Operation):
-        super().__init__(operands=[value, mask, buf, offset], result_types=[IndexType()])
+                 buf: SSAValue | Operation, offset: SSAValue | Operation, full: bool = False):
+        super().__init__(operands=[value, mask, buf, offset], result_types=[IndexType()],
+                         properties={"full": UnitAttr()} if full else {})
 
     def verify_(self) -> None:
         _check_buffer(self.buf, self.value.type)
         _check_mask(self.mask, self.value.type)
+
+
+@irdl_op_definition
+class AlignOffsetOp(IRDLOperation):
+    """`%p = simd.align_offset %b[%i], 64 : !loop.buf<f32>`: how many elements from &b[i] to
+    the first address that is a multiple of `alignment` bytes (0 when &b[i] already is).
+
+    The result is in [0, alignment / sizeof(T)). The peel count before a loop whose
+    stores must be aligned (streaming stores); `&b[i]` itself must be element-aligned, as
+    every C pointer to T is. Prints as plain C on every target:
+    `(-(uintptr_t)&b[i] & (alignment - 1)) / sizeof(T)`."""
+
+    name = "simd.align_offset"
+
+    buf = operand_def(BufType)
+    index = operand_def(IndexType)
+    alignment = prop_def(IntegerAttr[I64])
+    """The byte alignment to reach: a power of two, at least the element size, at most 64."""
+    result = result_def(IndexType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$buf `[` $index `]` `,` $alignment attr-dict `:` type($buf)"
+
+    def __init__(self, buf: SSAValue | Operation, index: SSAValue | Operation, alignment: int):
+        super().__init__(operands=[buf, index], result_types=[IndexType()],
+                         properties={"alignment": IntegerAttr(alignment, i64)})
+
+    def verify_(self) -> None:
+        buf_type = self.buf.type
+        assert isinstance(buf_type, BufType)
+        if buf_type.rank.data != 1:
+            raise VerifyException(f"simd memory ops take rank-1 buffers, got rank {buf_type.rank.data} ({buf_type})")
+        if _element_class(buf_type.element_type) not in ("float", "int"):
+            raise VerifyException(f"expected a buffer of f32, f64, i32 or i64, got {buf_type}")
+        elem_bytes = element_bits(buf_type.element_type) // 8
+        alignment = self.alignment.value.data
+        if alignment & (alignment - 1) or not elem_bytes <= alignment <= 64:
+            raise VerifyException(
+                f"alignment {alignment} must be a power of two in [{elem_bytes}, 64] "
+                f"(the element size of {buf_type.element_type} up to a cache line)"
+            )
+
+
+@irdl_op_definition
+class StoreFenceOp(IRDLOperation):
+    """`simd.store_fence`: earlier streaming (`nontemporal`) stores become globally visible
+    before any later store.
+
+    Streaming stores are weakly ordered; a loop that used them ends with this fence so the
+    kernel's caller (or another thread) sees its output like any other. x86 `_mm_sfence()`;
+    targets without streaming stores print nothing."""
+
+    name = "simd.store_fence"
+
+    traits = traits_def(MemoryWriteEffect())
+
+    assembly_format = "attr-dict"
+
+    def __init__(self):
+        super().__init__()
 
 
 # --------------------------------------------------------------------------- lanes
@@ -696,6 +770,8 @@ Simd = Dialect(
         MaskedLoadOp,
         MaskedStoreOp,
         CompressStoreOp,
+        AlignOffsetOp,
+        StoreFenceOp,
         # lane construction
         BroadcastOp,
         IotaOp,

@@ -56,6 +56,9 @@ class TargetInfo:
     """The intrinsics header the printer includes."""
     cflags: tuple[str, ...]
     """Compiler flags that enable the ISA (empty where it is the baseline)."""
+    has_streaming_stores: bool = False
+    """Aligned non-temporal stores that bypass the caches (x86 `movntps`) and a fence that
+    orders them (`sfence`): worth it for outputs too large to stay in cache."""
 
     def width(self, element_type: Attribute) -> int:
         """Natural lane count for `element_type`: one register's worth, 1 for scalar."""
@@ -69,17 +72,20 @@ TARGETS: dict[str, TargetInfo] = {
         name="sse2", vector_bits=128, has_fma=False, has_masked_load_store=False,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
         minmax_propagates_nan=False, header="emmintrin.h", cflags=("-msse2",),
+        has_streaming_stores=True,
     ),
     "avx2": TargetInfo(
         name="avx2", vector_bits=256, has_fma=True, has_masked_load_store=True,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
         minmax_propagates_nan=False, header="immintrin.h", cflags=("-mavx2", "-mfma"),
+        has_streaming_stores=True,
     ),
     "avx512": TargetInfo(
         name="avx512", vector_bits=512, has_fma=True, has_masked_load_store=True,
         has_compress=True, has_mask_registers=True, mask_form=MaskForm.AVX512_MASK,
         minmax_propagates_nan=False, header="immintrin.h",
         cflags=("-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx2", "-mfma"),
+        has_streaming_stores=True,
     ),
     "neon": TargetInfo(
         name="neon", vector_bits=128, has_fma=True, has_masked_load_store=False,

@@ -24,7 +24,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from loopopt.dialects import simd
+from loopopt.dialects import loop_attrs, simd
 from loopopt.interp.dtypes import numpy_dtype
 from loopopt.interp.lanewise import CMPF, CMPI, exact_fma
 
@@ -174,12 +174,36 @@ class SimdFunctions(InterpreterFunctions):
         value, mask, buf, offset = args
         t = op.value.type
         buf = _buffer(op, buf, t.element_type)
-        active = _vector(value, t)[_mask(mask, _lanes(t))]
+        lanes = _vector(value, t)
+        mask = _mask(mask, _lanes(t))
+        active = lanes[mask]
         start, count = int(offset), len(active)
-        if count:
+        if op.full is not None:
+            # may write all N lanes: they must all be in bounds; the scratch lanes past the
+            # count are the inactive ones, in order (C writes other scratch values there)
+            _check_span(op, buf, start, len(lanes))
+            buf[start : start + len(lanes)] = np.concatenate([active, lanes[~mask]])
+        elif count:
             _check_span(op, buf, start, count)
             buf[start : start + count] = active
         return (np.int64(count),)
+
+    @impl(simd.AlignOffsetOp)
+    def run_align_offset(self, interpreter: Interpreter, op: simd.AlignOffsetOp, args: PythonValues):
+        buf, index = args
+        assert isinstance(op.buf.type, loop_attrs.BufType)
+        buf = _buffer(op, buf, op.buf.type.element_type)
+        address = buf.ctypes.data + int(index) * buf.strides[0]
+        if address % buf.itemsize:
+            raise InterpretationError(
+                f"{op.name}: &b[{int(index)}] at {address:#x} is not aligned to its {buf.itemsize}-byte elements"
+            )
+        alignment = op.alignment.value.data
+        return (np.int64((-address % alignment) // buf.itemsize),)
+
+    @impl(simd.StoreFenceOp)
+    def run_store_fence(self, interpreter: Interpreter, op: simd.StoreFenceOp, args: PythonValues):
+        return ()  # the interpreter's stores are visible at once
 
     # ----------------------------------------------------------------- lanes
 

@@ -8,14 +8,18 @@ predloop's MaskForm from the target's capabilities. Scalar loops (`loop.for`, `l
 are left as they are. The module records the target as `loop.target` (read by the C
 printer) and, when known, the pipeline as `loop.pipeline`.
 
-On the `scalar` target a vecloop becomes the `loop.for` it means at width 1 and a predloop
-a width-1 predloop with MaskForm branch_per_lane.
+On the `scalar` target a vecloop becomes the `loop.for` it means at width 1. A predloop is
+lowered like on any other target, at width 1 (`vector<1xT>` prints as `T`): the body runs on
+every element, appends store unconditionally at the cursor (`out[k] = v; k += c;`) and
+accumulators take `acc + (c ? x : 0)` — no branch per element. A body that has no width-1
+simd form keeps the width-1 predloop with MaskForm branch_per_lane (an `if` in C).
 
 Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
 `tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
-masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K
-independent vector accumulators per reduction (0: 4 on AVX2/AVX-512, 2 on SSE2/NEON,
-maps 1). An op with no vector form on lane-varying operands (integer division, a
+masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K blocks per
+main-loop iteration of every vector loop — K independent vector accumulators for a
+reduction, a K-times unrolled map (0: 4 on AVX2/AVX-512, 2 on SSE2/NEON); `stream_bytes` =
+the output size from which a map uses streaming stores (see loop_to_simd_vecloop.emit_streaming). An op with no vector form on lane-varying operands (integer division, a
 transcendental, a gather, a bool-buffer or rank-2 access) is a located error, never wrong
 code; nothing is scalarized lane by lane. With `fallback=true` (what loop-pipeline uses)
 such a loop is instead kept as the scalar loop it means, with a SIMD_FALLBACK_SCALAR
@@ -47,6 +51,10 @@ from loopopt.lowering.target import resolve_target, resolve_target_name
 TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
 
+
+DEFAULT_STREAM_BYTES = 4 << 20
+"""4 MiB: outputs this large stream past the caches (about half of a desktop last-level
+cache; measured on the benchmark machine, streaming stores win from 1 Mi f32 elements on)."""
 
 FALLBACK_REMARK = "SIMD_FALLBACK_SCALAR"
 """Remark code of a vector loop kept scalar because the target cannot express its body."""
@@ -83,17 +91,16 @@ class LowerPredLoop(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
-        scalar = op.width.concrete == 1 and op.mask_form.data == MaskForm.BRANCH_PER_LANE
-        if self.options.target.vector_bits == 0 or scalar:
-            if not scalar:
-                lower_predloop_scalar(op, rewriter)
-            return
+        if op.width.concrete == 1 and op.mask_form.data == MaskForm.BRANCH_PER_LANE:
+            return  # already the scalar form the printer branches on
+        on_scalar = self.options.target.vector_bits == 0
         try:
             lower_predloop(op, rewriter, self.options)
         except LoopoptDiagnostic as e:
-            if not self.fallback:
+            if not (self.fallback or on_scalar):
                 raise
-            _fell_back(e, self.remarks)
+            if not on_scalar:
+                _fell_back(e, self.remarks)
             lower_predloop_scalar(op, rewriter)
 
 
@@ -126,6 +133,11 @@ class ConvertLoopToSimdPass(ModulePass):
     instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
     remarks: bool = False
     """Print a remark for each loop kept scalar by `fallback`."""
+    stream_bytes: int = DEFAULT_STREAM_BYTES
+    """A map whose output is at least this many bytes at run time stores it with streaming
+    (non-temporal) stores after peeling to the vector alignment (x86 only; 0: never). An
+    output that large would only evict the inputs and the caller's data; a smaller one may
+    be read again from cache."""
     pipeline: str = ""
     """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
 
@@ -138,7 +150,9 @@ class ConvertLoopToSimdPass(ModulePass):
             raise LoopoptDiagnostic(f"convert-loop-to-simd: tail must be scalar or masked, found '{self.tail}'", module)
         if self.interleave < 0 or self.interleave > 16:
             raise LoopoptDiagnostic(f"convert-loop-to-simd: interleave must be in 0..16, found {self.interleave}", module)
-        return VecOptions(info, self.tail, self.interleave, self.partial)
+        if self.stream_bytes < 0:
+            raise LoopoptDiagnostic(f"convert-loop-to-simd: stream_bytes must be >= 0, found {self.stream_bytes}", module)
+        return VecOptions(info, self.tail, self.interleave, self.partial, self.stream_bytes)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options(op)

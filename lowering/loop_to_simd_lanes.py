@@ -245,6 +245,14 @@ class BlockEmitter:
     store_mask: SSAValue | None = None
     cursor: SSAValue | None = None
     """A predloop's running append position (index) at the start of this block."""
+    full_compress: bool = False
+    """`loop.append` may write a whole vector at the cursor (`simd.compress_store ... full`):
+    the lowering has checked that the cursor is a vector away from the buffers' ends."""
+    masked_steps: dict[Operation, SSAValue] = field(default_factory=dict[Operation, SSAValue])
+    """Accumulation steps `acc <op> x` of a predloop to emit as `acc <op> select(mask, x, neutral)`,
+    with the neutral vector: only the combine is loop-carried (no blend after it)."""
+    streaming: SSAValue | None = None
+    """A buffer whose contiguous stores are aligned here and go `nontemporal` (streaming)."""
     append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
     """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
     _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
@@ -319,6 +327,8 @@ class BlockEmitter:
             return self._store(op)
         if isinstance(op, loop.AppendOp):
             return self._append(op)
+        if op in self.masked_steps:
+            return self._masked_step(op, self.masked_steps[op])
         operand_lanes = [self.lanes(v) for v in op.operands]
         if any(isinstance(x, Strided) for x in operand_lanes):
             return self._index_op(op, operand_lanes)
@@ -370,6 +380,22 @@ class BlockEmitter:
         self.emit(new, op)
         new.results[0].name_hint = result.name_hint
         self.env[result] = Varying(new.results[0])
+
+    def _masked_step(self, op: Operation, neutral: SSAValue) -> None:
+        """`acc <op> x` on the active lanes only, as `acc <op> select(mask, x, neutral)`."""
+        assert self.store_mask is not None
+        source = self.lowering.source
+        (x,) = [v for v in op.operands if v not in source.acc_args]
+        selected = self.blend(self.store_mask, self.vector(x, op), neutral, op)
+        saved = self.env.get(x)
+        self.env[x] = Varying(selected)
+        try:
+            self._varying(op)
+        finally:
+            if saved is None:
+                del self.env[x]
+            else:
+                self.env[x] = saved
 
     def _cmp(self, op: arith.CmpfOp | arith.CmpiOp) -> None:
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
@@ -510,7 +536,9 @@ class BlockEmitter:
             return self._uniform_access(op)
         start = self._contiguous_start(op)
         value = self.vector(op.value, op)
-        if self.store_mask is None:
+        if self.store_mask is None and op.buf == self.streaming:
+            self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)
+        elif self.store_mask is None:
             self.emit(simd.StoreOp(value, op.buf, start), op)
         else:
             self.emit(simd.MaskedStoreOp(value, op.buf, start, self.store_mask), op)
@@ -528,7 +556,7 @@ class BlockEmitter:
         if not is_data_type(op.value.type):
             raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
         value = self.vector(op.value, op)
-        new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor), op)
+        new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
         self.append_counts.append(new.results[0])
 
 

@@ -34,20 +34,32 @@ since its appends restart at 0.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
-from xdsl.ir import Block, SSAValue
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind
-from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, finish, neutral_vector
-from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, const_op, located
+from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind, neutral_element
+from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd_lanes import (
+    BlockEmitter,
+    Lanes,
+    LoopLowering,
+    Strided,
+    Varying,
+    const_op,
+    is_mask_type,
+    located,
+)
 from loopopt.lowering.loop_to_simd_range import BlockRange
+from loopopt.lowering.loop_to_simd_table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd_tail import tail_mask
-from loopopt.lowering.loop_to_simd_vecloop import VecOptions, _step, tail_kind
+from loopopt.lowering.loop_to_simd_vecloop import VecOptions, _step, interleave_factor, tail_kind
 from loopopt.lowering.loop_to_simd_width import choose_width
 
 MASK_FORM_ATTR = "loop.mask_form"
@@ -55,14 +67,19 @@ MASK_FORM_ATTR = "loop.mask_form"
 
 
 def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
-                    cursor: SSAValue, load_mask: SSAValue | None) -> tuple[list[SSAValue], SSAValue]:  # fmt: skip
-    """One W-lane block of the predloop; returns (next accumulator vectors, next cursor)."""
+                    cursor: SSAValue | None, load_mask: SSAValue | None, plan: PredPlan,
+                    full: bool = False) -> tuple[list[SSAValue], SSAValue | None]:  # fmt: skip
+    """One W-lane block of the predloop; returns (next accumulator vectors, next cursor).
+
+    `full`: appends may write a whole vector at the cursor. Without a cursor (no append and
+    an unused count) nothing counts the active lanes."""
     op = lowering.source
     assert isinstance(op, loop.PredLoopOp)
     lanes = Strided(var, _step(op))
     env: dict[SSAValue, Lanes] = {op.pred_var: lanes, op.var: lanes}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
-    em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor)
+    em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor, full_compress=full,
+                      masked_steps=dict(plan.masked_steps))  # fmt: skip
     em.run(op.pred.block.ops)
     pred_yield = op.pred_yield
     assert pred_yield is not None
@@ -74,10 +91,61 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     em.run(op.body.block.ops)
     yielded = op.yield_op.values if op.yield_op else ()
     nexts = [
-        em.blend(mask, em.vector(v, op), cur, op) for v, cur in zip(yielded, accs, strict=True)
+        em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
+        for v, cur in zip(yielded, accs, strict=True)
     ]
+    if cursor is None:
+        return nexts, None
     count = em.append_counts[0] if em.append_counts else em.emit(simd.MaskPopcountOp(mask), op).results[0]
     return nexts, em.emit(arith.AddiOp(cursor, count), op).results[0]
+
+
+@dataclass
+class PredPlan:
+    """What a predloop's lowering decides once, before emitting any block."""
+
+    masked_steps: dict[Operation, SSAValue]
+    """Accumulation steps lowered as `acc <op> select(mask, x, neutral)` -> the neutral vector."""
+    appends: list[loop.AppendOp]
+    cursor: bool
+    """Whether the running count is needed: for appends, or because the count result is used."""
+
+
+def masked_accumulation_steps(op: loop.PredLoopOp) -> dict[Operation, int]:
+    """The body ops `acc <kind> x` that are an accumulator's whole step -> its index.
+
+    Such a step is exactly `acc <kind> select(mask, x, neutral)` (the neutral element leaves
+    acc unchanged, bit for bit: -0.0 for a float sum), which keeps only the combine on the
+    loop-carried chain; any other step keeps `select(mask, step, acc)`. Masks (i1) combine
+    with and/or/xor and stay blends."""
+    out: dict[Operation, int] = {}
+    if op.yield_op is None:
+        return out
+    for j, (acc, value) in enumerate(zip(op.accumulators, op.yield_op.values, strict=True)):
+        step = value.owner
+        t = acc.arg.type
+        if not isinstance(step, Operation) or step.parent_block() is not op.body.block or is_mask_type(t):
+            continue
+        table = FLOAT_COMBINE if isinstance(t, Float32Type | Float64Type) else INT_COMBINE
+        if type(step) is not table.get(acc.kind) or len(step.operands) != 2:
+            continue
+        if list(step.operands).count(acc.arg) != 1 or acc.arg.uses.get_length() != 1:
+            continue
+        out[step] = j
+    return out
+
+
+def _plan(op: loop.PredLoopOp, lowering: LoopLowering) -> PredPlan:
+    steps: dict[Operation, SSAValue] = {}
+    for step, j in masked_accumulation_steps(op).items():
+        acc = op.accumulators[j]
+        vt = lowering.vector_type(acc.arg.type, op)
+        neutral = neutral_element(acc.kind, acc.arg.type)
+        if acc.kind == AccKind.ADD and isinstance(acc.arg.type, Float32Type | Float64Type):
+            neutral = -0.0  # x + -0.0 == x for every x, -0.0 included
+        steps[step] = lowering.splat_constant(neutral, vt)
+    appends = [o for o in op.body.block.ops if isinstance(o, loop.AppendOp)]
+    return PredPlan(steps, appends, bool(appends) or bool(op.count.uses))
 
 
 def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
@@ -93,40 +161,94 @@ def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecO
         raise
 
 
+def _capacity(plan: PredPlan, lowering: LoopLowering) -> SSAValue:
+    """The smallest length of the appended-to buffers (a full store at cursor c is in bounds
+    when c + W <= it; the cursor never exceeds the iterations done)."""
+    pre = lowering.emit_pre
+    cap: SSAValue | None = None
+    for buf in dict.fromkeys(a.out for a in plan.appends):
+        length = pre(loop.DimOp(buf, 0)).results[0]
+        cap = length if cap is None else pre(arith.MinSIOp(cap, length)).results[0]
+    assert cap is not None
+    return cap
+
+
 def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
     target = options.target
     br = BlockRange.of(lowering)
     lowering.hoist_invariants()
     tail = tail_kind(op, options)
+    k = interleave_factor(op, options)
     accs = op.accumulators
+    n = len(accs)
     types = [a.arg.type for a in accs]
     vtypes = [lowering.vector_type(t, op) for t in types]
-    kinds = [*(carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)), AccumAttr(AccKind.ADD)]
+    kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
     inits = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
+    plan = _plan(op, lowering)
     pre = lowering.emit_pre
     zero = pre(const_op(0, IndexType())).results[0]
     form = MaskFormAttr(target.mask_form)
+    cur_types: list[Attribute] = [IndexType()] if plan.cursor else []
+    cur_kinds = [AccumAttr(AccKind.ADD)] if plan.cursor else []
+    full = bool(plan.appends)
+    cap = _capacity(plan, lowering) if full else None
 
-    done, stop = br.full_blocks(width)
-    main, body = br.block_loop(br.lo, stop, width, [*inits, zero], [*vtypes, IndexType()], kinds)
-    nexts, cursor = emit_pred_block(lowering, body, body.args[0], list(body.args[1:-1]), body.args[-1], None)
-    body.add_op(located(loop.YieldOp(*nexts, cursor), op))
-    main.attributes[MASK_FORM_ATTR] = form
-    pre(main)
-    state = list(main.res)
+    def loop_of(start: SSAValue, stop: SSAValue, copies: int, state: list[SSAValue],
+                mask: SSAValue | None = None, exact_tail: bool = False) -> list[SSAValue]:  # fmt: skip
+        """A loop of `copies` blocks per iteration from `state` (accumulator vectors x copies, cursor)."""
+        m, body = br.block_loop(start, stop, width * copies, state, [*vtypes * copies, *cur_types], kinds * copies + cur_kinds)
+        cursor = body.args[-1] if plan.cursor else None
+        nexts: list[SSAValue] = []
+        for c in range(copies):
+            var = body.args[0]
+            if c:
+                var = _emit(body, arith.AddiOp(var, lowering.index_const(c * width * br.step)), op)
+            block_mask = mask
+            if exact_tail:  # lanes left from this block on: the partial last block's prefix
+                block_mask = _emit(body, simd.PrefixMaskOp(_left(br, body, var, op), VectorType(i1, [width])), op)
+            accs_in = list(body.args[1 + c * n : 1 + (c + 1) * n])
+            out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail)
+            nexts += out
+        body.add_op(located(loop.YieldOp(*nexts, *([cursor] if cursor is not None else [])), op))
+        m.attributes[MASK_FORM_ATTR] = form
+        pre(m)
+        return list(m.res)
 
-    if tail != TailKind.NONE:
-        masked, body = br.block_loop(stop, br.end, width, state, [*vtypes, IndexType()], kinds)
-        mask = pre(tail_mask(br, done)).results[0]
-        nexts, cursor = emit_pred_block(lowering, body, body.args[0], list(body.args[1:-1]), body.args[-1], mask)
-        body.add_op(located(loop.YieldOp(*nexts, cursor), op))
-        masked.attributes[MASK_FORM_ATTR] = form
-        pre(masked)
-        state = list(masked.res)
+    # main loop: K blocks per iteration, K accumulator copies, one cursor; with appends only the
+    # blocks whose full stores stay in bounds (all of them when the capacity is >= the trip count)
+    done, main_end = br.full_blocks(width * k, cap)
+    state = loop_of(br.lo, main_end, k, [*inits * k, *([zero] if plan.cursor else [])])
+    vaccs = [combine_tree(accs[j].kind, types[j], [state[c * n + j] for c in range(k)], pre) for j in range(n)]
+    state = [*vaccs, *state[k * n :]]
+    stop = main_end
+    if k > 1:  # the remaining whole blocks, one per iteration
+        done, stop = br.full_blocks(width, cap)
+        state = loop_of(main_end, stop, 1, state)
+    if full:
+        # exact compress-stores from here to the end, one block per iteration, the lanes past the
+        # end masked off: the partial last block, and any blocks the capacity kept from above
+        state = loop_of(stop, br.end, 1, state, exact_tail=True)
+    elif tail != TailKind.NONE and width > 1:
+        state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
 
-    results = [finish(a.kind, t, a.init, v, width, pre) for a, t, v in zip(accs, types, state[:-1], strict=True)]
-    state[-1].name_hint = op.count.name_hint
-    rewriter.replace(op, [], [state[-1], *results])
+    results = [finish(a.kind, t, a.init, v, width, pre) for a, t, v in zip(accs, types, state[:n], strict=True)]
+    count = state[n] if plan.cursor else zero
+    count.name_hint = op.count.name_hint
+    rewriter.replace(op, [], [count, *results])
+
+
+def _emit(block: Block, new: Operation, like: Operation) -> SSAValue:
+    block.add_op(located(new, like))
+    return new.results[0]
+
+
+def _left(br: BlockRange, block: Block, var: SSAValue, at: Operation) -> SSAValue:
+    """Iterations left from `var` on: trips - (var - lo) / step, emitted into `block`."""
+    done = _emit(block, arith.SubiOp(var, br.lo), at)
+    if br.step != 1:
+        done = _emit(block, arith.DivSIOp(done, br.lowering.index_const(br.step)), at)
+    return _emit(block, arith.SubiOp(br.trips, done), at)
 
 
 def lower_predloop_scalar(op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:

@@ -68,21 +68,41 @@ class BlockRange:
         trips.name_hint = "trips"
         return BlockRange(lowering, lo, end, step, trips)
 
-    def full_blocks(self, block: int) -> tuple[SSAValue, SSAValue]:
-        """(iterations in whole blocks of `block`, the loop variable's value after them)."""
+    def full_blocks(self, block: int, limit: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+        """(iterations in whole blocks of `block`, the loop variable's value after them).
+
+        With `limit` (an iteration count >= 0), no more than its whole blocks either: the
+        blocks that end at or before iteration `limit`."""
         pre = self.lowering.emit_pre
-        if block == 1:
-            n = self.trips
-        else:
-            k = pre(const_op(block, IndexType())).results[0]
-            rem = pre(arith.RemSIOp(self.trips, k)).results[0]
-            n = pre(arith.SubiOp(self.trips, rem)).results[0]
+        n = self.round_down(self.trips, block)
+        if limit is not None:
+            n = pre(arith.MinSIOp(n, self.round_down(limit, block))).results[0]
         scaled = n
         if self.step != 1:
             s = pre(const_op(self.step, IndexType())).results[0]
             scaled = pre(arith.MuliOp(n, s)).results[0]
         stop = pre(arith.AddiOp(self.lo, scaled)).results[0]
         return n, stop
+
+    def round_down(self, count: SSAValue, block: int) -> SSAValue:
+        """`count - count % block` (before the loop)."""
+        if block == 1:
+            return count
+        pre = self.lowering.emit_pre
+        k = pre(const_op(block, IndexType())).results[0]
+        rem = pre(arith.RemSIOp(count, k)).results[0]
+        return pre(arith.SubiOp(count, rem)).results[0]
+
+    def after(self, done: SSAValue) -> BlockRange:
+        """The range of the iterations after the first `done` (a count, before the loop)."""
+        pre = self.lowering.emit_pre
+        scaled = done
+        if self.step != 1:
+            s = pre(const_op(self.step, IndexType())).results[0]
+            scaled = pre(arith.MuliOp(done, s)).results[0]
+        lo = pre(arith.AddiOp(self.lo, scaled)).results[0]
+        trips = pre(arith.SubiOp(self.trips, done)).results[0]
+        return BlockRange(self.lowering, lo, self.end, self.step, trips)
 
     def remaining(self, done: SSAValue) -> SSAValue:
         """Iterations left after `done` of them."""

@@ -19,11 +19,15 @@ from loopopt.dialects import loop, simd
 from loopopt.lowering.loop_to_simd_range import BlockRange
 
 
-def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue]) -> loop.ForOp:
-    """The source body as a scalar `loop.for` from `start` to the end; inserted before the source."""
+def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop: SSAValue | None = None) -> loop.ForOp:
+    """The source body as a scalar `loop.for` from `start` to the end (or to `stop`: a peel
+    loop); inserted before the source."""
     op = br.lowering.source
     assert isinstance(op, loop.VecLoopOp)
-    tail = loop.ForOp(br.tail_bounds(start), inits, list(op.accs.data), op.body.clone())
+    bounds = br.tail_bounds(start)
+    if stop is not None:
+        bounds[1] = stop
+    tail = loop.ForOp(bounds, inits, list(op.accs.data), op.body.clone())
     tail.location = op.location
     br.lowering.emit_pre(tail)
     return tail

@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -41,16 +42,27 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import TailKind
-from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
-from loopopt.lowering.loop_to_simd_lanes import BlockEmitter, Lanes, LoopLowering, Strided, Varying, located
+from loopopt.lowering.loop_to_simd_lanes import (
+    BlockEmitter,
+    Lanes,
+    LoopLowering,
+    Strided,
+    Varying,
+    const_op,
+    is_data_type,
+    located,
+)
 from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_tail import scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd_width import choose_width
 
 DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 2, "neon": 2, "scalar": 1}
-"""Independent vector accumulators per reduction when `interleave` is not given: enough to
-cover a float add's latency (4 cycles) at two adds per cycle on AVX2/AVX-512 cores."""
+"""Blocks per main-loop iteration when `interleave` is not given, for every vector loop:
+a reduction gets that many independent vector accumulators (enough to cover a float add's
+latency, 4 cycles, at two adds per cycle on AVX2/AVX-512 cores); a map is unrolled as many
+times (one loop-control overhead, and more independent multiplies in flight, per K vectors)."""
 
 
 @dataclass(frozen=True)
@@ -64,12 +76,15 @@ class VecOptions:
     """K >= 1, or 0 for the per-target default (reductions only)."""
     partial: bool = True
     """Allow vectors that fill part of a register (loops mixing element widths)."""
+    stream_bytes: int = 0
+    """Maps whose output is at least this many bytes at run time use streaming stores (0: never)."""
 
 
-def interleave_factor(op: loop.VecLoopOp, options: VecOptions) -> int:
+def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> int:
+    """K: the option, else the target's default (1 on the scalar target)."""
     if options.interleave > 0:
         return options.interleave
-    return DEFAULT_INTERLEAVE.get(options.target.name, 1) if op.inits else 1
+    return DEFAULT_INTERLEAVE.get(options.target.name, 1)
 
 
 def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> TailKind:
@@ -87,12 +102,14 @@ def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> Tail
 
 
 def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
-               load_mask: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
-    """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors."""
+               load_mask: SSAValue | None = None, streaming: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
+    """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors.
+
+    Stores to `streaming` are aligned streaming stores (the caller has aligned them)."""
     op = lowering.source
     env: dict[SSAValue, Lanes] = {op.var: Strided(var, _step(op))}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
-    em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask)
+    em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming)
     em.run(op.body.block.ops)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:
@@ -121,12 +138,89 @@ def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOpt
         raise
 
 
+def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> loop.StoreOp | None:
+    """The store of a map that may stream its output, or None.
+
+    A map (no accumulators) with unit step and a tail (the peel breaks any `tail(none)`
+    promise) whose only store writes a rank-1 buffer at `i + c` that the loop does not read:
+    one output, so one peel aligns every streamed store."""
+    if not options.target.has_streaming_stores or options.stream_bytes <= 0:
+        return None
+    if op.inits or tail == TailKind.NONE or _step(op) != 1:
+        return None
+    stores = [o for o in op.body.walk() if isinstance(o, loop.StoreOp)]
+    if len(stores) != 1:
+        return None
+    store = stores[0]
+    if store.buf_type.rank.data != 1 or not is_data_type(store.buf_type.element_type):
+        return None
+    coeffs, _ = store.affine_indices[0].normalized()
+    if coeffs != {op.var: 1}:
+        return None
+    if any(isinstance(o, loop.LoadOp) and o.buf == store.buf for o in op.body.walk()):
+        return None
+    return store
+
+
+def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
+                   threshold: int) -> BlockRange:  # fmt: skip
+    """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
+    fence, when the output is at least `threshold` bytes; returns the range left to the rest.
+
+    No branch decides: when the output is small the peel count and the streamed iterations are
+    0, so both loops have empty ranges and the ordinary loops that follow run everything.
+    ```
+    %big  = arith.cmpi sge, trips * sizeof(T), threshold
+    %peel = arith.select %big, min(simd.align_offset %out[lo + c], trips), 0
+    loop.for %i in [lo, lo + peel) { the source body }                 // scalar
+    %nt   = arith.select %big, whole K*W blocks of (trips - peel), 0
+    loop.for %i in range(lo + peel, lo + peel + nt, K*W) { ... simd.store ... aligned nontemporal }
+    simd.store_fence
+    ```
+    """
+    op = lowering.source
+    pre = lowering.emit_pre
+    index = IndexType()
+    elt = store.buf_type.element_type
+    esize = element_bits(elt) // 8
+    zero = lowering.index_const(0)
+    nbytes = pre(arith.MuliOp(br.trips, lowering.index_const(esize))).results[0]
+    big = pre(arith.CmpiOp(nbytes, pre(const_op(threshold, index)).results[0], "sge")).results[0]
+    big.name_hint = "stream"
+    _, offset = store.affine_indices[0].normalized()
+    first = br.lo if not offset else pre(arith.AddiOp(br.lo, lowering.index_const(offset))).results[0]
+    ahead = pre(simd.AlignOffsetOp(store.buf, first, width * esize)).results[0]
+    bounded = pre(arith.MinSIOp(ahead, br.trips)).results[0]
+    peel = pre(arith.SelectOp(big, bounded, zero)).results[0]
+    peel.name_hint = "peel"
+    rest = br.after(peel)
+    scalar_tail(br, br.lo, [], stop=rest.lo)
+    whole = rest.round_down(rest.trips, width * k)
+    streamed = pre(arith.SelectOp(big, whole, zero)).results[0]
+    after = rest.after(streamed)
+    nt, body = rest.block_loop(rest.lo, after.lo, width * k, [], [], [])
+    for copy in range(k):
+        var = body.args[0]
+        if copy:
+            var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
+            body.add_op(var)
+            var = var.results[0]
+        emit_block(lowering, body, var, [], streaming=store.buf)
+    body.add_op(located(loop.YieldOp(), op))
+    pre(nt)
+    pre(simd.StoreFenceOp())
+    return after
+
+
 def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
     target = options.target
     br = BlockRange.of(lowering)  # validates the range first
     lowering.hoist_invariants()
     k = interleave_factor(op, options)
     tail = tail_kind(op, options)
+    store = streamed_store(op, options, tail)
+    if store is not None:
+        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes)
     accs = op.accumulators
     types = [a.arg.type for a in accs]
     vtypes = [lowering.vector_type(t, op) for t in types]

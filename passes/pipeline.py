@@ -11,8 +11,9 @@ loop-simplify                fold, identities
 loop-licm                    hoist loop-invariant code
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-convert-loop-to-simd{target, tail, interleave, fallback=true}  (loops the target cannot
-                             express stay scalar, with a remark under remarks=true)
+convert-loop-to-simd{target, tail, interleave, stream_bytes, fallback=true}  (maps and
+                             reductions unrolled K times, large map outputs streamed; loops the
+                             target cannot express stay scalar, with a remark under remarks=true)
 loop-simplify                clean up the index arithmetic of the lowering
 canonicalize, cse            fold and merge the duplicated constants and loads
 ```
@@ -68,7 +69,10 @@ class LoopPipelinePass(ModulePass):
     tail: str = ""
     """scalar | masked for every vector loop ("" keeps what loop-vectorize chose)."""
     interleave: int = 0
-    """Vector accumulators per reduction (0: per target)."""
+    """Blocks per main-loop iteration: vector accumulators per reduction, unrolling of maps (0: per target)."""
+    stream_bytes: int = -1
+    """Maps with an output of at least this many bytes (at run time) use streaming stores; 0 never;
+    -1 convert-loop-to-simd's default (4 MiB)."""
     remarks: bool = False
     """Print the fusion and vectorization passes' decline remarks."""
 
@@ -85,6 +89,8 @@ class LoopPipelinePass(ModulePass):
             lower["tail"] = self.tail
         if self.interleave:
             lower["interleave"] = self.interleave
+        if self.stream_bytes >= 0:
+            lower["stream_bytes"] = self.stream_bytes
         if self.remarks:
             lower["remarks"] = True
         steps = [

@@ -194,7 +194,9 @@ class FunctionPrinter:
             simd.MaskedLoadOp: self._simd_masked_load,
             simd.MaskedStoreOp: self._simd_masked_store,
             simd.CompressStoreOp: self._simd_compress_store,
-            simd.BroadcastOp: lambda o: self._row(o, "broadcast", o.result.type, a=self.e(o.scalar)),
+            simd.AlignOffsetOp: self._simd_align_offset,
+            simd.StoreFenceOp: self._simd_store_fence,
+            simd.BroadcastOp: self._simd_broadcast,
             simd.IotaOp: lambda o: self._row(o, "iota", o.result.type),
             simd.PrefixMaskOp: lambda o: self._row(o, "prefix_mask", o.result.type, a=self.e(o.count)),
             simd.FmaOp: lambda o: self._row(o, "fma", o.result.type, a=self.e(o.a), b=self.e(o.b), c=self.e(o.c)),
@@ -207,7 +209,7 @@ class FunctionPrinter:
                 o, "select", o.result.type, mask=self.e(o.mask), a=self.e(o.true_value), b=self.e(o.false_value)
             ),
             simd.ConvertOp: self._simd_convert,
-            simd.HReduceOp: lambda o: self._row(o, f"hreduce.{o.kind.data.value}", o.value.type, a=self.e(o.value)),
+            simd.HReduceOp: self._simd_hreduce,
             simd.MaskPopcountOp: lambda o: self._row(o, "popcount", o.mask.type, a=self.e(o.mask)),
         }
 
@@ -253,6 +255,13 @@ class FunctionPrinter:
         if elt is None:
             raise LoopoptDiagnostic(f"type {t} has no C representation", op)
         return ELEMENT_C_TYPES[elt]
+
+    def abi_type(self, t: Attribute, op: Operation) -> str:
+        """The C type of a scalar parameter or result: a bool is a 0/1 `uint8_t` at the
+        kernel boundary (docs/calling_convention.md), a `_Bool` inside."""
+        if scalar_key(t) == "i1":
+            return BUFFER_C_TYPES["i1"]
+        return self.c_type(t, op)
 
     def row_key(self, t: Attribute) -> tuple[IsaTable, str]:
         """The table and element key that print ops on values of type `t`."""
@@ -300,12 +309,12 @@ class FunctionPrinter:
             self._param(arg, attrs, k)
         results = list(op.function_type.outputs.data)
         if len(results) == 1:
-            self.kernel.returns = self.c_type(results[0], op)
+            self.kernel.returns = self.abi_type(results[0], op)
         elif len(results) >= 2:
             for k, t in enumerate(results):
                 name = self.fresh(f"ret{k}")
                 self.kernel.ret_ptrs.append(name)
-                self.kernel.params.append(f"{self.c_type(t, op)} *restrict {name}")
+                self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
         self.block(op.body.block)
         body = "\n".join(self.lines)
@@ -335,7 +344,7 @@ class FunctionPrinter:
             self.kernel.param_names += [ptr, *lengths]
             return
         name = self.name_of(arg, f"a{k}")
-        self.kernel.params.append(f"{self.c_type(t, self.op)} {name}")
+        self.kernel.params.append(f"{self.abi_type(t, self.op)} {name}")
         self.kernel.param_names.append(name)
 
     def _return(self, op: Operation) -> None:
@@ -550,6 +559,8 @@ class FunctionPrinter:
         sign = None
         if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
             sign = owner.value.value.data > 0
+            if owner.value.value.data == 1:
+                return f"for (int64_t {var} = {lo}; {var} < {hi}; {var}++)"
         cond = {True: f"{var} < {hi}", False: f"{var} > {hi}", None: f"({step} > 0 ? {var} < {hi} : {var} > {hi})"}[sign]
         return f"for (int64_t {var} = {lo}; {cond}; {var} += {step})"
 
@@ -654,8 +665,44 @@ class FunctionPrinter:
     def _simd_compress_store(self, op: Operation) -> None:
         assert isinstance(op, simd.CompressStoreOp)
         buf = self.buffer(op.buf, op)
-        self._row(op, "compress_store", op.value.type, buf=buf.ptr, idx=self.e(op.offset),
+        key = "compress_store_full" if op.full is not None else "compress_store"
+        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.offset),
                   mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+
+    def _simd_align_offset(self, op: Operation) -> None:
+        assert isinstance(op, simd.AlignOffsetOp)
+        buf = self.buffer(op.buf, op)
+        t = op.buf.type
+        assert isinstance(t, loop.BufType)
+        self._row(op, "align_offset", t.element_type, buf=buf.ptr, idx=self.e(op.index),
+                  align=str(op.alignment.value.data))  # fmt: skip
+
+    def _simd_store_fence(self, op: Operation) -> None:
+        """`_mm_sfence()` where the ISA has streaming stores; nothing where its "nontemporal"
+        stores are ordinary ones (an empty row)."""
+        template = self.isa.row("store_fence", "none")
+        if template is None:
+            raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} row: the {self.printer.target} target cannot print it", op)
+        if template:
+            self.line(template)
+
+    def _one_lane(self, t: Attribute) -> bool:
+        """A `vector<1xT>` on the scalar target is just a `T`."""
+        return self.isa.name == "scalar" and isinstance(t, VectorType) and t.get_shape()[0] == 1
+
+    def _simd_broadcast(self, op: Operation) -> None:
+        assert isinstance(op, simd.BroadcastOp)
+        if self._one_lane(op.result.type):
+            self.exprs[op.result] = self.e(op.scalar)  # the scalar itself, no copy
+            return
+        self._row(op, "broadcast", op.result.type, a=self.e(op.scalar))
+
+    def _simd_hreduce(self, op: Operation) -> None:
+        assert isinstance(op, simd.HReduceOp)
+        if self._one_lane(op.value.type):
+            self.exprs[op.result] = self.e(op.value)  # one lane: the lane itself
+            return
+        self._row(op, f"hreduce.{op.kind.data.value}", op.value.type, a=self.e(op.value))
 
     def _simd_convert(self, op: Operation) -> None:
         assert isinstance(op, simd.ConvertOp)

@@ -54,6 +54,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("compress_store", "f64"): "{dst} = lo_compress_store_f64x4(&{buf}[{idx}], {value}, {mask});",
     ("compress_store", "i32"): "{dst} = lo_compress_store_i32x8(&{buf}[{idx}], {value}, {mask});",
     ("compress_store", "i64"): "{dst} = lo_compress_store_i64x4(&{buf}[{idx}], {value}, {mask});",
+    **{("compress_store_full", e): f"{{dst}} = lo_compress_full_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+       for e, n in (("f32", 8), ("f64", 4), ("i32", 8), ("i64", 4))},
+    ("store_fence", "none"): "_mm_sfence();",
     ("broadcast", "f32"): "{dst} = _mm256_set1_ps({a});",
     ("broadcast", "f64"): "{dst} = _mm256_set1_pd({a});",
     ("broadcast", "i32"): "{dst} = _mm256_set1_epi32({a});",

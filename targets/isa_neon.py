@@ -54,6 +54,9 @@ ROWS: dict[tuple[str, str], str] = {
     **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, n, _, _ in _TYPES},
     **{("compress_store", e): f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
        for e, n, _, _ in _TYPES},
+    **{("compress_store_full", e): f"{{dst}} = lo_compress_full_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+       for e, n, _, _ in _TYPES},
+    ("store_fence", "none"): "",  # no streaming stores on NEON: nothing to order
     **{("broadcast", e): f"{{dst}} = vdupq_n_{s}({{a}});" for e, _, s, _ in _TYPES},
     # arithmetic
     **{("add", e): f"{{dst}} = vaddq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},

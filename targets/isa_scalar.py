@@ -128,6 +128,11 @@ _COMMON: dict[tuple[str, str], str] = {
     **{("masked_load", e): "{dst} = ({mask}) ? {buf}[{idx}] : {passthru};" for e in _ALL},
     **{("masked_store", e): "if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
     **{("compress_store", e): "{dst} = (int64_t)({mask}); if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
+    # full: the slot at the cursor may be overwritten, so no branch
+    **{("compress_store_full", e): "{buf}[{idx}] = {value}; {dst} = (int64_t)({mask});" for e in _ALL},
+    # elements from &buf[idx] to the next multiple of {align} bytes (plain C on every target)
+    **{("align_offset", e): "{dst} = (int64_t)(((0u - (uintptr_t)&{buf}[{idx}]) & ({align}u - 1u)) / sizeof({buf}[0]));"
+       for e in ("f32", "f64", "i32", "i64")},
     **{("broadcast", e): "{dst} = {a};" for e in _ALL},
     **{("select", e): "{dst} = ({mask}) ? {a} : {b};" for e in _ALL},
     **{("iota", e): "{dst} = 0;" for e in _ALL},
@@ -149,6 +154,7 @@ ROWS: dict[tuple[str, str], str] = {
 ROWS.update({(k, "i1x1"): v for (k, e), v in list(ROWS.items()) if e == "i1"})
 ROWS[("broadcast", "i1x1")] = "{dst} = {a};"
 ROWS[("prefix_mask", "i1x1")] = "{dst} = {a} > 0;"
+ROWS[("store_fence", "none")] = ""  # streaming stores print as plain stores: nothing to order
 
 SCALAR = IsaTable(
     name="scalar",

@@ -4,8 +4,8 @@ No SSE3/SSSE3/SSE4 intrinsic may appear here (`_mm_blendv_*`, `_mm_mullo_epi32`,
 `_mm_min_epi32`, `_mm_cmpeq_epi64`, `_mm_abs_epi32` are all SSE4.1/SSSE3): blends are
 and/andnot/or, and the missing integer operations are `lo_*` emulations (c_emulate). There is no
 FMA unit, so `fma` is a correctly rounded per-lane `fmaf`/`fma` call, never mul+add. There is no
-masked load/store or lane permute: masked accesses go lane by lane and compaction is a LUT
-left-pack with scalar stores (c_leftpack). SSE2 has no per-lane variable shifts: no shl/shr rows.
+masked load/store or lane permute: masked accesses go lane by lane and compaction is a LUT-driven
+shift network (c_leftpack). SSE2 has no per-lane variable shifts: no shl/shr rows.
 """
 
 from __future__ import annotations
@@ -64,6 +64,9 @@ ROWS: dict[tuple[str, str], str] = {
        for e, n in (("f32", 4), ("f64", 2), ("i32", 4), ("i64", 2))},
     **{("compress_store", e): f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
        for e, n in (("f32", 4), ("f64", 2), ("i32", 4), ("i64", 2))},
+    **{("compress_store_full", e): f"{{dst}} = lo_compress_full_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+       for e, n in (("f32", 4), ("f64", 2), ("i32", 4), ("i64", 2))},
+    ("store_fence", "none"): "_mm_sfence();",
     ("broadcast", "f32"): "{dst} = _mm_set1_ps({a});",
     ("broadcast", "f64"): "{dst} = _mm_set1_pd({a});",
     ("broadcast", "i32"): "{dst} = _mm_set1_epi32({a});",
@@ -162,8 +165,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("select", "i1x2"): "{dst} = _mm_or_si128(_mm_and_si128({mask}, {a}), _mm_andnot_si128({mask}, {b}));",
     ("broadcast", "i1x4"): "{dst} = _mm_set1_epi32(-(int32_t)({a}));",
     ("broadcast", "i1x2"): "{dst} = _mm_set1_epi64x(-(int64_t)({a}));",
-    ("popcount", "i1x4"): "{dst} = (int64_t)__builtin_popcount((unsigned)_mm_movemask_ps(_mm_castsi128_ps({a})));",
-    ("popcount", "i1x2"): "{dst} = (int64_t)__builtin_popcount((unsigned)_mm_movemask_pd(_mm_castsi128_pd({a})));",
+    # no popcnt instruction in SSE2 (__builtin_popcount is a libgcc call): nibble k of the constant is popcount(k)
+    ("popcount", "i1x4"): "{dst} = (int64_t)((0x4332322132212110ull >> (4 * _mm_movemask_ps(_mm_castsi128_ps({a})))) & 15u);",
+    ("popcount", "i1x2"): "{dst} = (int64_t)((0x4332322132212110ull >> (4 * _mm_movemask_pd(_mm_castsi128_pd({a})))) & 15u);",
 }  # fmt: skip
 
 SSE2 = IsaTable(

@@ -148,6 +148,42 @@ def test_compress_store_bounds_cover_only_written_elements():
             np.array([True, True, False, False]), buf, np.int64(3))
 
 
+def test_full_compress_store_packs_then_may_write_the_whole_vector():
+    v, m, b, o = values(vec(4, i32), mask_t(4), BufType(i32), IndexType())
+    buf = np.full(7, -1, np.int32)
+    mask = np.array([False, True, False, True])
+    (n,) = run(simd.CompressStoreOp(v, m, b, o, full=True), np.array([1, 2, 3, 4], np.int32), mask, buf, np.int64(2))
+    assert n == 2
+    np.testing.assert_array_equal(buf[:4], [-1, -1, 2, 4])  # the packed lanes at the offset
+    assert buf[6] == -1  # nothing past the vector
+    # the whole vector must be in bounds, even with one active lane
+    with pytest.raises(InterpretationError, match=r"elements \[4, 8\) out of bounds"):
+        run(simd.CompressStoreOp(v, m, b, o, full=True), np.zeros(4, np.int32), mask, buf, np.int64(4))
+
+
+@pytest.mark.parametrize("shift", [0, 1, 5, 15])
+def test_align_offset_counts_elements_to_the_boundary(shift):
+    (b, i) = values(BufType(f32), IndexType())
+    buf = aligned_view(40, np.float32, 64, shift)
+    (p,) = run(simd.AlignOffsetOp(b, i, 64), buf, np.int64(0))
+    assert p == (16 - shift) % 16 and isinstance(p, np.int64)
+    (p,) = run(simd.AlignOffsetOp(b, i, 64), buf, np.int64(3))
+    assert p == (16 - shift - 3) % 16
+    assert (buf[int(p) + 3 :].ctypes.data % 64) == 0
+
+
+def test_align_offset_needs_an_element_aligned_address():
+    (b, i) = values(BufType(f32), IndexType())
+    raw = np.zeros(64, np.uint8)
+    odd = raw[1:33].view(np.float32)  # 4-byte elements at an odd address
+    with pytest.raises(InterpretationError, match="not aligned to its 4-byte elements"):
+        run(simd.AlignOffsetOp(b, i, 32), odd, np.int64(0))
+
+
+def test_store_fence_is_a_no_op():
+    assert run(simd.StoreFenceOp()) == ()
+
+
 # ----------------------------------------------------------------- lane construction
 
 

@@ -48,6 +48,30 @@ func.func @compress_store_element(%b : !loop.buf<i32>, %i : index, %m : vector<8
 
 // -----
 
+func.func @align_offset_alignment(%b : !loop.buf<f64>, %i : index) {
+  %p = simd.align_offset %b[%i], 4 : !loop.buf<f64>
+  func.return
+}
+// CHECK: alignment 4 must be a power of two in [8, 64] (the element size of f64 up to a cache line)
+
+// -----
+
+func.func @align_offset_rank(%b : !loop.buf<f32, 2>, %i : index) {
+  %p = simd.align_offset %b[%i], 64 : !loop.buf<f32, 2>
+  func.return
+}
+// CHECK: simd memory ops take rank-1 buffers, got rank 2 (!loop.buf<f32, 2>)
+
+// -----
+
+func.func @align_offset_element(%b : !loop.buf<i1>, %i : index) {
+  %p = simd.align_offset %b[%i], 64 : !loop.buf<i1>
+  func.return
+}
+// CHECK: expected a buffer of f32, f64, i32 or i64, got !loop.buf<i1>
+
+// -----
+
 func.func @vector_lanes(%x : vector<3xf32>) {
   %y = simd.min %x, %x : vector<3xf32>
   func.return

@@ -10,7 +10,10 @@ func.func @memory(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %p : vecto
   // CHECK-NEXT: %[[ML:.*]] = simd.masked_load %{{.*}}[%{{.*}}], %{{.*}}, %{{.*}} : !loop.buf<f32>, vector<8xi1> -> vector<8xf32>
   // CHECK-NEXT: simd.masked_store %[[ML]], %{{.*}}[%{{.*}}], %{{.*}} : vector<8xf32>, !loop.buf<f32>, vector<8xi1>
   // CHECK-NEXT: %[[N:.*]] = simd.compress_store %[[ML]], %{{.*}}, %{{.*}}[%{{.*}}] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
-  // CHECK-NEXT: func.return %[[N]] : index
+  // CHECK-NEXT: %[[F:.*]] = simd.compress_store %[[ML]], %{{.*}}, %{{.*}}[%[[N]]] full : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
+  // CHECK-NEXT: %[[P:.*]] = simd.align_offset %{{.*}}[%[[F]]], 32 : !loop.buf<f32>
+  // CHECK-NEXT: simd.store_fence
+  // CHECK-NEXT: func.return %[[P]] : index
   %v = simd.load %b[%i] : !loop.buf<f32> -> vector<8xf32>
   %a = simd.load %b[%i] aligned : !loop.buf<f32> -> vector<8xf32>
   simd.store %v, %b[%i] : vector<8xf32>, !loop.buf<f32>
@@ -18,7 +21,10 @@ func.func @memory(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %p : vecto
   %ml = simd.masked_load %b[%i], %m, %p : !loop.buf<f32>, vector<8xi1> -> vector<8xf32>
   simd.masked_store %ml, %b[%i], %m : vector<8xf32>, !loop.buf<f32>, vector<8xi1>
   %n = simd.compress_store %ml, %m, %b[%i] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
-  func.return %n : index
+  %f = simd.compress_store %ml, %m, %b[%n] full : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
+  %ao = simd.align_offset %b[%f], 32 : !loop.buf<f32>
+  simd.store_fence
+  func.return %ao : index
 }
 
 // CHECK-LABEL: func.func @lanes

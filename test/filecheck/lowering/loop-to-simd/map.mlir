@@ -1,7 +1,10 @@
-// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2}' | filecheck %s
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2 interleave=1 stream_bytes=0}' | filecheck %s
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2 stream_bytes=0}' | filecheck %s --check-prefix=UNROLL
 
 // A map: uniform operands are broadcast once before the loop, contiguous loads/stores
 // become simd.load/simd.store at the block's first index, the rest runs as the source body.
+// By default a map is unrolled like a reduction is interleaved (4 blocks per iteration on
+// AVX2), then one block per iteration, then the scalar tail.
 
 func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   %c0 = arith.constant 0 : index
@@ -36,3 +39,28 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // CHECK:             loop.store %{{.*}}, %out[%[[J]]] : !loop.buf<f32>
 // CHECK-NEXT:      }
 // CHECK-NEXT:      func.return
+
+// UNROLL-LABEL:   func.func @axpb
+// UNROLL:           %[[R32:.*]] = arith.remsi %[[TRIPS:.*]], %[[C32:.*]] : index
+// UNROLL-NEXT:      %[[F32:.*]] = arith.subi %[[TRIPS]], %[[R32]] : index
+// UNROLL-NEXT:      %[[END32:.*]] = arith.addi %c0, %[[F32]] : index
+// UNROLL:           loop.for %[[I:.*]] in range(%c0, %[[END32]], %{{.*}}) {
+// UNROLL-NEXT:        %[[E0:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<8xf32>
+// UNROLL:             simd.store %{{.*}}, %out[%[[I]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
+// UNROLL-NEXT:        %[[E1:.*]] = simd.load %x[%[[I1]]] : !loop.buf<f32> -> vector<8xf32>
+// UNROLL:             simd.store %{{.*}}, %out[%[[I1]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        %[[I2:.*]] = arith.addi %[[I]], %{{.*}} : index
+// UNROLL:             simd.store %{{.*}}, %out[%[[I2]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        %[[I3:.*]] = arith.addi %[[I]], %{{.*}} : index
+// UNROLL:             simd.store %{{.*}}, %out[%[[I3]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:      }
+// UNROLL:           %[[END8:.*]] = arith.addi %c0, %{{.*}} : index
+// UNROLL:           loop.for %[[J:.*]] in range(%[[END32]], %[[END8]], %{{.*}}) {
+// UNROLL-NEXT:        simd.load %x[%[[J]]] : !loop.buf<f32> -> vector<8xf32>
+// UNROLL-NEXT:        arith.mulf
+// UNROLL-NEXT:        arith.addf
+// UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[J]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:      }
+// UNROLL-NEXT:      loop.for %[[T:.*]] in [%[[END8]], %n) {
+// UNROLL-NEXT:        loop.load %x[%[[T]]] : !loop.buf<f32>

@@ -1,0 +1,151 @@
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512},canonicalize,cse' -t c | filecheck %s --check-prefix=AVX512
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2},canonicalize,cse' -t c | filecheck %s --check-prefix=AVX2
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=sse2},canonicalize,cse' -t c | filecheck %s --check-prefix=SSE2
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=scalar},canonicalize,cse' -t c | filecheck %s --check-prefix=SCALAR
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 stream_bytes=0},canonicalize,cse' -t c | filecheck %s --check-prefix=NOSTREAM
+
+// What the lowered kernels look like in C, the shapes a performance engineer writes:
+// a filtered sum keeps K independent accumulators with only the add loop-carried and no
+// count; a map is unrolled K times and, when its output is large at run time, peels to the
+// output's alignment and streams it (then fences); compaction stores whole vectors while
+// the cursor is a vector away from the capacity (branch-free on the scalar target).
+
+func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %cnt, %s = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) accs(%acc = %zero : f32 add reassoc) pred {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %c = arith.cmpf ogt, %e, %zero : f32
+    loop.yield %c : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %t = arith.addf %acc, %e : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// AVX512-LABEL: float positive_sum(const float *restrict x, int64_t x_len)
+// AVX512:         for (int64_t i = 0; i < {{.*}}; i += 64) {
+// AVX512-NEXT:        __m512 e = _mm512_loadu_ps(&x[i]);
+// AVX512-NEXT:        __mmask16 mask = _mm512_cmp_ps_mask(e, [[ZERO:.*]], _CMP_GT_OQ);
+// AVX512-NEXT:        __m512 [[S0:.*]] = _mm512_mask_blend_ps(mask, [[NEG0:.*]], e);
+// AVX512-NEXT:        __m512 [[T0:.*]] = _mm512_add_ps(acc_v, [[S0]]);
+// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_1, {{.*}});
+// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_2, {{.*}});
+// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_3, {{.*}});
+// AVX512-NOT:         popcount
+// AVX512:         }
+// AVX512:         _mm512_reduce_add_ps
+
+// AVX2-LABEL:   float positive_sum(const float *restrict x, int64_t x_len)
+// AVX2:           for (int64_t i = 0; i < {{.*}}; i += 32) {
+// AVX2:               __m256 [[S0:.*]] = _mm256_blendv_ps({{.*}}, e, _mm256_castsi256_ps(mask));
+// AVX2-NEXT:          __m256 {{.*}} = _mm256_add_ps(acc_v, [[S0]]);
+// AVX2:               _mm256_add_ps(acc_v_3,
+// AVX2-NOT:           movemask
+// AVX2:           }
+
+// SSE2-LABEL:   float positive_sum(const float *restrict x, int64_t x_len)
+// SSE2:           for (int64_t i = 0; i < {{.*}}; i += 8) {
+// SSE2:               _mm_add_ps(acc_v, 
+// SSE2:               _mm_add_ps(acc_v_1, 
+// SSE2-NOT:           movemask
+// SSE2:           }
+
+// SCALAR-LABEL: float positive_sum(const float *restrict x, int64_t x_len)
+// SCALAR:         for (int64_t i = 0; i < trips; i++) {
+// SCALAR-NEXT:        float e = x[i];
+// SCALAR-NEXT:        _Bool mask = e > 0.0f;
+// SCALAR-NEXT:        float [[SEL:.*]] = (mask) ? e : (-0.0f);
+// SCALAR-NEXT:        float [[T:.*]] = acc_v + [[SEL]];
+// SCALAR-NEXT:        acc_v = [[T]];
+// SCALAR-NEXT:    }
+
+func.func @axpb(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f32, %b: f32, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"]}) attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  loop.vecloop %i in [%c0, %n) width(W) tail(scalar) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %s = math.fma %a, %e, %b : f32
+    loop.store %s, %out[%i] : !loop.buf<f32>
+  }
+  func.return
+}
+
+// AVX512-LABEL: void axpb(
+// AVX512:         _Bool stream = {{.*}} >= 4194304;
+// AVX512-NEXT:    int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (64u - 1u)) / sizeof(out[0]));
+// AVX512-NEXT:    int64_t [[BOUND:.*]] = [[AHEAD]] < trips ? [[AHEAD]] : trips;
+// AVX512-NEXT:    int64_t peel = (stream) ? [[BOUND]] : 0;
+// AVX512:         for (int64_t i = 0; i < peel; i++) {
+// AVX512:         for (int64_t i = peel; i < [[NTEND:.*]]; i += 64) {
+// AVX512:             _mm512_stream_ps(&out[i], s);
+// AVX512:             _mm512_stream_ps(&out[{{.*}}], s_1);
+// AVX512:             _mm512_stream_ps(&out[{{.*}}], s_2);
+// AVX512:             _mm512_stream_ps(&out[{{.*}}], s_3);
+// AVX512-NEXT:    }
+// AVX512-NEXT:    _mm_sfence();
+// AVX512:         for (int64_t i = [[NTEND]]; i < [[MAINEND:.*]]; i += 64) {
+// AVX512:             _mm512_storeu_ps(&out[i], s);
+// AVX512:             _mm512_storeu_ps(&out[{{.*}}], s_3);
+// AVX512-NEXT:    }
+// AVX512:         for (int64_t i = [[MAINEND]]; i < {{.*}}; i += 16) {
+// AVX512:         for (int64_t i = {{.*}}; i < x_len; i++) {
+
+// AVX2-LABEL:   void axpb(
+// AVX2:           (32u - 1u)
+// AVX2:           _mm256_stream_ps(&out[i], s);
+// AVX2:           _mm_sfence();
+
+// SSE2-LABEL:   void axpb(
+// SSE2:           (16u - 1u)
+// SSE2:           _mm_stream_ps(&out[i], s);
+// SSE2:           _mm_sfence();
+
+// NOSTREAM-LABEL: void axpb(
+// NOSTREAM-NOT:     stream
+// NOSTREAM:         for (int64_t i = 0; i < {{.*}}; i += 64) {
+// NOSTREAM-NOT:     stream
+// NOSTREAM:       }
+
+func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f32, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["k"], loop.capacity = "i"}) -> index attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %count = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) pred {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %c = arith.cmpf ogt, %e, %zero : f32
+    loop.yield %c : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %m = arith.mulf %a, %e : f32
+    loop.append %m, %out : !loop.buf<f32>
+  }
+  func.return %count : index
+}
+
+// AVX2-LABEL:   int64_t scale_positive(
+// AVX2:           for (int64_t i = 0; i < {{.*}}; i += 32) {
+// AVX2:               int64_t {{.*}} = lo_compress_full_f32x8(&out[cursor], m, mask);
+// AVX2:           for (int64_t i = {{.*}}; i < x_len; i += 8) {
+// AVX2:               int64_t {{.*}} = lo_compress_store_f32x8(&out[count], m, mask);
+
+// SSE2-LABEL:   int64_t scale_positive(
+// SSE2:               int64_t {{.*}} = lo_compress_full_f32x4(&out[cursor], m, mask);
+
+// The scalar target: no branch per element in the main loop, `out[k] = v; k += c;`.
+// SCALAR-LABEL: int64_t scale_positive(
+// SCALAR:         int64_t [[END:.*]] = trips < out_len ? trips : out_len;
+// SCALAR:         for (int64_t i = 0; i < [[END]]; i++) {
+// SCALAR-NEXT:        float e = x[i];
+// SCALAR-NEXT:        _Bool mask = e > 0.0f;
+// SCALAR-NEXT:        float m = a * e;
+// SCALAR-NEXT:        out[cursor] = m;
+// SCALAR-NEXT:        int64_t [[C:.*]] = (int64_t)(mask);
+// SCALAR-NEXT:        int64_t [[NEXT:.*]] = cursor + [[C]];
+// SCALAR-NEXT:        cursor = [[NEXT]];
+// SCALAR-NEXT:    }
+// SCALAR:         for (int64_t i = [[END]]; i < x_len; i++) {
+// SCALAR:             if (mask) out[count] = m;
