@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from pipeline_harness import lowering_context
 from xdsl.dialects.builtin import ModuleOp, StringAttr, VectorType
+from xdsl.ir import BlockArgument
 from xdsl.parser import Parser
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -213,3 +214,124 @@ def test_partial_false_rejects_mixed_widths_and_fallback_keeps_them_scalar():
         lower(MIXED, target="avx2", partial=False)
     lowered = lower(MIXED, target="avx2", partial=False, fallback=True)
     assert not vector_lanes(lowered)
+
+
+# ----------------------------------------------------------------- streaming stores
+
+SCALE = """
+func.func @scale(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  loop.vecloop %i in [%c0, %n) width(W) tail(scalar) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %m = arith.mulf %a, %e : f32
+    loop.store %m, %out[%i] : !loop.buf<f32>
+  }
+  func.return
+}
+"""
+
+
+def shifted(values: np.ndarray, alignment: int, shift: int) -> np.ndarray:
+    """A copy of `values` starting `shift` elements past an `alignment`-byte boundary."""
+    raw = np.zeros(len(values) + alignment, values.dtype)
+    start = (-raw.ctypes.data % alignment) // values.itemsize + shift
+    out = raw[start : start + len(values)]
+    out[:] = values
+    return out
+
+
+@pytest.mark.parametrize("target", ["sse2", "avx2", "avx512"])
+@pytest.mark.parametrize("shift", [0, 1, 3])
+def test_streaming_map_peels_to_the_output_alignment(target, shift):
+    """Above stream_bytes the output is peeled to the vector alignment and streamed (the
+    interpreter faults an unaligned `aligned` store); below it nothing streams."""
+    lowered = lower(SCALE, target=target, stream_bytes=64)
+    assert any(isinstance(op, simd.StoreOp) and op.nontemporal is not None for op in lowered.walk())
+    assert any(isinstance(op, simd.StoreFenceOp) for op in lowered.walk())
+    for n in (0, 1, 15, 16, 17, 40, 67, 131, 300):
+        x = np.arange(n, dtype=np.float32) - 7
+        out = shifted(np.full(n, np.nan, np.float32), 64, shift)
+        run_function(lowered, "scale", shifted(x, 64, 0), out, np.float32(1.5))
+        np.testing.assert_array_equal(out, x * np.float32(1.5), err_msg=f"n={n}")
+
+
+def test_no_streaming_where_the_target_has_no_streaming_stores():
+    for target in ("neon", "scalar"):
+        assert not any(isinstance(op, simd.StoreFenceOp | simd.AlignOffsetOp) for op in lower(SCALE, target=target, stream_bytes=64).walk())
+
+
+# ----------------------------------------------------------------- compaction and masked steps
+
+SCALE_POSITIVE = """
+func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z: f32) -> (index, f32) {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %cnt, %s = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) accs(%acc = %z : f32 add reassoc) pred {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %c = arith.cmpf ogt, %e, %zero : f32
+    loop.yield %c : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %y = arith.mulf %a, %e : f32
+    loop.append %y, %out : !loop.buf<f32>
+    %t = arith.addf %acc, %y : f32
+    loop.yield %t : f32
+  }
+  func.return %cnt, %s : index, f32
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["scalar", "sse2", "avx2", "avx512", "neon"])
+@pytest.mark.parametrize("capacity", ["input", "count"])
+def test_compaction_with_whole_vector_stores_stays_inside_the_output(target, capacity):
+    """Whole-vector stores at the cursor only while a vector past it is inside the output: with
+    a capacity of exactly the count, the rest runs as exact blocks (the interpreter faults a
+    store past the buffer)."""
+    lowered = lower(SCALE_POSITIVE, target=target)
+    assert any(isinstance(op, simd.CompressStoreOp) and op.full is not None for op in lowered.walk())
+    source = parse(SCALE_POSITIVE)
+    for n in (0, 1, 3, 4, 5, 8, 17, 33, 70, 131):
+        x = (np.arange(n, dtype=np.float32) * 7 % 11) - 5
+        cap = n if capacity == "input" else int(np.count_nonzero(x > 0))
+        expected_out, out = np.zeros(cap, np.float32), np.zeros(cap, np.float32)
+        expected = run_function(source, "scale_positive", x, expected_out, np.float32(2), np.float32(0.5))
+        got = run_function(lowered, "scale_positive", x, out, np.float32(2), np.float32(0.5))
+        assert got[0] == expected[0] == np.count_nonzero(x > 0), f"n={n}"
+        np.testing.assert_allclose(got[1], expected[1], rtol=1e-6, err_msg=f"n={n}")
+        np.testing.assert_array_equal(out[: got[0]], expected_out[: got[0]], err_msg=f"n={n}")
+
+
+FILTERED_EXTREMES = """
+func.func @stats(%x: !loop.buf<i32>) -> (i32, i32, i32) {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<i32>
+  %zero = arith.constant 0 : i32
+  %lo = arith.constant 2147483647 : i32
+  %hi = arith.constant -2147483648 : i32
+  %cnt, %mn, %mx, %sum = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) accs(%a = %lo : i32 min, %b = %hi : i32 max, %c = %zero : i32 add) pred {
+    %e = loop.load %x[%i] : !loop.buf<i32>
+    %p = arith.cmpi sgt, %e, %zero : i32
+    loop.yield %p : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<i32>
+    %t = arith.minsi %a, %e : i32
+    %u = arith.maxsi %e, %b : i32
+    %v = arith.addi %c, %e : i32
+    loop.yield %t, %u, %v : i32, i32, i32
+  }
+  func.return %mn, %mx, %sum : i32, i32, i32
+}
+"""
+
+
+@pytest.mark.parametrize("target", ["scalar", "sse2", "avx2", "avx512", "neon"])
+def test_masked_steps_select_the_neutral_element_and_drop_the_unused_count(target):
+    lowered = same_results(FILTERED_EXTREMES, "stats", lambda n: ((np.arange(n, dtype=np.int32) * 37 % 23) - 11,),
+                           target=target)  # fmt: skip
+    assert not any(isinstance(op, simd.MaskPopcountOp) for op in lowered.walk()), "the count is unused"
+    # acc <op> select(mask, x, neutral): no select keeps a loop-carried accumulator (a block argument)
+    selects = [op for op in lowered.walk() if isinstance(op, simd.SelectOp)]
+    assert selects and not any(isinstance(op.false_value, BlockArgument) for op in selects)
