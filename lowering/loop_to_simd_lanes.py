@@ -256,6 +256,11 @@ class BlockEmitter:
     append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
     """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
     _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
+    _loaded: dict[tuple[SSAValue, SSAValue, Attribute], SSAValue] = field(
+        default_factory=dict[tuple[SSAValue, SSAValue, Attribute], SSAValue]
+    )
+    """Vectors loaded in this block by (buffer, start, type), until a store to the buffer: a
+    predloop's pred and body regions load the same elements, the block loads them once."""
 
     @property
     def width(self) -> int:
@@ -519,6 +524,10 @@ class BlockEmitter:
             return self._uniform_access(op)
         start = self._contiguous_start(op)
         vt = self.lowering.vector_type(op.result.type, op)
+        key = (op.buf, start, vt)
+        if key in self._loaded:
+            self.env[op.result] = Varying(self._loaded[key])
+            return
         if self.load_mask is None:
             new = self.emit(simd.LoadOp(op.buf, start, vt), op)
         else:
@@ -526,8 +535,13 @@ class BlockEmitter:
             new = self.emit(simd.MaskedLoadOp(op.buf, start, self.load_mask, zero), op)
         new.results[0].name_hint = op.result.name_hint
         self.env[op.result] = Varying(new.results[0])
+        self._loaded[key] = new.results[0]
+
+    def _forget(self, buf: SSAValue) -> None:
+        self._loaded = {k: v for k, v in self._loaded.items() if k[0] != buf}
 
     def _store(self, op: loop.StoreOp) -> None:
+        self._forget(op.buf)
         if all(s == 0 for s in self._strides(op)):
             if not isinstance(self.lanes(op.value), Uniform):
                 raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
@@ -551,6 +565,7 @@ class BlockEmitter:
             self.env[old] = Uniform(r)
 
     def _append(self, op: loop.AppendOp) -> None:
+        self._forget(op.out)
         if self.cursor is None or self.store_mask is None:
             raise LoopoptDiagnostic(f"{op.name} outside a predicated block", op)
         if not is_data_type(op.value.type):

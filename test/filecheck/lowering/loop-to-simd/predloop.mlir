@@ -5,7 +5,8 @@
 
 // filter -> map with a sum of the kept values: the predicate becomes a mask (simd.cmp),
 // the append a compress-store at the running cursor (its count advances the cursor), the
-// accumulator `acc + select(mask, y, -0.0)` (only the add is loop-carried). The main loop
+// accumulator `acc + select(mask, y, -0.0)` (only the add is loop-carried). The body reuses
+// the vector the pred region loaded. The main loop
 // stores whole vectors at the cursor (`full`) while a vector past it is inside %out: its
 // blocks end at min(whole blocks of the trips, whole blocks of dim(%out)). The rest runs
 // one block per iteration with exact compress-stores, the lanes past the end masked off.
@@ -40,8 +41,7 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // AVX2:           %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %{{.*}} : vector<8xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<select_blend>} {
 // CHECK-NEXT:       %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<[[W]]xf32>
 // CHECK-NEXT:       %[[MASK:.*]] = simd.cmp <ogt> %[[E]], %{{.*}} : vector<[[W]]xf32> -> vector<[[W]]xi1>
-// CHECK-NEXT:       %[[E2:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<[[W]]xf32>
-// CHECK-NEXT:       %[[Y:.*]] = arith.mulf %{{.*}}, %[[E2]] : vector<[[W]]xf32>
+// CHECK-NEXT:       %[[Y:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<[[W]]xf32>
 // CHECK-NEXT:       %[[K:.*]] = simd.compress_store %[[Y]], %[[MASK]], %out[%[[C]]] full : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
 // CHECK-NEXT:       %[[SEL:.*]] = simd.select %[[MASK]], %[[Y]], %[[NEUTRAL]] : vector<[[W]]xi1>, vector<[[W]]xf32>
 // CHECK-NEXT:       %[[T:.*]] = arith.addf %[[A]], %[[SEL]] : vector<[[W]]xf32>
@@ -101,8 +101,7 @@ func.func @positive_sum(%x: !loop.buf<f32>) -> f32 {
 // K4:             %[[A:.*]], %[[B:.*]], %[[C:.*]], %[[D:.*]] = loop.for %[[I:.*]] in range(%c0, %{{.*}}, %{{.*}}) accs(%[[A0:.*]] = %{{.*}} : vector<16xf32> add reassoc, %[[A1:.*]] = %{{.*}} : vector<16xf32> add reassoc, %[[A2:.*]] = %{{.*}} : vector<16xf32> add reassoc, %[[A3:.*]] = %{{.*}} : vector<16xf32> add reassoc) attributes {loop.mask_form = #loop.mask_form<avx512_mask>} {
 // K4-NEXT:          %[[E0:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<16xf32>
 // K4-NEXT:          %[[M0:.*]] = simd.cmp <ogt> %[[E0]], %{{.*}} : vector<16xf32> -> vector<16xi1>
-// K4-NEXT:          %[[X0:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<16xf32>
-// K4-NEXT:          %[[S0:.*]] = simd.select %[[M0]], %[[X0]], %{{.*}} : vector<16xi1>, vector<16xf32>
+// K4-NEXT:          %[[S0:.*]] = simd.select %[[M0]], %[[E0]], %{{.*}} : vector<16xi1>, vector<16xf32>
 // K4-NEXT:          %[[T0:.*]] = arith.addf %[[A0]], %[[S0]] : vector<16xf32>
 // K4-NEXT:          %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
 // K4:               %[[T1:.*]] = arith.addf %[[A1]], %{{.*}} : vector<16xf32>
