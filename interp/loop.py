@@ -22,6 +22,8 @@ Every buffer access is bounds-checked: an index past either end is an Interpreta
 
 from __future__ import annotations
 
+import weakref
+
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -70,14 +72,33 @@ def _buffer(op: Operation, buf: Any, t: Attribute) -> np.ndarray:
     return buf
 
 
+_Plan = list[tuple[int, list[tuple[int, int]]]]
+_plans: "weakref.WeakKeyDictionary[Operation, tuple[tuple[Attribute, ...], _Plan]]" = weakref.WeakKeyDictionary()
+
+
+def _plan(op: loop.LoadOp | loop.StoreOp) -> _Plan:
+    """Per dimension: (offset, [(index operand position, coeff)]) — decoded once per op.
+
+    Decoding the affine properties dominated the cost of interpreting a load; the plan is
+    keyed on the op and revalidated against the property attributes it was built from.
+    """
+    key = (op.dim_terms, op.coeffs, op.offsets)
+    cached = _plans.get(op)
+    if cached is not None and all(a is b for a, b in zip(cached[0], key, strict=True)):
+        return cached[1]
+    position = {v: k for k, v in enumerate(op.indices)}
+    plan = [(a.offset, [(position[v], c) for v, c in a.terms]) for a in op.affine_indices]
+    _plans[op] = (key, plan)
+    return plan
+
+
 def _index(op: loop.LoadOp | loop.StoreOp, buf: np.ndarray, index_values: Sequence[Any]) -> tuple[Any, ...]:
     """Each dimension's Σ coeff·var + offset (an int64 or an int64 array of lanes), bounds-checked."""
-    values = dict(zip(op.indices, index_values, strict=True))
     out: list[Any] = []
-    for d, a in enumerate(op.affine_indices):
-        idx: Any = np.int64(a.offset)
-        for v, c in a.terms:
-            idx = idx + np.int64(c) * np.asarray(values[v], dtype=np.int64)
+    for d, (offset, terms) in enumerate(_plan(op)):
+        idx: Any = np.int64(offset)
+        for k, c in terms:
+            idx = idx + np.int64(c) * np.asarray(index_values[k], dtype=np.int64)
         idx = np.asarray(idx, dtype=np.int64)
         if idx.size and (idx.min() < 0 or idx.max() >= buf.shape[d]):
             bad = idx[(idx < 0) | (idx >= buf.shape[d])].reshape(-1)[0]
