@@ -18,7 +18,8 @@ Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's be
 `tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
 masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K blocks per
 main-loop iteration of every vector loop — K independent vector accumulators for a
-reduction, a K-times unrolled map (0: 4 on AVX2/AVX-512, 2 on SSE2/NEON); `stream_bytes` =
+reduction (0: 4), a K-times unrolled map or compaction (0: 4 on AVX2/AVX-512, 2 on
+SSE2/NEON); `stream_bytes` =
 the output size from which a map uses streaming stores (see loop_to_simd_vecloop.emit_streaming). An op with no vector form on lane-varying operands (integer division, a
 transcendental, a gather, a bool-buffer or rank-2 access) is a located error, never wrong
 code; nothing is scalarized lane by lane. With `fallback=true` (what loop-pipeline uses)

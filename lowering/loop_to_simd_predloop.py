@@ -115,8 +115,8 @@ def masked_accumulation_steps(op: loop.PredLoopOp) -> dict[Operation, int]:
     """The body ops `acc <kind> x` that are an accumulator's whole step -> its index.
 
     Such a step is exactly `acc <kind> select(mask, x, neutral)` (the neutral element leaves
-    acc unchanged, bit for bit: -0.0 for a float sum), which keeps only the combine on the
-    loop-carried chain; any other step keeps `select(mask, step, acc)`. Masks (i1) combine
+    acc unchanged, bit for bit), which keeps only the combine on the loop-carried chain; any
+    other step keeps `select(mask, step, acc)`. Masks (i1) combine
     with and/or/xor and stay blends."""
     out: dict[Operation, int] = {}
     if op.yield_op is None:
@@ -140,10 +140,10 @@ def _plan(op: loop.PredLoopOp, lowering: LoopLowering) -> PredPlan:
     for step, j in masked_accumulation_steps(op).items():
         acc = op.accumulators[j]
         vt = lowering.vector_type(acc.arg.type, op)
-        neutral = neutral_element(acc.kind, acc.arg.type)
-        if acc.kind == AccKind.ADD and isinstance(acc.arg.type, Float32Type | Float64Type):
-            neutral = -0.0  # x + -0.0 == x for every x, -0.0 included
-        steps[step] = lowering.splat_constant(neutral, vt)
+        # the kind's neutral element leaves every lane as it is: for a float sum +0.0, since
+        # lanes start at +0.0 and a round-to-nearest sum is -0.0 only when both terms are
+        # (so no lane is ever -0.0, the one value +0.0 changes); +0.0 makes the select an AND
+        steps[step] = lowering.splat_constant(neutral_element(acc.kind, acc.arg.type), vt)
     appends = [o for o in op.body.block.ops if isinstance(o, loop.AppendOp)]
     return PredPlan(steps, appends, bool(appends) or bool(op.count.uses))
 

@@ -34,14 +34,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import TailKind
+from loopopt.dialects.loop_attrs import AccKind, TailKind
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
 from loopopt.lowering.loop_to_simd_lanes import (
@@ -58,11 +58,20 @@ from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_tail import scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd_width import choose_width
 
-DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 2, "neon": 2, "scalar": 1}
-"""Blocks per main-loop iteration when `interleave` is not given, for every vector loop:
-a reduction gets that many independent vector accumulators (enough to cover a float add's
-latency, 4 cycles, at two adds per cycle on AVX2/AVX-512 cores); a map is unrolled as many
-times (one loop-control overhead, and more independent multiplies in flight, per K vectors)."""
+DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 4, "neon": 4}
+"""Independent vector accumulators of a reduction (blocks per main-loop iteration) when
+`interleave` is not given: enough to cover a float add's latency (4 cycles) at one or two
+adds per cycle; every target has the registers for 4 (the kernel library keeps 4 too)."""
+
+DEFAULT_UNROLL: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 2, "neon": 2}
+"""Blocks per main-loop iteration of a loop without accumulators (a map, a compaction) when
+`interleave` is not given: one loop-control overhead, and more independent work in flight
+(the 10-cycle vpmulld), per K vectors; 2 on the 128-bit targets, whose loads and stores are
+narrower anyway."""
+
+SCALAR_INTERLEAVE = 4
+"""Width-1 blocks per iteration of a predloop on the scalar target (4 accumulators, like the
+kernel library's scalar folds), when reassociation is allowed."""
 
 
 @dataclass(frozen=True)
@@ -81,10 +90,20 @@ class VecOptions:
 
 
 def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> int:
-    """K: the option, else the target's default (1 on the scalar target)."""
+    """K: the option, else the target's default.
+
+    On the scalar target (width 1, where only predloops come here) K lanes are K separate
+    accumulators, a reassociation: 4 when every float add/mul accumulator allows it, else 1."""
     if options.interleave > 0:
         return options.interleave
-    return DEFAULT_INTERLEAVE.get(options.target.name, 1)
+    if options.target.vector_bits == 0:
+        strict = any(
+            a.kind in (AccKind.ADD, AccKind.MUL) and isinstance(a.arg.type, Float32Type | Float64Type) and not a.reassoc
+            for a in op.accumulators
+        )
+        return 1 if strict else SCALAR_INTERLEAVE
+    table = DEFAULT_INTERLEAVE if op.inits else DEFAULT_UNROLL
+    return table.get(options.target.name, 1)
 
 
 def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> TailKind:

@@ -205,9 +205,7 @@ class FunctionPrinter:
             simd.CmpOp: lambda o: self._row(
                 o, f"cmp.{o.predicate.data.value}", o.lhs.type, a=self.e(o.lhs), b=self.e(o.rhs)
             ),
-            simd.SelectOp: lambda o: self._row(
-                o, "select", o.result.type, mask=self.e(o.mask), a=self.e(o.true_value), b=self.e(o.false_value)
-            ),
+            simd.SelectOp: self._simd_select,
             simd.ConvertOp: self._simd_convert,
             simd.HReduceOp: self._simd_hreduce,
             simd.MaskPopcountOp: lambda o: self._row(o, "popcount", o.mask.type, a=self.e(o.mask)),
@@ -686,6 +684,16 @@ class FunctionPrinter:
         if template:
             self.line(template)
 
+    def _simd_select(self, op: Operation) -> None:
+        """A select whose other value is +0 is an AND with the mask (AVX-512: a zero-masking
+        move), where the ISA has that row: the filtered sum's `acc + select(mask, x, 0)`."""
+        assert isinstance(op, simd.SelectOp)
+        table, elt = self.row_key(op.result.type)
+        if _is_positive_zero(op.false_value) and table.row("select_zero", elt) is not None:
+            self._row(op, "select_zero", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value))
+            return
+        self._row(op, "select", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value), b=self.e(op.false_value))
+
     def _one_lane(self, t: Attribute) -> bool:
         """A `vector<1xT>` on the scalar target is just a `T`."""
         return self.isa.name == "scalar" and isinstance(t, VectorType) and t.get_shape()[0] == 1
@@ -719,6 +727,18 @@ def _written_buffer(op: Operation) -> SSAValue:
         return op.out
     assert isinstance(op, loop.StoreOp | simd.StoreOp | simd.MaskedStoreOp | simd.CompressStoreOp)
     return op.buf
+
+
+def _is_positive_zero(value: SSAValue) -> bool:
+    """Every lane +0 (all bits clear): a splat of a 0 / +0.0 constant, or a zero dense constant."""
+    owner = value.owner
+    if isinstance(owner, simd.BroadcastOp):
+        owner = owner.scalar.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    v = owner.value
+    values = list(v.get_values()) if isinstance(v, DenseIntOrFPElementsAttr) else [v.value.data] if isinstance(v, IntegerAttr | FloatAttr) else []
+    return bool(values) and all(x == 0 and math.copysign(1.0, x) > 0 for x in values)
 
 
 def _elt(t: Attribute) -> Attribute:

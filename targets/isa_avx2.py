@@ -132,6 +132,11 @@ ROWS: dict[tuple[str, str], str] = {
     ("select", "f64"): "{dst} = _mm256_blendv_pd({b}, {a}, _mm256_castsi256_pd({mask}));",
     ("select", "i32"): "{dst} = _mm256_blendv_epi8({b}, {a}, {mask});",
     ("select", "i64"): "{dst} = _mm256_blendv_epi8({b}, {a}, {mask});",
+    # select(mask, a, +0): an AND with the all-ones lanes (one uop, where blendv takes two)
+    ("select_zero", "f32"): "{dst} = _mm256_and_ps(_mm256_castsi256_ps({mask}), {a});",
+    ("select_zero", "f64"): "{dst} = _mm256_and_pd(_mm256_castsi256_pd({mask}), {a});",
+    ("select_zero", "i32"): "{dst} = _mm256_and_si256({mask}, {a});",
+    ("select_zero", "i64"): "{dst} = _mm256_and_si256({mask}, {a});",
     # horizontal reductions (c_hreduce)
     **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
        for e, n in (("f32", 8), ("f64", 4)) for k in ("add", "mul", "min", "max")},

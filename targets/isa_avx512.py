@@ -109,6 +109,8 @@ ROWS: dict[tuple[str, str], str] = {
     **{("cmp." + p, "i64"): f"{{dst}} = _mm512_cmp_epi64_mask({{a}}, {{b}}, {c});" for p, c in _INT_CMP.items()},
     # select: mask lanes pick {a} (blend takes the second source where the mask is set)
     **{("select", e): f"{{dst}} = _mm512_mask_blend_{s}({{mask}}, {{b}}, {{a}});" for e, _, s, _ in _TYPES},
+    # select(mask, a, +0): a zero-masking move
+    **{("select_zero", e): f"{{dst}} = _mm512_maskz_mov_{s}({{mask}}, {{a}});" for e, _, s, _ in _TYPES},
     # horizontal reductions: the compiler's _mm512_reduce_* where they are exact; NaN-aware
     # float min/max and the integer multiply go through helpers
     ("hreduce.add", "f32"): "{dst} = _mm512_reduce_add_ps({a});",

@@ -137,6 +137,11 @@ ROWS: dict[tuple[str, str], str] = {
     ("select", "f64"): "{dst} = _mm_or_pd(_mm_and_pd(_mm_castsi128_pd({mask}), {a}), _mm_andnot_pd(_mm_castsi128_pd({mask}), {b}));",
     ("select", "i32"): "{dst} = _mm_or_si128(_mm_and_si128({mask}, {a}), _mm_andnot_si128({mask}, {b}));",
     ("select", "i64"): "{dst} = _mm_or_si128(_mm_and_si128({mask}, {a}), _mm_andnot_si128({mask}, {b}));",
+    # select(mask, a, +0): the AND alone
+    ("select_zero", "f32"): "{dst} = _mm_and_ps(_mm_castsi128_ps({mask}), {a});",
+    ("select_zero", "f64"): "{dst} = _mm_and_pd(_mm_castsi128_pd({mask}), {a});",
+    ("select_zero", "i32"): "{dst} = _mm_and_si128({mask}, {a});",
+    ("select_zero", "i64"): "{dst} = _mm_and_si128({mask}, {a});",
     # horizontal reductions (c_hreduce)
     **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
        for e, n in (("f32", 4), ("f64", 2)) for k in ("add", "mul", "min", "max")},

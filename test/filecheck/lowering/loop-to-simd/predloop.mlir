@@ -5,7 +5,8 @@
 
 // filter -> map with a sum of the kept values: the predicate becomes a mask (simd.cmp),
 // the append a compress-store at the running cursor (its count advances the cursor), the
-// accumulator `acc + select(mask, y, -0.0)` (only the add is loop-carried). The body reuses
+// accumulator `acc + select(mask, y, 0.0)` (only the add is loop-carried; the lanes start at
+// +0.0 and so never hold -0.0, the one value adding +0.0 would change). The body reuses
 // the vector the pred region loaded. The main loop
 // stores whole vectors at the cursor (`full`) while a vector past it is inside %out: its
 // blocks end at min(whole blocks of the trips, whole blocks of dim(%out)). The rest runs
@@ -30,8 +31,9 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 }
 
 // CHECK-LABEL:  func.func @scale_positive
-// CHECK:          %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[NEG0]] : f32 -> vector<[[W:[0-9]+]]xf32>
+// CHECK:          %[[START:.*]] = simd.broadcast %{{.*}} : f32 -> vector<[[W:[0-9]+]]xf32>
+// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<[[W]]xf32>
 // CHECK:          %[[CAP:.*]] = loop.dim %out, 0 : !loop.buf<f32>
 // CHECK:          %[[CAPREM:.*]] = arith.remsi %[[CAP]], %{{.*}} : index
 // CHECK-NEXT:     %[[CAPFULL:.*]] = arith.subi %[[CAP]], %[[CAPREM]] : index
@@ -67,19 +69,21 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // K4:             %[[C1:.*]] = arith.addi %[[C0]], %[[N1]] : index
 // K4:             simd.compress_store %{{.*}}, %{{.*}}, %out[%[[C1]]] full
 
-// The scalar target lowers the predloop at width 1: the append stores unconditionally at the
-// cursor (printed `out[k] = v; k += c;`), then an exact loop for what the capacity does not cover.
+// The scalar target lowers the predloop at width 1, 4 blocks per iteration (the sum allows
+// reassociation): the append stores unconditionally at the cursor (printed `out[k] = v;
+// k += c;`), then an exact loop for what the capacity does not cover.
 // SCALAR-LABEL: func.func @scale_positive
-// SCALAR:         %[[SEND:.*]] = arith.minsi %trips, %{{.*}} : index
-// SCALAR:         loop.for %{{.*}} in range(%c0, %{{.*}}, %{{.*}}) accs(%{{.*}} = %{{.*}} : vector<1xf32> add reassoc, %[[SC:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<branch_per_lane>} {
+// SCALAR:         loop.for %{{.*}} in range(%c0, %{{.*}}, %{{.*}}) accs(%{{.*}} = %{{.*}} : vector<1xf32> add reassoc, %{{.*}} = %{{.*}} : vector<1xf32> add reassoc, %{{.*}} = %{{.*}} : vector<1xf32> add reassoc, %{{.*}} = %{{.*}} : vector<1xf32> add reassoc, %[[SC:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<branch_per_lane>} {
 // SCALAR:           simd.compress_store %{{.*}}, %{{.*}}, %out[%[[SC]]] full : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
+// SCALAR:         %[[SEND:.*]] = arith.minsi %trips, %{{.*}} : index
+// SCALAR:         loop.for
 // SCALAR:         loop.for
 // SCALAR:           simd.compress_store %{{.*}}, %{{.*}}, %out[%{{.*}}] : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
 
 // -----
 
 // A filtered sum whose count is unused: no cursor is carried, K = 4 independent accumulators
-// on AVX-512, each step `acc + select(mask, x, -0.0)`, combined pairwise after the loop.
+// on AVX-512, each step `acc + select(mask, x, 0.0)`, combined pairwise after the loop.
 
 func.func @positive_sum(%x: !loop.buf<f32>) -> f32 {
   %c0 = arith.constant 0 : index
