@@ -12,6 +12,7 @@ The semantics are tables: an op class maps to a numpy function.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import copysign, isfinite, isinf
 from typing import Any
 
 import numpy as np
@@ -222,59 +223,114 @@ def _unary_impl(fn: Callable[[Any], Any]):
 
 
 def exact_fma(a, b, c):
-    """Correctly rounded a*b+c for f32 (via f64, exact product) and f64 (via exact rationals)."""
+    """Correctly rounded a*b + c (one rounding, IEEE special values), elementwise with broadcasting.
+
+    Vectorized error-free transformations, no C compiler needed: f32 computes the product
+    exactly in f64 and repairs the one double-rounding hazard (an f64 sum on an f32
+    midpoint); f64 splits the product with Dekker's TwoProduct and sums the three exact
+    parts with TwoSum, then resolves the rare elements whose rounding the floats cannot
+    decide (and operands out of the splitting's range) with exact rationals.
+    """
     dt = np.result_type(a, b, c)
-    if dt == np.float32:
-        with np.errstate(all="ignore"):
-            wide = np.float64(1) * np.asarray(a, np.float64) * np.asarray(b, np.float64)
-            return _round_to_f32_from_exact(wide, np.asarray(c, np.float64))
-    return _fma_f64(a, b, c)
-
-
-def _round_to_f32_from_exact(prod: np.ndarray, c: np.ndarray):
-    # prod is exact in f64 (24+24 bit mantissas); prod + c is rounded once to f64, then to f32.
-    # The double rounding can only differ from a single rounding when the f64 sum lies exactly
-    # halfway between two f32 values; fix those cases with exact rational arithmetic.
-    from fractions import Fraction
-
+    if dt not in (np.float32, np.float64):
+        raise TypeError(f"exact_fma: operands must be float32 or float64, found result dtype {dt}")
+    if np.ndim(a) == np.ndim(b) == np.ndim(c) == 0:  # one element: rationals beat 40 numpy calls
+        return dt.type(_fma_scalar(float(a), float(b), float(c), dt == np.float32))
+    x, y, z = np.broadcast_arrays(*(np.asarray(v, dt) for v in (a, b, c)))
     with np.errstate(all="ignore"):
-        s = prod + c
-        out = np.asarray(s.astype(np.float32))
-    flat_s = np.atleast_1d(s)
-    flat_out = np.atleast_1d(out).copy()
-    flat_p = np.broadcast_to(prod, flat_s.shape)
-    flat_c = np.broadcast_to(c, flat_s.shape)
-    for k in range(flat_s.size):
-        v = flat_s.flat[k]
-        if not np.isfinite(v):
-            continue
-        lo = np.float32(v)
-        if np.float64(lo) == v:
-            continue  # exactly representable: no double-rounding hazard
-        nxt = np.nextafter(lo, np.float32(np.inf) if np.float64(lo) < v else np.float32(-np.inf))
-        mid = (Fraction(float(lo)) + Fraction(float(nxt))) / 2
-        if Fraction(float(v)) != mid:
-            continue
-        exact = Fraction(float(flat_p.flat[k])) + Fraction(float(flat_c.flat[k]))
-        if exact == mid:
-            continue  # a true tie: ties-to-even from the f64 value is right
-        flat_out.flat[k] = lo if abs(exact - Fraction(float(lo))) < abs(exact - Fraction(float(nxt))) else nxt
-    return flat_out.reshape(np.shape(out)) if np.ndim(out) else np.float32(flat_out[0])
+        out = _fma_f32(x, y, z) if dt == np.float32 else _fma_f64(x, y, z)
+    return out if out.ndim else out[()]
+
+
+def _two_sum(a, b):
+    """s + e == a + b exactly, s = fl(a + b) (Knuth; exact unless a + b overflows)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _fma_f32(a, b, c):
+    # The product of two f32 is exact in f64, and so is p + c as s + e (TwoSum). Rounding
+    # s to f32 can differ from rounding s + e only when s lies exactly on a midpoint of two
+    # f32 values (midpoints are f64 numbers) and e != 0: then e's sign picks the neighbour.
+    p = a.astype(np.float64) * b.astype(np.float64)
+    s, e = _two_sum(p, c.astype(np.float64))
+    r = s.astype(np.float32)
+    other = np.nextafter(r, np.where(r.astype(np.float64) < s, np.float32(np.inf), np.float32(-np.inf)))
+    # An f32 overflow to inf sits at 2**128 for the midpoint test (FLT_MAX + half an ulp rounds up).
+    r64 = np.where(np.isinf(r), np.copysign(2.0**128, r.astype(np.float64)), r.astype(np.float64))
+    midpoint = np.isfinite(s) & (r64 != s) & ((r64 + other.astype(np.float64)) * 0.5 == s)
+    toward_other = (e != 0) & ((e > 0) == (other.astype(np.float64) > r64))
+    return np.where(midpoint & toward_other, other, r)
+
+
+_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's splitter for 53-bit significands
 
 
 def _fma_f64(a, b, c):
+    finite_ab = np.isfinite(a) & np.isfinite(b)
+    finite = finite_ab & np.isfinite(c)
+    zero_product = (a == 0) | (b == 0)
+    # Dekker's TwoProduct is exact when the splits cannot overflow and the product's error
+    # term cannot underflow; TwoSum needs sums that cannot overflow.
+    safe = (
+        finite & ~zero_product
+        & (np.abs(a) < 2.0**995) & (np.abs(b) < 2.0**995)
+        & (np.abs(a * b) > 2.0**-900) & (np.abs(a * b) < 2.0**1000) & (np.abs(c) < 2.0**1000)
+    )
+    aa, bb, cc = (np.where(safe, v, 1.0) for v in (a, b, c))
+    p = aa * bb
+    ah, bh = aa * _SPLIT, bb * _SPLIT
+    ah, bh = ah - (ah - aa), bh - (bh - bb)
+    al, bl = aa - ah, bb - bh
+    ep = ((ah * bh - p) + ah * bl + al * bh) + al * bl  # p + ep == a*b exactly
+    s, es = _two_sum(p, cc)  # s + es == p + c exactly
+    t, v = _two_sum(es, ep)  # a*b + c == s + t + v exactly
+    r, w = _two_sum(s, t)  # s + t == r + w exactly, r = RN(s + t)
+    # r is RN(a*b + c) unless v moves s + t across the midpoint next to r: only possible when
+    # |w| + |v| reaches half the smaller gap around r. Those (and r == 0) are settled exactly.
+    gap = np.minimum(np.nextafter(r, np.inf) - r, r - np.nextafter(r, -np.inf))
+    hard = safe & (((v != 0) & (np.abs(w) + np.abs(v) >= 0.5 * gap)) | (r == 0))
+    # Non-finite operands: a*b + c in floating point is the IEEE result, except that a finite
+    # product that overflows must not turn c = ±inf into NaN. A zero product rounds once.
+    out = np.where(finite_ab & ~np.isfinite(c), c, a * b + c)
+    out = np.where(safe, r, out)
+    rational = np.flatnonzero(((finite & ~safe & ~zero_product) | hard).reshape(-1))
+    if rational.size:
+        flat = out.reshape(-1)
+        for k, x, y, z in zip(rational, a.reshape(-1)[rational], b.reshape(-1)[rational], c.reshape(-1)[rational]):
+            flat[k] = _fma_exact_rational(float(x), float(y), float(z))
+    return out
+
+
+def _fma_exact_rational(x: float, y: float, z: float, f32: bool = False) -> float:
+    """fma of finite x, y, z with x*y != 0 by exact rationals (a zero sum is +0, as in RN)."""
     from fractions import Fraction
 
-    a, b, c = np.broadcast_arrays(np.asarray(a, np.float64), np.asarray(b, np.float64), np.asarray(c, np.float64))
-    out = np.empty(a.shape, np.float64)
-    for k in range(a.size):
-        x, y, z = float(a.flat[k]), float(b.flat[k]), float(c.flat[k])
-        if not (np.isfinite(x) and np.isfinite(y) and np.isfinite(z)):
-            with np.errstate(all="ignore"):
-                out.flat[k] = x * y + z
-            continue
-        out.flat[k] = float(Fraction(x) * Fraction(y) + Fraction(z))
-    return out if out.ndim else np.float64(out[()])
+    exact = Fraction(x) * Fraction(y) + Fraction(z)
+    try:
+        d = float(exact)  # int/int true division in CPython is correctly rounded
+    except OverflowError:
+        return float("inf") if exact > 0 else float("-inf")
+    if not f32:
+        return d
+    # Rounding d to f32 is right unless d is an f32 midpoint that exact is not (as in _fma_f32).
+    with np.errstate(all="ignore"):
+        r = np.float32(d)
+        other = np.nextafter(r, np.float32(np.inf) if float(r) < d else np.float32(-np.inf))
+    r64 = copysign(2.0**128, float(r)) if isinf(r) else float(r)
+    if r64 != d and (r64 + float(other)) * 0.5 == d and exact != d and (exact > d) == (float(other) > r64):
+        return float(other)
+    return float(r)
+
+
+def _fma_scalar(x: float, y: float, z: float, f32: bool) -> float:
+    """One exact fma in Python floats (f32 operands are exact as floats)."""
+    if not (isfinite(x) and isfinite(y)) or x == 0 or y == 0:
+        return x * y + z  # an infinite or zero product: the IEEE result of a plain multiply-add
+    if not isfinite(z):
+        return z
+    return _fma_exact_rational(x, y, z, f32)
 
 
 def _convert(self, interpreter: Interpreter, op: Operation, args: PythonValues):
