@@ -65,20 +65,20 @@ def check(pattern: str, dtype: str, isa: str | None = None) -> Pattern:
 def signature(pattern: str, dtype: str, isa: str | None = None) -> KernelSignature:
     """The runtime signature of one kernel (isa None: the dispatcher)."""
     kind = check(pattern, dtype, isa).kind
-    x = ArrayParam("x", dtype, axis="n")
-    y = ArrayParam("y", dtype, axis="n")
+    x = ArrayParam("x", dtype, axes=("n",))
+    y = ArrayParam("y", dtype, axes=("n",))
     a, b = ScalarParam("a", dtype), ScalarParam("b", dtype)
     name = kernel_name(pattern, dtype, isa)
     if kind == "map":
-        return KernelSignature(name, (x, a, b, ArrayParam("out", dtype, output=True, axis="n")))
+        return KernelSignature(name, (x, a, b, ArrayParam("out", dtype, output=True, axes=("n",))))
     if kind == "zip_map":
-        return KernelSignature(name, (x, y, a, ArrayParam("out", dtype, output=True, axis="n")))
+        return KernelSignature(name, (x, y, a, ArrayParam("out", dtype, output=True, axes=("n",))))
     if kind == "fold":
         return KernelSignature(name, (x,), (dtype,))
     if kind == "zip_fold":
         return KernelSignature(name, (x, y), (dtype,))
     assert kind == "filter_map"
-    out = ArrayParam("out", dtype, output=True, axis="n", count_result=0)
+    out = ArrayParam("out", dtype, output=True, capacity="n", count_result=0)
     return KernelSignature(name, (x, a, out), ("i64",))
 
 

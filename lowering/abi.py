@@ -148,8 +148,9 @@ def kernel_signature(func: FuncOp):
                     dtype_name(a.element_type),
                     a.rank,
                     a.output,
-                    a.capacity if a.capacity is not None else a.axes[0],
-                    a.count_result,
+                    axes=a.axes,
+                    capacity=a.capacity,
+                    count_result=a.count_result,
                 )
             )
     results = tuple(dtype_name(t) for t in func.function_type.outputs)
@@ -163,58 +164,53 @@ def find_kernel(module: ModuleOp, name: str) -> FuncOp:
     raise KeyError(f"no func.func @{name} in the module")
 
 
+def flatten_inputs(inputs: Sequence[Any]) -> list[Any]:
+    """df-shaped inputs -> the kernel's C inputs: an array of records becomes its field arrays."""
+    flat: list[Any] = []
+    for x in inputs:
+        flat.extend(x.values() if isinstance(x, dict) else [x])
+    return flat
+
+
 def call_loop_kernel(
     module: ModuleOp, name: str, inputs: Sequence[Any], extents: Mapping[str, int] | None = None
 ) -> tuple[Any, ...]:
     """Run Loop IR kernel `name` on df-shaped `inputs`; its df-shaped results.
 
     Inputs are given as the df kernel takes them: numpy arrays, dicts of field arrays for
-    arrays of records, scalars. Output buffers are allocated from the axes' extents (taken
-    from the inputs, or from `extents` for axes no input has, such as a range's); filter
-    outputs get their capacity and come back trimmed to their count.
+    arrays of records, scalars. Output buffers are allocated as the runtime allocates them
+    (`KernelSignature.output_shapes`: from the axes' extents in the inputs, or from `extents`
+    for axes no input has, such as a range's); filter outputs get their capacity and come
+    back trimmed to their count.
     """
     from loopopt.interp.dtypes import numpy_dtype
     from loopopt.interp.runner import make_interpreter
 
     func = find_kernel(module, name)
     args = kernel_args(func)
+    ins = [a for a in args if not (isinstance(a, BufferArg) and a.output)]
+    outs = [a for a in args if isinstance(a, BufferArg) and a.output]
+    flat = flatten_inputs(inputs)
+    if len(flat) != len(ins):
+        raise TypeError(f"@{name} takes {len(ins)} inputs (record fields counted apart), found {len(flat)}")
     values: list[Any] = [None] * len(args)
-    known: dict[str, int] = {}
-    pending = iter(a for a in args if not (isinstance(a, BufferArg) and a.output))
-    for x in inputs:
-        leaves = list(x.values()) if isinstance(x, dict) else [x]
-        for leaf in leaves:
-            a = next(pending, None)
-            if a is None:
-                raise TypeError(f"@{name}: too many inputs")
-            if isinstance(a, ScalarArg):
-                values[a.index] = numpy_dtype(a.type).type(leaf)
-                continue
-            arr = np.array(leaf, dtype=numpy_dtype(a.element_type), copy=True, order="C")
-            if arr.ndim != a.rank:
-                raise ValueError(f"@{name}: input {a.name} has rank {arr.ndim}, expected {a.rank}")
-            for axis, n in zip(a.axes, arr.shape, strict=True):
-                if known.setdefault(axis, n) != n:
-                    raise ValueError(f"@{name}: axis {axis} has extents {known[axis]} and {n}")
-            values[a.index] = arr
-    if next(pending, None) is not None:
-        raise TypeError(f"@{name}: too few inputs")
-    known.update(extents or {})
-    outs: list[BufferArg] = [a for a in args if isinstance(a, BufferArg) and a.output]
-    for a in outs:
-        dims = [a.capacity] if a.capacity is not None else list(a.axes)
-        missing = [d for d in dims if d not in known]
-        if missing:
-            raise ValueError(f"@{name}: cannot size output {a.name}: no extent for axis {missing[0]} (pass extents=)")
-        values[a.index] = np.zeros([known[d] for d in dims], dtype=numpy_dtype(a.element_type))
+    for a, leaf in zip(ins, flat, strict=True):
+        if isinstance(a, ScalarArg):
+            values[a.index] = numpy_dtype(a.type).type(leaf)
+        else:
+            values[a.index] = np.array(leaf, dtype=numpy_dtype(a.element_type), copy=True, order="C")
+    shapes = kernel_signature(func).output_shapes([values[a.index] for a in ins], extents)
+    for a, shape in zip(outs, shapes, strict=True):
+        values[a.index] = np.zeros(shape, dtype=numpy_dtype(a.element_type))
     with np.errstate(all="ignore"):
         results = tuple(make_interpreter(module).call_op(name, tuple(values)))
-    return _regroup(outs, values, results)
+    return df_results(outs, values, results)
 
 
-def _regroup(outs: list[BufferArg], values: list[Any], results: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Results in df order: each out buffer (trimmed to its count) at its df result position,
-    record fields gathered into a dict, scalar results in the remaining positions."""
+def df_results(outs: Sequence[BufferArg], values: Sequence[Any], results: Sequence[Any]) -> tuple[Any, ...]:
+    """A kernel call's outcome in the df kernel's result order: each output buffer (`values`
+    holds one value per func argument) trimmed to its count at its df result position, record
+    fields gathered into a dict, the scalar results (not counts) in the remaining positions."""
     by_position: dict[int, list[BufferArg]] = {}
     for a in outs:
         by_position.setdefault(a.result if a.result is not None else -1, []).append(a)

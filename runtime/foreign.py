@@ -10,7 +10,8 @@ Stream format (little-endian, both ways): the input file holds a `uint64`
 count of cases; per case, per parameter in C order: an input array is its
 `int64` dims then its raw elements, a scalar is its raw value in its C type, an
 output is its `int64` dims (capacity). The output file holds, per case, each
-output's raw elements then each result's raw value.
+output's raw elements then each result's raw value. Results come back as numpy
+scalars of their dtype, like the native wrapper's.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import functools
 import operator
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -127,15 +128,14 @@ def _encode_scalar(sig: KernelSignature, p: ScalarParam, value: Any) -> bytes:
     return np.array(v, p.dt.numpy.newbyteorder("<")).tobytes()
 
 
-def _encode_case(sig: KernelSignature, inputs: Sequence[Any], shapes: Sequence[tuple[int, ...]]) -> bytes:
-    """One case of the input stream, after the same checks the native wrapper makes."""
+def _encode_case(sig: KernelSignature, inputs: Sequence[Any], extents: Mapping[str, int] | None) -> tuple[bytes, list[tuple[int, ...]]]:
+    """One case of the input stream and its output shapes, after the checks the native wrapper makes."""
     if len(inputs) != len(sig.inputs):
         raise TypeError(
             f"{sig.name}() takes {len(sig.inputs)} inputs ({', '.join(p.name for p in sig.inputs)}) "
             f"but {len(inputs)} were given"
         )
     parts: list[bytes] = []
-    axis_ref: dict[str, tuple[str, int]] = {}
     for p, x in zip(sig.inputs, inputs):
         if isinstance(p, ScalarParam):
             parts.append(_encode_scalar(sig, p, x))
@@ -147,18 +147,12 @@ def _encode_case(sig: KernelSignature, inputs: Sequence[Any], shapes: Sequence[t
             raise TypeError(f"{sig.name}(): parameter {p.name!r} expects dtype {p.dt.numpy}, found {x.dtype}")
         if x.ndim != p.rank:
             raise ValueError(f"{sig.name}(): parameter {p.name!r} expects a rank-{p.rank} array, found rank {x.ndim}")
-        if p.axis is not None:
-            ref_name, ref_len = axis_ref.setdefault(p.axis, (p.name, x.shape[0]))
-            if x.shape[0] != ref_len:
-                raise ValueError(
-                    f"{sig.name}(): length mismatch on axis {p.axis!r}: {ref_name!r} has {ref_len} "
-                    f"but {p.name!r} has {x.shape[0]}"
-                )
         parts.append(np.array(x.shape, "<i8").tobytes())
         parts.append(np.ascontiguousarray(x, x.dtype.newbyteorder("<")).tobytes())
+    shapes = sig.output_shapes(inputs, extents)
     for shape in shapes:
         parts.append(np.array(shape, "<i8").tobytes())
-    return b"".join(parts)
+    return b"".join(parts), shapes
 
 
 class ForeignKernel:
@@ -179,16 +173,27 @@ class ForeignKernel:
             shared=False,
         )
 
-    def __call__(self, *inputs: Any) -> tuple[list[np.ndarray], tuple[Any, ...]]:
-        return self.batch([inputs])[0]
+    def __call__(
+        self, *inputs: Any, extents: Mapping[str, int] | None = None
+    ) -> tuple[list[np.ndarray], tuple[Any, ...]]:
+        return self.batch([inputs], None if extents is None else [extents])[0]
 
-    def batch(self, cases: Sequence[Sequence[Any]]) -> list[tuple[list[np.ndarray], tuple[Any, ...]]]:
-        """Evaluate many argument sets in one emulator run; returns (outputs, results) per case."""
+    def batch(
+        self, cases: Sequence[Sequence[Any]], extents: Sequence[Mapping[str, int] | None] | None = None
+    ) -> list[tuple[list[np.ndarray], tuple[Any, ...]]]:
+        """Evaluate many argument sets in one emulator run; returns (outputs, results) per case.
+
+        Outputs are sized as in `KernelSignature.output_shapes`; `extents`, if given, holds
+        one mapping (or None) per case for the axes no input has.
+        """
         sig = self.signature
-        shapes = [sig.output_shapes(inputs) for inputs in cases]
-        stream = len(cases).to_bytes(8, "little") + b"".join(
-            _encode_case(sig, inputs, s) for inputs, s in zip(cases, shapes)
-        )
+        if extents is not None and len(extents) != len(cases):
+            raise ValueError(f"{sig.name}: {len(extents)} extents for {len(cases)} cases")
+        encoded = [
+            _encode_case(sig, inputs, extents[k] if extents is not None else None) for k, inputs in enumerate(cases)
+        ]
+        shapes = [case_shapes for _, case_shapes in encoded]
+        stream = len(cases).to_bytes(8, "little") + b"".join(data for data, _ in encoded)
         with tempfile.TemporaryDirectory(prefix="loopopt_foreign_") as tmp:
             in_path, out_path = Path(tmp) / "in.bin", Path(tmp) / "out.bin"
             in_path.write_bytes(stream)
@@ -220,7 +225,7 @@ class ForeignKernel:
         cases = []
         for case_shapes in shapes:
             outputs = [take(o.dt.numpy, int(np.prod(s))).reshape(s) for o, s in zip(sig.outputs, case_shapes)]
-            results = tuple(take(DTYPES[r].numpy, 1)[0].item() for r in sig.results)
+            results = tuple(take(DTYPES[r].numpy, 1)[0] for r in sig.results)
             cases.append((sig.trim_outputs(outputs, results), results))
         if pos != len(data):
             raise ForeignRunError(f"{sig.name}: runner wrote {len(data) - pos} unexpected trailing bytes")
@@ -233,14 +238,22 @@ def _kernel(c_source: str, signature: KernelSignature, isa: str) -> ForeignKerne
 
 
 def run_foreign(
-    c_source: str, signature: KernelSignature, args: Sequence[Any], isa: str = "neon"
+    c_source: str,
+    signature: KernelSignature,
+    args: Sequence[Any],
+    isa: str = "neon",
+    extents: Mapping[str, int] | None = None,
 ) -> tuple[list[np.ndarray], tuple[Any, ...]]:
     """Run one kernel call under emulation: `args` are the inputs; outputs are allocated as in `call_alloc`."""
-    return _kernel(c_source, signature, isa)(*args)
+    return _kernel(c_source, signature, isa)(*args, extents=extents)
 
 
 def run_foreign_batch(
-    c_source: str, signature: KernelSignature, cases: Sequence[Sequence[Any]], isa: str = "neon"
+    c_source: str,
+    signature: KernelSignature,
+    cases: Sequence[Sequence[Any]],
+    isa: str = "neon",
+    extents: Sequence[Mapping[str, int] | None] | None = None,
 ) -> list[tuple[list[np.ndarray], tuple[Any, ...]]]:
     """Run many input sets through one emulator process (qemu start-up dominates single calls)."""
-    return _kernel(c_source, signature, isa).batch(cases)
+    return _kernel(c_source, signature, isa).batch(cases, extents)

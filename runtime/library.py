@@ -11,10 +11,12 @@ import importlib.machinery
 import importlib.util
 import sysconfig
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+import numpy
 
 from . import build, isa as isa_mod
 from .pyext import extension_source
@@ -56,7 +58,8 @@ class Library:
 
     Arguments are passed positionally in C parameter order (inputs, then
     caller-allocated outputs); the call returns None, the single scalar result,
-    or a tuple of the scalar results.
+    or a tuple of the scalar results, each a numpy scalar of its exact dtype
+    (np.float32 for an f32 result, np.int64 for a filter count).
     """
 
     def __init__(self, module: ModuleType, signatures: Sequence[KernelSignature], path: Path, isa: str):
@@ -87,15 +90,16 @@ class Library:
     def __repr__(self) -> str:
         return f"<Library {', '.join(self._functions)} isa={self.isa} at {self.path}>"
 
-    def call_alloc(self, name: str, *inputs: Any) -> tuple[Any, ...]:
+    def call_alloc(self, name: str, *inputs: Any, extents: Mapping[str, int] | None = None) -> tuple[Any, ...]:
         """Call `name` on its inputs only, allocating the outputs; returns (*outputs, *results).
 
-        An output gets the length of the inputs of its axis group; a filter
-        output (one with a `count_result`) is trimmed to the count it returned.
+        Each output dimension gets the extent of its axis, from the inputs or from
+        `extents` (an axis no input has, such as a range's); a filter output (one
+        with a `count_result`) is trimmed to the count it returned.
         """
         function = self[name]
         sig = self.signatures[name]
-        outputs = sig.allocate_outputs(inputs)
+        outputs = sig.allocate_outputs(inputs, extents)
         results = results_tuple(sig, function(*inputs, *outputs))
         return (*sig.trim_outputs(outputs, results), *results)
 
@@ -120,9 +124,16 @@ def compile_library(
     names = [s.name for s in signatures]
     if len(set(names)) != len(names):
         raise ValueError(f"duplicate kernel names in {names}")
-    flags = [*isa_mod.compile_flags(isa), *extra_cflags, "-isystem", sysconfig.get_paths()["include"]]
+    flags = [
+        *isa_mod.compile_flags(isa),
+        *extra_cflags,
+        "-isystem",
+        sysconfig.get_paths()["include"],
+        "-isystem",
+        numpy.get_include(),
+    ]
     module_name = "_loopopt_k_" + build.content_hash(c_source, repr(signatures), "\0".join(flags))[:24]
     source = extension_source(module_name, c_source, signatures)
-    path = build.build(source, flags, shared=True, key_extra=_python_abi_tag())
+    path = build.build(source, flags, shared=True, key_extra=f"{_python_abi_tag()} numpy {numpy.__version__}")
     return Library(_load_extension(module_name, path), signatures, path, isa)
 

@@ -5,6 +5,9 @@ numpy arrays through the buffer protocol costs well under one. The wrapper is
 compiled in the same translation unit as the kernels, after them, and
 re-declares each kernel from its signature so that a signature disagreeing
 with the C source is a compile error rather than a silent ABI mismatch.
+Scalar results come back as numpy scalars of their exact dtype (an f32 result is
+an np.float32, not a Python float holding a different type's value), boxed with
+numpy's C API.
 """
 
 from __future__ import annotations
@@ -22,7 +25,36 @@ _PRELUDE = r"""#define PY_SSIZE_T_CLEAN
 #include <string.h>
 """
 
+_NUMPY = r"""#define NPY_NO_DEPRECATED_API NPY_1_7_API_VERSION
+#include <numpy/arrayobject.h>
+#include <numpy/arrayscalars.h>
+"""
+
 _HELPERS = r"""
+/* Scalar results as numpy scalars of their exact dtype (allocated directly: ~20 ns). */
+#if NPY_BITSOF_INT != 32
+#error "loopopt runtime: numpy int32 is not C int on this platform"
+#endif
+#define LOOPOPT_RT_BOX(name, ctype, cls)                 \
+    static inline PyObject *loopopt_rt_box_##name(ctype v) \
+    {                                                      \
+        PyObject *o = PyArrayScalar_New(cls);              \
+        if (o != NULL)                                     \
+            PyArrayScalar_ASSIGN(o, cls, v);               \
+        return o;                                          \
+    }
+LOOPOPT_RT_BOX(f32, float, Float)
+LOOPOPT_RT_BOX(f64, double, Double)
+LOOPOPT_RT_BOX(i32, int32_t, Int)
+#if NPY_BITSOF_LONG == 64
+LOOPOPT_RT_BOX(i64, int64_t, Long)
+#else
+LOOPOPT_RT_BOX(i64, int64_t, LongLong)
+#endif
+static inline PyObject *loopopt_rt_box_bool(uint8_t v)
+{
+    return Py_NewRef(PyArrayScalar_FromLong(v));
+}
 static inline PyObject *
 loopopt_rt_describe(PyObject *obj, const Py_buffer *view)
 {
@@ -188,21 +220,18 @@ def _c_string(s: str) -> str:
 
 
 def _box_result(dtype: str, expr: str) -> str:
-    if dtype in ("f32", "f64"):
-        return f"PyFloat_FromDouble((double){expr})"
-    if dtype == "bool":
-        return f"PyBool_FromLong((long){expr})"
-    return f"PyLong_FromLongLong((long long){expr})"
+    """A new reference to the numpy scalar of the result's exact dtype (np.float32 for f32)."""
+    return f"loopopt_rt_box_{dtype}({expr})"
 
 
 def docstring(sig: KernelSignature) -> str:
-    """A one-line Python-facing description, e.g. `sum(x: f32[n]) -> f32`."""
+    """A one-line Python-facing description, e.g. `sum(x: f32[n]) -> f32`; `?` is an unconstrained
+    dimension, `<=n` a filter output's capacity."""
     parts = []
     for p in sig.params:
         if isinstance(p, ArrayParam):
-            dims = p.axis or "?"
-            shape = f"[{dims}]" if p.rank == 1 else f"[{dims}, ?]"
-            parts.append(f"{p.name}: {'out ' if p.output else ''}{p.dtype}{shape}")
+            dims = [f"<={p.capacity}"] if p.capacity is not None else list(p.axes or ["?"] * p.rank)
+            parts.append(f"{p.name}: {'out ' if p.output else ''}{p.dtype}[{', '.join(dims)}]")
         else:
             parts.append(f"{p.name}: {p.dtype}")
     if len(sig.results) <= 1:
@@ -210,6 +239,53 @@ def docstring(sig: KernelSignature) -> str:
     else:
         ret = f"({', '.join(sig.results)})"
     return f"{sig.name}({', '.join(parts)}) -> {ret}"
+
+
+def _extent_checks(sig: KernelSignature, k: str) -> list[str]:
+    """C checks that every dimension agrees with its axis group (see `ArrayParam`).
+
+    A group's reference is its first input dimension (else its first output dimension);
+    other input dimensions and an output's inner dimensions must equal it, an output's
+    first dimension (a capacity) must be at least it, and so must a filter output's
+    length be at least the extent of its capacity axis.
+    """
+    members: dict[str, list[tuple[int, ArrayParam, int]]] = {}
+    for i, p in enumerate(sig.params):
+        if isinstance(p, ArrayParam):
+            for d, axis in p.constrained_dims():
+                members.setdefault(axis, []).append((i, p, d))
+    refs: dict[str, tuple[int, ArrayParam, int]] = {
+        axis: next((m for m in group if not m[1].output), group[0]) for axis, group in members.items()
+    }
+    lines: list[str] = []
+
+    def fail(message: str, *values: str) -> None:
+        lines.append(f"        PyErr_Format(PyExc_ValueError, {_c_string('%s(): ' + message)}, {k}, {', '.join(values)});")
+        lines.append("        goto done;")
+        lines.append("    }")
+
+    for axis, group in members.items():
+        r, ref, rd = refs[axis]
+        ref_extent = f"v{r}.shape[{rd}]"
+        for i, p, d in group:
+            if (i, d) == (r, rd):
+                continue
+            extent = f"v{i}.shape[{d}]"
+            if p.output and d == 0:
+                lines.append(f"    if ({extent} < {ref_extent}) {{")
+                fail(f"output '{p.name}' has capacity %zd but axis '{axis}' has length %zd (from {ref.describe_dim(rd)})",
+                     extent, ref_extent)
+            else:
+                lines.append(f"    if ({extent} != {ref_extent}) {{")
+                fail(f"length mismatch on axis '{axis}': {ref.describe_dim(rd)} has %zd but {p.describe_dim(d)} has %zd",
+                     ref_extent, extent)
+    for i, p in enumerate(sig.params):
+        if isinstance(p, ArrayParam) and p.capacity is not None and p.capacity in refs:
+            r, ref, rd = refs[p.capacity]
+            lines.append(f"    if (v{i}.shape[0] < v{r}.shape[{rd}]) {{")
+            fail(f"output '{p.name}' has capacity %zd but axis '{p.capacity}' has length %zd (from {ref.describe_dim(rd)})",
+                 f"v{i}.shape[0]", f"v{r}.shape[{rd}]")
+    return lines
 
 
 def _wrapper(sig: KernelSignature) -> str:
@@ -259,34 +335,7 @@ def _wrapper(sig: KernelSignature) -> str:
                 f"    if (loopopt_rt_get_int(args[{i}], &s{i}, {k}, {pn}, {_c_string(p.dtype)}, {lo}, {hi}) < 0) goto done;"
             )
 
-    # Length agreement per axis group: inputs equal to the first input, outputs at least as long.
-    groups: dict[str, list[tuple[int, ArrayParam]]] = {}
-    for i, p in arrays:
-        if p.axis is not None:
-            groups.setdefault(p.axis, []).append((i, p))
-    for axis, members in groups.items():
-        ins = [(i, p) for i, p in members if not p.output]
-        if not ins:
-            continue
-        r, ref = ins[0]
-        for i, p in members:
-            if i == r:
-                continue
-            if not p.output:
-                lines.append(f"    if (v{i}.shape[0] != v{r}.shape[0]) {{")
-                lines.append(
-                    f'        PyErr_Format(PyExc_ValueError, "%s(): length mismatch on axis \'{axis}\': '
-                    f"'{ref.name}' has %zd {'rows' if ref.rank == 2 else 'elements'} but "
-                    f"'{p.name}' has %zd\", {k}, v{r}.shape[0], v{i}.shape[0]);"
-                )
-            else:
-                lines.append(f"    if (v{i}.shape[0] < v{r}.shape[0]) {{")
-                lines.append(
-                    f'        PyErr_Format(PyExc_ValueError, "%s(): output \'{p.name}\' has capacity %zd '
-                    f"but axis '{axis}' has length %zd (from '{ref.name}')\", {k}, v{i}.shape[0], v{r}.shape[0]);"
-                )
-            lines.append("        goto done;")
-            lines.append("    }")
+    lines += _extent_checks(sig, k)
 
     # Outputs must not alias any other array (the kernels' pointers are restrict).
     for i, p in arrays:
@@ -360,6 +409,7 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
             '#line 1 "loopopt_pyext.c"',
             "/* Kernel declarations from the runtime signatures: a mismatch with the definitions above is a compile error. */",
             *(s.c_declaration() for s in signatures),
+            _NUMPY,
             _HELPERS,
             *(_wrapper(s) + "\n" for s in signatures),
             "static PyMethodDef loopopt_rt_methods[] = {",
@@ -372,7 +422,11 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
             "    NULL, NULL, NULL, NULL",
             "};",
             "",
-            f"PyMODINIT_FUNC PyInit_{module_name}(void) {{ return PyModule_Create(&loopopt_rt_module); }}",
+            f"PyMODINIT_FUNC PyInit_{module_name}(void)",
+            "{",
+            "    import_array();",
+            "    return PyModule_Create(&loopopt_rt_module);",
+            "}",
             "",
         ]
     )

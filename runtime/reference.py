@@ -42,10 +42,10 @@ def _signature(dtype: str) -> KernelSignature:
     return KernelSignature(
         f"lo_fma_{dtype}",
         (
-            ArrayParam("a", dtype, axis="n"),
-            ArrayParam("b", dtype, axis="n"),
-            ArrayParam("c", dtype, axis="n"),
-            ArrayParam("out", dtype, output=True, axis="n"),
+            ArrayParam("a", dtype, axes=("n",)),
+            ArrayParam("b", dtype, axes=("n",)),
+            ArrayParam("c", dtype, axes=("n",)),
+            ArrayParam("out", dtype, output=True, axes=("n",)),
         ),
     )
 

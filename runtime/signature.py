@@ -8,8 +8,8 @@ checked caller (native or foreign) without parsing C.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 import numpy as np
@@ -62,24 +62,39 @@ def _check_ident(what: str, name: str) -> None:
 class ArrayParam:
     """A contiguous array parameter: `T *x, int64_t x_len` (rank 1) or `x, x_rows, x_cols` (rank 2).
 
-    `axis` names a length-agreement group: all inputs of a group have the same
-    length (rows for rank 2), and an output of the group has at least that
-    capacity. `count_result` marks a filter output: the index (into the
-    signature's results) of the `i64` result saying how many elements it wrote.
+    `axes` names the axis of each dimension (`("i", "j")` for a rank-2 array): every
+    dimension of every array that shares an axis name has the same extent, except that an
+    output's first dimension is a capacity and may be larger. Empty `axes` leaves the
+    array unconstrained. `capacity` marks a filter output: its length is at least the
+    extent of that axis (its own axis, the filter's new one, is known only after the
+    call). `count_result` marks a filter output too: the index (into the signature's
+    results) of the `i64` result saying how many elements it wrote.
     """
 
     name: str
     dtype: str
     rank: int = 1
     output: bool = False
-    axis: str | None = None
+    _: KW_ONLY
+    axes: tuple[str, ...] = ()
+    capacity: str | None = None
     count_result: int | None = None
 
     def __post_init__(self) -> None:
         _check_ident("array parameter", self.name)
         dtype_info(self.dtype)
+        object.__setattr__(self, "axes", tuple(self.axes or ()))
         if self.rank not in (1, 2):
             raise ValueError(f"array parameter {self.name!r}: rank must be 1 or 2, not {self.rank}")
+        if self.axes and len(self.axes) != self.rank:
+            raise ValueError(
+                f"array parameter {self.name!r}: axes {self.axes} name {len(self.axes)} dimensions, "
+                f"expected one per dimension of its rank {self.rank}"
+            )
+        if not all(isinstance(a, str) and a for a in self.axes):
+            raise ValueError(f"array parameter {self.name!r}: axes {self.axes} must be non-empty strings")
+        if self.capacity is not None and not (self.output and self.rank == 1):
+            raise ValueError(f"array parameter {self.name!r}: only a rank-1 output can have a capacity axis")
         if self.count_result is not None and not self.output:
             raise ValueError(f"array parameter {self.name!r}: only an output can have a count_result")
 
@@ -91,6 +106,14 @@ class ArrayParam:
         """C parameter types, in order (pointer then lengths)."""
         const = "" if self.output else "const "
         return [f"{const}{self.dt.c_type} *restrict"] + ["int64_t"] * self.rank
+
+    def constrained_dims(self) -> list[tuple[int, str]]:
+        """(dimension, axis) of each dimension that must agree with its axis group."""
+        return [(d, a) for d, a in enumerate(self.axes) if not (self.capacity is not None and d == 0)]
+
+    def describe_dim(self, d: int) -> str:
+        """How error messages name dimension `d`: `'x'` (rank 1), `'m' dim 1` (rank 2)."""
+        return f"'{self.name}'" if self.rank == 1 else f"'{self.name}' dim {d}"
 
 
 @dataclass(frozen=True)
@@ -176,39 +199,51 @@ class KernelSignature:
             types += [f"{DTYPES[r].c_type} *restrict" for r in self.results]
         return f"{self.return_c_type} {self.name}({', '.join(types) or 'void'});"
 
-    def output_shapes(self, inputs: Sequence[Any]) -> list[tuple[int, ...]]:
-        """Shapes to allocate for the outputs given the inputs: the axis group's length (or shape)."""
+    def axis_extents(self, inputs: Sequence[Any], extents: Mapping[str, int] | None = None) -> dict[str, int]:
+        """The extent of every axis the array inputs (or `extents`) fix; a disagreement raises ValueError."""
         if len(inputs) != len(self.inputs):
             raise TypeError(
                 f"{self.name}() takes {len(self.inputs)} inputs "
                 f"({', '.join(p.name for p in self.inputs)}) but {len(inputs)} were given"
             )
-        group_shape: dict[str, tuple[int, ...]] = {}
+        known: dict[str, tuple[int, str]] = {a: (int(n), "extents=") for a, n in (extents or {}).items()}
         for p, x in zip(self.inputs, inputs):
-            shape = getattr(x, "shape", None)
-            if isinstance(p, ArrayParam) and p.axis is not None and shape:
-                group_shape.setdefault(p.axis, tuple(shape))
+            if not isinstance(p, ArrayParam) or not p.axes:
+                continue
+            shape = np.shape(x)
+            if len(shape) != p.rank:
+                raise ValueError(f"{self.name}(): parameter {p.name!r} expects a rank-{p.rank} array, found rank {len(shape)}")
+            for d, axis in p.constrained_dims():
+                n, source = known.setdefault(axis, (shape[d], p.describe_dim(d)))
+                if shape[d] != n:
+                    raise ValueError(
+                        f"{self.name}(): length mismatch on axis {axis!r}: {source} has {n} "
+                        f"but {p.describe_dim(d)} has {shape[d]}"
+                    )
+        return {a: n for a, (n, _) in known.items()}
+
+    def output_shapes(self, inputs: Sequence[Any], extents: Mapping[str, int] | None = None) -> list[tuple[int, ...]]:
+        """Shapes to allocate for the outputs: each dimension the extent of its axis (a filter
+        output: of its capacity axis), taken from the inputs or from `extents` (an axis no input
+        has, such as a range's)."""
+        known = self.axis_extents(inputs, extents)
         shapes = []
         for o in self.outputs:
-            ref = group_shape.get(o.axis) if o.axis is not None else None
-            if ref is None:
+            dims = (o.capacity,) if o.capacity is not None else o.axes
+            if not dims:
+                raise ValueError(f"{self.name}(): cannot size output {o.name!r}: it has no axes")
+            missing = [a for a in dims if a not in known]
+            if missing:
                 raise ValueError(
-                    f"{self.name}(): cannot infer the length of output {o.name!r}: "
-                    f"no array input shares its axis {o.axis!r}"
+                    f"{self.name}(): cannot size output {o.name!r}: no input has axis {missing[0]!r} "
+                    f"(pass extents={{{missing[0]!r}: ...}})"
                 )
-            if o.rank == 1:
-                shapes.append(ref[:1])
-            elif len(ref) == 2:
-                shapes.append(ref)
-            else:
-                raise ValueError(
-                    f"{self.name}(): cannot infer the shape of rank-2 output {o.name!r} "
-                    f"from a rank-1 input of axis {o.axis!r}"
-                )
+            shapes.append(tuple(known[a] for a in dims))
         return shapes
 
-    def allocate_outputs(self, inputs: Sequence[Any]) -> list[np.ndarray]:
-        return [np.zeros(s, o.dt.numpy) for o, s in zip(self.outputs, self.output_shapes(inputs))]
+    def allocate_outputs(self, inputs: Sequence[Any], extents: Mapping[str, int] | None = None) -> list[np.ndarray]:
+        """Zeroed outputs of the shapes `output_shapes` gives."""
+        return [np.zeros(s, o.dt.numpy) for o, s in zip(self.outputs, self.output_shapes(inputs, extents))]
 
     def trim_outputs(self, outputs: Sequence[np.ndarray], results: Sequence[Any]) -> list[np.ndarray]:
         """Cut filter outputs down to the count the kernel returned."""

@@ -155,8 +155,8 @@ float stream_read(const float *restrict x, int64_t n)
 
 
 def _stream_signatures() -> list[KernelSignature]:
-    x, y = ArrayParam("x", "f32", axis="n"), ArrayParam("y", "f32", axis="n")
-    out = ArrayParam("out", "f32", output=True, axis="n")
+    x, y = ArrayParam("x", "f32", axes=("n",)), ArrayParam("y", "f32", axes=("n",))
+    out = ArrayParam("out", "f32", output=True, axes=("n",))
     s = ScalarParam("s", "f32")
     return [
         KernelSignature("stream_copy", (x, out)),

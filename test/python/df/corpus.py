@@ -1,25 +1,9 @@
 """The df interpreter corpus: kernels in test/corpus/df/*.mlir with their numpy references.
 
-Every kernel in the corpus has one header line in its file:
+Every kernel in the corpus has one `// REF:` header line in its file, in the format of
+`loopopt.tools.ref_header` (inputs, float tolerance, numpy reference), which loop-run reads too:
 
     // REF: kernel=@sumsq inputs=x:f32[n] tol=reduction:x*x ref=np.sum(x*x, dtype=np.float32)
-
-Fields (space separated; `ref=` comes last and takes the rest of the line):
-* `kernel=@name`  the func.func to run.
-* `inputs=SPEC;SPEC;...`  one spec per kernel argument, in order:
-    - `x:f32[n]`, `m:i64[n,3]`   an array; dims are Python expressions in the size `n`;
-    - `a:f32`                    a random scalar;  `s:i64=n//2` a scalar given by an expression in n;
-    - `p:{x:f32,y:f32}[n]`       an array of records, made as a dict of field arrays;
-    - optional `~LO:HI` after any spec: the value range (default floats [-1, 1), integers
-      [-1000, 1000], i1 random booleans).
-* `tol=...`  how float results are compared (integer results are always exact):
-    - `exact` (the default): bit-exact, NaNs equal;
-    - `ulp:K`: within K units in the last place of the reference (elementwise math);
-    - `reduction:EXPR`: |got - ref| <= 2 (m + 1) eps sum|t| + tiny, with t = EXPR evaluated on
-      the inputs (the reduced terms) and m their count: the bound of any summation order;
-    - `close:RTOL`: |got - ref| <= RTOL (1 + |ref|) (compound formulas such as a variance).
-* `ref=EXPR`  a Python expression over the inputs (by name), `n`, `np` and the helpers
-  `fold(fn, init, *arrays)` and `scan(fn, init, x)`; a tuple for several results.
 
 API (reused by the pass tests to run the corpus before and after a pass):
     for case in load_corpus():
@@ -30,9 +14,8 @@ API (reused by the pass tests to run the corpus before and after a pass):
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,9 +26,9 @@ from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import Builtin, ModuleOp
 from xdsl.parser import Parser
 
-CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus" / "df"
+from loopopt.tools.ref_header import InputSpec, RefHeader, parse_ref_headers
 
-DTYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus" / "df"
 
 SIZES = (0, 1, 7, 8, 9, 1000, 1009)
 """Sizes every case runs at: empty, one, around a vector width of 8, large, and a prime."""
@@ -68,75 +51,6 @@ def parse_file(path: Path) -> ModuleOp:
     return module
 
 
-def fold(fn: Callable[..., Any], init: Any, *arrays: np.ndarray) -> Any:
-    """Sequential left fold (elements in order); `init` and the result may be tuples."""
-    acc = init
-    for elems in zip(*arrays):
-        acc = fn(acc, *elems)
-    return acc
-
-
-def scan(fn: Callable[[Any, Any], Any], init: Any, x: np.ndarray) -> np.ndarray:
-    """Inclusive sequential scan in x's dtype."""
-    out = np.empty_like(x)
-    acc = init
-    for k, e in enumerate(x):
-        acc = fn(acc, e)
-        out[k] = acc
-    return out
-
-
-@dataclass(frozen=True)
-class InputSpec:
-    """One kernel argument: name, dtype (or record fields), dims in n, value range or value."""
-
-    name: str
-    dtype: str | None
-    fields: tuple[tuple[str, str], ...] = ()
-    dims: tuple[str, ...] = ()
-    value: str | None = None
-    low: float | None = None
-    high: float | None = None
-
-    _SPEC = re.compile(
-        r"^(?P<name>\w+):(?:(?P<dtype>f32|f64|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
-        r"(?:\[(?P<dims>[^\]]*)\])?(?:=(?P<value>[^~]+))?(?:~(?P<lo>[^:]+):(?P<hi>.+))?$"
-    )
-
-    @classmethod
-    def parse(cls, text: str) -> InputSpec:
-        m = cls._SPEC.match(text.strip())
-        if not m:
-            raise ValueError(f"bad input spec {text!r}")
-        fields = ()
-        if m["fields"]:
-            fields = tuple(tuple(f.split(":")) for f in m["fields"].split(","))  # type: ignore[misc]
-        dims = tuple(d.strip() for d in m["dims"].split(",")) if m["dims"] else ()
-        return cls(
-            m["name"], m["dtype"], fields, dims, m["value"],
-            float(m["lo"]) if m["lo"] else None, float(m["hi"]) if m["hi"] else None,
-        )
-
-    def make(self, n: int, rng: np.random.Generator) -> Any:
-        if self.value is not None:
-            return DTYPES[self.dtype](eval(self.value, {"np": np, "n": n}))  # type: ignore[index]
-        shape = tuple(int(eval(d, {"n": n})) for d in self.dims)
-        if self.fields:
-            return {f: self._random(t, shape, rng) for f, t in self.fields}
-        v = self._random(self.dtype, shape, rng)  # type: ignore[arg-type]
-        return v if shape else v[()]
-
-    def _random(self, dtype: str, shape: tuple[int, ...], rng: np.random.Generator) -> np.ndarray:
-        dt = DTYPES[dtype]
-        if dt is np.bool_:
-            return rng.random(shape) < 0.5
-        if np.issubdtype(dt, np.floating):
-            lo, hi = (self.low, self.high) if self.low is not None else (-1.0, 1.0)
-            return rng.uniform(lo, hi, shape).astype(dt)
-        lo, hi = (self.low, self.high) if self.low is not None else (-1000, 1000)
-        return rng.integers(int(lo), int(hi), shape, dtype=dt, endpoint=True)
-
-
 class Inputs(dict):
     """Kernel inputs by argument name (in argument order), remembering the size `n`."""
 
@@ -155,15 +69,26 @@ class Expected(tuple):
 
 @dataclass
 class CorpusCase:
-    """One kernel of the corpus with its inputs, numpy reference and tolerance."""
+    """One kernel of the corpus: its file and REF header (inputs, numpy reference, tolerance)."""
 
     path: Path
-    kernel: str
-    inputs: list[InputSpec]
-    ref: str
-    tol: str = "exact"
-    line: int = 0
-    _namespace: dict[str, Any] = field(default_factory=dict, repr=False)
+    header: RefHeader
+
+    @property
+    def kernel(self) -> str:
+        return self.header.kernel
+
+    @property
+    def inputs(self) -> tuple[InputSpec, ...]:
+        return self.header.inputs
+
+    @property
+    def tol(self) -> str:
+        return self.header.tol
+
+    @property
+    def line(self) -> int:
+        return self.header.line
 
     @property
     def id(self) -> str:
@@ -178,7 +103,7 @@ class CorpusCase:
 
     def make_inputs(self, n: int, rng: np.random.Generator) -> Inputs:
         """Random inputs of size n, by argument name, in argument order."""
-        return Inputs(n, {s.name: s.make(n, rng) for s in self.inputs})
+        return Inputs(n, self.header.make_inputs(n, rng))
 
     def args(self, inputs: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(inputs[s.name] for s in self.inputs)
@@ -191,23 +116,11 @@ class CorpusCase:
 
     def reference(self, inputs: dict[str, Any]) -> Expected:
         size = inputs.n if isinstance(inputs, Inputs) else _size(inputs)
-        env = {"np": np, "fold": fold, "scan": scan, "n": size, **inputs}
-        with np.errstate(all="ignore"):
-            value = eval(self.ref, env)
-            ref = Expected(value if isinstance(value, tuple) else (value,))
-            ref.bounds, ref.ulps, ref.rtol = (), None, None
-            kind, _, arg = self.tol.partition(":")
-            if kind == "reduction":
-                terms = np.asarray(eval(arg, env))
-                eps = np.finfo(terms.dtype).eps if np.issubdtype(terms.dtype, np.floating) else 0.0
-                bound = 2.0 * (terms.size + 1) * eps * float(np.sum(np.abs(terms), dtype=np.float64))
-                ref.bounds = (bound + np.finfo(np.float32).tiny,) * len(ref)
-            elif kind == "ulp":
-                ref.ulps = int(arg)
-            elif kind == "close":
-                ref.rtol = float(arg)
-            elif kind != "exact":
-                raise ValueError(f"{self.id}: unknown tolerance {self.tol!r}")
+        ref = Expected(self.header.reference(inputs, size))
+        tol = self.header.tolerance(inputs, size)
+        ref.bounds = (tol.value,) * len(ref) if tol.kind == "bound" else ()
+        ref.ulps = int(tol.value) if tol.kind == "ulp" else None  # type: ignore[arg-type]
+        ref.rtol = tol.value if tol.kind == "close" else None
         return ref
 
     def compare(self, got: Sequence[Any], ref: Expected) -> None:
@@ -258,28 +171,10 @@ def _size(inputs: dict[str, Any]) -> int:
     return 0
 
 
-_REF_LINE = re.compile(r"^//\s*REF:\s*(?P<body>.*)$")
-
-
-def parse_ref_line(path: Path, line: int, body: str) -> CorpusCase:
-    head, sep, ref = body.partition(" ref=")
-    if not sep:
-        raise ValueError(f"{path}:{line}: REF line without ref=")
-    fields = dict(item.split("=", 1) for item in head.split())
-    unknown = set(fields) - {"kernel", "inputs", "tol"}
-    if unknown or "kernel" not in fields:
-        raise ValueError(f"{path}:{line}: REF needs kernel=, allows inputs= tol=; found {sorted(fields)}")
-    inputs = [InputSpec.parse(s) for s in fields.get("inputs", "").split(";") if s]
-    return CorpusCase(path, fields["kernel"].lstrip("@"), inputs, ref.strip(),
-                      fields.get("tol", "exact"), line)
-
-
 def load_corpus(directory: Path = CORPUS_DIR) -> list[CorpusCase]:
     """Every REF'd kernel of every corpus file, in file and line order."""
-    cases: list[CorpusCase] = []
-    for path in sorted(directory.glob("*.mlir")):
-        for k, text in enumerate(path.read_text().splitlines(), 1):
-            m = _REF_LINE.match(text.strip())
-            if m:
-                cases.append(parse_ref_line(path, k, m["body"]))
-    return cases
+    return [
+        CorpusCase(path, header)
+        for path in sorted(directory.glob("*.mlir"))
+        for header in parse_ref_headers(path.read_text(), str(path)).values()
+    ]

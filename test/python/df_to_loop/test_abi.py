@@ -60,9 +60,9 @@ def module():
 def test_filter_kernel_signature(module):
     sig = kernel_signature(find_kernel(module, "scaled_positive"))
     assert sig.params == (
-        ArrayParam("x", "f32", 1, False, "i"),
+        ArrayParam("x", "f32", 1, False, axes=("i",)),
         ScalarParam("s", "f32"),
-        ArrayParam("out", "f32", 1, True, "i", count_result=1),
+        ArrayParam("out", "f32", 1, True, axes=("k",), capacity="i", count_result=1),
     )
     assert sig.results == ("f32", "i64")
     assert sig.c_declaration() == (
@@ -92,12 +92,13 @@ def test_partial_rank2_reduce_output_sized_by_its_axis(module):
     m = np.arange(12, dtype=np.int64).reshape(3, 4)
     (r,) = call_loop_kernel(module, "col_sums", [m])
     np.testing.assert_array_equal(r, m.sum(axis=0))
-    out = kernel_signature(find_kernel(module, "col_sums")).outputs[0]
-    assert (out.rank, out.axis) == (1, "j")
+    sig = kernel_signature(find_kernel(module, "col_sums"))
+    assert [(p.rank, p.axes) for p in sig.params] == [(2, ("i", "j")), (1, ("j",))]
+    assert sig.output_shapes([m]) == [(4,)]
 
 
 def test_output_on_a_range_axis_needs_its_extent(module):
-    with pytest.raises(ValueError, match="no extent for axis r"):
+    with pytest.raises(ValueError, match="cannot size output 'out': no input has axis 'r'"):
         call_loop_kernel(module, "iota", [np.int64(5)])
     (r,) = call_loop_kernel(module, "iota", [np.int64(5)], {"r": 5})
     np.testing.assert_array_equal(r, np.arange(5))

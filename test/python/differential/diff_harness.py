@@ -8,7 +8,6 @@ the pipeline cannot lower yet fails its own tests only.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import zlib
 from dataclasses import dataclass, field
@@ -132,7 +131,7 @@ def case_data(case: CorpusCase, n: int) -> tuple[Any, Expected]:
             del _data[next(iter(_data))]
         rng = np.random.default_rng(zlib.crc32(f"{case.id}:{n}".encode()))
         inputs = case.make_inputs(n, rng)
-        _data[key] = (inputs, reference(case, inputs))
+        _data[key] = (inputs, case.reference(inputs))
     return _data[key]
 
 
@@ -142,22 +141,6 @@ def contracted_module(path: Path) -> ModuleOp:
     from corpus import parse_file
 
     return fma_contracted(parse_file(path))
-
-
-TOLERANCE_OVERRIDES: dict[str, str] = {
-    "costly_shared_f64": "close:1e-13",
-}
-"""Corpus tolerances that only hold between numpy and the df interpreter (which calls numpy):
-costly_shared_f64 computes exp(..)/(x+2) - x, which cancels to ~0.06 from terms ~1, so the
-1-ulp difference between C's libm exp/log and numpy's becomes ~32 ulp of the result."""
-
-
-def reference(case: CorpusCase, inputs: Any) -> Expected:
-    """numpy's reference with the case's tolerance (or its override above)."""
-    tol = TOLERANCE_OVERRIDES.get(case.kernel)
-    if tol is None:
-        return case.reference(inputs)
-    return dataclasses.replace(case, tol=tol).reference(inputs)
 
 
 def expected_for(case: CorpusCase, compiled: CompiledKernels, inputs: Any, ref: Expected) -> tuple[Expected, str]:

@@ -45,21 +45,7 @@ from loopopt.tools.loop_run import compare_results, contracts_fma, run_compiled,
 CASES = load_corpus()
 NATIVE = ("scalar", "sse2", "avx2", "avx512")
 
-_BOOL_ABI = (
-    "C printer declares i1 parameters/results as _Bool while the calling convention and the "
-    "runtime's wrapper use uint8_t: gcc rejects the conflicting prototypes"
-)
-_FOREIGN_SHAPES = (
-    "runtime.ForeignKernel sizes outputs with KernelSignature.output_shapes, which cannot size "
-    "an output on an axis no input has as its first axis (a rank-2 input's columns, a range)"
-)
-KNOWN_FAILURES: dict[tuple[str, str | None], str] = {
-    ("all_any_i1", None): _BOOL_ABI,
-    ("swap_if_f64", None): _BOOL_ABI,
-    ("col_max_i32", "neon"): _FOREIGN_SHAPES,
-    ("row_col_sums_i32", "neon"): _FOREIGN_SHAPES,
-    ("squares_of_range_i32", "neon"): _FOREIGN_SHAPES,
-}
+KNOWN_FAILURES: dict[tuple[str, str | None], str] = {}
 """(kernel, ISA or None for every ISA) -> why it fails today, in code outside these tests.
 Marked strict xfail: the day it is fixed the test XPASSes and fails, so remove the entry."""
 
@@ -105,7 +91,8 @@ def test_neon_kernel_matches_numpy(case, isa, programs):
     compiled = programs.kernel(case, "neon")
     sizes = _sizes(case, compiled, "neon")
     data = [case_data(case, n) for n in sizes]
-    runs = run_compiled_batch(compiled, case.kernel, [case.args(inputs) for inputs, _ in data])
+    runs = run_compiled_batch(compiled, case.kernel, [case.args(inputs) for inputs, _ in data],
+                              [result_extents(case, ref) for _, ref in data])
     for n, (inputs, ref), got in zip(sizes, data, runs, strict=True):
         expected, what = expected_for(case, compiled, inputs, ref)
         _check(case, got, expected, f"neon n={n} (reference: {what})")
@@ -122,7 +109,7 @@ def test_kernel_matches_its_simd_ir(case, isa, programs):
     if compiled.library is not None:
         got = run_compiled(compiled, case.kernel, case.args(inputs), 1, extents)
     else:
-        got = run_compiled_batch(compiled, case.kernel, [case.args(inputs)])[0]
+        got = run_compiled_batch(compiled, case.kernel, [case.args(inputs)], [extents])[0]
     problems = compare_results(got, interpreted, {})
     assert not problems, f"{isa} n={n}: compiled C differs from its simd IR: " + "; ".join(problems)
 

@@ -57,13 +57,13 @@ def mux_source(dtype: str) -> tuple[str, KernelSignature, list[str]]:
     sig = KernelSignature(
         f"lo_test_mux_{dtype}",
         (
-            ArrayParam("x", dtype, axis="n"),
-            ArrayParam("y", dtype, axis="n"),
+            ArrayParam("x", dtype, axes=("n",)),
+            ArrayParam("y", dtype, axes=("n",)),
             ScalarParam("a", dtype),
             ScalarParam("b", dtype),
             ScalarParam("which", "i64"),
             ScalarParam("off", "i64"),
-            ArrayParam("out", dtype, output=True, axis="n"),
+            ArrayParam("out", dtype, output=True, axes=("n",)),
         ),
         (dtype, "i64"),
     )

@@ -2,7 +2,7 @@
 
 from loopopt.runtime.signature import ArrayParam, KernelSignature, ScalarParam
 
-DOT_SIG = KernelSignature("lo_dot", (ArrayParam("x", "f32", axis="n"), ArrayParam("y", "f32", axis="n")), ("f32",))
+DOT_SIG = KernelSignature("lo_dot", (ArrayParam("x", "f32", axes=("n",)), ArrayParam("y", "f32", axes=("n",))), ("f32",))
 
 # One dot product per ISA, each written with that ISA's intrinsics so that
 # compiling it proves the ISA's flags are in effect.
@@ -122,43 +122,63 @@ void lo_row_sums(const double *restrict m, int64_t rows, int64_t cols, const int
         out[r] = s * (double)w[r];
     }
 }
+
+/* Column sums of m (an output on the second axis of a rank-2 input) and m transposed. */
+void lo_col_sums_t(const int32_t *restrict m, int64_t rows, int64_t cols, int32_t *restrict sums,
+                   int64_t sums_len, int32_t *restrict t, int64_t t_rows, int64_t t_cols) {
+    (void)sums_len; (void)t_rows; (void)t_cols;
+    for (int64_t c = 0; c < cols; c++) sums[c] = 0;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t c = 0; c < cols; c++) {
+            sums[c] += m[r * cols + c];
+            t[c * rows + r] = m[r * cols + c];
+        }
+}
 """
 
 MIXED_SIGS = (
     KernelSignature(
         "lo_scale",
-        (ArrayParam("x", "f32", axis="n"), ScalarParam("a", "f32"), ArrayParam("out", "f32", output=True, axis="n")),
+        (ArrayParam("x", "f32", axes=("n",)), ScalarParam("a", "f32"), ArrayParam("out", "f32", output=True, axes=("n",))),
     ),
     KernelSignature(
         "lo_keep_above",
         (
-            ArrayParam("x", "f64", axis="n"),
+            ArrayParam("x", "f64", axes=("n",)),
             ScalarParam("t", "f64"),
-            ArrayParam("out", "f64", output=True, axis="n", count_result=0),
+            ArrayParam("out", "f64", output=True, capacity="n", count_result=0),
         ),
         ("i64", "f64"),
     ),
     KernelSignature(
         "lo_positive",
-        (ArrayParam("x", "i32", axis="n"), ArrayParam("out", "i32", output=True, axis="n", count_result=0)),
+        (ArrayParam("x", "i32", axes=("n",)), ArrayParam("out", "i32", output=True, capacity="n", count_result=0)),
         ("i64",),
     ),
     KernelSignature(
         "lo_mark",
         (
-            ArrayParam("x", "i32", axis="n"),
+            ArrayParam("x", "i32", axes=("n",)),
             ScalarParam("v", "i32"),
             ScalarParam("invert", "bool"),
-            ArrayParam("out", "bool", output=True, axis="n"),
+            ArrayParam("out", "bool", output=True, axes=("n",)),
         ),
         ("bool",),
     ),
     KernelSignature(
         "lo_row_sums",
         (
-            ArrayParam("m", "f64", rank=2, axis="r"),
-            ArrayParam("w", "i64", axis="r"),
-            ArrayParam("out", "f64", output=True, axis="r"),
+            ArrayParam("m", "f64", rank=2, axes=("r", "c")),
+            ArrayParam("w", "i64", axes=("r",)),
+            ArrayParam("out", "f64", output=True, axes=("r",)),
+        ),
+    ),
+    KernelSignature(
+        "lo_col_sums_t",
+        (
+            ArrayParam("m", "i32", rank=2, axes=("r", "c")),
+            ArrayParam("sums", "i32", output=True, axes=("c",)),
+            ArrayParam("t", "i32", rank=2, output=True, axes=("c", "r")),
         ),
     ),
 )

@@ -35,8 +35,8 @@ def test_dot_for_each_host_isa(isa):
         x[:] = small_ints(rng, n)
         y[:] = small_ints(rng, n)
         got = lib.lo_dot(x, y)
-        assert isinstance(got, float)
-        assert got == float(np.dot(x.astype(np.float64), y.astype(np.float64))), n
+        assert type(got) is np.float32
+        assert got == np.dot(x.astype(np.float64), y.astype(np.float64)), n
 
 
 @pytest.mark.isa("avx512")
@@ -81,7 +81,7 @@ def test_two_results_filter_and_reduction(lib):
     out = np.zeros(5)
     count, total = lib.lo_keep_above(x, 0.5, out)
     assert (count, total) == (3, 15.5)
-    assert type(count) is int and type(total) is float
+    assert type(count) is np.int64 and type(total) is np.float64
     np.testing.assert_array_equal(out[:count], [3.0, 5.5, 7.0])
     kept, count, total = lib.call_alloc("lo_keep_above", x, 4.0)
     np.testing.assert_array_equal(kept, [5.5, 7.0])
@@ -100,12 +100,12 @@ def test_call_alloc_filter_trims(lib):
 def test_bool_arrays_scalars_and_results(lib):
     x = np.array([1, 2, 1, 3], np.int32)
     out, found = lib.call_alloc("lo_mark", x, 1, False)
-    assert found is True and out.dtype == np.bool_
+    assert found is np.True_ and out.dtype == np.bool_
     np.testing.assert_array_equal(out, [True, False, True, False])
     out, found = lib.call_alloc("lo_mark", x, 7, np.bool_(False))
-    assert found is False and not out.any()
+    assert found is np.False_ and not out.any()
     out, found = lib.call_alloc("lo_mark", x, 7, 1)
-    assert found is True and out.all()
+    assert found is np.True_ and out.all()
 
 
 def test_rank2_input(lib):
@@ -113,8 +113,24 @@ def test_rank2_input(lib):
     w = np.array([1, 2, 3], np.int64)
     (sums,) = lib.call_alloc("lo_row_sums", m, w)
     np.testing.assert_array_equal(sums, m.sum(axis=1) * w)
-    with pytest.raises(ValueError, match="length mismatch on axis 'r': 'm' has 3 rows but 'w' has 2"):
+    with pytest.raises(ValueError, match="length mismatch on axis 'r': 'm' dim 0 has 3 but 'w' has 2"):
         lib.lo_row_sums(m, w[:2], np.zeros(3))
+
+
+def test_rank2_every_dimension_is_checked_and_sized(lib):
+    m = np.arange(15, dtype=np.int32).reshape(3, 5)
+    sums, t = lib.call_alloc("lo_col_sums_t", m)
+    np.testing.assert_array_equal(sums, m.sum(axis=0))
+    np.testing.assert_array_equal(t, m.T)
+    sums, t = np.zeros(5, np.int32), np.zeros((5, 3), np.int32)
+    with pytest.raises(ValueError, match="'sums' has capacity 4 but axis 'c' has length 5 \\(from 'm' dim 1\\)"):
+        lib.lo_col_sums_t(m, sums[:4], t)
+    with pytest.raises(ValueError, match="length mismatch on axis 'r': 'm' dim 0 has 3 but 't' dim 1 has 2"):
+        lib.lo_col_sums_t(m, sums, np.zeros((5, 2), np.int32))
+    with pytest.raises(ValueError, match="'t' has capacity 4 but axis 'c' has length 5"):
+        lib.lo_col_sums_t(m, sums, np.zeros((4, 3), np.int32))
+    assert lib.lo_col_sums_t.__doc__ == "lo_col_sums_t(m: i32[r, c], sums: out i32[c], t: out i32[c, r]) -> None"
+    assert lib.lo_positive.__doc__ == "lo_positive(x: i32[n], out: out i32[<=n]) -> i64"
 
 
 def test_large_arrays_release_the_gil_and_stay_correct(lib):
