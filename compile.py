@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,11 +116,14 @@ class CompiledKernels:
     def __iter__(self):
         return iter(self.functions)
 
-    def call_alloc(self, name: str, *inputs: Any) -> tuple[Any, ...]:
-        """Call `name` on its inputs only; returns (*outputs, *results), filter outputs trimmed."""
+    def call_alloc(self, name: str, *inputs: Any, extents: Mapping[str, int] | None = None) -> tuple[Any, ...]:
+        """Call `name` on its inputs only; returns (*outputs, *results), filter outputs trimmed.
+
+        `extents` gives the length of an output axis no input has (a range's axis).
+        """
         if self.library is not None:
-            return self.library.call_alloc(name, *inputs)
-        outputs, results = self[name](*inputs)
+            return self.library.call_alloc(name, *inputs, extents=extents)
+        outputs, results = self[name](*inputs, extents=extents)
         return (*outputs, *results)
 
 

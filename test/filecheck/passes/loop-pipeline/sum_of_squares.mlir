@@ -7,17 +7,22 @@
 
 // The README's three pipelines, df all the way to each target's simd IR. FMA targets
 // contract x*x + acc after vectorization (simd.fma on the vector accumulators); SSE2 and
-// scalar do not contract. The scalar target vectorizes nothing.
+// scalar do not contract. The scalar target vectorizes no loop; its filter becomes
+// branch-free one-lane compaction (branch_per_lane, unrolled 4 times).
 
 // SCALAR:       builtin.module attributes {loop.target = "scalar", loop.pipeline = "df-fuse,convert-df-to-loop,{{.*}}convert-loop-to-simd{target=scalar partial=false fallback=true}{{.*}}"}
 // SCALAR-LABEL:   func.func @sumsq
-// SCALAR:           loop.for %i in [%c0, %n_i) accs(%acc = %zero : f32 add reassoc) {
+// SCALAR:           loop.for %i in [%c0, %n_i) accs(%[[ACC:.*]] = %zero : f32 add reassoc) {
 // SCALAR-NEXT:        %[[X:.*]] = loop.load %x[%i] : !loop.buf<f32>
 // SCALAR-NEXT:        %[[M:.*]] = arith.mulf %[[X]], %[[X]] : f32
-// SCALAR-NEXT:        %{{.*}} = arith.addf %acc, %[[M]] : f32
+// SCALAR-NEXT:        %{{.*}} = arith.addf %[[ACC]], %[[M]] : f32
+// SCALAR-NOT:       vector<
 // SCALAR-LABEL:   func.func @scale_positive
-// SCALAR:           loop.predloop %i in [%c0, %n_i) width(1) tail(scalar) mask(branch_per_lane)
-// SCALAR-NOT:     simd.
+// SCALAR:           loop.for %i in range({{.*}}) accs(%cursor = %c0 : index add) attributes {loop.mask_form = #loop.mask_form<branch_per_lane>} {
+// SCALAR-NEXT:        %[[E:.*]] = simd.load %x[%i] : !loop.buf<f32> -> vector<1xf32>
+// SCALAR-NEXT:        %[[P:.*]] = simd.cmp <ogt> %[[E]], %{{.*}} : vector<1xf32> -> vector<1xi1>
+// SCALAR:             simd.compress_store %{{.*}}, %[[P]], %out[%cursor] full : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
+// SCALAR-NOT:       vector<4
 
 // SSE2:         builtin.module attributes {loop.target = "sse2", loop.pipeline = "{{.*}}loop-vectorize,convert-loop-to-simd{target=sse2 partial=false fallback=true}{{.*}}"}
 // SSE2-LABEL:     func.func @sumsq
