@@ -40,12 +40,10 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
 
-from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind, neutral_element
-from loopopt.lowering.loop_to_simd_accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd_accum import carried_kind, combine_tree, finish, neutral_vector
 from loopopt.lowering.loop_to_simd_lanes import (
     BlockEmitter,
     Lanes,
@@ -59,8 +57,7 @@ from loopopt.lowering.loop_to_simd_lanes import (
 from loopopt.lowering.loop_to_simd_range import BlockRange
 from loopopt.lowering.loop_to_simd_table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd_tail import tail_mask
-from loopopt.lowering.loop_to_simd_vecloop import VecOptions, _step, interleave_factor, tail_kind
-from loopopt.lowering.loop_to_simd_width import choose_width
+from loopopt.lowering.loop_to_simd_vecloop import VecOptions, _step, interleave_factor, lower_transactionally, tail_kind
 
 MASK_FORM_ATTR = "loop.mask_form"
 """Discardable attribute on the lowered loops: the MaskForm they were lowered with."""
@@ -149,16 +146,7 @@ def _plan(op: loop.PredLoopOp, lowering: LoopLowering) -> PredPlan:
 
 
 def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
-    target = options.target
-    width = choose_width(op, target, options.partial)
-    for acc in op.accumulators:
-        check_vectorizable(acc, op)
-    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
-    try:
-        _lower_predloop(op, rewriter, options, lowering, width)
-    except LoopoptDiagnostic:
-        lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
-        raise
+    lower_transactionally(op, rewriter, options, _lower_predloop)
 
 
 def _capacity(plan: PredPlan, lowering: LoopLowering) -> SSAValue:

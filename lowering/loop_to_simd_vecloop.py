@@ -31,7 +31,9 @@ With `tail(masked)` the scalar loop is replaced by one masked block (masked load
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType
@@ -144,17 +146,30 @@ def _step(op: loop.LoopLike) -> int:
     return owner.value.value.data  # type: ignore[union-attr]
 
 
-def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
-    target = options.target
-    width = choose_width(op, target, options.partial)
+def lower_transactionally(
+    op: loop.VecLoopOp | loop.PredLoopOp,
+    rewriter: PatternRewriter,
+    options: VecOptions,
+    lower: Callable[[Any, PatternRewriter, VecOptions, LoopLowering, int], None],
+) -> None:
+    """Run `lower` on `op` at the target's width; a diagnostic erases everything it emitted.
+
+    So a loop the target cannot express is left exactly as it was (and `fallback` can keep
+    it scalar) instead of half-lowered.
+    """
+    width = choose_width(op, options.target, options.partial)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
-    lowering = LoopLowering(op, target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
+    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
     try:
-        _lower_vecloop(op, rewriter, options, lowering, width)
+        lower(op, rewriter, options, lowering, width)
     except LoopoptDiagnostic:
         lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
         raise
+
+
+def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
+    lower_transactionally(op, rewriter, options, _lower_vecloop)
 
 
 def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> loop.StoreOp | None:
@@ -232,7 +247,6 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
 
 
 def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
-    target = options.target
     br = BlockRange.of(lowering)  # validates the range first
     lowering.hoist_invariants()
     k = interleave_factor(op, options)
