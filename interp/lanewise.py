@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, VectorType
+from xdsl.dialects.builtin import FloatAttr, IntegerAttr, VectorType
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
 from xdsl.interpreter import (
     Interpreter,

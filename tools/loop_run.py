@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -49,7 +48,7 @@ from typing import Any, NoReturn
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 

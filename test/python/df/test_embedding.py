@@ -48,7 +48,6 @@ def _compile(ctx: Context, text: str) -> str:
     Printer(stream=out).print_op(module)
     return out.getvalue()
 
-import io  # noqa: E402
 
 def test_separate_compiler_parses_transforms_and_prints_df():
     ctx = Context()

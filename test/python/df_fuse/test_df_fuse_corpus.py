@@ -22,7 +22,6 @@ from xdsl.dialects.func import FuncOp
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "df"))
 from corpus import SIZES, load_corpus  # noqa: E402
 
-from loopopt.dialects import df  # noqa: E402
 from loopopt.passes.df_fuse import DFFusePass  # noqa: E402
 from loopopt.passes.df_fusion import FusionOptions, populate_df_fusion_patterns  # noqa: E402
 from loopopt.passes.df_fusion.legality import Rejection  # noqa: E402

@@ -30,7 +30,6 @@ import numpy as np
 import pytest
 from corpus import Expected, load_corpus
 from diff_harness import (
-    LARGE,
     case_data,
     expected_for,
     fma_reference_is_costly,
