@@ -44,10 +44,11 @@ from xdsl.pattern_rewriter import (
 
 from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop
-from loopopt.dialects.loop_attrs import MaskForm, TailKind
+from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd_predloop import lower_predloop, lower_predloop_scalar
 from loopopt.lowering.loop_to_simd_vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_target, resolve_target_name
+from loopopt.passes.options import check_options
 
 TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
@@ -142,17 +143,14 @@ class ConvertLoopToSimdPass(ModulePass):
     pipeline: str = ""
     """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
 
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
+
     def options(self, module: ModuleOp) -> VecOptions:
         try:
             info = resolve_target(self.target)
         except ValueError as e:
             raise LoopoptDiagnostic(str(e), module) from None
-        if self.tail not in ("", TailKind.SCALAR.value, TailKind.MASKED.value):
-            raise LoopoptDiagnostic(f"convert-loop-to-simd: tail must be scalar or masked, found '{self.tail}'", module)
-        if self.interleave < 0 or self.interleave > 16:
-            raise LoopoptDiagnostic(f"convert-loop-to-simd: interleave must be in 0..16, found {self.interleave}", module)
-        if self.stream_bytes < 0:
-            raise LoopoptDiagnostic(f"convert-loop-to-simd: stream_bytes must be >= 0, found {self.stream_bytes}", module)
         return VecOptions(info, self.tail, self.interleave, self.partial, self.stream_bytes)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:

@@ -13,6 +13,7 @@ from loopopt.diagnostics import remark
 from loopopt.passes.df_fusion import FusionOptions, populate_df_fusion_patterns
 from loopopt.passes.df_fusion.legality import Rejection
 from loopopt.passes.df_fusion.unsupported import unsupported_fusions
+from loopopt.passes.options import check_options
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,9 @@ class DFFusePass(ModulePass):
     """Allow recomputing multi-use producers at all (false: they always stay materialized)."""
     horizontal: bool = True
     """Fuse independent reductions over one domain."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = FusionOptions(self.max_recompute_ops, self.recompute, self.horizontal)

@@ -25,6 +25,7 @@ from loopopt.passes.loop_fusion_legality import (
     previous_loop,
 )
 from loopopt.passes.loop_fusion_rewrite import erase_dead_intermediates, forward_stores, fuse_loops
+from loopopt.passes.options import check_options
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,9 @@ class LoopFusePass(ModulePass):
     """Admit bodies holding one simple if-assign (scf.if with one result, effect-free branches)."""
     allow_broadcast_identity: bool = False
     """Admit identity-safe broadcast reads of the first loop's output (tmp[lo], tmp[i // k])."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         gates = FusionGates(self.allow_control_flow_simple, self.allow_broadcast_identity)

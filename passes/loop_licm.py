@@ -14,6 +14,7 @@ from xdsl.traits import IsTerminator
 from loopopt.dialects import loop
 from loopopt.passes.loop_deps import LoopDependencies, defined_inside, enclosing_loops, is_effect_free
 from loopopt.passes.loop_fusion_elem0 import IndexForm, elem0_domain, index_form
+from loopopt.passes.options import check_options
 
 TRAPPING: tuple[type[Operation], ...] = (
     arith.DivSIOp,
@@ -91,6 +92,9 @@ class LoopLICMPass(ModulePass):
 
     speculate_loads: bool = False
     """Hoist invariant loads even when the loop may run zero times (they must be in bounds)."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         loops = [o for o in op.walk() if isinstance(o, loop.LoopLike)]

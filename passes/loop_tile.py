@@ -12,7 +12,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.passes.loop_surgery import (
     clone_with,
@@ -23,6 +22,7 @@ from loopopt.passes.loop_surgery import (
     scalar_loop_candidates,
     split_point,
 )
+from loopopt.passes.options import check_options
 
 
 @dataclass
@@ -98,11 +98,12 @@ class LoopTilePass(ModulePass):
     name = "loop-tile"
 
     size: int = 8
-    """The tile size T, in iterations (positive)."""
+    """The tile size T, in iterations (1 ..= options.MAX_TILE)."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.size < 1:
-            raise LoopoptDiagnostic(f"loop-tile: size must be a positive integer, found {self.size}")
         patterns = populate_loop_tile_patterns(self.size)
         for candidate in scalar_loop_candidates(op):
             rewriter = PatternRewriter(InsertPoint.before(candidate))

@@ -17,7 +17,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
 from loopopt.passes.loop_surgery import (
@@ -29,10 +28,13 @@ from loopopt.passes.loop_surgery import (
     split_point,
     zip_as_for,
 )
+from loopopt.passes.options import check_options
 
 
-def constant_iterations(op: loop.LoopLike) -> list[int] | None:
-    """The loop variable's values when every bound is an `arith.constant`, else None."""
+def constant_iterations(op: loop.LoopLike) -> range | None:
+    """The loop variable's values when every bound is an `arith.constant`, else None.
+
+    A lazy `range`: its length is known without listing a huge trip count."""
     bounds = [constant_index(b) for b in op.bounds]
     if any(b is None for b in bounds):
         return None
@@ -40,7 +42,17 @@ def constant_iterations(op: loop.LoopLike) -> list[int] | None:
     step = rest[0] if rest else 1
     if step == 0:
         return None
-    return list(range(lo, hi, step))  # type: ignore[arg-type]
+    return range(lo, hi, step)  # type: ignore[arg-type]
+
+
+MAX_FULL_UNROLL_OPS = 4096
+"""Full unrolling makes at most this many ops from one loop (trip count x body ops), so a
+nest of constant loops whose inner loops were unrolled first cannot grow without bound."""
+
+
+def body_size(op: Operation) -> int:
+    """Ops in `op`'s regions (nested ones included), terminators too."""
+    return sum(1 for region in op.regions for _ in region.walk())
 
 
 def emit_body_copy(
@@ -134,6 +146,8 @@ class FullyUnrollConstantLoop(RewritePattern):
             return
         values = constant_iterations(op)
         if values is None or len(values) > self.threshold:
+            return
+        if len(values) * body_size(op) > MAX_FULL_UNROLL_OPS:
             return
         scalar = as_for(op)
         accs: list[SSAValue] = list(op.inits)
@@ -233,13 +247,10 @@ class LoopUnrollPass(ModulePass):
     full_threshold: int = 8
     """Fully unroll loops with a constant trip count at most this (0: never)."""
 
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        if self.factor < 1:
-            raise LoopoptDiagnostic(f"loop-unroll: factor must be a positive integer, found {self.factor}")
-        if self.full_threshold < 0:
-            raise LoopoptDiagnostic(
-                f"loop-unroll: full_threshold must be a non-negative integer, found {self.full_threshold}"
-            )
         patterns = populate_loop_unroll_patterns(self.factor, self.full_threshold)
         worklist = [c for c in op.walk() if isinstance(c, loop.ForOp | loop.ZipOp) and is_innermost(c)]
         while worklist:

@@ -10,7 +10,6 @@ a condition stays scalar and, with `remarks=true`, says why with a stable code
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -20,11 +19,12 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from loopopt.diagnostics import LoopoptDiagnostic, remark
+from loopopt.diagnostics import remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import TailKind, WidthAttr
 from loopopt.passes.loop_surgery import is_innermost, zip_as_for
 from loopopt.passes.vectorize_legality import Candidate, Decline, vectorization_decline
+from loopopt.passes.options import check_options
 
 
 @dataclass
@@ -166,16 +166,15 @@ class LoopVectorizePass(ModulePass):
     name = "loop-vectorize"
 
     width: int | str = "W"
-    """The vector width: a symbol (`W`, resolved by convert-loop-to-simd) or a positive integer."""
+    """The vector width: a symbol (`W`, resolved by convert-loop-to-simd) or a power of two in [1, 64]."""
     remarks: bool = False
     """Print a remark with a stable code for every loop left scalar."""
 
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
+
     def width_attr(self) -> WidthAttr:
-        if isinstance(self.width, bool) or (isinstance(self.width, int) and self.width < 1):
-            raise LoopoptDiagnostic(f"loop-vectorize: width must be a positive integer or a symbol, found {self.width}")
-        if isinstance(self.width, str) and not re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]*", self.width):
-            raise LoopoptDiagnostic(f"loop-vectorize: width must be a positive integer or a symbol, found {self.width!r}")
-        return WidthAttr(self.width)
+        return WidthAttr(self.width)  # checked by __post_init__
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         patterns = populate_loop_vectorize_patterns(self.width_attr(), self.remarks)

@@ -37,6 +37,7 @@ from xdsl.passes import ModulePass
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.lowering.target import resolve_target, resolve_target_name
+from loopopt.passes.options import check_options
 
 
 def _spell(value: Any) -> str:
@@ -75,6 +76,9 @@ class LoopPipelinePass(ModulePass):
     -1 convert-loop-to-simd's default (4 MiB)."""
     remarks: bool = False
     """Print the fusion and vectorization passes' decline remarks."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
 
     def steps(self) -> list[Step]:
         """The passes this pipeline runs, with their options, in order."""

@@ -1,6 +1,6 @@
 // RUN: not loop-opt %s -p 'loop-tile{size=0}' 2>&1 | filecheck %s
 
-// CHECK: error: loop-tile: size must be a positive integer, found 0
+// CHECK: error: loop-tile: option size=0 is out of range [1, 1048576]
 func.func @f() {
   func.return
 }

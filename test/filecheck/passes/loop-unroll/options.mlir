@@ -17,5 +17,5 @@ func.func @off(%b: !loop.buf<f32>, %n: index) {
   func.return
 }
 
-// FACTOR: error: loop-unroll: factor must be a positive integer, found 0
-// THRESHOLD: error: loop-unroll: full_threshold must be a non-negative integer, found -1
+// FACTOR: error: loop-unroll: option factor=0 is out of range [1, 64]
+// THRESHOLD: error: loop-unroll: option full_threshold=-1 is out of range [0, 64]

@@ -12,4 +12,4 @@ func.func @copy(%b: !loop.buf<f32>, %o: !loop.buf<f32>, %n: index) {
   func.return
 }
 
-// ZERO: error: loop-vectorize: width must be a positive integer or a symbol, found 0
+// ZERO: error: loop-vectorize: option width=0 is out of range [1, 64]
