@@ -22,26 +22,48 @@ from . import build, isa as isa_mod
 from .pyext import extension_source
 from .signature import KernelSignature
 
-_loaded: dict[str, ModuleType] = {}
+_loaded: dict[str, tuple[ModuleType, Path]] = {}
+"""Extension modules this process imported, by module name (one per content hash), with their cache path."""
 _load_lock = threading.Lock()
+_name_locks: dict[str, threading.Lock] = {}
 
 
 def _python_abi_tag() -> str:
     return f"{sysconfig.get_config_var('SOABI')}{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
-def _load_extension(module_name: str, path: Path) -> ModuleType:
-    """Import the extension at `path` once per process (a unique name per content hash)."""
+def _import_extension(module_name: str, path: Path) -> ModuleType:
+    """Import the extension module `module_name` from the shared object at `path` (dlopen)."""
+    loader = importlib.machinery.ExtensionFileLoader(module_name, str(path))
+    spec = importlib.util.spec_from_file_location(module_name, str(path), loader=loader)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+def _build_and_load_extension(module_name: str, source: str, flags: Sequence[str], key_extra: str) -> tuple[ModuleType, Path]:
+    """Build (or take from the cache) and import the extension once per process.
+
+    The import goes through `build.build_and_load`: the cached .so is hashed and
+    loaded from a private copy, and a cached artifact that fails to import is
+    rebuilt once. Later calls with the same module name touch neither the disk nor
+    the compiler.
+    """
     with _load_lock:
-        module = _loaded.get(module_name)
-        if module is None:
-            loader = importlib.machinery.ExtensionFileLoader(module_name, str(path))
-            spec = importlib.util.spec_from_file_location(module_name, str(path), loader=loader)
-            assert spec is not None
-            module = importlib.util.module_from_spec(spec)
-            loader.exec_module(module)
-            _loaded[module_name] = module
-        return module
+        found = _loaded.get(module_name)
+        if found is not None:
+            return found
+        name_lock = _name_locks.setdefault(module_name, threading.Lock())
+    with name_lock:  # other modules build and load in parallel threads meanwhile
+        found = _loaded.get(module_name)
+        if found is None:
+            path, module = build.build_and_load(
+                source, flags, lambda private: _import_extension(module_name, private), key_extra=key_extra
+            )
+            module.__file__ = str(path)  # the private copy it was loaded from is already gone
+            found = _loaded[module_name] = (module, path)
+        return found
 
 
 def results_tuple(signature: KernelSignature, returned: Any) -> tuple[Any, ...]:
@@ -134,6 +156,7 @@ def compile_library(
     ]
     module_name = "_loopopt_k_" + build.content_hash(c_source, repr(signatures), "\0".join(flags))[:24]
     source = extension_source(module_name, c_source, signatures)
-    path = build.build(source, flags, shared=True, key_extra=f"{_python_abi_tag()} numpy {numpy.__version__}")
-    return Library(_load_extension(module_name, path), signatures, path, isa)
+    key_extra = f"{_python_abi_tag()} numpy {numpy.__version__}"
+    module, path = _build_and_load_extension(module_name, source, flags, key_extra)
+    return Library(module, signatures, path, isa)
 
