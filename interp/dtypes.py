@@ -32,9 +32,25 @@ def numpy_dtype(t: Attribute) -> np.dtype:
     raise ValueError(f"no numpy dtype for type {t}")
 
 
+def wrap_int(value: int, dt: np.dtype) -> int:
+    """A Python int reduced to the integer dtype `dt`'s width, two's complement (i1: the low bit)."""
+    if dt == np.bool_:
+        return value & 1
+    bits = dt.itemsize * 8
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if value >> (bits - 1) else value
+
+
 def cast_to(value, t: Attribute):
-    """`value` (numpy scalar or array, or Python number) as the numpy dtype of `t`."""
+    """`value` (numpy scalar or array, or Python number) as the numpy dtype of `t`.
+
+    A Python int becomes an integer type's two's complement pattern, never an OverflowError:
+    `-1` and `2**32 - 1` both give the i32 with every bit set; i1 keeps the low bit (1 and -1
+    are true).
+    """
     dt = numpy_dtype(t)
     if isinstance(value, np.ndarray):
         return value.astype(dt, copy=False)
+    if dt.kind in "iub" and isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+        return dt.type(wrap_int(int(value), dt))
     return dt.type(value)

@@ -26,7 +26,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from loopopt.dialects import loop_attrs, simd
 from loopopt.interp.dtypes import numpy_dtype
-from loopopt.interp.lanewise import CMPF, CMPI, exact_fma
+from loopopt.interp.lanewise import CMPF, CMPI, exact_fma, fp_to_int, int_cast, int_to_fp
 
 
 def _lanes(t: Attribute) -> int:
@@ -108,16 +108,16 @@ REDUCE: dict[simd.ReduceKind, Callable[[Any, Any], Any]] = {
 
 
 def convert_lanes(value: np.ndarray, to: np.dtype) -> np.ndarray:
-    """simd.convert: C casts, except that float → int truncates toward zero and gives the
-    minimum integer on NaN and out-of-range lanes (x86's integer indefinite)."""
+    """simd.convert with arith's semantics (docs/integer_semantics.md): float -> int
+    truncates toward zero and saturates, NaN -> 0 (fptosi); int -> float rounds to nearest
+    even (sitofp); int -> int sign-extends or keeps the low bits; float -> float is IEEE."""
+    if value.dtype.kind == "f" and to.kind in "iub":
+        return fp_to_int(value, to)
+    if value.dtype.kind in "iub" and to.kind == "f":
+        return int_to_fp(value, to)
+    if value.dtype.kind in "iub":
+        return int_cast(value, to)
     with np.errstate(all="ignore"):
-        if value.dtype.kind == "f" and to.kind == "i":
-            info = np.iinfo(to)
-            t = np.trunc(value.astype(np.float64))
-            ok = (t >= float(info.min)) & (t < -float(info.min))  # False on NaN
-            out = np.full(value.shape, info.min, dtype=to)
-            out[ok] = t[ok].astype(to)
-            return out
         return value.astype(to)
 
 
