@@ -19,7 +19,7 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.utils.exceptions import InterpretationError
 
-from loopopt.interp.dtypes import cast_to
+from loopopt.interp.dtypes import cast_to, numpy_dtype
 from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFunctions
 from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
 
@@ -35,18 +35,28 @@ FOLDABLE: tuple[type[Operation], ...] = (
 """Ops folded when every operand is a constant: those the lane-wise interpreter runs."""
 
 
-def _scalar_type(t) -> bool:
-    return isinstance(t, AnyFloat | IntegerType | IndexType)
+def _foldable_type(t) -> bool:
+    """A scalar type the interpreter holds exactly: f32, f64, i1, i8..i64, index."""
+    if not isinstance(t, AnyFloat | IntegerType | IndexType):
+        return False
+    try:
+        numpy_dtype(t)
+    except ValueError:
+        return False  # e.g. i3, i128, f16: left for execution (or the printer's diagnostic)
+    return True
 
 
 class FoldConstant(RewritePattern):
     """An op whose operands are all scalar constants becomes the constant it computes.
 
     The value comes from the lane-wise interpreter (interp/lanewise.py), so folding is
-    exactly what execution would give: f32 arithmetic in f32, wrapping integers, C
-    division. An op the interpreter refuses (division by zero) is left alone.
+    exactly what execution gives: f32 arithmetic in f32, and the integer semantics of
+    docs/integer_semantics.md (wrap-around, division by zero = 0, divsi(MIN, -1) = MIN,
+    shifts >= the width, saturating fptosi). Every integer op is total there, so every
+    one folds; an op the interpreter refuses is left alone, never an error.
 
     `%c = arith.addf %two, %three : f32` -> `%c = arith.constant 5.000000e+00 : f32`
+    `%q = arith.divsi %min, %minus_one : i32` -> `%q = arith.constant -2147483648 : i32`
     """
 
     def __init__(self) -> None:
@@ -54,15 +64,15 @@ class FoldConstant(RewritePattern):
         self.interpreter.register_implementations(LanewiseArithFunctions())
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, FOLDABLE) or len(op.results) != 1 or not _scalar_type(op.results[0].type):
+        if not isinstance(op, FOLDABLE) or len(op.results) != 1 or not _foldable_type(op.results[0].type):
             return
         values = [constant_value(v) for v in op.operands]
-        if any(v is None for v in values) or not all(_scalar_type(v.type) for v in op.operands):
+        if any(v is None for v in values) or not all(_foldable_type(v.type) for v in op.operands):
             return
-        args = tuple(cast_to(v, o.type) for v, o in zip(values, op.operands))
         try:
+            args = tuple(cast_to(v, o.type) for v, o in zip(values, op.operands))
             (result,) = self.interpreter.run_op(op, args)
-        except (InterpretationError, ValueError, OverflowError, ZeroDivisionError):
+        except (InterpretationError, ValueError, OverflowError, ZeroDivisionError, TypeError):
             return
         t = op.results[0].type
         attr = FloatAttr(float(result), t) if isinstance(t, AnyFloat) else IntegerAttr(int(result), t)
