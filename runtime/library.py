@@ -42,13 +42,15 @@ def _import_extension(module_name: str, path: Path) -> ModuleType:
     return module
 
 
-def _build_and_load_extension(module_name: str, source: str, flags: Sequence[str], key_extra: str) -> tuple[ModuleType, Path]:
+def _build_and_load_extension(
+    module_name: str, source: Callable[[], str], flags: Sequence[str], key_extra: str
+) -> tuple[ModuleType, Path]:
     """Build (or take from the cache) and import the extension once per process.
 
     The import goes through `build.build_and_load`: the cached .so is hashed and
     loaded from a private copy, and a cached artifact that fails to import is
     rebuilt once. Later calls with the same module name touch neither the disk nor
-    the compiler.
+    the compiler, nor generate the wrapper `source()`.
     """
     with _load_lock:
         found = _loaded.get(module_name)
@@ -59,7 +61,7 @@ def _build_and_load_extension(module_name: str, source: str, flags: Sequence[str
         found = _loaded.get(module_name)
         if found is None:
             path, module = build.build_and_load(
-                source, flags, lambda private: _import_extension(module_name, private), key_extra=key_extra
+                source(), flags, lambda private: _import_extension(module_name, private), key_extra=key_extra
             )
             module.__file__ = str(path)  # the private copy it was loaded from is already gone
             found = _loaded[module_name] = (module, path)
@@ -155,8 +157,9 @@ def compile_library(
         numpy.get_include(),
     ]
     module_name = "_loopopt_k_" + build.content_hash(c_source, repr(signatures), "\0".join(flags))[:24]
-    source = extension_source(module_name, c_source, signatures)
     key_extra = f"{_python_abi_tag()} numpy {numpy.__version__}"
-    module, path = _build_and_load_extension(module_name, source, flags, key_extra)
+    module, path = _build_and_load_extension(
+        module_name, lambda: extension_source(module_name, c_source, signatures), flags, key_extra
+    )
     return Library(module, signatures, path, isa)
 
