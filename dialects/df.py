@@ -266,6 +266,13 @@ class RangeOp(IRDLOperation):
     bounds, never to an allocation.
 
     `%r = df.range %start, %end, %step : !df.array<i64, [i]>`
+
+    Semantics are Python's `range(start, end, step)` on exact integers: elements
+    start + k*step for k = 0, 1, ... while before `end` (either sign of step), so every
+    element is a valid i64 and the length is exact for any i64 start/end/step (no
+    overflow near INT64_MIN/INT64_MAX). A step of 0 is an error: a verifier error when
+    the step is a constant, a runtime error (ValueError / InterpretationError) otherwise;
+    a compiled kernel never hangs on it (the range is empty there).
     """
 
     name = "df.range"
@@ -289,6 +296,13 @@ class RangeOp(IRDLOperation):
             raise VerifyException(
                 f"df.range result must be a rank-1 i64 array, found {t}"
             )
+        step = self.step.owner
+        if (
+            isinstance(step, arith.ConstantOp | ConstantOp)
+            and isinstance(step.value, IntegerAttr)
+            and step.value.value.data == 0
+        ):
+            raise VerifyException("df.range step must not be 0 (the range would never end)")
 
 
 class RandomEffect(MemoryEffect):

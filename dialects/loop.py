@@ -489,6 +489,14 @@ class LoopLike(IRDLOperation):
             raise VerifyException(
                 f"{self.range_kind.data.value} range expects {expected} bound operands, found {len(self.bounds)}"
             )
+        step = None if self.is_interval else self.bounds[2].owner
+        if (
+            isinstance(step, Operation)
+            and step.name == "arith.constant"
+            and isinstance(value := step.properties.get("value"), IntegerAttr)
+            and value.value.data == 0
+        ):
+            raise VerifyException("range step must not be 0 (the loop would never end)")
 
     def _verify_accs(self, leading_arg_types: Sequence[Attribute]) -> None:
         if len(self.accs) != len(self.inits):

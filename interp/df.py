@@ -40,6 +40,9 @@ from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType, RecordType, ReduceKind, element_type_of
 from loopopt.interp.dtypes import numpy_dtype
 
+MAX_RANGE_ELEMENTS = 1 << 40
+"""A df.range longer than this is an interpretation error (it could not be held in memory)."""
+
 
 def _quiet(method: Callable[..., PythonValues]) -> Callable[..., PythonValues]:
     """Silence numpy's overflow / invalid / divide warnings (IEEE results, wrapping ints)."""
@@ -149,8 +152,16 @@ class DFFunctions(InterpreterFunctions):
     def run_range(self, interpreter: Interpreter, op: df.RangeOp, args: PythonValues):
         start, end, step = (int(a) for a in args)
         if step == 0:
-            raise InterpretationError("df.range: step must not be 0")
-        return (np.arange(start, end, step, dtype=np.int64),)
+            raise InterpretationError("df.range: step must not be 0 (the range would never end)")
+        # Python's range on exact ints (np.arange computes the length in floating point and
+        # is wrong near the i64 limits); elements as start + k*step, wrapping mod 2**64 on
+        # the way but exact at the end (every element is a valid i64)
+        n = len(range(start, end, step))
+        if n > MAX_RANGE_ELEMENTS:
+            raise InterpretationError(f"df.range: {n} elements are too many to interpret")
+        k = np.arange(n, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            return ((k * np.int64(step) + np.int64(start)).astype(np.int64),)
 
     @impl(df.RandomOp)
     def run_random(self, interpreter: Interpreter, op: df.RandomOp, args: PythonValues):
