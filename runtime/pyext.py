@@ -8,11 +8,24 @@ with the C source is a compile error rather than a silent ABI mismatch.
 Scalar results come back as numpy scalars of their exact dtype (an f32 result is
 an np.float32, not a Python float holding a different type's value), boxed with
 numpy's C API.
+
+Names (kernel, parameters, axes) reach the generated C only as string literals made by
+`loopopt.names.c_string_literal`, and reach `PyErr_Format` only as `%s` arguments: every
+format string is loopopt's own fixed text. The wrapper calls the kernel through a
+file-scope pointer, so a kernel name cannot be shadowed by the wrapper's locals.
+
+A kernel with computed axes (`KernelSignature.extents`) gets a second function,
+`_extents_<name>`, taking the same arguments, calling the kernel and returning its extent
+results (the query `KernelSignature.call_alloc` sizes outputs with); the kernel function
+itself checks after the call that every output on a computed axis held its extent, and
+does not return the extent results.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from loopopt.names import c_string_literal
 
 from .signature import DTYPES, ArrayParam, KernelSignature, ScalarParam
 
@@ -212,11 +225,22 @@ loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const ch
 
 _PY_DTYPE_NAMES = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "bool": "bool"}
 
+QUERY_PREFIX = "_extents_"
+"""Module attribute of a kernel's extent query (`_extents_<name>`); no kernel name starts with `_`."""
+
 _INT_RANGES = {"i32": ("INT32_MIN", "INT32_MAX"), "i64": ("INT64_MIN", "INT64_MAX")}
 
 
-def _c_string(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+_c_string = c_string_literal
+
+
+def _format_error(exc: str, message: str, *args: tuple[str, str]) -> str:
+    """A `PyErr_Format` statement: `message` is loopopt's fixed text with one `{}` per argument;
+    each argument is (conversion, C expression), e.g. ("%s", name literal), ("%zd", extent).
+    User text is only ever an argument, never part of the format."""
+    assert "%" not in message, message
+    fmt = message.format(*(conv for conv, _ in args))
+    return f"PyErr_Format({exc}, {_c_string(fmt)}{''.join(', ' + expr for _, expr in args)});"
 
 
 def _box_result(dtype: str, expr: str) -> str:
@@ -234,10 +258,11 @@ def docstring(sig: KernelSignature) -> str:
             parts.append(f"{p.name}: {'out ' if p.output else ''}{p.dtype}[{', '.join(dims)}]")
         else:
             parts.append(f"{p.name}: {p.dtype}")
-    if len(sig.results) <= 1:
-        ret = sig.results[0] if sig.results else "None"
+    results = [sig.results[j] for j in sig.visible_results]
+    if len(results) <= 1:
+        ret = results[0] if results else "None"
     else:
-        ret = f"({', '.join(sig.results)})"
+        ret = f"({', '.join(results)})"
     return f"{sig.name}({', '.join(parts)}) -> {ret}"
 
 
@@ -258,42 +283,89 @@ def _extent_checks(sig: KernelSignature, k: str) -> list[str]:
         axis: next((m for m in group if not m[1].output), group[0]) for axis, group in members.items()
     }
     lines: list[str] = []
+    S = "%s"
 
-    def fail(message: str, *values: str) -> None:
-        lines.append(f"        PyErr_Format(PyExc_ValueError, {_c_string('%s(): ' + message)}, {k}, {', '.join(values)});")
+    def fail(message: str, *args: tuple[str, str]) -> None:
+        lines.append("        " + _format_error("PyExc_ValueError", "{}(): " + message, (S, k), *args))
         lines.append("        goto done;")
         lines.append("    }")
 
     for axis, group in members.items():
         r, ref, rd = refs[axis]
         ref_extent = f"v{r}.shape[{rd}]"
+        ref_name = (S, _c_string(ref.describe_dim(rd)))
         for i, p, d in group:
             if (i, d) == (r, rd):
                 continue
             extent = f"v{i}.shape[{d}]"
             if p.output and d == 0:
                 lines.append(f"    if ({extent} < {ref_extent}) {{")
-                fail(f"output '{p.name}' has capacity %zd but axis '{axis}' has length %zd (from {ref.describe_dim(rd)})",
-                     extent, ref_extent)
+                fail("output '{}' has capacity {} but axis '{}' has length {} (from {})",
+                     (S, _c_string(p.name)), ("%zd", extent), (S, _c_string(axis)), ("%zd", ref_extent), ref_name)
             else:
                 lines.append(f"    if ({extent} != {ref_extent}) {{")
-                fail(f"length mismatch on axis '{axis}': {ref.describe_dim(rd)} has %zd but {p.describe_dim(d)} has %zd",
-                     ref_extent, extent)
+                fail("length mismatch on axis '{}': {} has {} but {} has {}",
+                     (S, _c_string(axis)), ref_name, ("%zd", ref_extent), (S, _c_string(p.describe_dim(d))), ("%zd", extent))
     for i, p in enumerate(sig.params):
         if isinstance(p, ArrayParam) and p.capacity is not None and p.capacity in refs:
             r, ref, rd = refs[p.capacity]
             lines.append(f"    if (v{i}.shape[0] < v{r}.shape[{rd}]) {{")
-            fail(f"output '{p.name}' has capacity %zd but axis '{p.capacity}' has length %zd (from {ref.describe_dim(rd)})",
-                 f"v{i}.shape[0]", f"v{r}.shape[{rd}]")
+            fail("output '{}' has capacity {} but axis '{}' has length {} (from {})",
+                 (S, _c_string(p.name)), ("%zd", f"v{i}.shape[0]"), (S, _c_string(p.capacity)),
+                 ("%zd", f"v{r}.shape[{rd}]"), (S, _c_string(ref.describe_dim(rd))))
     return lines
 
 
-def _wrapper(sig: KernelSignature) -> str:
+def _step_checks(sig: KernelSignature, k: str) -> list[str]:
+    """A range step of 0 (a scalar named by `KernelSignature.steps`) is a ValueError before the call."""
+    lines = []
+    for axis, i in sig.steps:
+        lines.append(f"    if (s{i} == 0) {{")
+        lines.append("        " + _format_error("PyExc_ValueError", "{}(): the range on axis '{}' has step '{}' = 0",
+                                                 ("%s", k), ("%s", _c_string(axis)), ("%s", _c_string(sig.params[i].name))))
+        lines.append("        goto done;")
+        lines.append("    }")
+    return lines
+
+
+def _computed_checks(sig: KernelSignature, k: str) -> list[str]:
+    """After the call: every output on a computed axis held the extent the kernel returned
+    (the kernel wrote nothing on that axis otherwise; see `KernelSignature.extents`)."""
+    lines = []
+    index = {id(p): i for i, p in enumerate(sig.params)}
+    for o in sig.outputs:
+        i = index[id(o)]
+        for d, axis, j in sig.computed_dims(o):
+            bad = f"(uint64_t)r{j} > (uint64_t)v{i}.shape[{d}]" if d == 0 else f"r{j} != (int64_t)v{i}.shape[{d}]"
+            lines.append(f"    if ({bad}) {{")
+            lines.append("        " + _format_error(
+                "PyExc_ValueError", "{}(): output '{}' needs {} elements on axis '{}' but has {}",
+                ("%s", k), ("%s", _c_string(o.name)), ("%lld", f"(long long)r{j}"), ("%s", _c_string(axis)),
+                ("%zd", f"v{i}.shape[{d}]")))
+            lines.append("        goto done;")
+            lines.append("    }")
+    return lines
+
+
+def kernel_pointer(sig: KernelSignature) -> str:
+    """The file-scope name the wrappers call the kernel through."""
+    return f"loopopt_kernel_{sig.name}"
+
+
+def _kernel_pointer_declaration(sig: KernelSignature) -> str:
+    types = [t for p in sig.params for t in p.c_params()]
+    if len(sig.results) >= 2:
+        types += [f"{DTYPES[r].c_type} *restrict" for r in sig.results]
+    return f"static {sig.return_c_type} (*const {kernel_pointer(sig)})({', '.join(types) or 'void'}) = {sig.name};"
+
+
+def _wrapper(sig: KernelSignature, query: bool = False) -> str:
+    """The METH_FASTCALL function of a kernel; with `query`, its `_extents_<name>` twin."""
     k = _c_string(sig.name)
     n = len(sig.params)
     lines = [
         "static PyObject *",
-        f"loopopt_pywrap_{sig.name}(PyObject *self, PyObject *const *args, Py_ssize_t nargs)",
+        f"loopopt_py{'query' if query else 'wrap'}_{sig.name}(PyObject *self, PyObject *const *args, Py_ssize_t nargs)",
         "{",
         "    (void)self;",
         "    PyObject *ret = NULL;",
@@ -308,9 +380,8 @@ def _wrapper(sig: KernelSignature) -> str:
             lines.append(f"    {ctype[p.dtype]} s{i} = 0;")
     names = ", ".join(p.name for p in sig.params)
     lines.append(f"    if (nargs != {n}) {{")
-    lines.append(
-        f'        PyErr_Format(PyExc_TypeError, "%s() takes {n} positional arguments ({names}) but %zd were given", {k}, nargs);'
-    )
+    lines.append("        " + _format_error("PyExc_TypeError", "{}() takes {} positional arguments ({}) but {} were given",
+                                             ("%s", k), ("%d", str(n)), ("%s", _c_string(names)), ("%zd", "nargs")))
     lines.append("        return NULL;")
     lines.append("    }")
 
@@ -336,6 +407,7 @@ def _wrapper(sig: KernelSignature) -> str:
             )
 
     lines += _extent_checks(sig, k)
+    lines += _step_checks(sig, k)
 
     # Outputs must not alias any other array (the kernels' pointers are restrict).
     for i, p in arrays:
@@ -361,7 +433,7 @@ def _wrapper(sig: KernelSignature) -> str:
     lines += result_decls
     if len(sig.results) >= 2:
         call_args += [f"&r{j}" for j in range(len(sig.results))]
-    call = f"{sig.name}({', '.join(call_args)})"
+    call = f"{kernel_pointer(sig)}({', '.join(call_args)})"
     stmt = f"r0 = {call};" if len(sig.results) == 1 else f"{call};"
     if arrays:
         work = " + ".join(f"v{i}.len / {p.dt.itemsize}" for i, p in arrays)
@@ -375,17 +447,24 @@ def _wrapper(sig: KernelSignature) -> str:
     else:
         lines.append(f"    {stmt}")
 
-    if not sig.results:
+    # The query returns the extents as a tuple; the kernel function checks them and returns
+    # the other results (None, one numpy scalar, or a tuple).
+    returned = [j for _, j in sig.extents] if query else list(sig.visible_results)
+    as_tuple = query or len(returned) >= 2
+    if not query:
+        lines += _computed_checks(sig, k)
+    if as_tuple:
+        lines.append(f"    ret = PyTuple_New({len(returned)});")
+    elif not returned:
         lines.append("    ret = Py_NewRef(Py_None);")
-    elif len(sig.results) == 1:
-        lines.append(f"    ret = {_box_result(sig.results[0], 'r0')};")
     else:
-        lines.append(f"    ret = PyTuple_New({len(sig.results)});")
+        lines.append(f"    ret = {_box_result(sig.results[returned[0]], f'r{returned[0]}')};")
+    if as_tuple:
         lines.append("    if (ret == NULL) goto done;")
-        for j, r in enumerate(sig.results):
-            lines.append(f"    {{ PyObject *item = {_box_result(r, f'r{j}')};")
+        for pos, j in enumerate(returned):
+            lines.append(f"    {{ PyObject *item = {_box_result(sig.results[j], f'r{j}')};")
             lines.append("      if (item == NULL) { Py_CLEAR(ret); goto done; }")
-            lines.append(f"      PyTuple_SET_ITEM(ret, {j}, item); }}")
+            lines.append(f"      PyTuple_SET_ITEM(ret, {pos}, item); }}")
     lines.append("done:")
     for i, _ in arrays:
         lines.append(f"    if (v{i}.obj != NULL) PyBuffer_Release(&v{i});")
@@ -401,6 +480,12 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
         f"{_c_string(docstring(s))}}},"
         for s in signatures
     ]
+    methods += [
+        f'    {{{_c_string(QUERY_PREFIX + s.name)}, (PyCFunction)(void (*)(void))loopopt_pyquery_{s.name}, METH_FASTCALL, '
+        f"{_c_string('extent query of ' + s.name)}}},"
+        for s in signatures
+        if s.extents
+    ]
     return "\n".join(
         [
             _PRELUDE,
@@ -409,9 +494,11 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
             '#line 1 "loopopt_pyext.c"',
             "/* Kernel declarations from the runtime signatures: a mismatch with the definitions above is a compile error. */",
             *(s.c_declaration() for s in signatures),
+            *(_kernel_pointer_declaration(s) for s in signatures),
             _NUMPY,
             _HELPERS,
             *(_wrapper(s) + "\n" for s in signatures),
+            *(_wrapper(s, query=True) + "\n" for s in signatures if s.extents),
             "static PyMethodDef loopopt_rt_methods[] = {",
             *methods,
             "    {NULL, NULL, 0, NULL}",

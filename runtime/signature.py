@@ -7,7 +7,6 @@ checked caller (native or foreign) without parsing C.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
@@ -50,12 +49,12 @@ def dtype_info(name: str) -> DType:
         raise ValueError(f"unknown dtype {name!r}; expected one of {sorted(DTYPES)}") from None
 
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-
-
 def _check_ident(what: str, name: str) -> None:
-    if not _IDENT.match(name):
-        raise ValueError(f"{what} {name!r} is not a valid C identifier")
+    """Names reach the generated wrapper (and axis names its error messages): only names
+    `loopopt.names` accepts (hand-written library kernels may use the `lo_` prefix)."""
+    from loopopt.names import require_c_name
+
+    require_c_name(name, what, allow_lo_prefix=True)
 
 
 @dataclass(frozen=True)
@@ -93,6 +92,10 @@ class ArrayParam:
             )
         if not all(isinstance(a, str) and a for a in self.axes):
             raise ValueError(f"array parameter {self.name!r}: axes {self.axes} must be non-empty strings")
+        for a in self.axes:
+            _check_ident(f"array parameter {self.name!r}: axis", a)
+        if self.capacity is not None:
+            _check_ident(f"array parameter {self.name!r}: capacity axis", self.capacity)
         if self.capacity is not None and not (self.output and self.rank == 1):
             raise ValueError(f"array parameter {self.name!r}: only a rank-1 output can have a capacity axis")
         if self.count_result is not None and not self.output:
@@ -153,11 +156,36 @@ class KernelSignature:
     name: str
     params: tuple[Param, ...]
     results: tuple[str, ...] = ()
+    _: KW_ONLY
+    extents: tuple[tuple[str, int], ...] = ()
+    """Computed axes: (axis, index of the `i64` result returning its extent). The kernel
+    computes such an axis's extent from scalars (a range's start/end/step), writes nothing on
+    it unless every output on it is large enough, and returns the required extent; callers
+    check outputs against it after the call. Extent results are ABI plumbing: the Python
+    wrapper does not return them (`visible_results`)."""
+    steps: tuple[tuple[str, int], ...] = ()
+    """(computed axis, index into `params` of the scalar that is its range's step): a call
+    with that scalar 0 is a ValueError before the kernel runs."""
 
     def __post_init__(self) -> None:
         _check_ident("kernel name", self.name)
         object.__setattr__(self, "params", tuple(self.params))
         object.__setattr__(self, "results", tuple(self.results))
+        object.__setattr__(self, "extents", tuple((str(a), int(j)) for a, j in self.extents))
+        object.__setattr__(self, "steps", tuple((str(a), int(k)) for a, k in self.steps))
+        for axis, j in self.extents:
+            _check_ident(f"kernel {self.name!r}: computed axis", axis)
+            if not 0 <= j < len(self.results) or self.results[j] != "i64":
+                raise ValueError(f"kernel {self.name!r}: computed axis {axis!r} has extent result {j}, "
+                                 f"which is not an i64 result of {self.results}")
+        if len({a for a, _ in self.extents}) != len(self.extents) or len({j for _, j in self.extents}) != len(self.extents):
+            raise ValueError(f"kernel {self.name!r}: computed axes {self.extents} repeat an axis or a result")
+        for axis, k in self.steps:
+            if axis not in dict(self.extents):
+                raise ValueError(f"kernel {self.name!r}: step of {axis!r}, which is not a computed axis")
+            if not 0 <= k < len(self.params) or not isinstance(self.params[k], ScalarParam) \
+                    or self.params[k].dtype not in ("i32", "i64"):
+                raise ValueError(f"kernel {self.name!r}: the step of axis {axis!r} must be an integer scalar parameter")
         for r in self.results:
             dtype_info(r)
         seen: set[str] = set()
@@ -179,6 +207,45 @@ class KernelSignature:
                         f"kernel {self.name!r}: output {p.name!r} has count_result={p.count_result}, "
                         f"which is not an i64 result of {self.results}"
                     )
+
+        computed = dict(self.extents)
+        for p in self.params:
+            if isinstance(p, ArrayParam) and not p.output and any(a in computed for a in p.axes):
+                raise ValueError(f"kernel {self.name!r}: input {p.name!r} is on a computed axis")
+            if isinstance(p, ArrayParam) and p.count_result is not None and p.count_result in computed.values():
+                raise ValueError(f"kernel {self.name!r}: output {p.name!r} has an extent result as its count")
+
+    @property
+    def visible_results(self) -> tuple[int, ...]:
+        """Indices of the results the Python wrapper returns: all but the computed extents."""
+        hidden = {j for _, j in self.extents}
+        return tuple(j for j in range(len(self.results)) if j not in hidden)
+
+    def computed_dims(self, o: ArrayParam) -> list[tuple[int, str, int]]:
+        """(dimension, computed axis, extent result) of each dimension of output `o` bounded by
+        a computed axis: its capacity axis (dimension 0) or an axis of `axes`."""
+        computed = dict(self.extents)
+        names = [o.capacity] + list(o.axes[1:]) if o.capacity is not None else list(o.axes)
+        return [(d, a, computed[a]) for d, a in enumerate(names) if a in computed]
+
+    def check_computed_extents(self, shapes: Sequence[Sequence[int]], results: Sequence[Any]) -> None:
+        """After a call: every output on a computed axis holds the extent the kernel returned
+        (`results` are all C results, extents included), else the ValueError every caller raises."""
+        for o, shape in zip(self.outputs, shapes):
+            for d, axis, j in self.computed_dims(o):
+                need = int(results[j])
+                if need < 0 or (need > shape[d] if d == 0 else need != shape[d]):
+                    raise ValueError(
+                        f"{self.name}(): output {o.name!r} needs {need} elements on axis {axis!r} but has {shape[d]}"
+                    )
+
+    def check_steps(self, inputs: Sequence[Any]) -> None:
+        """A range step of 0 is a ValueError before the call (`inputs` in `self.inputs` order)."""
+        position = {id(p): k for k, p in enumerate(self.inputs)}
+        for axis, k in self.steps:
+            p = self.params[k]
+            if int(inputs[position[id(p)]]) == 0:
+                raise ValueError(f"{self.name}(): the range on axis {axis!r} has step {p.name!r} = 0")
 
     @property
     def inputs(self) -> tuple[Param, ...]:
@@ -225,7 +292,7 @@ class KernelSignature:
     def output_shapes(self, inputs: Sequence[Any], extents: Mapping[str, int] | None = None) -> list[tuple[int, ...]]:
         """Shapes to allocate for the outputs: each dimension the extent of its axis (a filter
         output: of its capacity axis), taken from the inputs or from `extents` (an axis no input
-        has, such as a range's)."""
+        has; a computed axis's extent comes from the kernel: see `call_alloc`)."""
         known = self.axis_extents(inputs, extents)
         shapes = []
         for o in self.outputs:
@@ -234,9 +301,10 @@ class KernelSignature:
                 raise ValueError(f"{self.name}(): cannot size output {o.name!r}: it has no axes")
             missing = [a for a in dims if a not in known]
             if missing:
+                computed = " (a computed axis: use call_alloc, which asks the kernel)" if missing[0] in dict(self.extents) else ""
                 raise ValueError(
                     f"{self.name}(): cannot size output {o.name!r}: no input has axis {missing[0]!r} "
-                    f"(pass extents={{{missing[0]!r}: ...}})"
+                    f"(pass extents={{{missing[0]!r}: ...}}){computed}"
                 )
             shapes.append(tuple(known[a] for a in dims))
         return shapes
@@ -246,8 +314,44 @@ class KernelSignature:
         return [np.zeros(s, o.dt.numpy) for o, s in zip(self.outputs, self.output_shapes(inputs, extents))]
 
     def trim_outputs(self, outputs: Sequence[np.ndarray], results: Sequence[Any]) -> list[np.ndarray]:
-        """Cut filter outputs down to the count the kernel returned."""
+        """Cut filter outputs down to the count the kernel returned (`results`: all C results)."""
         return [
             out[: int(results[o.count_result])] if o.count_result is not None else out
             for o, out in zip(self.outputs, outputs)
         ]
+
+    def call_alloc(
+        self,
+        function: Any,
+        inputs: Sequence[Any],
+        extents: Mapping[str, int] | None = None,
+        query: Any = None,
+    ) -> tuple[Any, ...]:
+        """Call a native wrapper `function` (inputs, then outputs; returns the visible results)
+        with allocated outputs; returns (*outputs, *visible results), filter outputs trimmed.
+
+        Outputs on computed axes are sized by asking the kernel: `query` (the wrapper's
+        `_extents_<name>` twin, which runs the kernel and returns its extent results) is called
+        once with those outputs empty — the kernel's guard then writes nothing on those axes —
+        then the outputs are allocated to the extents and `function` runs. The kernel is
+        evaluated twice; `extents` entries for computed axes are not needed and ignored.
+        """
+        computed = dict(self.extents)
+        known = {a: n for a, n in (extents or {}).items() if a not in computed}
+        self.check_steps(inputs)
+        if computed:
+            if query is None:
+                raise ValueError(f"{self.name}(): no extent query for its computed axes {sorted(computed)}")
+            shapes = self.output_shapes(inputs, {**known, **{a: 0 for a in computed}})
+            found = query(*inputs, *[np.zeros(s, o.dt.numpy) for o, s in zip(self.outputs, shapes)])
+            known.update({a: int(n) for (a, _), n in zip(self.extents, found, strict=True)})
+        outputs = self.allocate_outputs(inputs, known)
+        returned = function(*inputs, *outputs)
+        visible = self.visible_results
+        got = () if not visible else (returned,) if len(visible) == 1 else tuple(returned)
+        full: list[Any] = [0] * len(self.results)
+        for j, v in zip(visible, got, strict=True):
+            full[j] = v
+        for a, j in self.extents:
+            full[j] = known[a]
+        return (*self.trim_outputs(outputs, full), *got)
