@@ -119,12 +119,21 @@ class CompiledKernels:
     def call_alloc(self, name: str, *inputs: Any, extents: Mapping[str, int] | None = None) -> tuple[Any, ...]:
         """Call `name` on its inputs only; returns (*outputs, *results), filter outputs trimmed.
 
-        `extents` gives the length of an output axis no input has (a range's axis).
+        Outputs are sized from the inputs' axes; `extents` gives the length of an axis no
+        input has. An output on a computed axis (a range's: `loop.extents`) is sized by
+        asking the kernel first (`KernelSignature.call_alloc`): the kernel runs twice.
         """
-        if self.library is not None:
-            return self.library.call_alloc(name, *inputs, extents=extents)
-        outputs, results = self[name](*inputs, extents=extents)
-        return (*outputs, *results)
+        sig = self.signatures[name]
+        function = self[name]
+        if self.library is None:  # a ForeignKernel sizes its outputs itself
+            outputs, results = function(*inputs, extents=extents)
+            return (*outputs, *results)
+        query = None
+        if sig.extents:
+            from loopopt.runtime.pyext import QUERY_PREFIX
+
+            query = getattr(function.__self__, QUERY_PREFIX + name)  # the extension module
+        return sig.call_alloc(function, inputs, extents, query)
 
 
 def compile(  # noqa: A001 - the public name is loopopt.compile
