@@ -4,7 +4,7 @@ A vecloop / predloop body is scalar-typed (each value stands for W lanes). When 
 a lane-varying operand it is rewritten by the row of its class below; an op whose operands
 are all uniform stays the scalar op it is (computed once per block). An op with a varying
 operand and no row is a located error: integer division and remainder have no SIMD
-instruction on any target, transcendentals have no vector row in the C printer's ISA tables,
+instruction on any target (loop-vectorize keeps them scalar, where they never trap), transcendentals have no vector row in the C printer's ISA tables,
 and nothing here scalarizes (the simd dialect has no lane extract/insert).
 """
 
@@ -20,7 +20,7 @@ SAME_OP: frozenset[type[Operation]] = frozenset({
     arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp, arith.NegfOp,   # x + y -> vector add
     arith.AddiOp, arith.SubiOp, arith.MuliOp,                               # wrapping integer ops
     arith.AndIOp, arith.OrIOp, arith.XOrIOp,                                # also on masks (i1)
-    arith.ShLIOp, arith.ShRSIOp,
+    arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp,                             # amounts read as unsigned (>= width: 0 / sign)
     arith.MinnumfOp, arith.MaxnumfOp,                                       # number-preferring: printer's minnum rows
     math.SqrtOp, math.AbsFOp, math.AbsIOp,
 })  # fmt: skip

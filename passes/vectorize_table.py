@@ -5,7 +5,10 @@ operand and result type is in `LANE_TYPES`. The right column says what the op be
 after convert-loop-to-simd (elementwise arith/math stay arith/math on `vector<NxT>`), so
 the table only lists ops every SIMD target (targets/isa_*.py) can express: integer
 division and remainder, transcendentals (exp, log, sin, pow, ...), rounding (floor, ceil)
-and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM.
+and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM (the scalar loop
+then divides with the defined semantics: by zero gives 0, never a trap). Unsigned integer
+compares (`arith.cmpi ult/ule/ugt/uge`) decline while `simd.cmp` has no unsigned integer
+predicate (every ISA table has the rows: targets/isa_*.py `cmp.ult` on i32/i64).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute, Operation
 
-from loopopt.dialects import loop
+from loopopt.dialects import loop, simd
 
 VECTOR_FORMS: dict[type[Operation], str] = {
     # float elementwise                       -> arith/math on vector<NxT>
@@ -39,6 +42,7 @@ VECTOR_FORMS: dict[type[Operation], str] = {
     arith.XOrIOp: "vector xor",
     arith.ShLIOp: "vector shl",
     arith.ShRSIOp: "vector shr",
+    arith.ShRUIOp: "vector shru",
     arith.MinSIOp: "simd.min",
     arith.MaxSIOp: "simd.max",
     math.AbsIOp: "vector abs",
@@ -85,4 +89,8 @@ def missing_vector_form(op: Operation) -> str | None:
             continue
         if not is_lane_type(value.type):
             return f"{op.name} on {value.type}: lanes hold f32, f64, i32, i64, i1 or index"
+    if isinstance(op, arith.CmpiOp):
+        name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+        if name not in {p.value for p in simd.INT_PREDICATES}:
+            return f"{op.name} {name}: simd.cmp has no unsigned integer predicate"
     return None

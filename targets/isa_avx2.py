@@ -3,15 +3,31 @@
 A `vector<Nxi1>` mask is an `__m256i` whose lanes are 256/N bits wide (the width of the
 compared elements), so blends use `_mm256_blendv_*` and counts use `movemask`. AVX2 lacks
 64-bit integer multiply, min/max and arithmetic shift, and i64<->f64 conversion: those rows
-use emulations (`lo_*` helpers) or are absent (a located error).
+use emulations (`lo_*` helpers) or are absent (a located error). Integer add/sub/mul wrap;
+variable shifts read the amount as unsigned (>= width: 0, or the sign fill for shrsi);
+unsigned compares flip the sign bit and compare signed; f32 -> i32 saturates, NaN -> 0.
 """
 
 from __future__ import annotations
 
 from loopopt.targets.c_isa import IsaTable
+from loopopt.targets.isa_sse2 import mask_cmp_rows
 
 _ONES = "_mm256_set1_epi32(-1)"
 _ZERO_I = "_mm256_setzero_si256()"
+_BIAS = {"i32": "_mm256_set1_epi32(INT32_MIN)", "i64": "_mm256_set1_epi64x(INT64_MIN)"}
+
+
+def _unsigned_cmp(e: str) -> dict[tuple[str, str], str]:
+    """a <u b  ==  (a ^ MIN) <s (b ^ MIN)."""
+    gt = f"_mm256_cmpgt_epi{e[1:]}"
+    a, b = f"_mm256_xor_si256({{a}}, {_BIAS[e]})", f"_mm256_xor_si256({{b}}, {_BIAS[e]})"
+    return {
+        ("cmp.ugt", e): f"{{dst}} = {gt}({a}, {b});",
+        ("cmp.ult", e): f"{{dst}} = {gt}({b}, {a});",
+        ("cmp.ule", e): f"{{dst}} = _mm256_xor_si256({gt}({a}, {b}), {_ONES});",
+        ("cmp.uge", e): f"{{dst}} = _mm256_xor_si256({gt}({b}, {a}), {_ONES});",
+    }
 
 _FLOAT_CMP = {
     "oeq": "_CMP_EQ_OQ", "ogt": "_CMP_GT_OQ", "oge": "_CMP_GE_OQ", "olt": "_CMP_LT_OQ",
@@ -112,6 +128,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("shl", "i32"): "{dst} = _mm256_sllv_epi32({a}, {b});",
     ("shl", "i64"): "{dst} = _mm256_sllv_epi64({a}, {b});",
     ("shr", "i32"): "{dst} = _mm256_srav_epi32({a}, {b});",
+    ("shr", "i64"): "{dst} = lo_shrs_i64x4({a}, {b});",
+    ("shru", "i32"): "{dst} = _mm256_srlv_epi32({a}, {b});",
+    ("shru", "i64"): "{dst} = _mm256_srlv_epi64({a}, {b});",
     # comparisons -> masks of all-ones lanes
     **{("cmp." + p, "f32"): f"{{dst}} = _mm256_castps_si256(_mm256_cmp_ps({{a}}, {{b}}, {c}));" for p, c in _FLOAT_CMP.items()},
     **{("cmp." + p, "f64"): f"{{dst}} = _mm256_castpd_si256(_mm256_cmp_pd({{a}}, {{b}}, {c}));" for p, c in _FLOAT_CMP.items()},
@@ -127,6 +146,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("cmp.slt", "i64"): "{dst} = _mm256_cmpgt_epi64({b}, {a});",
     ("cmp.sle", "i64"): f"{{dst}} = _mm256_xor_si256(_mm256_cmpgt_epi64({{a}}, {{b}}), {_ONES});",
     ("cmp.sge", "i64"): f"{{dst}} = _mm256_xor_si256(_mm256_cmpgt_epi64({{b}}, {{a}}), {_ONES});",
+    **_unsigned_cmp("i32"),
+    **_unsigned_cmp("i64"),
+    **mask_cmp_rows(("i1x8", "i1x4"), "_mm256_andnot_si256({x}, {y})", "_mm256_xor_si256", _ONES),
     # select: mask lanes pick {a}, others {b}
     ("select", "f32"): "{dst} = _mm256_blendv_ps({b}, {a}, _mm256_castsi256_ps({mask}));",
     ("select", "f64"): "{dst} = _mm256_blendv_pd({b}, {a}, _mm256_castsi256_pd({mask}));",
@@ -144,7 +166,7 @@ ROWS: dict[tuple[str, str], str] = {
        for e, n in (("i32", 8), ("i64", 4)) for k in ("add", "mul", "min", "max", "and", "or")},
     # conversions (same lane count)
     ("convert.f32", "i32"): "{dst} = _mm256_cvtepi32_ps({a});",
-    ("convert.i32", "f32"): "{dst} = _mm256_cvttps_epi32({a});",
+    ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x8({a});",  # saturating, NaN -> 0
     ("convert.f64", "i64"): "{dst} = lo_cvt_i64_f64x4({a});",
     ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x4({a});",
     # lane construction

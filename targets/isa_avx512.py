@@ -3,6 +3,10 @@
 Comparisons produce mask registers, blends/masked accesses take them directly, compaction is
 `_mm512_mask_compressstoreu_*`. 64-bit multiply and i64<->f64 conversion come from DQ. x86
 min/max return the second operand on NaN, so float min/max blend a NaN first operand back in.
+Integer arithmetic wraps: the intrinsics used are unsigned lane arithmetic, and integer sum and
+product reductions are written as halving trees of `_mm*_add_epi*`/`_mm*_mullo_epi*` (c_hreduce),
+never `_mm512_reduce_add_epi32/64`, whose header adds signed lanes (undefined on overflow).
+Variable shifts read the amount as unsigned; float -> int saturates with NaN -> 0.
 """
 
 from __future__ import annotations
@@ -20,6 +24,21 @@ _INT_CMP = {
     "eq": "_MM_CMPINT_EQ", "ne": "_MM_CMPINT_NE", "slt": "_MM_CMPINT_LT",
     "sle": "_MM_CMPINT_LE", "sgt": "_MM_CMPINT_NLE", "sge": "_MM_CMPINT_NLT",
 }  # fmt: skip
+_UINT_CMP = {"ult": "_MM_CMPINT_LT", "ule": "_MM_CMPINT_LE", "ugt": "_MM_CMPINT_NLE", "uge": "_MM_CMPINT_NLT"}
+
+
+def _mask_cmp_rows() -> dict[tuple[str, str], str]:
+    """Integer compares of `__mmaskN` masks: as a signed integer true is -1 (true < false), as
+    an unsigned one it is 1."""
+    rows: dict[tuple[str, str], str] = {}
+    for n, t in ((16, "__mmask16"), (8, "__mmask8")):
+        exprs = {
+            "eq": "~({a} ^ {b})", "ne": "{a} ^ {b}",
+            "slt": "{a} & ~{b}", "ugt": "{a} & ~{b}", "sgt": "~{a} & {b}", "ult": "~{a} & {b}",
+            "sge": "~{a} | {b}", "ule": "~{a} | {b}", "sle": "{a} | ~{b}", "uge": "{a} | ~{b}",
+        }  # fmt: skip
+        rows.update({(f"cmp.{p}", f"i1x{n}"): f"{{dst}} = ({t})({e});" for p, e in exprs.items()})
+    return rows
 
 # (element, lanes, suffix of arithmetic intrinsics, mask type)
 _TYPES = (("f32", 16, "ps", "__mmask16"), ("f64", 8, "pd", "__mmask8"),
@@ -102,17 +121,22 @@ ROWS: dict[tuple[str, str], str] = {
     ("shl", "i64"): "{dst} = _mm512_sllv_epi64({a}, {b});",
     ("shr", "i32"): "{dst} = _mm512_srav_epi32({a}, {b});",
     ("shr", "i64"): "{dst} = _mm512_srav_epi64({a}, {b});",
+    ("shru", "i32"): "{dst} = _mm512_srlv_epi32({a}, {b});",
+    ("shru", "i64"): "{dst} = _mm512_srlv_epi64({a}, {b});",
     # comparisons -> mask registers
     **{("cmp." + p, "f32"): f"{{dst}} = _mm512_cmp_ps_mask({{a}}, {{b}}, {c});" for p, c in _FLOAT_CMP.items()},
     **{("cmp." + p, "f64"): f"{{dst}} = _mm512_cmp_pd_mask({{a}}, {{b}}, {c});" for p, c in _FLOAT_CMP.items()},
     **{("cmp." + p, "i32"): f"{{dst}} = _mm512_cmp_epi32_mask({{a}}, {{b}}, {c});" for p, c in _INT_CMP.items()},
     **{("cmp." + p, "i64"): f"{{dst}} = _mm512_cmp_epi64_mask({{a}}, {{b}}, {c});" for p, c in _INT_CMP.items()},
+    **{("cmp." + p, "i32"): f"{{dst}} = _mm512_cmp_epu32_mask({{a}}, {{b}}, {c});" for p, c in _UINT_CMP.items()},
+    **{("cmp." + p, "i64"): f"{{dst}} = _mm512_cmp_epu64_mask({{a}}, {{b}}, {c});" for p, c in _UINT_CMP.items()},
+    **_mask_cmp_rows(),
     # select: mask lanes pick {a} (blend takes the second source where the mask is set)
     **{("select", e): f"{{dst}} = _mm512_mask_blend_{s}({{mask}}, {{b}}, {{a}});" for e, _, s, _ in _TYPES},
     # select(mask, a, +0): a zero-masking move
     **{("select_zero", e): f"{{dst}} = _mm512_maskz_mov_{s}({{mask}}, {{a}});" for e, _, s, _ in _TYPES},
-    # horizontal reductions: the compiler's _mm512_reduce_* where they are exact; NaN-aware
-    # float min/max and the integer multiply go through helpers
+    # horizontal reductions: the compiler's _mm512_reduce_* where they are exact and defined;
+    # NaN-aware float min/max and the wrapping integer sum/product go through helpers
     ("hreduce.add", "f32"): "{dst} = _mm512_reduce_add_ps({a});",
     ("hreduce.add", "f64"): "{dst} = _mm512_reduce_add_pd({a});",
     ("hreduce.mul", "f32"): "{dst} = _mm512_reduce_mul_ps({a});",
@@ -121,13 +145,14 @@ ROWS: dict[tuple[str, str], str] = {
     ("hreduce.min", "f64"): "{dst} = lo_hreduce_min_f64x8({a});",
     ("hreduce.max", "f32"): "{dst} = lo_hreduce_max_f32x16({a});",
     ("hreduce.max", "f64"): "{dst} = lo_hreduce_max_f64x8({a});",
-    **{(f"hreduce.{k}", "i32"): f"{{dst}} = _mm512_reduce_{k}_epi32({{a}});" for k in ("add", "mul", "min", "max", "and", "or")},
-    **{(f"hreduce.{k}", "i64"): f"{{dst}} = _mm512_reduce_{k}_epi64({{a}});" for k in ("add", "mul", "min", "max", "and", "or")},
+    **{(f"hreduce.{k}", "i32"): f"{{dst}} = _mm512_reduce_{k}_epi32({{a}});" for k in ("min", "max", "and", "or")},
+    **{(f"hreduce.{k}", "i64"): f"{{dst}} = _mm512_reduce_{k}_epi64({{a}});" for k in ("min", "max", "and", "or")},
+    **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});" for k in ("add", "mul") for e, n in (("i32", 16), ("i64", 8))},
     # conversions (same lane count)
     ("convert.f32", "i32"): "{dst} = _mm512_cvtepi32_ps({a});",
-    ("convert.i32", "f32"): "{dst} = _mm512_cvttps_epi32({a});",
+    ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x16({a});",  # saturating, NaN -> 0
     ("convert.f64", "i64"): "{dst} = _mm512_cvtepi64_pd({a});",
-    ("convert.i64", "f64"): "{dst} = _mm512_cvttpd_epi64({a});",
+    ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x8({a});",
     # lane construction
     ("iota", "i32"): "{dst} = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);",
     ("iota", "i64"): "{dst} = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);",

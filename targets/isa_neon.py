@@ -4,6 +4,12 @@ Unlike x86, `vminq_f32`/`vmaxq_f32` (FMIN/FMAX) and the across-lane `vminvq`/`vm
 propagate NaN like numpy; `vminnmq` gives minnum. NEON has no 64-bit lane multiply, no
 `vmvnq_u64`, no masked load/store and no non-temporal store intrinsic (a nontemporal store falls
 back to `vst1q`); compaction is a LUT byte permute (`vqtbl1q_u8`, c_leftpack).
+
+Integer arithmetic wraps by construction: GCC's arm_neon.h spells `vaddq_s32`, `vsubq_s32`,
+`vmulq_s32`, `vnegq_s32` as signed C vector arithmetic, which the optimizer may assume never
+overflows (it folds `(x + 1) < x` to false), so integer add/sub/mul/neg/abs and the sum
+reduction run on the `u32`/`u64` intrinsics with the bits reinterpreted. `vshlq` reads the low
+byte of the amount as a signed count: shifts check the amount as unsigned first (c_emulate).
 """
 
 from __future__ import annotations
@@ -14,6 +20,12 @@ _NOT64 = "veorq_u64({x}, vdupq_n_u64(UINT64_MAX))"
 
 # (element, lanes, intrinsic suffix, mask suffix)
 _TYPES = (("f32", 4, "f32", "u32"), ("f64", 2, "f64", "u64"), ("i32", 4, "s32", "u32"), ("i64", 2, "s64", "u64"))
+
+
+def _wrapping(op: str, s: str) -> str:
+    """`op` on the unsigned lanes of two signed vectors (s32/s64), reinterpreted back."""
+    u = "u" + s[1:]
+    return f"{{dst}} = vreinterpretq_{s}_{u}(v{op}q_{u}(vreinterpretq_{u}_{s}({{a}}), vreinterpretq_{u}_{s}({{b}})));"
 
 
 def _not(mask_suffix: str, x: str) -> str:
@@ -35,11 +47,23 @@ def _cmp_rows() -> dict[tuple[str, str], str]:
                 "ule": _not(m, c["gt"]), "uno": _not(m, ordered),
             }  # fmt: skip
         else:
+            uc = {k: f"{v}_{m}(vreinterpretq_{m}_{s}({{a}}), vreinterpretq_{m}_{s}({{b}}))" for k, v in base.items()}
             preds = {
                 "eq": c["eq"], "ne": _not(m, c["eq"]), "sgt": c["gt"], "sge": c["ge"],
                 "slt": c["lt"], "sle": c["le"],
+                "ugt": uc["gt"], "uge": uc["ge"], "ult": uc["lt"], "ule": uc["le"],
             }  # fmt: skip
         rows.update({("cmp." + p, elt): f"{{dst}} = {expr};" for p, expr in preds.items()})
+    # masks (all-ones lanes): as a signed integer true is -1 (true < false), as unsigned 1
+    for n, m in ((4, "u32"), (2, "u64")):
+        a_not_b, b_not_a = f"vbicq_{m}({{a}}, {{b}})", f"vbicq_{m}({{b}}, {{a}})"  # vbic(x, y) = x & ~y
+        a_or_not_b, b_or_not_a = f"vornq_{m}({{a}}, {{b}})", f"vornq_{m}({{b}}, {{a}})"  # vorn(x, y) = x | ~y
+        exprs = {
+            "eq": _not(m, f"veorq_{m}({{a}}, {{b}})"), "ne": f"veorq_{m}({{a}}, {{b}})",
+            "slt": a_not_b, "ugt": a_not_b, "sgt": b_not_a, "ult": b_not_a,
+            "sge": b_or_not_a, "ule": b_or_not_a, "sle": a_or_not_b, "uge": a_or_not_b,
+        }  # fmt: skip
+        rows.update({(f"cmp.{p}", f"i1x{n}"): f"{{dst}} = {e};" for p, e in exprs.items()})
     return rows
 
 
@@ -59,11 +83,13 @@ ROWS: dict[tuple[str, str], str] = {
     ("store_fence", "none"): "",  # no streaming stores on NEON: nothing to order
     **{("broadcast", e): f"{{dst}} = vdupq_n_{s}({{a}});" for e, _, s, _ in _TYPES},
     # arithmetic
-    **{("add", e): f"{{dst}} = vaddq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
-    **{("sub", e): f"{{dst}} = vsubq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
+    **{("add", e): f"{{dst}} = vaddq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[:2]},
+    **{("sub", e): f"{{dst}} = vsubq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[:2]},
+    **{("add", e): _wrapping("add", s) for e, _, s, _ in _TYPES[2:]},
+    **{("sub", e): _wrapping("sub", s) for e, _, s, _ in _TYPES[2:]},
     ("mul", "f32"): "{dst} = vmulq_f32({a}, {b});",
     ("mul", "f64"): "{dst} = vmulq_f64({a}, {b});",
-    ("mul", "i32"): "{dst} = vmulq_s32({a}, {b});",
+    ("mul", "i32"): _wrapping("mul", "s32"),
     ("mul", "i64"): "{dst} = lo_mullo_i64x2({a}, {b});",
     ("div", "f32"): "{dst} = vdivq_f32({a}, {b});",
     ("div", "f64"): "{dst} = vdivq_f64({a}, {b});",
@@ -71,8 +97,10 @@ ROWS: dict[tuple[str, str], str] = {
     ("fma", "f64"): "{dst} = vfmaq_f64({c}, {a}, {b});",
     ("sqrt", "f32"): "{dst} = vsqrtq_f32({a});",
     ("sqrt", "f64"): "{dst} = vsqrtq_f64({a});",
-    **{("neg", e): f"{{dst}} = vnegq_{s}({{a}});" for e, _, s, _ in _TYPES},
-    **{("abs", e): f"{{dst}} = vabsq_{s}({{a}});" for e, _, s, _ in _TYPES},
+    **{("neg", e): f"{{dst}} = vnegq_{s}({{a}});" for e, _, s, _ in _TYPES[:2]},
+    **{("abs", e): f"{{dst}} = vabsq_{s}({{a}});" for e, _, s, _ in _TYPES[:2]},
+    **{("neg", e): f"{{dst}} = lo_neg_{e}x{n}({{a}});" for e, n, _, _ in _TYPES[2:]},
+    **{("abs", e): f"{{dst}} = lo_abs_{e}x{n}({{a}});" for e, n, _, _ in _TYPES[2:]},
     # FMIN/FMAX propagate NaN (numpy minimum/maximum); FMINNM/FMAXNM are minnum/maxnum
     ("min", "f32"): "{dst} = vminq_f32({a}, {b});",
     ("min", "f64"): "{dst} = vminq_f64({a}, {b});",
@@ -86,19 +114,20 @@ ROWS: dict[tuple[str, str], str] = {
     ("max", "i32"): "{dst} = vmaxq_s32({a}, {b});",
     ("min", "i64"): "{dst} = vbslq_s64(vcgtq_s64({a}, {b}), {b}, {a});",
     ("max", "i64"): "{dst} = vbslq_s64(vcgtq_s64({b}, {a}), {b}, {a});",
-    # bitwise and shifts (integers); a right shift is a left shift by a negated count
+    # bitwise and shifts (integers); shifts check the amount as unsigned (c_emulate)
     **{("and", e): f"{{dst}} = vandq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
     **{("or", e): f"{{dst}} = vorrq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
     **{("xor", e): f"{{dst}} = veorq_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
-    ("shl", "i32"): "{dst} = vshlq_s32({a}, {b});",
-    ("shl", "i64"): "{dst} = vshlq_s64({a}, {b});",
-    ("shr", "i32"): "{dst} = vshlq_s32({a}, vnegq_s32({b}));",
-    ("shr", "i64"): "{dst} = vshlq_s64({a}, vnegq_s64({b}));",
+    **{(op, e): f"{{dst}} = lo_{fn}_{e}x{n}({{a}}, {{b}});"
+       for op, fn in (("shl", "shl"), ("shr", "shrs"), ("shru", "shru")) for e, n, _, _ in _TYPES[2:]},
     # comparisons -> all-ones lanes
     **_cmp_rows(),
     **{("select", e): f"{{dst}} = vbslq_{s}({{mask}}, {{a}}, {{b}});" for e, _, s, _ in _TYPES},
     # horizontal reductions: across-lane instructions where they exist
-    **{("hreduce.add", e): f"{{dst}} = vaddvq_{s}({{a}});" for e, _, s, _ in _TYPES},
+    **{("hreduce.add", e): f"{{dst}} = vaddvq_{s}({{a}});" for e, _, s, _ in _TYPES[:2]},
+    # integer sums across lanes on the unsigned lanes (wrapping), converted back (modulo)
+    ("hreduce.add", "i32"): "{dst} = (int32_t)vaddvq_u32(vreinterpretq_u32_s32({a}));",
+    ("hreduce.add", "i64"): "{dst} = (int64_t)vaddvq_u64(vreinterpretq_u64_s64({a}));",
     ("hreduce.min", "f32"): "{dst} = vminvq_f32({a});",
     ("hreduce.min", "f64"): "{dst} = vminvq_f64({a});",
     ("hreduce.max", "f32"): "{dst} = vmaxvq_f32({a});",
@@ -110,8 +139,8 @@ ROWS: dict[tuple[str, str], str] = {
     **{("hreduce.mul", e): f"{{dst}} = lo_hreduce_mul_{e}x{n}({{a}});" for e, n, _, _ in _TYPES},
     **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
        for e, n, _, _ in _TYPES[2:] for k in ("and", "or")},
-    # conversions (same lane count); float -> int: FCVTZS saturates and maps NaN to 0, the
-    # helpers give x86's minimum integer for NaN and out-of-range lanes like every other target
+    # conversions (same lane count); float -> int saturates and maps NaN to 0 (FCVTZS does;
+    # the helpers make it explicit)
     ("convert.f32", "i32"): "{dst} = vcvtq_f32_s32({a});",
     ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x4({a});",
     ("convert.f64", "i64"): "{dst} = vcvtq_f64_s64({a});",

@@ -2,9 +2,14 @@
 
 On the scalar target a `vector<1xT>` is just a `T` and a `vector<1xi1>` a `_Bool`, so the same
 rows print simd ops of width 1 and the plain `arith`/`math` ops of scalar loops and tails.
-Semantics follow the interpreter (interp/lanewise.py): signed integers wrap (computed in the
-unsigned type, since signed overflow is undefined in C), float min/max propagate NaN like
-numpy's minimum/maximum, minnum/maxnum are fmin/fmax, division truncates, float->int truncates.
+Semantics follow docs/integer_semantics.md and the interpreter (interp/lanewise.py): i32/i64
+add/sub/mul/neg wrap (computed in the unsigned type, since signed overflow is undefined in C),
+shift amounts are read as unsigned (shl/shrui by >= the width give 0, shrsi the sign fill),
+division and remainder truncate and never trap (by zero: 0; divsi(MIN, -1) = MIN, remsi(x, -1)
+= 0), float->int truncates, saturates and maps NaN to 0, float min/max propagate NaN like
+numpy's minimum/maximum, minnum/maxnum are fmin/fmax. Every such row calls a `lo_*` helper
+(c_emulate) where one C operator would be undefined for some input. `index` arithmetic (loop
+bounds, addresses) uses plain C add/sub/mul but the same non-trapping division and shifts.
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
         **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _FLOAT_CMP.items()},
         ("convert.f32", e): "{dst} = (float){a};",
         ("convert.f64", e): "{dst} = (double){a};",
-        # NaN and out-of-range give the minimum integer (x86's "integer indefinite"), not UB
+        # truncating, saturating, NaN -> 0 (a plain cast is UB there)
         ("convert.i32", e): f"{{dst}} = lo_fptosi_i32_{e}({{a}});",
         ("convert.i64", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
         ("convert.index", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
@@ -67,29 +72,31 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
 def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
     t = ELEMENT_C_TYPES[e]
     u = "uint64_t" if e in ("i64", "index") else "uint32_t"
+    h = "i64" if e == "index" else e  # helpers by C type
 
     def wrapped(op: str) -> str:
         if not wrap:
             return f"{{dst}} = {{a}} {op} {{b}};"
         return f"{{dst}} = ({t})(({u}){{a}} {op} ({u}){{b}});"
 
+    def helper(op: str) -> str:
+        return f"{{dst}} = lo_{op}_{h}({{a}}, {{b}});"
+
     bits = 64 if u == "uint64_t" else 32
     rows = {
         ("add", e): wrapped("+"),
         ("sub", e): wrapped("-"),
         ("mul", e): wrapped("*"),
-        ("div", e): "{dst} = {a} / {b};",
-        ("rem", e): "{dst} = {a} % {b};",
-        ("floordiv", e): "{dst} = ({a} / {b}) - ((({a} % {b}) != 0) & (({a} < 0) != ({b} < 0)));",
+        **{(op, e): helper(op) for op in ("div", "rem", "divu", "remu", "floordiv", "ceildiv", "ceildivu", "shl", "shru")},
+        ("shr", e): helper("shrs"),
         ("neg", e): f"{{dst}} = ({t})(({u})0 - ({u}){{a}});" if wrap else "{dst} = -{a};",
+        # abs(MIN) = MIN: negated in the unsigned type
         ("abs", e): f"{{dst}} = ({t})({{a}} < 0 ? ({u})0 - ({u}){{a}} : ({u}){{a}});",
         ("min", e): "{dst} = {a} < {b} ? {a} : {b};",
         ("max", e): "{dst} = {a} > {b} ? {a} : {b};",
         ("and", e): "{dst} = {a} & {b};",
         ("or", e): "{dst} = {a} | {b};",
         ("xor", e): "{dst} = {a} ^ {b};",
-        ("shl", e): f"{{dst}} = ({t})(({u}){{a}} << ({{b}} & {bits - 1}));",
-        ("shr", e): f"{{dst}} = {{a}} >> ({{b}} & {bits - 1});",
         ("ctpop", e): f"{{dst}} = ({t})__builtin_popcount{'ll' if bits == 64 else ''}(({u}){{a}});",
         **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _INT_CMP.items()},
         **{("cmp." + p, e): f"{{dst}} = ({u}){{a}} {op} ({u}){{b}};" for p, op in _UNSIGNED_CMP.items()},
@@ -99,7 +106,7 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         ("convert.i64", e): "{dst} = (int64_t){a};",
         ("convert.index", e): "{dst} = (int64_t){a};",
         ("convert.i1", e): "{dst} = ({a} & 1) != 0;",
-    }
+    }  # fmt: skip
     return rows
 
 
@@ -110,6 +117,15 @@ _BOOL_ROWS: dict[tuple[str, str], str] = {
     ("not", "i1"): "{dst} = !{a};",
     ("cmp.eq", "i1"): "{dst} = {a} == {b};",
     ("cmp.ne", "i1"): "{dst} = {a} != {b};",
+    # i1 as a signed integer: true is -1, so true < false; as unsigned, true is 1
+    ("cmp.slt", "i1"): "{dst} = {a} & !{b};",
+    ("cmp.sle", "i1"): "{dst} = {a} | !{b};",
+    ("cmp.sgt", "i1"): "{dst} = !{a} & {b};",
+    ("cmp.sge", "i1"): "{dst} = !{a} | {b};",
+    ("cmp.ult", "i1"): "{dst} = !{a} & {b};",
+    ("cmp.ule", "i1"): "{dst} = !{a} | {b};",
+    ("cmp.ugt", "i1"): "{dst} = {a} & !{b};",
+    ("cmp.uge", "i1"): "{dst} = {a} | !{b};",
     ("convert.i32", "i1"): "{dst} = (int32_t){a};",
     ("convert.i64", "i1"): "{dst} = (int64_t){a};",
     ("convert.index", "i1"): "{dst} = (int64_t){a};",

@@ -5,7 +5,9 @@ No SSE3/SSSE3/SSE4 intrinsic may appear here (`_mm_blendv_*`, `_mm_mullo_epi32`,
 and/andnot/or, and the missing integer operations are `lo_*` emulations (c_emulate). There is no
 FMA unit, so `fma` is a correctly rounded per-lane `fmaf`/`fma` call, never mul+add. There is no
 masked load/store or lane permute: masked accesses go lane by lane and compaction is a LUT-driven
-shift network (c_leftpack). SSE2 has no per-lane variable shifts: no shl/shr rows.
+shift network (c_leftpack). SSE2 has no per-lane variable shifts: shl/shr/shru go lane by lane
+with the scalar semantics (amount read as unsigned, >= width gives 0 or the sign fill).
+Integer add/sub/mul intrinsics wrap; unsigned compares flip the sign bit and compare signed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,37 @@ from loopopt.targets.c_isa import IsaTable
 
 _ONES = "_mm_set1_epi32(-1)"
 _ZERO_I = "_mm_setzero_si128()"
+_BIAS = {"i32": "_mm_set1_epi32(INT32_MIN)", "i64": "_mm_set1_epi64x(INT64_MIN)"}
+_GT = {"i32": "_mm_cmpgt_epi32", "i64": "lo_cmpgt_i64x2"}
+
+
+def _unsigned_cmp(e: str) -> dict[tuple[str, str], str]:
+    """a <u b  ==  (a ^ MIN) <s (b ^ MIN)."""
+    a, b, gt = f"_mm_xor_si128({{a}}, {_BIAS[e]})", f"_mm_xor_si128({{b}}, {_BIAS[e]})", _GT[e]
+    return {
+        ("cmp.ugt", e): f"{{dst}} = {gt}({a}, {b});",
+        ("cmp.ult", e): f"{{dst}} = {gt}({b}, {a});",
+        ("cmp.ule", e): f"{{dst}} = _mm_xor_si128({gt}({a}, {b}), {_ONES});",
+        ("cmp.uge", e): f"{{dst}} = _mm_xor_si128({gt}({b}, {a}), {_ONES});",
+    }
+
+
+def mask_cmp_rows(masks: tuple[str, ...], andnot: str, xor: str, ones: str) -> dict[tuple[str, str], str]:
+    """Integer compares of masks (`vector<Nxi1>`) held as all-ones lanes: as a signed integer
+    true is -1 (true < false), as an unsigned one it is 1. `andnot(x, y)` is `~x & y`."""
+    rows: dict[tuple[str, str], str] = {}
+    for m in masks:
+        not_ = lambda x: f"{xor}({x}, {ones})"  # noqa: E731
+        a_not_b, b_not_a = andnot.format(x="{b}", y="{a}"), andnot.format(x="{a}", y="{b}")
+        rows.update({
+            ("cmp.eq", m): f"{{dst}} = {not_(xor + '({a}, {b})')};",
+            ("cmp.ne", m): f"{{dst}} = {xor}({{a}}, {{b}});",
+            ("cmp.slt", m): f"{{dst}} = {a_not_b};", ("cmp.ugt", m): f"{{dst}} = {a_not_b};",
+            ("cmp.sgt", m): f"{{dst}} = {b_not_a};", ("cmp.ult", m): f"{{dst}} = {b_not_a};",
+            ("cmp.sge", m): f"{{dst}} = {not_(a_not_b)};", ("cmp.ule", m): f"{{dst}} = {not_(a_not_b)};",
+            ("cmp.sle", m): f"{{dst}} = {not_(b_not_a)};", ("cmp.uge", m): f"{{dst}} = {not_(b_not_a)};",
+        })  # fmt: skip
+    return rows
 
 _FLOAT_CMP = {
     "oeq": "cmpeq", "ogt": "cmpgt", "oge": "cmpge", "olt": "cmplt", "ole": "cmple",
@@ -117,6 +150,8 @@ ROWS: dict[tuple[str, str], str] = {
     ("or", "i64"): "{dst} = _mm_or_si128({a}, {b});",
     ("xor", "i32"): "{dst} = _mm_xor_si128({a}, {b});",
     ("xor", "i64"): "{dst} = _mm_xor_si128({a}, {b});",
+    **{(op, e): f"{{dst}} = lo_{fn}_{e}x{n}({{a}}, {{b}});"
+       for op, fn in (("shl", "shl"), ("shr", "shrs"), ("shru", "shru")) for e, n in (("i32", 4), ("i64", 2))},
     # comparisons -> masks of all-ones lanes
     **_float_cmp("ps", "_mm_castps_si128"),
     **_float_cmp("pd", "_mm_castpd_si128"),
@@ -132,6 +167,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("cmp.slt", "i64"): "{dst} = lo_cmpgt_i64x2({b}, {a});",
     ("cmp.sle", "i64"): f"{{dst}} = _mm_xor_si128(lo_cmpgt_i64x2({{a}}, {{b}}), {_ONES});",
     ("cmp.sge", "i64"): f"{{dst}} = _mm_xor_si128(lo_cmpgt_i64x2({{b}}, {{a}}), {_ONES});",
+    **_unsigned_cmp("i32"),
+    **_unsigned_cmp("i64"),
+    **mask_cmp_rows(("i1x4", "i1x2"), "_mm_andnot_si128({x}, {y})", "_mm_xor_si128", _ONES),
     # select = (mask & a) | (~mask & b): no blendv before SSE4.1
     ("select", "f32"): "{dst} = _mm_or_ps(_mm_and_ps(_mm_castsi128_ps({mask}), {a}), _mm_andnot_ps(_mm_castsi128_ps({mask}), {b}));",
     ("select", "f64"): "{dst} = _mm_or_pd(_mm_and_pd(_mm_castsi128_pd({mask}), {a}), _mm_andnot_pd(_mm_castsi128_pd({mask}), {b}));",
@@ -149,7 +187,7 @@ ROWS: dict[tuple[str, str], str] = {
        for e, n in (("i32", 4), ("i64", 2)) for k in ("add", "mul", "min", "max", "and", "or")},
     # conversions (same lane count)
     ("convert.f32", "i32"): "{dst} = _mm_cvtepi32_ps({a});",
-    ("convert.i32", "f32"): "{dst} = _mm_cvttps_epi32({a});",
+    ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x4({a});",  # saturating, NaN -> 0
     ("convert.f64", "i64"): "{dst} = lo_cvt_i64_f64x2({a});",
     ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x2({a});",
     # lane construction
