@@ -12,8 +12,12 @@ the inputs only and return `(outputs, results)` like `call_alloc`.
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
+import re
 import sys
 import types
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,9 +26,19 @@ from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, math
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import PassPipeline
+from xdsl.utils.arg_spec import parse_pipeline as parse_pipeline_specs
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
 from loopopt import registry
-from loopopt.diagnostics import LocatedParser, LoopoptDiagnostic
+from loopopt.diagnostics import (
+    InternalError,
+    LocatedParser,
+    LoopoptDiagnostic,
+    PipelineError,
+    _op_in_traceback,
+    debug_enabled,
+    verify_located,
+)
 
 DEFAULT_PIPELINE = "loop-pipeline{{target={target}}}"
 FALLBACK_PIPELINE = ("df-fuse", "convert-df-to-loop")
@@ -42,8 +56,11 @@ def make_context() -> Context:
     return ctx
 
 
-def parse(source: str, ctx: Context | None = None, name: str = "<string>") -> ModuleOp:
-    """Parse MLIR text, stamping each op with its source location."""
+def parse(source: str | bytes, ctx: Context | None = None, name: str = "<string>") -> ModuleOp:
+    """Parse MLIR text (or UTF-8 bytes), stamping each op with its source location.
+
+    Hostile text gives a located ParseError (non-UTF-8 bytes, unterminated strings in
+    linear time, overflowing literals, nesting deeper than `diagnostics.MAX_NESTING`)."""
     return LocatedParser(ctx or make_context(), source, name).parse_module()
 
 
@@ -54,10 +71,152 @@ def default_pipeline(target: str) -> str:
     return ",".join(p for p in FALLBACK_PIPELINE if p in passes)
 
 
-def run_pipeline(module: ModuleOp, pipeline: str, ctx: Context) -> None:
-    if not pipeline.strip():
-        return
-    PassPipeline.parse_spec(registry.get_all_passes(), pipeline).apply(ctx, module)
+def _spec_tokens(spec: str) -> list[Any]:
+    from xdsl.utils.arg_spec import PipelineLexer, SpecTokenKind
+
+    lexer, tokens = PipelineLexer(spec), []
+    while True:
+        token = lexer.lex()
+        if token.kind is SpecTokenKind.EOF:
+            return tokens
+        tokens.append(token)
+
+
+def _syntax_error(e: ArgSpecParseError, spec: str, columns: list[int]) -> PipelineError:
+    """ArgSpecParseError only carries its text (`pass-pipeline:1:COL`, the line, a caret, the message)."""
+    text = str(e)
+    m = re.search(r"pass-pipeline:\d+:(\d+)", text)
+    col = int(m[1]) if m else None
+    if col is not None and columns:
+        col = columns[col - 1] + 1 if col <= len(columns) else columns[-1] + 2 + col - 1 - len(columns)
+    message = text.rstrip().rsplit("\n", 1)[-1].strip()
+    message = message[:1].lower() + message[1:]
+    if "malformed pass arguments" in message:
+        message += " (options are separated by spaces or commas: `{a=1 b=2}`, `{a=1,b=2}`)"
+    return PipelineError(f"bad pass pipeline: {message}", spec, col)
+
+
+def normalize_pipeline_spec(spec: str) -> tuple[str, list[int], list[int]]:
+    """The spec xDSL's parser accepts, a map from its columns to the spec's, and the
+    columns of the pass names.
+
+    MLIR-style commas between options become spaces (`df-fuse{remarks=true,recompute=false}`):
+    a comma inside braces that is followed by `name=`, or that follows an option given
+    without a value, separates options; any other comma still separates the values of a
+    list option (`{names=a,b}`). Blanks around the passes and inside the braces' edges go.
+    """
+    from xdsl.utils.arg_spec import SpecTokenKind as K
+
+    tokens = _spec_tokens(spec)
+    pieces: list[tuple[str, int]] = []
+    names: list[int] = []
+    depth, state = 0, "key"  # inside braces: expecting a "key", "after-key" (no `=` yet), in a "value"
+    for k, tok in enumerate(tokens):
+        kind, start, text = tok.kind, tok.span.start, tok.span.text
+        after = [t.kind for t in tokens[k + 1 :] if t.kind is not K.SPACE][:2]
+        before = next((t.kind for t in reversed(tokens[:k]) if t.kind is not K.SPACE), None)
+        if kind is K.SPACE:
+            if depth == 0 or before in (K.L_BRACE, K.COMMA) or after[:1] in ([K.R_BRACE], [K.COMMA]):
+                continue
+            state = "key"
+        elif kind is K.L_BRACE:
+            depth, state = depth + 1, "key"
+        elif kind is K.R_BRACE:
+            depth -= 1
+        elif depth == 0:
+            if kind is K.IDENT:
+                names.append(start + 1)
+        elif kind is K.EQUALS:
+            state = "value"
+        elif kind is K.COMMA:
+            if state == "after-key" or (state == "value" and after == [K.IDENT, K.EQUALS]):
+                text, state = " ", "key"
+        elif state == "key":
+            state = "after-key"
+        pieces.append((text, start))
+    out, columns = "", []
+    for text, start in pieces:
+        out += text
+        columns.extend(start + j for j in range(len(text)))
+    return out, columns, names
+
+
+def parse_pipeline(spec: str, callback: Any = None) -> PassPipeline:
+    """The passes of a pipeline spec, or a `PipelineError` saying what is wrong and where.
+
+    The one entry for `loop-opt -p`, `loop-run -p` and `loopopt.compile(pipeline=...)`:
+    syntax errors (xDSL's ArgSpecParseError is a BaseException), unknown passes and
+    options, and values a pass refuses all become a PipelineError (exit status 1 in the
+    tools). Options may be separated by spaces (xDSL) or commas (MLIR).
+    """
+    from xdsl.utils.arg_spec import ArgSpec, _convert_arg_to_type  # type: ignore[attr-defined]
+
+    available = registry.get_all_passes()
+    try:
+        text, columns, names = normalize_pipeline_spec(spec)
+    except ArgSpecParseError as e:
+        raise _syntax_error(e, spec, []) from None
+    try:
+        specs = list(parse_pipeline_specs(text))
+    except ArgSpecParseError as e:
+        raise _syntax_error(e, spec, columns) from None
+    passes = []
+    for k, arg_spec in enumerate(specs):
+        col = names[k] if k < len(names) else None
+        if arg_spec.name not in available:
+            close = difflib.get_close_matches(arg_spec.name, list(available), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else " (loop-opt --help lists the passes)"
+            raise PipelineError(f"unknown pass '{arg_spec.name}'{hint}", spec, col)
+        cls = available[arg_spec.name]()
+        fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"}
+        hints = typing.get_type_hints(cls)
+        for option, values in arg_spec.normalize_parameter_names().parameters.items():
+            if option not in fields:
+                known = ", ".join(n.replace("_", "-") for n in fields) or "none"
+                raise PipelineError(f"{arg_spec.name}: unknown option '{option}' (options: {known})", spec, col)
+            try:
+                _convert_arg_to_type(values, hints[option])
+            except Exception:
+                raise PipelineError(
+                    f"{arg_spec.name}: option {option}={','.join(map(str, values))} is not a valid "
+                    f"{typing_repr(hints[option])}", spec, col) from None
+        try:
+            passes.append(cls.from_pass_spec(ArgSpec(arg_spec.name, arg_spec.parameters)))
+        except LoopoptDiagnostic as e:
+            raise PipelineError(e.message, spec, col) from None
+        except (ValueError, TypeError) as e:
+            raise PipelineError(f"{arg_spec.name}: {e}", spec, col) from None
+    return PassPipeline(tuple(passes), callback)
+
+
+def typing_repr(t: Any) -> str:
+    from xdsl.utils.hints import type_repr
+
+    return type_repr(t)
+
+
+def run_pipeline(module: ModuleOp, pipeline: str | PassPipeline, ctx: Context) -> None:
+    """Run a pipeline (spec or parsed) on `module`, then verify it.
+
+    A pass that raises a LoopoptDiagnostic reports a user error (an unsupported construct);
+    any other exception, or IR that no longer verifies, is a bug in loopopt: an
+    `InternalError` naming the pass (and the op, when one is known).
+    """
+    passes = parse_pipeline(pipeline) if isinstance(pipeline, str) else pipeline
+    for p in passes.passes:
+        try:
+            p.apply(ctx, module)
+        except (DiagnosticException, RecursionError):
+            raise
+        except Exception as e:
+            if debug_enabled():
+                raise
+            raise InternalError(f"pass '{p.name}' failed: {type(e).__name__}: {e}",
+                                _op_in_traceback(e)) from e
+        try:
+            verify_located(module)
+        except LoopoptDiagnostic as e:
+            raise InternalError(f"pass '{p.name}' produced invalid IR: {e.message}", e.op) from None
 
 
 # --------------------------------------------------------------------------- signatures
@@ -147,7 +306,9 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     `target` is an ISA (scalar sse2 avx2 avx512 neon) or "native" (the best this CPU runs).
     `pipeline` is a pass pipeline string; None runs the default pipeline for the target, ""
     runs nothing (the module must already be Loop IR / simd). Errors in the source or an
-    op the printer cannot express raise `LoopoptDiagnostic` with its location.
+    op the printer cannot express raise `LoopoptDiagnostic` with its location (a malformed
+    pipeline: `PipelineError`; malformed text: xDSL's `ParseError`). The IR is verified
+    after every pass: a pass that crashes or leaves invalid IR raises `InternalError`.
     """
     from loopopt import runtime
     from loopopt.targets.c import emit_c
@@ -158,9 +319,9 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
         module = source_or_module.clone()
     else:
         module = parse(source_or_module, ctx)
-    module.verify()
+    verify_located(module)
     spec = default_pipeline(isa) if pipeline is None else pipeline
-    run_pipeline(module, spec, ctx)
+    run_pipeline(module, parse_pipeline(spec), ctx)
     leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
     if leftover is not None:
         raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline '{spec}': nothing lowers it to loops", leftover)
@@ -177,7 +338,8 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     return compiled
 
 
-__all__ = ["CompiledKernels", "compile", "kernel_signature", "kernels_of", "make_context", "parse"]
+__all__ = ["CompiledKernels", "compile", "kernel_signature", "kernels_of", "make_context", "parse", "parse_pipeline",
+           "run_pipeline"]
 
 
 class _CallableModule(types.ModuleType):

@@ -8,23 +8,85 @@ line a user wrote.
 
 from __future__ import annotations
 
+import os
+import re
 import sys
-from typing import IO
+import traceback
+from collections.abc import Iterable
+from typing import IO, TypeVar
 
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, StringAttr
-from xdsl.ir import Operation
-from xdsl.parser import Parser
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
+from xdsl.parser import Parser, UnresolvedOperand
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
+
+AttributeInvT = TypeVar("AttributeInvT", bound=Attribute)
+
+SAFE_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')
+"""xDSL 0.74's string-literal regex, `"(?:[^"\\\n\v\f]+|\\...)*"`, nests `+` in `*`: on an
+unterminated string it backtracks exponentially (28 letters take ~10 s, doubling per letter).
+This one matches the same strings with one character per repetition: linear time."""
+
+MAX_NESTING = 64
+"""Regions nested deeper than this are refused with a located error (Python's recursion
+limit is reached near 90 levels in xDSL's recursive parser; the verifier, printer and
+passes recurse too)."""
 
 
 class LocatedParser(Parser):
-    """A Parser that records each operation's source position as its location."""
+    """A Parser that records each operation's source position as its location.
+
+    It is also the guarded entry for untrusted text: non-UTF-8 bytes, overflowing literals,
+    nesting too deep and unterminated strings give a located `ParseError`, in linear time.
+    """
 
     line_offset: int = 0
 
+    def __init__(self, ctx: Context, input: str | bytes, name: str = "<unknown>") -> None:
+        if isinstance(input, bytes):
+            input = decode_source(input, name)
+        super().__init__(ctx, input, name)
+        self.lexer._unescaped_characters_regex = SAFE_STRING_LITERAL  # type: ignore[attr-defined]
+        self._depth = 0
+        self._first_use: dict[str, Span] = {}
+
+    def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        try:
+            return super().parse_module(allow_implicit_module)
+        except RecursionError:
+            raise ParseError(self._current_token.span, "the input is nested too deeply") from None
+        except ParseError as e:
+            undefined = [n for n in self.forward_ssa_references if n in self._first_use]
+            if not e.msg.startswith("values used but not defined") or not undefined:
+                raise
+            first = min(undefined, key=lambda n: self._first_use[n].start)
+            raise ParseError(self._first_use[first], f"use of undefined value %{first}") from None
+
+    def resolve_operand(self, operand: UnresolvedOperand, type: AttributeInvT) -> SSAValue[AttributeInvT]:
+        if operand.operand_name not in self.ssa_values:
+            self._first_use.setdefault(operand.operand_name, operand.span)
+        return super().resolve_operand(operand, type)
+
+    def parse_optional_region(self, arguments: Iterable[Parser.Argument] | None = None) -> Region | None:
+        start = self._current_token.span
+        self._depth += 1
+        try:
+            if self._depth > MAX_NESTING:
+                raise ParseError(start, f"regions are nested more than {MAX_NESTING} deep")
+            return super().parse_optional_region(arguments)
+        finally:
+            self._depth -= 1
+
     def parse_operation(self) -> Operation:
         start = self._current_token.span
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except (ParseError, RecursionError):
+            raise
+        except Exception as e:  # an attribute or op constructor refusing a parsed value
+            raise ParseError(start, _plain_message(e)) from None
         if not isinstance(op.location, FileLineColLoc):
             where = start.get_location()
             op.location = FileLineColLoc(
@@ -33,6 +95,23 @@ class LocatedParser(Parser):
                 IntAttr(where.col),
             )
         return op
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """`data` as UTF-8, or a ParseError at the first byte that is not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        text = data.decode("utf-8", errors="replace")
+        offset = len(data[: e.start].decode("utf-8", errors="replace"))
+        bad = data[e.start : e.end].hex(" ")
+        span = Span(offset, offset + 1, Input(text, name))
+        raise ParseError(span, f"the input is not UTF-8 text (byte 0x{bad} here)") from None
+
+
+def _plain_message(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text[len("error: "):] if text.startswith("error: ") else text
 
 
 def location_of(op: Operation | None) -> str | None:
@@ -72,3 +151,160 @@ class LoopoptDiagnostic(DiagnosticException):
     def __str__(self) -> str:
         where = location_of(self.op)
         return f"{where}: error: {self.message}" if where else f"error: {self.message}"
+
+
+class PipelineError(LoopoptDiagnostic):
+    """A malformed or invalid pass pipeline spec (`-p`, `pipeline=`): no operation to point
+    at, so it carries the spec and the column and prints as `message` plus the spec with a
+    caret under the column (tools prefix it with the input's name)."""
+
+    def __init__(self, message: str, spec: str = "", column: int | None = None):
+        super().__init__(message, None)
+        self.spec = spec
+        self.column = column
+
+    def context(self) -> str:
+        if self.column is None or not self.spec or "\n" in self.spec:
+            return ""
+        return f"  {self.spec}\n  {' ' * (self.column - 1)}^"
+
+    def __str__(self) -> str:
+        return f"{self.message}\n{self.context()}".rstrip()
+
+
+class InternalError(Exception):
+    """A bug in loopopt (a pass crashed, or produced invalid IR), reported as
+    `loc: internal error: ... (please report)`."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        super().__init__(message)
+        self.message = message
+        self.op = op
+
+
+# --------------------------------------------------------------------------- verification
+
+
+def _dominance_problem(value: SSAValue, user: Operation, index: dict[int, int]) -> str | None:
+    """Why `value` may not be used by `user` (None if it may): erased, or not dominating."""
+    if isinstance(value, ErasedSSAValue):
+        return "uses a value that was erased"
+    name = f"%{value.name_hint}" if value.name_hint else "a value"
+    if isinstance(value, BlockArgument):
+        def_block, def_op = value.block, None
+    elif isinstance(value, OpResult):
+        def_op = value.op
+        def_block = def_op.parent_block()
+    else:
+        return f"uses {name}, which is not defined by an operation or a block"
+    cur: Operation | None = user
+    while cur is not None:
+        block = cur.parent_block()
+        if block is None:
+            break
+        if block is def_block:
+            if def_op is None or isinstance(block.parent_op(), ModuleOp):
+                return None
+            if def_op is cur:
+                return f"uses its own result {name}"
+            if def_op.parent_block() is block and _position(def_op, index) > _position(cur, index):
+                return f"uses {name} before its definition"
+            return None
+        if def_block is not None and block.parent is def_block.parent:
+            return None  # another block of the same CFG region: not checked here
+        cur = block.parent_op()
+    return f"uses {name}, which is not defined in an enclosing scope"
+
+
+def _position(op: Operation, index: dict[int, int]) -> int:
+    if id(op) not in index:
+        block = op.parent_block()
+        assert block is not None
+        for k, o in enumerate(block.ops):
+            index[id(o)] = k
+    return index[id(op)]
+
+
+def verify_located(module: Operation) -> None:
+    """Verify op by op, innermost first, so a failure names the op (and line) at fault.
+
+    Besides each op's own verifier this checks what xDSL 0.74 does not: every operand is
+    defined before its use in an enclosing block (SSA dominance within a block; the blocks
+    of one CFG region are not ordered) and no operand is an erased value.
+    """
+    index: dict[int, int] = {}
+    for op in module.walk(region_first=True):
+        for operand in op.operands:
+            problem = _dominance_problem(operand, op, index)
+            if problem is not None:
+                raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as e:
+            raise LoopoptDiagnostic(_plain_message(e), op) from None
+
+
+# --------------------------------------------------------------------------- reporting
+
+
+def debug_enabled() -> bool:
+    """LOOPOPT_DEBUG=1 (any value but empty or 0): internal errors show their traceback."""
+    return os.environ.get("LOOPOPT_DEBUG", "") not in ("", "0")
+
+
+def _op_in_traceback(error: BaseException) -> Operation | None:
+    """The innermost located operation a crashing frame was working on (its locals)."""
+    tb = error.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in frame.f_locals.values():
+            if isinstance(value, Operation) and location_of(value) is not None:
+                return value
+    return None
+
+
+def format_diagnostic(error: BaseException, input_name: str = "<input>") -> str:
+    """The user-facing text of any exception: `loc: error: message` for errors in the input
+    (parse, verify, pipeline, options, unsupported constructs), `loc: internal error: ...
+    (please report)` for anything else. Never a traceback."""
+    if isinstance(error, ParseError):
+        where = error.span.get_location()
+        text = str(error)
+        context = text.split("\n", 1)[1] if "\n" in text else ""
+        lines = [ln for ln in context.splitlines() if ln.strip() and ln.strip() != error.msg.strip()]
+        return "\n".join([f"{where}: error: {error.msg}", *lines]).rstrip()
+    if isinstance(error, PipelineError):
+        return f"{input_name}: error: {error}"
+    if isinstance(error, ArgSpecParseError):
+        return f"{input_name}: error: {_plain_message(error)}"
+    if isinstance(error, RecursionError):
+        return f"{input_name}: error: the input is nested too deeply to process"
+    if isinstance(error, UnicodeDecodeError):
+        return f"{input_name}: error: the input is not UTF-8 text ({error.reason} at byte {error.start})"
+    if isinstance(error, InternalError):
+        where = location_of(error.op) or input_name
+        return f"{where}: internal error: {error.message} (please report; LOOPOPT_DEBUG=1 shows the traceback)"
+    if isinstance(error, DiagnosticException):
+        op = getattr(error, "op", None)
+        where = location_of(op) if isinstance(op, Operation) else None
+        message = getattr(error, "message", None) if isinstance(error, LoopoptDiagnostic) else None
+        text = _plain_message(error) if message is None else message
+        where = where or input_name
+        prefix = f"{where}: error: "
+        return text if text.startswith(prefix) else prefix + text
+    op = _op_in_traceback(error)
+    where = location_of(op) or input_name
+    what = f"{type(error).__name__}: {_plain_message(error)}"
+    return f"{where}: internal error: {what} (please report; LOOPOPT_DEBUG=1 shows the traceback)"
+
+
+def report(error: BaseException, input_name: str = "<input>", stream: IO[str] | None = None) -> int:
+    """Print `error` as a diagnostic (with its traceback first under LOOPOPT_DEBUG=1); exit status 1."""
+    stream = stream or sys.stderr
+    if debug_enabled():
+        traceback.print_exception(error, file=stream)
+    print(format_diagnostic(error, input_name), file=stream)
+    return 1

@@ -12,7 +12,7 @@ func.func @f() {
 
 // VERIFY: errors.mlir:9:3: error: result 'result' at position 0 does not verify
 // VERIFY-NOT: Traceback
-// PASS: error: Unrecognized passes: ['no-such-pass']
+// PASS: errors.mlir: error: unknown pass 'no-such-pass' (loop-opt --help lists the passes)
 // PASS-NOT: Traceback
 // TARGET: error: argument -t/--target: invalid choice: 'no-such-target'
 // PARSE: malformed.mlir:1:15: error: Expected argument or type
