@@ -70,7 +70,11 @@ LIBRARY_NAMES = frozenset(
 
 RESERVED_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"_"), "names starting with '_' are reserved to the C implementation"),
-    (re.compile(r".*_t\Z"), "names ending in '_t' are reserved for C and POSIX types (int64_t, __m256, float32x4_t)"),
+    (re.compile(r"(?:u?int(?:8|16|32|64|ptr|max|_least\d+|_fast\d+)|s?size|ptrdiff|max_align|wchar|wint|"
+                r"char(?:16|32)|float(?:16|32|64)?|double|poly(?:8|16|64|128)|bfloat16|mbstate|fpos|div|ldiv|"
+                r"lldiv|clock|time|off|pid|sig_atomic|fenv|fexcept|[a-z]+\d+x\d+(?:x\d+)?)_t\Z"),
+     "is a C, POSIX or NEON type name (int64_t, size_t, float32x4_t)"),
+    (re.compile(r"(?:FILE|DIR|va_list|jmp_buf|mmask\d*)\Z"), "is a C library type name"),
     (re.compile(r"(?:U?INT|INTPTR|UINTPTR|INTMAX|UINTMAX|SIZE|PTRDIFF|WCHAR|WINT|SIG_ATOMIC)[0-9]*_?"
                 r"(?:MIN|MAX|C)\Z"), "is a <stdint.h> macro"),
     (re.compile(r"(?:NAN|INFINITY|HUGE_VALF?L?|NULL|EOF|BUFSIZ|FILENAME_MAX|FOPEN_MAX|RAND_MAX|"

@@ -402,14 +402,17 @@ def call_loop_kernel(
     Inputs are given as the df kernel takes them: numpy arrays, dicts of field arrays for
     arrays of records, scalars. Output buffers are allocated as the runtime allocates them
     (`KernelSignature.output_shapes`: from the axes' extents in the inputs, or from `extents`
-    for axes no input has, such as a range's); filter outputs get their capacity and come
-    back trimmed to their count.
+    for axes no input has); filter outputs get their capacity and come back trimmed to their
+    count. Outputs on computed axes (`loop.extents`) are sized like `call_alloc` sizes them:
+    the kernel runs once with them empty to learn the extents, then again; a range step of 0
+    (`loop.steps`) is a ValueError.
     """
     from loopopt.interp.dtypes import numpy_dtype
     from loopopt.interp.runner import make_interpreter
 
     func = find_kernel(module, name)
     args = kernel_args(func)
+    sig = kernel_signature(func)
     ins = [a for a in args if not (isinstance(a, BufferArg) and a.output)]
     outs = [a for a in args if isinstance(a, BufferArg) and a.output]
     flat = flatten_inputs(inputs)
@@ -421,22 +424,38 @@ def call_loop_kernel(
             values[a.index] = numpy_dtype(a.type).type(leaf)
         else:
             values[a.index] = np.array(leaf, dtype=numpy_dtype(a.element_type), copy=True, order="C")
-    shapes = kernel_signature(func).output_shapes([values[a.index] for a in ins], extents)
-    for a, shape in zip(outs, shapes, strict=True):
-        values[a.index] = np.zeros(shape, dtype=numpy_dtype(a.element_type))
-    with np.errstate(all="ignore"):
-        results = tuple(make_interpreter(module).call_op(name, tuple(values)))
-    return df_results(outs, values, results)
+    in_values = [values[a.index] for a in ins]
+    sig.check_steps(in_values)
+    interpreter = make_interpreter(module)
+    computed = dict(sig.extents)
+    known = {a: n for a, n in (extents or {}).items() if a not in computed}
+
+    def run(shapes: Sequence[tuple[int, ...]]) -> tuple[Any, ...]:
+        for a, shape in zip(outs, shapes, strict=True):
+            values[a.index] = np.zeros(shape, dtype=numpy_dtype(a.element_type))
+        with np.errstate(all="ignore"):
+            return tuple(interpreter.call_op(name, tuple(values)))
+
+    if computed:  # ask the kernel for its computed extents with those outputs empty
+        found = run(sig.output_shapes(in_values, {**known, **{a: 0 for a in computed}}))
+        known.update({a: int(found[j]) for a, j in computed.items()})
+    shapes = sig.output_shapes(in_values, known)
+    results = run(shapes)
+    sig.check_computed_extents(shapes, results)
+    return df_results(outs, values, results, hidden=set(computed.values()))
 
 
-def df_results(outs: Sequence[BufferArg], values: Sequence[Any], results: Sequence[Any]) -> tuple[Any, ...]:
+def df_results(
+    outs: Sequence[BufferArg], values: Sequence[Any], results: Sequence[Any], hidden: set[int] = frozenset()  # type: ignore[assignment]
+) -> tuple[Any, ...]:
     """A kernel call's outcome in the df kernel's result order: each output buffer (`values`
     holds one value per func argument) trimmed to its count at its df result position, record
-    fields gathered into a dict, the scalar results (not counts) in the remaining positions."""
+    fields gathered into a dict, the scalar results (not counts, not the computed extents in
+    `hidden`) in the remaining positions."""
     by_position: dict[int, list[BufferArg]] = {}
     for a in outs:
         by_position.setdefault(a.result if a.result is not None else -1, []).append(a)
-    counts = {a.count_result for a in outs if a.count_result is not None}
+    counts = {a.count_result for a in outs if a.count_result is not None} | set(hidden)
     scalars = iter(r for k, r in enumerate(results) if k not in counts)
     df_results: list[Any] = []
     position = 0

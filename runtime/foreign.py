@@ -9,9 +9,11 @@ run (`ForeignKernel.batch`), and the binary is cached on disk like any build.
 Stream format (little-endian, both ways): the input file holds a `uint64`
 count of cases; per case, per parameter in C order: an input array is its
 `int64` dims then its raw elements, a scalar is its raw value in its C type, an
-output is its `int64` dims (capacity). The output file holds, per case, each
-output's raw elements then each result's raw value. Results come back as numpy
-scalars of their dtype, like the native wrapper's.
+output is its `int64` dims (capacity; -1 on a computed axis: the runner asks the
+kernel, see `_main_source`). The output file holds, per case, each output's
+`int64` dims and raw elements, then each result's raw value. Results come back as
+numpy scalars of their dtype, like the native wrapper's, without the computed
+extents (`KernelSignature.visible_results`).
 """
 
 from __future__ import annotations
@@ -38,35 +40,71 @@ class ForeignRunError(RuntimeError):
 
 
 def _main_source(c_source: str, sig: KernelSignature) -> str:
+    """The runner: the kernel, then a `main` that calls it on every case of the input stream.
+
+    The kernel is called through a file-scope pointer and the runner's own names start with
+    `loopopt_fr_`, so no kernel name can be shadowed by (or shadow) the runner's. An output
+    dimension given as -1 is on a computed axis: the runner calls the kernel once with it
+    empty (its guard writes nothing there), takes the extent the kernel returned, allocates
+    and calls again (two evaluations, as in `KernelSignature.call_alloc`).
+    """
     body: list[str] = []
     frees: list[str] = []
     call_args: list[str] = []
     writes: list[str] = []
+    allocs: list[str] = []
+    sizing: list[str] = []
+    index = {id(p): i for i, p in enumerate(sig.params)}
     for i, p in enumerate(sig.params):
         ctype = p.dt.c_type
         if isinstance(p, ArrayParam):
             dims = [f"d{i}_{d}" for d in range(p.rank)]
-            count = " * ".join(dims)
+            count = " * ".join(f"(size_t)({d} > 0 ? {d} : 0)" for d in dims)
             body.append(f"        int64_t {', '.join(dims)};")
-            body += [f"        lo_read(&{d}, sizeof {d});" for d in dims]
-            body.append(f"        {ctype} *a{i} = lo_alloc({count}, sizeof({ctype}));")
+            body += [f"        loopopt_fr_read(&{d}, sizeof {d});" for d in dims]
             if p.output:
-                body.append(f"        memset(a{i}, 0, (size_t)({count}) * sizeof({ctype}));")
-                writes.append(f"        lo_write(a{i}, (size_t)({count}) * sizeof({ctype}));")
+                body.append(f"        {ctype} *a{i} = NULL;")
+                allocs.append(f"        free(a{i});")
+                allocs.append(f"        a{i} = loopopt_fr_alloc({count}, sizeof({ctype}));")
+                writes += [f"        loopopt_fr_write(&{d}, sizeof {d});" for d in dims]
+                writes.append(f"        loopopt_fr_write(a{i}, {count} * sizeof({ctype}));")
             else:
-                body.append(f"        lo_read(a{i}, (size_t)({count}) * sizeof({ctype}));")
+                body.append(f"        {ctype} *a{i} = loopopt_fr_alloc({count}, sizeof({ctype}));")
+                body.append(f"        loopopt_fr_read(a{i}, {count} * sizeof({ctype}));")
             frees.append(f"        free(a{i});")
             call_args += [f"a{i}", *dims]
         else:
             body.append(f"        {ctype} s{i};")
-            body.append(f"        lo_read(&s{i}, sizeof s{i});")
+            body.append(f"        loopopt_fr_read(&s{i}, sizeof s{i});")
             call_args.append(f"s{i}")
-    body += [f"        {DTYPES[r].c_type} r{j};" for j, r in enumerate(sig.results)]
+    for o in sig.outputs:
+        i = index[id(o)]
+        for d, _, j in sig.computed_dims(o):
+            sizing.append(f"        if (d{i}_{d} < 0) {{ d{i}_{d} = r{j} > 0 ? r{j} : 0; query = 1; }}")
+    body += [f"        {DTYPES[r].c_type} r{j} = 0;" for j, r in enumerate(sig.results)]
     if len(sig.results) >= 2:
         call_args += [f"&r{j}" for j in range(len(sig.results))]
-    call = f"{sig.name}({', '.join(call_args)});"
-    body.append(f"        r0 = {call}" if len(sig.results) == 1 else f"        {call}")
-    writes += [f"        lo_write(&r{j}, sizeof r{j});" for j in range(len(sig.results))]
+    call = f"loopopt_fr_kernel({', '.join(call_args)});"
+    call = f"r0 = {call}" if len(sig.results) == 1 else call
+    if sizing:
+        # first call: outputs on computed axes empty (the -1 dims read as 0)
+        body.append("        int query = 0;")
+        saved = [f"        int64_t q{i}_{d} = d{i}_{d}; if (d{i}_{d} < 0) d{i}_{d} = 0;"
+                 for o in sig.outputs for i in [index[id(o)]] for d, _, _ in sig.computed_dims(o)]
+        restore = [f"        d{i}_{d} = q{i}_{d};"
+                   for o in sig.outputs for i in [index[id(o)]] for d, _, _ in sig.computed_dims(o)]
+        body += saved + allocs + [f"        {call}"] + restore + sizing
+        body.append("        if (query) {")
+        body += ["    " + line for line in allocs]
+        body.append(f"            {call}")
+        body.append("        }")
+    else:
+        body += allocs + [f"        {call}"]
+    writes += [f"        loopopt_fr_write(&r{j}, sizeof r{j});" for j in range(len(sig.results))]
+    types = [t for p in sig.params for t in p.c_params()]
+    if len(sig.results) >= 2:
+        types += [f"{DTYPES[r].c_type} *restrict" for r in sig.results]
+    pointer = f"static {sig.return_c_type} (*const loopopt_fr_kernel)({', '.join(types) or 'void'}) = {sig.name};"
     return "\n".join(
         [
             "#include <stdint.h>",
@@ -77,30 +115,31 @@ def _main_source(c_source: str, sig: KernelSignature) -> str:
             c_source,
             '#line 1 "loopopt_foreign_main.c"',
             sig.c_declaration(),
-            "static FILE *lo_in, *lo_out;",
-            "static void lo_fail(const char *what) { fprintf(stderr, \"loopopt runner: %s\\n\", what); exit(3); }",
-            "static void lo_read(void *p, size_t n) { if (n && fread(p, 1, n, lo_in) != n) lo_fail(\"truncated input\"); }",
-            "static void lo_write(const void *p, size_t n) { if (n && fwrite(p, 1, n, lo_out) != n) lo_fail(\"write failed\"); }",
-            "static void *lo_alloc(int64_t n, size_t size) {",
-            "    if (n < 0) lo_fail(\"negative length\");",
-            "    void *p = malloc(n > 0 ? (size_t)n * size : 1);",
-            "    if (p == NULL) lo_fail(\"out of memory\");",
+            pointer,
+            "static FILE *loopopt_fr_in, *loopopt_fr_out;",
+            "static void loopopt_fr_fail(const char *what) { fprintf(stderr, \"loopopt runner: %s\\n\", what); exit(3); }",
+            "static void loopopt_fr_read(void *p, size_t n) { if (n && fread(p, 1, n, loopopt_fr_in) != n) loopopt_fr_fail(\"truncated input\"); }",
+            "static void loopopt_fr_write(const void *p, size_t n) { if (n && fwrite(p, 1, n, loopopt_fr_out) != n) loopopt_fr_fail(\"write failed\"); }",
+            "static void *loopopt_fr_alloc(size_t n, size_t size) {",
+            "    if (n > SIZE_MAX / (size ? size : 1)) loopopt_fr_fail(\"length too large\");",
+            "    void *p = calloc(n > 0 ? n : 1, size);",
+            "    if (p == NULL) loopopt_fr_fail(\"out of memory\");",
             "    return p;",
             "}",
             "int main(int argc, char **argv) {",
-            "    if (argc != 3) lo_fail(\"usage: runner INPUT OUTPUT\");",
-            '    lo_in = fopen(argv[1], "rb");',
-            '    lo_out = fopen(argv[2], "wb");',
-            "    if (lo_in == NULL || lo_out == NULL) lo_fail(\"cannot open files\");",
+            "    if (argc != 3) loopopt_fr_fail(\"usage: runner INPUT OUTPUT\");",
+            '    loopopt_fr_in = fopen(argv[1], "rb");',
+            '    loopopt_fr_out = fopen(argv[2], "wb");',
+            "    if (loopopt_fr_in == NULL || loopopt_fr_out == NULL) loopopt_fr_fail(\"cannot open files\");",
             "    uint64_t cases;",
-            "    lo_read(&cases, sizeof cases);",
+            "    loopopt_fr_read(&cases, sizeof cases);",
             "    for (uint64_t c = 0; c < cases; c++) {",
             *body,
             *writes,
             *frees,
             "    }",
-            "    if (fclose(lo_out) != 0) lo_fail(\"write failed\");",
-            "    fclose(lo_in);",
+            "    if (fclose(loopopt_fr_out) != 0) loopopt_fr_fail(\"write failed\");",
+            "    fclose(loopopt_fr_in);",
             "    return 0;",
             "}",
             "",
@@ -149,7 +188,10 @@ def _encode_case(sig: KernelSignature, inputs: Sequence[Any], extents: Mapping[s
             raise ValueError(f"{sig.name}(): parameter {p.name!r} expects a rank-{p.rank} array, found rank {x.ndim}")
         parts.append(np.array(x.shape, "<i8").tobytes())
         parts.append(np.ascontiguousarray(x, x.dtype.newbyteorder("<")).tobytes())
-    shapes = sig.output_shapes(inputs, extents)
+    computed = dict(sig.extents)
+    sig.check_steps(inputs)
+    known = {a: n for a, n in (extents or {}).items() if a not in computed}
+    shapes = sig.output_shapes(inputs, {**known, **{a: -1 for a in computed}})
     for shape in shapes:
         parts.append(np.array(shape, "<i8").tobytes())
     return b"".join(parts), shapes
@@ -224,9 +266,16 @@ class ForeignKernel:
 
         cases = []
         for case_shapes in shapes:
-            outputs = [take(o.dt.numpy, int(np.prod(s))).reshape(s) for o, s in zip(sig.outputs, case_shapes)]
+            outputs = []
+            for o, s in zip(sig.outputs, case_shapes):
+                dims = tuple(int(d) for d in take(np.dtype(np.int64), len(s)))
+                if any(d < 0 for d in dims) or any(want >= 0 and want != d for want, d in zip(s, dims)):
+                    raise ForeignRunError(f"{sig.name}: runner wrote output {o.name!r} with dims {dims}, expected {s}")
+                outputs.append(take(o.dt.numpy, int(np.prod(dims))).reshape(dims))
             results = tuple(take(DTYPES[r].numpy, 1)[0] for r in sig.results)
-            cases.append((sig.trim_outputs(outputs, results), results))
+            sig.check_computed_extents([o.shape for o in outputs], results)
+            visible = tuple(results[j] for j in sig.visible_results)
+            cases.append((sig.trim_outputs(outputs, results), visible))
         if pos != len(data):
             raise ForeignRunError(f"{sig.name}: runner wrote {len(data) - pos} unexpected trailing bytes")
         return cases

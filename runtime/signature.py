@@ -244,7 +244,11 @@ class KernelSignature:
         position = {id(p): k for k, p in enumerate(self.inputs)}
         for axis, k in self.steps:
             p = self.params[k]
-            if int(inputs[position[id(p)]]) == 0:
+            try:
+                zero = int(inputs[position[id(p)]]) == 0
+            except (TypeError, ValueError, IndexError):
+                continue  # a bad scalar is reported by whoever encodes it
+            if zero:
                 raise ValueError(f"{self.name}(): the range on axis {axis!r} has step {p.name!r} = 0")
 
     @property
