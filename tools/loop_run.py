@@ -50,7 +50,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Operation, SSAValue
-from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException
 
 from loopopt.lowering.abi import flatten_inputs
 from loopopt.tools.ref_header import DTYPES, RefError, RefHeader, parse_ref_headers, random_values
@@ -146,13 +146,18 @@ def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[st
         if isinstance(t, ArrayType):
             try:
                 arr = np.load(what, allow_pickle=False)
-            except (OSError, ValueError) as e:
-                raise RunError(f"--input {name}: cannot load {what!r}: {e}") from None
+            except (OSError, ValueError, EOFError) as e:
+                raise RunError(f"--input {name}: cannot load {what!r}: {e or type(e).__name__}") from None
+            except Exception as e:  # a corrupt header can raise anything numpy's parser meets
+                raise RunError(f"--input {name}: cannot load {what!r}: {type(e).__name__}: {e}") from None
+            if not isinstance(arr, np.ndarray):
+                raise RunError(f"--input {name}: {what} is not a single .npy array")
             if arr.ndim != t.rank:
                 raise RunError(f"--input {name}: {what} has rank {arr.ndim}, the argument has rank {t.rank}")
             if arr.dtype != dt:
-                if not np.can_cast(arr.dtype, dt, "same_kind"):
-                    raise RunError(f"--input {name}: {what} holds {arr.dtype}, the argument is {np.dtype(dt)}")
+                if arr.dtype.fields is not None or arr.dtype.hasobject or not np.can_cast(arr.dtype, dt, "safe"):
+                    raise RunError(f"--input {name}: {what} holds {arr.dtype}, the argument is {np.dtype(dt)} "
+                                   f"(only value-preserving conversions are made)")
                 arr = arr.astype(dt)
             value: Any = np.ascontiguousarray(arr)
         else:
@@ -597,42 +602,43 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
+    """loop-run on `argv`: exit status 0 (every kernel matched), 1 (any error, usage errors
+    included: a diagnostic on stderr, never a traceback) or 2 (a MISMATCH)."""
+    from loopopt.diagnostics import report
+
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
         return _run(args, out)
-    except RunError as e:
-        print(f"loop-run: error: {e}", file=sys.stderr)
-    except (ParseError, VerifyException, DiagnosticException) as e:
-        from loopopt.tools.loop_opt import format_error
-
-        print(format_error(e, args.file), file=sys.stderr)
-    except Exception as e:  # the runtime's compile and run errors are reported, not traced
+    except KeyboardInterrupt:
+        raise
+    except (RunError, RefError) as e:
+        print(str(e) if isinstance(e, RefError) else f"loop-run: error: {e}", file=sys.stderr)
+    except BaseException as e:  # noqa: BLE001 - located diagnostics; anything else is an internal error
         from loopopt.runtime import CompileError, ForeignRunError
 
-        if not isinstance(e, CompileError | ForeignRunError):
-            raise
-        print(f"loop-run: error: {e}", file=sys.stderr)
+        if isinstance(e, CompileError | ForeignRunError) and not isinstance(e, DiagnosticException):
+            print(f"loop-run: error: {e}", file=sys.stderr)
+        else:
+            report(e, args.file)
     return EXIT_ERROR
 
 
 def _run(args: argparse.Namespace, out: Any) -> int:
     from loopopt.compile import compile as compile_module
     from loopopt.compile import kernels_of, make_context, parse
-    from loopopt.tools.loop_opt import verify_located
+    from loopopt.diagnostics import decode_source, verify_located
 
     if args.n < 0 or args.check_n < 0:
         raise RunError("--n and --check-n must be >= 0")
     target = _check_target(args.target)
     path = Path(args.file)
     try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as e:
-        raise RunError(f"cannot read {args.file}: {e.strerror if isinstance(e, OSError) else e}") from None
-    try:
-        headers = parse_ref_headers(text, args.file)
-    except RefError as e:
-        raise RunError(str(e)) from None
+        data = path.read_bytes()
+    except OSError as e:
+        raise RunError(f"cannot read {args.file}: {e.strerror or e}") from None
+    text = decode_source(data, args.file)
+    headers = parse_ref_headers(text, args.file)
     df_module = parse(text, make_context(), args.file)
     verify_located(df_module)
     kernels = kernels_of(df_module)
@@ -703,9 +709,10 @@ def _timing_line(df_module: ModuleOp, compiled: Any, kernel: func.FuncOp, inputs
     if header is None:
         return line + "; numpy: no REF header with a numpy expression for this kernel"
     env = ref_namespace(header, inputs, n)
-    expr = compile(header.expr, f"REF line {header.line}", "eval")
+    header.evaluate(header.expr, env, n)  # a failing expression: a RefError naming the line
+    expr = header.compiled_ref()
     with np.errstate(all="ignore"):
-        theirs = best_time(lambda: eval(expr, env))
+        theirs = best_time(lambda: expr(env))
     return line + f", numpy {format_seconds(theirs)} ({theirs / ours:.2f}x)"
 
 

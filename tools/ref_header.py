@@ -18,8 +18,14 @@ Fields (space separated; `ref=` comes last and takes the rest of the line):
     - `reduction:EXPR`: |got - ref| <= 2 (m + 1) eps sum|t| + tiny, with t = EXPR evaluated on
       the inputs (the reduced terms) and m their count: the bound of any summation order;
     - `close:RTOL`: |got - ref| <= RTOL (1 + |ref|) (compound formulas such as a variance).
-* `ref=EXPR`  a Python expression over the inputs (by name), `n`, `np` and the helpers
+* `ref=EXPR`  an expression over the inputs (by name), `n`, `np` and the helpers
   `fold(fn, init, *arrays)` and `scan(fn, init, x)`; a tuple for several results.
+
+Expressions (`ref=`, `tol=reduction:`, input values and dims) are never given to a bare
+`eval`: `SafeExpr` parses them with `ast` and accepts only a small grammar (arithmetic,
+comparisons, subscripts, allow-listed `np.` names and array methods, lambdas as the first
+argument of fold/scan; no name or attribute starting with `_`, no builtins but min, max,
+abs). docs/ref_header.md has the grammar.
 
 `loop-run` uses the headers for its inputs and numpy timings, the corpus tests
 (test/python/df/corpus.py) for their inputs, references and tolerances.
@@ -27,6 +33,7 @@ Fields (space separated; `ref=` comes last and takes the rest of the line):
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -45,7 +52,205 @@ DTYPES: dict[str, type[np.generic]] = {
 
 
 class RefError(ValueError):
-    """A malformed REF line; the message names the file and line."""
+    """A malformed REF line, or one whose expression fails: the message is a located
+    diagnostic, `file:line:col: error: ...`."""
+
+
+class ExprError(ValueError):
+    """An expression outside the REF grammar; `offset` is the column (0-based) in its text."""
+
+    def __init__(self, message: str, offset: int = 0):
+        super().__init__(message)
+        self.offset = offset
+
+
+NUMPY_NAMES = frozenset(
+    """
+    abs absolute add all amax amin any arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh
+    argmax argmin array asarray bitwise_and bitwise_not bitwise_or bitwise_xor bool_ cbrt ceil clip
+    concatenate copysign cos cosh count_nonzero cumprod cumsum divide dot e equal exp exp2 expm1 fabs
+    float32 float64 floor floor_divide fmax fmin fmod full greater greater_equal hypot inf int8
+    int16 int32 int64 invert isfinite isinf isnan left_shift less less_equal log log10 log1p log2
+    logical_and logical_not logical_or logical_xor max maximum mean min minimum mod multiply nan
+    negative nonzero not_equal ones pi positive power prod remainder right_shift rint round sign
+    signbit sin sinh sqrt square std subtract sum tan tanh true_divide trunc uint8 uint16 uint32
+    uint64 var where zeros
+    """.split()
+)
+"""What `np.NAME` may name: math, reductions, dtypes, constants and array constructors (no
+I/O such as np.load/np.save, no np.vectorize/frompyfunc, no modules such as np.lib)."""
+
+ARRAY_METHODS = frozenset(
+    "T accumulate all any argmax argmin astype copy cumprod cumsum max mean min ndim prod ravel "
+    "reduce reshape shape size sum".split()
+)
+"""The attributes allowed on any other value: array methods and ufunc `.reduce`/`.accumulate`."""
+
+KEYWORDS = frozenset({"axis", "dtype", "initial", "keepdims"})
+"""The keyword arguments a call may pass."""
+
+SAFE_BUILTINS: dict[str, Any] = {"min": min, "max": max, "abs": abs}
+_FRAME_BUILTINS: dict[str, Any] = {"__import__": __import__}
+
+_BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr,
+           ast.BitXor, ast.LShift, ast.RShift)
+_CMPOPS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_UNOPS = (ast.UAdd, ast.USub, ast.Not, ast.Invert)
+MAX_EXPONENT = 64
+"""`**`, `<<` and `>>` take a constant right operand of at most this magnitude (Python
+integers make `9**9**9` a hang)."""
+MAX_INT_LITERAL = 2**64
+
+
+class SafeExpr:
+    """A REF expression checked against the REF grammar, evaluated without builtins.
+
+    `SafeExpr(text)` raises `ExprError` (with the column) for anything outside the grammar;
+    `expr(namespace)` evaluates it with only the names of `namespace` (and min/max/abs).
+    """
+
+    def __init__(self, text: str, helpers: frozenset[str] = frozenset({"fold", "scan"})):
+        self.text = text
+        self.helpers = helpers
+        try:
+            tree = ast.parse(text.strip(), mode="eval")
+        except SyntaxError as e:
+            raise ExprError(f"invalid syntax in {text.strip()!r}", max((e.offset or 1) - 1, 0)) from None
+        self._check(tree.body, frozenset())
+        self.code = compile(tree, "<REF>", "eval")
+
+    def __call__(self, namespace: Mapping[str, Any]) -> Any:
+        # numpy's C code imports lazily through the calling frame's __import__: keep only that
+        # (no expression can name it: names starting with _ are refused).
+        return eval(self.code, {**SAFE_BUILTINS, **namespace, "__builtins__": _FRAME_BUILTINS})  # noqa: S307
+
+    # ------------------------------------------------------------------ the grammar
+
+    def _reject(self, node: ast.AST, what: str) -> ExprError:
+        return ExprError(what, getattr(node, "col_offset", 0))
+
+    def _check(self, node: ast.AST, params: frozenset[str], subscript: bool = False) -> None:
+        check = self._check
+        if isinstance(node, ast.Constant):
+            v = node.value
+            if isinstance(v, str) and subscript:
+                return
+            if isinstance(v, bool) or v is None or v is Ellipsis or isinstance(v, float):
+                return
+            if isinstance(v, int):
+                if abs(v) > MAX_INT_LITERAL:
+                    raise self._reject(node, f"integer literal {v} is too large")
+                return
+            raise self._reject(node, f"constant {v!r} is not allowed (numbers only; strings only as a record field subscript)")
+        if isinstance(node, ast.Name):
+            if node.id.startswith("_"):
+                raise self._reject(node, f"name '{node.id}' is not allowed (names starting with _ are not)")
+            return
+        if isinstance(node, ast.Attribute):
+            if node.attr.startswith("_"):
+                raise self._reject(node, f"attribute '{node.attr}' is not allowed (names starting with _ are not)")
+            if isinstance(node.value, ast.Name) and node.value.id == "np" and "np" not in params:
+                if node.attr not in NUMPY_NAMES:
+                    raise self._reject(node, f"np.{node.attr} is not allowed (docs/ref_header.md lists the numpy names)")
+                return
+            if node.attr not in ARRAY_METHODS:
+                raise self._reject(node, f"attribute '.{node.attr}' is not allowed (allowed: {', '.join(sorted(ARRAY_METHODS))})")
+            check(node.value, params)
+            return
+        if isinstance(node, ast.Call):
+            f = node.func
+            helper = isinstance(f, ast.Name) and f.id in self.helpers and f.id not in params
+            if isinstance(f, ast.Name):
+                if f.id not in SAFE_BUILTINS and not helper or f.id in params:
+                    raise self._reject(f, f"'{f.id}' cannot be called (only np.NAME functions, array methods, "
+                                          f"{', '.join(sorted(self.helpers | set(SAFE_BUILTINS)))})")
+            elif isinstance(f, ast.Attribute):
+                check(f, params)
+            else:
+                raise self._reject(f, "only named functions can be called")
+            for k, arg in enumerate(node.args):
+                if isinstance(arg, ast.Starred):
+                    raise self._reject(arg, "*arguments are not allowed")
+                if isinstance(arg, ast.Lambda):
+                    if not (helper and k == 0):
+                        raise self._reject(arg, "a lambda is only allowed as the first argument of fold or scan")
+                    self._check_lambda(arg, params)
+                else:
+                    check(arg, params)
+            for kw in node.keywords:
+                if kw.arg is None or kw.arg not in KEYWORDS:
+                    raise self._reject(kw.value, f"keyword argument {kw.arg or '**'!s} is not allowed "
+                                                 f"(allowed: {', '.join(sorted(KEYWORDS))})")
+                check(kw.value, params)
+            return
+        if isinstance(node, ast.BinOp):
+            if not isinstance(node.op, _BINOPS):
+                raise self._reject(node, f"operator {type(node.op).__name__} is not allowed")
+            if isinstance(node.op, ast.Pow | ast.LShift | ast.RShift):
+                self._check_small_constant(node.right)
+            check(node.left, params)
+            check(node.right, params)
+            return
+        if isinstance(node, ast.UnaryOp):
+            if not isinstance(node.op, _UNOPS):
+                raise self._reject(node, f"operator {type(node.op).__name__} is not allowed")
+            check(node.operand, params)
+            return
+        if isinstance(node, ast.BoolOp):
+            for v in node.values:
+                check(v, params)
+            return
+        if isinstance(node, ast.Compare):
+            if not all(isinstance(op, _CMPOPS) for op in node.ops):
+                raise self._reject(node, "only ==, !=, <, <=, >, >= comparisons are allowed")
+            for v in (node.left, *node.comparators):
+                check(v, params)
+            return
+        if isinstance(node, ast.IfExp):
+            for v in (node.test, node.body, node.orelse):
+                check(v, params)
+            return
+        if isinstance(node, ast.Subscript):
+            check(node.value, params)
+            check(node.slice, params, subscript=True)
+            return
+        if isinstance(node, ast.Slice):
+            for v in (node.lower, node.upper, node.step):
+                if v is not None:
+                    check(v, params)
+            return
+        if isinstance(node, ast.Tuple | ast.List):
+            if not isinstance(node.ctx, ast.Load):
+                raise self._reject(node, "assignment is not allowed")
+            for v in node.elts:
+                if isinstance(v, ast.Starred):
+                    raise self._reject(v, "*unpacking is not allowed")
+                check(v, params, subscript)
+            return
+        if isinstance(node, ast.Lambda):
+            raise self._reject(node, "a lambda is only allowed as the first argument of fold or scan")
+        raise self._reject(node, f"{type(node).__name__} expressions are not allowed in a REF expression")
+
+    def _check_lambda(self, node: ast.Lambda, params: frozenset[str]) -> None:
+        a = node.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.defaults or a.kw_defaults or a.posonlyargs:
+            raise self._reject(node, "a lambda takes plain positional parameters only")
+        names = [p.arg for p in a.args]
+        for name in names:
+            if name.startswith("_"):
+                raise self._reject(node, f"parameter '{name}' is not allowed (names starting with _ are not)")
+        self._check(node.body, params | frozenset(names))
+
+    def _check_small_constant(self, node: ast.AST) -> None:
+        inner = node.operand if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd) else node
+        if not (isinstance(inner, ast.Constant) and isinstance(inner.value, int | float)
+                and not isinstance(inner.value, bool) and abs(inner.value) <= MAX_EXPONENT):
+            raise self._reject(node, f"the right operand of **, << and >> must be a number constant of at most {MAX_EXPONENT}")
+
+
+def safe_eval(text: str, namespace: Mapping[str, Any]) -> Any:
+    """Check `text` against the REF grammar and evaluate it over `namespace` (no builtins)."""
+    return SafeExpr(text)(namespace)
 
 
 def random_values(
@@ -90,14 +295,24 @@ class InputSpec:
             if any(len(f) != 2 or f[1] not in DTYPES for f in fields):
                 raise ValueError(f"bad record fields in input spec {text!r}")
         dims = tuple(d.strip() for d in m["dims"].split(",")) if m["dims"] else ()
-        lo, hi = (float(m["lo"]), float(m["hi"])) if m["lo"] else (None, None)
+        for e in (*dims, *([m["value"]] if m["value"] else [])):
+            try:
+                SafeExpr(e, helpers=frozenset())
+            except ExprError as err:
+                raise ValueError(f"input spec {text.strip()!r}: {err}") from None
+        try:
+            lo, hi = (float(m["lo"]), float(m["hi"])) if m["lo"] else (None, None)
+        except ValueError:
+            raise ValueError(f"bad value range in input spec {text!r}") from None
+        if m["dtype"] is None and m["value"] is not None:
+            raise ValueError(f"input spec {text!r}: a record cannot have a value")
         return cls(m["name"], m["dtype"], fields, dims, m["value"], lo, hi)
 
     def make(self, n: int, rng: np.random.Generator) -> Any:
         """A value of size n: the spec's expression, or random values in its range."""
         if self.value is not None:
-            return DTYPES[self.dtype](eval(self.value, {"np": np, "n": n}))  # type: ignore[index]
-        shape = tuple(int(eval(d, {"n": n})) for d in self.dims)
+            return DTYPES[self.dtype](SafeExpr(self.value, frozenset())({"np": np, "n": n}))  # type: ignore[index]
+        shape = tuple(int(SafeExpr(d, frozenset())({"n": n})) for d in self.dims)
         if self.fields:
             return {f: random_values(t, shape, rng, self.low, self.high) for f, t in self.fields}
         v = random_values(self.dtype, shape, rng, self.low, self.high)  # type: ignore[arg-type]
@@ -150,6 +365,7 @@ class RefHeader:
     tol: str
     expr: str
     line: int = 0
+    filename: str = "<input>"
 
     def make_inputs(self, n: int, rng: np.random.Generator) -> dict[str, Any]:
         """Inputs of size n by argument name, in argument order."""
@@ -159,18 +375,31 @@ class RefHeader:
         """What `ref=` and `tol=reduction:` expressions see: the inputs by name, n, np, fold, scan."""
         return {"np": np, "fold": fold, "scan": scan, "n": n, **inputs}
 
+    def compiled_ref(self) -> SafeExpr:
+        """The checked `ref=` expression (call it with `namespace(...)`)."""
+        return SafeExpr(self.expr)
+
+    def evaluate(self, text: str, inputs: Mapping[str, Any], n: int, what: str = "ref=") -> Any:
+        """A checked expression of this header over the inputs; RefError naming the line on failure."""
+        try:
+            expr = SafeExpr(text)
+            with np.errstate(all="ignore"):
+                return expr(self.namespace(inputs, n))
+        except ExprError as e:
+            raise RefError(f"{self.filename}:{self.line}: error: bad REF header: {what}: {e}") from None
+        except Exception as e:  # a name that is not an input, a numpy error, ...
+            raise RefError(f"{self.filename}:{self.line}: error: REF {what} failed: {type(e).__name__}: {e}") from None
+
     def reference(self, inputs: Mapping[str, Any], n: int) -> tuple[Any, ...]:
         """numpy's results (a tuple, one item per kernel result)."""
-        with np.errstate(all="ignore"):
-            value = eval(self.expr, self.namespace(inputs, n))
+        value = self.evaluate(self.expr, inputs, n)
         return value if isinstance(value, tuple) else (value,)
 
     def tolerance(self, inputs: Mapping[str, Any], n: int) -> Tolerance:
         """The `tol=` for these inputs (a reduction's bound depends on its terms)."""
         kind, _, arg = self.tol.partition(":")
         if kind == "reduction":
-            with np.errstate(all="ignore"):
-                return Tolerance("bound", reduction_bound(eval(arg, self.namespace(inputs, n))))
+            return Tolerance("bound", reduction_bound(self.evaluate(arg, inputs, n, "tol=reduction")))
         if kind == "ulp":
             return Tolerance("ulp", int(arg))
         if kind == "close":
@@ -189,18 +418,32 @@ def _check_tol(tol: str) -> None:
         int(arg)
     elif kind == "close":
         float(arg)
+    elif kind == "reduction":
+        try:
+            SafeExpr(arg)
+        except ExprError as e:
+            raise ExprError(f"tol=reduction: {e}", len("tol=reduction:") + e.offset) from None
 
 
-def parse_ref_line(body: str, line: int = 0) -> RefHeader:
-    """The header of one REF line's body (the text after `REF:`); ValueError if malformed."""
+def parse_ref_line(body: str, line: int = 0, filename: str = "<input>") -> RefHeader:
+    """The header of one REF line's body (the text after `REF:`); ValueError if malformed
+    (an `ExprError`, with the column in `body`, for an expression outside the grammar)."""
     head, sep, expr = body.partition(" ref=")
     items = dict(item.split("=", 1) for item in head.split() if "=" in item)
     if not sep or len(items) != len(head.split()) or "kernel" not in items or set(items) - {"kernel", "inputs", "tol"}:
         raise ValueError("expected kernel=@NAME [inputs=...] [tol=...] ref=EXPR")
     tol = items.get("tol", "exact")
-    _check_tol(tol)
+    try:
+        _check_tol(tol)
+    except ExprError as e:
+        raise ExprError(str(e), body.index("tol=") + e.offset) from None
     specs = tuple(InputSpec.parse(s) for s in items.get("inputs", "").split(";") if s)
-    return RefHeader(items["kernel"].lstrip("@"), specs, tol, expr.strip(), line)
+    start = len(head) + len(sep) + len(expr) - len(expr.lstrip())
+    try:
+        SafeExpr(expr)
+    except ExprError as e:
+        raise ExprError(f"ref=: {e}", start + e.offset) from None
+    return RefHeader(items["kernel"].lstrip("@"), specs, tol, expr.strip(), line, filename)
 
 
 def parse_ref_headers(text: str, filename: str = "<input>") -> dict[str, RefHeader]:
@@ -211,8 +454,10 @@ def parse_ref_headers(text: str, filename: str = "<input>") -> dict[str, RefHead
         if not m:
             continue
         try:
-            header = parse_ref_line(m["body"], k)
+            header = parse_ref_line(m["body"], k, filename)
+        except ExprError as e:
+            raise RefError(f"{filename}:{k}:{m.start('body') + e.offset + 1}: error: bad REF header: {e}") from None
         except ValueError as e:
-            raise RefError(f"{filename}:{k}: bad REF header: {e}") from None
+            raise RefError(f"{filename}:{k}: error: bad REF header: {e}") from None
         headers[header.kernel] = header
     return headers
