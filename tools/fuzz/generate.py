@@ -1,0 +1,489 @@
+"""Random df kernels: chains and DAGs of map/zip/filter/select/reduce/fold/scan over 1-3 inputs.
+
+`Generator(seed, options).kernel(name)` draws one `Kernel`. Every construct can be switched
+off with `GenOptions.exclude` (the names in `CONSTRUCTS`), which is how a known open bug class
+is kept out of a CI slice (docs/fuzzing.md lists what is excluded by default and why).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .program import (
+    DTYPES,
+    FLOAT_BINARY,
+    FLOAT_PREDS,
+    FLOAT_UNARY,
+    FLOATS,
+    INT_BINARY,
+    INT_PREDS,
+    INT_UNARY,
+    INTS,
+    Arg,
+    Const,
+    Expr,
+    Filter,
+    Fold,
+    Input,
+    Kernel,
+    Map,
+    Node,
+    Op,
+    Param,
+    Project,
+    Range,
+    Reduce,
+    Scalar,
+    Scan,
+    Select,
+    ValueType,
+    node_types,
+    walk_expr,
+)
+
+CONSTRUCTS = (
+    # kernel shapes and nodes
+    "map", "zip", "filter", "select", "reduce", "reassoc", "fold", "scan", "custom",
+    "range", "free_range", "records", "rank2", "params", "captured_reduce",
+    # lane-wise operations
+    "div", "rem", "shift", "cast", "fptosi", "sqrt", "rounding", "copysign", "minmax", "bitwise",
+    # values
+    "special_consts",
+)  # fmt: skip
+"""Everything `GenOptions.exclude` can name."""
+
+
+@dataclass
+class GenOptions:
+    dtypes: tuple[str, ...] = DTYPES
+    exclude: frozenset[str] = field(default_factory=frozenset)
+    max_depth: int = 3
+    max_steps: int = 4
+
+    def allows(self, construct: str) -> bool:
+        return construct not in self.exclude
+
+
+INT_MIN = {"i32": -(2**31), "i64": -(2**63)}
+INT_MAX = {"i32": 2**31 - 1, "i64": 2**63 - 1}
+
+
+class Generator:
+    def __init__(self, seed: int, options: GenOptions | None = None):
+        self.rng = random.Random(seed)
+        self.opt = options or GenOptions()
+
+    # ------------------------------------------------------------------ helpers
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def const(self, dt: str) -> Const:
+        r = self.rng
+        special = self.opt.allows("special_consts")
+        if dt in FLOATS:
+            pool = [0.0, 1.0, -1.0, 0.5, 2.0, 3.0, -2.5, 0.1, 1e-3, 100.0]
+            if special:
+                pool += [-0.0, float("inf"), float("-inf"), float("nan"), 1e30, -1e-30, 1e-40]
+            v = r.choice(pool) if self.chance(0.7) else r.gauss(0, 10)
+            v = float(np.float32(v)) if dt == "f32" else float(v)
+            return Const(v, dt)
+        if dt == "i1":
+            return Const(int(self.chance(0.5)), dt)
+        pool = [0, 1, -1, 2, 3, 7, 31, 32, 63, 64, 100, -100]
+        if special:
+            pool += [INT_MIN[dt], INT_MAX[dt], INT_MIN[dt] + 1]
+        v = r.choice(pool) if self.chance(0.7) else r.randint(-1000, 1000)
+        return Const(v, dt)
+
+    # ------------------------------------------------------------------ expressions
+
+    def expr(self, dt: str, leaves: list[Expr], depth: int, tags: set[str]) -> Expr:
+        """A lane-wise expression of type `dt` over `leaves` (args and captured scalars)."""
+        same = [x for x in leaves if x.dtype == dt]
+        if depth <= 0 or self.chance(0.25):
+            if same and self.chance(0.85):
+                return self.rng.choice(same)
+            if not same and leaves and self.chance(0.7):
+                cast = self.cast_to(dt, self.rng.choice([x for x in leaves if x.dtype != "i1"] or leaves), tags)
+                if cast is not None:
+                    return cast
+            return self.const(dt)
+        roll = self.rng.random()
+        if dt == "i1":
+            return self.cond(leaves, depth - 1, tags)
+        if roll < 0.6:
+            ops = [o for o in (FLOAT_BINARY if dt in FLOATS else INT_BINARY) if self.op_allowed(o, dt)]
+            name = self.rng.choice(ops)
+            a = self.expr(dt, leaves, depth - 1, tags)
+            b = self.expr(dt, leaves, depth - 1, tags)
+            tags.add(f"op:{name}")
+            return Op(name, (a, b), dt)
+        if roll < 0.75:
+            ops = [o for o in (FLOAT_UNARY if dt in FLOATS else INT_UNARY) if self.op_allowed(o, dt)]
+            name = self.rng.choice(ops)
+            tags.add(f"op:{name}")
+            return Op(name, (self.expr(dt, leaves, depth - 1, tags),), dt)
+        if roll < 0.88 and self.opt.allows("select"):
+            c = self.cond(leaves, depth - 1, tags)
+            tags.add("op:select")
+            return Op("select", (c, self.expr(dt, leaves, depth - 1, tags), self.expr(dt, leaves, depth - 1, tags)), dt)
+        others = [x for x in leaves if x.dtype not in (dt, "i1")]
+        if others and self.opt.allows("cast"):
+            cast = self.cast_to(dt, self.expr(self.rng.choice(others).dtype, leaves, depth - 1, tags), tags)
+            if cast is not None:
+                return cast
+        return self.expr(dt, leaves, depth - 1, tags)
+
+    def op_allowed(self, name: str, dt: str) -> bool:
+        group = {
+            "div": "div", "rem": "rem", "shl": "shift", "shr": "shift", "sqrt": "sqrt",
+            "floor": "rounding", "ceil": "rounding", "trunc": "rounding", "copysign": "copysign",
+            "min": "minmax", "max": "minmax", "and": "bitwise", "or": "bitwise", "xor": "bitwise",
+        }.get(name)  # fmt: skip
+        return group is None or self.opt.allows(group)
+
+    def cast_to(self, dt: str, x: Expr, tags: set[str]) -> Expr | None:
+        """x converted to dt (None when not allowed)."""
+        if x.dtype == dt:
+            return x
+        if not self.opt.allows("cast"):
+            return None
+        if x.dtype == "i1":
+            if dt in INTS:
+                tags.add("op:cast")
+                return Op("cast", (x,), dt)
+            return None
+        if x.dtype in FLOATS and dt in INTS and not self.opt.allows("fptosi"):
+            return None
+        tags.add("op:cast")
+        if x.dtype in FLOATS and dt in INTS:
+            tags.add("op:fptosi")
+        return Op("cast", (x,), dt)
+
+    def cond(self, leaves: list[Expr], depth: int, tags: set[str]) -> Expr:
+        bools = [x for x in leaves if x.dtype == "i1"]
+        if bools and self.chance(0.2):
+            return self.rng.choice(bools)
+        dts = sorted({x.dtype for x in leaves if x.dtype != "i1"}) or ["i32"]
+        dt = self.rng.choice(dts)
+        pred = self.rng.choice(FLOAT_PREDS if dt in FLOATS else INT_PREDS)
+        tags.add("op:cmp")
+        return Op(f"cmp:{pred}", (self.expr(dt, leaves, depth, tags), self.expr(dt, leaves, depth, tags)), "i1")
+
+    # ------------------------------------------------------------------ kernels
+
+    def kernel(self, name: str) -> Kernel:
+        for _ in range(20):
+            k = self._kernel(name)
+            from .evaluate import fma_sites
+
+            if len(fma_sites(k)) <= 1:
+                return k
+        return k
+
+    def _kernel(self, name: str) -> Kernel:
+        b = _Builder(self, name)
+        dt = self.rng.choice(self.opt.dtypes)
+        shape = self.rng.random()
+        if shape < 0.1 and self.opt.allows("rank2") and self.opt.allows("reduce"):
+            return b.rank2(dt)
+        if shape < 0.15 and self.opt.allows("free_range") and self.opt.allows("reduce"):
+            return b.free_range()
+        return b.rank1(dt)
+
+
+class _Builder:
+    """Builds one kernel: a node list plus pools of arrays per axis and of captured scalars."""
+
+    def __init__(self, g: Generator, name: str):
+        self.g = g
+        self.rng = g.rng
+        self.name = name
+        self.nodes: list[Node] = []
+        self.tags: set[str] = set()
+        self.scalars: list[Scalar] = []
+        self.arrays: list[int] = []
+        """Nodes whose value is an array (result 0 or a Project)."""
+        self.filter_count = 0
+
+    def add(self, node: Node) -> int:
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def types(self) -> list[list[ValueType]]:
+        return node_types(Kernel(self.name, tuple(self.nodes), ()))
+
+    def vt(self, k: int) -> ValueType:
+        return self.types()[k][0]
+
+    def finish(self, candidates: list[int]) -> Kernel:
+        if not candidates:
+            raise AssertionError("kernel without results")
+        count = min(len(candidates), self.rng.choice((1, 1, 2, 3)))
+        tail = candidates[-count:] if self.g.chance(0.6) else self.rng.sample(candidates, count)
+        results = tuple(dict.fromkeys(tail))
+        return Kernel(self.name, tuple(self.nodes), results, frozenset(self.tags))
+
+    # ------------------------------------------------------------------ shapes
+
+    def rank1(self, dt: str) -> Kernel:
+        g = self.g
+        n_inputs = self.rng.choice((1, 1, 2, 2, 3))
+        for k in range(n_inputs):
+            if k == 0 and g.opt.allows("records") and g.chance(0.1):
+                self.tags.add("records")
+                self.arrays.append(self.add(Input(dt, 1, ("a", "b"))))
+                continue
+            other = dt
+            if k > 0 and g.opt.allows("cast") and g.chance(0.2):
+                other = self.rng.choice(g.opt.dtypes)
+            self.arrays.append(self.add(Input(other)))
+        if g.opt.allows("params"):
+            for _ in range(self.rng.choice((0, 0, 1, 2))):
+                pdt = dt if g.chance(0.8) else self.rng.choice(g.opt.dtypes)
+                self.scalars.append(Scalar(self.add(Param(pdt)), pdt))
+        if g.opt.allows("range") and g.chance(0.12):
+            self.tags.add("range")
+            s, e, st = (self.add(Param("i64", role)) for role in ("start", "end", "step"))
+            self.arrays.append(self.add(Range(s, e, st, zipped=True)))
+        candidates: list[int] = []
+        steps = self.rng.randint(1, g.opt.max_steps)
+        for _ in range(steps):
+            made = self.step(dt)
+            if made is not None:
+                candidates.append(made)
+        if not candidates:
+            candidates.append(self.map_step(dt, axes=("i",)))
+        return self.finish(candidates)
+
+    def step(self, dt: str) -> int | None:
+        g = self.g
+        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold") if g.opt.allows(k)]
+        if not kinds:
+            return None
+        kind = self.rng.choice(kinds)
+        axes = self.pick_axes()
+        if kind == "map":
+            return self.map_step(dt, axes)
+        if kind == "select":
+            return self.select_step(dt, axes)
+        if kind == "filter" and axes == ("i",):
+            return self.filter_step(dt)
+        if kind == "reduce":
+            return self.reduce_step(axes)
+        if kind == "scan":
+            return self.scan_step(axes)
+        if kind == "fold":
+            return self.fold_step(axes)
+        return self.map_step(dt, axes)
+
+    def pick_axes(self) -> tuple[str, ...]:
+        types = self.types()
+        axes = sorted({types[a][0].axes for a in self.arrays if types[a][0].axes and len(types[a][0].axes) == 1})
+        if ("i",) in axes and (len(axes) == 1 or self.g.chance(0.6)):
+            return ("i",)
+        return self.rng.choice(axes)
+
+    def sources(self, axes: tuple[str, ...], most: int, exclude_records: bool = False) -> list[int]:
+        types = self.types()
+        pool = [a for a in self.arrays if types[a][0].axes == axes and not (exclude_records and types[a][0].fields)]
+        if not pool:
+            return []
+        count = self.rng.randint(1, min(most, len(pool))) if self.g.opt.allows("zip") else 1
+        return self.rng.sample(pool, count)
+
+    def leaves_for(self, srcs: list[int], first_arg: int = 0) -> list[Expr]:
+        """Block arguments of a region over srcs (record fields as field ops) + captured scalars."""
+        types = self.types()
+        leaves: list[Expr] = []
+        for k, s in enumerate(srcs):
+            t = types[s][0]
+            if t.fields:
+                arg = Arg(first_arg + k, "record")
+                leaves += [Op(f"field:{f}", (arg,), t.dtype) for f in t.fields]
+            else:
+                leaves.append(Arg(first_arg + k, t.dtype))
+        return leaves + list(self.scalars)
+
+    def map_step(self, dt: str, axes: tuple[str, ...]) -> int:
+        srcs = self.sources(axes, 3)
+        self.tags.add("map" if len(srcs) == 1 else "zip")
+        out = dt if self.g.chance(0.85) else self.rng.choice(self.g.opt.dtypes)
+        e = self.g.expr(out, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
+        k = self.add(Map(tuple(srcs), e))
+        self.arrays.append(k)
+        return k
+
+    def select_step(self, dt: str, axes: tuple[str, ...]) -> int:
+        types = self.types()
+        same = [a for a in self.arrays if types[a][0].axes == axes and not types[a][0].fields]
+        if not same:
+            return self.map_step(dt, axes)
+        a = self.rng.choice(same)
+        adt = types[a][0].dtype
+        others = [x for x in same if types[x][0].dtype == adt]
+        b = self.rng.choice(others)
+        self.tags.add("select")
+        params = [s for s in self.scalars if s.dtype == "i1"]
+        if self.g.opt.allows("params") and self.g.chance(0.2):
+            c = self.add(Param("i1"))
+            self.scalars.append(Scalar(c, "i1"))
+            k = self.add(Select(c, a, b, scalar_cond=True))
+        elif params and self.g.chance(0.3):
+            k = self.add(Select(params[0].ref, a, b, scalar_cond=True))
+        else:
+            srcs = self.sources(axes, 2, exclude_records=True)
+            pred = self.g.cond(self.leaves_for(srcs), self.rng.randint(0, 2), self.tags)
+            c = self.add(Map(tuple(srcs), pred))
+            k = self.add(Select(c, a, b))
+        self.arrays.append(k)
+        return k
+
+    def filter_step(self, dt: str) -> int:
+        srcs = self.sources(("i",), 2, exclude_records=True)
+        if not srcs:
+            return None
+        pred = self.g.cond(self.leaves_for(srcs), self.rng.randint(0, 2), self.tags)
+        axis = f"k{self.filter_count}"
+        self.filter_count += 1
+        self.tags.add("filter")
+        k = self.add(Filter(tuple(srcs), pred, axis))
+        self.arrays.append(k)
+        for idx in range(1, len(srcs)):
+            self.arrays.append(self.add(Project(k, idx)))
+        return k
+
+    def reduce_step(self, axes: tuple[str, ...]) -> int | None:
+        srcs = self.sources(axes, 1, exclude_records=True)
+        if not srcs:
+            return None
+        src = srcs[0]
+        t = self.vt(src)
+        if t.dtype == "i1":
+            return None
+        kind, reassoc, body = self.reduce_kind(t.dtype, "reduce")
+        init = self.g.const(t.dtype)
+        k = self.add(Reduce(kind, src, init, reassoc, (), body))
+        self.tags.add("reduce")
+        if reassoc:
+            self.tags.add("reassoc")
+        if self.captured_ok(t.dtype, kind, reassoc):
+            self.scalars.append(Scalar(k, t.dtype))
+        return k
+
+    def captured_ok(self, dt: str, kind: str, reassoc: bool) -> bool:
+        """Whether a reduction's scalar may feed later maps (only exactly comparable ones)."""
+        ok = self.g.opt.allows("captured_reduce") and not (dt in FLOATS and reassoc and kind in ("add", "mul"))
+        if ok:
+            self.tags.add("captured_reduce")
+        return ok
+
+    def reduce_kind(self, dt: str, what: str) -> tuple[str, bool, Expr | None]:
+        g = self.g
+        kinds = ["add", "add", "mul", "min", "max"] + (["and", "or"] if dt in INTS else [])
+        if not g.opt.allows("minmax"):
+            kinds = [k for k in kinds if k not in ("min", "max")]
+        if g.opt.allows("custom"):
+            kinds.append("custom")
+        kind = self.rng.choice(kinds)
+        reassoc = what == "reduce" and g.opt.allows("reassoc") and g.chance(0.5)
+        if dt in FLOATS and kind == "mul":
+            reassoc = False
+        body = None
+        if kind == "custom":
+            reassoc = False
+            self.tags.add("custom")
+            leaves: list[Expr] = [Arg(0, dt), Arg(1, dt), *self.scalars]
+            body = g.expr(dt, leaves, self.rng.randint(1, 2), self.tags)
+        return kind, reassoc, body
+
+    def scan_step(self, axes: tuple[str, ...]) -> int | None:
+        srcs = self.sources(axes, 1, exclude_records=True)
+        if not srcs:
+            return None
+        src = srcs[0]
+        t = self.vt(src)
+        if t.dtype == "i1":
+            return None
+        kind, _, body = self.reduce_kind(t.dtype, "scan")
+        k = self.add(Scan(kind, src, self.g.const(t.dtype), body))
+        self.tags.add("scan")
+        self.arrays.append(k)
+        return k
+
+    def fold_step(self, axes: tuple[str, ...]) -> int | None:
+        srcs = self.sources(axes, 2, exclude_records=True)
+        types = self.types()
+        if not srcs or any(types[s][0].dtype == "i1" for s in srcs):
+            return None
+        m = self.rng.choice((1, 1, 2))
+        acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.dtypes) for _ in range(m)]
+        accs: list[Expr] = [Arg(a, d) for a, d in enumerate(acc_dts)]
+        leaves = accs + [Arg(m + k, types[s][0].dtype) for k, s in enumerate(srcs)] + list(self.scalars)
+        bodies = tuple(self.g.expr(d, leaves, self.rng.randint(1, 2), self.tags) for d in acc_dts)
+        inits = tuple(self.g.const(d) for d in acc_dts)
+        k = self.add(Fold(tuple(srcs), inits, bodies))
+        self.tags.add("fold")
+        results = [k] + [self.add(Project(k, a)) for a in range(1, m)]
+        for r, d in zip(results, acc_dts):
+            if self.g.opt.allows("captured_reduce"):
+                self.scalars.append(Scalar(r, d))
+        return results[-1] if self.g.chance(0.5) else k
+
+    def rank2(self, dt: str) -> Kernel:
+        self.tags.add("rank2")
+        cols = self.rng.choice((1, 3, 4, 5, 8, 9))
+        m = self.add(Input(dt, 2, (), cols, rows_n=self.g.chance(0.7)))
+        if self.g.opt.allows("params") and self.g.chance(0.5):
+            self.scalars.append(Scalar(self.add(Param(dt)), dt))
+        src = m
+        if self.g.chance(0.6):
+            e = self.g.expr(dt, [Arg(0, dt), *self.scalars], self.rng.randint(1, 2), self.tags)
+            src = self.add(Map((m,), e))
+            self.tags.add("map")
+        kind, reassoc, body = self.reduce_kind(dt, "reduce")
+        over = self.rng.choice((("j",), ("i",), ("i", "j")))
+        k = self.add(Reduce(kind, src, self.g.const(dt), reassoc, over, body))
+        self.tags.add("reduce")
+        return self.finish([k])
+
+    def free_range(self) -> Kernel:
+        self.tags.add("free_range")
+        s, e, st = (self.add(Param("i64", role)) for role in ("rstart", "rend", "rstep"))
+        r = self.add(Range(s, e, st, zipped=False))
+        src = r
+        if self.g.chance(0.5):
+            ex = self.g.expr("i64", [Arg(0, "i64")], self.rng.randint(1, 2), self.tags)
+            src = self.add(Map((r,), ex))
+        kind, reassoc, body = self.reduce_kind("i64", "reduce")
+        k = self.add(Reduce(kind, src, self.g.const("i64"), reassoc, (), body))
+        self.tags.add("reduce")
+        return self.finish([k])
+
+
+def used_constructs(kernel: Kernel) -> set[str]:
+    """Tags plus the op names found in the kernel's expressions."""
+    found = set(kernel.tags)
+    for node in kernel.nodes:
+        for e in _exprs(node):
+            for x in walk_expr(e):
+                if isinstance(x, Op):
+                    found.add("op:" + x.name.split(":")[0])
+    return found
+
+
+def _exprs(node: Node) -> list[Expr]:
+    match node:
+        case Map(expr=e):
+            return [e]
+        case Filter(pred=e):
+            return [e]
+        case Reduce(body=b) | Scan(body=b):
+            return [b] if b is not None else []
+        case Fold(bodies=bs):
+            return list(bs)
+    return []

@@ -1,0 +1,361 @@
+"""Compile batches of fuzzer kernels per ISA, run them (crash-isolated), compare, classify.
+
+One module of many kernels is compiled per (batch, ISA); when that fails, the batch is split
+in halves until each failure is pinned to its kernel. Native kernels run in a forked child
+process (a SIGSEGV/SIGFPE or a hang kills the child, not the fuzzer, and is attributed to the
+kernel that was running); NEON kernels run under qemu through `loopopt.runtime` (a sample of
+each batch: qemu is slow). AVX-512 code is compiled but not run when this CPU lacks it.
+
+Failure classes: mismatch, internal (a Python exception inside loopopt), compile_error (the C
+compiler rejected generated code), crash (signal, or a write outside an output's buffer),
+timeout, rejected (a clean LoopoptDiagnostic: counted, not a failure).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import re
+import time
+import traceback
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .compare import compare_results
+from .evaluate import evaluate, fma_sites
+from .inputs import make_args
+from .printer import print_module
+from .program import Kernel
+
+CLASSES = ("mismatch", "internal", "compile_error", "crash", "timeout", "rejected")
+FAILURES = ("mismatch", "internal", "compile_error", "crash", "timeout")
+FMA_ISAS = ("avx2", "avx512", "neon")
+KERNEL_TIMEOUT = 30.0
+"""Seconds one kernel may take on all its cases before it counts as a hang."""
+
+
+@dataclass
+class Failure:
+    cls: str
+    isa: str
+    kernel: Kernel
+    message: str
+    n: int | None = None
+    seed: int | None = None
+
+
+@dataclass
+class Case:
+    n: int
+    seed: int
+    offset: int = 0
+
+
+@dataclass
+class Stats:
+    per_isa: dict[str, Counter] = field(default_factory=dict)
+
+    def add(self, isa: str, key: str, count: int = 1) -> None:
+        self.per_isa.setdefault(isa, Counter())[key] += count
+
+    def total(self, key: str) -> int:
+        return sum(c[key] for c in self.per_isa.values())
+
+    def table(self) -> str:
+        cols = ("programs", "runs", *CLASSES, "compiled_only")
+        head = f"{'isa':8}" + "".join(f"{c:>14}" for c in cols)
+        rows = [head]
+        for isa, c in self.per_isa.items():
+            rows.append(f"{isa:8}" + "".join(f"{c[k]:>14}" for k in cols))
+        return "\n".join(rows)
+
+
+def classify(e: BaseException) -> tuple[str, str]:
+    from loopopt.diagnostics import LoopoptDiagnostic
+    from loopopt.runtime.build import CompileError
+
+    if isinstance(e, LoopoptDiagnostic):
+        return "rejected", str(e)
+    if isinstance(e, CompileError):
+        return "compile_error", str(e)[-3000:]
+    tb = "".join(traceback.format_exception(type(e), e, e.__traceback__)[-6:])
+    return "internal", f"{type(e).__name__}: {e}\n{tb}"[-4000:]
+
+
+# --------------------------------------------------------------------------- compiling
+
+
+def compile_text(text: str, isa: str, foreign: set[str] | None = None) -> Any:
+    """loopopt.compile's steps; for NEON only the kernels in `foreign` get an emulator binary,
+    for an ISA this CPU lacks the C is only compiled (returns None functions)."""
+    from loopopt import runtime
+    from loopopt.compile import (
+        CompiledKernels,
+        default_pipeline,
+        kernel_signature,
+        kernels_of,
+        make_context,
+        parse,
+        run_pipeline,
+    )
+    from loopopt.diagnostics import LoopoptDiagnostic
+    from loopopt.targets.c import emit_c
+
+    ctx = make_context()
+    module = parse(text, ctx, "<fuzz>")
+    module.verify()
+    spec = default_pipeline(isa)
+    run_pipeline(module, spec, ctx)
+    leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
+    if leftover is not None:
+        raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline", leftover)
+    c_source = emit_c(module, isa, spec)
+    signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
+    compiled = CompiledKernels(c_source, isa, module, signatures)
+    if isa in runtime.isa.FOREIGN_TOOLS:
+        compiled.functions = {
+            name: runtime.ForeignKernel(c_source, sig, isa, timeout=KERNEL_TIMEOUT)
+            for name, sig in signatures.items()
+            if foreign is None or name in foreign
+        }
+        return compiled
+    if isa not in runtime.isa.host_isas():
+        runtime.build.build(c_source, runtime.isa.compile_flags(isa))
+        return compiled
+    library = runtime.compile_library(c_source, list(signatures.values()), isa=isa)
+    compiled.library = library
+    compiled.functions = {name: library[name] for name in signatures}
+    return compiled
+
+
+def compile_groups(
+    kernels: list[Kernel], isa: str, foreign: set[str] | None = None
+) -> tuple[list[tuple[Any, list[Kernel]]], list[Failure]]:
+    """Compile `kernels` as one module, isolating failures: (compiled groups, failures).
+
+    A located diagnostic names its kernel by line: that kernel is dropped and the rest
+    retried; any other failure splits the batch in halves.
+    """
+    text = print_module(kernels)
+    try:
+        return [(compile_text(text, isa, foreign), kernels)], []
+    except Exception as e:  # noqa: BLE001 - every exception is classified
+        cls, msg = classify(e)
+        if len(kernels) == 1:
+            return [], [Failure(cls, isa, kernels[0], msg)]
+        culprit = _kernel_at_line(kernels, text, msg) if cls == "rejected" else None
+    if culprit is not None:
+        rest = [k for k in kernels if k is not culprit]
+        groups, fails = compile_groups(rest, isa, foreign)
+        return groups, [Failure(cls, isa, culprit, msg), *fails]
+    half = len(kernels) // 2
+    a, fa = compile_groups(kernels[:half], isa, foreign)
+    b, fb = compile_groups(kernels[half:], isa, foreign)
+    return a + b, fa + fb
+
+
+def _kernel_at_line(kernels: list[Kernel], text: str, msg: str) -> Kernel | None:
+    m = re.match(r"<fuzz>:(\d+):", msg)
+    if m is None:
+        return None
+    line = int(m.group(1))
+    starts = [k + 1 for k, t in enumerate(text.splitlines()) if t.startswith("func.func @")]
+    owner = None
+    for kernel, start in zip(kernels, starts):
+        if start <= line:
+            owner = kernel
+    return owner
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _call_cases(compiled: Any, name: str, calls: list[tuple[list[Any], int]]) -> list[Any]:
+    from loopopt.tools.loop_run import run_compiled, run_compiled_batch
+
+    if compiled.library is not None:
+        return [run_compiled(compiled, name, inputs, offset=offset) for inputs, offset in calls]
+    return run_compiled_batch(compiled, name, [inputs for inputs, _ in calls])
+
+
+def _child(conn: Any, work: list[tuple[Any, str, list[tuple[list[Any], int]]]]) -> None:
+    for compiled, name, calls in work:
+        conn.send(("start", name))
+        try:
+            out = _call_cases(compiled, name, calls)
+            conn.send(("done", name, out))
+        except AssertionError as e:  # a canary outside an output was overwritten
+            conn.send(("error", name, "crash", f"out-of-bounds write: {e}"))
+        except Exception as e:  # noqa: BLE001
+            cls, msg = classify(e)
+            conn.send(("error", name, cls, msg))
+    conn.close()
+
+
+def run_isolated(work: list[tuple[Any, str, list[tuple[list[Any], int]]]]) -> dict[str, tuple[str, Any]]:
+    """Run each (compiled, kernel, calls) in a forked child: name -> ("ok", outputs) or (class, message)."""
+    ctx = multiprocessing.get_context("fork")
+    results: dict[str, tuple[str, Any]] = {}
+    todo = list(work)
+    while todo:
+        parent, child = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_child, args=(child, todo))
+        proc.start()
+        child.close()
+        current: str | None = None
+        while True:
+            if not parent.poll(KERNEL_TIMEOUT):
+                proc.kill()
+                proc.join()
+                if current is not None:
+                    results[current] = ("timeout", f"no result after {KERNEL_TIMEOUT}s")
+                break
+            try:
+                msg = parent.recv()
+            except EOFError:
+                proc.join()
+                if current is not None:
+                    results[current] = ("crash", f"the process died with exit code {proc.exitcode} (signal {-proc.exitcode if proc.exitcode and proc.exitcode < 0 else '-'})")
+                break
+            if msg[0] == "start":
+                current = msg[1]
+            elif msg[0] == "done":
+                results[msg[1]] = ("ok", msg[2])
+                current = None
+            else:
+                results[msg[1]] = (msg[2], msg[3])
+                current = None
+        parent.close()
+        if proc.is_alive():
+            proc.join(5)
+        todo = [w for w in todo if w[1] not in results]
+    return results
+
+
+def run_foreign(work: list[tuple[Any, str, list[tuple[list[Any], int]]]]) -> dict[str, tuple[str, Any]]:
+    from loopopt.runtime.foreign import ForeignRunError
+
+    results: dict[str, tuple[str, Any]] = {}
+    for compiled, name, calls in work:
+        try:
+            results[name] = ("ok", _call_cases(compiled, name, calls))
+        except ForeignRunError as e:
+            results[name] = ("timeout" if "timed out" in str(e) else "crash", str(e)[-2000:])
+        except Exception as e:  # noqa: BLE001
+            results[name] = classify(e)
+    return results
+
+
+# --------------------------------------------------------------------------- one batch
+
+
+@dataclass
+class BatchRunner:
+    isas: list[str]
+    stats: Stats
+    neon_sample: int = 4
+    small_sizes: bool = False
+    failures: list[Failure] = field(default_factory=list)
+    rejected: Counter = field(default_factory=Counter)
+    _refs: dict[tuple[str, int, int, bool], Any] = field(default_factory=dict)
+
+    def cases_for(self, kernel: Kernel, seed: int) -> list[Case]:
+        from .inputs import sizes
+
+        rng = random.Random(seed)
+        if any(getattr(n, "role", "") == "rstart" for n in kernel.nodes):
+            ns = [0, 1]  # a free range ignores n: two seeds are two ranges
+        else:
+            ns = sizes(rng, self.small_sizes)
+        return [Case(n, rng.randrange(2**31), offset=rng.choice((0, 0, 1))) for n in ns]
+
+    def reference(self, kernel: Kernel, case: Case, fused: bool) -> Any:
+        key = (kernel.name, case.n, case.seed, fused)
+        if key not in self._refs:
+            args, _ = make_args(kernel, case.n, case.seed)
+            self._refs[key] = evaluate(kernel, args, fma=fused)
+        return self._refs[key]
+
+    def run_batch(self, kernels: list[Kernel], seed: int) -> None:
+        self._refs.clear()
+        cases = {k.name: self.cases_for(k, seed ^ zlib.crc32(k.name.encode())) for k in kernels}
+        calls = {k.name: [(make_args(k, c.n, c.seed)[1], c.offset) for c in cases[k.name]] for k in kernels}
+        by_name = {k.name: k for k in kernels}
+        rng = random.Random(seed)
+        for isa in self.isas:
+            foreign = None
+            chosen = kernels
+            if isa == "neon":
+                chosen = rng.sample(kernels, min(self.neon_sample, len(kernels)))
+                foreign = {k.name for k in chosen}
+            self.stats.add(isa, "programs", len(chosen))
+            groups, fails = compile_groups(chosen, isa, foreign)
+            for f in fails:
+                self.record(f)
+            from loopopt import runtime
+
+            if isa not in runtime.isa.host_isas() and isa not in runtime.isa.FOREIGN_TOOLS:
+                self.stats.add(isa, "compiled_only", sum(len(ks) for _, ks in groups))
+                continue
+            work = [(compiled, k.name, calls[k.name]) for compiled, ks in groups for k in ks]
+            outcome = run_foreign(work) if isa == "neon" else run_isolated(work)
+            for name, (status, payload) in outcome.items():
+                kernel = by_name[name]
+                if status != "ok":
+                    self.record(Failure(status, isa, kernel, str(payload)))
+                    continue
+                self.stats.add(isa, "runs", len(payload))
+                self.check(kernel, isa, cases[name], payload)
+
+    def check(self, kernel: Kernel, isa: str, cases: list[Case], outputs: list[Any]) -> None:
+        contracts = isa in FMA_ISAS and bool(fma_sites(kernel))
+        for case, got in zip(cases, outputs):
+            try:
+                refs = self.reference(kernel, case, False)
+                alt = self.reference(kernel, case, True) if contracts else None
+            except Exception as e:  # noqa: BLE001 - a fuzzer bug: say so, do not count as loopopt's
+                self.stats.add(isa, "evaluator_errors")
+                self.failures.append(Failure("evaluator_error", isa, kernel, classify(e)[1], case.n, case.seed))
+                continue
+            problem = compare_results(refs, alt, got)
+            if problem is not None:
+                self.record(Failure("mismatch", isa, kernel, problem, case.n, case.seed))
+                return
+
+    def record(self, f: Failure) -> None:
+        self.stats.add(f.isa, f.cls)
+        if f.cls == "rejected":
+            self.rejected[f.message.split("error:", 1)[-1].strip()[:120]] += 1
+            return
+        self.failures.append(f)
+
+
+def reproduce(kernel: Kernel, isa: str, n: int, seed: int) -> Failure | None:
+    """Compile and run one kernel on one case (the minimizer's oracle)."""
+    stats = Stats()
+    r = BatchRunner([isa], stats, neon_sample=1)
+    case = Case(n, seed)
+    groups, fails = compile_groups([kernel], isa, {kernel.name})
+    if fails:
+        return fails[0] if fails[0].cls != "rejected" else None
+    compiled = groups[0][0]
+    work = [(compiled, kernel.name, [(make_args(kernel, n, seed)[1], 0)])]
+    outcome = run_foreign(work) if isa == "neon" else run_isolated(work)
+    status, payload = outcome[kernel.name]
+    if status != "ok":
+        return Failure(status, isa, kernel, str(payload), n, seed)
+    r.check(kernel, isa, [case], payload)
+    return r.failures[0] if r.failures else None
+
+
+def timed(fn, *args: Any) -> tuple[Any, float]:
+    t = time.perf_counter()
+    out = fn(*args)
+    return out, time.perf_counter() - t
+
+
+__all__ = ["BatchRunner", "Failure", "Stats", "compile_groups", "reproduce", "np"]
