@@ -16,7 +16,40 @@ ISAS: tuple[str, ...] = ("scalar", "sse2", "avx2", "avx512", "neon")
 NATIVE = "native"
 """Pseudo-ISA: whatever `-march=native` enables on the build host."""
 
-COMMON_CFLAGS: tuple[str, ...] = ("-O3", "-std=c11", "-fPIC", "-ffp-contract=off", "-Wall", "-Wextra")
+COMMON_CFLAGS: tuple[str, ...] = (
+    # -O3 for its complete unrolling and scheduling (the kernel library's accumulator
+    # arrays stay in registers only with it), but no auto-vectorization: gcc 12's loop
+    # vectorizer miscompiles some generated scalar loops (a fold acc*acc over i32 with
+    # init 3 gives 3 instead of 1 at n=64 on AVX2), and loopopt's code is vectorized by
+    # loopopt already. The scalar target is therefore genuinely scalar.
+    "-O3",
+    "-fno-tree-vectorize",
+    # C11 without GNU extensions: -std=gnu11 would predefine `linux` and `unix` as 1.
+    "-std=c11",
+    "-fPIC",
+    # IEEE semantics as written: no contraction of a*b+c into an fma behind the printer's back.
+    "-ffp-contract=off",
+    # Safety nets for code that is right by construction: the printer wraps signed
+    # arithmetic through unsigned casts and moves bits through intrinsics or memcpy.
+    "-fwrapv",
+    "-fno-strict-aliasing",
+    "-Wall",
+    "-Wextra",
+    # A trigraph in generated C is an error, never silently converted (the printer
+    # escapes '?' in string literals; -std=c11 would otherwise turn "??/" into "\\").
+    "-Werror=trigraphs",
+    # What C89 allowed and gcc 12 only warns about compiles to wrong code: make it fail.
+    "-Werror=implicit-function-declaration",
+    "-Werror=implicit-int",
+    "-Werror=int-conversion",
+    "-Werror=incompatible-pointer-types",
+    "-Werror=return-type",
+)
+"""Flags for generated and hand-vectorized C (docs/build_flags.md explains and measures each)."""
+
+AUTOVEC_CFLAGS: tuple[str, ...] = ("-O3", "-ftree-vectorize")
+"""Appended (as extra flags) for plain scalar C that is meant to be auto-vectorized by gcc,
+such as the benchmark's `gcc -O3 -march=native` baseline: later flags override COMMON_CFLAGS."""
 
 _ISA_CFLAGS: dict[str, tuple[str, ...]] = {
     "scalar": (),

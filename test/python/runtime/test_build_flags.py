@@ -1,0 +1,104 @@
+"""The flags generated C is built with (runtime/isa.py COMMON_CFLAGS, docs/build_flags.md).
+
+Each test checks a behaviour the flags exist for, not the flag list itself.
+"""
+
+import subprocess
+import uuid
+
+import numpy as np
+import pytest
+
+import loopopt
+from loopopt.runtime import build, isa
+from loopopt.runtime.isa import host_isas
+
+# gcc 12 -O3's loop vectorizer turned this sequential fold into a wrong "reduction" on AVX2:
+# acc = acc*acc from 3 over 64 elements gave 3 (and 9 at n=65) instead of 3^(2^n) mod 2^32.
+SQUARE_FOLD = """
+func.func @square_fold(%x: !df.array<i32, [i]>) -> i32 {
+  %three = arith.constant 3 : i32
+  %p = df.fold(%x) init(%three) : !df.array<i32, [i]> -> i32 {
+  ^bb0(%acc: i32, %e: i32):
+    %m = arith.muli %acc, %acc : i32
+    df.yield %m : i32
+  }
+  func.return %p : i32
+}
+"""
+
+
+def expected_square_fold(n: int) -> int:
+    return int(np.uint32(pow(3, 2**n, 2**32)).view(np.int32))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("LOOPOPT_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+@pytest.mark.parametrize("target", host_isas())
+def test_gcc12_o3_fold_miscompile_does_not_happen(target, cache):
+    kernel = loopopt.compile(SQUARE_FOLD, target=target).functions["square_fold"]
+    for n in (0, 1, 2, 5, 31, 32, 33, 63, 64, 65, 100):
+        assert int(kernel(np.zeros(n, np.int32))) == expected_square_fold(n), n
+
+
+def _build_with(source: str, target: str = "scalar"):
+    return build.build(f"/* {uuid.uuid4().hex} */\n{source}", isa.compile_flags(target))
+
+
+def test_trigraph_in_a_string_literal_is_a_compile_error(cache):
+    # -std=c11 alone would silently compile "??=" as "#".
+    with pytest.raises(build.CompileError, match="trigraph"):
+        _build_with('const char *lo_s(void) { return "a??=b"; }\n')
+
+
+def test_trigraph_line_splice_in_a_comment_is_a_compile_error(cache):
+    # "??/" at the end of a comment line would splice the next line into the comment.
+    with pytest.raises(build.CompileError, match="trigraph"):
+        _build_with("int lo_f(int x) {\n    // user text ??/\n    x = x + 1;\n    return x;\n}\n")
+
+
+def test_gnu_macros_are_not_predefined(cache):
+    # -std=gnu11 predefines `linux` and `unix` as 1, which would break this.
+    _build_with("int lo_f(int linux, int unix) { return linux + unix; }\n")
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("int lo_f(int x) { return lo_undeclared(x); }\n", "implicit declaration"),
+        ("int lo_f(int x) { int *p = x; return *p; }\n", "integer without a cast"),
+        ("int lo_f(float *p) { int *q = p; return *q; }\n", "incompatible pointer type"),
+        ("int lo_f(int x) { if (x) return 1; }\n", "control reaches end"),
+    ],
+)
+def test_c89_leftovers_are_errors(cache, source, message):
+    with pytest.raises(build.CompileError, match=message):
+        _build_with(source)
+
+
+def _compile_to_asm(source: str, flags: list[str], tmp_path) -> str:
+    path = tmp_path / "probe.c"
+    path.write_text(source)
+    return subprocess.run(
+        ["gcc", *flags, "-S", "-o", "-", str(path)], capture_output=True, text=True, check=True
+    ).stdout
+
+
+def test_signed_overflow_wraps(cache, tmp_path):
+    # Without -fwrapv gcc folds x + 1 > x to 1; the printer wraps by construction, this is the net.
+    asm = _compile_to_asm("int lo_f(int x) { return x + 1 > x; }\n", isa.compile_flags("scalar"), tmp_path)
+    body = asm.split("lo_f:", 1)[1].split(".cfi_endproc", 1)[0]
+    assert "movl\t$1, %eax" not in body
+
+
+@pytest.mark.isa("avx2")
+def test_no_auto_vectorization_unless_asked(cache, tmp_path):
+    loop = "void lo_f(float *restrict y, const float *restrict x, long n) { for (long i = 0; i < n; i++) y[i] = 2.0f * x[i] + 1.0f; }\n"
+    plain = _compile_to_asm(loop, isa.compile_flags("avx2"), tmp_path)
+    autovec = _compile_to_asm(loop, [*isa.compile_flags("avx2"), *isa.AUTOVEC_CFLAGS], tmp_path)
+    assert "%ymm" not in plain
+    assert "%ymm" in autovec
