@@ -82,5 +82,10 @@ def run_function(module: ModuleOp, name: str, *args: Any) -> tuple[Any, ...]:
     if len(types) != len(args):
         raise InterpretationError(f"@{name} takes {len(types)} arguments, got {len(args)}")
     with np.errstate(all="ignore"):
-        values = tuple(_argument(a, t, as_value) for a, t in zip(args, types, strict=True))
-        return tuple(make_interpreter(module).call_op(name, values))
+        values = []
+        for k, (a, t) in enumerate(zip(args, types, strict=True)):
+            try:
+                values.append(_argument(a, t, as_value))
+            except (OverflowError, ValueError, TypeError) as e:  # 2**40 for an i32, "x" for an f32
+                raise InterpretationError(f"@{name} argument #{k} ({t}): {e}") from None
+        return tuple(make_interpreter(module).call_op(name, tuple(values)))
