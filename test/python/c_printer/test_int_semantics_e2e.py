@@ -1,0 +1,128 @@
+"""df programs with integer edge cases, compiled by the default pipeline for each ISA and run.
+
+Each kernel maps two arrays lane-wise (the main vector loop and the scalar tail both run:
+lengths are not multiples of the width) and must agree with the Python-int references of
+int_semantics.py, which implement docs/integer_semantics.md (not the interpreter). A division
+by zero must return 0, not kill the process with SIGFPE; NEON runs under qemu, where the old
+signed `vaddq_s32` let gcc fold `(x + 1) < x` to false.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from conftest import isa_params
+from int_semantics import BINARY, COMPARE, FLOAT_EDGES, edge_values, fptosi_reference, wrap
+from loopopt.compile import compile
+
+ISAS = isa_params(("scalar", "sse2", "avx2", "avx512", "neon"))
+DT = {"i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+ARITH = {
+    "add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli", "min": "arith.minsi", "max": "arith.maxsi",
+    "shl": "arith.shli", "shr": "arith.shrsi", "shru": "arith.shrui", "div": "arith.divsi", "rem": "arith.remsi",
+    "divu": "arith.divui", "remu": "arith.remui", "floordiv": "arith.floordivsi", "ceildiv": "arith.ceildivsi",
+    "ceildivu": "arith.ceildivui",
+}  # fmt: skip
+CMPS = ("slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge", "eq", "ne")
+
+
+def _map(name: str, t: str, body: str, rt: str | None = None, ins: int = 2) -> str:
+    rt = rt or t
+    arrays = ", ".join(f"%x{k}: !df.array<{t}, [i]>" for k in range(ins))
+    operands = ", ".join(f"%x{k}" for k in range(ins))
+    types = ", ".join(f"!df.array<{t}, [i]>" for _ in range(ins))
+    args = ", ".join(f"%a{k}: {t}" for k in range(ins))
+    return (
+        f"func.func @{name}({arrays}) -> !df.array<{rt}, [i]> {{\n"
+        f"  %r = df.map {operands} : {types} -> !df.array<{rt}, [i]> {{\n"
+        f"  ^bb0({args}):\n{body}"
+        f"  }}\n  func.return %r : !df.array<{rt}, [i]>\n}}\n"
+    )
+
+
+def program(elt: str) -> str:
+    parts = []
+    for key, op in ARITH.items():
+        parts.append(_map(f"k_{key}", elt, f"    %s = {op} %a0, %a1 : {elt}\n    df.yield %s : {elt}\n"))
+    for p in CMPS:
+        parts.append(_map(f"k_cmp_{p}", elt, (
+            f"    %c = arith.cmpi {p}, %a0, %a1 : {elt}\n"
+            f"    %one = arith.constant 1 : {elt}\n    %zero = arith.constant 0 : {elt}\n"
+            f"    %s = arith.select %c, %one, %zero : {elt}\n    df.yield %s : {elt}\n")))  # fmt: skip
+    parts.append(_map("k_abs", elt, f"    %s = math.absi %a0 : {elt}\n    df.yield %s : {elt}\n", ins=1))
+    # (x + 1) < x is true exactly for MAX: an optimizer that assumes no signed overflow says never
+    parts.append(_map("k_inc_lt", elt, (
+        f"    %one = arith.constant 1 : {elt}\n    %zero = arith.constant 0 : {elt}\n"
+        f"    %p = arith.addi %a0, %one : {elt}\n    %c = arith.cmpi slt, %p, %a0 : {elt}\n"
+        f"    %s = arith.select %c, %one, %zero : {elt}\n    df.yield %s : {elt}\n"), ins=1))  # fmt: skip
+    parts.append(
+        f"func.func @k_sum(%x: !df.array<{elt}, [i]>) -> {elt} {{\n"
+        f"  %z = arith.constant 0 : {elt}\n"
+        f"  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<{elt}, [i]> -> {elt}\n"
+        f"  func.return %s : {elt}\n}}\n"
+    )
+    ft = "f32" if elt == "i32" else "f64"
+    parts.append(_map("k_fptosi", ft, f"    %s = arith.fptosi %a0 : {ft} to {elt}\n    df.yield %s : {elt}\n", rt=elt, ins=1))
+    return "\n".join(parts)
+
+
+@functools.cache
+def kernels(isa: str, elt: str):
+    return compile(program(elt), target=isa)
+
+
+def _pairs(elt: str) -> tuple[np.ndarray, np.ndarray]:
+    ev = edge_values(elt)
+    a = np.array([x for x in ev for _ in ev], DT[elt])
+    b = np.array([y for _ in ev for y in ev], DT[elt])
+    return a, b
+
+
+@pytest.mark.parametrize("elt", ["i32", "i64"])
+@pytest.mark.parametrize("isa", ISAS)
+def test_binary_ops_on_edge_values(isa: str, elt: str) -> None:
+    k = kernels(isa, elt)
+    a, b = _pairs(elt)
+    bits = int(elt[1:])
+    for key in ARITH:
+        (got,) = k.call_alloc(f"k_{key}", a, b)
+        want = np.array([BINARY[key](int(x), int(y), bits) for x, y in zip(a, b)], DT[elt])
+        bad = np.nonzero(got != want)[0]
+        assert bad.size == 0, f"{isa} {key} {elt}: " + ", ".join(f"({a[i]}, {b[i]}) -> {got[i]} != {want[i]}" for i in bad[:8])
+    for p in CMPS:
+        (got,) = k.call_alloc(f"k_cmp_{p}", a, b)
+        want = np.array([int(COMPARE[p](int(x), int(y), bits)) for x, y in zip(a, b)], DT[elt])
+        bad = np.nonzero(got != want)[0]
+        assert bad.size == 0, f"{isa} cmpi {p} {elt}: " + ", ".join(f"({a[i]}, {b[i]}) -> {got[i]}" for i in bad[:8])
+
+
+@pytest.mark.parametrize("elt", ["i32", "i64"])
+@pytest.mark.parametrize("isa", ISAS)
+def test_unary_overflow_and_sums(isa: str, elt: str) -> None:
+    k = kernels(isa, elt)
+    bits = int(elt[1:])
+    ev = np.array(edge_values(elt) * 3, DT[elt])
+    (got,) = k.call_alloc("k_abs", ev)
+    np.testing.assert_array_equal(got, np.array([wrap(abs(int(x)), bits) for x in ev], DT[elt]))
+    (got,) = k.call_alloc("k_inc_lt", ev)
+    np.testing.assert_array_equal(got, (ev == np.iinfo(DT[elt]).max).astype(DT[elt]), err_msg=f"{isa}: (x+1) < x")
+    for n in (len(ev), 67):
+        x = np.full(n, np.iinfo(DT[elt]).max, DT[elt])
+        (got,) = k.call_alloc("k_sum", x)
+        assert int(got) == wrap(n * int(np.iinfo(DT[elt]).max), bits), f"{isa} wrapping sum of {n} MAX"
+    (got,) = k.call_alloc("k_sum", ev)
+    assert int(got) == wrap(sum(int(v) for v in ev), bits)
+
+
+@pytest.mark.parametrize("elt", ["i32", "i64"])
+@pytest.mark.parametrize("isa", ISAS)
+def test_fptosi_saturates_nan_to_zero(isa: str, elt: str) -> None:
+    k = kernels(isa, elt)
+    ft = "f32" if elt == "i32" else "f64"
+    x = np.array(FLOAT_EDGES[(ft, elt)] * 2, DT[ft])
+    (got,) = k.call_alloc("k_fptosi", x)
+    want = np.array([fptosi_reference(float(v), int(elt[1:])) for v in x], DT[elt])
+    np.testing.assert_array_equal(got, want, err_msg=f"{isa} fptosi {ft}->{elt}")
