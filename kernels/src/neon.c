@@ -6,6 +6,9 @@
  * products shifted by 32. Filters left-pack with vqtbl1q_u8, its byte indices
  * read from a LUT indexed by the comparison bits (NEON has no movemask: the
  * compare mask is AND-ed with lane bits and summed across lanes).
+ * Integer lanes wrap by construction: GCC's arm_neon.h spells vaddq_s32, vmulq_s32,
+ * vmlaq_s32, vaddq_s64 as signed C vector arithmetic, which the optimizer may assume
+ * never overflows, so the integer kernels add and multiply the unsigned lanes.
  */
 #include <arm_neon.h>
 
@@ -25,6 +28,24 @@ static inline int64_t lo_pack2x64_neon(void *out, uint8x16_t v, uint64x2_t keep)
     unsigned m = (unsigned)vaddvq_u64(vandq_u64(keep, vld1q_u64(lane_bits)));
     vst1q_u8((uint8_t *)out, vqtbl1q_u8(v, vld1q_u8(lo_neon_pack2x64[m])));
     return lo_popcount8[m];
+}
+
+static inline int32x4_t lo_add_s32_neon(int32x4_t a, int32x4_t b) {
+    return vreinterpretq_s32_u32(vaddq_u32(vreinterpretq_u32_s32(a), vreinterpretq_u32_s32(b)));
+}
+
+static inline int32x4_t lo_mul_s32_neon(int32x4_t a, int32x4_t b) {
+    return vreinterpretq_s32_u32(vmulq_u32(vreinterpretq_u32_s32(a), vreinterpretq_u32_s32(b)));
+}
+
+/* acc + x*y, wrapping */
+static inline int32x4_t lo_mla_s32_neon(int32x4_t acc, int32x4_t x, int32x4_t y) {
+    return vreinterpretq_s32_u32(
+        vmlaq_u32(vreinterpretq_u32_s32(acc), vreinterpretq_u32_s32(x), vreinterpretq_u32_s32(y)));
+}
+
+static inline int64x2_t lo_add_s64_neon(int64x2_t a, int64x2_t b) {
+    return vreinterpretq_s64_u64(vaddq_u64(vreinterpretq_u64_s64(a), vreinterpretq_u64_s64(b)));
 }
 
 static inline int64x2_t lo_mul_s64_neon(int64x2_t a, int64x2_t b) {
@@ -102,12 +123,12 @@ static inline int64x2_t lo_mul_s64_neon(int64x2_t a, int64x2_t b) {
 #define V_LD vld1q_s32
 #define V_ST vst1q_s32
 #define V_SET1(s) vdupq_n_s32((int32_t)(s))
-#define V_ADD vaddq_s32
-#define V_MUL vmulq_s32
+#define V_ADD lo_add_s32_neon
+#define V_MUL lo_mul_s32_neon
 #define V_MIN vminq_s32
 #define V_MAX vmaxq_s32
-#define V_MADD(a, x, b) vmlaq_s32(b, a, x)
-#define V_MACC(acc, x, y) vmlaq_s32(acc, x, y)
+#define V_MADD(a, x, b) lo_mla_s32_neon(b, a, x)
+#define V_MACC(acc, x, y) lo_mla_s32_neon(acc, x, y)
 #define V_GT0_KEEP(v) vandq_s32(v, vreinterpretq_s32_u32(vcgtzq_s32(v)))
 #define V_PACK(out, v, x) lo_pack4x32_neon(out, vreinterpretq_u8_s32(v), vcgtzq_s32(x))
 #define S_MADD lo_s_madd_i32
@@ -125,12 +146,12 @@ static inline int64x2_t lo_mul_s64_neon(int64x2_t a, int64x2_t b) {
 #define V_LD vld1q_s64
 #define V_ST vst1q_s64
 #define V_SET1(s) vdupq_n_s64((int64_t)(s))
-#define V_ADD vaddq_s64
+#define V_ADD lo_add_s64_neon
 #define V_MUL lo_mul_s64_neon
 #define V_MIN(a, b) vbslq_s64(vcgtq_s64(a, b), b, a)
 #define V_MAX(a, b) vbslq_s64(vcgtq_s64(a, b), a, b)
-#define V_MADD(a, x, b) vaddq_s64(lo_mul_s64_neon(a, x), b)
-#define V_MACC(acc, x, y) vaddq_s64(acc, lo_mul_s64_neon(x, y))
+#define V_MADD(a, x, b) lo_add_s64_neon(lo_mul_s64_neon(a, x), b)
+#define V_MACC(acc, x, y) lo_add_s64_neon(acc, lo_mul_s64_neon(x, y))
 #define V_GT0_KEEP(v) vandq_s64(v, vreinterpretq_s64_u64(vcgtzq_s64(v)))
 #define V_PACK(out, v, x) lo_pack2x64_neon(out, vreinterpretq_u8_s64(v), vcgtzq_s64(x))
 #define S_MADD lo_s_madd_i64
