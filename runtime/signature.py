@@ -351,11 +351,15 @@ class KernelSignature:
             known.update({a: int(n) for (a, _), n in zip(self.extents, found, strict=True)})
         outputs = self.allocate_outputs(inputs, known)
         returned = function(*inputs, *outputs)
-        visible = self.visible_results
-        got = () if not visible else (returned,) if len(visible) == 1 else tuple(returned)
-        full: list[Any] = [0] * len(self.results)
-        for j, v in zip(visible, got, strict=True):
+        got = () if not self.visible_results else (returned,) if len(self.visible_results) == 1 else tuple(returned)
+        return (*self.trim_outputs(outputs, self.full_results(got, known)), *got)
+
+    def full_results(self, visible: Sequence[Any], extents: Mapping[str, int]) -> tuple[Any, ...]:
+        """All C results (what `count_result` and `extents` index) from the visible ones a
+        wrapper returned and the extent of each computed axis (e.g. its outputs' lengths)."""
+        full: list[Any] = [None] * len(self.results)
+        for j, v in zip(self.visible_results, visible, strict=True):
             full[j] = v
         for a, j in self.extents:
-            full[j] = known[a]
-        return (*self.trim_outputs(outputs, full), *got)
+            full[j] = np.int64(extents[a])
+        return tuple(full)
