@@ -4,7 +4,8 @@
 intrinsics. The ISA comes from the module's `loop.target` attribute (set by the lowering) or
 from the option `-t 'c{target=avx2}'`; a module lowered for one ISA cannot be printed for
 another. Without either the target is `scalar` (portable C). `pipeline` names the pipeline
-in the file's header comment when the module does not record it (`loop.pipeline`).
+in the file's header comment when the module does not record it (`loop.pipeline`); either is
+user text and is printed through `loopopt.names.c_comment_text`, so it cannot end the comment.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.utils.target import Target
 
 from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.names import python_repr
 from loopopt.targets.c_isa import IsaTable
 from loopopt.targets.c_printer import print_module
 
@@ -37,7 +39,7 @@ def isa_table(name: str) -> IsaTable:
     try:
         return tables[name]
     except KeyError:
-        raise ValueError(f"unknown C target '{name}', expected one of {', '.join(tables)}") from None
+        raise ValueError(f"unknown C target {python_repr(name)}, expected one of {', '.join(tables)}") from None
 
 
 def module_target(module: ModuleOp) -> str | None:
@@ -53,7 +55,8 @@ def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
     recorded = module_target(module)
     if recorded is not None and target and recorded != target:
         raise LoopoptDiagnostic(
-            f"module was lowered for target '{recorded}' but the C printer was asked for '{target}'", module
+            f"module was lowered for target {python_repr(recorded)} but the C printer was asked for {python_repr(target)}",
+            module,
         )
     name = recorded or target or "scalar"
     try:
