@@ -18,25 +18,18 @@ NATIVE = "native"
 
 COMMON_CFLAGS: tuple[str, ...] = (
     # -O3 for its complete unrolling and scheduling (the kernel library's accumulator
-    # arrays stay in registers only with it), but no auto-vectorization: gcc 12's loop
-    # vectorizer miscompiles some generated scalar loops (a fold acc*acc over i32 with
-    # init 3 gives 3 instead of 1 at n=64 on AVX2), and loopopt's code is vectorized by
-    # loopopt already. The scalar target is therefore genuinely scalar.
+    # arrays stay in registers only with it); auto-vectorization is off for generated
+    # code (GENERATED_CFLAGS below).
     "-O3",
-    "-fno-tree-vectorize",
     # C11 without GNU extensions: -std=gnu11 would predefine `linux` and `unix` as 1.
     "-std=c11",
     "-fPIC",
     # IEEE semantics as written: no contraction of a*b+c into an fma behind the printer's back.
     "-ffp-contract=off",
-    # Safety nets for code that is right by construction: the printer wraps signed
-    # arithmetic through unsigned casts and moves bits through intrinsics or memcpy.
-    "-fwrapv",
-    "-fno-strict-aliasing",
     "-Wall",
     "-Wextra",
-    # A trigraph in generated C is an error, never silently converted (the printer
-    # escapes '?' in string literals; -std=c11 would otherwise turn "??/" into "\\").
+    # A trigraph is an error, never silently converted (the printer escapes '?' in string
+    # literals; under -std=c11 "??/" would otherwise become a backslash, even in a comment).
     "-Werror=trigraphs",
     # What C89 allowed and gcc 12 only warns about compiles to wrong code: make it fail.
     "-Werror=implicit-function-declaration",
@@ -45,11 +38,24 @@ COMMON_CFLAGS: tuple[str, ...] = (
     "-Werror=incompatible-pointer-types",
     "-Werror=return-type",
 )
-"""Flags for generated and hand-vectorized C (docs/build_flags.md explains and measures each)."""
+"""Flags for every build (docs/build_flags.md explains and measures each)."""
 
-AUTOVEC_CFLAGS: tuple[str, ...] = ("-O3", "-ftree-vectorize")
-"""Appended (as extra flags) for plain scalar C that is meant to be auto-vectorized by gcc,
-such as the benchmark's `gcc -O3 -march=native` baseline: later flags override COMMON_CFLAGS."""
+GENERATED_CFLAGS: tuple[str, ...] = (
+    # gcc 12's loop vectorizer miscompiles some generated scalar loops (a fold acc*acc over
+    # i32 from 3 gives 3 instead of 1 at n=64 on AVX2), and this code is vectorized by
+    # loopopt or by hand already. The scalar target is therefore genuinely scalar.
+    "-fno-tree-vectorize",
+    # Safety nets for code that is right by construction: the printer wraps signed
+    # arithmetic through unsigned casts and moves bits through intrinsics.
+    "-fwrapv",
+    "-fno-strict-aliasing",
+)
+"""Added for every concrete ISA, i.e. loopopt's generated C and the kernel library. NATIVE
+(plain C such as the benchmark's `gcc -O3 -march=native` baseline; loopopt.compile never
+uses it) does not get them: gcc optimizes that C as it would on its own."""
+
+AUTOVEC_CFLAGS: tuple[str, ...] = ("-ftree-vectorize",)
+"""Extra flags that turn gcc's auto-vectorizer back on for a concrete ISA (later flags win)."""
 
 _ISA_CFLAGS: dict[str, tuple[str, ...]] = {
     "scalar": (),
@@ -85,8 +91,14 @@ def cflags(isa: str) -> list[str]:
 
 
 def compile_flags(isa: str) -> list[str]:
-    """Everything needed to compile a kernel for `isa`: common flags, then the ISA's."""
-    return [*COMMON_CFLAGS, *cflags(isa)]
+    """Everything needed to compile a kernel for `isa`: common flags, then the ISA's.
+
+    Concrete ISAs (generated and hand-vectorized code) add GENERATED_CFLAGS (no
+    auto-vectorizer, -fwrapv, -fno-strict-aliasing); NATIVE (plain C tuned for this
+    host) does not.
+    """
+    generated = GENERATED_CFLAGS if check_isa(isa) != NATIVE else ()
+    return [*COMMON_CFLAGS, *generated, *cflags(isa)]
 
 
 @functools.cache

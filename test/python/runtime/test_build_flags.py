@@ -100,5 +100,7 @@ def test_no_auto_vectorization_unless_asked(cache, tmp_path):
     loop = "void lo_f(float *restrict y, const float *restrict x, long n) { for (long i = 0; i < n; i++) y[i] = 2.0f * x[i] + 1.0f; }\n"
     plain = _compile_to_asm(loop, isa.compile_flags("avx2"), tmp_path)
     autovec = _compile_to_asm(loop, [*isa.compile_flags("avx2"), *isa.AUTOVEC_CFLAGS], tmp_path)
+    # "native" is for plain C (the benchmark's gcc -O3 -march=native baseline): gcc vectorizes it.
+    native = _compile_to_asm(loop, isa.compile_flags("native"), tmp_path)
     assert "%ymm" not in plain
-    assert "%ymm" in autovec
+    assert "%ymm" in autovec and "%ymm" in native
