@@ -11,8 +11,11 @@ printer) and, when known, the pipeline as `loop.pipeline`.
 On the `scalar` target a vecloop becomes the `loop.for` it means at width 1. A predloop is
 lowered like on any other target, at width 1 (`vector<1xT>` prints as `T`): the body runs on
 every element, appends store unconditionally at the cursor (`out[k] = v; k += c;`) and
-accumulators take `acc + (c ? x : 0)` — no branch per element. A body that has no width-1
-simd form keeps the width-1 predloop with MaskForm branch_per_lane (an `if` in C).
+accumulators take `acc + (c ? x : 0)` — no branch per element; a float add/mul accumulator
+without `reassoc` is one chain in element order from its init, `acc = c ? acc + x : acc`.
+A body that has no width-1 simd form keeps the width-1 predloop with MaskForm
+branch_per_lane (an `if` in C). On a vector target a predloop still at width 1 (one that
+loop-vectorize declined) keeps that branch-per-lane form too: the ISAs have no one-lane vectors.
 
 Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
 `tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
@@ -96,6 +99,10 @@ class LowerPredLoop(RewritePattern):
         if op.width.concrete == 1 and op.mask_form.data == MaskForm.BRANCH_PER_LANE:
             return  # already the scalar form the printer branches on
         on_scalar = self.options.target.vector_bits == 0
+        if op.width.concrete == 1 and not on_scalar:
+            # left at width 1 (loop-vectorize declined it, e.g. a float sum without reassoc):
+            # the vector ISAs have no one-lane vectors, so it stays the scalar loop it means
+            return lower_predloop_scalar(op, rewriter)
         try:
             lower_predloop(op, rewriter, self.options)
         except LoopoptDiagnostic as e:

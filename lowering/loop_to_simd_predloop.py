@@ -43,7 +43,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind, neutral_element
-from loopopt.lowering.loop_to_simd_accum import carried_kind, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd_accum import carried_kind, combine_tree, finish, neutral_vector, reduce_lanes
 from loopopt.lowering.loop_to_simd_lanes import (
     BlockEmitter,
     Lanes,
@@ -132,9 +132,12 @@ def masked_accumulation_steps(op: loop.PredLoopOp) -> dict[Operation, int]:
     return out
 
 
-def _plan(op: loop.PredLoopOp, lowering: LoopLowering) -> PredPlan:
+def _plan(op: loop.PredLoopOp, lowering: LoopLowering, in_order: frozenset[int] = frozenset()) -> PredPlan:
+    """`in_order`: accumulators that start at their init and step under `select(mask, step, acc)`."""
     steps: dict[Operation, SSAValue] = {}
     for step, j in masked_accumulation_steps(op).items():
+        if j in in_order:
+            continue
         acc = op.accumulators[j]
         vt = lowering.vector_type(acc.arg.type, op)
         # the kind's neutral element leaves every lane as it is: for a float sum +0.0, since
@@ -172,9 +175,17 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     types = [a.arg.type for a in accs]
     vtypes = [lowering.vector_type(t, op) for t in types]
     kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
-    inits = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
-    plan = _plan(op, lowering)
     pre = lowering.emit_pre
+    # One lane and one block per iteration: a single chain in element order. Each accumulator
+    # then starts at its init and steps as `select(mask, step, acc)`, exactly the sequential
+    # fold (a float sum without reassoc adds the init first, and a -0.0 init stays -0.0);
+    # otherwise lanes start at the neutral element and the init is added after the lanes.
+    in_order = frozenset(j for j, t in enumerate(types) if width == 1 and k == 1 and not is_mask_type(t))
+    inits = [
+        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order else neutral_vector(lowering, a.kind, t, op)
+        for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))
+    ]
+    plan = _plan(op, lowering, in_order)
     zero = pre(const_op(0, IndexType())).results[0]
     form = MaskFormAttr(target.mask_form)
     cur_types: list[Attribute] = [IndexType()] if plan.cursor else []
@@ -220,7 +231,10 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     elif tail != TailKind.NONE and width > 1:
         state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
 
-    results = [finish(a.kind, t, a.init, v, width, pre) for a, t, v in zip(accs, types, state[:n], strict=True)]
+    results = [
+        reduce_lanes(a.kind, t, v, width, pre) if j in in_order else finish(a.kind, t, a.init, v, width, pre)
+        for j, (a, t, v) in enumerate(zip(accs, types, state[:n], strict=True))
+    ]
     count = state[n] if plan.cursor else zero
     count.name_hint = op.count.name_hint
     rewriter.replace(op, [], [count, *results])

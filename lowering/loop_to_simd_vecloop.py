@@ -95,17 +95,24 @@ def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions)
     """K: the option, else the target's default.
 
     On the scalar target (width 1, where only predloops come here) K lanes are K separate
-    accumulators, a reassociation: 4 when every float add/mul accumulator allows it, else 1."""
+    accumulators, a reassociation: 4 when every float add/mul accumulator allows it, else 1
+    — whatever the option says, since a float sum without `reassoc` must add in element order."""
+    if options.target.vector_bits == 0 and has_strict_float_accumulator(op):
+        return 1
     if options.interleave > 0:
         return options.interleave
     if options.target.vector_bits == 0:
-        strict = any(
-            a.kind in (AccKind.ADD, AccKind.MUL) and isinstance(a.arg.type, Float32Type | Float64Type) and not a.reassoc
-            for a in op.accumulators
-        )
-        return 1 if strict else SCALAR_INTERLEAVE
+        return SCALAR_INTERLEAVE
     table = DEFAULT_INTERLEAVE if op.inits else DEFAULT_UNROLL
     return table.get(options.target.name, 1)
+
+
+def has_strict_float_accumulator(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
+    """A float add/mul accumulator without `reassoc`: its steps must run in element order."""
+    return any(
+        a.kind in (AccKind.ADD, AccKind.MUL) and isinstance(a.arg.type, Float32Type | Float64Type) and not a.reassoc
+        for a in op.accumulators
+    )
 
 
 def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> TailKind:
