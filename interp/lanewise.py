@@ -13,7 +13,7 @@ The semantics are tables: an op class maps to a numpy function.
 from __future__ import annotations
 
 from collections.abc import Callable
-from math import copysign, isfinite, isinf
+from math import copysign, inf, isfinite, isinf
 from typing import Any
 
 import numpy as np
@@ -30,7 +30,7 @@ from xdsl.interpreter import (
 from xdsl.ir import Operation
 from xdsl.utils.exceptions import InterpretationError
 
-from loopopt.interp.dtypes import cast_to, numpy_dtype
+from loopopt.interp.dtypes import cast_to, numpy_dtype, wrap_int
 
 
 def _quiet(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -115,6 +115,41 @@ def _direct(ufunc: np.ufunc) -> Callable[[Callable[..., Any]], Callable[..., Any
     return wrap
 
 
+def _scalar(exact: Callable[[int, int, int], int]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """The fast path for two numpy integer scalars of one dtype (not i1): `exact(a, b, w)` on
+    Python ints, reduced to the dtype (the interpreter runs loop.for bodies one scalar at a
+    time; 0-d numpy calls cost ~1 µs each). Arrays and i1 take the vectorized definition."""
+
+    def wrap(general: Callable[..., Any]) -> Callable[..., Any]:
+        def run(a: Any, b: Any) -> Any:
+            if isinstance(a, np.integer) and isinstance(b, np.integer) and a.dtype == b.dtype:
+                dt = a.dtype
+                return dt.type(wrap_int(exact(int(a), int(b), dt.itemsize * 8), dt))
+            return general(a, b)
+
+        run.__name__ = general.__name__
+        run.__doc__ = general.__doc__
+        return run
+
+    return wrap
+
+
+def wrap_unsigned(v: int, w: int) -> int:
+    """A Python int's low w bits as an unsigned integer."""
+    return v & ((1 << w) - 1)
+
+
+def _trunc_div(a: int, b: int) -> int:
+    """Python ints: a / b truncated toward zero (b != 0)."""
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _amount(b: int, w: int) -> int:
+    """A shift amount read as a w-bit unsigned integer."""
+    return b & ((1 << w) - 1)
+
+
 def _div_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Truncated quotient and remainder of signed lanes, defined everywhere: by 0 -> (0, 0),
     by -1 -> (-a wrapping, 0) (so MIN / -1 = MIN, the one quotient that overflows)."""
@@ -126,18 +161,21 @@ def _div_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(zero, 0, q).astype(a.dtype), r
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else _trunc_div(a, b))
 @_lanes
 def divsi(a, b, dt):
     """Signed division truncating toward zero; x / 0 = 0, MIN / -1 = MIN."""
     return wrap_to(_div_parts(_signed(a), _signed(b))[0], dt)
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else a - b * _trunc_div(a, b))
 @_lanes
 def remsi(a, b, dt):
     """Signed remainder with the dividend's sign; x % 0 = 0, MIN % -1 = 0."""
     return wrap_to(_div_parts(_signed(a), _signed(b))[1], dt)
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else a // b)
 @_lanes
 def floordivsi(a, b, dt):
     """Signed division rounding toward -inf; x / 0 = 0, MIN / -1 = MIN."""
@@ -146,6 +184,7 @@ def floordivsi(a, b, dt):
     return wrap_to(q - ((r != 0) & ((r < 0) != (sb < 0))), dt)
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else -(-a // b))
 @_lanes
 def ceildivsi(a, b, dt):
     """Signed division rounding toward +inf; x / 0 = 0, MIN / -1 = MIN."""
@@ -162,18 +201,21 @@ def _udiv_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.where(zero, 0, ua // safe).astype(ua.dtype), ua % safe
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else wrap_unsigned(a, w) // wrap_unsigned(b, w))
 @_lanes
 def divui(a, b, dt):
     """Unsigned division; x / 0 = 0."""
     return wrap_to(_udiv_parts(a, b)[0], dt)
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else wrap_unsigned(a, w) % wrap_unsigned(b, w))
 @_lanes
 def remui(a, b, dt):
     """Unsigned remainder; x % 0 = 0."""
     return wrap_to(_udiv_parts(a, b)[1], dt)
 
 
+@_scalar(lambda a, b, w: 0 if b == 0 else -(-wrap_unsigned(a, w) // wrap_unsigned(b, w)))
 @_lanes
 def ceildivui(a, b, dt):
     """Unsigned division rounding up; x / 0 = 0."""
@@ -209,6 +251,7 @@ def _shift_amount(b: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     return inside, np.where(inside, ub, 0).astype(ub.dtype)
 
 
+@_scalar(lambda a, b, w: 0 if _amount(b, w) >= w else a << _amount(b, w))
 @_lanes
 def shli(a, b, dt):
     """Left shift; an amount >= the width (unsigned) gives 0."""
@@ -217,6 +260,7 @@ def shli(a, b, dt):
     return wrap_to(np.where(inside, ua << s.astype(ua.dtype), 0).astype(ua.dtype), dt)
 
 
+@_scalar(lambda a, b, w: 0 if _amount(b, w) >= w else wrap_unsigned(a, w) >> _amount(b, w))
 @_lanes
 def shrui(a, b, dt):
     """Logical right shift; an amount >= the width (unsigned) gives 0."""
@@ -225,6 +269,7 @@ def shrui(a, b, dt):
     return wrap_to(np.where(inside, ua >> s.astype(ua.dtype), 0).astype(ua.dtype), dt)
 
 
+@_scalar(lambda a, b, w: (-1 if a < 0 else 0) if _amount(b, w) >= w else a >> _amount(b, w))
 @_lanes
 def shrsi(a, b, dt):
     """Arithmetic right shift; an amount >= the width (unsigned) gives the sign fill."""
@@ -320,6 +365,10 @@ def fp_to_int(x, to: np.dtype, signed: bool = True):
     `int_width(to)`-bit signed or unsigned integer, NaN -> 0; the result's bits as `to`."""
     w = int_width(to)
     lo, hi = (-(2 ** (w - 1)), 2 ** (w - 1) - 1) if signed else (0, 2**w - 1)
+    if isinstance(x, np.floating | float):  # one scalar: Python floats, no 0-d arrays
+        v = float(x)
+        exact = 0 if v != v else (hi if v > 0 else lo) if v in (inf, -inf) else min(max(int(v), lo), hi)
+        return to.type(wrap_int(exact, to))
     container = np.dtype(np.int64 if signed else np.uint64)
     with np.errstate(all="ignore"):
         t = np.trunc(np.asarray(x).astype(np.float64))  # exact for f32
