@@ -150,3 +150,33 @@ def test_output_without_a_bound_is_refused():
     unbounded = RANGE_SQUARES.replace(", loop.extents = {i = 0 : i64}, loop.steps = {i = 2 : i64}", "")
     with pytest.raises(LoopoptDiagnostic, match="which no input buffer has and which is not a computed axis"):
         compile(unbounded, target="scalar", pipeline="")
+
+
+# The issue's reproduction through the public API, from df: `df.range` mapped to an output.
+# (Needs convert-df-to-loop to emit loop.extents and the guard: the shared design.)
+DF_RANGE = """
+func.func @squares(%start: i64, %end: i64, %step: i64) -> !df.array<i64, [i]> {
+  %idx = df.range %start, %end, %step : !df.array<i64, [i]>
+  %y = df.map %idx : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%k: i64):
+    %s = arith.muli %k, %k : i64
+    df.yield %s : i64
+  }
+  func.return %y : !df.array<i64, [i]>
+}
+"""
+
+
+@pytest.mark.parametrize("isa", isa_params())
+def test_df_range_output_through_the_public_api(isa):
+    k = compile(DF_RANGE, target=isa)
+    if isa != "neon":
+        memory = np.full(64, -7, np.int64)
+        with pytest.raises(ValueError, match=r"output 'out' needs 1000 elements on axis 'i' but has 4"):
+            k.squares(0, 1000, 1, memory[:4])
+        assert (memory == -7).all()
+    for args in [(0, 1000, 1), (10, -3, -4), (5, 5, 1)]:
+        (out,) = k.call_alloc("squares", *args)
+        np.testing.assert_array_equal(out, reference(*args))
+    with pytest.raises(ValueError, match="step 'step' = 0"):
+        k.call_alloc("squares", 0, 10, 0)
