@@ -21,13 +21,11 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .generate import CONSTRUCTS, GenOptions, Generator
+from .generate import CONSTRUCTS, DEFAULT_EXCLUDE, GenOptions, Generator
 from .minimize import minimize, write_failure
 from .program import DTYPES
 from .runner import FAILURES, BatchRunner, Failure, Stats, reproduce
 
-DEFAULT_EXCLUDE: frozenset[str] = frozenset()
-"""Constructs left out unless --include names them (docs/fuzzing.md: "excluded until fixed")."""
 
 
 def parse_budget(text: str) -> float:
@@ -48,14 +46,22 @@ def default_isas() -> list[str]:
     return isas
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"loop-fuzz: error: {message}", file=sys.stderr)
+        raise SystemExit(1)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="loop-fuzz", description=__doc__.split("\n\n")[0])
+    p = _Parser(prog="loop-fuzz", description=__doc__.split("\n\n")[0])
     p.add_argument("--seed", type=int, default=None, help="first seed (default: from the clock)")
     p.add_argument("--budget", type=parse_budget, default=None, help="time budget (60s, 10m)")
     p.add_argument("--programs", type=int, default=None, help="stop after this many programs")
     p.add_argument("--isas", default=None, help="comma-separated ISAs (default: this CPU's, neon, avx512 compiled only)")
     p.add_argument("--batch", type=int, default=40, help="kernels per compiled module")
     p.add_argument("--neon-sample", type=int, default=4, help="kernels of each batch run under qemu")
+    p.add_argument("--foreign-sample", type=int, default=10, help="kernels of each batch compiled for an ISA this CPU cannot run")
     p.add_argument("--dtypes", default=",".join(DTYPES))
     p.add_argument("--exclude", default="", help=f"constructs to leave out: {', '.join(CONSTRUCTS)}")
     p.add_argument("--include", default="", help="constructs to put back from the default exclusions")
@@ -92,7 +98,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
     options = GenOptions(dtypes=dtypes, exclude=frozenset(exclude))
     stats = Stats()
-    runner = BatchRunner(isas, stats, neon_sample=args.neon_sample, small_sizes=args.small)
+    runner = BatchRunner(isas, stats, neon_sample=args.neon_sample, small_sizes=args.small,
+                         compile_only_sample=args.foreign_sample)
     start = time.monotonic()
     made = 0
     batch = 0
@@ -130,10 +137,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def report_failures(failures: list[Failure], out: Path, limit: int) -> list[Path]:
+    """Write each failing kernel once (the ISAs it failed on in the header); minimize the
+    first `limit` distinct (class, message) ones."""
     written: list[Path] = []
-    seen: set[tuple[str, str, str]] = set()
+    seen: set[tuple[str, str]] = set()
+    by_kernel: dict[tuple[str, str], list[Failure]] = {}
     for f in failures:
-        key = (f.cls, f.isa, re.sub(r"[0-9]+", "#", f.message.splitlines()[0] if f.message else "")[:80])
+        by_kernel.setdefault((f.kernel.name, f.cls), []).append(f)
+    for group in by_kernel.values():
+        f = group[0]
+        key = (f.cls, re.sub(r"[0-9]+|%[a-z_0-9]+", "#", f.message.splitlines()[0] if f.message else "")[:80])
         small = f
         if key not in seen and len(seen) < limit and f.cls != "evaluator_error":
             seen.add(key)
@@ -141,6 +154,7 @@ def report_failures(failures: list[Failure], out: Path, limit: int) -> list[Path
                 small = minimize(f)
             except Exception as e:  # noqa: BLE001 - keep the unminimized failure
                 print(f"  minimizing failed: {type(e).__name__}: {e}", file=sys.stderr)
+        small.message = f"failed on: {', '.join(g.isa for g in group)}\n{small.message}"
         written.append(write_failure(small, out, len(written), f))
     return written
 

@@ -227,7 +227,7 @@ def unary(name: str, a: np.ndarray, dt: str) -> np.ndarray:
 def _root_is_mul(kernel: Kernel, e: Expr, arg_srcs: tuple[int, ...] | None) -> bool:
     if isinstance(e, Op) and e.name == "mul" and e.dtype in FLOATS:
         return True
-    if isinstance(e, Arg) and arg_srcs is not None and e.index < len(arg_srcs):
+    if isinstance(e, Arg) and arg_srcs is not None and e.index < len(arg_srcs) and arg_srcs[e.index] is not None:
         src = kernel.nodes[arg_srcs[e.index]]
         return isinstance(src, Map) and _root_is_mul(kernel, src.expr, None)
     return False

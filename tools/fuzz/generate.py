@@ -8,7 +8,7 @@ is kept out of a CI slice (docs/fuzzing.md lists what is excluded by default and
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -52,14 +52,20 @@ CONSTRUCTS = (
     "div", "rem", "shift", "cast", "fptosi", "sqrt", "rounding", "copysign", "minmax", "bitwise",
     # values
     "special_consts",
+    # known open bug classes (excluded by default, docs/fuzzing.md)
+    "fold_passthrough",
 )  # fmt: skip
 """Everything `GenOptions.exclude` can name."""
+
+
+DEFAULT_EXCLUDE: frozenset[str] = frozenset({"fold_passthrough"})
+"""Known open bug classes left out unless asked for (docs/fuzzing.md, "excluded until fixed")."""
 
 
 @dataclass
 class GenOptions:
     dtypes: tuple[str, ...] = DTYPES
-    exclude: frozenset[str] = field(default_factory=frozenset)
+    exclude: frozenset[str] = DEFAULT_EXCLUDE
     max_depth: int = 3
     max_steps: int = 4
 
@@ -424,7 +430,7 @@ class _Builder:
         acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.dtypes) for _ in range(m)]
         accs: list[Expr] = [Arg(a, d) for a, d in enumerate(acc_dts)]
         leaves = accs + [Arg(m + k, types[s][0].dtype) for k, s in enumerate(srcs)] + list(self.scalars)
-        bodies = tuple(self.g.expr(d, leaves, self.rng.randint(1, 2), self.tags) for d in acc_dts)
+        bodies = tuple(self.fold_body(d, a, leaves) for a, d in enumerate(acc_dts))
         inits = tuple(self.g.const(d) for d in acc_dts)
         k = self.add(Fold(tuple(srcs), inits, bodies))
         self.tags.add("fold")
@@ -433,6 +439,14 @@ class _Builder:
             if self.g.opt.allows("captured_reduce"):
                 self.scalars.append(Scalar(r, d))
         return results[-1] if self.g.chance(0.5) else k
+
+    def fold_body(self, dt: str, acc: int, leaves: list[Expr]) -> Expr:
+        """A fold step; without `fold_passthrough`, never the accumulator itself unchanged."""
+        for _ in range(8):
+            e = self.g.expr(dt, leaves, self.rng.randint(1, 2), self.tags)
+            if e != Arg(acc, dt) or self.g.opt.allows("fold_passthrough"):
+                return e
+        return Op("add" if dt in INTS else "max", (Arg(acc, dt), self.g.const(dt)), dt)
 
     def rank2(self, dt: str) -> Kernel:
         self.tags.add("rank2")

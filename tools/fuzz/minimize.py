@@ -113,7 +113,7 @@ def _same(a: Failure, b: Failure | None) -> bool:
     return True
 
 
-def minimize(failure: Failure, budget: int = 60) -> Failure:
+def minimize(failure: Failure, budget: int = 30) -> Failure:
     """The smallest variant found (within `budget` reproductions) that fails the same way."""
     current = failure
     n, seed = failure.n or 0, failure.seed or 0

@@ -258,6 +258,7 @@ class BatchRunner:
     isas: list[str]
     stats: Stats
     neon_sample: int = 4
+    compile_only_sample: int = 10
     small_sizes: bool = False
     failures: list[Failure] = field(default_factory=list)
     rejected: Counter = field(default_factory=Counter)
@@ -289,15 +290,17 @@ class BatchRunner:
         for isa in self.isas:
             foreign = None
             chosen = kernels
+            from loopopt import runtime
+
             if isa == "neon":
                 chosen = rng.sample(kernels, min(self.neon_sample, len(kernels)))
                 foreign = {k.name for k in chosen}
+            elif isa not in runtime.isa.host_isas():
+                chosen = rng.sample(kernels, min(self.compile_only_sample, len(kernels)))
             self.stats.add(isa, "programs", len(chosen))
             groups, fails = compile_groups(chosen, isa, foreign)
             for f in fails:
                 self.record(f)
-            from loopopt import runtime
-
             if isa not in runtime.isa.host_isas() and isa not in runtime.isa.FOREIGN_TOOLS:
                 self.stats.add(isa, "compiled_only", sum(len(ks) for _, ks in groups))
                 continue
