@@ -1,0 +1,31 @@
+// RUN: loop-opt %s -t c | filecheck %s
+
+// SSE2 has no per-lane variable shift: shl/shrsi/shrui go lane by lane with the scalar
+// semantics (amount read as unsigned: >= width gives 0 or the sign fill); f32 -> i32 fixes up
+// cvttps' "integer indefinite" (INT32_MIN ^ all-ones = INT32_MAX on positive overflow, NaN -> 0).
+builtin.module attributes {loop.target = "sse2"} {
+  func.func @shifts(%x: !loop.buf<i64> {loop.role = "in", loop.axes = ["i"]}, %f: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %i: index, %out: !loop.buf<i64> {loop.role = "out", loop.axes = ["i"]}, %o2: !loop.buf<i32> {loop.role = "out", loop.axes = ["i"]}) attributes {loop.kernel} {
+    %v = simd.load %x[%i] : !loop.buf<i64> -> vector<2xi64>
+    %l = arith.shli %v, %v : vector<2xi64>
+    %r = arith.shrsi %l, %v : vector<2xi64>
+    %u = arith.shrui %r, %v : vector<2xi64>
+    simd.store %u, %out[%i] : vector<2xi64>, !loop.buf<i64>
+    %g = simd.load %f[%i] : !loop.buf<f32> -> vector<4xf32>
+    %c = simd.convert %g : vector<4xf32> -> vector<4xi32>
+    simd.store %c, %o2[%i] : vector<4xi32>, !loop.buf<i32>
+    func.return
+  }
+}
+
+// CHECK-LABEL: static inline int64_t lo_shl_i64(int64_t a, int64_t b)
+// CHECK:           return (uint64_t)b >= 64u ? 0 : (int64_t)((uint64_t)a << (uint64_t)b);
+// CHECK-LABEL: static inline __m128i lo_shl_i64x2(__m128i av, __m128i bv)
+// CHECK:           for (int k = 0; k < 2; k++) r[k] = lo_shl_i64(a[k], b[k]);
+// CHECK-LABEL: static inline __m128i lo_cvt_f32_i32x4(__m128 v)
+// CHECK:           return _mm_and_si128(_mm_xor_si128(_mm_cvttps_epi32(v), _mm_castps_si128(_mm_cmpge_ps(v, _mm_set1_ps(0x1p31f)))), _mm_castps_si128(_mm_cmpord_ps(v, v)));
+
+// CHECK-LABEL: void shifts(
+// CHECK:           __m128i l = lo_shl_i64x2(v, v);
+// CHECK-NEXT:      __m128i r = lo_shrs_i64x2(l, v);
+// CHECK-NEXT:      __m128i u = lo_shru_i64x2(r, v);
+// CHECK:           __m128i c = lo_cvt_f32_i32x4(g);
