@@ -95,8 +95,12 @@ def fuse_loops(first: loop.LoopLike, second: loop.LoopLike, rewriter: PatternRew
         if var is None:
             var = _shifted_var(new_var, d2.lo - d1.lo, fused, first, second, rewriter, body)
         elements = _stream_loads(op, var, rewriter, body)
-        rewriter.inline_block(op.body.block, InsertPoint.at_end(body), [var, *elements, *acc_args])
-        next_values += values
+        replacements = [var, *elements, *acc_args]
+        # a yield of a block argument (an accumulator passed on unchanged, the variable) must
+        # name its replacement: inlining leaves the old argument detached
+        renamed = dict(zip(op.body.block.args, replacements, strict=True))
+        rewriter.inline_block(op.body.block, InsertPoint.at_end(body), replacements)
+        next_values += [renamed.get(v, v) for v in values]
     rewriter.insert(loop.YieldOp(*next_values), InsertPoint.at_end(body))
 
     results = list(fused.acc_results)
