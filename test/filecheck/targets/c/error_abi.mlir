@@ -8,8 +8,8 @@
 func.func @fmt(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["%n%s"]}) attributes {loop.kernel} {
   func.return
 }
-// CHECK: abi-invalid.mlir:8:1: error: @fmt: axis name of argument #0 ('x') '%n%s' is not allowed in generated C: not a valid C identifier
-// EXIT: abi-invalid.mlir:8:1: error: @fmt: axis name
+// CHECK: error_abi.mlir:8:1: error: @fmt: axis name of argument #0 ('x') '%n%s' is not allowed in generated C: not a valid C identifier
+// EXIT: error_abi.mlir:8:1: error: @fmt: axis name
 // EXIT-NOT: #include
 
 // -----

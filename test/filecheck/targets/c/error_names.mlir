@@ -8,8 +8,8 @@
 func.func private @"h(void){} __attribute__((constructor)) static void g"(%x: i64) -> i64 {
   func.return %x : i64
 }
-// CHECK: names.mlir:8:1: error: function name 'h(void){} __attribute__((constructor)) static void g' is not allowed in generated C: not a valid C identifier
-// EXIT: names.mlir:8:1: error: function name 'h(void){}
+// CHECK: error_names.mlir:8:1: error: function name 'h(void){} __attribute__((constructor)) static void g' is not allowed in generated C: not a valid C identifier
+// EXIT: error_names.mlir:8:1: error: function name 'h(void){}
 // EXIT-NOT: #include
 
 // -----
@@ -17,14 +17,14 @@ func.func private @"h(void){} __attribute__((constructor)) static void g"(%x: i6
 func.func @int(%x: i64) -> i64 {
   func.return %x : i64
 }
-// CHECK: names.mlir:17:1: error: function name 'int' is not allowed in generated C: a C keyword
+// CHECK: error_names.mlir:17:1: error: function name 'int' is not allowed in generated C: a C keyword
 
 // -----
 
 func.func @malloc(%x: i64) -> i64 {
   func.return %x : i64
 }
-// CHECK: names.mlir:24:1: error: function name 'malloc' is not allowed in generated C: a name the C library or the generated code's headers define
+// CHECK: error_names.mlir:24:1: error: function name 'malloc' is not allowed in generated C: a name the C library or the generated code's headers define
 
 // -----
 
@@ -114,4 +114,4 @@ func.func @k0123456789012345678901234567890123456789012345678901234567890123(%x:
 
 // A declaration is never printed, but its name is checked all the same.
 func.func private @"x; int y"(i64) -> i64
-// CHECK: names.mlir:116:1: error: function name 'x; int y' is not allowed in generated C
+// CHECK: error_names.mlir:116:1: error: function name 'x; int y' is not allowed in generated C
