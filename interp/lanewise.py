@@ -429,15 +429,19 @@ def _fpowi(x, n):
     """x ** n for an integer n by square-and-multiply in x's type (x**3 = x*(x*x),
     x**4 = (x*x)*(x*x): the products loop-simplify unrolls powi into), 1/x**|n| for n < 0."""
     x = np.asarray(x)
-    exps = np.broadcast_to(np.asarray(n), np.broadcast_shapes(x.shape, np.shape(n)))
-    remaining = np.abs(exps).astype(np.int64)
+    n = _signed(np.asarray(n))  # an i1 exponent: true is -1
+    exps = np.broadcast_to(n, np.broadcast_shapes(x.shape, n.shape))
+    # |n| as uint64: abs(INT64_MIN) wraps to itself, which reads as 2**63 unsigned (a negative
+    # count would never shift down to 0: loop-simplify folding fpowi(x, MIN) hung)
+    remaining = np.abs(exps.astype(np.int64)).astype(np.uint64)
     base = np.broadcast_to(x, exps.shape).copy()
     result = np.ones(exps.shape, dtype=x.dtype)
     while np.any(remaining):
-        result = np.where(remaining & 1, result * base, result)
-        remaining = remaining >> 1
+        result = np.where(remaining & np.uint64(1), result * base, result)
+        remaining = remaining >> np.uint64(1)
         base = base * base
-    return np.where(exps < 0, np.asarray(1, result.dtype) / result, result)
+    out = np.where(exps < 0, np.asarray(1, result.dtype) / result, result)
+    return out if out.ndim else out[()]
 
 
 BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {

@@ -430,3 +430,18 @@ def test_types_are_what_the_tests_claim():
     assert edge_values(1) == [-1, 0]
     assert {-128, -127, 126, 127, 0, 1, -1, 64, -64} <= set(edge_values(8))
     assert len(float_edges(32, np.float32)) > 30
+
+
+def test_fpowi_extreme_integer_exponents():
+    """fpowi's square-and-multiply terminates on |MIN| (it looped forever: abs(MIN) < 0) and
+    reads an i1 exponent signed (true is -1)."""
+    x, n = create_ssa_value(f64), create_ssa_value(i64)
+    op = math.FPowIOp(x, n)
+    mn, mx = np.int64(-(2**63)), np.int64(2**63 - 1)
+    bases = np.array([1.0, -1.0, 2.0, 0.5, 2.0, -1.0])
+    exps = np.array([mn, mn, mn, mn, -1, mx], dtype=np.int64)
+    np.testing.assert_array_equal(run(op, bases, exps), [1.0, 1.0, 0.0, np.inf, 0.5, -1.0])
+    scalar = run(op, np.float64(2.0), mx)
+    assert scalar == np.inf and not isinstance(scalar, np.ndarray)
+    b = create_ssa_value(i1)
+    assert run(math.FPowIOp(x, b), np.float64(4.0), np.bool_(True)) == 0.25

@@ -171,3 +171,20 @@ func.func @odd_widths() -> (i3, i128) {
   %d = arith.divsi %c, %z : i128
   func.return %r, %d : i3, i128
 }
+
+// -----
+
+// fpowi by the most negative i64 exponent folds (2**-2**63 underflows to 0; 1**n = 1)
+// instead of looping forever: |MIN| is 2**63 unsigned.
+// CHECK-LABEL: func.func @fpowi_min_exponent
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f64
+// CHECK-NEXT:    %[[O:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK-NEXT:    func.return %[[Z]], %[[O]] : f64, f64
+func.func @fpowi_min_exponent() -> (f64, f64) {
+  %two = arith.constant 2.0 : f64
+  %one = arith.constant 1.0 : f64
+  %n = arith.constant -9223372036854775808 : i64
+  %a = math.fpowi %two, %n : f64, i64
+  %b = math.fpowi %one, %n : f64, i64
+  func.return %a, %b : f64, f64
+}
