@@ -45,6 +45,14 @@ def test_gcc12_o3_fold_miscompile_does_not_happen(target, cache):
         assert int(kernel(np.zeros(n, np.int32))) == expected_square_fold(n), n
 
 
+@pytest.mark.isa("neon")
+def test_square_fold_under_qemu(cache):
+    kernel = loopopt.compile(SQUARE_FOLD, target="neon").functions["square_fold"]
+    sizes = (0, 1, 5, 31, 63, 64, 65, 100)
+    got = kernel.batch([(np.zeros(n, np.int32),) for n in sizes])
+    assert [int(results[0]) for _, results in got] == [expected_square_fold(n) for n in sizes]
+
+
 def _build_with(source: str, target: str = "scalar"):
     return build.build(f"/* {uuid.uuid4().hex} */\n{source}", isa.compile_flags(target))
 
