@@ -3,7 +3,8 @@
 `KernelLowering` maps each df value to its `Lowered` form, hands out destinations for
 array results (a kernel output buffer when the value is returned, a `loop.alloc`'d buffer
 otherwise), caches index constants and buffer extents at the kernel's entry, and records
-which axes are a filter's new axis (whose outputs carry a capacity).
+which axes are a filter's new axis (whose outputs carry a capacity), and the ranges whose
+length the kernel computes (their guarded and required extents).
 """
 
 from __future__ import annotations
@@ -22,6 +23,18 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.df_to_loop_values import BufArray, Lowered, RecordArray
+
+
+@dataclass(frozen=True)
+class RangeExtent:
+    """What the kernel computes for a df.range's axis."""
+
+    count: SSAValue
+    """The guarded length loops use (0 when a buffer on the axis is too small)."""
+    required: SSAValue
+    """The range's length, returned to the caller as the computed extent."""
+    step: SSAValue
+    """The step (the lowered df operand)."""
 
 
 @dataclass
@@ -46,7 +59,15 @@ class KernelLowering:
     out_params: list = field(default_factory=list)
     """The out buffer arguments (`OutParam`s), in order."""
     results: list[SSAValue] = field(default_factory=list)
-    """The new kernel's results (scalars and filter counts), once the return is converted."""
+    """The new kernel's results (scalars, filter counts, computed extents), once the return is converted."""
+    ranges: dict[str, RangeExtent] = field(default_factory=dict)
+    """Axis -> the first df.range walking it (its extents and step)."""
+    extent_axis: dict[SSAValue, str] = field(default_factory=dict)
+    """A range's guarded length -> its axis (a filter of the range has that capacity axis)."""
+    computed: dict[str, int] = field(default_factory=dict)
+    """`loop.extents`: computed axis -> position of the result returning its extent."""
+    steps: dict[str, SSAValue] = field(default_factory=dict)
+    """`loop.steps`: computed axis -> the scalar kernel argument that is its range's step."""
     _entry_anchor: Operation | None = None
     _index_consts: dict[int, SSAValue] = field(default_factory=dict)
 

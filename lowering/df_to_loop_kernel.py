@@ -11,6 +11,9 @@
   at its own place in the result order; `func.return` of arrays disappears: the producers
   wrote straight into the out buffers (a value that is not the product of a loop — a
   kernel input, a range, a value returned twice — is copied by one loop);
+* an axis a df.range walks that no input has (a computed axis) returns the range's
+  required length as an extra `index` result after the others: func attribute `loop.extents = {i = 2 : i64}`, and
+  `loop.steps = {i = 1 : i64}` when the range's step is that scalar argument;
 * the func gets the unit attribute `loop.kernel`.
 """
 
@@ -36,7 +39,7 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType, RecordType
-from loopopt.lowering.abi import AXES, CAPACITY, COUNT, FIELD, KERNEL, RESULT, ROLE
+from loopopt.lowering.abi import AXES, CAPACITY, COUNT, EXTENTS, FIELD, KERNEL, RESULT, ROLE, STEPS
 from loopopt.lowering.df_to_loop_context import KernelLowering
 from loopopt.lowering.df_to_loop_nest import build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop_values import (
@@ -187,19 +190,37 @@ def convert_return(ctx: KernelLowering, ret: func.ReturnOp, out_dests: dict[int,
         extent = lowered.extents[0]  # type: ignore[union-attr]
         if extent in ctx.count_capacity:
             capacity = ctx.root_capacity(extent)
-            axis = next((a for a, e in ctx.axis_extent.items() if e is capacity), None)
+            axis = next((a for a, e in ctx.axis_extent.items() if e is capacity), ctx.extent_axis.get(capacity))
             for out in ctx.out_params:
                 if out.position == p:
                     ctx.arg_attrs[out.arg][COUNT] = IntegerAttr(len(results), i64)
                     if axis is not None:
                         ctx.arg_attrs[out.arg][CAPACITY] = StringAttr(axis)
             results.append(extent)
+    results += _computed_extents(ctx, len(results))
     for buf in reversed(ctx.allocs):
         b.insert(loop.DeallocOp(buf))
     b.insert(func.ReturnOp(*results))
     ret.detach()
     ret.erase(safe_erase=False)
     ctx.results = results
+
+
+def _computed_extents(ctx: KernelLowering, first: int) -> list[SSAValue]:
+    """The required length of each computed axis (walked by a df.range, on no input buffer),
+    as extra `index` results from position `first` on; recorded for `loop.extents` (and
+    `loop.steps` when the range's step is a kernel argument, so a caller can reject step 0)."""
+    inputs = {a for arg, attrs in ctx.arg_attrs.items() if attrs.get(ROLE) == StringAttr("in")
+              for a in (x.data for x in attrs[AXES].data)}  # type: ignore[attr-defined]  # fmt: skip
+    extents: list[SSAValue] = []
+    for axis, rng in ctx.ranges.items():
+        if axis in inputs:
+            continue  # an input's length bounds the axis (the guard checks the range against it)
+        ctx.computed[axis] = first + len(extents)
+        extents.append(rng.required)
+        if isinstance(rng.step, BlockArgument) and rng.step.owner is ctx.block:
+            ctx.steps[axis] = rng.step
+    return extents
 
 
 def _scalar_results(lowered: Lowered, ret: func.ReturnOp) -> list[SSAValue]:
@@ -228,3 +249,7 @@ def finish_signature(ctx: KernelLowering) -> None:
     f.arg_attrs = ArrayAttr(DictionaryAttr(ctx.arg_attrs.get(a, {})) for a in args)
     f.res_attrs = None
     f.attributes[KERNEL] = UnitAttr()
+    if ctx.computed:
+        f.attributes[EXTENTS] = DictionaryAttr({a: IntegerAttr(p, i64) for a, p in ctx.computed.items()})
+    if ctx.steps:
+        f.attributes[STEPS] = DictionaryAttr({a: IntegerAttr(args.index(v), i64) for a, v in ctx.steps.items()})

@@ -3,8 +3,10 @@
 Every df op lowers to one nest of `loop.for` built here (zip and predloop build their own
 single loop but use the same element access): one loop per iterated axis, accumulators
 threaded through every level (the inner loop's results are the outer loop's next values).
-An axis walked by a `df.range` becomes a `range(start, end, step)` loop whose variable is
-the element itself; every other axis is `[0, extent)`.
+Every loop is `[0, extent)` over positions; an axis a `df.range` walks has the range's
+guarded length as extent (0 when an output on its axis is too small: see
+df_to_loop_sources.py) and computes each element as start + k*step in i64 arithmetic, so no
+loop bound or index can overflow whatever the range's start, end and step.
 """
 
 from __future__ import annotations
@@ -33,22 +35,22 @@ from loopopt.lowering.df_to_loop_values import (
 
 @dataclass(frozen=True)
 class Iter:
-    """One loop of a nest: the axis it walks and either its extent or the range it walks."""
+    """One loop of a nest: the axis it walks and its extent (the loop is `[0, extent)`)."""
 
     axis: str
     extent: SSAValue
-    range: RangeArray | None = None
 
 
 def iters_for(arrays: Sequence[Lowered], axes: Sequence[str], walk: Sequence[str]) -> list[Iter]:
     """Loops over axes `walk` of arrays on `axes` (the op's spelling): a range input on an
-    axis makes that loop walk the range; otherwise the first input's extent bounds it."""
+    axis bounds that loop by its guarded length (which is at most every buffer's extent on
+    the axis); otherwise the first input's extent bounds it."""
     out: list[Iter] = []
     for a in walk:
         d = list(axes).index(a)
-        rng = next((x for x in arrays if isinstance(x, RangeArray)), None)
-        extent = arrays[0].extents[d]  # type: ignore[union-attr]
-        out.append(Iter(a, extent, rng))
+        rng = next((x for x in arrays if isinstance(x, RangeArray) and x.axis == a), None)
+        extent = rng.count if rng is not None else arrays[0].extents[d]  # type: ignore[union-attr]
+        out.append(Iter(a, extent))
     return out
 
 
@@ -88,22 +90,8 @@ def loop_header(
     """The bounds of the loop for `it` and the point its variable `var` reaches (with the
     positions of enclosing loops from `outer`)."""
     positions = dict(outer.positions) if outer else {}
-    range_vars = outer.range_vars if outer else ()
-    if it.range is None:
-        positions[it.axis] = Affine.var(var)
-        return [ctx.index(0), it.extent], Point(positions, range_vars)
-    r = it.range
-    positions[it.axis] = range_position(inner, r, var)
-    return [r.start, r.end, r.step], Point(positions, (*range_vars, (r, var)))
-
-
-def range_position(b: Builder, r: RangeArray, var: SSAValue) -> Affine:
-    """The 0-based position of range element `var`: var - start for a unit step (affine),
-    else (var - start) / step."""
-    if r.step_const == 1:
-        return Affine(((var, 1), (r.start, -1)), 0)
-    diff = b.insert(arith.SubiOp(var, r.start)).result
-    return Affine.var(b.insert(arith.DivSIOp(diff, r.step)).result)
+    positions[it.axis] = Affine.var(var)
+    return [ctx.index(0), it.extent], Point(positions)
 
 
 def materialize(ctx: KernelLowering, b: Builder, a: Affine) -> SSAValue:
@@ -124,15 +112,22 @@ def load(ctx: KernelLowering, b: Builder, arr: Lowered, axes: Sequence[str], poi
     if isinstance(arr, BufArray):
         return b.insert(loop.LoadOp(arr.buf, point.at(axes))).result
     if isinstance(arr, RangeArray):
-        var = point.range_var(arr)
-        if var is None:  # walked by position: start + k * step
-            k = materialize(ctx, b, point.positions[axes[0]])
-            var = b.insert(arith.AddiOp(arr.start, b.insert(arith.MuliOp(k, arr.step)).result)).result
-        return b.insert(arith.IndexCastOp(var, i64)).result
+        return range_element(ctx, b, arr, materialize(ctx, b, point.positions[axes[0]]))
     if isinstance(arr, RecordArray):
         fields = tuple(load(ctx, b, f, axes, point) for f in arr.fields)
         return RecordValue(arr.record, fields)  # type: ignore[arg-type]
     raise TypeError(f"cannot load an element of {arr}")
+
+
+def range_element(ctx: KernelLowering, b: Builder, r: RangeArray, k: SSAValue) -> SSAValue:
+    """Element `k` (an `index` position) of range `r`: start + k*step as i64 arithmetic,
+    which wraps, so the result is exact for every position of the range."""
+    e = b.insert(arith.IndexCastOp(k, i64)).result
+    if r.step_const != 1:
+        e = b.insert(arith.MuliOp(e, r.step)).result
+    if r.start_const != 0:
+        e = b.insert(arith.AddiOp(e, r.start)).result
+    return e
 
 
 def store(b: Builder, value: Lowered, dest: Lowered, axes: Sequence[str], point: Point) -> None:

@@ -31,16 +31,22 @@ class BufArray:
 
 @dataclass(frozen=True)
 class RangeArray:
-    """A `df.range start..end by step`: no storage; element k is start + k*step."""
+    """A `df.range start..end by step`: no storage; element k is start + k*step.
+
+    Loops walk its positions k in [0, count) and compute the element in i64 arithmetic
+    (which wraps, so start + k*step is exact for every element even when k*step alone is
+    not an i64)."""
 
     start: SSAValue
-    end: SSAValue
     step: SSAValue
-    """`index` bounds, as a `range(start, end, step)` loop takes them."""
+    """The df.range's i64 operands."""
     step_const: int | None
-    """The step when it is a known constant (1 gives affine positions i - start)."""
+    start_const: int | None
     count: SSAValue
-    """The number of elements (`index`)."""
+    """The number of elements the kernel iterates (`index`): the range's length when every
+    buffer on its axis can hold it (the `fits` guard), else 0."""
+    required: SSAValue
+    """The range's length (`index`, exact, saturated at INT64_MAX), guard or not."""
     axis: str
 
     @property
@@ -121,16 +127,10 @@ def scalars_of(v: Lowered) -> list[SSAValue]:
 
 @dataclass(frozen=True)
 class Point:
-    """One iteration of a loop nest: the 0-based position along each axis (an affine index)
-    and, for an axis walked by a `range(...)` loop, which range it walks and its variable."""
+    """One iteration of a loop nest: the 0-based position along each axis (an affine index)."""
 
     positions: dict[str, Affine]
     """Axis name (as the df op's types spell it) -> position."""
-    range_vars: tuple[tuple[RangeArray, SSAValue], ...] = ()
-    """(range, loop variable) for each range walked directly: the variable is its element."""
 
     def at(self, axes: Sequence[str]) -> list[Affine]:
         return [self.positions[a] for a in axes]
-
-    def range_var(self, r: RangeArray) -> SSAValue | None:
-        return next((v for walked, v in self.range_vars if walked is r), None)
