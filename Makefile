@@ -25,3 +25,10 @@ bench: $(BIN)/.installed
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# `make fuzz`: the differential fuzzer (docs/fuzzing.md) for FUZZ_BUDGET with a fresh seed;
+# minimized failures and summary.json go to fuzz-out/.
+FUZZ_BUDGET ?= 10m
+.PHONY: fuzz
+fuzz: $(BIN)/.installed
+	$(BIN)/loop-fuzz --budget $(FUZZ_BUDGET) --out fuzz-out

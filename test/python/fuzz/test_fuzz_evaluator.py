@@ -1,0 +1,169 @@
+"""The fuzzer's numpy evaluator on hand-checked programs and integer/float corner cases."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from loopopt.tools.fuzz.compare import compare_results
+from loopopt.tools.fuzz.evaluate import Ref, cast, evaluate, fma_sites, int_div, shift
+from loopopt.tools.fuzz.program import (
+    Arg,
+    Const,
+    Filter,
+    Fold,
+    Input,
+    Kernel,
+    Map,
+    Op,
+    Param,
+    Range,
+    Reduce,
+    Scalar,
+    Scan,
+    Select,
+)
+
+I32 = np.int32
+MIN32, MAX32 = -(2**31), 2**31 - 1
+
+
+def test_integer_division_semantics() -> None:
+    a = np.array([7, -7, 7, -7, MIN32, MIN32, 5, 0], I32)
+    b = np.array([2, 2, -2, -2, -1, 0, 0, 0], I32)
+    assert int_div(a, b, "i32", rem=False).tolist() == [3, -3, -3, 3, MIN32, 0, 0, 0]
+    assert int_div(a, b, "i32", rem=True).tolist() == [1, -1, 1, -1, 0, 0, 0, 0]
+
+
+def test_shift_semantics() -> None:
+    a = np.array([1, 1, -8, -8, 1, -1, 3], I32)
+    b = np.array([31, 32, 1, 40, -1, 33, 0], I32)
+    assert shift(a, b, "i32", left=True).tolist() == [MIN32, 0, -16, 0, 0, 0, 3]
+    assert shift(a, b, "i32", left=False).tolist() == [0, 0, -4, -1, 0, -1, 3]
+
+
+def test_fptosi_saturates_and_nan_is_zero() -> None:
+    x = np.array([np.nan, np.inf, -np.inf, 3e9, -3e9, -2.9, 2.9, -2147483648.0], np.float32)
+    assert cast(x, "f32", "i32").tolist() == [0, MAX32, MIN32, MAX32, MIN32, -2, 2, MIN32]
+    big = np.array([9.3e18, -9.3e18, 2.0**63], np.float64)
+    assert cast(big, "f64", "i64").tolist() == [2**63 - 1, -(2**63), 2**63 - 1]
+
+
+def _kernel(nodes, results) -> Kernel:
+    return Kernel("k", tuple(nodes), tuple(results))
+
+
+def test_filter_map_reduce_program() -> None:
+    # sum(x[x > 0] * 3) + 10 (integers) and the filtered array itself
+    x = Arg(0, "i32")
+    k = _kernel(
+        [
+            Input("i32"),
+            Filter((0,), Op("cmp:sgt", (x, Const(0, "i32")), "i1"), "k0"),
+            Map((1,), Op("mul", (x, Const(3, "i32")), "i32")),
+            Reduce("add", 2, Const(10, "i32")),
+        ],
+        [3, 1],
+    )
+    data = np.array([1, -2, 5, 0, 7], I32)
+    s, kept = evaluate(k, {0: data})
+    assert s.value == np.int32(10 + 3 * 13)
+    assert kept.value.tolist() == [1, 5, 7]
+
+
+def test_scan_fold_select_range_rank2() -> None:
+    e = Arg(0, "f64")
+    k = _kernel(
+        [
+            Input("f64"),  # 0
+            Scan("max", 0, Const(-np.inf, "f64")),  # 1: running max
+            Fold((0,), (Const(0.0, "f64"), Const(0, "i64")),  # 2: horner and count
+                 (Op("add", (Op("mul", (Arg(0, "f64"), Const(2.0, "f64")), "f64"), Arg(2, "f64")), "f64"),
+                  Op("add", (Arg(1, "i64"), Const(1, "i64")), "i64"))),  # fmt: skip
+            Param("i1"),  # 3
+            Select(3, 0, 1, scalar_cond=True),  # 4
+            Param("i64", "start"),  # 5
+            Param("i64", "end"),  # 6
+            Param("i64", "step"),  # 7
+            Range(5, 6, 7, zipped=True),  # 8
+            Map((0, 8), Op("sub", (e, Op("cast", (Arg(1, "i64"),), "f64")), "f64")),  # 9
+        ],
+        [1, 2, 4, 9],
+    )
+    x = np.array([1.0, 3.0, 2.0, np.nan, 0.5])
+    args = {0: x, 3: np.bool_(False), 5: np.int64(10), 6: np.int64(0), 7: np.int64(-2)}
+    scan, horner, sel, shifted = evaluate(k, args)
+    np.testing.assert_array_equal(scan.value, [1.0, 3.0, 3.0, np.nan, np.nan])
+    assert np.isnan(horner.value)  # the NaN element poisons the fold
+    np.testing.assert_array_equal(sel.value, scan.value)
+    np.testing.assert_array_equal(shifted.value, x - np.array([10, 8, 6, 4, 2]))
+
+    m = _kernel([Input("i32", 2, (), 3), Reduce("add", 0, Const(1, "i32"), over=("j",)),
+                 Reduce("max", 0, Const(MIN32, "i32"), over=("i",))], [1, 2])  # fmt: skip
+    mat = np.arange(6, dtype=I32).reshape(2, 3)
+    rows, cols = evaluate(m, {0: mat})
+    assert rows.value.tolist() == [1 + 3, 1 + 12] and cols.value.tolist() == [3, 4, 5]
+
+
+def test_float_sum_in_order_and_reassoc_bound() -> None:
+    big = np.float32(1e8)
+    x = np.array([big, 1.0, -big, 1.0], np.float32)
+    k = _kernel([Input("f32"), Reduce("add", 0, Const(0.0, "f32"))], [1])
+    (ordered,) = evaluate(k, {0: x})
+    assert ordered.value == np.float32(1.0)  # (1e8 + 1) rounds to 1e8, then -1e8, + 1
+    kr = _kernel([Input("f32"), Reduce("add", 0, Const(0.0, "f32"), reassoc=True)], [1])
+    (free,) = evaluate(kr, {0: x})
+    assert free.bound is not None and free.bound >= 2.0
+    assert compare_results([free], None, (np.float32(0.0),)) is None
+    assert compare_results([free], None, (np.float32(1e3),)) is not None
+    assert compare_results([ordered], None, (np.float32(2.0),)) is not None
+
+
+def test_min_max_nan_and_zero_sign() -> None:
+    a, b = Arg(0, "f32"), Arg(1, "f32")
+    k = _kernel([Input("f32"), Input("f32"), Map((0, 1), Op("min", (a, b), "f32"))], [2])
+    x = np.array([np.nan, 1.0, -0.0, 2.0], np.float32)
+    y = np.array([1.0, np.nan, 0.0, -3.0], np.float32)
+    (r,) = evaluate(k, {0: x, 1: y})
+    assert np.isnan(r.value[:2]).all() and r.value[3] == -3.0
+    assert r.taint.tolist() == [False, False, True, False]  # min(-0, +0): either zero
+    assert compare_results([r], None, (np.array([np.nan, np.nan, 0.0, -3.0], np.float32),)) is None
+    assert compare_results([r], None, (np.array([np.nan, 1.0, 0.0, -3.0], np.float32),)) is not None
+
+
+def test_exact_compare_distinguishes_zero_signs() -> None:
+    ref = Ref(np.array([0.0, 1.0], np.float32), np.zeros(2, bool))
+    assert compare_results([ref], None, (np.array([-0.0, 1.0], np.float32),)) is not None
+    assert compare_results([ref], None, (np.array([0.0, 1.0], np.float32),)) is None
+
+
+def test_fma_site_is_evaluated_fused() -> None:
+    a, b, c = Arg(0, "f32"), Arg(1, "f32"), Arg(2, "f32")
+    k = _kernel([Input("f32"), Input("f32"), Input("f32"),
+                 Map((0, 1, 2), Op("add", (Op("mul", (a, b), "f32"), c), "f32"))], [3])  # fmt: skip
+    assert len(fma_sites(k)) == 1
+    x = np.array([1 + 2**-12], np.float32)
+    args = {0: x, 1: x, 2: np.array([-1.0], np.float32)}
+    (plain,) = evaluate(k, args)
+    (fused,) = evaluate(k, args, fma=True)
+    assert plain.value[0] == np.float32(2**-11)  # the 2**-24 of the product is rounded away
+    assert fused.value[0] == np.float32(2**-11 + 2**-24)
+    # a compiled result may be either one, nothing else
+    assert compare_results([plain], [fused], (fused.value,)) is None
+    assert compare_results([plain], [fused], (plain.value,)) is None
+    assert compare_results([plain], None, (fused.value,)) is not None
+    # across a map boundary (fusion brings the product to the add) and in a sequential sum
+    k2 = _kernel([Input("f32"), Input("f32"), Map((0, 1), Op("mul", (a, b), "f32")),
+                  Reduce("add", 2, Const(-1.0, "f32"))], [3])  # fmt: skip
+    assert len(fma_sites(k2)) == 1
+    (p2,) = evaluate(k2, args)
+    (f2,) = evaluate(k2, args, fma=True)
+    assert p2.value == plain.value[0] and f2.value == fused.value[0]
+
+
+def test_captured_scalar_and_copysign_taint() -> None:
+    x = Arg(0, "f64")
+    k = _kernel([Input("f64"), Reduce("max", 0, Const(-np.inf, "f64")),
+                 Map((0,), Op("copysign", (Op("sub", (x, Scalar(1, "f64")), "f64"), x), "f64"))], [2])  # fmt: skip
+    (r,) = evaluate(k, {0: np.array([1.0, -4.0, np.nan])})
+    assert np.isnan(r.value).all()  # the max is NaN, so every x - max is
+    assert r.taint.tolist() == [False, False, True]  # copysign from a NaN's sign bit

@@ -1,0 +1,75 @@
+"""The fuzzer's machinery: crash/hang isolation and attribution, minimization, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+from loopopt.tools.fuzz import minimize as minimize_mod
+from loopopt.tools.fuzz import runner
+from loopopt.tools.fuzz.generate import Generator
+from loopopt.tools.fuzz.printer import print_kernel
+from loopopt.tools.fuzz.program import Op, compact, walk_expr
+
+
+def test_crash_and_hang_are_attributed_to_their_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fake_calls(compiled, name, calls):
+        if name == "boom":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        if name == "fpe":
+            os.kill(os.getpid(), signal.SIGFPE)
+        if name == "hang":
+            time.sleep(60)
+        return [name] * len(calls)
+
+    monkeypatch.setattr(runner, "_call_cases", fake_calls)
+    monkeypatch.setattr(runner, "KERNEL_TIMEOUT", 1.5)
+    work = [(None, n, [([], 0)]) for n in ("a", "boom", "b", "hang", "fpe", "c")]
+    out = runner.run_isolated(work)
+    assert out["a"] == ("ok", ["a"]) and out["b"] == ("ok", ["b"]) and out["c"] == ("ok", ["c"])
+    assert out["boom"][0] == "crash" and "signal 11" in out["boom"][1]
+    assert out["fpe"][0] == "crash" and "signal 8" in out["fpe"][1]
+    assert out["hang"][0] == "timeout"
+
+
+def _has_div(kernel) -> bool:
+    from loopopt.tools.fuzz.minimize import _exprs
+
+    return any(isinstance(x, Op) and x.name == "div" for n in kernel.nodes for _, _, e in _exprs(n) for x in walk_expr(e))
+
+
+def test_minimizer_keeps_the_failure_and_shrinks(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernels = (compact(Generator(s).kernel("m")) for s in range(500))
+    kernel = next(k for k in kernels if _has_div(k) and len(print_kernel(k)) > 900)
+
+    def fake_reproduce(k, isa, n, s):
+        return runner.Failure("mismatch", isa, k, "fake", n, s) if _has_div(k) else None
+
+    monkeypatch.setattr(minimize_mod, "reproduce", fake_reproduce)
+    small = minimize_mod.minimize(runner.Failure("mismatch", "scalar", kernel, "fake", 1000, 1), budget=400)
+    assert _has_div(small.kernel)
+    assert len(print_kernel(small.kernel)) < 0.7 * len(print_kernel(kernel))
+    assert small.n == 0  # sizes shrink too
+
+
+def test_cli_runs_and_reports(tmp_path: Path) -> None:
+    from loopopt.tools.fuzz.cli import main
+
+    status = main(["--seed", "3", "--programs", "6", "--batch", "6", "--isas", "scalar", "--small", "--out", str(tmp_path)])
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["programs"] == 6 and summary["per_isa"]["scalar"]["programs"] == 6
+    assert status == (2 if summary["failures"] else 0)
+
+
+def test_cli_rejects_bad_options() -> None:
+    from loopopt.tools.fuzz.cli import main
+
+    for argv in (["--isas", "mmx"], ["--budget", "soon"], ["--dtypes", "f16"]):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        assert e.value.code == 1
