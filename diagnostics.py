@@ -153,7 +153,7 @@ class LoopoptDiagnostic(DiagnosticException):
         return f"{where}: error: {self.message}" if where else f"error: {self.message}"
 
 
-class PipelineError(LoopoptDiagnostic):
+class PipelineError(LoopoptDiagnostic, ValueError):
     """A malformed or invalid pass pipeline spec (`-p`, `pipeline=`): no operation to point
     at, so it carries the spec and the column and prints as `message` plus the spec with a
     caret under the column (tools prefix it with the input's name)."""
@@ -278,8 +278,14 @@ def format_diagnostic(error: BaseException, input_name: str = "<input>") -> str:
         return "\n".join([f"{where}: error: {error.msg}", *lines]).rstrip()
     if isinstance(error, PipelineError):
         return f"{input_name}: error: {error}"
-    if isinstance(error, ArgSpecParseError):
-        return f"{input_name}: error: {_plain_message(error)}"
+    if isinstance(error, ArgSpecParseError):  # a `-t` target spec (pipelines give PipelineError)
+        lines = str(error).rstrip().splitlines()
+        col = re.search(r":\d+:(\d+)$", lines[1]) if len(lines) > 3 else None
+        if col is None:
+            return f"{input_name}: error: {_plain_message(error)}"
+        message = lines[-1].strip()
+        return (f"{input_name}: error: bad spec '{lines[2]}': {message[:1].lower() + message[1:]} "
+                f"(column {col[1]})")
     if isinstance(error, RecursionError):
         return f"{input_name}: error: the input is nested too deeply to process"
     if isinstance(error, UnicodeDecodeError):

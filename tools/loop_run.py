@@ -604,24 +604,29 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     """loop-run on `argv`: exit status 0 (every kernel matched), 1 (any error, usage errors
     included: a diagnostic on stderr, never a traceback) or 2 (a MISMATCH)."""
-    from loopopt.diagnostics import report
-
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
         return _run(args, out)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         raise
-    except (RunError, RefError) as e:
-        print(str(e) if isinstance(e, RefError) else f"loop-run: error: {e}", file=sys.stderr)
-    except BaseException as e:  # noqa: BLE001 - located diagnostics; anything else is an internal error
-        from loopopt.runtime import CompileError, ForeignRunError
-
-        if isinstance(e, CompileError | ForeignRunError) and not isinstance(e, DiagnosticException):
-            print(f"loop-run: error: {e}", file=sys.stderr)
-        else:
-            report(e, args.file)
+    except BaseException as e:  # noqa: BLE001 - xDSL's ArgSpecParseError is a BaseException
+        out.flush()  # what was printed comes before the diagnostic
+        _report(e, args.file)
     return EXIT_ERROR
+
+
+def _report(e: BaseException, file: str) -> None:
+    """A diagnostic for `e`: located for errors in the input, `internal error` for bugs."""
+    from loopopt.diagnostics import report
+    from loopopt.runtime import CompileError, ForeignRunError
+
+    if isinstance(e, RefError):
+        print(e, file=sys.stderr)
+    elif isinstance(e, RunError) or (isinstance(e, CompileError | ForeignRunError) and not isinstance(e, DiagnosticException)):
+        print(f"loop-run: error: {e}", file=sys.stderr)
+    else:
+        report(e, file)
 
 
 def _run(args: argparse.Namespace, out: Any) -> int:

@@ -146,21 +146,24 @@ class SafeExpr:
             if node.id.startswith("_"):
                 raise self._reject(node, f"name '{node.id}' is not allowed (names starting with _ are not)")
             return
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Attribute):  # the value first: errors come in reading order
+            numpy = isinstance(node.value, ast.Name) and node.value.id == "np" and "np" not in params
+            if not numpy:
+                check(node.value, params)
+            at = ExprError("", (node.end_col_offset or 0) - len(node.attr))
             if node.attr.startswith("_"):
-                raise self._reject(node, f"attribute '{node.attr}' is not allowed (names starting with _ are not)")
-            if isinstance(node.value, ast.Name) and node.value.id == "np" and "np" not in params:
-                if node.attr not in NUMPY_NAMES:
-                    raise self._reject(node, f"np.{node.attr} is not allowed (docs/ref_header.md lists the numpy names)")
-                return
-            if node.attr not in ARRAY_METHODS:
-                raise self._reject(node, f"attribute '.{node.attr}' is not allowed (allowed: {', '.join(sorted(ARRAY_METHODS))})")
-            check(node.value, params)
+                raise ExprError(f"attribute '{node.attr}' is not allowed (names starting with _ are not)", at.offset)
+            if numpy and node.attr not in NUMPY_NAMES:
+                raise ExprError(f"np.{node.attr} is not allowed (docs/ref_header.md lists the numpy names)", at.offset)
+            if not numpy and node.attr not in ARRAY_METHODS:
+                raise ExprError(f"attribute '.{node.attr}' is not allowed (allowed: {', '.join(sorted(ARRAY_METHODS))})",
+                                at.offset)
             return
         if isinstance(node, ast.Call):
             f = node.func
             helper = isinstance(f, ast.Name) and f.id in self.helpers and f.id not in params
             if isinstance(f, ast.Name):
+                check(f, params)
                 if f.id not in SAFE_BUILTINS and not helper or f.id in params:
                     raise self._reject(f, f"'{f.id}' cannot be called (only np.NAME functions, array methods, "
                                           f"{', '.join(sorted(self.helpers | set(SAFE_BUILTINS)))})")

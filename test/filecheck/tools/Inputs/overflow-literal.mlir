@@ -1,0 +1,4 @@
+func.func @f() -> i32 {
+  %c = arith.constant 99999999999999999999 : i32
+  func.return %c : i32
+}
