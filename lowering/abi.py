@@ -228,7 +228,6 @@ def verify_kernel_abi(func: FuncOp) -> None:
     written = {_written(o) for o in func.walk() if _written(o) is not None}
     args = func.body.block.args if func.body.blocks else ()
     input_axes: set[str] = set()
-    seen_output = False
     outs: list[tuple[int, BufType, Mapping[str, Attribute]]] = []
     counts: set[int] = set()
     for k, (t, d) in enumerate(zip(input_types, dicts, strict=True)):
@@ -240,8 +239,6 @@ def verify_kernel_abi(func: FuncOp) -> None:
             present = [key for key in ARG_ATTRS if key in d]
             if present:
                 fail(f"{what} is a scalar but carries the buffer attribute {present[0]}")
-            if seen_output:
-                fail(f"scalar {what} comes after an output buffer; the convention lists inputs first, then outputs")
             continue
         role, axes = d.get(ROLE), d.get(AXES)
         if not isinstance(role, StringAttr) or role.data not in ("in", "out"):
@@ -259,8 +256,6 @@ def verify_kernel_abi(func: FuncOp) -> None:
         if len(set(axis_names)) != len(axis_names):
             fail(f"buffer {what} names axis {python_repr(axis_names[0])} twice in {AXES}")
         if role.data == "in":
-            if seen_output:
-                fail(f"input {what} comes after an output buffer; the convention lists inputs first, then outputs")
             extra = [key for key in (CAPACITY, COUNT, RESULT, FIELD) if key in d]
             if extra:
                 fail(f"input {what} carries {extra[0]}, which only an output can have")
@@ -271,7 +266,6 @@ def verify_kernel_abi(func: FuncOp) -> None:
                 fail(f"input {what} is on axis {python_repr(computed[0])}, which {EXTENTS} says the kernel computes")
             input_axes.update(axis_names)
             continue
-        seen_output = True
         outs.append((k, t, d))
         capacity, count, field = d.get(CAPACITY), d.get(COUNT), d.get(FIELD)
         if (capacity is None) != (count is None):

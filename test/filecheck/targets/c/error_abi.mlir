@@ -119,13 +119,6 @@ func.func @scalar_role(%a: f32 {loop.role = "in"}) attributes {loop.kernel} {
 
 // -----
 
-func.func @order(%out: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"]}, %x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel} {
-  func.return
-}
-// CHECK: error: @order: input argument #1 ('x') comes after an output buffer; the convention lists inputs first, then outputs
-
-// -----
-
 func.func @extent_type(%n: i64, %out: !loop.buf<i64> {loop.role = "out", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.extents = {i = 0 : i64}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32
