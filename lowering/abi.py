@@ -268,8 +268,10 @@ def verify_kernel_abi(func: FuncOp) -> None:
             continue
         outs.append((k, t, d))
         capacity, count, field = d.get(CAPACITY), d.get(COUNT), d.get(FIELD)
-        if (capacity is None) != (count is None):
-            fail(f"output {what}: {CAPACITY} and {COUNT} go together (a filter output has both)")
+        if count is not None:
+            if t.rank.data != 1:
+                fail(f"output {what}: only a rank-1 output can have {COUNT}")
+            counts.add(result_position(count, f"{COUNT} of output {what}"))
         if capacity is not None:
             if not isinstance(capacity, StringAttr):
                 fail(f"output {what}: {CAPACITY} must be an axis name, found {python_repr(str(capacity))}")
@@ -277,7 +279,6 @@ def verify_kernel_abi(func: FuncOp) -> None:
             check_c_name(capacity.data, f"@{kname}: capacity axis of {what}", func)
             if t.rank.data != 1:
                 fail(f"output {what}: only a rank-1 output can have {CAPACITY}")
-            counts.add(result_position(count, f"{COUNT} of output {what}"))
         if RESULT in d:
             r = d[RESULT]
             if not isinstance(r, IntegerAttr) or not isinstance(r.value.data, int) or r.value.data < 0:

@@ -65,10 +65,12 @@ func.func @filter_axis(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]},
 
 // -----
 
-func.func @capacity_alone(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["j"], loop.capacity = "i"}) attributes {loop.kernel} {
-  func.return
+// A count without a capacity: the output's own (filter) axis bounds nothing.
+func.func @count_alone(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["j"], loop.count = 0 : i64}) -> index attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  func.return %c0 : index
 }
-// CHECK: error: @capacity_alone: output argument #1 ('out'): loop.capacity and loop.count go together
+// CHECK: error: @count_alone: output #1 ('out') dimension 0 is on axis 'j' (loop.axes), which no input buffer has
 
 // -----
 
