@@ -23,3 +23,30 @@ func.func @hints(%malloc: f32, %x.y: f32, %int: f32, %a$b: f32, %int64_t: i64) -
 // CHECK-NEXT:      float v_lo_hreduce_add_f32x8 = v_mm_add_ps * v_mm_add_ps;
 // CHECK-NEXT:      float v_INT64_C = (float)v_int64_t;
 // CHECK-NEXT:      float n_1 = v_lo_hreduce_add_f32x8 + v_INT64_C;
+
+// Kernel symbols that are also names the printer would pick for locals and lengths: the
+// locals move aside (i_1, x_len_1, v_1), the symbols keep their names.
+func.func @i(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %z = arith.constant 0.0 : f32
+  %s = loop.for %i in [%c0, %n) accs(%acc = %z : f32 add) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %v = arith.addf %acc, %e : f32
+    loop.yield %v : f32
+  }
+  func.return %s : f32
+}
+func.func @x_len(%a: f32) -> f32 attributes {loop.kernel} {
+  func.return %a : f32
+}
+func.func @v(%a: f32) -> f32 attributes {loop.kernel} {
+  %b = arith.addf %a, %a : f32
+  func.return %b : f32
+}
+// CHECK-LABEL: float i(const float *restrict x, int64_t x_len_1)
+// CHECK:         for (int64_t i_1 = 0; i_1 < x_len_1; i_1++) {
+// CHECK-LABEL: float x_len(float a)
+// CHECK-LABEL: float v(float a)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      float b = a + a;
