@@ -275,10 +275,12 @@ def _extent_checks(sig: KernelSignature, k: str) -> list[str]:
     length be at least the extent of its capacity axis.
     """
     members: dict[str, list[tuple[int, ArrayParam, int]]] = {}
+    computed = dict(sig.extents)  # checked after the call against the kernel's extent instead
     for i, p in enumerate(sig.params):
         if isinstance(p, ArrayParam):
             for d, axis in p.constrained_dims():
-                members.setdefault(axis, []).append((i, p, d))
+                if axis not in computed:
+                    members.setdefault(axis, []).append((i, p, d))
     refs: dict[str, tuple[int, ArrayParam, int]] = {
         axis: next((m for m in group if not m[1].output), group[0]) for axis, group in members.items()
     }

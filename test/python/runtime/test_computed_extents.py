@@ -180,3 +180,31 @@ def test_df_range_output_through_the_public_api(isa):
         np.testing.assert_array_equal(out, reference(*args))
     with pytest.raises(ValueError, match="step 'step' = 0"):
         k.call_alloc("squares", 0, 10, 0)
+
+
+TWO_OUTPUTS = """
+func.func @two(%n: i64) -> (!df.array<i64, [i]>, !df.array<f64, [i]>) {
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %idx = df.range %zero, %n, %one : !df.array<i64, [i]>
+  %y = df.map %idx : !df.array<i64, [i]> -> !df.array<f64, [i]> {
+  ^bb0(%k: i64):
+    %f = arith.sitofp %k : i64 to f64
+    df.yield %f : f64
+  }
+  func.return %idx, %y : !df.array<i64, [i]>, !df.array<f64, [i]>
+}
+"""
+
+
+def test_outputs_sharing_a_computed_axis_are_checked_against_the_extent_not_each_other():
+    k = compile(TWO_OUTPUTS, target="scalar")
+    a, b = np.zeros(10, np.int64), np.zeros(5)
+    assert k.two(5, a, b) is None  # a is larger than b: fine, both hold the extent 5
+    np.testing.assert_array_equal(a[:5], np.arange(5))
+    np.testing.assert_array_equal(b, np.arange(5.0))
+    with pytest.raises(ValueError, match=r"two\(\): output 'out1' needs 6 elements on axis 'i' but has 5"):
+        k.two(6, a, b)
+    got = k.call_alloc("two", 3)
+    np.testing.assert_array_equal(got[0], [0, 1, 2])
+    np.testing.assert_array_equal(got[1], [0.0, 1.0, 2.0])
