@@ -105,7 +105,10 @@ def test_signed_overflow_wraps(cache, tmp_path):
 
 @pytest.mark.isa("avx2")
 def test_no_auto_vectorization_unless_asked(cache, tmp_path):
-    loop = "void lo_f(float *restrict y, const float *restrict x, long n) { for (long i = 0; i < n; i++) y[i] = 2.0f * x[i] + 1.0f; }\n"
+    loop = (
+        "void lo_f(float *restrict y, const float *restrict x, long n)\n"
+        "{ for (long i = 0; i < n; i++) y[i] = 2.0f * x[i] + 1.0f; }\n"
+    )
     plain = _compile_to_asm(loop, isa.compile_flags("avx2"), tmp_path)
     autovec = _compile_to_asm(loop, [*isa.compile_flags("avx2"), *isa.AUTOVEC_CFLAGS], tmp_path)
     # "native" is for plain C (the benchmark's gcc -O3 -march=native baseline): gcc vectorizes it.
