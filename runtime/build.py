@@ -37,6 +37,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -302,6 +303,31 @@ class _Entry:
         _discard(self.pointer, artifact)
 
 
+_STALE_SECONDS = 3600.0
+
+
+def _remove_stale_temporaries(directory: Path) -> None:
+    """Delete temp files (`.*.tmp`, `.load-*`) an hour old: left by a process killed mid-write.
+
+    Runs on a cache miss only (a compile costs far more than one directory scan).
+    """
+    now = time.time()
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return
+    for name in names:
+        if not (name.startswith(".load-") or (name.startswith(".") and name.endswith(".tmp"))):
+            continue
+        path = directory / name
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if st.st_uid == os.geteuid() and now - st.st_mtime > _STALE_SECONDS:
+            _discard(path)
+
+
 # ---------------------------------------------------------------------------------------------
 # Building and loading
 
@@ -326,6 +352,7 @@ def _get(
     hit = entry.lookup(need_data)
     if hit is not None:
         return entry, hit[0], hit[1], False
+    _remove_stale_temporaries(entry.directory)
     _write_atomically(entry.source, source)
     fd, tmp = tempfile.mkstemp(dir=entry.directory, prefix=f".{entry.stem}.", suffix=".tmp")
     os.close(fd)

@@ -305,3 +305,16 @@ def test_cached_artifact_is_hashed_once_per_process(cache, monkeypatch):
 def test_compiler_timeout_is_a_compile_error(cache):
     with pytest.raises(build.CompileError, match="did not finish"):
         build.build(sum_source(), ["-fPIC"], timeout=0.001)
+
+
+def test_stale_temporaries_are_removed_on_a_miss(cache):
+    build.cache_dir()
+    stale = [cache / ".load-abc123.so", cache / ".lo_x.so.abc.tmp"]
+    fresh = cache / ".load-def456.so"
+    for path in [*stale, fresh]:
+        path.write_bytes(b"left by a killed process")
+    for path in stale:
+        os.utime(path, (1, 1))
+    build.build(sum_source(), ["-fPIC"])
+    assert not any(p.exists() for p in stale)
+    assert fresh.exists()  # maybe another process's copy being loaded right now
