@@ -32,6 +32,7 @@ import atexit
 import errno
 import functools
 import hashlib
+import itertools
 import os
 import shutil
 import stat
@@ -395,9 +396,17 @@ def build(
     return path
 
 
+_load_counter = itertools.count()
+
+
 def load_private_copy(data: bytes, directory: Path, load: Callable[[Path], T]) -> T:
-    """`load(path)` on a private copy of `data` (mkstemp in `directory`, 0500), unlinked afterwards."""
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=".load-", suffix=".so")
+    """`load(path)` on a private copy of `data` (mkstemp in `directory`, 0500), unlinked afterwards.
+
+    The name carries the pid and a per-process counter: glibc's dlopen returns an already
+    loaded object whose name matches, so a name must never repeat within a process.
+    """
+    prefix = f".load-{os.getpid()}-{next(_load_counter)}-"
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=prefix, suffix=".so")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
