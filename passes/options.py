@@ -116,6 +116,8 @@ class WidthOption:
             if re.fullmatch(r"[A-Za-z_][A-Za-z_0-9]{0,31}", value):
                 return None
             return f"is neither a symbol nor a power of two in [1, {self.hi}]"
+        if not _is_int(value):
+            return f"is neither a symbol nor a power of two in [1, {self.hi}]"
         return IntOption(1, self.hi, power_of_two=True).problem(value)
 
 
