@@ -35,6 +35,8 @@ BINARY: dict[type[Operation], str] = {
     arith.MaximumfOp: "max",
     arith.MinSIOp: "min",
     arith.MaxSIOp: "max",
+    arith.MinUIOp: "minu",
+    arith.MaxUIOp: "maxu",
     arith.MinnumfOp: "minnum",
     arith.MaxnumfOp: "maxnum",
     math.PowFOp: "pow",

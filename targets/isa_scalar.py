@@ -94,6 +94,8 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         ("abs", e): f"{{dst}} = ({t})({{a}} < 0 ? ({u})0 - ({u}){{a}} : ({u}){{a}});",
         ("min", e): "{dst} = {a} < {b} ? {a} : {b};",
         ("max", e): "{dst} = {a} > {b} ? {a} : {b};",
+        ("minu", e): f"{{dst}} = ({u}){{a}} < ({u}){{b}} ? {{a}} : {{b}};",
+        ("maxu", e): f"{{dst}} = ({u}){{a}} > ({u}){{b}} ? {{a}} : {{b}};",
         ("and", e): "{dst} = {a} & {b};",
         ("or", e): "{dst} = {a} | {b};",
         ("xor", e): "{dst} = {a} ^ {b};",
@@ -106,6 +108,9 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         ("convert.i64", e): "{dst} = (int64_t){a};",
         ("convert.index", e): "{dst} = (int64_t){a};",
         ("convert.i1", e): "{dst} = ({a} & 1) != 0;",
+        # arith.extui: zero extension (the printer's `zext.<to>` key)
+        **{(f"zext.{to}", e): f"{{dst}} = (int64_t)({u}){{a}};" for to in ("i64", "index")},
+        ("zext.i32", e): "{dst} = (int32_t){a};",
     }  # fmt: skip
     return rows
 

@@ -52,6 +52,8 @@ BINARY: dict[str, Callable[[int, int, int], int]] = {
     "mul": lambda a, b, n: wrap(a * b, n),
     "min": lambda a, b, n: min(a, b),
     "max": lambda a, b, n: max(a, b),
+    "minu": lambda a, b, n: a if _u(a, n) < _u(b, n) else b,
+    "maxu": lambda a, b, n: a if _u(a, n) > _u(b, n) else b,
     "shl": lambda a, b, n: 0 if _u(b, n) >= n else wrap(a << _u(b, n), n),
     "shr": lambda a, b, n: (-1 if a < 0 else 0) if _u(b, n) >= n else a >> _u(b, n),
     "shru": lambda a, b, n: 0 if _u(b, n) >= n else wrap(_u(a, n) >> _u(b, n), n),

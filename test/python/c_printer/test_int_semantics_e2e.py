@@ -22,6 +22,7 @@ ISAS = isa_params(("scalar", "sse2", "avx2", "avx512", "neon"))
 DT = {"i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
 ARITH = {
     "add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli", "min": "arith.minsi", "max": "arith.maxsi",
+    "minu": "arith.minui", "maxu": "arith.maxui",
     "shl": "arith.shli", "shr": "arith.shrsi", "shru": "arith.shrui", "div": "arith.divsi", "rem": "arith.remsi",
     "divu": "arith.divui", "remu": "arith.remui", "floordiv": "arith.floordivsi", "ceildiv": "arith.ceildivsi",
     "ceildivu": "arith.ceildivui",
@@ -64,6 +65,8 @@ def program(elt: str) -> str:
         f"  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<{elt}, [i]> -> {elt}\n"
         f"  func.return %s : {elt}\n}}\n"
     )
+    if elt == "i32":
+        parts.append(_map("k_zext", elt, "    %s = arith.extui %a0 : i32 to i64\n    df.yield %s : i64\n", rt="i64", ins=1))
     ft = "f32" if elt == "i32" else "f64"
     parts.append(_map("k_fptosi", ft, f"    %s = arith.fptosi %a0 : {ft} to {elt}\n    df.yield %s : {elt}\n", rt=elt, ins=1))
     return "\n".join(parts)
@@ -107,6 +110,9 @@ def test_unary_overflow_and_sums(isa: str, elt: str) -> None:
     ev = np.array(edge_values(elt) * 3, DT[elt])
     (got,) = k.call_alloc("k_abs", ev)
     np.testing.assert_array_equal(got, np.array([wrap(abs(int(x)), bits) for x in ev], DT[elt]))
+    if elt == "i32":
+        (got,) = k.call_alloc("k_zext", ev)
+        np.testing.assert_array_equal(got, ev.astype(np.int64) & 0xFFFFFFFF, err_msg=f"{isa}: extui")
     (got,) = k.call_alloc("k_inc_lt", ev)
     np.testing.assert_array_equal(got, (ev == np.iinfo(DT[elt]).max).astype(DT[elt]), err_msg=f"{isa}: (x+1) < x")
     for n in (len(ev), 67):
