@@ -412,7 +412,9 @@ class Evaluator:
 
     def combine(self, kind: str, acc: Val, x: Val, dt: str, body: Expr | None, fused: tuple[Val, Val] | None) -> Val:
         if kind == "custom":
-            return self.expr(body, [acc, x])  # type: ignore[arg-type]
+            r = self.expr(body, [acc, x])  # type: ignore[arg-type]
+            shape = np.broadcast_shapes(acc.a.shape, np.shape(x.a))
+            return Val(np.broadcast_to(r.a, shape).astype(acc.a.dtype), np.broadcast_to(r.taint, shape).copy())
         t = acc.taint | x.taint
         with np.errstate(all="ignore"):
             if kind == "add" and fused is not None:

@@ -167,3 +167,15 @@ def test_captured_scalar_and_copysign_taint() -> None:
     (r,) = evaluate(k, {0: np.array([1.0, -4.0, np.nan])})
     assert np.isnan(r.value).all()  # the max is NaN, so every x - max is
     assert r.taint.tolist() == [False, False, True]  # copysign from a NaN's sign bit
+
+
+def test_custom_reduce_over_one_axis_of_rank2_keeps_the_other() -> None:
+    # regression: a custom step that ignores both its arguments still gives one value per column
+    m = _kernel([Input("i64", 2, (), 3, rows_n=False), Reduce("custom", 0, Const(-626, "i64"), over=("i",),
+                 body=Const(0, "i64"))], [1])  # fmt: skip
+    (r,) = evaluate(m, {0: np.zeros((3, 0), np.int64)})
+    assert r.value.shape == (0,)
+    (r,) = evaluate(m, {0: np.ones((3, 4), np.int64)})
+    assert r.value.tolist() == [0, 0, 0, 0]
+    (empty,) = evaluate(m, {0: np.ones((0, 4), np.int64)})
+    assert empty.value.tolist() == [-626] * 4

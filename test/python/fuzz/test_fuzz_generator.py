@@ -15,7 +15,8 @@ SEEDS = range(400)
 
 @pytest.fixture(scope="module")
 def kernels() -> list[Kernel]:
-    return [Generator(s).kernel(f"g{s}") for s in SEEDS]
+    """Everything switched on (the default exclusions too)."""
+    return [Generator(s, GenOptions(exclude=frozenset())).kernel(f"g{s}") for s in SEEDS]
 
 
 def test_every_construct_and_op_appears(kernels: list[Kernel]) -> None:
