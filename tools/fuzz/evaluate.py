@@ -294,7 +294,7 @@ class Evaluator:
 
     # -- expressions
 
-    def expr(self, e: Expr, env: list[Val], arg_vals: list[Val | None] | None = None) -> Val:
+    def expr(self, e: Expr, env: list[Val]) -> Val:
         with np.errstate(all="ignore"):
             return self._expr(e, env)
 

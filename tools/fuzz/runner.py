@@ -16,14 +16,11 @@ from __future__ import annotations
 import multiprocessing
 import random
 import re
-import time
 import traceback
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-
-import numpy as np
 
 from .compare import compare_results
 from .evaluate import evaluate, fma_sites
@@ -355,10 +352,4 @@ def reproduce(kernel: Kernel, isa: str, n: int, seed: int) -> Failure | None:
     return r.failures[0] if r.failures else None
 
 
-def timed(fn, *args: Any) -> tuple[Any, float]:
-    t = time.perf_counter()
-    out = fn(*args)
-    return out, time.perf_counter() - t
-
-
-__all__ = ["BatchRunner", "Failure", "Stats", "compile_groups", "reproduce", "np"]
+__all__ = ["BatchRunner", "Failure", "Stats", "compile_groups", "reproduce"]
