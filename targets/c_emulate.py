@@ -5,6 +5,13 @@ abs by sign mask, 64-bit equality from 32-bit), and lane-by-lane scalar C otherw
 compare/multiply/convert, and the correctly rounded SSE2 fma: per-lane `fmaf`, never mul+add).
 Float min/max keep numpy's NaN propagation: a NaN first operand is blended back in, since
 x86 `min` returns its second operand when either is NaN.
+
+Integer helpers realize docs/integer_semantics.md where a C operator or an intrinsic is not
+total: scalar division/remainder that never trap, shifts with the amount read as unsigned,
+saturating float -> int (NaN -> 0) and its x86 vector fix-ups, NEON arithmetic on unsigned
+lanes and NEON shifts with checked amounts, SSE2 per-lane shifts, the AVX2 i64 arithmetic
+shift. None of them contains signed overflow or another undefined operation (a UBSan test
+runs every row on edge values: test/python/c_printer/test_int_semantics.py).
 """
 
 from __future__ import annotations

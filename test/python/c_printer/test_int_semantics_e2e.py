@@ -185,3 +185,20 @@ def test_generated_c_under_ubsan(isa: str, elt: str, tmp_path) -> None:
     assert proc.returncode == 0, f"{isa} {elt}: {proc.stderr[:3000]}"
     got = [int(v) for v in proc.stdout.split()]
     assert got == want
+
+
+@pytest.mark.parametrize("elt", ["i32", "i64"])
+def test_avx512_generated_c_compiles(elt: str, tmp_path) -> None:
+    """Where AVX-512 cannot run, the default pipeline's C for these kernels must still build
+    warning-free with the AVX-512 flags and never call the signed-lane reductions."""
+    from int_semantics import compile_c
+    from loopopt.compile import default_pipeline, make_context, parse, run_pipeline
+    from loopopt.targets.c import emit_c
+
+    module = parse(program(elt))
+    run_pipeline(module, default_pipeline("avx512"), make_context())
+    source = emit_c(module, "avx512")
+    assert "_mm512_reduce_add_epi" not in source and "_mm512_reduce_mul_epi" not in source
+    assert "_mm512_add_epi" in source  # the vector path really is AVX-512
+    flags = ["-O2", "-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-Wno-unused-variable"]
+    compile_c(["gcc"], source, tmp_path, flags, link=False)
