@@ -90,6 +90,41 @@ def _sse2_float_minmax() -> list[Helper]:
     return out
 
 
+def _sse2_shifts() -> list[Helper]:
+    """SSE2 has no per-lane variable shift, but `_mm_sll/srl/sra_epi*` shift every lane by one
+    64-bit count read as unsigned, giving 0 (or the sign fill) for counts >= the width: the
+    defined semantics. So: one shift per lane's zero-extended count, then pick lane k of the
+    k-th result. The i64 arithmetic shift flips negative lanes around a logical shift."""
+    out = []
+    for op, intr in (("shl", "sll"), ("shru", "srl"), ("shrs", "sra")):
+        out.append(Helper(f"lo_{op}_i32x4", (
+            f"static inline __m128i lo_{op}_i32x4(__m128i a, __m128i b)\n{{\n"
+            "    const __m128i low = _mm_set_epi32(0, 0, 0, -1);\n"
+            f"    __m128i r0 = _mm_{intr}_epi32(a, _mm_and_si128(b, low));\n"
+            f"    __m128i r1 = _mm_{intr}_epi32(a, _mm_and_si128(_mm_srli_si128(b, 4), low));\n"
+            f"    __m128i r2 = _mm_{intr}_epi32(a, _mm_and_si128(_mm_srli_si128(b, 8), low));\n"
+            f"    __m128i r3 = _mm_{intr}_epi32(a, _mm_srli_si128(b, 12));\n"
+            "    __m128i r01 = _mm_unpacklo_epi32(r0, r1);  /* r0[0] r1[0] r0[1] r1[1] */\n"
+            "    __m128i r23 = _mm_unpackhi_epi32(r2, r3);  /* r2[2] r3[2] r2[3] r3[3] */\n"
+            "    return _mm_unpacklo_epi64(_mm_shuffle_epi32(r01, _MM_SHUFFLE(3, 0, 3, 0)),\n"
+            "                              _mm_shuffle_epi32(r23, _MM_SHUFFLE(3, 0, 3, 0)));\n}\n"
+        )))  # fmt: skip
+    pick = "_mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(r1), _mm_castsi128_pd(r0)))"  # lane 0 of r0, lane 1 of r1
+    for op, intr in (("shl", "sll"), ("shru", "srl")):
+        out.append(Helper(f"lo_{op}_i64x2", (
+            f"static inline __m128i lo_{op}_i64x2(__m128i a, __m128i b)\n{{\n"
+            f"    __m128i r0 = _mm_{intr}_epi64(a, b);\n"
+            f"    __m128i r1 = _mm_{intr}_epi64(a, _mm_srli_si128(b, 8));\n"
+            f"    return {pick};\n}}\n"
+        )))  # fmt: skip
+    out.append(Helper("lo_shrs_i64x2", (
+        "static inline __m128i lo_shrs_i64x2(__m128i a, __m128i b)\n{\n"
+        "    __m128i sign = _mm_shuffle_epi32(_mm_srai_epi32(a, 31), _MM_SHUFFLE(3, 3, 1, 1));\n"
+        "    return _mm_xor_si128(lo_shru_i64x2(_mm_xor_si128(a, sign), b), sign);\n}\n"
+    )))  # fmt: skip
+    return out
+
+
 def _fptosi() -> list[Helper]:
     """`lo_fptosi_<int>_<float>`: float -> int truncating toward zero, saturating, NaN -> 0.
 
@@ -269,8 +304,5 @@ def helpers(isa: IsaTable) -> list[Helper]:
         out.append(lanewise_helper(io, "lo_cmpgt_i64x2", "i64", "i64", 2, "r[k] = a[k] > b[k] ? -1 : 0;"))
         out.append(lanewise_helper(io, "lo_fma_f32x4", "f32", "f32", 3, "r[k] = fmaf(a[k], b[k], c[k]);"))
         out.append(lanewise_helper(io, "lo_fma_f64x2", "f64", "f64", 3, "r[k] = fma(a[k], b[k], c[k]);"))
-        # no per-lane variable shifts before AVX2: lane by lane with the scalar semantics
-        for op in ("shl", "shrs", "shru"):
-            for e, n in (("i32", 4), ("i64", 2)):
-                out.append(lanewise_helper(io, f"lo_{op}_{e}x{n}", e, e, 2, f"r[k] = lo_{op}_{e}(a[k], b[k]);"))
+        out += _sse2_shifts()
     return out

@@ -5,8 +5,9 @@ No SSE3/SSSE3/SSE4 intrinsic may appear here (`_mm_blendv_*`, `_mm_mullo_epi32`,
 and/andnot/or, and the missing integer operations are `lo_*` emulations (c_emulate). There is no
 FMA unit, so `fma` is a correctly rounded per-lane `fmaf`/`fma` call, never mul+add. There is no
 masked load/store or lane permute: masked accesses go lane by lane and compaction is a LUT-driven
-shift network (c_leftpack). SSE2 has no per-lane variable shifts: shl/shr/shru go lane by lane
-with the scalar semantics (amount read as unsigned, >= width gives 0 or the sign fill).
+shift network (c_leftpack). SSE2 has no per-lane variable shifts: shl/shr/shru shift by each
+lane's count (`_mm_sll/srl/sra_epi*` read one count as unsigned and give 0 or the sign fill for
+>= width, the defined semantics) and pick lane k of the k-th result (c_emulate).
 Integer add/sub/mul intrinsics wrap; unsigned compares flip the sign bit and compare signed.
 """
 

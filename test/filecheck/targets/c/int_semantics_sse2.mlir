@@ -1,7 +1,8 @@
 // RUN: loop-opt %s -t c | filecheck %s
 
-// SSE2 has no per-lane variable shift: shl/shrsi/shrui go lane by lane with the scalar
-// semantics (amount read as unsigned: >= width gives 0 or the sign fill); f32 -> i32 fixes up
+// SSE2 has no per-lane variable shift: shl/shrsi/shrui shift by each lane's count with
+// _mm_sll/srl_epi64 (one 64-bit count read as unsigned: >= width gives 0) and pick lane k of
+// the k-th result; i64 shrsi flips negative lanes around the logical shift; f32 -> i32 fixes up
 // cvttps' "integer indefinite" (INT32_MIN ^ all-ones = INT32_MAX on positive overflow, NaN -> 0).
 builtin.module attributes {loop.target = "sse2"} {
   func.func @shifts(%x: !loop.buf<i64> {loop.role = "in", loop.axes = ["i"]}, %f: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %i: index, %out: !loop.buf<i64> {loop.role = "out", loop.axes = ["i"]}, %o2: !loop.buf<i32> {loop.role = "out", loop.axes = ["i"]}) attributes {loop.kernel} {
@@ -17,10 +18,15 @@ builtin.module attributes {loop.target = "sse2"} {
   }
 }
 
-// CHECK-LABEL: static inline int64_t lo_shl_i64(int64_t a, int64_t b)
-// CHECK:           return (uint64_t)b >= 64u ? 0 : (int64_t)((uint64_t)a << (uint64_t)b);
-// CHECK-LABEL: static inline __m128i lo_shl_i64x2(__m128i av, __m128i bv)
-// CHECK:           for (int k = 0; k < 2; k++) r[k] = lo_shl_i64(a[k], b[k]);
+// CHECK-LABEL: static inline __m128i lo_shl_i64x2(__m128i a, __m128i b)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i r0 = _mm_sll_epi64(a, b);
+// CHECK-NEXT:      __m128i r1 = _mm_sll_epi64(a, _mm_srli_si128(b, 8));
+// CHECK-NEXT:      return _mm_castpd_si128(_mm_move_sd(_mm_castsi128_pd(r1), _mm_castsi128_pd(r0)));
+// CHECK-LABEL: static inline __m128i lo_shrs_i64x2(__m128i a, __m128i b)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i sign = _mm_shuffle_epi32(_mm_srai_epi32(a, 31), _MM_SHUFFLE(3, 3, 1, 1));
+// CHECK-NEXT:      return _mm_xor_si128(lo_shru_i64x2(_mm_xor_si128(a, sign), b), sign);
 // CHECK-LABEL: static inline __m128i lo_cvt_f32_i32x4(__m128 v)
 // CHECK:           return _mm_and_si128(_mm_xor_si128(_mm_cvttps_epi32(v), _mm_castps_si128(_mm_cmpge_ps(v, _mm_set1_ps(0x1p31f)))), _mm_castps_si128(_mm_cmpord_ps(v, v)));
 
