@@ -19,7 +19,7 @@ from typing import Any
 import numpy
 
 from . import build, isa as isa_mod
-from .pyext import extension_source
+from .pyext import QUERY_PREFIX, extension_source
 from .signature import KernelSignature
 
 _loaded: dict[str, tuple[ModuleType, Path]] = {}
@@ -69,10 +69,13 @@ def _build_and_load_extension(
 
 
 def results_tuple(signature: KernelSignature, returned: Any) -> tuple[Any, ...]:
-    """A native call's return value (None, a scalar or a tuple) as a tuple of results."""
-    if not signature.results:
+    """A native call's return value (None, a scalar or a tuple) as a tuple of the results it
+    returns: `signature.visible_results` (all but computed extents; `signature.full_results`
+    puts them back in C order)."""
+    visible = signature.visible_results
+    if not visible:
         return ()
-    if len(signature.results) == 1:
+    if len(visible) == 1:
         return (returned,)
     return tuple(returned)
 
@@ -118,14 +121,14 @@ class Library:
         """Call `name` on its inputs only, allocating the outputs; returns (*outputs, *results).
 
         Each output dimension gets the extent of its axis, from the inputs or from
-        `extents` (an axis no input has, such as a range's); a filter output (one
-        with a `count_result`) is trimmed to the count it returned.
+        `extents` (an axis no input has); an output on a computed axis (a range's) is
+        sized by asking the kernel first (`KernelSignature.call_alloc`); a filter output
+        (one with a `count_result`) is trimmed to the count it returned.
         """
         function = self[name]
         sig = self.signatures[name]
-        outputs = sig.allocate_outputs(inputs, extents)
-        results = results_tuple(sig, function(*inputs, *outputs))
-        return (*sig.trim_outputs(outputs, results), *results)
+        query = getattr(self._module, QUERY_PREFIX + name) if sig.extents else None
+        return sig.call_alloc(function, inputs, extents, query)
 
 
 def compile_library(
