@@ -718,8 +718,8 @@ class ConvertOp(IRDLOperation):
     Between any two of f32 f64 i32 i64, same lane count (a widening convert may span two
     registers). int → float rounds to nearest-even; f64 → f32 rounds to nearest-even;
     f32 → f64 and i32 → i64 (sign-extending) are exact; i64 → i32 keeps the low 32 bits
-    (wraps); float → int truncates toward zero, and a NaN or out-of-range lane gives the
-    minimum integer (x86's "integer indefinite"; the printer makes NEON and C agree).
+    (wraps); float → int truncates toward zero and saturates, a NaN lane gives 0 (like
+    arith.fptosi, docs/integer_semantics.md; the printer fixes up x86's "integer indefinite").
     `_mm256_cvtepi32_ps`, `_mm256_cvttps_epi32`, `vcvtq_f32_s32`, ..."""
 
     name = "simd.convert"

@@ -146,8 +146,8 @@ func.func @fused(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>, %m: !df.array
 
 @pytest.mark.parametrize("n", [0, 1, 9, 100])
 def test_fused_forms_equal_their_unfused_chains(n):
-    """where masks first; the map prologue runs on kept elements only (its divsi would
-    fail on a dropped 0: the interpreter rejects division by zero), lane-wise; filter-with-map maps the kept elements; scan and partial
+    """where masks first; the map prologue runs on kept elements only (its divsi of a
+    dropped element, x <= 0, would change the custom max that the check below compares), lane-wise; filter-with-map maps the kept elements; scan and partial
     reduce read the prologue's values."""
     rng = np.random.default_rng(n)
     x = rng.integers(-50, 50, n, dtype=np.int32)

@@ -35,11 +35,11 @@ func.func @fold_int() -> (i32, i32, i1, f64) {
 
 // -----
 
-// Division by zero is not folded (execution would trap).
-// CHECK-LABEL: func.func @no_fold_div_zero
-// CHECK:         %[[R:.*]] = arith.divsi %{{.*}}, %{{.*}} : i32
+// Division by zero is defined (docs/integer_semantics.md): it folds to 0.
+// CHECK-LABEL: func.func @fold_div_zero
+// CHECK-NEXT:    %[[R:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    func.return %[[R]] : i32
-func.func @no_fold_div_zero() -> i32 {
+func.func @fold_div_zero() -> i32 {
   %a = arith.constant 7 : i32
   %z = arith.constant 0 : i32
   %r = arith.divsi %a, %z : i32
