@@ -1,46 +1,100 @@
-"""Running kernels built for another architecture (NEON on aarch64) under qemu user-mode emulation.
+"""Standalone kernel runners: NEON under qemu user-mode emulation, and sanitized native builds.
 
-An aarch64 shared object cannot be loaded into an x86 Python, so the kernel is
-linked statically with a generated `main` that reads argument sets from a
-binary file, calls the kernel on each and writes outputs and results back.
-qemu start-up costs tens of milliseconds, so many argument sets go through one
-run (`ForeignKernel.batch`), and the binary is cached on disk like any build.
+An aarch64 shared object cannot be loaded into an x86 Python, and a kernel built with
+AddressSanitizer cannot be loaded into an uninstrumented one, so the kernel is linked
+with a generated `main` that reads argument sets from a binary file, calls the kernel
+on each and writes outputs and results back. How the runner is compiled and started is
+a `Toolchain` (compiler, flags, command prefix such as an emulator, environment):
+`foreign_toolchain("neon")` here, `loopopt.runtime.sanitize.sanitizer_toolchain(isa)` for
+ASan + UBSan. Process start-up (qemu: tens of milliseconds) dominates a single call, so
+many argument sets go through one run (`ForeignKernel.batch`), and the binary is cached
+on disk like any build. One runner may hold every kernel of a program (`signatures=`):
+the program is compiled once and each kernel is selected by its index in the stream.
 
-Stream format (little-endian, both ways): the input file holds a `uint64`
-count of cases; per case, per parameter in C order: an input array is its
-`int64` dims then its raw elements, a scalar is its raw value in its C type, an
-output is its `int64` dims (capacity; -1 on a computed axis: the runner asks the
-kernel, see `_main_source`). The output file holds, per case, each output's
-`int64` dims and raw elements, then each result's raw value. Results come back as
-numpy scalars of their dtype, like the native wrapper's, without the computed
-extents (`KernelSignature.visible_results`).
+Every array gets its own allocation of exactly its size in bytes (an input or output of
+n elements starting `offset` elements in: `(offset + n) * itemsize` bytes, so 0 bytes for
+an empty array at offset 0), so a sanitizer sees an access one past the end.
+
+Stream format (little-endian, both ways): the input file holds the `uint64` index of
+the kernel in the runner's signatures and a `uint64` count of cases; per case, the
+`int64` element offset of every array (0..MAX_OFFSET), then per parameter in C order: an
+input array is its `int64` dims then its raw elements, a scalar is its raw value in its
+C type, an output is its `int64` dims (capacity; -1 on a computed axis: the runner asks
+the kernel, see `_main_source`). The output file holds, per case, each output's `int64`
+dims and raw elements, then each result's raw value. Results come back as numpy
+scalars of their dtype, like the native wrapper's, without the computed extents
+(`KernelSignature.visible_results`).
 """
 
 from __future__ import annotations
 
 import functools
 import operator
+import os
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from . import build
-from .isa import FOREIGN_TOOLS, cflags, check_isa
+from .isa import COMMON_CFLAGS, FOREIGN_TOOLS, GENERATED_CFLAGS, cflags, check_isa
 from .signature import DTYPES, ArrayParam, KernelSignature, ScalarParam
 
-FOREIGN_CFLAGS: tuple[str, ...] = ("-O2", "-static", "-std=c11", "-ffp-contract=off", "-Wall", "-Wextra")
+FOREIGN_CFLAGS: tuple[str, ...] = (
+    "-O2",
+    "-static",
+    *(f for f in COMMON_CFLAGS if f not in ("-O3", "-fPIC")),
+    *GENERATED_CFLAGS,
+)
+"""The cross build's flags: the native ones (docs/build_flags.md) at -O2 (compile time under
+the qemu tests), static (no aarch64 sysroot at run time), no -fPIC (an executable)."""
+
+MAX_OFFSET = 1 << 16
+"""Largest element offset an array may start at inside its allocation."""
 
 
 class ForeignRunError(RuntimeError):
-    """The emulated kernel binary failed (crash, non-zero exit, timeout)."""
+    """The kernel runner failed (crash, non-zero exit, timeout); carries its status and stderr."""
+
+    def __init__(self, message: str, returncode: int | None = None, stderr: str = ""):
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr = stderr
 
 
-def _main_source(c_source: str, sig: KernelSignature) -> str:
-    """The runner: the kernel, then a `main` that calls it on every case of the input stream.
+@dataclass(frozen=True)
+class Toolchain:
+    """How a standalone runner is compiled and started."""
+
+    name: str
+    """For messages (e.g. "neon under qemu-aarch64", "avx2 with ASan+UBSan")."""
+    isa: str
+    """The ISA the kernel C was printed for."""
+    compiler: str
+    flags: tuple[str, ...]
+    """Every compiler flag (the ISA's included)."""
+    prefix: tuple[str, ...] = ()
+    """Command prefix the runner is started under (an emulator), empty to run it directly."""
+    env: tuple[tuple[str, str], ...] = ()
+    """Environment variables set (over the inherited environment) when the runner runs."""
+    libs: tuple[str, ...] = ("-lm",)
+
+
+def foreign_toolchain(isa: str) -> Toolchain:
+    """The cross compiler and emulator of an ISA this host cannot run natively (NEON)."""
+    check_isa(isa, allow_native=False)
+    if isa not in FOREIGN_TOOLS:
+        raise ValueError(f"ISA {isa!r} has no foreign runner (have: {', '.join(FOREIGN_TOOLS)})")
+    compiler, emulator = FOREIGN_TOOLS[isa]
+    return Toolchain(f"{isa} under {emulator}", isa, compiler, (*FOREIGN_CFLAGS, *cflags(isa)), (emulator,))
+
+
+def _kernel_runner(sig: KernelSignature, k: int) -> list[str]:
+    """`static void loopopt_fr_run_<k>(uint64_t cases)`: every case of the stream through kernel `sig`.
 
     The kernel is called through a file-scope pointer and the runner's own names start with
     `loopopt_fr_`, so no kernel name can be shadowed by (or shadow) the runner's. An output
@@ -59,19 +113,24 @@ def _main_source(c_source: str, sig: KernelSignature) -> str:
         ctype = p.dt.c_type
         if isinstance(p, ArrayParam):
             dims = [f"d{i}_{d}" for d in range(p.rank)]
-            count = " * ".join(f"(size_t)({d} > 0 ? {d} : 0)" for d in dims)
+            dims_array = f"(int64_t[]){{{', '.join(dims)}}}"
             body.append(f"        int64_t {', '.join(dims)};")
             body += [f"        loopopt_fr_read(&{d}, sizeof {d});" for d in dims]
+            body.append(f"        size_t n{i} = loopopt_fr_count({p.rank}, {dims_array});")
             if p.output:
+                body.append(f"        void *b{i} = NULL;")
                 body.append(f"        {ctype} *a{i} = NULL;")
-                allocs.append(f"        free(a{i});")
-                allocs.append(f"        a{i} = loopopt_fr_alloc({count}, sizeof({ctype}));")
+                allocs.append(f"        free(b{i});")
+                allocs.append(f"        n{i} = loopopt_fr_count({p.rank}, {dims_array});")
+                allocs.append(f"        b{i} = loopopt_fr_alloc(n{i}, sizeof({ctype}), off);")
+                allocs.append(f"        a{i} = ({ctype} *)b{i} + off;")
                 writes += [f"        loopopt_fr_write(&{d}, sizeof {d});" for d in dims]
-                writes.append(f"        loopopt_fr_write(a{i}, {count} * sizeof({ctype}));")
+                writes.append(f"        loopopt_fr_write(a{i}, n{i} * sizeof({ctype}));")
             else:
-                body.append(f"        {ctype} *a{i} = loopopt_fr_alloc({count}, sizeof({ctype}));")
-                body.append(f"        loopopt_fr_read(a{i}, {count} * sizeof({ctype}));")
-            frees.append(f"        free(a{i});")
+                body.append(f"        void *b{i} = loopopt_fr_alloc(n{i}, sizeof({ctype}), off);")
+                body.append(f"        {ctype} *a{i} = ({ctype} *)b{i} + off;")
+                body.append(f"        loopopt_fr_read(a{i}, n{i} * sizeof({ctype}));")
+            frees.append(f"        free(b{i});")
             call_args += [f"a{i}", *dims]
         else:
             body.append(f"        {ctype} s{i};")
@@ -84,7 +143,7 @@ def _main_source(c_source: str, sig: KernelSignature) -> str:
     body += [f"        {DTYPES[r].c_type} r{j} = 0;" for j, r in enumerate(sig.results)]
     if len(sig.results) >= 2:
         call_args += [f"&r{j}" for j in range(len(sig.results))]
-    call = f"loopopt_fr_kernel({', '.join(call_args)});"
+    call = f"loopopt_fr_kernel_{k}({', '.join(call_args)});"
     call = f"r0 = {call}" if len(sig.results) == 1 else call
     if sizing:
         # first call: outputs on computed axes empty (the -1 dims read as 0)
@@ -104,7 +163,27 @@ def _main_source(c_source: str, sig: KernelSignature) -> str:
     types = [t for p in sig.params for t in p.c_params()]
     if len(sig.results) >= 2:
         types += [f"{DTYPES[r].c_type} *restrict" for r in sig.results]
-    pointer = f"static {sig.return_c_type} (*const loopopt_fr_kernel)({', '.join(types) or 'void'}) = {sig.name};"
+    return [
+        sig.c_declaration(),
+        f"static {sig.return_c_type} (*const loopopt_fr_kernel_{k})({', '.join(types) or 'void'}) = {sig.name};",
+        f"static void loopopt_fr_run_{k}(uint64_t cases) {{",
+        "    for (uint64_t c = 0; c < cases; c++) {",
+        "        int64_t off;",
+        "        loopopt_fr_read(&off, sizeof off);",
+        f"        if (off < 0 || off > {MAX_OFFSET}) loopopt_fr_fail(\"bad offset\");",
+        *body,
+        *writes,
+        *frees,
+        "    }",
+        "}",
+    ]
+
+
+def _main_source(c_source: str, sigs: Sequence[KernelSignature]) -> str:
+    """The runner: the kernels' C, one `loopopt_fr_run_<k>` per signature, and a `main`
+    that reads the kernel index and the case count and runs every case."""
+    runners = [line for k, sig in enumerate(sigs) for line in _kernel_runner(sig, k)]
+    dispatch = [f"    case {k}: loopopt_fr_run_{k}(cases); break;" for k in range(len(sigs))]
     return "\n".join(
         [
             "#include <stdint.h>",
@@ -114,29 +193,39 @@ def _main_source(c_source: str, sig: KernelSignature) -> str:
             '#line 1 "kernel.c"',
             c_source,
             '#line 1 "loopopt_foreign_main.c"',
-            sig.c_declaration(),
-            pointer,
             "static FILE *loopopt_fr_in, *loopopt_fr_out;",
             "static void loopopt_fr_fail(const char *what) { fprintf(stderr, \"loopopt runner: %s\\n\", what); exit(3); }",
             "static void loopopt_fr_read(void *p, size_t n) { if (n && fread(p, 1, n, loopopt_fr_in) != n) loopopt_fr_fail(\"truncated input\"); }",
             "static void loopopt_fr_write(const void *p, size_t n) { if (n && fwrite(p, 1, n, loopopt_fr_out) != n) loopopt_fr_fail(\"write failed\"); }",
-            "static void *loopopt_fr_alloc(size_t n, size_t size) {",
-            "    if (n > SIZE_MAX / (size ? size : 1)) loopopt_fr_fail(\"length too large\");",
-            "    void *p = calloc(n > 0 ? n : 1, size);",
+            "static size_t loopopt_fr_count(int rank, const int64_t *dims) {",
+            "    size_t n = 1;",
+            "    for (int d = 0; d < rank; d++) {",
+            "        size_t e = dims[d] > 0 ? (size_t)dims[d] : 0;",
+            "        if (e && n > SIZE_MAX / e) loopopt_fr_fail(\"length too large\");",
+            "        n *= e;",
+            "    }",
+            "    return n;",
+            "}",
+            "/* Exactly (off + n) * size bytes, zeroed: an access past the end is outside the allocation. */",
+            "static void *loopopt_fr_alloc(size_t n, size_t size, int64_t off) {",
+            "    if (n > SIZE_MAX / size - (size_t)off) loopopt_fr_fail(\"length too large\");",
+            "    void *p = calloc(n + (size_t)off, size);",
+            "    if (p == NULL && n + (size_t)off == 0) p = malloc(1); /* a libc whose calloc(0) is NULL */",
             "    if (p == NULL) loopopt_fr_fail(\"out of memory\");",
             "    return p;",
             "}",
+            *runners,
             "int main(int argc, char **argv) {",
             "    if (argc != 3) loopopt_fr_fail(\"usage: runner INPUT OUTPUT\");",
             '    loopopt_fr_in = fopen(argv[1], "rb");',
             '    loopopt_fr_out = fopen(argv[2], "wb");',
             "    if (loopopt_fr_in == NULL || loopopt_fr_out == NULL) loopopt_fr_fail(\"cannot open files\");",
-            "    uint64_t cases;",
+            "    uint64_t kernel, cases;",
+            "    loopopt_fr_read(&kernel, sizeof kernel);",
             "    loopopt_fr_read(&cases, sizeof cases);",
-            "    for (uint64_t c = 0; c < cases; c++) {",
-            *body,
-            *writes,
-            *frees,
+            "    switch (kernel) {",
+            *dispatch,
+            "    default: loopopt_fr_fail(\"no such kernel\");",
             "    }",
             "    if (fclose(loopopt_fr_out) != 0) loopopt_fr_fail(\"write failed\");",
             "    fclose(loopopt_fr_in);",
@@ -167,14 +256,19 @@ def _encode_scalar(sig: KernelSignature, p: ScalarParam, value: Any) -> bytes:
     return np.array(v, p.dt.numpy.newbyteorder("<")).tobytes()
 
 
-def _encode_case(sig: KernelSignature, inputs: Sequence[Any], extents: Mapping[str, int] | None) -> tuple[bytes, list[tuple[int, ...]]]:
+def _encode_case(
+    sig: KernelSignature, inputs: Sequence[Any], extents: Mapping[str, int] | None, offset: int = 0
+) -> tuple[bytes, list[tuple[int, ...]]]:
     """One case of the input stream and its output shapes, after the checks the native wrapper makes."""
     if len(inputs) != len(sig.inputs):
         raise TypeError(
             f"{sig.name}() takes {len(sig.inputs)} inputs ({', '.join(p.name for p in sig.inputs)}) "
             f"but {len(inputs)} were given"
         )
-    parts: list[bytes] = []
+    offset = operator.index(offset)
+    if not 0 <= offset <= MAX_OFFSET:
+        raise ValueError(f"{sig.name}: offset {offset} is outside 0..{MAX_OFFSET}")
+    parts: list[bytes] = [np.array(offset, "<i8").tobytes()]
     for p, x in zip(sig.inputs, inputs):
         if isinstance(p, ScalarParam):
             parts.append(_encode_scalar(sig, p, x))
@@ -198,21 +292,46 @@ def _encode_case(sig: KernelSignature, inputs: Sequence[Any], extents: Mapping[s
 
 
 class ForeignKernel:
-    """One kernel compiled for a foreign ISA; call it (or `batch` it) like `Library.call_alloc`."""
+    """One kernel in a standalone runner; call it (or `batch` it) like `Library.call_alloc`.
 
-    def __init__(self, c_source: str, signature: KernelSignature, isa: str = "neon", timeout: float = 120.0):
-        check_isa(isa, allow_native=False)
-        if isa not in FOREIGN_TOOLS:
-            raise ValueError(f"ISA {isa!r} has no foreign runner (have: {', '.join(FOREIGN_TOOLS)})")
+    By default the runner is built for a foreign ISA (`foreign_toolchain(isa)`, NEON under
+    qemu when `isa` is not given); `toolchain` builds and runs it another way (`loopopt.runtime.sanitize`).
+    `signatures`, when given, are every kernel of `c_source` (including `signature`): the
+    runner then holds them all, so the kernels of one program share one executable (the
+    build cache finds it by content).
+    """
+
+    def __init__(
+        self,
+        c_source: str,
+        signature: KernelSignature,
+        isa: str | None = None,
+        timeout: float = 120.0,
+        *,
+        toolchain: Toolchain | None = None,
+        signatures: Sequence[KernelSignature] | None = None,
+    ):
+        if toolchain is None:
+            toolchain = foreign_toolchain("neon" if isa is None else isa)
+        elif isa is not None and toolchain.isa != isa:
+            raise ValueError(f"{signature.name}: toolchain {toolchain.name!r} is for {toolchain.isa}, not {isa}")
+        sigs = list(signatures) if signatures is not None else [signature]
+        if signature not in sigs:
+            raise ValueError(f"{signature.name}: not among the runner's signatures")
+        names = [s.name for s in sigs]
+        if len(set(names)) != len(names):
+            raise ValueError(f"runner signatures repeat a kernel name: {', '.join(names)}")
         self.signature = signature
-        self.isa = isa
+        self.isa = toolchain.isa
+        self.toolchain = toolchain
         self.timeout = timeout
-        self.compiler, self.emulator = FOREIGN_TOOLS[isa]
+        self.index = sigs.index(signature)
         self.path = build.build(
-            _main_source(c_source, signature),
-            [*FOREIGN_CFLAGS, *cflags(isa)],
-            compiler=self.compiler,
+            _main_source(c_source, sigs),
+            list(toolchain.flags),
+            compiler=toolchain.compiler,
             shared=False,
+            libs=toolchain.libs,
         )
 
     def __call__(
@@ -221,35 +340,55 @@ class ForeignKernel:
         return self.batch([inputs], None if extents is None else [extents])[0]
 
     def batch(
-        self, cases: Sequence[Sequence[Any]], extents: Sequence[Mapping[str, int] | None] | None = None
+        self,
+        cases: Sequence[Sequence[Any]],
+        extents: Sequence[Mapping[str, int] | None] | None = None,
+        offsets: Sequence[int] | None = None,
     ) -> list[tuple[list[np.ndarray], tuple[Any, ...]]]:
-        """Evaluate many argument sets in one emulator run; returns (outputs, results) per case.
+        """Evaluate many argument sets in one runner process; returns (outputs, results) per case.
 
         Outputs are sized as in `KernelSignature.output_shapes`; `extents`, if given, holds
-        one mapping (or None) per case for the axes no input has.
+        one mapping (or None) per case for the axes no input has. `offsets`, if given, holds
+        per case the number of elements every array (inputs and outputs) of that case
+        starts into its allocation (1 for an unaligned start); default 0.
         """
         sig = self.signature
         if extents is not None and len(extents) != len(cases):
             raise ValueError(f"{sig.name}: {len(extents)} extents for {len(cases)} cases")
+        if offsets is not None and len(offsets) != len(cases):
+            raise ValueError(f"{sig.name}: {len(offsets)} offsets for {len(cases)} cases")
         encoded = [
-            _encode_case(sig, inputs, extents[k] if extents is not None else None) for k, inputs in enumerate(cases)
+            _encode_case(
+                sig,
+                inputs,
+                extents[k] if extents is not None else None,
+                offsets[k] if offsets is not None else 0,
+            )
+            for k, inputs in enumerate(cases)
         ]
         shapes = [case_shapes for _, case_shapes in encoded]
-        stream = len(cases).to_bytes(8, "little") + b"".join(data for data, _ in encoded)
+        header = self.index.to_bytes(8, "little") + len(cases).to_bytes(8, "little")
+        stream = header + b"".join(data for data, _ in encoded)
         with tempfile.TemporaryDirectory(prefix="loopopt_foreign_") as tmp:
             in_path, out_path = Path(tmp) / "in.bin", Path(tmp) / "out.bin"
             in_path.write_bytes(stream)
-            command = [self.emulator, str(self.path), str(in_path), str(out_path)]
+            command = [*self.toolchain.prefix, str(self.path), str(in_path), str(out_path)]
+            env = {**os.environ, **dict(self.toolchain.env)} if self.toolchain.env else None
             try:
-                proc = subprocess.run(command, capture_output=True, text=True, timeout=self.timeout)
+                proc = subprocess.run(command, capture_output=True, text=True, errors="replace",
+                                      timeout=self.timeout, env=env)
             except subprocess.TimeoutExpired:
                 raise ForeignRunError(f"{sig.name}: {' '.join(command)} timed out after {self.timeout}s") from None
             if proc.returncode != 0:
-                raise ForeignRunError(
-                    f"{sig.name}: {' '.join(command)} exited with status {proc.returncode}\n{proc.stderr}"
-                )
+                raise self._failure(command, proc.returncode, proc.stderr)
             data = out_path.read_bytes()
         return self._decode(data, shapes)
+
+    def _failure(self, command: Sequence[str], returncode: int, stderr: str) -> ForeignRunError:
+        """The error for a runner that exited with `returncode` (a subclass may classify it)."""
+        return ForeignRunError(
+            f"{self.signature.name}: {' '.join(command)} exited with status {returncode}\n{stderr}", returncode, stderr
+        )
 
     def _decode(self, data: bytes, shapes: list[list[tuple[int, ...]]]) -> list[tuple[list[np.ndarray], tuple[Any, ...]]]:
         sig = self.signature
