@@ -25,7 +25,7 @@ from typing import Any
 from xdsl.context import Context
 from xdsl.dialects import arith, builtin, func, math
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import PassPipeline
+from xdsl.passes import ModulePass, PassPipeline
 from xdsl.utils.arg_spec import parse_pipeline as parse_pipeline_specs
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException
 
@@ -141,17 +141,20 @@ def normalize_pipeline_spec(spec: str) -> tuple[str, list[int], list[int]]:
     return out, columns, names
 
 
-def parse_pipeline(spec: str, callback: Any = None) -> PassPipeline:
+def parse_pipeline(spec: str, callback: Any = None,
+                   available: Mapping[str, Callable[[], type[ModulePass]]] | None = None) -> PassPipeline:
     """The passes of a pipeline spec, or a `PipelineError` saying what is wrong and where.
 
     The one entry for `loop-opt -p`, `loop-run -p` and `loopopt.compile(pipeline=...)`:
     syntax errors (xDSL's ArgSpecParseError is a BaseException), unknown passes and
     options, and values a pass refuses all become a PipelineError (exit status 1 in the
-    tools). Options may be separated by spaces (xDSL) or commas (MLIR).
+    tools). Options may be separated by spaces (xDSL) or commas (MLIR). `available` is the
+    pass registry (default: loopopt's; loop-opt passes xDSL's and loopopt's).
     """
     from xdsl.utils.arg_spec import ArgSpec, _convert_arg_to_type  # type: ignore[attr-defined]
 
-    available = registry.get_all_passes()
+    if available is None:
+        available = registry.get_all_passes()
     try:
         text, columns, names = normalize_pipeline_spec(spec)
     except ArgSpecParseError as e:

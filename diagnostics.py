@@ -83,10 +83,11 @@ class LocatedParser(Parser):
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except (ParseError, RecursionError):
+        except (ParseError, RecursionError, LoopoptDiagnostic):
             raise
-        except Exception as e:  # an attribute or op constructor refusing a parsed value
-            raise ParseError(start, _plain_message(e)) from None
+        except Exception as e:  # an attribute, type or op constructor refusing a parsed value
+            # A DiagnosticException still (`--verify-diagnostics` prints these), located.
+            raise LoopoptDiagnostic(_plain_message(e), where=str(start.get_location())) from None
         if not isinstance(op.location, FileLineColLoc):
             where = start.get_location()
             op.location = FileLineColLoc(
@@ -143,13 +144,15 @@ class LoopoptDiagnostic(DiagnosticException):
     xDSL's DiagnosticException so that `--verify-diagnostics` prints it too.
     """
 
-    def __init__(self, message: str, op: Operation | None = None):
+    def __init__(self, message: str, op: Operation | None = None, where: str | None = None):
         super().__init__(message)
         self.message = message
         self.op = op
+        self.where = where
+        """`file:line:col` when there is no op to point at (a value refused while parsing)."""
 
     def __str__(self) -> str:
-        where = location_of(self.op)
+        where = location_of(self.op) or self.where
         return f"{where}: error: {self.message}" if where else f"error: {self.message}"
 
 
@@ -226,14 +229,15 @@ def _position(op: Operation, index: dict[int, int]) -> int:
 
 
 def verify_located(module: Operation) -> None:
-    """Verify op by op, innermost first, so a failure names the op (and line) at fault.
+    """Verify op by op (each op before the ops of its regions, last op first, as loop-opt always
+    has), so a failure names the op (and line) at fault.
 
     Besides each op's own verifier this checks what xDSL 0.74 does not: every operand is
     defined before its use in an enclosing block (SSA dominance within a block; the blocks
     of one CFG region are not ordered) and no operand is an erased value.
     """
     index: dict[int, int] = {}
-    for op in module.walk(region_first=True):
+    for op in module.walk(reverse=True):
         for operand in op.operands:
             problem = _dominance_problem(operand, op, index)
             if problem is not None:
@@ -296,6 +300,7 @@ def format_diagnostic(error: BaseException, input_name: str = "<input>") -> str:
     if isinstance(error, DiagnosticException):
         op = getattr(error, "op", None)
         where = location_of(op) if isinstance(op, Operation) else None
+        where = where or getattr(error, "where", None)
         message = getattr(error, "message", None) if isinstance(error, LoopoptDiagnostic) else None
         text = _plain_message(error) if message is None else message
         where = where or input_name

@@ -62,7 +62,7 @@ class LoopOptMain(xDSLOptMain):
         commas) and with a located verification after every pass."""
         from loopopt.compile import parse_pipeline
 
-        self.pipeline = parse_pipeline(self.args.passes, self._between_passes)
+        self.pipeline = parse_pipeline(self.args.passes, self._between_passes, self.available_passes)
 
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
         args = self.args
