@@ -1,6 +1,6 @@
 """loopopt.runtime: compile kernels, call them from Python cheaply, run NEON kernels under qemu."""
 
-from .build import CompileError, cache_dir
+from .build import CacheDirWarning, CompileError, cache_dir
 from .foreign import ForeignKernel, ForeignRunError, run_foreign, run_foreign_batch
 from .isa import ISAS, best_isa, cflags, compile_flags, host_isas, neon_runner_available
 from .library import Library, compile_library
@@ -11,6 +11,7 @@ __all__ = [
     "DTYPES",
     "ISAS",
     "ArrayParam",
+    "CacheDirWarning",
     "CompileError",
     "ForeignKernel",
     "ForeignRunError",
