@@ -80,6 +80,26 @@ class LoopOptMain(xDSLOptMain):
         self.current_pass = following
         self._pass_start = time.perf_counter()
 
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """xDSL's output step, with the `-t` spec's options checked first: a bad one is an
+        error in the command line, not a crash of the printer."""
+        import inspect
+
+        from xdsl.utils.arg_spec import parse_spec
+
+        from loopopt.diagnostics import PipelineError
+
+        spec = parse_spec(self.args.target)
+        entry = self.available_targets.get(spec.name)
+        if entry is not None and not inspect.signature(entry).parameters:
+            try:
+                entry().from_spec(spec)
+            except LoopoptDiagnostic as e:
+                raise PipelineError(f"-t {self.args.target}: {e.message}") from None
+            except (ValueError, TypeError) as e:
+                raise PipelineError(f"-t {self.args.target}: {e}") from None
+        return super().output_resulting_program(prog)
+
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
         self._chunk_offset = start_offset
         return super().parse_chunk(chunk, file_extension, start_offset)

@@ -9,6 +9,7 @@
 // RUN: not loop-opt %s -p 'df-fuse,df-fus' 2>&1 | filecheck %s --check-prefix=PASS
 // RUN: not loop-opt %s -p 'loop-pipeline{target=foo}' 2>&1 | filecheck %s --check-prefix=TARGET
 // RUN: not loop-opt %s -t 'c{' 2>&1 | filecheck %s --check-prefix=TSPEC
+// RUN: not loop-opt %s -t 'c{bogus=1}' 2>&1 | filecheck %s --check-prefix=TOPTION
 // RUN: not loop-run %s -t scalar -p 'df-fuse{' --no-time 2>&1 | filecheck %s --check-prefix=LR
 
 // REF: kernel=@sumsq inputs=x:f32[n] tol=reduction:x*x ref=np.sum(x*x)
@@ -44,5 +45,7 @@ func.func @sumsq(%x: !df.array<f32, [i]>) -> f32 {
 // TARGET-NOT: error: error:
 // TSPEC:      pipeline-errors.mlir: error: bad spec 'c{': expected argument name here (column 3)
 // TSPEC-NOT:  Traceback
+// TOPTION:     pipeline-errors.mlir: error: -t c{bogus=1}: Provided arguments ["bogus"] not found
+// TOPTION-NOT: internal error
 // LR:         pipeline-errors.mlir: error: bad pass pipeline: expected argument name here
 // LR-NOT:     Traceback
