@@ -87,7 +87,10 @@ class LocatedParser(Parser):
             raise
         except Exception as e:  # an attribute, type or op constructor refusing a parsed value
             # A DiagnosticException still (`--verify-diagnostics` prints these), located.
-            raise LoopoptDiagnostic(_plain_message(e), where=str(start.get_location())) from None
+            message = _plain_message(e)
+            if "Forward declared values do not have an owner" in message:  # xDSL's words for it
+                message = f"'{start.text}' needs an operand that is not defined before it"
+            raise LoopoptDiagnostic(message, where=str(start.get_location())) from None
         if not isinstance(op.location, FileLineColLoc):
             where = start.get_location()
             op.location = FileLineColLoc(

@@ -177,3 +177,9 @@ def test_use_before_definition_is_located():
     with pytest.raises(LoopoptDiagnostic, match="'arith.addf' uses %z before its definition") as info:
         verify_located(module)
     assert str(info.value).startswith("d.mlir:2:3: error:")
+
+
+def test_a_diagnostic_without_an_op_is_prefixed_once():
+    # `loop-opt -p 'loop-pipeline{target=foo}'` used to print `x.mlir: error: error: unknown target`
+    assert format_diagnostic(LoopoptDiagnostic("unknown target 'foo'"), "x.mlir") == "x.mlir: error: unknown target 'foo'"
+    assert format_diagnostic(KeyError("k"), "x.mlir").startswith("x.mlir: internal error: KeyError: 'k' (please report")
