@@ -149,8 +149,8 @@ class EmittedProgram:
     signatures: dict[str, KernelSignature]
 
 
-def emit_program(source_or_module: Any, isa: str) -> EmittedProgram:
-    """`loopopt.compile(source, target=isa)` up to the printed C (default pipeline)."""
+def emit_program(source_or_module: Any, isa: str, pipeline: str | None = None) -> EmittedProgram:
+    """`loopopt.compile(source, target=isa, pipeline=pipeline)` up to the printed C, not built."""
     from loopopt.compile import (
         default_pipeline,
         kernel_signature,
@@ -168,7 +168,7 @@ def emit_program(source_or_module: Any, isa: str) -> EmittedProgram:
     ctx = make_context()
     module = source_or_module.clone() if isinstance(source_or_module, ModuleOp) else parse(source_or_module, ctx)
     verify_located(module)
-    spec = default_pipeline(isa)
+    spec = default_pipeline(isa) if pipeline is None else pipeline
     run_pipeline(module, parse_pipeline(spec), ctx)
     leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
     if leftover is not None:
