@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--programs", type=int, default=None, help="stop after this many programs")
     p.add_argument("--isas", default=None, help="comma-separated ISAs (default: this CPU's, neon, avx512 compiled only)")
     p.add_argument("--batch", type=int, default=40, help="kernels per compiled module")
-    p.add_argument("--neon-sample", type=int, default=4, help="kernels of each batch run under qemu")
+    p.add_argument("--neon-sample", type=int, default=20, help="kernels of each batch run under qemu")
     p.add_argument("--foreign-sample", type=int, default=10, help="kernels of each batch compiled for an ISA this CPU cannot run")
     p.add_argument("--dtypes", default=",".join(DTYPES))
     p.add_argument("--exclude", default="", help=f"constructs to leave out: {', '.join(CONSTRUCTS)}")

@@ -114,10 +114,10 @@ def compile_text(text: str, isa: str, foreign: set[str] | None = None) -> Any:
     signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
     compiled = CompiledKernels(c_source, isa, module, signatures)
     if isa in runtime.isa.FOREIGN_TOOLS:
-        compiled.functions = {
-            name: runtime.ForeignKernel(c_source, sig, isa, timeout=KERNEL_TIMEOUT)
-            for name, sig in signatures.items()
-            if foreign is None or name in foreign
+        chosen = [sig for name, sig in signatures.items() if foreign is None or name in foreign]
+        compiled.functions = {  # one emulator binary holds all of them
+            sig.name: runtime.ForeignKernel(c_source, sig, isa, timeout=KERNEL_TIMEOUT, signatures=chosen)
+            for sig in chosen
         }
         return compiled
     if isa not in runtime.isa.host_isas():

@@ -62,10 +62,11 @@ def test_constructs_are_known() -> None:
     assert e.value.code == 1
 
 
-def test_fold_never_passes_an_accumulator_through_by_default() -> None:
+def test_fold_passthrough_switch() -> None:
     from loopopt.tools.fuzz.program import Arg, Fold
 
+    opts = GenOptions(exclude=frozenset({"fold_passthrough"}))
     for s in range(300):
-        for node in Generator(s).kernel("x").nodes:
+        for node in Generator(s, opts).kernel("x").nodes:
             if isinstance(node, Fold):
                 assert all(b != Arg(a, c.dtype) for a, (b, c) in enumerate(zip(node.bodies, node.inits)))
