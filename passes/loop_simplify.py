@@ -22,6 +22,7 @@ from xdsl.utils.exceptions import InterpretationError
 from loopopt.interp.dtypes import cast_to, numpy_dtype
 from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFunctions
 from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
+from loopopt.passes.options import check_options
 
 FOLDABLE: tuple[type[Operation], ...] = (
     *BINARY,
@@ -130,6 +131,9 @@ class LoopSimplifyPass(ModulePass):
 
     fma: bool = False
     """Contract float multiply-add into math.fma (single rounding)."""
+
+    def __post_init__(self) -> None:
+        check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(
