@@ -172,11 +172,16 @@ def parse_pipeline(spec: str, callback: Any = None,
             raise PipelineError(f"unknown pass '{arg_spec.name}'{hint}", spec, col)
         cls = available[arg_spec.name]()
         fields = {f.name: f for f in dataclasses.fields(cls) if f.init and f.name != "name"}
-        hints = typing.get_type_hints(cls)
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # unresolvable annotations: leave the types to from_pass_spec
+            hints = {}
         for option, values in arg_spec.normalize_parameter_names().parameters.items():
             if option not in fields:
                 known = ", ".join(n.replace("_", "-") for n in fields) or "none"
                 raise PipelineError(f"{arg_spec.name}: unknown option '{option}' (options: {known})", spec, col)
+            if option not in hints:
+                continue
             try:
                 _convert_arg_to_type(values, hints[option])
             except Exception:

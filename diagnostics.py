@@ -38,8 +38,9 @@ passes recurse too)."""
 class LocatedParser(Parser):
     """A Parser that records each operation's source position as its location.
 
-    It is also the guarded entry for untrusted text: non-UTF-8 bytes, overflowing literals,
-    nesting too deep and unterminated strings give a located `ParseError`, in linear time.
+    It is also the guarded entry for untrusted text: non-UTF-8 bytes, undefined values,
+    nesting too deep and unterminated strings give a located `ParseError` (in linear time);
+    a value an attribute or op refuses (an overflowing literal) a located `LoopoptDiagnostic`.
     """
 
     line_offset: int = 0
@@ -90,7 +91,8 @@ class LocatedParser(Parser):
             message = _plain_message(e)
             if "Forward declared values do not have an owner" in message:  # xDSL's words for it
                 message = f"'{start.text}' needs an operand that is not defined before it"
-            raise LoopoptDiagnostic(message, where=str(start.get_location())) from None
+            loc = start.get_location()
+            raise LoopoptDiagnostic(message, where=f"{loc.file}:{loc.line + self.line_offset}:{loc.col}") from None
         if not isinstance(op.location, FileLineColLoc):
             where = start.get_location()
             op.location = FileLineColLoc(
@@ -282,6 +284,8 @@ def format_diagnostic(error: BaseException, input_name: str = "<input>") -> str:
         text = str(error)
         context = text.split("\n", 1)[1] if "\n" in text else ""
         lines = [ln for ln in context.splitlines() if ln.strip() and ln.strip() != error.msg.strip()]
+        if any(len(ln) > 200 for ln in lines):  # a hostile one-line input: no wall of text
+            lines = []
         return "\n".join([f"{where}: error: {error.msg}", *lines]).rstrip()
     if isinstance(error, PipelineError):
         return f"{input_name}: error: {error}"
