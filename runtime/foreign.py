@@ -82,6 +82,8 @@ class Toolchain:
     env: tuple[tuple[str, str], ...] = ()
     """Environment variables set (over the inherited environment) when the runner runs."""
     libs: tuple[str, ...] = ("-lm",)
+    prelude: str = ""
+    """C placed before the kernel's (e.g. `loopopt.runtime.sanitize`'s checked intrinsics)."""
 
 
 def foreign_toolchain(isa: str) -> Toolchain:
@@ -179,9 +181,9 @@ def _kernel_runner(sig: KernelSignature, k: int) -> list[str]:
     ]
 
 
-def _main_source(c_source: str, sigs: Sequence[KernelSignature]) -> str:
-    """The runner: the kernels' C, one `loopopt_fr_run_<k>` per signature, and a `main`
-    that reads the kernel index and the case count and runs every case."""
+def _main_source(c_source: str, sigs: Sequence[KernelSignature], prelude: str = "") -> str:
+    """The runner: `prelude`, the kernels' C, one `loopopt_fr_run_<k>` per signature, and a
+    `main` that reads the kernel index and the case count and runs every case."""
     runners = [line for k, sig in enumerate(sigs) for line in _kernel_runner(sig, k)]
     dispatch = [f"    case {k}: loopopt_fr_run_{k}(cases); break;" for k in range(len(sigs))]
     return "\n".join(
@@ -190,6 +192,7 @@ def _main_source(c_source: str, sigs: Sequence[KernelSignature]) -> str:
             "#include <stdio.h>",
             "#include <stdlib.h>",
             "#include <string.h>",
+            *([prelude] if prelude else []),
             '#line 1 "kernel.c"',
             c_source,
             '#line 1 "loopopt_foreign_main.c"',
@@ -327,7 +330,7 @@ class ForeignKernel:
         self.timeout = timeout
         self.index = sigs.index(signature)
         self.path = build.build(
-            _main_source(c_source, sigs),
+            _main_source(c_source, sigs, toolchain.prelude),
             list(toolchain.flags),
             compiler=toolchain.compiler,
             shared=False,

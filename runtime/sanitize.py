@@ -55,6 +55,101 @@ _REPORT_MARKERS: tuple[tuple[str, str], ...] = (
 )
 
 
+# ---------------------------------------------------------------------------------------------
+# Checked memory intrinsics
+#
+# gcc's ASan instruments the plain vector loads and stores (`_mm256_loadu_ps` is a dereference
+# in its headers) but not the builtins behind masked, compressing and non-temporal ones: a
+# maskstore whose active lane lies past the end is not reported. In the sanitized build these
+# intrinsics are macros for equivalent C that accesses exactly the active lanes one by one
+# (masked, compress) or for the aligned store (non-temporal: same alignment rule), which
+# ASan does check. The results are the same bits.
+
+# (suffix, element C type, vector type, its storeu/loadu, lanes) per AVX2 / AVX-512 type
+_AVX2_TYPES = (
+    ("ps", "float", "__m256", "_mm256_storeu_ps(v, {x})", "_mm256_loadu_ps(v)", 8, "int32_t"),
+    ("pd", "double", "__m256d", "_mm256_storeu_pd(v, {x})", "_mm256_loadu_pd(v)", 4, "int64_t"),
+    ("epi32", "int", "__m256i", "_mm256_storeu_si256((__m256i *)v, {x})", "_mm256_loadu_si256((const __m256i *)v)", 8, "int32_t"),
+    ("epi64", "long long", "__m256i", "_mm256_storeu_si256((__m256i *)v, {x})", "_mm256_loadu_si256((const __m256i *)v)", 4, "int64_t"),
+)
+_AVX512_TYPES = (
+    ("ps", "float", "__m512", "_mm512_storeu_ps(v, {x})", "_mm512_loadu_ps(v)", 16, "__mmask16"),
+    ("pd", "double", "__m512d", "_mm512_storeu_pd(v, {x})", "_mm512_loadu_pd(v)", 8, "__mmask8"),
+    ("epi32", "int32_t", "__m512i", "_mm512_storeu_si512(v, {x})", "_mm512_loadu_si512(v)", 16, "__mmask16"),
+    ("epi64", "int64_t", "__m512i", "_mm512_storeu_si512(v, {x})", "_mm512_loadu_si512(v)", 8, "__mmask8"),
+)
+_STREAMS = {
+    "sse2": (("_mm_stream_ps", "_mm_store_ps"), ("_mm_stream_pd", "_mm_store_pd"), ("_mm_stream_si128", "_mm_store_si128")),
+    "avx2": (("_mm256_stream_ps", "_mm256_store_ps"), ("_mm256_stream_pd", "_mm256_store_pd"),
+             ("_mm256_stream_si256", "_mm256_store_si256")),
+    "avx512": (("_mm512_stream_ps", "_mm512_store_ps"), ("_mm512_stream_pd", "_mm512_store_pd"),
+               ("_mm512_stream_si512", "_mm512_store_si512")),
+}
+
+
+def _avx2_shims() -> list[str]:
+    out = []
+    for sfx, elem, vec, store, load, lanes, mtype in _AVX2_TYPES:
+        get_mask = f"{mtype} mk[{lanes}]; _mm256_storeu_si256((__m256i *)mk, m);"
+        out += [
+            f"static inline {vec} loopopt_san_mm256_maskload_{sfx}(const {elem} *p, __m256i m) {{",
+            f"    {get_mask} {elem} v[{lanes}];",
+            f"    for (int k = 0; k < {lanes}; k++) v[k] = mk[k] < 0 ? p[k] : 0;",
+            f"    return {load};",
+            "}",
+            f"static inline void loopopt_san_mm256_maskstore_{sfx}({elem} *p, __m256i m, {vec} a) {{",
+            f"    {get_mask} {elem} v[{lanes}]; {store.format(x='a')};",
+            f"    for (int k = 0; k < {lanes}; k++) if (mk[k] < 0) p[k] = v[k];",
+            "}",
+            f"#define _mm256_maskload_{sfx}(p, m) loopopt_san_mm256_maskload_{sfx}((p), (m))",
+            f"#define _mm256_maskstore_{sfx}(p, m, a) loopopt_san_mm256_maskstore_{sfx}((p), (m), (a))",
+        ]
+    return out
+
+
+def _avx512_shims() -> list[str]:
+    out = []
+    for sfx, elem, vec, store, load, lanes, mtype in _AVX512_TYPES:
+        out += [
+            f"static inline {vec} loopopt_san_mm512_mask_loadu_{sfx}({vec} src, {mtype} m, const void *p) {{",
+            f"    {elem} v[{lanes}]; {store.format(x='src')};",
+            f"    for (int k = 0; k < {lanes}; k++) if ((m >> k) & 1) v[k] = ((const {elem} *)p)[k];",
+            f"    return {load};",
+            "}",
+            f"static inline void loopopt_san_mm512_mask_storeu_{sfx}(void *p, {mtype} m, {vec} a) {{",
+            f"    {elem} v[{lanes}]; {store.format(x='a')};",
+            f"    for (int k = 0; k < {lanes}; k++) if ((m >> k) & 1) (({elem} *)p)[k] = v[k];",
+            "}",
+            f"static inline void loopopt_san_mm512_mask_compressstoreu_{sfx}(void *p, {mtype} m, {vec} a) {{",
+            f"    {elem} v[{lanes}]; {store.format(x='a')};",
+            "    int j = 0;",
+            f"    for (int k = 0; k < {lanes}; k++) if ((m >> k) & 1) (({elem} *)p)[j++] = v[k];",
+            "}",
+            f"#define _mm512_mask_loadu_{sfx}(s, m, p) loopopt_san_mm512_mask_loadu_{sfx}((s), (m), (p))",
+            f"#define _mm512_mask_storeu_{sfx}(p, m, a) loopopt_san_mm512_mask_storeu_{sfx}((p), (m), (a))",
+            f"#define _mm512_mask_compressstoreu_{sfx}(p, m, a) loopopt_san_mm512_mask_compressstoreu_{sfx}((p), (m), (a))",
+        ]
+    return out
+
+
+def checked_intrinsics(isa: str) -> str:
+    """The C prelude of the sanitized build for `isa`: masked, compressing and non-temporal
+    memory intrinsics redefined as lane-wise C that ASan checks (empty for scalar)."""
+    check_isa(isa, allow_native=False)
+    if isa in ("scalar", "neon"):
+        return ""
+    levels = ("sse2", "avx2", "avx512")[: ("sse2", "avx2", "avx512").index(isa) + 1]
+    lines = ["/* loopopt sanitize: memory intrinsics ASan does not instrument, as checked C */",
+             "#include <stdint.h>", "#include <emmintrin.h>" if isa == "sse2" else "#include <immintrin.h>"]
+    for level in levels:
+        lines += [f"#define {stream}(p, a) {store}((p), (a))" for stream, store in _STREAMS[level]]
+    if "avx2" in levels:
+        lines += _avx2_shims()
+    if "avx512" in levels:
+        lines += _avx512_shims()
+    return "\n".join(lines) + "\n"
+
+
 class SanitizerError(ForeignRunError):
     """A sanitized runner stopped with a sanitizer report (`sanitizer` names which; the
     message and `stderr` hold the report)."""
@@ -75,6 +170,7 @@ def sanitizer_toolchain(isa: str, compiler: str = "gcc") -> Toolchain:
         compiler,
         (*SANITIZE_CFLAGS, *BASE_CFLAGS, *cflags(isa)),
         env=(("ASAN_OPTIONS", ASAN_OPTIONS), ("UBSAN_OPTIONS", UBSAN_OPTIONS)),
+        prelude=checked_intrinsics(isa),
     )
 
 

@@ -222,3 +222,82 @@ def test_kernels_of_one_program_share_one_runner():
     np.testing.assert_array_equal(out, [2.5])
     with pytest.raises(ValueError, match="not among"):
         ForeignKernel(source, SUM_SIG, toolchain=sanitizer_toolchain("scalar"), signatures=[COPY_SIG])
+
+
+# Masked AVX2 tails for every element type: `maskload`/`maskstore` of the n % W last elements.
+# ASan does not instrument those builtins; the sanitized build checks them (checked_intrinsics).
+MASKED_TAIL = r"""
+#include <stdint.h>
+#include <immintrin.h>
+void lo_tail_{sfx}(const {elem} *restrict x, int64_t x_len, {elem} *restrict out, int64_t out_len) {{
+    (void)out_len;
+    int64_t i = 0;
+    for (; i + {w} <= x_len; i += {w}) _mm256_storeu_{st}(({cast} *)&out[i], _mm256_loadu_{st}(({ccast} *)&x[i]));
+    int64_t rest = x_len - i + {extra};
+    __m256i lane = _mm256_set_epi{bits}{set1}({lanes});
+    __m256i m = _mm256_cmpgt_epi{bits}(_mm256_set1_epi{bits}{set1}(rest), lane);
+    {vec} v = _mm256_maskload_{sfx}(({lcast} *)&x[i], m);
+    _mm256_maskstore_{sfx}(({scast} *)&out[i], m, v);
+}}
+"""
+MASKED_TYPES = {
+    # sfx: (numpy dtype, C element, W, load/store suffix, bits, vector type, pointer casts)
+    "ps": ("f32", "float", 8, "ps", 32, "__m256", "float", "float", "float", "const float"),
+    "pd": ("f64", "double", 4, "pd", 64, "__m256d", "double", "double", "double", "const double"),
+    "epi32": ("i32", "int32_t", 8, "si256", 32, "__m256i", "__m256i", "__m256i", "int", "const __m256i"),
+    "epi64": ("i64", "int64_t", 4, "si256", 64, "__m256i", "__m256i", "__m256i", "long long", "const __m256i"),
+}
+
+
+def masked_tail(sfx: str, extra: int) -> tuple[str, KernelSignature]:
+    dtype, elem, w, st, bits, vec, cast, _, scast, ccast = MASKED_TYPES[sfx]
+    source = MASKED_TAIL.format(
+        sfx=sfx, elem=elem, w=w, st=st, bits=bits, vec=vec, cast=cast, ccast=ccast, scast=scast,
+        lcast="const " + scast, lanes=", ".join(str(k) for k in reversed(range(w))),
+        set1="x" if bits == 64 else "", extra=extra,
+    )
+    sig = KernelSignature(f"lo_tail_{sfx}", (ArrayParam("x", dtype, axes=("i",)), ArrayParam("out", dtype, output=True, axes=("i",))))
+    return source, sig
+
+
+@runnable("avx2")
+@pytest.mark.parametrize("sfx", list(MASKED_TYPES))
+def test_masked_tails_equal_the_native_build_and_past_the_end_is_reported(sfx):
+    from loopopt.runtime import compile_library
+
+    source, sig = masked_tail(sfx, 0)
+    native = compile_library(source, [sig], isa="avx2")
+    k = SanitizedKernel(source, sig, "avx2")
+    rng = np.random.default_rng(3)
+    dtype = sig.params[0].dt.numpy
+    xs = [(rng.integers(-1000, 1000, n).astype(dtype),) for n in (0, 1, 3, 4, 7, 8, 9, 17)]
+    got = k.batch(xs + xs, offsets=[0] * len(xs) + [1] * len(xs))
+    for (x,), (outputs, _) in zip(xs + xs, got, strict=True):
+        (expected,) = native.call_alloc(sig.name, x)
+        np.testing.assert_array_equal(outputs[0], expected)
+        np.testing.assert_array_equal(outputs[0], x)
+    bad_source, bad_sig = masked_tail(sfx, 1)  # one active lane too many
+    bad = SanitizedKernel(bad_source, bad_sig, "avx2")
+    with pytest.raises(SanitizerError, match="heap-buffer-overflow") as e:
+        bad.batch([(np.zeros(3, dtype),)])
+    assert "READ of size" in e.value.stderr and f"loopopt_san_mm256_maskload_{sfx}" in e.value.stderr
+
+
+def test_checked_intrinsics_compile_for_every_isa():
+    """The checked masked/compress/streaming intrinsics of avx512 (which this CPU may not run)
+    compile and link; a kernel calling each of them builds."""
+    zero = {"ps": "_mm512_setzero_ps()", "pd": "_mm512_setzero_pd()", "epi32": "_mm512_setzero_si512()",
+            "epi64": "_mm512_setzero_si512()"}
+    uses = "\n".join(
+        f"    _mm512_mask_storeu_{s}(p, 1, _mm512_mask_loadu_{s}({z}, 1, p)); _mm512_mask_compressstoreu_{s}(p, 1, {z});"
+        for s, z in zero.items()
+    )
+    source = (
+        "#include <stdint.h>\n#include <immintrin.h>\n"
+        "int64_t lo_all(int64_t n) {\n    double buf[16]; void *p = buf; (void)p;\n"
+        f"{uses}\n    _mm512_stream_pd(buf, _mm512_setzero_pd());\n    return n;\n}}\n"
+    )
+    sig = KernelSignature("lo_all", (ScalarParam("n", "i64"),), ("i64",))
+    assert SanitizedKernel(source, sig, "avx512").path.is_file()
+    assert "loopopt_san_mm512_mask_compressstoreu_ps" in sanitizer_toolchain("avx512").prelude
+    assert sanitizer_toolchain("scalar").prelude == ""
