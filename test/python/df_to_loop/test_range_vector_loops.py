@@ -89,3 +89,21 @@ def test_vector_loop_boundaries_at_the_i64_limits(isa):
             got = [int(getattr(kernels, name)(*a)) for a in args]
         assert got == want, (isa, name)
 
+
+
+@pytest.mark.parametrize("target", ["scalar", "sse2", "avx2", "avx512", "neon"])
+def test_interpreters_agree_at_the_i64_limits(target):
+    """The Loop IR (vecloops) and the simd IR convert-loop-to-simd makes of it for each
+    target, both interpreted: exact Python-range results (no ISA needed to interpret)."""
+    from loopopt.compile import parse, run_pipeline, make_context
+    from loopopt.lowering.abi import call_loop_kernel
+
+    source = parse(SOURCE)
+    lowered = parse(SOURCE)
+    run_pipeline(lowered, f"convert-loop-to-simd{{target={target} fallback=true}}", make_context())
+    for name, (pairs, step) in CASES.items():
+        for a, b in pairs:
+            want = wrap(sum(range(a, b, step)))
+            for module in (source, lowered):
+                (got,) = call_loop_kernel(module, name, [np.int64(a), np.int64(b)])
+                assert int(got) == want, (target, name, a, b)
