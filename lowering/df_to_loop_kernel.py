@@ -12,8 +12,9 @@
   wrote straight into the out buffers (a value that is not the product of a loop — a
   kernel input, a range, a value returned twice — is copied by one loop);
 * an axis a df.range walks that no input has (a computed axis) returns the range's
-  required length as an extra `index` result after the others: func attribute `loop.extents = {i = 2 : i64}`, and
-  `loop.steps = {i = 1 : i64}` when the range's step is that scalar argument;
+  required length as an extra `index` result after the others: func attribute
+  `loop.extents = {i = 2 : i64}`, and `loop.steps = {i = 1 : i64}` when the range's step
+  is that scalar argument (docs/ranges.md);
 * the func gets the unit attribute `loop.kernel`.
 """
 
