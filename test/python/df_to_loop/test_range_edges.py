@@ -225,5 +225,8 @@ def test_compiled_ranges_match_python_range(isa):
     with pytest.raises(ValueError, match="needs 1000 elements"):
         kernels.elements(np.int64(0), np.int64(1000), np.int64(1), buf[:4])
     assert (buf == -7).all()
+    with pytest.raises(ValueError, match="1000"):  # a filter of the range: its capacity axis
+        kernels.odd(np.int64(0), np.int64(1000), np.int64(1), buf[:4])
+    assert (buf == -7).all()
     with pytest.raises(ValueError, match="step"):
         kernels.count(np.int64(0), np.int64(10), np.int64(0))
