@@ -118,6 +118,32 @@ def make_inputs(kernel: func.FuncOp, n: int, rng: np.random.Generator,
     return values
 
 
+def check_header(kernel: func.FuncOp, header: RefHeader) -> None:
+    """A RefError (naming the REF line) when the header's `inputs=` do not match the kernel's
+    arguments, taken in order: their count, dtypes and ranks."""
+    from loopopt.dialects.df_types import ArrayType, RecordType
+
+    def fail(why: str) -> NoReturn:
+        raise RefError(f"{header.filename}:{header.line}: error: bad REF header for @{header.kernel}: {why}")
+
+    names = arg_names(kernel)
+    if not header.inputs:
+        return
+    if len(header.inputs) != len(names):  # specs go with arguments by position (names may differ)
+        fail(f"{len(header.inputs)} inputs= specs; the kernel has {len(names)} arguments ({', '.join(names) or 'none'})")
+    for spec, t in zip(header.inputs, kernel.function_type.inputs, strict=True):
+        el = t.element_type if isinstance(t, ArrayType) else t
+        rank = t.rank if isinstance(t, ArrayType) else 0
+        if len(spec.dims) != rank:
+            fail(f"input {spec.name} has {len(spec.dims)} dims, the argument {t} has rank {rank}")
+        if isinstance(el, RecordType):
+            want = [(f, _dtype_name(ft)) for f, ft in el.fields]
+            if list(spec.fields) != want:
+                fail(f"input {spec.name} has fields {list(spec.fields)}, the argument has {want}")
+        elif spec.fields or spec.dtype != _dtype_name(el):
+            fail(f"input {spec.name} is {spec.dtype or 'a record'}, the argument is {t}")
+
+
 def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[str, Any]:
     """`--input NAME=PATH.npy` / `NAME=NUMBER` / `REC.FIELD=PATH.npy` -> values by argument name."""
     from loopopt.dialects.df_types import ArrayType, RecordType
@@ -662,6 +688,8 @@ def _run(args: argparse.Namespace, out: Any) -> int:
     for k, kernel in enumerate(selected):
         name = kernel.sym_name.data
         header = headers.get(name)
+        if header is not None:
+            check_header(kernel, header)
         seed_rng = np.random.default_rng([args.seed, k])
         check_inputs = make_inputs(kernel, min(args.n, args.check_n), seed_rng, header, given)
         check = check_kernel(df_module, compiled, name, check_inputs, header)
