@@ -136,7 +136,8 @@ def _check_mask(mask: SSAValue, vector_type: Attribute) -> None:
 
 
 class CmpPredicate(StrEnum):
-    """Lane comparison predicates: IEEE ordered / unordered for floats, signed for ints."""
+    """Lane comparison predicates: IEEE ordered / unordered for floats; eq ne, signed (s*)
+    and unsigned (`ult ule ugt uge`, which read the lanes' bits unsigned) for integers."""
 
     OEQ = auto()
     ONE = auto()
@@ -162,7 +163,11 @@ class CmpPredicate(StrEnum):
 
 FLOAT_PREDICATES = frozenset(p for p in CmpPredicate if p.value[0] in "ou")
 """Ordered predicates are false when a lane is NaN, unordered ones are true."""
-INT_PREDICATES = frozenset(CmpPredicate) - FLOAT_PREDICATES
+INT_PREDICATES = (frozenset(CmpPredicate) - FLOAT_PREDICATES) | {
+    CmpPredicate.ULT, CmpPredicate.ULE, CmpPredicate.UGT, CmpPredicate.UGE,
+}
+"""eq ne slt sle sgt sge, and ult ule ugt uge: on integer lanes the `u` predicates compare
+unsigned (arith.cmpi's meaning), on float lanes they are the unordered IEEE predicates."""
 
 
 @irdl_attr_definition
@@ -612,7 +617,8 @@ class CmpOp(IRDLOperation):
     T: ClassVar = VarConstraint("T", DataVector)
 
     predicate = prop_def(CmpPredicateAttr)
-    """The comparison; float predicates need float lanes, eq ne s* integer lanes."""
+    """The comparison; float predicates need float lanes, eq ne s* u{lt,le,gt,ge} integer lanes
+    (the `u` predicates are unordered on floats, unsigned on integers)."""
     lhs = operand_def(T)
     rhs = operand_def(T)
     result = result_def(MaskVector)

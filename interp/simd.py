@@ -241,7 +241,9 @@ class SimdFunctions(InterpreterFunctions):
     def run_cmp(self, interpreter: Interpreter, op: simd.CmpOp, args: PythonValues):
         t = op.lhs.type
         pred = op.predicate.data.value
-        fn = CMPF[pred] if pred in CMPF else CMPI[pred]
+        is_float = np.dtype(numpy_dtype(t.element_type)).kind == "f"
+        # ult ule ugt uge are unordered on float lanes, unsigned on integer lanes
+        fn = CMPF[pred] if is_float else CMPI[pred]
         with np.errstate(all="ignore"):
             return (np.asarray(fn(_vector(args[0], t), _vector(args[1], t)), dtype=np.bool_),)
 

@@ -365,6 +365,11 @@ class BlockEmitter:
             # simd.fma is fused on every target: one instruction with has_fma, C's fma per lane without.
             a, b, c = (self.vector(v, op) for v in op.operands)
             new = simd.FmaOp(a, b, c)
+        elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp) and is_mask_type(op.operands[0].type):
+            # i1 read signed: a true lane is -1 (docs/integer_semantics.md)
+            vt = self.lowering.vector_type(result.type, op)
+            one, zero = self.lowering.splat_constant(-1, vt), self.lowering.splat_constant(0, vt)
+            new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
         elif cls in CONVERT:
             new = simd.ConvertOp(self.vector(op.operands[0], op), self.lowering.vector_type(result.type, op))
         elif isinstance(op, arith.CmpfOp | arith.CmpiOp):
@@ -409,10 +414,9 @@ class BlockEmitter:
         if name in ("true", "false"):
             self.env[op.result] = Varying(self.lowering.splat_constant(name == "true", mt))
             return
-        if name not in CMP_PREDICATES:
-            raise LoopoptDiagnostic(
-                f"{op.name} {name}: unsigned comparisons have no simd.cmp form (simd compares signed)", op
-            )
+        allowed = simd.INT_PREDICATES if isinstance(op, arith.CmpiOp) else simd.FLOAT_PREDICATES
+        if name not in CMP_PREDICATES or CMP_PREDICATES[name] not in allowed:
+            raise LoopoptDiagnostic(f"{op.name} {name}: simd.cmp has no such predicate on {op.lhs.type}", op)
         new = self.emit(simd.CmpOp(CMP_PREDICATES[name], self.vector(op.lhs, op), self.vector(op.rhs, op)), op)
         new.results[0].name_hint = op.result.name_hint
         self.env[op.result] = Varying(new.results[0])

@@ -51,7 +51,8 @@ NO_VECTOR_FORM: dict[type[Operation], str] = {
 """Why an op has no vector form, for the ops where a reason is worth more than the default."""
 
 CMP_PREDICATES: dict[str, simd.CmpPredicate] = {p.value: p for p in simd.CmpPredicate}
-"""arith.cmpf / arith.cmpi predicate names that `simd.cmp` has (signed and IEEE ones)."""
+"""arith.cmpf / arith.cmpi predicate names that `simd.cmp` has (IEEE ones for cmpf; signed and
+unsigned ones for cmpi: `simd.INT_PREDICATES` / `simd.FLOAT_PREDICATES` say which apply)."""
 
 REDUCE: dict[AccKind, simd.ReduceKind] = {
     AccKind.ADD: simd.ReduceKind.ADD,

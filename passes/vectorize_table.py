@@ -92,5 +92,5 @@ def missing_vector_form(op: Operation) -> str | None:
     if isinstance(op, arith.CmpiOp):
         name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         if name not in {p.value for p in simd.INT_PREDICATES}:
-            return f"{op.name} {name}: simd.cmp has no unsigned integer predicate"
+            return f"{op.name} {name}: simd.cmp has no such integer predicate"
     return None

@@ -143,6 +143,24 @@ def _fptosi() -> list[Helper]:
     return out
 
 
+def _fptoui() -> list[Helper]:
+    """`lo_fptoui_<int>_<float>`: float -> unsigned int truncating toward zero, saturating to
+    [0, 2^w - 1], NaN -> 0; the result is the unsigned value's bits in the signed C type.
+
+    The cast to the unsigned type only happens for x in (-1, 2^w), where C defines it."""
+    out = []
+    for it, bits in (("i32", 32), ("i64", 64)):
+        for ft, suffix in (("f32", "f"), ("f64", "")):
+            name = f"lo_fptoui_{it}_{ft}"
+            ct, cf = c_type(it), c_type(ft)
+            out.append(Helper(name, (
+                f"static inline {ct} {name}({cf} x)\n{{\n"
+                f"    return x != x || x <= -1.0{suffix} ? 0 : x >= 0x1p{bits}{suffix} ? -1\n"
+                f"         : ({ct})(uint{bits}_t)x;\n}}\n"
+            )))  # fmt: skip
+    return out
+
+
 def _int_scalar() -> list[Helper]:
     """Scalar integer operations with the defined semantics (docs/integer_semantics.md).
 
@@ -279,7 +297,7 @@ _AVX2_CODE: dict[str, str] = {
 
 
 def helpers(isa: IsaTable) -> list[Helper]:
-    out: list[Helper] = _fptosi() + _int_scalar()
+    out: list[Helper] = _fptosi() + _fptoui() + _int_scalar()
     if isa.name == "scalar":
         return out
     io = LaneIO(isa)

@@ -82,10 +82,14 @@ CONVERSIONS: tuple[type[Operation], ...] = (
     arith.IndexCastOp,
     arith.SIToFPOp,
     arith.FPToSIOp,
+    arith.FPToUIOp,
+    arith.UIToFPOp,
     arith.ExtFOp,
     arith.TruncFOp,
     arith.ExtSIOp,
     arith.ExtUIOp,
     arith.TruncIOp,
 )
-"""`convert.<result element>` rows, picked by the operand type (value-preserving casts)."""
+"""`convert.<result element>` rows, picked by the operand type (value-preserving casts).
+The printer gives the cases one key cannot tell apart their own keys: `zext.<to>` (extui),
+`sext.<to>` (extsi / sitofp / index_cast of i1: true is -1), `fptoui.<to>`, `uitofp.<to>`."""

@@ -422,8 +422,15 @@ class FunctionPrinter:
             _, to = self.row_key(res)
             to = "i1" if to.startswith("i1x") else to
             key = f"convert.{to}"
-            if isinstance(op, arith.ExtUIOp) and scalar_key(_elt(src)) != "i1":
+            from_i1 = scalar_key(_elt(src)) == "i1" or self.row_key(src)[1].startswith("i1x")
+            if isinstance(op, arith.ExtUIOp) and not from_i1:
                 key = f"zext.{to}"
+            elif isinstance(op, arith.FPToUIOp):
+                key = f"fptoui.{to}"
+            elif isinstance(op, arith.UIToFPOp):
+                key = f"uitofp.{to}"
+            elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp | arith.IndexCastOp) and from_i1:
+                key = f"sext.{to}"  # i1 read signed: true is -1
             self._row(op, key, src, a=self.e(op.operands[0]))
             return True
         return False

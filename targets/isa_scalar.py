@@ -65,6 +65,11 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
         ("convert.i32", e): f"{{dst}} = lo_fptosi_i32_{e}({{a}});",
         ("convert.i64", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
         ("convert.index", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
+        # arith.fptoui (the printer's `fptoui.<to>` key): saturating to [0, 2^w - 1], NaN -> 0
+        ("fptoui.i32", e): f"{{dst}} = lo_fptoui_i32_{e}({{a}});",
+        ("fptoui.i64", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
+        ("fptoui.index", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
+        ("fptoui.i1", e): "{dst} = {a} >= 1;",  # saturates to 1; NaN and (-inf, 1) give 0
     }
     return rows
 
@@ -111,6 +116,9 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         # arith.extui: zero extension (the printer's `zext.<to>` key)
         **{(f"zext.{to}", e): f"{{dst}} = (int64_t)({u}){{a}};" for to in ("i64", "index")},
         ("zext.i32", e): "{dst} = (int32_t){a};",
+        # arith.uitofp (the printer's `uitofp.<to>` key): the unsigned value, rounded to nearest
+        ("uitofp.f32", e): f"{{dst}} = (float)({u}){{a}};",
+        ("uitofp.f64", e): f"{{dst}} = (double)({u}){{a}};",
     }  # fmt: skip
     return rows
 
@@ -136,6 +144,14 @@ _BOOL_ROWS: dict[tuple[str, str], str] = {
     ("convert.index", "i1"): "{dst} = (int64_t){a};",
     ("convert.f32", "i1"): "{dst} = (float){a};",
     ("convert.f64", "i1"): "{dst} = (double){a};",
+    ("uitofp.f32", "i1"): "{dst} = (float){a};",
+    ("uitofp.f64", "i1"): "{dst} = (double){a};",
+    # extsi / sitofp / index_cast of i1 (the printer's `sext.<to>` key): true is -1 signed
+    ("sext.i32", "i1"): "{dst} = -(int32_t){a};",
+    ("sext.i64", "i1"): "{dst} = -(int64_t){a};",
+    ("sext.index", "i1"): "{dst} = -(int64_t){a};",
+    ("sext.f32", "i1"): "{dst} = {a} ? -1.0f : 0.0f;",
+    ("sext.f64", "i1"): "{dst} = {a} ? -1.0 : 0.0;",
     ("popcount", "i1"): "{dst} = (int64_t){a};",
 }
 
