@@ -28,8 +28,11 @@ The check runs on at most `--check-n` elements (the interpreter runs custom fold
 by element): random inputs of that size; given `--input`s are always checked whole.
 
 Exit status: 0 when every kernel matched, 1 on an error (bad file, program, option, kernel
-name, target; printed as `file:line:col: error: ...` or `loop-run: error: ...`), 2 when a
-kernel gave a MISMATCH.
+name, target, REF header, command line; printed as `file:line:col: error: ...` or
+`loop-run: error: ...`, or `internal error: ... (please report)` for a bug in loopopt, never a
+traceback unless LOOPOPT_DEBUG=1), 2 when a kernel gave a MISMATCH (docs/loop_run.md). REF
+expressions are checked against a small grammar, never given to a bare `eval`
+(docs/ref_header.md).
 
 The library functions (`make_inputs`, `run_compiled`, `run_compiled_batch`,
 `reference_results`, `compare_results`) are what the differential tests use too.
