@@ -408,6 +408,8 @@ class FunctionPrinter:
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
             else:
+                if key in _CONST_DIVISOR_KEYS and _constant_divisor(b):
+                    key = f"{key}_const"  # plain `/` and `%`: no lo_div/lo_rem helper needed
                 self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b))
             return True
         if t in c_ops.UNARY:
@@ -760,6 +762,23 @@ class FunctionPrinter:
             return
         _, to = self.row_key(res)
         self._row(op, f"convert.{to}", src, a=self.e(op.value))
+
+
+_CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
+"""Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""
+
+
+def _constant_divisor(value: SSAValue) -> bool:
+    """`value` is a scalar integer constant other than 0 and -1: dividing by it cannot trap,
+    overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/` and `%` are exact."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or isinstance(value.type, VectorType):
+        return False
+    v, t = owner.value, value.type
+    if not isinstance(v, IntegerAttr) or not isinstance(t, IntegerType | IndexType):
+        return False
+    bits = t.width.data if isinstance(t, IntegerType) else 64
+    return int(v.value.data) % (1 << bits) not in (0, (1 << bits) - 1)  # 4294967295 : i32 is -1
 
 
 def _written_buffer(op: Operation) -> SSAValue:

@@ -94,6 +94,12 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         ("mul", e): wrapped("*"),
         **{(op, e): helper(op) for op in ("div", "rem", "divu", "remu", "floordiv", "ceildiv", "ceildivu", "shl", "shru")},
         ("shr", e): helper("shrs"),
+        # divisor a constant other than 0 and -1 (the printer's `<op>_const` keys): C's operators
+        # cannot trap or overflow there and truncate like divsi / remsi
+        ("div_const", e): "{dst} = {a} / {b};",
+        ("rem_const", e): "{dst} = {a} % {b};",
+        ("divu_const", e): f"{{dst}} = ({t})(({u}){{a}} / ({u}){{b}});",
+        ("remu_const", e): f"{{dst}} = ({t})(({u}){{a}} % ({u}){{b}});",
         ("neg", e): f"{{dst}} = ({t})(({u})0 - ({u}){{a}});" if wrap else "{dst} = -{a};",
         # abs(MIN) = MIN: negated in the unsigned type
         ("abs", e): f"{{dst}} = ({t})({{a}} < 0 ? ({u})0 - ({u}){{a}} : ({u}){{a}});",

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from conftest import isa_params
+from int_semantics import BINARY
 from loopopt.compile import compile
 
 ISAS = isa_params(("scalar", "sse2", "avx2", "avx512", "neon"))
@@ -46,6 +47,10 @@ def _map(name: str, ts: list[str], rt: str, body: str) -> str:
     )
 
 
+CONST_DIV = {"div": "arith.divsi", "rem": "arith.remsi", "divu": "arith.divui", "remu": "arith.remui"}
+DIVISORS = (8, -8, 7, 1, -2)  # printed as C's `/` and `%` (0 and -1 keep the helpers)
+
+
 def program() -> str:
     parts = []
     for t in ("i32", "i64"):
@@ -60,6 +65,11 @@ def program() -> str:
             parts.append(_map(f"sext_{p}_{t}", [t, t], t, (
                 f"    %c = arith.cmpi {p}, %a0, %a1 : {t}\n"
                 f"    %s = arith.extsi %c : i1 to {t}\n    df.yield %s : {t}\n")))  # fmt: skip
+        for key, op in CONST_DIV.items():
+            for c in DIVISORS:
+                parts.append(_map(f"{key}_{t}_{c}".replace("-", "m"), [t], t, (
+                    f"    %c = arith.constant {c} : {t}\n"
+                    f"    %s = {op} %a0, %c : {t}\n    df.yield %s : {t}\n")))  # fmt: skip
     for f in ("f32", "f64"):
         parts.append(_map(f"sitofp_i1_{f}", [f, f], f, (
             f"    %c = arith.cmpf olt, %a0, %a1 : {f}\n"
@@ -150,3 +160,18 @@ def test_fptoui_saturates_and_uitofp_rounds(isa: str) -> None:
         assert not np.signbit(got[lt == 0]).any(), f"{isa} sitofp false must be +0.0"
         (got,) = k.call_alloc(f"uitofp_i1_{f}", a, b)
         np.testing.assert_array_equal(got, lt, err_msg=f"{isa} uitofp i1 -> {f} (true is 1.0)")
+
+
+@pytest.mark.parametrize("isa", isa_params(("scalar", "avx2")))
+@pytest.mark.parametrize("t", ["i32", "i64"])
+def test_constant_divisors_print_plain_c_and_stay_exact(isa: str, t: str) -> None:
+    k = kernels(isa)
+    bits = int(t[1:])
+    x = np.concatenate([int_edges(t), -int_edges(t)])
+    for key in CONST_DIV:
+        for c in DIVISORS:
+            (got,) = k.call_alloc(f"{key}_{t}_{c}".replace("-", "m"), x)
+            want = np.array([BINARY[key](int(v), c, bits) for v in x], DT[t])
+            np.testing.assert_array_equal(got, want, err_msg=f"{isa} {key} by {c} : {t}")
+    body = k.c_source.split(f" rem_{t}_8(")[1].split("\n}\n")[0]
+    assert "% 8" in body and "lo_rem_" not in body, body

@@ -37,7 +37,7 @@ builtin.module attributes {loop.target = "avx2", loop.pipeline = "test"} {
 // CHECK-NEXT:      int64_t nv = x_len - r;
 // CHECK-NEXT:      __m256 zero = _mm256_set1_ps(0.0f);
 // CHECK-NEXT:      __m256 acc = zero;
-// CHECK-NEXT:      for (int64_t i = 0; i < nv; i += 8) {
+// CHECK-NEXT:      for (int64_t i = 0{{.*}}(nv){{.*}}8{{.*}}) {
 // CHECK-NEXT:          __m256 vx = _mm256_loadu_ps(&x[i]);
 // CHECK-NEXT:          __m256 vy = _mm256_loadu_ps(&y[i]);
 // CHECK-NEXT:          __m256 f = _mm256_fmadd_ps(vx, vy, acc);
