@@ -114,20 +114,20 @@ func.func @sum_range(%start: i64, %end: i64) -> i64 {
 
 // CHECK-LABEL: func.func @squares(
 // CHECK-SAME:    %[[NN:[a-z0-9_]+]]: i64, %[[OUT:[a-z0-9_]+]]: !loop.buf<i64> {loop.role = "out", loop.axes = ["r"], loop.result = 0 : i64})
+// CHECK-SAME:    -> index attributes {loop.kernel, loop.extents = {r = 0 : i64}} {
 // CHECK-NOT:     loop.alloc
-// CHECK:         %[[START:[a-z0-9_]+]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:    %[[END:[a-z0-9_]+]] = arith.index_cast %[[NN]] : i64 to index
-// CHECK-NEXT:    %[[STEP:[a-z0-9_]+]] = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT:    loop.for %[[R:[a-z0-9_]+]] in range(%[[START]], %[[END]], %[[STEP]]) {
+// CHECK:         loop.for %[[R:[a-z0-9_]+]] in [%{{.*}}, %[[N:n_r]]) {
 // CHECK-NEXT:      %[[K:[a-z0-9_]+]] = arith.index_cast %[[R]] : index to i64
 // CHECK-NEXT:      %[[S:[a-z0-9_]+]] = arith.muli %[[K]], %[[K]] : i64
-// CHECK-NEXT:      loop.store %[[S]], %[[OUT]][%[[R]] - %[[START]]] : !loop.buf<i64>
+// CHECK-NEXT:      loop.store %[[S]], %[[OUT]][%[[R]]] : !loop.buf<i64>
 // CHECK-NEXT:    }
 
 // CHECK-LABEL: func.func @sum_range(
-// CHECK:         %[[S:[a-z0-9_]+]] = loop.for %[[R:[a-z0-9_]+]] in range(%{{.*}}, %{{.*}}, %{{.*}}) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : i64 add) {
+// CHECK:         %[[S:[a-z0-9_]+]] = loop.for %[[R:[a-z0-9_]+]] in [%{{.*}}, %[[N:len_r]]) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : i64 add) {
 // CHECK-NEXT:      %[[K:[a-z0-9_]+]] = arith.index_cast %[[R]] : index to i64
-// CHECK-NEXT:      %[[T:[a-z0-9_]+]] = arith.addi %[[ACC]], %[[K]] : i64
+// CHECK-NEXT:      %[[M:[a-z0-9_]+]] = arith.muli %[[K]], %{{.*}} : i64
+// CHECK-NEXT:      %[[E:[a-z0-9_]+]] = arith.addi %[[M]], %{{.*}} : i64
+// CHECK-NEXT:      %[[T:[a-z0-9_]+]] = arith.addi %[[ACC]], %[[E]] : i64
 // CHECK-NEXT:      loop.yield %[[T]] : i64
 // CHECK-NEXT:    }
-// CHECK-NEXT:    func.return %[[S]] : i64
+// CHECK-NEXT:    func.return %[[S]], %[[N]] : i64, index

@@ -27,7 +27,7 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 }
 
 // AVX512-LABEL: float positive_sum(const float *restrict x, int64_t x_len)
-// AVX512:         for (int64_t i = 0; i < {{.*}}; i += 64) {
+// AVX512:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 64ull)) {
 // AVX512-NEXT:        __m512 e = _mm512_loadu_ps(&x[i]);
 // AVX512-NEXT:        __mmask16 mask = _mm512_cmp_ps_mask(e, [[ZERO:.*]], _CMP_GT_OQ);
 // AVX512-NEXT:        __m512 [[S0:.*]] = _mm512_maskz_mov_ps(mask, e);
@@ -40,7 +40,7 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 // AVX512:         _mm512_reduce_add_ps
 
 // AVX2-LABEL:   float positive_sum(const float *restrict x, int64_t x_len)
-// AVX2:           for (int64_t i = 0; i < {{.*}}; i += 32) {
+// AVX2:           for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
 // AVX2:               __m256 [[S0:.*]] = _mm256_and_ps(_mm256_castsi256_ps(mask), e);
 // AVX2-NEXT:          __m256 {{.*}} = _mm256_add_ps(acc_v, [[S0]]);
 // AVX2:               _mm256_add_ps(acc_v_3,
@@ -48,7 +48,7 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 // AVX2:           }
 
 // SSE2-LABEL:   float positive_sum(const float *restrict x, int64_t x_len)
-// SSE2:           for (int64_t i = 0; i < {{.*}}; i += 16) {
+// SSE2:           for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 16ull)) {
 // SSE2:               __m128 [[S0:.*]] = _mm_and_ps(_mm_castsi128_ps(mask), e);
 // SSE2-NEXT:          _mm_add_ps(acc_v, [[S0]]);
 // SSE2:               _mm_add_ps(acc_v_3,
@@ -57,7 +57,7 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 
 // The scalar target: 4 accumulators (the sum allows reassociation), no branch.
 // SCALAR-LABEL: float positive_sum(const float *restrict x, int64_t x_len)
-// SCALAR:         for (int64_t i = 0; i < {{.*}}; i += 4) {
+// SCALAR:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
 // SCALAR-NEXT:        float e = x[i];
 // SCALAR-NEXT:        _Bool mask = e > 0.0f;
 // SCALAR-NEXT:        float [[SEL:.*]] = (mask) ? e : 0.0f;
@@ -83,18 +83,18 @@ func.func @axpb(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f3
 // AVX512-NEXT:    int64_t [[BOUND:.*]] = [[AHEAD]] < trips ? [[AHEAD]] : trips;
 // AVX512-NEXT:    int64_t peel = (stream) ? [[BOUND]] : 0;
 // AVX512:         for (int64_t i = 0; i < peel; i++) {
-// AVX512:         for (int64_t i = peel; i < [[NTEND:.*]]; i += 64) {
+// AVX512:         for (int64_t i = peel, i_left = ([[NTEND:[^)]*]]) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 64ull)) {
 // AVX512:             _mm512_stream_ps(&out[i], s);
 // AVX512:             _mm512_stream_ps(&out[{{.*}}], s_1);
 // AVX512:             _mm512_stream_ps(&out[{{.*}}], s_2);
 // AVX512:             _mm512_stream_ps(&out[{{.*}}], s_3);
 // AVX512-NEXT:    }
 // AVX512-NEXT:    _mm_sfence();
-// AVX512:         for (int64_t i = [[NTEND]]; i < [[MAINEND:.*]]; i += 64) {
+// AVX512:         for (int64_t i = [[NTEND]], i_left = ([[MAINEND:[^)]*]]) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 64ull)) {
 // AVX512:             _mm512_storeu_ps(&out[i], s);
 // AVX512:             _mm512_storeu_ps(&out[{{.*}}], s_3);
 // AVX512-NEXT:    }
-// AVX512:         for (int64_t i = [[MAINEND]]; i < {{.*}}; i += 16) {
+// AVX512:         for (int64_t i = [[MAINEND]], i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 16ull)) {
 // AVX512:         for (int64_t i = {{.*}}; i < x_len; i++) {
 
 // AVX2-LABEL:   void axpb(
@@ -109,7 +109,7 @@ func.func @axpb(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f3
 
 // NOSTREAM-LABEL: void axpb(
 // NOSTREAM-NOT:     stream
-// NOSTREAM:         for (int64_t i = 0; i < {{.*}}; i += 64) {
+// NOSTREAM:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 64ull)) {
 // NOSTREAM-NOT:     stream
 // NOSTREAM:       }
 
@@ -130,9 +130,9 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 }
 
 // AVX2-LABEL:   int64_t scale_positive(
-// AVX2:           for (int64_t i = 0; i < {{.*}}; i += 32) {
+// AVX2:           for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
 // AVX2:               int64_t {{.*}} = lo_compress_full_f32x8(&out[cursor], m, mask);
-// AVX2:           for (int64_t i = {{.*}}; i < x_len; i += 8) {
+// AVX2:           for (int64_t i = {{.*}}, i_left = (x_len) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
 // AVX2:               int64_t {{.*}} = lo_compress_store_f32x8(&out[count], m, mask);
 
 // SSE2-LABEL:   int64_t scale_positive(
@@ -141,7 +141,7 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // The scalar target: no branch per element in the main loop, `out[k] = v; k += c;` (4 per
 // iteration); a branch only in the exact loop for what the capacity does not cover (normally empty).
 // SCALAR-LABEL: int64_t scale_positive(
-// SCALAR:         for (int64_t i = 0; i < {{.*}}; i += 4) {
+// SCALAR:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
 // SCALAR-NEXT:        float e = x[i];
 // SCALAR-NEXT:        _Bool mask = e > 0.0f;
 // SCALAR-NEXT:        float m = a * e;

@@ -86,7 +86,7 @@ builtin.module {
 // CHECK-LABEL: void rows(const float *restrict m, int64_t m_rows, int64_t m_cols, float *restrict o, int64_t o_len)
 // CHECK-NEXT:  {
 // CHECK-NEXT:      (void)o_len;
-// CHECK-NEXT:      for (int64_t i = 0; i < m_rows; i += 2) {
+// CHECK-NEXT:      for (int64_t i = 0, i_left = (m_rows) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 2ull)) {
 // CHECK-NEXT:          float mx = NAN;
 // CHECK-NEXT:          for (int64_t j = 0; j < m_cols; j++) {
 // CHECK-NEXT:              float v = m[i * m_cols + (2 * j + 1)];
