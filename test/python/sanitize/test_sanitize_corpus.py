@@ -22,15 +22,25 @@ their run skipped with the reason. NEON is not covered: sanitizers do not run un
 
 from __future__ import annotations
 
-import pytest
-from corpus import load_corpus
-from diff_harness import case_data, expected_for, result_extents
+import sys
+from pathlib import Path
 
-from loopopt.compile import compile, make_context, parse
-from loopopt.lowering.abi import BufferArg, df_results, find_kernel, flatten_inputs, kernel_args
-from loopopt.runtime.isa import host_isas
-from loopopt.runtime.sanitize import emit_program, sanitized_kernels
-from loopopt.tools.loop_run import compare_results, run_compiled
+import pytest
+
+# the df corpus loader and the differential harness (no conftest.py here: a second module
+# named `conftest` on sys.path would shadow the ones other directories import from)
+for _d in ("df", "differential"):
+    if str(Path(__file__).resolve().parents[1] / _d) not in sys.path:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / _d))
+
+from corpus import load_corpus  # noqa: E402
+from diff_harness import case_data, expected_for, result_extents  # noqa: E402
+
+from loopopt.compile import compile, make_context, parse  # noqa: E402
+from loopopt.lowering.abi import BufferArg, df_results, find_kernel, flatten_inputs, kernel_args  # noqa: E402
+from loopopt.runtime.isa import host_isas  # noqa: E402
+from loopopt.runtime.sanitize import emit_program, sanitized_kernels  # noqa: E402
+from loopopt.tools.loop_run import compare_results, run_compiled  # noqa: E402
 
 SIZES = (0, 1, 7, 8, 9, 33, 1000)
 OFFSETS = (0, 1)
