@@ -384,8 +384,26 @@ class FunctionPrinter:
             if effectful or any(r in used for r in o.results):
                 live.add(o)
                 for inner in o.walk():
-                    used.update(inner.operands)
+                    used.update(self._printed_operands(inner))
         return live
+
+    def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
+        """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
+        as an AND nor the all-true side of a `not`, so their splats are not printed unused
+        (-Werror=unused-variable)."""
+        if isinstance(op, simd.SelectOp) and self._select_is_and(op):
+            return (op.mask, op.true_value)
+        if isinstance(op, arith.XOrIOp):
+            a, b = op.operands
+            if self._is_all_true(b):
+                return (a,)
+            if self._is_all_true(a):
+                return (b,)
+        return tuple(op.operands)
+
+    def _select_is_and(self, op: simd.SelectOp) -> bool:
+        table, elt = self.row_key(op.result.type)
+        return _is_positive_zero(op.false_value) and table.row("select_zero", elt) is not None
 
     def op_(self, op: Operation) -> None:
         handler = self.dispatch.get(type(op))
@@ -730,8 +748,7 @@ class FunctionPrinter:
         """A select whose other value is +0 is an AND with the mask (AVX-512: a zero-masking
         move), where the ISA has that row: the filtered sum's `acc + select(mask, x, 0)`."""
         assert isinstance(op, simd.SelectOp)
-        table, elt = self.row_key(op.result.type)
-        if _is_positive_zero(op.false_value) and table.row("select_zero", elt) is not None:
+        if self._select_is_and(op):
             self._row(op, "select_zero", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value))
             return
         self._row(op, "select", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value), b=self.e(op.false_value))

@@ -179,8 +179,7 @@ def test_generated_c_under_ubsan(isa: str, elt: str, tmp_path) -> None:
     main, want = _ubsan_main(elt)
     flags = {"scalar": [], "sse2": ["-msse2"], "avx2": ["-mavx2", "-mfma"]}[isa]
     source = "#include <stdio.h>\n" + kernels(isa, elt).c_source + "\n" + main
-    # -Wno-unused-variable: the vector lowering leaves an unused splat in some kernels (reported)
-    exe = compile_c(["gcc"], source, tmp_path, ["-O2", *flags, "-Wno-unused-variable", "-fsanitize=undefined", "-fno-sanitize-recover=all"])
+    exe = compile_c(["gcc"], source, tmp_path, ["-O2", *flags, "-fsanitize=undefined", "-fno-sanitize-recover=all"])
     proc = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, f"{isa} {elt}: {proc.stderr[:3000]}"
     got = [int(v) for v in proc.stdout.split()]
@@ -200,5 +199,5 @@ def test_avx512_generated_c_compiles(elt: str, tmp_path) -> None:
     source = emit_c(module, "avx512")
     assert "_mm512_reduce_add_epi" not in source and "_mm512_reduce_mul_epi" not in source
     assert "_mm512_add_epi" in source  # the vector path really is AVX-512
-    flags = ["-O2", "-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl", "-Wno-unused-variable"]
+    flags = ["-O2", "-mavx512f", "-mavx512bw", "-mavx512dq", "-mavx512vl"]
     compile_c(["gcc"], source, tmp_path, flags, link=False)
