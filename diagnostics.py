@@ -203,6 +203,8 @@ def _dominance_problem(value: SSAValue, user: Operation, index: dict[int, int]) 
     elif isinstance(value, OpResult):
         def_op = value.op
         def_block = def_op.parent_block()
+        if def_block is None and not isinstance(def_op, ModuleOp):
+            return f"uses {name}, whose defining '{def_op.name}' was erased or detached"
     else:
         return f"uses {name}, which is not defined by an operation or a block"
     cur: Operation | None = user
@@ -242,11 +244,12 @@ def verify_located(module: Operation) -> None:
     of one CFG region are not ordered) and no operand is an erased value.
     """
     index: dict[int, int] = {}
-    for op in module.walk(reverse=True):
+    for op in module.walk():  # SSA first: an op's verifier may trip over a bad operand
         for operand in op.operands:
             problem = _dominance_problem(operand, op, index)
             if problem is not None:
                 raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
+    for op in module.walk(reverse=True):
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:

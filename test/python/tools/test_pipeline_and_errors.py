@@ -80,6 +80,18 @@ class BreakIRPass(ModulePass):
 
 
 @dataclass(frozen=True)
+class EraseUsedPass(ModulePass):
+    """Erases a constant that is still used (xDSL then reports 'Erased SSA value is used')."""
+
+    name = "test-erase-used"
+
+    def apply(self, ctx: Context, op: builtin.ModuleOp) -> None:
+        c = next(o for o in op.walk() if isinstance(o, arith.ConstantOp) and o.result.uses)
+        c.detach()
+        c.erase(safe_erase=False)
+
+
+@dataclass(frozen=True)
 class CrashPass(ModulePass):
     name = "test-crash"
 
@@ -94,7 +106,8 @@ def test_passes(monkeypatch):
     real = registry.get_all_passes
 
     def with_test_passes():
-        return {**real(), "test-break-ir": lambda: BreakIRPass, "test-crash": lambda: CrashPass}
+        return {**real(), "test-break-ir": lambda: BreakIRPass, "test-crash": lambda: CrashPass,
+                "test-erase-used": lambda: EraseUsedPass}
 
     monkeypatch.setattr(registry, "get_all_passes", with_test_passes)
     monkeypatch.setattr(loop_opt, "get_all_passes", with_test_passes)
@@ -107,6 +120,14 @@ def test_invalid_ir_after_a_pass_is_an_internal_error(test_passes):
     assert format_diagnostic(info.value).startswith("ex.mlir:")
     with pytest.raises(InternalError):
         loopopt.compile(EXAMPLE.read_text(), target="scalar", pipeline="test-break-ir,df-fuse,convert-df-to-loop")
+
+
+def test_erased_value_in_use_is_an_internal_error(test_passes, capsys):
+    with pytest.raises(InternalError, match="pass 'test-erase-used' produced invalid IR: 'df.reduce' uses a value that was erased"):
+        run_pipeline(parse(EXAMPLE.read_text(), name="ex.mlir"), "test-erase-used", make_context())
+    assert loop_opt.run([str(EXAMPLE), "-p", "test-erase-used"]) == 1
+    err = capsys.readouterr().err
+    assert "internal error: pass 'test-erase-used' produced invalid IR" in err and "Traceback" not in err
 
 
 def test_loop_opt_internal_error(test_passes, capsys, monkeypatch):
