@@ -175,3 +175,29 @@ def test_constant_divisors_print_plain_c_and_stay_exact(isa: str, t: str) -> Non
             np.testing.assert_array_equal(got, want, err_msg=f"{isa} {key} by {c} : {t}")
     body = k.c_source.split(f" rem_{t}_8(")[1].split("\n}\n")[0]
     assert "% 8" in body and "lo_rem_" not in body, body
+
+
+def test_interpreter_simd_cmp_u_predicates_unsigned_on_ints_unordered_on_floats() -> None:
+    """The oracle: `simd.cmp <ult>` reads integer lanes unsigned, float lanes as unordered IEEE."""
+    from loopopt.compile import parse
+    from loopopt.interp.runner import run_function
+
+    src = "".join(
+        f"func.func @{p}_{e}(%a: vector<4x{e}>, %b: vector<4x{e}>) -> vector<4xi1> {{\n"
+        f"  %m = simd.cmp <{p}> %a, %b : vector<4x{e}> -> vector<4xi1>\n  func.return %m : vector<4xi1>\n}}\n"
+        for p in UPREDS for e in ("i32", "i64", "f32")
+    )
+    m = parse(src)
+    for e in ("i32", "i64"):
+        mn = np.iinfo(DT[e]).min
+        a = np.array([-1, 0, 5, mn], DT[e])
+        b = np.array([1, -1, 5, -mn - 1], DT[e])
+        for p in UPREDS:
+            (got,) = run_function(m, f"{p}_{e}", a, b)
+            np.testing.assert_array_equal(got, NP_CMP[p](a.view(UDT[e]), b.view(UDT[e])), err_msg=f"simd.cmp {p} {e}")
+    fa = np.array([np.nan, 1, 2, 3], np.float32)
+    fb = np.array([0, 2, 2, np.nan], np.float32)
+    unordered = np.isnan(fa) | np.isnan(fb)
+    for p in UPREDS:
+        (got,) = run_function(m, f"{p}_f32", fa, fb)
+        np.testing.assert_array_equal(got, NP_CMP[p](fa, fb) | unordered, err_msg=f"simd.cmp {p} f32")
