@@ -322,10 +322,18 @@ def format_diagnostic(error: BaseException, input_name: str = "<input>") -> str:
     return f"{where}: internal error: {what} (please report; LOOPOPT_DEBUG=1 shows the traceback)"
 
 
+MAX_MESSAGE = 500
+"""Longer diagnostic lines are cut (a hostile input can make xDSL quote a megabyte name)."""
+
+
+def _cut(line: str) -> str:
+    return line if len(line) <= MAX_MESSAGE else line[:MAX_MESSAGE] + f"... ({len(line) - MAX_MESSAGE} more characters)"
+
+
 def report(error: BaseException, input_name: str = "<input>", stream: IO[str] | None = None) -> int:
     """Print `error` as a diagnostic (with its traceback first under LOOPOPT_DEBUG=1); exit status 1."""
     stream = stream or sys.stderr
     if debug_enabled():
         traceback.print_exception(error, file=stream)
-    print(format_diagnostic(error, input_name), file=stream)
+    print("\n".join(_cut(line) for line in format_diagnostic(error, input_name).splitlines()), file=stream)
     return 1

@@ -204,3 +204,10 @@ def test_a_diagnostic_without_an_op_is_prefixed_once():
     # `loop-opt -p 'loop-pipeline{target=foo}'` used to print `x.mlir: error: error: unknown target`
     assert format_diagnostic(LoopoptDiagnostic("unknown target 'foo'"), "x.mlir") == "x.mlir: error: unknown target 'foo'"
     assert format_diagnostic(KeyError("k"), "x.mlir").startswith("x.mlir: internal error: KeyError: 'k' (please report")
+
+
+def test_a_megabyte_name_does_not_flood_the_terminal(tmp_path, capsys):
+    (tmp_path / "junk.mlir").write_text("a" * 1_000_000 + "\n")
+    assert loop_opt.run([str(tmp_path / "junk.mlir")]) == 1
+    err = capsys.readouterr().err
+    assert len(err) < 1000 and "more characters)" in err and err.startswith(f"{tmp_path / 'junk.mlir'}:")
