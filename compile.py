@@ -338,7 +338,10 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     signatures = {k.sym_name.data: kernel_signature(k) for k in kernels}
     compiled = CompiledKernels(c_source, isa, module, signatures)
     if isa in runtime.isa.FOREIGN_TOOLS:
-        compiled.functions = {name: runtime.ForeignKernel(c_source, sig, isa) for name, sig in signatures.items()}
+        every = list(signatures.values())  # one emulated runner binary holds every kernel of the module
+        compiled.functions = {
+            name: runtime.ForeignKernel(c_source, sig, isa, signatures=every) for name, sig in signatures.items()
+        }
         return compiled
     library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
     compiled.library = library
