@@ -370,6 +370,12 @@ class BlockEmitter:
             vt = self.lowering.vector_type(result.type, op)
             one, zero = self.lowering.splat_constant(-1, vt), self.lowering.splat_constant(0, vt)
             new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
+        elif cls in CONVERT and is_mask_type(result.type):
+            raise LoopoptDiagnostic(
+                f"{op.name} to i1 on lane-varying operands cannot be lowered to simd for target "
+                f"'{self.lowering.target.name}': simd.convert has no mask result",
+                op,
+            )
         elif cls in CONVERT:
             new = simd.ConvertOp(self.vector(op.operands[0], op), self.lowering.vector_type(result.type, op))
         elif isinstance(op, arith.CmpfOp | arith.CmpiOp):

@@ -78,6 +78,14 @@ def is_lane_type(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data in (1, 32, 64)
 
 
+_TO_LANE_CONVERSIONS = (arith.SIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp)
+"""The conversions that become `simd.convert`, which has no mask (i1) result."""
+
+
+def _is_i1(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
 def missing_vector_form(op: Operation) -> str | None:
     """Why `op` has no vector form, or None when it has one."""
     if type(op) not in VECTOR_FORMS:
@@ -89,6 +97,8 @@ def missing_vector_form(op: Operation) -> str | None:
             continue
         if not is_lane_type(value.type):
             return f"{op.name} on {value.type}: lanes hold f32, f64, i32, i64, i1 or index"
+    if isinstance(op, _TO_LANE_CONVERSIONS) and _is_i1(op.results[0].type):
+        return f"{op.name} to i1 has no vector form (simd.convert converts between data lanes)"
     if isinstance(op, arith.CmpiOp):
         name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
         if name not in {p.value for p in simd.INT_PREDICATES}:

@@ -70,6 +70,7 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
         ("fptoui.i64", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
         ("fptoui.index", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
         ("fptoui.i1", e): "{dst} = {a} >= 1;",  # saturates to 1; NaN and (-inf, 1) give 0
+        ("convert.i1", e): "{dst} = {a} <= -1;",  # fptosi to i1: true is -1, so x <= -1 saturates to it
     }
     return rows
 

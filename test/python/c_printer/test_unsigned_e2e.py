@@ -77,6 +77,13 @@ def program() -> str:
         parts.append(_map(f"uitofp_i1_{f}", [f, f], f, (
             f"    %c = arith.cmpf olt, %a0, %a1 : {f}\n"
             f"    %s = arith.uitofp %c : i1 to {f}\n    df.yield %s : {f}\n")))  # fmt: skip
+        for conv in ("fptosi", "fptoui"):  # to i1: signed true is -1 (x <= -1), unsigned 1 (x >= 1)
+            parts.append(
+                f"func.func @{conv}_i1_{f}(%x: !df.array<{f}, [i]>) -> !df.array<{f}, [j]> {{\n"
+                f"  %r = df.filter %x : !df.array<{f}, [i]> -> !df.array<{f}, [j]> {{\n"
+                f"  ^bb0(%a: {f}):\n    %p = arith.{conv} %a : {f} to i1\n    df.yield %p : i1\n  }}\n"
+                f"  func.return %r : !df.array<{f}, [j]>\n}}\n"
+            )
         for i in ("i32", "i64"):
             parts.append(_map(f"fptoui_{f}_{i}", [f], i, f"    %s = arith.fptoui %a0 : {f} to {i}\n    df.yield %s : {i}\n"))
             parts.append(_map(f"uitofp_{i}_{f}", [i], f, f"    %s = arith.uitofp %a0 : {i} to {f}\n    df.yield %s : {f}\n"))
@@ -158,6 +165,9 @@ def test_fptoui_saturates_and_uitofp_rounds(isa: str) -> None:
         (got,) = k.call_alloc(f"sitofp_i1_{f}", a, b)
         np.testing.assert_array_equal(got, -lt, err_msg=f"{isa} sitofp i1 -> {f} (true is -1.0)")
         assert not np.signbit(got[lt == 0]).any(), f"{isa} sitofp false must be +0.0"
+        for conv, keep in (("fptosi", x <= -1), ("fptoui", x >= 1)):  # NaN: neither
+            kept, count = k.call_alloc(f"{conv}_i1_{f}", x)
+            np.testing.assert_array_equal(kept[: int(count)], x[keep], err_msg=f"{isa} filter on {conv} {f} to i1")
         (got,) = k.call_alloc(f"uitofp_i1_{f}", a, b)
         np.testing.assert_array_equal(got, lt, err_msg=f"{isa} uitofp i1 -> {f} (true is 1.0)")
 

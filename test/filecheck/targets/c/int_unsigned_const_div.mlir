@@ -55,6 +55,14 @@ builtin.module attributes {loop.target = "scalar"} {
     %y = arith.uitofp %x : i1 to f64
     func.return %y : f64
   }
+  func.func @fptosi1(%x: f32) -> i1 attributes {loop.kernel} {
+    %y = arith.fptosi %x : f32 to i1
+    func.return %y : i1
+  }
+  func.func @fptoui1(%x: f64) -> i1 attributes {loop.kernel} {
+    %y = arith.fptoui %x : f64 to i1
+    func.return %y : i1
+  }
   func.func @zext(%x: i1) -> i64 attributes {loop.kernel} {
     %y = arith.extui %x : i1 to i64
     func.return %y : i64
@@ -87,5 +95,9 @@ builtin.module attributes {loop.target = "scalar"} {
 // CHECK:      double y = x ? -1.0 : 0.0;
 // CHECK-LABEL: uitofp(
 // CHECK:      double y = (double)x;
+// CHECK-LABEL: fptosi1(
+// CHECK:      y = x <= -1;
+// CHECK-LABEL: fptoui1(
+// CHECK:      y = x >= 1;
 // CHECK-LABEL: zext(
 // CHECK:      int64_t y = (int64_t)x;
