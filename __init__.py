@@ -18,4 +18,8 @@ def __getattr__(name: str):
         from importlib import import_module
 
         return import_module("loopopt.compile")
+    if name == "jit":
+        from loopopt.frontend.jit import jit
+
+        return jit
     raise AttributeError(f"module 'loopopt' has no attribute {name!r}")

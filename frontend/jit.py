@@ -1,0 +1,246 @@
+"""`loopopt.jit`: trace a numpy-style function into df, compile it per (dtypes, target), call it.
+
+    >>> import numpy as np, loopopt
+    >>> @loopopt.jit
+    ... def f(x, a):
+    ...     return np.sum(np.where(x > 0, x * a, 0))
+    >>> f(np.arange(-3, 4, dtype=np.float32), np.float32(2))
+    np.float32(12.0)
+
+The first call with a new signature (per argument: array dtype and rank, numpy scalar
+dtype, or Python number kind; for records, the field names and dtypes) traces the function
+(`loopopt.frontend.trace`), lowers it to one df kernel (`loopopt.frontend.lower`) and
+compiles it with `loopopt.compile` (the runtime's cache of built libraries applies). Later
+calls look the signature up in a dict and call the kernel. `f.df` / `f.c_source` show the
+IR and C of the last specialization; `f.specialize(*args)` returns one without running it.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from loopopt.frontend.trace import SUPPORTED_DTYPES, ArgSpec, JitError, Node, Traced, trace
+
+__all__ = ["jit", "JitFunction", "Specialization", "JitError"]
+
+_PY_SCALARS = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_)}
+
+
+def _key(a: Any) -> Any:
+    """The cache key of one argument (cheap: one dict lookup per call uses these)."""
+    t = type(a)
+    if t is np.ndarray:
+        return (a.dtype, a.ndim)
+    if t is dict:
+        return ("dict", tuple((k, _key(v)) for k, v in a.items()))
+    if isinstance(a, np.generic):
+        return a.dtype
+    return t
+
+
+def _where_defined(fn: Callable[..., Any]) -> str | None:
+    try:
+        return f"{inspect.getsourcefile(fn)}:{fn.__code__.co_firstlineno}:1"
+    except (TypeError, AttributeError):
+        return None
+
+
+def _spec_of(fn: Callable[..., Any], name: str, a: Any) -> ArgSpec:
+    if isinstance(a, np.ndarray) and a.dtype.names is not None:
+        if a.ndim != 1:
+            raise JitError(f"argument '{name}': record arrays must be one-dimensional, got {a.ndim} dimensions",
+                           None, _where_defined(fn))
+        return ArgSpec("record", fields=tuple((f, _check_dtype(fn, f"{name}['{f}']", a.dtype[f]))
+                                              for f in a.dtype.names))
+    if isinstance(a, dict):
+        fields = []
+        for f, v in a.items():
+            if not isinstance(f, str) or not isinstance(v, np.ndarray) or v.ndim != 1:
+                raise JitError(f"argument '{name}': a record is a dict of str field names to rank-1 numpy arrays",
+                               None, _where_defined(fn))
+            fields.append((f, _check_dtype(fn, f"{name}['{f}']", v.dtype)))
+        return ArgSpec("record", fields=tuple(fields))
+    if isinstance(a, np.ndarray):
+        if a.ndim > 1:
+            raise JitError(f"argument '{name}': arrays of rank {a.ndim} are not supported (rank 1 only)",
+                           None, _where_defined(fn))
+        dt = _check_dtype(fn, name, a.dtype)
+        return ArgSpec("array" if a.ndim == 1 else "scalar", dt)
+    if isinstance(a, np.generic):
+        return ArgSpec("scalar", _check_dtype(fn, name, a.dtype))
+    if type(a) in _PY_SCALARS:
+        return ArgSpec("scalar", _PY_SCALARS[type(a)], weak=type(a) is not bool)
+    raise JitError(f"argument '{name}': unsupported type {type(a).__name__} (numpy arrays, numpy scalars, "
+                   "Python numbers, records as dicts of arrays or structured arrays)", None, _where_defined(fn))
+
+
+def _check_dtype(fn: Callable[..., Any], name: str, dt: np.dtype[Any]) -> np.dtype[Any]:
+    if dt not in SUPPORTED_DTYPES or not dt.isnative:
+        raise JitError(f"argument '{name}': dtype {dt} is not supported (float32, float64, int32, int64, bool)",
+                       None, _where_defined(fn))
+    return np.dtype(dt.type)
+
+
+def _flatten_out(out: Any, nodes: list[Node], where: str | None) -> Any:
+    """The template of fn's result with each traced value replaced by its index in `nodes`."""
+    if isinstance(out, Traced):
+        for j, n in enumerate(nodes):
+            if n is out.node:
+                return ("v", j)
+        nodes.append(out.node)
+        return ("v", len(nodes) - 1)
+    if isinstance(out, tuple | list):
+        return (type(out).__name__, [_flatten_out(o, nodes, where) for o in out])
+    if isinstance(out, dict):
+        return ("dict", {k: _flatten_out(v, nodes, where) for k, v in out.items()})
+    if out is None or isinstance(out, int | float | bool | np.generic):
+        return ("c", out)
+    raise JitError(f"the jitted function returned a {type(out).__name__}: return traced arrays or scalars "
+                   "(or tuples, lists, dicts of them)", None, where)
+
+
+def _unflatten(template: Any, values: Any) -> Any:
+    kind, v = template
+    if kind == "v":
+        return values[v]
+    if kind == "c":
+        return v
+    if kind == "dict":
+        return {k: _unflatten(t, values) for k, t in v.items()}
+    seq = [_unflatten(t, values) for t in v]
+    return tuple(seq) if kind == "tuple" else seq
+
+
+class Specialization:
+    """One compiled version of a jitted function for one argument signature."""
+
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], target: str, name: str):
+        from loopopt import compile as compile_module
+        from loopopt.frontend.lower import lower
+
+        try:
+            names = list(inspect.signature(fn).parameters)[: len(args)]
+        except (TypeError, ValueError):
+            names = []
+        names += [f"arg{j}" for j in range(len(names), len(args))]
+        specs = [_spec_of(fn, n, a) for n, a in zip(names, args, strict=True)]
+        self.specs = specs
+        t, out = trace(fn, specs, names)
+        nodes: list[Node] = []
+        self.template = _flatten_out(out, nodes, _where_defined(fn))
+        if not nodes:
+            raise JitError("the jitted function computes nothing from its arguments (it returned no traced value)",
+                           None, _where_defined(fn))
+        self.df = lower(t, nodes, name)
+        """The df module (before the pipeline)."""
+        self.kernels = compile_module.compile(self.df, target=target)
+        self.name = name
+        self.c_source: str = self.kernels.c_source
+        self.target: str = self.kernels.target
+        self.function = self.kernels[name]
+        self.native = self.kernels.library is not None
+        self.nodes = nodes
+        sig = self.kernels.signatures[name]
+        # Fast path: no array outputs (only scalar results) and no records / 0-d arrays to unpack.
+        self.direct = self.native and not sig.outputs and not any(
+            s.kind == "record" for s in specs) and not any(
+            isinstance(a, np.ndarray) and a.ndim == 0 for a in args)
+        self.single = self.template == ("v", 0) and len(nodes) == 1
+        self.counts = {p.count_result for p in sig.outputs if p.count_result is not None}
+        self.visible = tuple(sig.visible_results)
+
+    def inputs(self, args: tuple[Any, ...]) -> list[Any]:
+        """The kernel's C-level inputs: records as field arrays, 0-d arrays as scalars, any
+        array made contiguous."""
+        flat: list[Any] = []
+        for spec, a in zip(self.specs, args, strict=True):
+            if spec.kind == "record":
+                flat.extend(np.ascontiguousarray(a[f]) for f, _ in spec.fields)
+            elif isinstance(a, np.ndarray):
+                flat.append(np.ascontiguousarray(a) if a.ndim == 1 else a[()])
+            else:
+                flat.append(a)
+        return flat
+
+    def __call__(self, args: tuple[Any, ...]) -> Any:
+        if self.direct:
+            try:
+                r = self.function(*args)
+            except ValueError:
+                r = self.function(*self.inputs(args))  # non-contiguous views: copy them
+            return r if self.single else _unflatten(self.template, (r,) if len(self.nodes) == 1 else r)
+        got = self.kernels.call_alloc(self.name, *self.inputs(args))
+        return _unflatten(self.template, self._by_result(got))
+
+    def _by_result(self, got: tuple[Any, ...]) -> list[Any]:
+        """call_alloc's (*outputs, *visible results) back in df result order (filter counts dropped)."""
+        n_out = sum(1 for n in self.nodes if n.is_array)
+        outputs, results = list(got[:n_out]), list(got[n_out:])
+        scalars = [r for j, r in zip(self.visible, results, strict=True) if j not in self.counts]
+        values: list[Any] = []
+        for n in self.nodes:
+            values.append(outputs.pop(0) if n.is_array else scalars.pop(0))
+        return values
+
+
+class JitFunction:
+    """A jitted function: call it like the original; compiled per argument signature."""
+
+    def __init__(self, fn: Callable[..., Any], target: str = "native"):
+        if not callable(fn):
+            raise TypeError(f"loopopt.jit needs a function, got {type(fn).__name__}")
+        self.fn = fn
+        self.target = target
+        self.cache: dict[tuple[Any, ...], Specialization] = {}
+        self.last: Specialization | None = None
+        functools.update_wrapper(self, fn)
+
+    def specialize(self, *args: Any) -> Specialization:
+        """The compiled version for these arguments (compiled now if new)."""
+        key = tuple(map(_key, args))
+        spec = self.cache.get(key)
+        if spec is None:
+            spec = Specialization(self.fn, args, self.target, _kernel_name(self.fn))
+            self.cache[key] = spec
+        self.last = spec
+        return spec
+
+    def __call__(self, *args: Any) -> Any:
+        spec = self.cache.get(tuple(map(_key, args)))
+        if spec is None:
+            spec = self.specialize(*args)
+        return spec(args)
+
+    def _last(self) -> Specialization:
+        if self.last is None:
+            raise ValueError(f"{self.fn.__name__} has not been compiled yet: call it (or .specialize(*args)) first")
+        return self.last
+
+    @property
+    def df(self) -> Any:
+        """The df module of the last compiled specialization."""
+        return self._last().df
+
+    @property
+    def c_source(self) -> str:
+        """The C of the last compiled specialization."""
+        return self._last().c_source
+
+
+def _kernel_name(fn: Callable[..., Any]) -> str:
+    from loopopt.names import c_name_problem
+
+    name = getattr(fn, "__name__", "kernel")
+    return name if c_name_problem(name) is None and not name.startswith("lo_") else "jit_kernel"
+
+
+def jit(fn: Callable[..., Any] | None = None, *, target: str = "native") -> Any:
+    """`@loopopt.jit`, `@loopopt.jit(target="avx2")` or `loopopt.jit(f, target=...)`."""
+    if fn is None:
+        return lambda f: JitFunction(f, target)
+    return JitFunction(fn, target)
