@@ -28,6 +28,9 @@ from loopopt.frontend.trace import SUPPORTED_DTYPES, ArgSpec, JitError, Node, Tr
 
 __all__ = ["jit", "JitFunction", "Specialization", "JitError"]
 
+_MISS = object()
+"""What a specialization's fast path returns when the arguments are not its own."""
+
 _PY_SCALARS = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_)}
 
 
@@ -151,6 +154,7 @@ class Specialization:
             s.kind == "record" for s in specs) and not any(
             isinstance(a, np.ndarray) and a.ndim == 0 for a in args)
         self.single = self.template == ("v", 0) and len(nodes) == 1
+        self.sig = sig
         self.counts = {p.count_result for p in sig.outputs if p.count_result is not None}
         self.visible = tuple(sig.visible_results)
 
@@ -174,8 +178,47 @@ class Specialization:
             except ValueError:
                 r = self.function(*self.inputs(args))  # non-contiguous views: copy them
             return r if self.single else _unflatten(self.template, (r,) if len(self.nodes) == 1 else r)
-        got = self.kernels.call_alloc(self.name, *self.inputs(args))
+        flat = self.inputs(args)
+        if self.native and not self.sig.extents:
+            got = self._call_native(flat)
+        else:
+            got = self.kernels.call_alloc(self.name, *flat)
         return _unflatten(self.template, self._by_result(got))
+
+    def _call_native(self, flat: list[Any]) -> tuple[Any, ...]:
+        """call_alloc without zeroing: every element a map writes is written, filter outputs
+        are trimmed to their count."""
+        sig = self.sig
+        outs = [np.empty(shape, o.dt.numpy) for o, shape in zip(sig.outputs, sig.output_shapes(flat, None))]
+        returned = self.function(*flat, *outs)
+        got = () if not self.visible else (returned,) if len(self.visible) == 1 else tuple(returned)
+        return (*sig.trim_outputs(outs, sig.full_results(got, {})), *got)
+
+    def make_fast(self, args: tuple[Any, ...]) -> Callable[..., Any]:
+        """A function of the call's arguments that runs this specialization when their types
+        are exactly those it was compiled for (checked by identity: numpy's builtin dtypes
+        are singletons) and returns `_MISS` otherwise."""
+        checks, env = [], {"nd": np.ndarray, "MISS": _MISS, "spec": self, "fn": self.function}
+        for j, a in enumerate(args):
+            env[f"T{j}"] = type(a)
+            checks.append(f"type(a{j}) is T{j}")
+            if isinstance(a, np.ndarray):
+                env[f"D{j}"] = a.dtype
+                checks.append(f"a{j}.dtype is D{j} and a{j}.ndim == {a.ndim}")
+        params = ", ".join(f"a{j}" for j in range(len(args)))
+        if any(isinstance(a, dict) for a in args):
+            checks = ["False"]  # a dict's field dtypes are not checked here: take the keyed path
+        guard = " and ".join(checks) or "True"
+        if self.direct and self.single:
+            body = f"        try:\n            return fn({params})\n        except ValueError:\n            pass\n"
+        else:
+            body = ""
+        src = (f"def fast({params}{', ' if args else ''}*rest):\n"
+               f"    if not rest and {guard}:\n{body}"
+               f"        return spec(({params}{',' if len(args) == 1 else ''}))\n"
+               f"    return MISS\n")
+        exec(compile(src, "<loopopt.jit dispatch>", "exec"), env)
+        return env["fast"]  # type: ignore[no-any-return]
 
     def _by_result(self, got: tuple[Any, ...]) -> list[Any]:
         """call_alloc's (*outputs, *visible results) back in df result order (filter counts dropped)."""
@@ -198,6 +241,8 @@ class JitFunction:
         self.target = target
         self.cache: dict[tuple[Any, ...], Specialization] = {}
         self.last: Specialization | None = None
+        self._fasts: dict[tuple[Any, ...], Callable[..., Any]] = {}
+        self._fast: Callable[..., Any] = lambda *args: _MISS
         functools.update_wrapper(self, fn)
 
     def specialize(self, *args: Any) -> Specialization:
@@ -208,13 +253,17 @@ class JitFunction:
             spec = Specialization(self.fn, args, self.target, _kernel_name(self.fn))
             self.cache[key] = spec
         self.last = spec
+        fast = self._fasts.get(key)
+        if fast is None:
+            fast = self._fasts[key] = spec.make_fast(args)
+        self._fast = fast
         return spec
 
     def __call__(self, *args: Any) -> Any:
-        spec = self.cache.get(tuple(map(_key, args)))
-        if spec is None:
-            spec = self.specialize(*args)
-        return spec(args)
+        r = self._fast(*args)  # the last specialization, if the arguments fit it
+        if r is not _MISS:
+            return r
+        return self.specialize(*args)(args)
 
     def _last(self) -> Specialization:
         if self.last is None:

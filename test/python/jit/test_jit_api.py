@@ -173,14 +173,16 @@ def test_dispatch_overhead_after_first_call():
     x, a = np.ones(8, np.float32), np.float32(2)
     f(x, a)
     kernel = f.last.function
-    n = 20000
-    t0 = time.perf_counter()
-    for _ in range(n):
-        f(x, a)
-    t_jit = (time.perf_counter() - t0) / n
-    t0 = time.perf_counter()
-    for _ in range(n):
-        kernel(x, a)
-    t_raw = (time.perf_counter() - t0) / n
-    # the goal is <= 1 µs over the raw call (docs/jit.md); a shared CI machine gets 5x slack
-    assert t_jit - t_raw < 5e-6, (t_jit, t_raw)
+
+    def per_call(fn):
+        best = float("inf")
+        for _ in range(5):  # best of 5 batches: the machine is shared
+            t0 = time.perf_counter()
+            for _ in range(4000):
+                fn(x, a)
+            best = min(best, (time.perf_counter() - t0) / 4000)
+        return best
+
+    overhead = per_call(f) - per_call(kernel)
+    # the goal is <= 1 µs over the raw call (0.7 µs measured, docs/jit.md); slack for a busy CI
+    assert overhead < 2e-6, overhead
