@@ -169,7 +169,26 @@ def cast(n: Node, dt: np.dtype[Any]) -> Node:
         else:
             v = bool(v)
         return Node("const", (), dt, None, v)
-    return Node("cast", (n,), dt, n.axis, where=n.where)
+    return _consed(("cast", dt.str, id(n)), lambda: Node("cast", (n,), dt, n.axis, where=n.where))
+
+
+_CSE: list[dict[tuple[Any, ...], Node]] = []
+"""Hash-consing of the trace being built: the same operation on the same operands is the same
+node (so `x[x > 1]` twice is one filter, on one axis)."""
+
+
+def _consed(key: tuple[Any, ...], make: Callable[[], Node]) -> Node:
+    if not _CSE:
+        return make()
+    table = _CSE[-1]
+    node = table.get(key)
+    if node is None:
+        node = table[key] = make()
+    return node
+
+
+def _const_key(n: Node) -> Any:
+    return ("const", type(n.attr), repr(n.attr), n.dtype.str, n.weak) if n.op == "const" and not n.args else id(n)
 
 
 def _elementwise(op: str, attr: Any, args: Sequence[Node], dtype: np.dtype[Any], what: str) -> Node:
@@ -177,7 +196,8 @@ def _elementwise(op: str, attr: Any, args: Sequence[Node], dtype: np.dtype[Any],
     for a in args:
         if a.axis is not None:
             axis = a.axis if axis is None else unify(axis, a.axis, what)
-    return Node(op, tuple(args), dtype, axis, attr, where=where_now())
+    key = (op, attr, dtype.str, *(_const_key(a) for a in args))
+    return _consed(key, lambda: Node(op, tuple(args), dtype, axis, attr, where=where_now()))
 
 
 def wrap(n: Node) -> TArray | TScalar:
@@ -361,7 +381,8 @@ def mask_index(x: Any, mask: Any) -> TArray:
     new_axis = nm.extra.get("filter_axis")
     if new_axis is None:
         new_axis = nm.extra["filter_axis"] = Axis(mask=nm)
-    return TArray(Node("filter", (nm, nx), nx.dtype, new_axis, where=where_now()))
+    return TArray(_consed(("filter", id(nm), id(nx)),
+                          lambda: Node("filter", (nm, nx), nx.dtype, new_axis, where=where_now())))
 
 
 # --------------------------------------------------------------------------- tracers
@@ -444,6 +465,11 @@ class Traced:
     __matmul__ = __rmatmul__ = _unsupported("'@' is not supported")
     __lshift__ = __rshift__ = _unsupported("shifts are not supported")
     __setitem__ = _unsupported("assignment into an array is not supported: build a new array (np.where)")
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise error(f"'.{name}' of a traced value is not supported by loopopt.jit")
 
     def astype(self, dtype: Any, **kwargs: Any) -> Any:
         if kwargs:
@@ -585,6 +611,10 @@ def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str]
         else:
             assert spec.dtype is not None
             values.append(wrap(arg(spec.dtype, spec.kind == "array", name, spec.weak)))
-    with np.errstate(all="ignore"):
-        out = fn(*values)
+    _CSE.append({})
+    try:
+        with np.errstate(all="ignore"):
+            out = fn(*values)
+    finally:
+        _CSE.pop()
     return t, out

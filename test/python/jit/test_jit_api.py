@@ -186,3 +186,23 @@ def test_dispatch_overhead_after_first_call():
     overhead = per_call(f) - per_call(kernel)
     # the goal is <= 1 µs over the raw call (0.7 µs measured, docs/jit.md); slack for a busy CI
     assert overhead < 2e-6, overhead
+
+
+@pytest.mark.parametrize("isa", ["scalar", "avx2"])
+def test_nan_propagates_like_numpy(isa):
+    def f(x):
+        return np.min(x), np.max(x), np.maximum(x, 0), np.where(x != x, 1.0, 0.0)
+
+    x = np.array([1, np.nan, -2, 3, 4, 5, 6, 7, 8, 9, 10], np.float32)
+    got, want = loopopt.jit(f, target=isa)(x), f(x)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_unknown_method_is_a_located_error():
+    def f(x):
+        return x.reshape(2)
+
+    with pytest.raises(JitError) as e:
+        loopopt.jit(f, target=TARGET)(np.ones(4, np.float32))
+    _assert_located(e, f, "reshape", ["'.reshape'"])

@@ -196,6 +196,17 @@ def filter_then_scan(x):
     return np.cumsum(x[x > 0.5] > 1.0)
 
 
+@case(lambda n: (f32(n),), neon=True)
+def nested_mask(x):
+    return x[x > 0][x[x > 0] < 1] * 2  # the same mask twice is one filter (one axis)
+
+
+@case(lambda n: (f64(n),), tol="red")
+def filtered_stats(x):
+    big = x[np.abs(x) > 0.5]
+    return np.sum(big), np.sum(big * big), np.sum(np.abs(x) > 0.5)
+
+
 assert len(CORPUS) >= 25
 
 
