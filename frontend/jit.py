@@ -139,7 +139,11 @@ class Specialization:
         if not nodes:
             raise JitError("the jitted function computes nothing from its arguments (it returned no traced value)",
                            None, _where_defined(fn))
-        self.df = lower(t, nodes, name)
+        try:
+            self.df = lower(t, nodes, name)
+        except RecursionError:
+            raise JitError("the traced function is too deeply nested to compile", None,
+                           _where_defined(fn)) from None
         """The df module (before the pipeline)."""
         self.kernels = compile_module.compile(self.df, target=target)
         self.name = name

@@ -76,34 +76,42 @@ class _Lowering:
 
     # -- elementwise bodies ------------------------------------------------------------
 
+    @staticmethod
+    def _walk(node: Node, stop: Any) -> list[Node]:
+        """Nodes of node's expression in post-order (operands first), not entering nodes
+        `stop` accepts (they are listed); iterative: expressions may be thousands deep."""
+        order: list[Node] = []
+        seen: set[int] = set()
+        stack: list[tuple[Node, bool]] = [(node, False)]
+        while stack:
+            n, expanded = stack.pop()
+            if expanded:
+                order.append(n)
+                continue
+            if id(n) in seen:
+                continue
+            seen.add(id(n))
+            stack.append((n, True))
+            if not stop(n):
+                stack.extend((a, False) for a in reversed(n.args))
+        return order
+
+    @staticmethod
+    def _is_boundary(n: Node) -> bool:
+        """Where an elementwise expression ends: materialized arrays and kernel-level scalars."""
+        return n.op not in ELEMENTWISE
+
     def leaves(self, node: Node, out: dict[int, Node], seen: set[int]) -> None:
-        """The array leaves of an elementwise expression (args, filters, scans, reductions' inputs stop)."""
-        if id(node) in seen:
-            return
-        seen.add(id(node))
-        if node.is_array and node.op not in ELEMENTWISE:
-            out.setdefault(id(node), node)
-            return
-        if not node.is_array:
-            if node.op == "const" and not node.args:
-                return
-            if node.op not in ELEMENTWISE:
-                return  # a kernel-level scalar: captured
-        for a in node.args:
-            self.leaves(a, out, seen)
+        """The array leaves of an elementwise expression (args, filters, scans)."""
+        for n in self._walk(node, self._is_boundary):
+            if n.is_array and self._is_boundary(n):
+                out.setdefault(id(n), n)
 
     def prepare_scalars(self, node: Node, seen: set[int]) -> None:
         """Lower (at kernel level) every non-elementwise scalar an expression uses."""
-        if id(node) in seen:
-            return
-        seen.add(id(node))
-        if not node.is_array and node.op not in ELEMENTWISE:
-            self.scalar(node)
-            return
-        if node.is_array and node.op not in ELEMENTWISE:
-            return
-        for a in node.args:
-            self.prepare_scalars(a, seen)
+        for n in self._walk(node, self._is_boundary):
+            if not n.is_array and self._is_boundary(n):
+                self.scalar(n)
 
     def emit(self, node: Node, env: dict[int, Any]) -> Scalar:
         """Build `node`'s value as scalar ops at the builder's insertion point; `env` holds
@@ -111,6 +119,13 @@ class _Lowering:
         got = env.get(id(node))
         if got is not None:
             return got
+        for n in self._walk(node, lambda n: id(n) in env or self._is_boundary(n)):
+            if id(n) not in env:
+                env[id(n)] = self.emit_one(n, env)
+        return env[id(node)]
+
+    def emit_one(self, node: Node, env: dict[int, Any]) -> Scalar:
+        """One node, its operands already in env."""
         k = self.k
         t = DF_TYPES[node.dtype]
         if node.op == "const":
@@ -119,12 +134,12 @@ class _Lowering:
         elif node.op == "arg" or node.op in ("reduce",):
             r = self.scalar(node)
         elif node.op == "cast":
-            r = self.emit_cast(self.emit(node.args[0], env), node.args[0].dtype, node.dtype)
+            r = self.emit_cast(env[id(node.args[0])], node.args[0].dtype, node.dtype)
         elif node.op == "bin":
-            a, b = (self.emit(x, env) for x in node.args)
+            a, b = (env[id(x)] for x in node.args)
             r = self.emit_binary(node, a, b)
         elif node.op == "cmp":
-            a, b = (self.emit(x, env) for x in node.args)
+            a, b = (env[id(x)] for x in node.args)
             src = node.args[0].dtype
             if src.kind == "f":
                 op: Operation = arith.CmpfOp(a.value, b.value, _FCMP[node.attr])
@@ -132,13 +147,12 @@ class _Lowering:
                 op = arith.CmpiOp(a.value, b.value, (_BCMP if src.kind == "b" else _ICMP)[node.attr])
             r = Scalar(k, k.insert(op).results[0])
         elif node.op == "un":
-            r = self.emit_unary(node, self.emit(node.args[0], env))
+            r = self.emit_unary(node, env[id(node.args[0])])
         elif node.op == "where":
-            c, a, b = (self.emit(x, env) for x in node.args)
+            c, a, b = (env[id(x)] for x in node.args)
             r = Scalar(k, k.insert(arith.SelectOp(c.value, a.value, b.value)).results[0])
         else:
             raise _located(node, f"internal: cannot emit {node.op} in a body")
-        env[id(node)] = r
         return r
 
     def emit_binary(self, node: Node, a: Scalar, b: Scalar) -> Scalar:

@@ -206,3 +206,17 @@ def test_unknown_method_is_a_located_error():
     with pytest.raises(JitError) as e:
         loopopt.jit(f, target=TARGET)(np.ones(4, np.float32))
     _assert_located(e, f, "reshape", ["'.reshape'"])
+
+
+def test_expressions_deeper_than_the_recursion_limit():
+    import sys
+
+    depth = sys.getrecursionlimit() + 100
+
+    def deep(x):
+        for _ in range(depth):
+            x = x + 1
+        return x
+
+    x = np.arange(5, dtype=np.int64)
+    np.testing.assert_array_equal(loopopt.jit(deep, target=TARGET)(x), x + depth)
