@@ -217,7 +217,8 @@ class Specialization:
             body = f"        try:\n            return fn({params})\n        except ValueError:\n            pass\n"
         else:
             body = ""
-        src = (f"def fast({params}{', ' if args else ''}*rest):\n"
+        defaults = ", ".join(f"a{j}=MISS" for j in range(len(args)))  # fewer arguments: a miss
+        src = (f"def fast({defaults}{', ' if args else ''}*rest):\n"
                f"    if not rest and {guard}:\n{body}"
                f"        return spec(({params}{',' if len(args) == 1 else ''}))\n"
                f"    return MISS\n")
@@ -263,11 +264,22 @@ class JitFunction:
         self._fast = fast
         return spec
 
-    def __call__(self, *args: Any) -> Any:
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if kwargs:
+            args = self._bind(args, kwargs)
         r = self._fast(*args)  # the last specialization, if the arguments fit it
         if r is not _MISS:
             return r
         return self.specialize(*args)(args)
+
+    def _bind(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, ...]:
+        """Keyword arguments as positional ones (defaults filled in up to the last given)."""
+        bound = inspect.signature(self.fn).bind(*args, **kwargs)  # TypeError as for the function
+        bound.apply_defaults()
+        if bound.kwargs:
+            raise JitError(f"keyword-only or **kwargs parameters ({', '.join(bound.kwargs)}) are not supported",
+                           None, _where_defined(self.fn))
+        return tuple(bound.args)
 
     def _last(self) -> Specialization:
         if self.last is None:

@@ -220,3 +220,20 @@ def test_expressions_deeper_than_the_recursion_limit():
 
     x = np.arange(5, dtype=np.int64)
     np.testing.assert_array_equal(loopopt.jit(deep, target=TARGET)(x), x + depth)
+
+
+def test_keyword_arguments_and_the_lazy_attribute():
+    from loopopt.frontend.jit import jit
+
+    assert loopopt.jit is jit
+
+    @loopopt.jit(target=TARGET)
+    def f(x, a=2, b=1):
+        return x * a + b
+
+    x = np.arange(4, dtype=np.int64)
+    np.testing.assert_array_equal(f(x, b=5), x * 2 + 5)
+    np.testing.assert_array_equal(f(a=3, x=x), x * 3 + 1)
+    np.testing.assert_array_equal(f(x), x * 2 + 1)
+    with pytest.raises(TypeError):
+        f(x, c=1)
