@@ -207,6 +207,26 @@ def filtered_stats(x):
     return np.sum(big), np.sum(big * big), np.sum(np.abs(x) > 0.5)
 
 
+@case(lambda n: (f32(n),), nonempty=True)
+def above_mean(x):
+    return x[x > np.mean(x)]  # a reduction captured by a filter's predicate
+
+
+@case(lambda n: (f32(n), f32(n)), tol="red")
+def two_masks(x, y):
+    return x[x > 0], y[y > 0], np.sum(x[x < 0])  # three filters, three new axes
+
+
+@case(lambda n: (f32(n),))
+def scan_then_filter(x):
+    return np.cumsum(x)[x > 0], np.cumsum(x[x > 0] * 2)
+
+
+@case(lambda n: (f32(n),), nonempty=True)
+def where_of_reductions(x):
+    return np.where(x > 0, np.max(x), np.min(x))
+
+
 assert len(CORPUS) >= 25
 
 
