@@ -141,20 +141,34 @@ def normalize_pipeline_spec(spec: str) -> tuple[str, list[int], list[int]]:
     return out, columns, names
 
 
+XDSL_PIPELINE_PASSES = ("canonicalize", "cse")
+"""The xDSL passes `loop-pipeline` runs (and so prints in a C header's `pipeline:` line):
+accepted by `pipeline=` and `loop-run -p` too, so that line can be passed back."""
+
+
+def pipeline_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """The passes `loopopt.compile(pipeline=...)` and `loop-run -p` accept: loopopt's, and
+    xDSL's `canonicalize` and `cse`."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    theirs = xdsl_passes()
+    return {**{name: theirs[name] for name in XDSL_PIPELINE_PASSES}, **registry.get_all_passes()}
+
+
 def parse_pipeline(spec: str, callback: Any = None,
                    available: Mapping[str, Callable[[], type[ModulePass]]] | None = None) -> PassPipeline:
     """The passes of a pipeline spec, or a `PipelineError` saying what is wrong and where.
 
     The one entry for `loop-opt -p`, `loop-run -p` and `loopopt.compile(pipeline=...)`:
     syntax errors (xDSL's ArgSpecParseError is a BaseException), unknown passes and
-    options, and values a pass refuses all become a PipelineError (exit status 1 in the
+    options, and values a pass refuses all become a PipelineError (exit status 2 in the
     tools). Options may be separated by spaces (xDSL) or commas (MLIR). `available` is the
-    pass registry (default: loopopt's; loop-opt passes xDSL's and loopopt's).
+    pass registry (default: `pipeline_passes()`; loop-opt passes xDSL's and loopopt's).
     """
     from xdsl.utils.arg_spec import ArgSpec, _convert_arg_to_type  # type: ignore[attr-defined]
 
     if available is None:
-        available = registry.get_all_passes()
+        available = pipeline_passes()
     try:
         text, columns, names = normalize_pipeline_spec(spec)
     except ArgSpecParseError as e:
