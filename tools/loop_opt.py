@@ -2,13 +2,23 @@
 
 It keeps every xdsl-opt flag and turns every mistake a user can make (malformed input,
 verifier failures, unknown passes or options, unsupported targets) into a
-`file:line:col: error: ...` line and exit status 1 instead of a Python traceback.
+`file:line:col: error: ...` line instead of a Python traceback. Exit status (docs/cli.md):
+0 success, 1 an error in the input program (or an internal error), 2 a command-line error
+(unknown flag, bad `-p` pipeline or `-t` spec, bad pass option), as xdsl-opt.
+
+`--help` lists loopopt's passes first; `--list-passes [all]` lists them (with xDSL's),
+`--help-pass NAME` prints one pass's options with their types, defaults, valid values and
+documentation.
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import importlib.util
 import sys
 import time
+import typing
 from collections.abc import Sequence
 from typing import IO
 
@@ -31,6 +41,108 @@ from loopopt.diagnostics import (
 from loopopt.diagnostics import verify_located as verify_located
 from loopopt.registry import get_all_dialects, get_all_passes, get_all_targets
 
+EXIT_OK, EXIT_ERROR, EXIT_USAGE = 0, 1, 2
+"""loop-opt's exit statuses: success, an error in the input program, a command-line error."""
+
+DESCRIPTION = "loopopt's optimizer driver: xdsl-opt with the df, loop and simd dialects, their passes and the `c` target."
+
+EXAMPLES = """\
+examples:
+  loop-opt prog.mlir -p 'df-fuse{remarks=true}'
+  loop-opt prog.mlir -p 'loop-pipeline{target=avx2}' -t c > prog.c
+  loop-opt --help-pass loop-unroll
+
+exit status: 0 success, 1 an error in the input program, 2 a command-line error
+(unknown flag, bad -p pipeline, -t spec or pass option). docs/cli.md has the details."""
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """The docstrings written under a dataclass's fields (`x: int = 0` then `\"\"\"...\"\"\"`)."""
+    import ast
+    import inspect
+    import textwrap
+
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for stmt, after in zip(body, body[1:]):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = " ".join(after.value.value.split())
+    return docs
+
+
+def pass_summary(cls: type) -> str:
+    """The first sentence of a pass's docstring."""
+    doc = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
+    return doc.split(". ")[0].rstrip(".") if doc else ""
+
+
+def pass_help(name: str, cls: type[ModulePass]) -> str:
+    """`--help-pass NAME`: the pass's summary and each option: type, default, valid values, doc."""
+    from loopopt.passes.options import PASS_OPTIONS
+
+    lines = [f"{name}: {pass_summary(cls) or '(no description)'}"]
+    fields = [f for f in dataclasses.fields(cls) if f.init and f.name != "name"]
+    if not fields:
+        lines.append("  no options")
+        return "\n".join(lines)
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - unresolvable annotations: print them as written
+        hints = {}
+    docs = _field_docs(cls)
+    checks = PASS_OPTIONS.get(name, {})
+    lines.append("options:")
+    for f in fields:
+        from loopopt.compile import typing_repr
+
+        kind = typing_repr(hints[f.name]) if f.name in hints else str(f.type)
+        default = f.default if f.default is not dataclasses.MISSING else None
+        if f.default_factory is not dataclasses.MISSING:  # type: ignore[misc]
+            default = f.default_factory()  # type: ignore[misc]
+        spelled = str(default).lower() if isinstance(default, bool) else repr(default) if isinstance(default, str) else default
+        lines.append(f"  {f.name.replace('_', '-')}: {kind} = {spelled}")
+        check = checks.get(f.name)
+        valid = _describe_check(check) if check is not None else ""
+        if valid:
+            lines.append(f"      valid: {valid}")
+        if f.name in docs:
+            lines.append(f"      {docs[f.name]}")
+    lines.append(f"usage: -p '{name}{{{fields[0].name.replace('_', '-')}=...}}' (options separated by commas or spaces)")
+    return "\n".join(lines)
+
+
+def _describe_check(check: object) -> str:
+    lo, hi = getattr(check, "lo", None), getattr(check, "hi", None)
+    if lo is not None and hi is not None:
+        return f"[{lo}, {hi}]" + (", a power of two" if getattr(check, "power_of_two", False) else "")
+    choices = getattr(check, "choices", None)
+    if callable(choices):
+        try:
+            return " | ".join(repr(c) if c == "" else c for c in choices())
+        except Exception:  # noqa: BLE001
+            return ""
+    if type(check).__name__ == "BoolOption":
+        return "true | false"
+    return (type(check).__doc__ or "").strip().split("\n")[0]
+
+
+def _loopopt_pass_lines() -> list[str]:
+    lines = []
+    for name, factory in sorted(get_all_passes().items()):
+        try:
+            summary = pass_summary(factory())
+        except Exception:  # noqa: BLE001 - a pass module that fails to import is still listed
+            summary = ""
+        lines.append(f"  {name:<22} {summary}")
+    return lines
+
 
 class LoopOptMain(xDSLOptMain):
     version_format = f"loop-opt {__version__} (xDSL {{xdsl_version}})"
@@ -52,6 +164,56 @@ class LoopOptMain(xDSLOptMain):
     def register_all_targets(self):
         super().register_all_targets()
         self.available_targets.update(get_all_targets())
+        if importlib.util.find_spec("llvmlite") is None:  # xDSL's llvm target needs it
+            self.available_targets.pop("llvm", None)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser):
+        """xdsl-opt's flags, with `-p`/`-t` help that leads with loopopt's passes and targets
+        (not xDSL's 150 passes), `--list-passes` and `--help-pass NAME`."""
+        super().register_all_arguments(arg_parser)
+        arg_parser.prog = "loop-opt"
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.description = (DESCRIPTION + "\n\nloopopt passes (--help-pass NAME for options; "
+                                  "--list-passes all for xDSL's too):\n" + "\n".join(_loopopt_pass_lines()))
+        arg_parser.epilog = EXAMPLES
+        ours = ", ".join(sorted(get_all_targets()))
+        for action in arg_parser._actions:
+            if "-p" in action.option_strings:
+                action.help = ("pass pipeline, e.g. 'df-fuse,convert-df-to-loop' or 'loop-pipeline{target=avx2}' "
+                               "(loopopt's passes above; xDSL's too: --list-passes all)")
+            elif "-t" in action.option_strings:
+                action.help = f"output: mlir (default) or loopopt's {ours} (c{{isa=...}}); others: " + ", ".join(
+                    t for t in self.available_targets if t not in ("mlir", *get_all_targets()))
+        main = self
+
+        class ListPasses(argparse.Action):
+            def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+                if values not in (None, "all"):
+                    parser.error(f"argument --list-passes: expected nothing or 'all', found {values!r}")
+                print("loopopt passes:")
+                print("\n".join(_loopopt_pass_lines()))
+                if values == "all":
+                    ours = set(get_all_passes())
+                    print("xDSL passes:")
+                    print("\n".join(f"  {n}" for n in sorted(main.available_passes) if n not in ours))
+                parser.exit(EXIT_OK)
+
+        class HelpPass(argparse.Action):
+            def __call__(self, parser, namespace, values, option_string=None):  # noqa: ANN001
+                factory = main.available_passes.get(values)
+                if factory is None:
+                    import difflib
+
+                    close = difflib.get_close_matches(values, list(main.available_passes), n=3)
+                    hint = f"; did you mean {', '.join(close)}?" if close else " (--list-passes lists them)"
+                    parser.error(f"argument --help-pass: unknown pass {values!r}{hint}")
+                print(pass_help(values, factory()))
+                parser.exit(EXIT_OK)
+
+        arg_parser.add_argument("--list-passes", nargs="?", const=None, default=None, metavar="all",
+                                action=ListPasses, help="list loopopt's passes (with 'all': xDSL's too) and exit")
+        arg_parser.add_argument("--help-pass", metavar="NAME", action=HelpPass,
+                                help="print a pass's options (type, default, valid values, meaning) and exit")
 
     def register_all_frontends(self):
         super().register_all_frontends()
@@ -63,11 +225,38 @@ class LoopOptMain(xDSLOptMain):
         from loopopt.compile import parse_pipeline
 
         self.pipeline = parse_pipeline(self.args.passes, self._between_passes, self.available_passes)
+        if self.args.print_between_passes or self.args.time_passes:
+            self.pipeline = type(self.pipeline)(self._expanded(self.pipeline.passes), self._between_passes)
+
+    def _expanded(self, passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
+        """`loop-pipeline` replaced by the passes it runs (as it runs them), so that
+        `--print-between-passes` and `--time-passes` show each of them."""
+        from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+
+        out: list[ModulePass] = []
+        for p in passes:
+            if not isinstance(p, LoopPipelinePass):
+                out.append(p)
+                continue
+            available = _all_passes()
+            spelled = p.spelling(set(available))
+            for step in p.steps():
+                factory = available.get(step.name)
+                if factory is None:
+                    continue
+                cls = factory()
+                fields = {f.name for f in dataclasses.fields(cls)}
+                options = {k: v for k, v in step.options.items() if k in fields}
+                if step.name == "convert-loop-to-simd" and "pipeline" in fields:
+                    options["pipeline"] = spelled
+                out.append(cls(**options))
+        return tuple(out)
 
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
         args = self.args
         if args.time_passes and previous is not None:
-            print(f"Pass {previous.name} took {time.perf_counter() - self._pass_start} seconds")
+            # stderr, so that `-t c --time-passes > k.c` stays valid C
+            print(f"Pass {previous.name} took {time.perf_counter() - self._pass_start} seconds", file=sys.stderr)
         if previous is not None and not args.disable_verify:
             try:
                 verify_located(module)
@@ -131,19 +320,25 @@ def format_error(error: BaseException, input_name: str) -> str:
 
 
 def run(args: Sequence[str] | None = None) -> int:
-    """loop-opt on `args`; the exit status: 0, or 1 for any error (a diagnostic on stderr:
-    bad input, bad options or pipeline, and command-line usage errors too)."""
+    """loop-opt on `args`; the exit status: 0; 1 for an error in the input program (or an
+    internal error); 2 for a command-line error: argparse's, a bad `-p` pipeline or `-t`
+    spec, a pass option out of range (a diagnostic on stderr each, never a traceback)."""
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    from loopopt.diagnostics import PipelineError
+
     argv = list(sys.argv[1:] if args is None else args)
     input_name = next((a for a in argv if not a.startswith("-") and a.endswith(".mlir")), "<stdin>")
     try:
         LoopOptMain(args=argv).run()
-    except SystemExit as e:  # --help/--version exit 0; argparse errors exit 2 -> 1
-        return 0 if e.code in (0, None) else 1
+    except SystemExit as e:  # --help/--version exit 0; argparse errors exit 2
+        return EXIT_OK if e.code in (0, None) else e.code if isinstance(e.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
         raise
     except BaseException as e:  # noqa: BLE001 - ArgSpecParseError is a BaseException
-        return report(e, input_name)
-    return 0
+        report(e, input_name)
+        return EXIT_USAGE if isinstance(e, PipelineError | ArgSpecParseError) else EXIT_ERROR
+    return EXIT_OK
 
 
 def main() -> None:
