@@ -27,10 +27,15 @@ What "matches" means:
 The check runs on at most `--check-n` elements (the interpreter runs custom folds element
 by element): random inputs of that size; given `--input`s are always checked whole.
 
-Exit status: 0 when every kernel matched, 1 on an error (bad file, program, option, kernel
-name, target, REF header, command line; printed as `file:line:col: error: ...` or
-`loop-run: error: ...`, or `internal error: ... (please report)` for a bug in loopopt, never a
-traceback unless LOOPOPT_DEBUG=1), 2 when a kernel gave a MISMATCH (docs/loop_run.md). REF
+Exit status: 0 when every kernel matched; 1 on an error in the input (file, program, kernel
+name, REF header, `.npy` data, a target this machine cannot run; printed as
+`file:line:col: error: ...` or `loop-run: error: ...`, or `internal error: ... (please
+report)` for a bug in loopopt, never a traceback unless LOOPOPT_DEBUG=1); 2 on a command-line
+error (unknown flag, bad `-p` pipeline, unknown target name, malformed `--input`, `-o` not a
+`.npz`), as argparse and xdsl-opt; 3 when a kernel gave a MISMATCH (docs/loop_run.md).
+
+`-o out.npz` saves each kernel's compiled results on the checked inputs, keys `KERNEL.K`
+(the K-th result; `KERNEL.K.FIELD` for a record field), and those inputs as `KERNEL.in.ARG`. REF
 expressions are checked against a small grammar, never given to a bare `eval`
 (docs/ref_header.md).
 
@@ -58,7 +63,7 @@ from xdsl.utils.exceptions import DiagnosticException
 from loopopt.lowering.abi import flatten_inputs
 from loopopt.tools.ref_header import DTYPES, RefError, RefHeader, parse_ref_headers, random_values
 
-EXIT_OK, EXIT_ERROR, EXIT_MISMATCH = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_MISMATCH = 0, 1, 2, 3
 
 FMA_OPS = ("math.fma", "simd.fma")
 """Ops that mark a contracted multiply-add in the compiled module."""
@@ -69,6 +74,10 @@ CONTRACT_PIPELINE = "df-fuse,loop-simplify{fma=true}"
 
 class RunError(Exception):
     """A user error with no source location: printed as `loop-run: error: ...`."""
+
+
+class UsageError(RunError):
+    """A command-line error (exit status 2): printed as `loop-run: error: ...`."""
 
 
 # --------------------------------------------------------------------------- inputs
@@ -158,19 +167,19 @@ def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[st
     for item in items:
         name, sep, what = item.partition("=")
         if not sep or not name or not what:
-            raise RunError(f"--input expects NAME=PATH.npy or NAME=VALUE, found {item!r}")
+            raise UsageError(f"--input expects NAME=PATH.npy or NAME=VALUE, found {item!r}")
         base, _, fieldname = name.partition(".")
         if base not in types:
-            raise RunError(f"--input {name}: no kernel has an argument named {base!r} "
+            raise UsageError(f"--input {name}: no kernel has an argument named {base!r} "
                            f"(arguments: {', '.join(sorted(types)) or 'none'})")
         t = types[base]
         el = t.element_type if isinstance(t, ArrayType) else t
         if fieldname:
             if not isinstance(el, RecordType) or el.field_type(fieldname) is None:
-                raise RunError(f"--input {name}: argument {base!r} has no record field {fieldname!r}")
+                raise UsageError(f"--input {name}: argument {base!r} has no record field {fieldname!r}")
             el = el.field_type(fieldname)
         elif isinstance(el, RecordType):
-            raise RunError(f"--input {name}: {base!r} is an array of records; give each field as {base}.FIELD=PATH.npy")
+            raise UsageError(f"--input {name}: {base!r} is an array of records; give each field as {base}.FIELD=PATH.npy")
         dt = DTYPES[_dtype_name(el)]
         if isinstance(t, ArrayType):
             try:
@@ -193,7 +202,7 @@ def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[st
             try:
                 value = dt(float(what) if np.issubdtype(dt, np.floating) else int(what, 0))
             except ValueError:
-                raise RunError(f"--input {name}: {what!r} is not a {np.dtype(dt)} value") from None
+                raise UsageError(f"--input {name}: {what!r} is not a {np.dtype(dt)} value") from None
         if fieldname:
             given.setdefault(base, {})[fieldname] = value
         else:
@@ -514,6 +523,8 @@ class Check:
     problems: list[str]
     n: int
     notes: list[str] = field(default_factory=list)
+    results: tuple[Any, ...] = ()
+    """The compiled kernel's results (df order), for `-o`."""
 
     @property
     def ok(self) -> bool:
@@ -534,7 +545,7 @@ def check_kernel(df_module: ModuleOp, compiled: Any, name: str, inputs: Sequence
     else:
         got = run_compiled_batch(compiled, name, [inputs], [extents])[0]
     rules = float_rules(df_module, name, inputs, plain, header)
-    check = Check(compare_results(got, ref, rules, plain if fma else None), input_size(inputs))
+    check = Check(compare_results(got, ref, rules, plain if fma else None), input_size(inputs), results=tuple(got))
     if fma:
         check.notes.append("FMA-contracted")
     kinds = sorted({r.why for r in rules.values() if r.kind != "exact"})
@@ -602,7 +613,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         print(f"loop-run: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_ERROR)
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -610,7 +621,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="loop-run",
         description="Compile a df program, run its kernels, check them against loopopt's interpreter "
         "and time them against numpy.",
-        epilog="Exit status: 0 all kernels match, 1 error, 2 a kernel MISMATCH.",
+        epilog="Exit status: 0 all kernels match, 1 an error in the input, 2 a command-line error, "
+        "3 a kernel MISMATCH (docs/loop_run.md).",
     )
     p.add_argument("file", help="a .mlir df (or Loop IR) program")
     p.add_argument("-p", "--pipeline", default=None,
@@ -627,12 +639,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="an argument's value: a .npy array, a number for a scalar, REC.FIELD=PATH.npy for records")
     p.add_argument("--print-c", action="store_true", help="print the generated C first")
     p.add_argument("--no-time", action="store_true", help="skip the timings")
+    p.add_argument("-o", "--output", default=None, metavar="OUT.npz",
+                   help="save each kernel's results (keys KERNEL.K) and checked inputs (KERNEL.in.ARG) to OUT.npz")
     return p
 
 
 def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
-    """loop-run on `argv`: exit status 0 (every kernel matched), 1 (any error, usage errors
-    included: a diagnostic on stderr, never a traceback) or 2 (a MISMATCH)."""
+    """loop-run on `argv`: exit status 0 (every kernel matched), 1 (an error in the input),
+    2 (a command-line error), 3 (a MISMATCH); errors are a diagnostic on stderr, never a
+    traceback."""
     out = out or sys.stdout
     args = build_parser().parse_args(argv)
     try:
@@ -642,6 +657,12 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     except BaseException as e:  # noqa: BLE001 - xDSL's ArgSpecParseError is a BaseException
         out.flush()  # what was printed comes before the diagnostic
         _report(e, args.file)
+        from xdsl.utils.exceptions import ArgSpecParseError
+
+        from loopopt.diagnostics import PipelineError
+
+        if isinstance(e, UsageError | PipelineError | ArgSpecParseError):
+            return EXIT_USAGE
     return EXIT_ERROR
 
 
@@ -664,7 +685,11 @@ def _run(args: argparse.Namespace, out: Any) -> int:
     from loopopt.diagnostics import decode_source, verify_located
 
     if args.n < 0 or args.check_n < 0:
-        raise RunError("--n and --check-n must be >= 0")
+        raise UsageError("--n and --check-n must be >= 0")
+    if args.output is not None and not args.output.endswith(".npz"):
+        raise UsageError(f"-o {args.output}: the results are saved as a .npz file (name it OUT.npz)")
+    if args.output is not None and not Path(args.output).resolve().parent.is_dir():
+        raise RunError(f"cannot write {args.output}: its directory does not exist")
     target = _check_target(args.target)
     path = Path(args.file)
     try:
@@ -688,6 +713,7 @@ def _run(args: argparse.Namespace, out: Any) -> int:
     foreign = compiled.library is None
     print(f"{args.file}: target {compiled.target}" + (" (run under qemu)" if foreign else ""), file=out)
     status = EXIT_OK
+    saved: dict[str, np.ndarray] = {}
     for k, kernel in enumerate(selected):
         name = kernel.sym_name.data
         header = headers.get(name)
@@ -696,6 +722,8 @@ def _run(args: argparse.Namespace, out: Any) -> int:
         seed_rng = np.random.default_rng([args.seed, k])
         check_inputs = make_inputs(kernel, min(args.n, args.check_n), seed_rng, header, given)
         check = check_kernel(df_module, compiled, name, check_inputs, header)
+        if args.output is not None:
+            saved.update(_saved_arrays(name, arg_names(kernel), check_inputs, check.results))
         notes = f" ({'; '.join(check.notes)})" if check.notes else ""
         if check.ok:
             print(f"{name}: matches the interpreter (n={check.n}){notes}", file=out)
@@ -711,7 +739,33 @@ def _run(args: argparse.Namespace, out: Any) -> int:
             continue
         inputs = make_inputs(kernel, args.n, np.random.default_rng([args.seed, k, 1]), header, given)
         print("  " + _timing_line(df_module, compiled, kernel, inputs, header), file=out)
+    if args.output is not None:
+        try:
+            with open(args.output, "wb") as f:
+                np.savez(f, **saved)
+        except OSError as e:
+            raise RunError(f"cannot write {args.output}: {e.strerror or e}") from None
+        print(f"results saved to {args.output}", file=out)
     return status
+
+
+def _saved_arrays(name: str, names: Sequence[str], inputs: Sequence[Any], results: Sequence[Any]) -> dict[str, np.ndarray]:
+    """`-o`'s arrays for one kernel: `NAME.K` per result (`NAME.K.FIELD` per record field),
+    `NAME.in.ARG` per input (`NAME.in.ARG.FIELD`)."""
+    arrays: dict[str, np.ndarray] = {}
+
+    def put(key: str, value: Any) -> None:
+        if isinstance(value, dict):
+            for f, v in value.items():
+                arrays[f"{key}.{f}"] = np.asarray(v)
+        else:
+            arrays[key] = np.asarray(value)
+
+    for arg, value in zip(names, inputs):
+        put(f"{name}.in.{arg}", value)
+    for k, value in enumerate(results):
+        put(f"{name}.{k}", value)
+    return arrays
 
 
 def _check_target(target: str) -> str:
@@ -720,7 +774,7 @@ def _check_target(target: str) -> str:
     if target == "native":
         return target
     if target not in runtime.ISAS:
-        raise RunError(f"unknown target {target!r}; expected one of {', '.join(runtime.ISAS)} or native")
+        raise UsageError(f"unknown target {target!r}; expected one of {', '.join(runtime.ISAS)} or native")
     if target in runtime.isa.FOREIGN_TOOLS:
         ok, why = runtime.neon_runner_available()
         if not ok:
