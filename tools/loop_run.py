@@ -649,7 +649,10 @@ def main(argv: Sequence[str] | None = None, out: Any = None) -> int:
     2 (a command-line error), 3 (a MISMATCH); errors are a diagnostic on stderr, never a
     traceback."""
     out = out or sys.stdout
-    args = build_parser().parse_args(argv)
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as e:  # --help: 0; a command-line error: 2 (printed by the parser)
+        return e.code if isinstance(e.code, int) else EXIT_OK if e.code is None else EXIT_USAGE
     try:
         return _run(args, out)
     except (KeyboardInterrupt, SystemExit):

@@ -145,7 +145,7 @@ def test_loop_opt_internal_error(test_passes, capsys, monkeypatch):
 
 
 def test_loop_run_pipeline_errors_are_diagnostics(capsys):
-    assert loop_run.main([str(EXAMPLE), "-t", "scalar", "-p", "df-fuse{", "--no-time"]) == loop_run.EXIT_ERROR
+    assert loop_run.main([str(EXAMPLE), "-t", "scalar", "-p", "df-fuse{", "--no-time"]) == loop_run.EXIT_USAGE
     err = capsys.readouterr().err
     assert f"{EXAMPLE}: error: bad pass pipeline: expected argument name here" in err and "Traceback" not in err
 
