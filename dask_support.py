@@ -177,7 +177,7 @@ def kernel(source: str, name: str | None = None, *, target: str = "native",
     if not isinstance(source, str):
         raise TypeError(f"loopopt.dask.kernel: source must be MLIR text (str), not {type(source).__name__}")
     isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target, allow_native=False)
-    built = compile_kernels(source, target=isa, pipeline=pipeline)
+    built = _COMPILED.get((source, isa, pipeline)) or compile_kernels(source, target=isa, pipeline=pipeline)
     if name is None:
         if len(built.signatures) != 1:
             raise ValueError(f"loopopt.dask.kernel: the module has kernels {sorted(built.signatures)}: name one")
