@@ -60,6 +60,8 @@ class Val:
     taint: np.ndarray
     mul: tuple[Val, Val] | None = None
     """For a float map whose body is a product: its operands (a later add may contract it)."""
+    open: bool = False
+    """Its length is open: it comes from a filter whose predicate was tainted on some lane."""
 
 
 @dataclass
@@ -71,6 +73,8 @@ class Ref:
     taint: np.ndarray
     bound: np.ndarray | None = None
     """Absolute tolerance per element (reassociated float sums), None: exact."""
+    open: bool = False
+    """Nothing is known (a filter with a tainted predicate decided its length): not compared."""
 
 
 def _v(a: Any, taint: Any = None) -> Val:
@@ -359,6 +363,14 @@ class Evaluator:
         return self.vals[index]
 
     def node(self, i: int, node: Any) -> list[Val]:
+        vals = self._node(i, node)
+        if any(self.value(r).open for r in _array_refs(node)):
+            for v in vals:
+                v.open = True
+                v.taint = np.ones(np.shape(v.a), bool)
+        return vals
+
+    def _node(self, i: int, node: Any) -> list[Val]:
         match node:
             case Input(fields=fields):
                 a = self.args[i]
@@ -396,7 +408,7 @@ class Evaluator:
                 outs = []
                 for v in env:
                     kept = v.a[mask]
-                    outs.append(Val(kept, np.full(kept.shape, True) if ambiguous else v.taint[mask]))
+                    outs.append(Val(kept, np.full(kept.shape, True) if ambiguous else v.taint[mask], open=ambiguous))
                 return outs
             case Project(src=s, index=k):
                 return [self.values(s)[k]]
@@ -489,7 +501,11 @@ class Evaluator:
             nonfinite = (~np.isfinite(a)).any(axis=axis) | ~np.isfinite(init)
             sequential = np.add.accumulate(np.concatenate([init.reshape((1,) + init.shape), np.moveaxis(a, axis, 0)]), axis=0)[-1]
             value = np.where(nonfinite, sequential, value).astype(dt)
-            overflow = ~nonfinite & ~np.isfinite(mag.astype(dt))
+            # finite terms whose magnitudes add up past the largest float may overflow to
+            # either infinity in some order (then +inf + -inf is NaN): the result is open
+            finite = np.where(np.isfinite(a), np.abs(a.astype(wide)), 0)
+            mag_finite = np.sum(finite, axis=axis) + np.where(np.isfinite(init), np.abs(init.astype(wide)), 0)
+            overflow = mag_finite >= wide(np.finfo(dt).max)
         t = np.moveaxis(taint, axis, 0).any(axis=0) if m else np.zeros(init.shape, bool)
         v = Val(np.asarray(value), np.asarray(t | overflow))
         self.bounds[id(v)] = np.asarray(np.where(nonfinite, 0.0, bound).astype(np.float64))
@@ -535,6 +551,18 @@ class Evaluator:
         return accs
 
 
+def _array_refs(node: Any) -> list[int]:
+    """The nodes a node reads whole (an open length makes all of its results open)."""
+    match node:
+        case Map(srcs=srcs) | Filter(srcs=srcs) | Fold(srcs=srcs):
+            return list(srcs)
+        case Select(a=a, b=b, cond=c):
+            return [a, b, c]
+        case Reduce(src=s) | Scan(src=s) | Project(src=s):
+            return [s]
+    return []
+
+
 def evaluate(kernel: Kernel, args: dict[int, Any], fma: bool = False) -> list[Ref]:
     """The reference results of `kernel` on `args` (node index -> input array / scalar)."""
     ev = Evaluator(kernel, args, fma)
@@ -546,5 +574,5 @@ def evaluate(kernel: Kernel, args: dict[int, Any], fma: bool = False) -> list[Re
         value: Any = v.a
         if t.axes is None:
             value = NP[t.dtype](v.a[()]) if v.a.shape == () else v.a
-        refs.append(Ref(value, np.asarray(v.taint), bound))
+        refs.append(Ref(value, np.asarray(v.taint), bound, v.open))
     return refs

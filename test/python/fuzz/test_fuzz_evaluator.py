@@ -179,3 +179,38 @@ def test_custom_reduce_over_one_axis_of_rank2_keeps_the_other() -> None:
     assert r.value.tolist() == [0, 0, 0, 0]
     (empty,) = evaluate(m, {0: np.ones((0, 4), np.int64)})
     assert empty.value.tolist() == [-626] * 4
+
+
+def test_reassoc_sum_whose_finite_terms_overflow_is_open() -> None:
+    # regression (fuzz-out mismatch_sse2): inf + (-max) + (-max) is inf in order, NaN when the
+    # two -max are added first (SSE2 / NEON lanes) — both are sums of the same terms
+    big = np.finfo(np.float64).max
+    k = _kernel([Input("f64"), Reduce("add", 0, Const(2.0, "f64"), reassoc=True)], [1])
+    (r,) = evaluate(k, {0: np.array([np.inf, -big, -big, 1.0])})
+    assert compare_results([r], None, (np.float64(np.nan),)) is None
+    assert compare_results([r], None, (np.float64(np.inf),)) is None
+    # without an overflow the infinities decide exactly
+    (exact,) = evaluate(k, {0: np.array([np.inf, -1.0, 5.0])})
+    assert exact.value == np.inf
+    assert compare_results([exact], None, (np.float64(np.nan),)) is not None
+
+
+def test_filter_with_a_tainted_predicate_has_an_open_length() -> None:
+    # regression (fuzz-out mismatch_neon): copysign(x, NaN) depends on the NaN's sign bit, which
+    # x86 and AArch64 set differently, so the filter's count is open, and so is a sum of it
+    x = Arg(0, "f32")
+    k = _kernel(
+        [
+            Input("f32"),
+            Reduce("add", 0, Const(-2.5, "f32")),
+            Filter((0,), Op("cmp:ogt", (Op("copysign", (x, Scalar(1, "f32")), "f32"), Const(0.0, "f32")), "i1"), "k0"),
+            Reduce("add", 2, Const(0.0, "f32")),
+        ],
+        [2, 3],
+    )
+    kept, total = evaluate(k, {0: np.array([1.0, np.nan, 2.0], np.float32)})
+    assert kept.open and total.taint.all()
+    assert compare_results([kept, total], None, (np.array([1.0, 2.0], np.float32), np.float32(3.0))) is None
+    kept, total = evaluate(k, {0: np.array([1.0, -3.0, 2.0], np.float32)})
+    assert not kept.open and kept.value.tolist() == [] and total.value == 0.0
+    assert compare_results([kept, total], None, (np.array([1.0], np.float32), np.float32(0.0))) is not None
