@@ -163,6 +163,26 @@ def cache_dir() -> Path:
 # Keys and files
 
 
+SUPPORTED_COMPILERS = ("gcc", "clang")
+
+
+def default_compiler() -> str:
+    """The C compiler for native builds: `$CC` when set (gcc or clang, e.g. `CC=clang`,
+    `CC=gcc-12`, `CC=/usr/bin/clang-17`, `CC=cc` when `cc` is one of them), else `gcc`.
+    Anything else (another compiler, a command with arguments such as `ccache gcc`) is a
+    CompileError naming CC. The compiler's `--version` is part of every cache key."""
+    cc = os.environ.get("CC", "").strip()
+    if not cc:
+        return "gcc"
+    if any(c.isspace() for c in cc):
+        raise CompileError(["CC=" + cc], f"CC={cc!r}: loopopt runs CC as one program (gcc or clang), without arguments")
+    identity = compiler_identity(cc).lower()
+    if not any(name in identity for name in ("clang", "gcc", "free software foundation")):
+        first = identity.splitlines()[0] if identity else "no --version output"
+        raise CompileError(["CC=" + cc], f"CC={cc!r} is not gcc or clang ({first}); loopopt builds with gcc or clang")
+    return cc
+
+
 @functools.cache
 def compiler_identity(compiler: str) -> str:
     """`<compiler> --version`: part of the cache key so a toolchain upgrade invalidates the cache."""
@@ -376,7 +396,7 @@ def build(
     source: str,
     flags: Sequence[str],
     *,
-    compiler: str = "gcc",
+    compiler: str | None = None,
     shared: bool = True,
     libs: Sequence[str] = ("-lm",),
     key_extra: str = "",
@@ -385,13 +405,13 @@ def build(
     """Compile `source` into a shared library (or executable), returning its verified cached path.
 
     `key_extra` adds anything else the artifact depends on (e.g. the Python ABI
-    for extension modules). A cache hit does not run the compiler at all except
+    for extension modules). `compiler` defaults to `default_compiler()` (`$CC` or gcc). A cache hit does not run the compiler at all except
     for its memoized `--version`; it hashes the artifact the first time this
     process sees it. To load a shared library, use `build_and_load`, which never
     maps the cache file itself.
     """
     _, path, _, _ = _get(
-        source, flags, compiler=compiler, shared=shared, libs=libs, key_extra=key_extra, timeout=timeout, need_data=False
+        source, flags, compiler=compiler or default_compiler(), shared=shared, libs=libs, key_extra=key_extra, timeout=timeout, need_data=False
     )
     return path
 
@@ -421,7 +441,7 @@ def build_and_load(
     flags: Sequence[str],
     load: Callable[[Path], T],
     *,
-    compiler: str = "gcc",
+    compiler: str | None = None,
     libs: Sequence[str] = ("-lm",),
     key_extra: str = "",
     timeout: float = 300.0,
@@ -433,7 +453,7 @@ def build_and_load(
     loading a cached artifact raises ImportError or OSError, the entry is deleted and
     rebuilt once; a freshly built artifact that fails to load raises.
     """
-    kwargs = dict(compiler=compiler, shared=True, libs=libs, key_extra=key_extra, timeout=timeout, need_data=True)
+    kwargs = dict(compiler=compiler or default_compiler(), shared=True, libs=libs, key_extra=key_extra, timeout=timeout, need_data=True)
     entry, path, data, fresh = _get(source, flags, **kwargs)  # type: ignore[arg-type]
     assert data is not None
     try:
