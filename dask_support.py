@@ -76,7 +76,9 @@ def compiled(ref: KernelRef) -> Any:
 
 
 def _call(ref: KernelRef, args: Sequence[Any]) -> tuple[Any, ...]:
-    return compiled(ref).call_alloc(ref.name, *[np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a
+    # Chunks deserialized by distributed can sit at any byte offset (pickle protocol 5 buffers):
+    # the runtime refuses arrays not aligned to their element size, so copy those.
+    return compiled(ref).call_alloc(ref.name, *[np.require(a, requirements="CA") if isinstance(a, np.ndarray) else a
                                                  for a in args])
 
 

@@ -196,3 +196,12 @@ def test_repo_root_on_sys_path_still_imports_the_real_dask():
                        env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert r.returncode == 0, r.stderr
     assert "site-packages" in r.stdout.splitlines()[0]
+
+
+def test_chunks_not_aligned_to_their_element_size(dask_kernels):
+    """distributed hands workers chunks at any byte offset (pickle protocol 5 buffers)."""
+    raw = np.zeros(4 * 50 + 1, dtype=np.uint8)
+    x = np.frombuffer(raw.data, dtype=np.int32, count=50, offset=1)
+    assert not x.flags.aligned
+    s, m = threads(ldask.apply(dask_kernels["sum_and_max_i32"], da.from_array(x, chunks=16)))
+    assert (s, m) == (0, 0)
