@@ -90,6 +90,16 @@ def _filter_block(*args: Any, ref: KernelRef, which: int) -> np.ndarray:
     return _call(ref, args)[which]
 
 
+def _tuple_block(*args: Any, ref: KernelRef, count: int) -> np.ndarray:
+    out = np.empty(1, dtype=object)
+    out[0] = tuple(_call(ref, args)[:count])
+    return out
+
+
+def _pick(calls: np.ndarray, which: int) -> np.ndarray:
+    return calls[0][which]
+
+
 def _scan_block(*args: Any, ref: KernelRef) -> np.ndarray:
     return _call(ref, args)[0]
 
@@ -379,9 +389,7 @@ def map_blocks(k: DaskKernel, *args: Any) -> Any:
     """Elementwise kernel over chunks: one dask array per output (a tuple when several)."""
     _expect(k, MAP)
     args, arrays = _prepare(k, args)
-    outs = [_blockwise(_map_block, args, arrays[0].chunks, o.dt.numpy, ref=k.ref, which=j)
-            for j, o in enumerate(k.signature.outputs)]
-    return outs[0] if len(outs) == 1 else tuple(outs)
+    return _outputs(k, args, arrays, arrays[0].chunks, _map_block)
 
 
 def filter(k: DaskKernel, *args: Any) -> Any:  # noqa: A001 - loopopt.dask.filter
@@ -389,9 +397,20 @@ def filter(k: DaskKernel, *args: Any) -> Any:  # noqa: A001 - loopopt.dask.filte
     _expect(k, FILTER)
     args, arrays = _prepare(k, args)
     chunks = ((np.nan,) * arrays[0].numblocks[0],)
-    outs = [_blockwise(_filter_block, args, chunks, o.dt.numpy, ref=k.ref, which=j)
-            for j, o in enumerate(k.signature.outputs)]
-    return outs[0] if len(outs) == 1 else tuple(outs)
+    return _outputs(k, args, arrays, chunks, _filter_block)
+
+
+def _outputs(k: DaskKernel, args: Sequence[Any], arrays: Sequence[da.Array], chunks: Any,
+             block: Callable[..., Any]) -> Any:
+    """One dask array per kernel output; with several, one kernel call per chunk whose tuple
+    of outputs each array picks from."""
+    outputs = k.signature.outputs
+    if len(outputs) == 1:
+        return _blockwise(block, args, chunks, outputs[0].dt.numpy, ref=k.ref, which=0)
+    nblocks = arrays[0].numblocks[0]
+    calls = _blockwise(_tuple_block, args, ((1,) * nblocks,), np.dtype(object), ref=k.ref, count=len(outputs))
+    return tuple(da.map_blocks(_pick, calls, chunks=chunks, dtype=o.dt.numpy, meta=np.empty((0,), o.dt.numpy),
+                               which=j) for j, o in enumerate(outputs))
 
 
 def scan(k: DaskKernel, *args: Any) -> da.Array:

@@ -58,6 +58,29 @@ func.func @positive_f32(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
   func.return %p : !df.array<f32, [k]>
 }
 
+func.func @pairs_where_f32(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>) -> (!df.array<f32, [k]>, !df.array<f32, [k]>) {
+  %a, %b = df.filter %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [k]>, !df.array<f32, [k]> {
+  ^bb0(%e: f32, %f: f32):
+    %c = arith.cmpf olt, %e, %f : f32
+    df.yield %c : i1
+  }
+  func.return %a, %b : !df.array<f32, [k]>, !df.array<f32, [k]>
+}
+
+func.func @sum_diff_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> (!df.array<i32, [i]>, !df.array<i32, [i]>) {
+  %s = df.map %x, %y : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i32, %f: i32):
+    %a = arith.addi %e, %f : i32
+    df.yield %a : i32
+  }
+  %d = df.map %x, %y : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i32, %f: i32):
+    %a = arith.subi %e, %f : i32
+    df.yield %a : i32
+  }
+  func.return %s, %d : !df.array<i32, [i]>, !df.array<i32, [i]>
+}
+
 func.func @cumsum_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %zero = arith.constant 0 : i64
   %p = df.scan add(%x, %zero) : !df.array<i64, [i]> -> !df.array<i64, [i]>
@@ -89,5 +112,5 @@ def dask_kernels():
     import loopopt.dask as ldask
 
     names = ["axpy_f32", "sum_and_max_i32", "prod_min_i64", "moments_f64", "positive_f32", "cumsum_i64",
-             "running_max_f64", "fold_max_f32"]
+             "running_max_f64", "fold_max_f32", "pairs_where_f32", "sum_diff_i32"]
     return {n: ldask.kernel(SOURCE, n) for n in names}

@@ -205,3 +205,22 @@ def test_chunks_not_aligned_to_their_element_size(dask_kernels):
     assert not x.flags.aligned
     s, m = threads(ldask.apply(dask_kernels["sum_and_max_i32"], da.from_array(x, chunks=16)))
     assert (s, m) == (0, 0)
+
+
+@pytest.mark.parametrize("pattern", [(7,), (3, 0, 14)])
+def test_several_outputs_share_one_call_per_chunk(dask_kernels, pattern):
+    rng = np.random.default_rng(8)
+    x, y = rng.standard_normal(100).astype(np.float32), rng.standard_normal(100).astype(np.float32)
+    a, b = ldask.apply(dask_kernels["pairs_where_f32"], darr(x, pattern), darr(y, pattern))
+    assert np.isnan(a.chunks[0][0])
+    a, b = threads(a), threads(b)
+    np.testing.assert_array_equal(a, x[x < y])
+    np.testing.assert_array_equal(b, y[x < y])
+    xi = rng.integers(-2**31, 2**31, 100).astype(np.int32)
+    yi = rng.integers(-2**31, 2**31, 100).astype(np.int32)
+    s, d = ldask.map_blocks(dask_kernels["sum_diff_i32"], darr(xi, pattern), darr(yi, pattern))
+    import dask
+
+    s, d = dask.compute(s, d, scheduler="threads")
+    np.testing.assert_array_equal(s, xi + yi)  # wraps
+    np.testing.assert_array_equal(d, xi - yi)
