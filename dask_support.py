@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ import numpy as np
 from dask.array.reductions import cumreduction
 
 from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.runtime.signature import dtype_info
 
 MAP, REDUCE, FILTER, SCAN = "map", "reduce", "filter", "scan"
 
@@ -82,11 +84,8 @@ def _call(ref: KernelRef, args: Sequence[Any]) -> tuple[Any, ...]:
                                                  for a in args])
 
 
-def _map_block(*args: Any, ref: KernelRef, which: int) -> np.ndarray:
-    return _call(ref, args)[which]
-
-
-def _filter_block(*args: Any, ref: KernelRef, which: int) -> np.ndarray:
+def _output_block(*args: Any, ref: KernelRef, which: int) -> np.ndarray:
+    """Output `which` of the kernel on one chunk (a filter's: trimmed to its count)."""
     return _call(ref, args)[which]
 
 
@@ -354,8 +353,9 @@ def _prepare(k: DaskKernel, args: Sequence[Any]) -> tuple[list[Any], list[da.Arr
             if any(math.isnan(c) for c in a.chunks[0]):
                 raise ValueError(f"{k.name}(): array parameter {p.name!r} has chunks of unknown size; "
                                  "call .compute_chunk_sizes() first")
-        elif isinstance(a, da.Array | np.ndarray) and getattr(a, "ndim", 0) != 0:
-            raise TypeError(f"{k.name}(): scalar parameter {p.name!r} got an array")
+        elif isinstance(a, da.Array) or (isinstance(a, np.ndarray) and a.ndim != 0):
+            raise TypeError(f"{k.name}(): scalar parameter {p.name!r} takes a Python or numpy scalar, not "
+                            f"{'a dask array (compute it first)' if isinstance(a, da.Array) else 'an array'}")
         out.append(a)
     arrays = [a for a in out if isinstance(a, da.Array)]
     if len({a.shape for a in arrays}) > 1:
@@ -389,7 +389,7 @@ def map_blocks(k: DaskKernel, *args: Any) -> Any:
     """Elementwise kernel over chunks: one dask array per output (a tuple when several)."""
     _expect(k, MAP)
     args, arrays = _prepare(k, args)
-    return _outputs(k, args, arrays, arrays[0].chunks, _map_block)
+    return _outputs(k, args, arrays, arrays[0].chunks)
 
 
 def filter(k: DaskKernel, *args: Any) -> Any:  # noqa: A001 - loopopt.dask.filter
@@ -397,16 +397,15 @@ def filter(k: DaskKernel, *args: Any) -> Any:  # noqa: A001 - loopopt.dask.filte
     _expect(k, FILTER)
     args, arrays = _prepare(k, args)
     chunks = ((np.nan,) * arrays[0].numblocks[0],)
-    return _outputs(k, args, arrays, chunks, _filter_block)
+    return _outputs(k, args, arrays, chunks)
 
 
-def _outputs(k: DaskKernel, args: Sequence[Any], arrays: Sequence[da.Array], chunks: Any,
-             block: Callable[..., Any]) -> Any:
+def _outputs(k: DaskKernel, args: Sequence[Any], arrays: Sequence[da.Array], chunks: Any) -> Any:
     """One dask array per kernel output; with several, one kernel call per chunk whose tuple
     of outputs each array picks from."""
     outputs = k.signature.outputs
     if len(outputs) == 1:
-        return _blockwise(block, args, chunks, outputs[0].dt.numpy, ref=k.ref, which=0)
+        return _blockwise(_output_block, args, chunks, outputs[0].dt.numpy, ref=k.ref, which=0)
     nblocks = arrays[0].numblocks[0]
     calls = _blockwise(_tuple_block, args, ((1,) * nblocks,), np.dtype(object), ref=k.ref, count=len(outputs))
     return tuple(da.map_blocks(_pick, calls, chunks=chunks, dtype=o.dt.numpy, meta=np.empty((0,), o.dt.numpy),
@@ -446,10 +445,10 @@ def reduce(k: DaskKernel, *args: Any, finalize: Callable[..., Any] | None = None
     if finalize is not None and not callable(finalize):
         raise TypeError("loopopt.dask.reduce: finalize must be callable")
     args, arrays = _prepare(k, args)
-    record = np.dtype([(f"r{j}", DTYPE(r)) for j, r in enumerate(k.signature.results)])
+    record = np.dtype([(f"r{j}", dtype_info(r).numpy) for j, r in enumerate(k.signature.results)])
     nblocks = arrays[0].numblocks[0]
     partials = _blockwise(_reduce_block, args, ((1,) * nblocks,), record, ref=k.ref, record=record)
-    merge = _bind(_merge, kinds=k.kinds, combine=combine)
+    merge = functools.partial(_merge, kinds=k.kinds, combine=combine)
     total = da.reduction(partials, _keep, merge, combine=merge, axis=0, keepdims=True, dtype=record,
                          split_every=split_every, concatenate=True, meta=np.empty((0,), dtype=record))
     return dask.delayed(_finish, pure=True)(total, finalize)
@@ -469,18 +468,6 @@ def _expect(k: Any, pattern: str) -> None:
         raise TypeError(f"expected a loopopt.dask kernel (loopopt.dask.kernel(...)), not {type(k).__name__}")
     if k.pattern != pattern:
         raise TypeError(f"kernel {k.name!r} is a {k.pattern} kernel, not a {pattern}: use loopopt.dask.apply")
-
-
-def DTYPE(name: str) -> np.dtype[Any]:  # noqa: N802
-    from loopopt.runtime.signature import dtype_info
-
-    return dtype_info(name).numpy
-
-
-def _bind(func: Callable[..., Any], **fixed: Any) -> Callable[..., Any]:
-    import functools
-
-    return functools.partial(func, **fixed)
 
 
 __all__ = ["DaskKernel", "KernelRef", "apply", "compiled", "filter", "kernel", "map_blocks", "reduce", "scan"]

@@ -171,6 +171,9 @@ def test_bad_arguments(dask_kernels):
     unknown = ldask.apply(dask_kernels["positive_f32"], da.zeros(4, dtype=np.float32))
     with pytest.raises(ValueError, match="unknown size"):
         ldask.apply(dask_kernels["positive_f32"], unknown)
+    with pytest.raises(TypeError, match="scalar parameter 'a' takes a Python or numpy scalar, not a dask array"):
+        ldask.apply(dask_kernels["axpy_f32"], da.ones((), dtype=np.float32), da.zeros(3, dtype=np.float32),
+                    da.zeros(3, dtype=np.float32))
     with pytest.raises(TypeError, match="options .* are for reductions"):
         ldask.apply(dask_kernels["positive_f32"], da.zeros(4, dtype=np.float32), finalize=abs)
 
