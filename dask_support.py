@@ -168,6 +168,7 @@ class DaskKernel:
     sequential_reason: str = ""
     """Why the default combine cannot be used (empty when it can)."""
     sequential_op: Any = None
+    """The df.fold or custom df.reduce that makes it sequential (where its error points)."""
 
     @property
     def name(self) -> str:
@@ -261,6 +262,9 @@ def _classify(ref: KernelRef, sig: Any) -> DaskKernel:
     for op in fn.walk():
         if isinstance(op, df.RangeOp | df.RandomOp | df.DeclRefOp):
             raise LoopoptDiagnostic(f"loopopt.dask: {op.name} cannot be split into chunks", op)
+    if not any(isinstance(t, df.ArrayType) for t in fn.function_type.inputs.data):
+        raise LoopoptDiagnostic("loopopt.dask: the kernel takes no df array: it needs the df program "
+                                "(Loop IR does not say how partial results merge)", fn)
     ret = fn.body.block.last_op
     assert isinstance(ret, func.ReturnOp)
     values = list(ret.arguments)

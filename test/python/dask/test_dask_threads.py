@@ -146,6 +146,11 @@ REFUSED = [
   %s = df.reduce add(%x, %zero) over [i] : !df.array<i64, [i]> -> i64
   func.return %x, %s : !df.array<i64, [i]>, i64
 }""", "both arrays and scalars"),
+    ("""func.func @loop_ir(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %v = loop.load %x[%c0] : !loop.buf<f32>
+  func.return %v : f32
+}""", "needs the df program"),
 ]
 
 
