@@ -297,6 +297,15 @@ def _classify(ref: KernelRef, sig: Any) -> DaskKernel:
                 raise LoopoptDiagnostic(
                     f"loopopt.dask: float {kind} reduction without reassoc: chunking reassociates it; "
                     "mark it reassoc (or pass combine=)", op)
+        for op in body_ops:
+            if isinstance(op, df.ScanOp):
+                raise LoopoptDiagnostic("loopopt.dask: a df.scan inside a reduction kernel depends on every "
+                                        "earlier chunk: it cannot be split into chunks", op)
+            if isinstance(op, df.ReduceOp | df.FoldOp) and any(
+                    use.operation is not ret for r in op.results for use in r.uses):
+                raise LoopoptDiagnostic(f"loopopt.dask: a result of {op.name} is used inside the kernel: a "
+                                        "whole-array value cannot be computed per chunk; return the partials "
+                                        "and compute the rest in finalize=", op)
         return DaskKernel(ref, REDUCE, sig, tuple(kinds), reason, where)
     if not all(arrays):
         raise LoopoptDiagnostic("loopopt.dask: the kernel returns both arrays and scalars: split it into "

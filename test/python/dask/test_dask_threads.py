@@ -146,6 +146,24 @@ REFUSED = [
   %s = df.reduce add(%x, %zero) over [i] : !df.array<i64, [i]> -> i64
   func.return %x, %s : !df.array<i64, [i]>, i64
 }""", "both arrays and scalars"),
+    ("""func.func @sum_of_cumsum(%x: !df.array<i64, [i]>) -> i64 {
+  %zero = arith.constant 0 : i64
+  %p = df.scan add(%x, %zero) : !df.array<i64, [i]> -> !df.array<i64, [i]>
+  %s = df.reduce add(%p, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}""", "df.scan inside a reduction kernel"),
+    ("""func.func @centered_abs_sum(%x: !df.array<i64, [i]>) -> i64 {
+  %zero = arith.constant 0 : i64
+  %s = df.reduce add(%x, %zero) over [i] : !df.array<i64, [i]> -> i64
+  %c = df.map %x : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i64):
+    %d = arith.subi %e, %s : i64
+    %q = arith.muli %d, %d : i64
+    df.yield %q : i64
+  }
+  %t = df.reduce add(%c, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %t : i64
+}""", "is used inside the kernel"),
     ("""func.func @loop_ir(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel} {
   %c0 = arith.constant 0 : index
   %v = loop.load %x[%c0] : !loop.buf<f32>
