@@ -96,6 +96,19 @@ def located(op: Operation, like: Operation) -> Operation:
 # =========================================================================== per-loop state
 
 
+_VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
+
+
+def _vector_type(t: Attribute, width: int) -> VectorType:
+    """`vector<width x t>`, built once: a VectorType costs ~0.1 ms to construct and verify,
+    and the lowering asks for the same few types for every op (docs/compile_time.md)."""
+    key = (t, width)
+    vt = _VECTOR_TYPES.get(key)
+    if vt is None:
+        vt = _VECTOR_TYPES[key] = VectorType(t, [width])
+    return vt
+
+
 @dataclass
 class LoopLowering:
     """What every block emitted for one vector loop shares: target, width, the preheader.
@@ -133,7 +146,7 @@ class LoopLowering:
     def vector_type(self, t: Attribute, at: Operation) -> VectorType:
         """`vector<W x t>`; index lanes have no simd form."""
         if is_data_type(t) or is_mask_type(t):
-            return VectorType(t, [self.width])
+            return _vector_type(t, self.width)
         raise LoopoptDiagnostic(
             f"{at.name}: lane-varying values of type {t} have no simd form on {self.target.name} "
             "(lanes hold f32, f64, i32, i64 or i1 masks)",

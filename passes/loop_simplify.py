@@ -9,7 +9,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
 from xdsl.interpreter import Interpreter
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -36,8 +36,23 @@ FOLDABLE: tuple[type[Operation], ...] = (
 """Ops folded when every operand is a constant: those the lane-wise interpreter runs."""
 
 
+_FOLDABLE_TYPES: dict[Attribute, bool] = {}
+"""_foldable_type's answers (types are immutable and hashable; there are few of them)."""
+
+_FOLDABLE_OPS: dict[type[Operation], bool] = {}
+"""isinstance(op, FOLDABLE) per op class: an isinstance against a long tuple of xDSL op
+classes goes through ABCMeta and cost 70 µs per op (docs/compile_time.md)."""
+
+
 def _foldable_type(t) -> bool:
     """A scalar type the interpreter holds exactly: f32, f64, i1, i8..i64, index."""
+    known = _FOLDABLE_TYPES.get(t)
+    if known is None:
+        known = _FOLDABLE_TYPES[t] = _foldable_type_uncached(t)
+    return known
+
+
+def _foldable_type_uncached(t) -> bool:
     if not isinstance(t, AnyFloat | IntegerType | IndexType):
         return False
     try:
@@ -45,6 +60,14 @@ def _foldable_type(t) -> bool:
     except ValueError:
         return False  # e.g. i3, i128, f16: left for execution (or the printer's diagnostic)
     return True
+
+
+def _foldable_op(op: Operation) -> bool:
+    cls = type(op)
+    known = _FOLDABLE_OPS.get(cls)
+    if known is None:
+        known = _FOLDABLE_OPS[cls] = issubclass(cls, FOLDABLE)
+    return known
 
 
 class FoldConstant(RewritePattern):
@@ -65,7 +88,7 @@ class FoldConstant(RewritePattern):
         self.interpreter.register_implementations(LanewiseArithFunctions())
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, FOLDABLE) or len(op.results) != 1 or not _foldable_type(op.results[0].type):
+        if len(op.results) != 1 or not _foldable_op(op) or not _foldable_type(op.results[0].type):
             return
         values = [constant_value(v) for v in op.operands]
         if any(v is None for v in values) or not all(_foldable_type(v.type) for v in op.operands):

@@ -170,6 +170,8 @@ class FunctionPrinter:
         self.exprs: dict[SSAValue, str] = {}
         self.buffers: dict[SSAValue, Buffer] = {}
         self.used_names: set[str] = set(printer.symbols)
+        self.next_suffix: dict[str, int] = {}
+        """Per name base, the first `_k` suffix fresh() may still find free in this scope."""
         self.lines: list[str] = []
         self.depth = 1
         self.cursors: dict[Operation, str] = {}
@@ -227,9 +229,17 @@ class FunctionPrinter:
             base = "v_" + base.lstrip("_")
             if c_name_problem(base) is not None:
                 base = default
-        name, k = base, 1
-        while name in self.used_names or c_name_problem(name) is not None:
-            name, k = f"{base}_{k}", k + 1
+        name = base
+        if name in self.used_names or c_name_problem(name) is not None:
+            # the smallest free suffix: those below next_suffix[base] were taken in this scope
+            # and stay taken (names only leave with their scope, which restores next_suffix too),
+            # so a function with n values of one hint costs O(n), not O(n^2)
+            k = self.next_suffix.get(base, 1)
+            name = f"{base}_{k}"
+            while name in self.used_names or c_name_problem(name) is not None:
+                k += 1
+                name = f"{base}_{k}"
+            self.next_suffix[base] = k + 1
         self.used_names.add(name)
         return name
 
@@ -640,6 +650,7 @@ class FunctionPrinter:
             self._check_width(op)
         self._start_accs(op)
         outer_names = set(self.used_names)  # names declared in the loop go out of scope after it
+        outer_suffix = dict(self.next_suffix)
         self.line(self._header(op) + " {")
         self.depth += 1
         if isinstance(op, loop.ZipOp):
@@ -651,6 +662,7 @@ class FunctionPrinter:
         self.depth -= 1
         self.line("}")
         self.used_names = outer_names
+        self.next_suffix = outer_suffix
 
     def _predloop(self, op: Operation) -> None:
         assert isinstance(op, loop.PredLoopOp)
@@ -660,6 +672,7 @@ class FunctionPrinter:
         self.cursors[op] = count
         self._start_accs(op)
         outer_names = set(self.used_names)
+        outer_suffix = dict(self.next_suffix)
         self.line(self._header(op) + " {")
         self.depth += 1
         self.exprs[op.pred_var] = self.e(op.var)
@@ -675,6 +688,7 @@ class FunctionPrinter:
         self.depth -= 1
         self.line("}")
         self.used_names = outer_names
+        self.next_suffix = outer_suffix
 
     def _yield(self, op: Operation) -> None:
         assert isinstance(op, loop.YieldOp)

@@ -1,0 +1,129 @@
+"""Compile-time regressions (issue #11, docs/compile_time.md): work that must not grow with
+the module faster than linearly, counted rather than timed (CI has 2 noisy cores)."""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import VectorType, f32, i1, i32
+
+import loopopt.compile as lc
+import loopopt.lowering.loop_to_simd_lanes as lanes
+import loopopt.targets.c_printer as c_printer
+from loopopt.passes import loop_simplify
+from loopopt.targets.c import emit_c
+from loopopt.tools.bench_overhead import generated_module
+
+
+def _chain(n: int) -> str:
+    """One kernel with n unnamed values (each printed as a `v_k` local)."""
+    lines = ["func.func @chain(%a: f32, %b: f32) -> f32 {", "  %0 = arith.addf %a, %b : f32"]
+    lines += [f"  %{i} = arith.mulf %{i - 1}, %{i - 1} : f32" for i in range(1, n)]
+    lines += [f"  func.return %{n - 1} : f32", "}"]
+    return "\n".join(lines)
+
+
+def _c(text: str, target: str) -> str:
+    ctx = lc.make_context()
+    module = lc.parse(text, ctx, "t")
+    lc.run_pipeline(module, f"loop-pipeline{{target={target}}}", ctx)
+    return emit_c(module, target)
+
+
+def test_printer_names_are_linear_in_the_values_of_one_function(monkeypatch):
+    """fresh() used to try v_1, v_2, ... from 1 for every new local: n^2/2 name lookups."""
+    lookups = 0
+
+    class CountingSet(set):
+        def __contains__(self, name):
+            nonlocal lookups
+            lookups += 1
+            return super().__contains__(name)
+
+    init = c_printer.FunctionPrinter.__init__
+
+    def counting_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.used_names = CountingSet(self.used_names)
+
+    monkeypatch.setattr(c_printer.FunctionPrinter, "__init__", counting_init)
+    n = 600
+    c = _c(_chain(n), "scalar")
+    assert f"float v_{n - 1} = v_{n - 2} * v_{n - 2};" in c  # the names themselves are unchanged
+    assert lookups <= 4 * n, lookups  # was ~n^2/2 = 180,000
+
+
+def test_printer_names_leave_with_their_loop():
+    """A name declared in a loop is free again after it (suffix counters are scoped too)."""
+    text = generated_module(40)
+    c = _c(text, "avx2")
+    assert c == _c(text, "avx2")  # deterministic
+    body = c[c.index("k0("):]
+    assert "acc_v" in body
+
+
+def test_vector_types_are_built_once_per_lowering_not_per_op(monkeypatch):
+    """The lanes lowering asked for a new VectorType for every op it emitted (~9 per df op)."""
+    built = 0
+    init = VectorType.__init__
+
+    def counting(self, *args, **kwargs):
+        nonlocal built
+        built += 1
+        init(self, *args, **kwargs)
+
+    monkeypatch.setattr(lanes, "_VECTOR_TYPES", {})
+    _c(generated_module(40), "avx2")  # warm: the few vector types this kernel needs
+    monkeypatch.setattr(VectorType, "__init__", counting)
+    ops = 400
+    _c(generated_module(ops), "avx2")
+    assert built < ops, built  # was ~3,500 here
+
+
+def test_cached_vector_type_is_the_type_asked_for():
+    assert lanes._vector_type(f32, 8) == VectorType(f32, [8])
+    assert lanes._vector_type(i1, 16) == VectorType(i1, [16])
+    assert lanes._vector_type(f32, 8) is lanes._vector_type(f32, 8)
+
+
+def test_foldable_op_cache_agrees_with_isinstance():
+    """loop-simplify's per-class answer is the isinstance(op, FOLDABLE) it replaces."""
+    from loopopt.dialects import loop, simd
+
+    classes = [*arith.Arith.operations, *math.Math.operations, *loop.Loop.operations, *simd.Simd.operations]
+    assert len(classes) > 50
+    folded = 0
+    for cls in classes:
+        op = cls.__new__(cls)
+        assert loop_simplify._foldable_op(op) == isinstance(op, loop_simplify.FOLDABLE), cls
+        assert loop_simplify._foldable_op(op) == isinstance(op, loop_simplify.FOLDABLE), cls  # cached
+        folded += loop_simplify._foldable_op(op)
+    assert folded >= 20
+
+
+def test_foldable_type_cache_agrees():
+    from xdsl.dialects.builtin import IndexType, IntegerType, f16, f64
+
+    for t in (f32, f64, f16, i1, i32, IntegerType(3), IntegerType(128), IndexType()):
+        assert loop_simplify._foldable_type(t) == loop_simplify._foldable_type_uncached(t)
+        assert loop_simplify._foldable_type(t) == loop_simplify._foldable_type(t)
+
+
+def test_loop_simplify_still_folds_through_the_cache():
+    text = """
+func.func @f(%x: f32) -> (f32, i32) {
+  %a = arith.constant 2.0 : f32
+  %b = arith.constant 3.0 : f32
+  %c = arith.mulf %a, %b : f32
+  %d = arith.addf %x, %c : f32
+  %m = arith.constant -2147483648 : i32
+  %n = arith.constant -1 : i32
+  %q = arith.divsi %m, %n : i32
+  func.return %d, %q : f32, i32
+}
+"""
+    ctx = lc.make_context()
+    module = lc.parse(text, ctx, "t")
+    lc.run_pipeline(module, "loop-simplify", ctx)
+    printed = str(module)
+    assert "6.000000e+00" in printed and "-2147483648" in printed
+    assert "arith.mulf" not in printed and "arith.divsi" not in printed
