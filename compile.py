@@ -316,6 +316,40 @@ class CompiledKernels:
             query = getattr(function.__self__, QUERY_PREFIX + name)  # the extension module
         return sig.call_alloc(function, inputs, extents, query)
 
+    def call(self, name: str, *args: Any, extents: Mapping[str, int] | None = None, **kwargs: Any) -> Any:
+        """Call `name` on its inputs, given by position and/or by parameter name (the C
+        kernel's input names, `signatures[name].inputs`: a df argument's name, one per field
+        for a record; `k.call("axpb", x, a=2.0, b=1.0)`); outputs are allocated as by
+        `call_alloc`. Returns the one value when the kernel has one output or result (a
+        reduction's scalar, a map's array), else the tuple `(*outputs, *results)`.
+        Unknown, repeated or missing arguments raise TypeError, as a Python call does."""
+        got = self.call_alloc(name, *bind_inputs(self.signatures[name], args, kwargs), extents=extents)
+        return got[0] if len(got) == 1 else got
+
+
+def bind_inputs(sig: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> list[Any]:
+    """The inputs of kernel signature `sig` in order, from positional and keyword arguments
+    (outputs are not inputs: `call_alloc` allocates them)."""
+    names = [p.name for p in sig.inputs]
+    outputs = {p.name for p in sig.outputs}
+    if len(args) > len(names):
+        raise TypeError(f"{sig.name}() takes {len(names)} inputs ({', '.join(names) or 'none'}), {len(args)} were given")
+    bound: dict[str, Any] = dict(zip(names, args))
+    for key, value in kwargs.items():
+        if key in outputs:
+            raise TypeError(f"{sig.name}(): '{key}' is an output, allocated by the call "
+                            f"(pass your own buffer positionally to kernels.{sig.name}(...))")
+        if key not in names:
+            raise TypeError(f"{sig.name}() got an unexpected keyword argument '{key}' (inputs: {', '.join(names) or 'none'})")
+        if key in bound:
+            raise TypeError(f"{sig.name}() got multiple values for argument '{key}'")
+        bound[key] = value
+    missing = [n for n in names if n not in bound]
+    if missing:
+        raise TypeError(f"{sig.name}() missing {len(missing)} required argument{'s' * (len(missing) > 1)}: "
+                        + ", ".join(f"'{n}'" for n in missing))
+    return [bound[n] for n in names]
+
 
 def compile(  # noqa: A001 - the public name is loopopt.compile
     source_or_module: str | ModuleOp,
@@ -335,7 +369,8 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     from loopopt import runtime
     from loopopt.targets.c import emit_c
 
-    isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target, allow_native=False)
+    # the message lists `native` too
+    isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target)
     ctx = make_context()
     if isinstance(source_or_module, ModuleOp):
         module = source_or_module.clone()
@@ -363,7 +398,7 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     return compiled
 
 
-__all__ = ["CompiledKernels", "compile", "kernel_signature", "kernels_of", "make_context", "parse", "parse_pipeline",
+__all__ = ["CompiledKernels", "bind_inputs", "compile", "kernel_signature", "kernels_of", "make_context", "parse", "parse_pipeline",
            "run_pipeline"]
 
 
