@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from xdsl.dialects.builtin import DenseArrayBase, i64
 from xdsl.ir import SSAValue
@@ -89,11 +90,22 @@ def encode(indices: Sequence[Affine]) -> tuple[list[SSAValue], DenseArrayBase, D
     return operands, dim_terms, coeffs, offsets
 
 
+@lru_cache(maxsize=1024)
+def _values(
+    dim_terms: DenseArrayBase, coeffs: DenseArrayBase, offsets: DenseArrayBase
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+    """The three properties unpacked, once per distinct triple: `affine_indices` is read for
+    every access by every pass, and unpacking the dense arrays dominated it (the properties are
+    immutable attributes, so the cache cannot go stale)."""
+    return (tuple(int(v) for v in dim_terms.get_values()), tuple(int(v) for v in coeffs.get_values()),
+            tuple(int(v) for v in offsets.get_values()))  # fmt: skip
+
+
 def decode(
     operands: Sequence[SSAValue], dim_terms: DenseArrayBase, coeffs: DenseArrayBase, offsets: DenseArrayBase
 ) -> list[Affine]:
     """The per-dimension `Affine`s of an access (after `verify_encoding`)."""
-    counts, cs, offs = dim_terms.get_values(), coeffs.get_values(), offsets.get_values()
+    counts, cs, offs = _values(dim_terms, coeffs, offsets)
     out: list[Affine] = []
     k = 0
     for n, off in zip(counts, offs, strict=True):

@@ -127,3 +127,25 @@ func.func @f(%x: f32) -> (f32, i32) {
     printed = str(module)
     assert "6.000000e+00" in printed and "-2147483648" in printed
     assert "arith.mulf" not in printed and "arith.divsi" not in printed
+
+
+def test_affine_decode_unpacks_each_property_triple_once():
+    """`affine_indices` is read by every pass for every access; its dense arrays are unpacked
+    once per distinct (dim_terms, coeffs, offsets), not on every read."""
+    from xdsl.dialects.test import TestOp
+    from xdsl.dialects.builtin import IndexType
+
+    from loopopt.dialects import loop_affine
+    from loopopt.dialects.loop_affine import Affine, decode, encode
+
+    i, j = TestOp(result_types=[IndexType(), IndexType()]).results
+    indices = [Affine(((i, 2), (j, -1)), 3), Affine((), 7)]
+    operands, dim_terms, coeffs, offsets = encode(indices)
+    loop_affine._values.cache_clear()
+    for _ in range(50):
+        assert decode(operands, dim_terms, coeffs, offsets) == indices
+    info = loop_affine._values.cache_info()
+    assert info.misses == 1 and info.hits == 49
+    # same properties, other operands: the values are shared, the operands are not
+    k = TestOp(result_types=[IndexType()]).results[0]
+    assert decode([k, j], dim_terms, coeffs, offsets) == [Affine(((k, 2), (j, -1)), 3), Affine((), 7)]
