@@ -9,24 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from loopopt.runtime.isa import host_isas, neon_runner_available
+from isa_support import isa_params, isa_unavailable  # noqa: F401  (re-exported for plugins)
 
 _RECORD = "loopopt_isa"
-
-
-def isa_unavailable(isa: str) -> str | None:
-    """Why `isa` cannot run here, or None when it can."""
-    if isa == "neon":
-        ok, why = neon_runner_available()
-        return None if ok else f"NEON under qemu unavailable: {why}"
-    if isa not in host_isas():
-        return f"this CPU does not run {isa} (it runs {', '.join(host_isas())})"
-    return None
-
-
-def isa_params(isas=("scalar", "sse2", "avx2", "avx512", "neon")):
-    """`pytest.param(isa, marks=isa marker)` for each ISA, for parametrize."""
-    return [pytest.param(isa, marks=pytest.mark.isa(isa), id=isa) for isa in isas]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -16,7 +16,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from loopopt.compile import compile
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.names import c_comment_text, c_name_problem, c_string_literal

@@ -11,7 +11,7 @@ import functools
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from cprint_programs import ELTS, lanes, programs
 from loopopt.compile import compile, parse
 from loopopt.lowering.abi import call_loop_kernel

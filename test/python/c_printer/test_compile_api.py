@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from loopopt.compile import CompiledKernels, compile, parse
 from loopopt.diagnostics import LoopoptDiagnostic
 

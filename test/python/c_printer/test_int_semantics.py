@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import isa_params, isa_unavailable
+from isa_support import isa_params, isa_unavailable
 from int_semantics import TABLES, all_cases, build_program, compile_c, expected_lines
 
 X86_FLAGS = {"scalar": [], "sse2": ["-msse2"], "avx2": ["-mavx2", "-mfma"],

@@ -14,7 +14,7 @@ import functools
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from int_semantics import BINARY, COMPARE, FLOAT_EDGES, edge_values, fptosi_reference, wrap
 from loopopt.compile import compile
 

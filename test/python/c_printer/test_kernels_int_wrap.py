@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from int_semantics import wrap
 
 KERNELS = Path(__file__).resolve().parents[3] / "kernels"

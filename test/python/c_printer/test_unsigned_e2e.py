@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from int_semantics import BINARY
 from loopopt.compile import compile
 

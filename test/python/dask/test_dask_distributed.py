@@ -11,7 +11,7 @@ da = pytest.importorskip("dask.array")
 distributed = pytest.importorskip("distributed")
 import loopopt.dask as ldask  # noqa: E402
 
-from conftest import SOURCE  # noqa: E402
+from dask_programs import SOURCE  # noqa: E402
 
 
 @pytest.fixture(scope="module")

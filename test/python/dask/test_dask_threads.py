@@ -14,7 +14,7 @@ da = pytest.importorskip("dask.array")
 import loopopt.dask as ldask  # noqa: E402
 from loopopt.diagnostics import LoopoptDiagnostic  # noqa: E402
 
-from conftest import SOURCE  # noqa: E402
+from dask_programs import SOURCE  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 CHUNKINGS = [(1,), (7,), (8, 8, 1), (3, 0, 14), (33,)]

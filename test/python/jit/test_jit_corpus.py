@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import isa_params
+from isa_support import isa_params
 
 import loopopt
 

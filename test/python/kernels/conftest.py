@@ -11,15 +11,14 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from kernel_isas import NATIVE_ISAS
+
 from loopopt import kernels, runtime
 
 settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
-
-NATIVE_ISAS = [isa for isa in ("scalar", "sse2", "avx2", "avx512") if isa in runtime.host_isas()]
-
 
 def pytest_report_header(config):
     neon_ok, why = runtime.neon_runner_available()
@@ -28,14 +27,6 @@ def pytest_report_header(config):
         f"kernels: native ISAs exercised: {', '.join(NATIVE_ISAS)}"
         + (f"; not runnable here (skipped): {', '.join(skipped)}" if skipped else ""),
         f"kernels: NEON under qemu: {'yes' if neon_ok else 'no'} ({why})",
-    ]
-
-
-def isa_params():
-    """Every native ISA, with the ones this CPU cannot run present but skipped (with the reason)."""
-    return [
-        pytest.param(isa, marks=() if isa in NATIVE_ISAS else pytest.mark.skip(reason=f"this CPU does not run {isa}"))
-        for isa in ("scalar", "sse2", "avx2", "avx512")
     ]
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import NATIVE_ISAS
+from kernel_isas import NATIVE_ISAS
 from kernels_call import call
 from kernels_data import scalars, values
 from loopopt import kernels, runtime

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import NATIVE_ISAS, isa_params
+from kernel_isas import NATIVE_ISAS, isa_params
 from loopopt import kernels, runtime
 from loopopt.kernels import DTYPES
 from kernels_oracle import NP

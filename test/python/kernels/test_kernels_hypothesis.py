@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import NATIVE_ISAS
+from kernel_isas import NATIVE_ISAS
 from kernels_call import call
 from kernels_data import unaligned
 from kernels_oracle import NP, check, lanes

@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from kernel_isas import isa_params
 from kernels_call import call
 from kernels_data import scalars, unaligned, values
 from kernels_oracle import check, edge_sizes, lanes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from kernel_isas import isa_params
 from kernels_call import call
 from kernels_oracle import NP, check, lanes
 from loopopt.kernels import kernel_name

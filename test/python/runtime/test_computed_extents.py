@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from conftest import isa_params
+from isa_support import isa_params
 from loopopt.compile import compile, parse
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.lowering.abi import call_loop_kernel

@@ -125,18 +125,28 @@ def test_interpreter_fma_scalars_and_broadcasting():
     assert not np.signbit(exact_fma(np.float64(3), np.float64(5), np.float64(-15)))
 
 
-def test_interpreter_fma_is_fast_on_large_arrays():
-    """Vectorized: on a million f64 elements within ~200 plain `a*b + c` (about 60 when
-    measured; the per-element Fraction loop it replaces was ~5000)."""
-    import timeit
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_interpreter_fma_settles_almost_every_lane_in_vector_code(dtype, monkeypatch):
+    """Vectorized: on random operands only a tiny share of lanes (midpoint hazards) takes the
+    per-element exact-rational path; the rest is settled with numpy in floats. Counted, not
+    timed (timings belong in benchmarks: a loaded CI machine makes them flaky)."""
+    from loopopt.interp import lanewise
 
-    from loopopt.interp.lanewise import exact_fma
+    calls = 0
+    slow = lanewise._fma_exact_rational
 
+    def counting(*args, **kwargs):
+        nonlocal calls
+        calls += 1
+        return slow(*args, **kwargs)
+
+    monkeypatch.setattr(lanewise, "_fma_exact_rational", counting)
     rng = np.random.default_rng(5)
-    a, b, c = (rng.standard_normal(1_000_000) for _ in range(3))
-    ours = min(timeit.repeat(lambda: exact_fma(a, b, c), number=1, repeat=3))
-    plain = min(timeit.repeat(lambda: a * b + c, number=1, repeat=3))
-    assert ours < 200 * plain, f"exact_fma {ours * 1e3:.1f} ms vs a*b+c {plain * 1e3:.2f} ms"
+    n = 200_000
+    a, b, c = (rng.standard_normal(n).astype(dtype) for _ in range(3))
+    out = lanewise.exact_fma(a, b, c)
+    assert out.dtype == dtype and out.shape == (n,)
+    assert calls <= n // 1000, f"{calls} of {n} lanes took the per-element rational path"
 
 
 def test_interpreter_fma_scalar_path_matches_the_array_path():
