@@ -143,3 +143,29 @@ def test_loop_run_saves_results(tmp_path):
     np.testing.assert_allclose(saved["sumsq.0"], np.sum(saved["sumsq.in.x"] ** 2, dtype=np.float64), rtol=1e-5)
     xs = saved["scale_positive.in.x"]
     np.testing.assert_array_equal(saved["scale_positive.0"], saved["scale_positive.in.a"] * xs[xs > 0])
+
+
+NOT_REASSOC = """\
+func.func @total(%x: !df.array<f32, [i]>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %s = df.reduce add(%x, %zero) over [i] : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+"""
+
+
+def test_remarks_on_stderr_and_stdout_is_valid_c(tmp_path, capsys):
+    import shutil
+    import subprocess
+
+    (tmp_path / "k.mlir").write_text(NOT_REASSOC)
+    status, out, err = opt(capsys, str(tmp_path / "k.mlir"), "-p", "loop-pipeline{target=sse2,remarks=true}", "-t", "c",
+                           "--time-passes")
+    assert status == 0
+    assert "remark: VEC_REJECT_FLOAT_REDUCTION_ORDER" in err, err
+    assert "remark:" not in out and "Pass " not in out
+    (tmp_path / "k.c").write_text(out)
+    cc = shutil.which("gcc") or shutil.which("clang")
+    if cc is not None:
+        done = subprocess.run([cc, "-fsyntax-only", "-msse2", str(tmp_path / "k.c")], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
