@@ -9,7 +9,7 @@ allowed:
     loop-unroll: option factor=100000 is out of range [1, 64]
 
 The pipeline spec has no source location, so loop-opt prints it as `<input>: error: ...`
-and exits 1. Bounds keep the work and the code a pass produces bounded (an unroll factor
+and exits 2. Bounds keep the work and the code a pass produces bounded (an unroll factor
 of 64 copies at most, a tile size that is a valid index constant, ...): see `PASS_OPTIONS`.
 `test/python/loop_passes/test_options.py` checks that every field of every registered pass
 has an entry here, so a new option cannot skip validation.
