@@ -351,21 +351,10 @@ def bind_inputs(sig: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> lis
     return [bound[n] for n in names]
 
 
-def compile(  # noqa: A001 - the public name is loopopt.compile
-    source_or_module: str | ModuleOp,
-    target: str = "native",
-    pipeline: str | None = None,
-    extra_cflags: Sequence[str] = (),
-) -> CompiledKernels:
-    """Compile MLIR text (df or Loop IR) or a module into callable kernels for `target`.
-
-    `target` is an ISA (scalar sse2 avx2 avx512 neon) or "native" (the best this CPU runs).
-    `pipeline` is a pass pipeline string; None runs the default pipeline for the target, ""
-    runs nothing (the module must already be Loop IR / simd). Errors in the source or an
-    op the printer cannot express raise `LoopoptDiagnostic` with its location (a malformed
-    pipeline: `PipelineError`; malformed text: xDSL's `ParseError`). The IR is verified
-    after every pass: a pass that crashes or leaves invalid IR raises `InternalError`.
-    """
+def emit(source_or_module: str | ModuleOp, target: str = "native", pipeline: str | None = None) -> CompiledKernels:
+    """`compile` up to the printed C, without building it: the module after the pipeline, the C
+    and the kernel signatures, and no callables (for ISAs this CPU cannot load, and for builds
+    of the C with other tools such as the sanitizers, runtime/sanitize.py)."""
     from loopopt import runtime
     from loopopt.targets.c import emit_c
 
@@ -383,15 +372,39 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
     if leftover is not None:
         raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline '{spec}': nothing lowers it to loops", leftover)
     c_source = emit_c(module, isa, spec)
-    kernels = kernels_of(module)
-    signatures = {k.sym_name.data: kernel_signature(k) for k in kernels}
-    compiled = CompiledKernels(c_source, isa, module, signatures)
+    signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
+    return CompiledKernels(c_source, isa, module, signatures)
+
+
+def compile(  # noqa: A001 - the public name is loopopt.compile
+    source_or_module: str | ModuleOp,
+    target: str = "native",
+    pipeline: str | None = None,
+    extra_cflags: Sequence[str] = (),
+) -> CompiledKernels:
+    """Compile MLIR text (df or Loop IR) or a module into callable kernels for `target`.
+
+    `target` is an ISA (scalar sse2 avx2 avx512 neon) or "native" (the best this CPU runs).
+    `pipeline` is a pass pipeline string; None runs the default pipeline for the target, ""
+    runs nothing (the module must already be Loop IR / simd). Errors in the source or an
+    op the printer cannot express raise `LoopoptDiagnostic` with its location (a malformed
+    pipeline: `PipelineError`; malformed text: xDSL's `ParseError`). The IR is verified
+    after every pass: a pass that crashes or leaves invalid IR raises `InternalError`.
+    """
+    from loopopt import runtime
+
+    compiled = emit(source_or_module, target, pipeline)
+    isa, c_source, signatures = compiled.target, compiled.c_source, compiled.signatures
     if isa in runtime.isa.FOREIGN_TOOLS:
         every = list(signatures.values())  # one emulated runner binary holds every kernel of the module
         compiled.functions = {
             name: runtime.ForeignKernel(c_source, sig, isa, signatures=every) for name, sig in signatures.items()
         }
         return compiled
+    library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
+    compiled.library = library
+    compiled.functions = {name: library[name] for name in signatures}
+    return compiled
     library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
     compiled.library = library
     compiled.functions = {name: library[name] for name in signatures}

@@ -18,7 +18,6 @@ shadow memory does not work.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .foreign import ForeignKernel, ForeignRunError, Toolchain
@@ -234,41 +233,10 @@ def sanitized_kernels(
     }
 
 
-@dataclass
-class EmittedProgram:
-    """A program through the pipeline and the C printer, not built: what `loopopt.compile`
-    has before it builds the native library (for ISAs this CPU cannot load and run)."""
-
-    c_source: str
-    target: str
-    module: Any
-    signatures: dict[str, KernelSignature]
-
-
-def emit_program(source_or_module: Any, isa: str, pipeline: str | None = None) -> EmittedProgram:
-    """`loopopt.compile(source, target=isa, pipeline=pipeline)` up to the printed C, not built."""
-    from loopopt.compile import (
-        default_pipeline,
-        kernel_signature,
-        kernels_of,
-        make_context,
-        parse,
-        parse_pipeline,
-        run_pipeline,
-    )
-    from loopopt.diagnostics import LoopoptDiagnostic, verify_located
-    from loopopt.targets.c import emit_c
-    from xdsl.dialects.builtin import ModuleOp
+def emit_program(source_or_module: Any, isa: str, pipeline: str | None = None) -> Any:
+    """`loopopt.compile(source, target=isa, pipeline=pipeline)` up to the printed C, not built
+    (`loopopt.compile.emit`): c_source, target, module and signatures."""
+    from loopopt.compile import emit
 
     check_isa(isa, allow_native=False)
-    ctx = make_context()
-    module = source_or_module.clone() if isinstance(source_or_module, ModuleOp) else parse(source_or_module, ctx)
-    verify_located(module)
-    spec = default_pipeline(isa) if pipeline is None else pipeline
-    run_pipeline(module, parse_pipeline(spec), ctx)
-    leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
-    if leftover is not None:
-        raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline '{spec}': nothing lowers it to loops", leftover)
-    c_source = emit_c(module, isa, spec)
-    signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
-    return EmittedProgram(c_source, isa, module, signatures)
+    return emit(source_or_module, isa, pipeline)
