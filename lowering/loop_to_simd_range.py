@@ -25,17 +25,8 @@ from xdsl.ir import Block, SSAValue
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccumAttr
-from loopopt.lowering.df_to_loop_trips import INT64_MAX, INT64_MIN, IndexMath, trip_count
+from loopopt.lowering.df_to_loop_trips import INT64_MAX, INT64_MIN, IndexMath, constant_of, trip_count
 from loopopt.lowering.loop_to_simd_lanes import LoopLowering, const_op
-
-
-def _const(value: SSAValue) -> int | None:
-    from xdsl.dialects.builtin import IntegerAttr
-
-    owner = value.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    return None
 
 
 @dataclass
@@ -57,7 +48,7 @@ class BlockRange:
         if op.step is None:
             step = 1
         else:
-            s = _const(op.step)
+            s = constant_of(op.step)
             if s is None or s == 0:
                 raise LoopoptDiagnostic(
                     f"{op.name} over range(start, end, step) needs a nonzero constant step to be lowered to simd", op
