@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import dask
 import dask.array as da
@@ -24,6 +23,8 @@ import numpy as np
 
 import loopopt
 import loopopt.dask as ldask
+from loopopt.tools.bench_env import cpu_model
+from loopopt.tools.bench_timing import best_wall
 
 SOURCE = r"""
 func.func @sumsq(%x: !df.array<f32, [i]>) -> f32 {
@@ -49,26 +50,6 @@ func.func @positive(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
 """
 
 
-def best(f, repeat: int) -> float:
-    f()  # warm (compiles in the workers)
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - t)
-    return min(times)
-
-
-def cpu_name() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=int, default=8_000_000)
@@ -78,16 +59,16 @@ def main() -> None:
     x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
     sumsq, positive = ldask.kernel(SOURCE, "sumsq"), ldask.kernel(SOURCE, "positive")
     direct = loopopt.compile(SOURCE, target=sumsq.ref.target)
-    t_direct = best(lambda: direct.sumsq(x), args.repeat)
-    print(f"CPU: {cpu_name()}, {os.cpu_count()} cores; ISA {sumsq.ref.target}; N = {n:,} f32; best of {args.repeat}\n")
+    t_direct = best_wall(lambda: direct.sumsq(x), args.repeat)
+    print(f"CPU: {cpu_model()}, {os.cpu_count()} cores; ISA {sumsq.ref.target}; N = {n:,} f32; best of {args.repeat}\n")
     print("| chunks | chunk size | loopopt.dask | per-chunk overhead | dask `(x*x).sum()` |")
     print("|---:|---:|---:|---:|---:|")
-    print(f"| direct call | {n:,} | {t_direct * 1e3:.2f} ms | | {best(lambda: (x * x).sum(), args.repeat) * 1e3:.2f} ms (numpy) |")
+    print(f"| direct call | {n:,} | {t_direct * 1e3:.2f} ms | | {best_wall(lambda: (x * x).sum(), args.repeat) * 1e3:.2f} ms (numpy) |")
     with dask.config.set(scheduler="threads", num_workers=1):
         for chunks in (1, 4, 16, 64, 256):
             dx = da.from_array(x, chunks=-(-n // chunks))
-            t = best(lambda: ldask.reduce(sumsq, dx).compute(), args.repeat)
-            t_np = best(lambda: (dx * dx).sum().compute(), args.repeat)
+            t = best_wall(lambda: ldask.reduce(sumsq, dx).compute(), args.repeat)
+            t_np = best_wall(lambda: (dx * dx).sum().compute(), args.repeat)
             print(f"| {chunks} | {-(-n // chunks):,} | {t * 1e3:.2f} ms | {(t - t_direct) / chunks * 1e6:.0f} µs "
                   f"| {t_np * 1e3:.2f} ms |")
 
@@ -102,9 +83,9 @@ def main() -> None:
             client.wait_for_workers(workers)
             # generated on the workers and kept there: no transfer from the client in the timing
             dx = client.persist(da.random.default_rng(0).standard_normal(n, chunks=-(-n // 16)).astype(np.float32))
-            t_red = best(lambda: client.compute(ldask.reduce(sumsq, dx), sync=True), args.repeat)
-            t_fil = best(lambda: client.compute(ldask.filter(positive, dx).sum(), sync=True), args.repeat)
-            t_da = best(lambda: client.compute((dx * dx).sum(), sync=True), args.repeat)
+            t_red = best_wall(lambda: client.compute(ldask.reduce(sumsq, dx), sync=True), args.repeat)
+            t_fil = best_wall(lambda: client.compute(ldask.filter(positive, dx).sum(), sync=True), args.repeat)
+            t_da = best_wall(lambda: client.compute((dx * dx).sum(), sync=True), args.repeat)
             base.setdefault("red", t_red)
             base.setdefault("fil", t_fil)
             print(f"| {workers} | 16 | {t_red * 1e3:.1f} ms | {base['red'] / t_red:.2f}× | {t_fil * 1e3:.1f} ms "

@@ -11,12 +11,13 @@ dispatch overhead of the jit over the raw kernel call on 8 elements. Not run in 
 from __future__ import annotations
 
 import argparse
-import platform
 import time
 
 import numpy as np
 
 import loopopt
+from loopopt.tools.bench_env import cpu_model
+from loopopt.tools.bench_timing import best_wall
 
 HAND_DF = """
 func.func @sum_where(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
@@ -59,26 +60,6 @@ def variance(x):
     return np.mean((x - np.mean(x)) ** 2)
 
 
-def best(fn, args, repeat):
-    fn(*args)
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn(*args)
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
-def cpu_name() -> str:
-    try:
-        for line in open("/proc/cpuinfo"):
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor()
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1 << 20)
@@ -99,16 +80,16 @@ def main() -> None:
     ]
     hand = loopopt.compile(HAND_DF, target=args.target)
     isa = hand.target
-    print(f"CPU: {cpu_name()}; target {isa}; n = {n}; best of {args.repeat}\n")
+    print(f"CPU: {cpu_model()}; target {isa}; n = {n}; best of {args.repeat}\n")
     print("| function | numpy | jit | hand df | jit vs numpy | jit vs hand df |")
     print("|---|---|---|---|---|---|")
     for fn, fargs in cases:
         jitted = loopopt.jit(fn, target=args.target)
-        t_np = best(fn, fargs, args.repeat)
-        t_jit = best(jitted, fargs, args.repeat)
+        t_np = best_wall(lambda: fn(*fargs), args.repeat)
+        t_jit = best_wall(lambda: jitted(*fargs), args.repeat)
         row = f"| {fn.__name__} | {t_np * 1e6:.0f} µs | {t_jit * 1e6:.0f} µs | "
         if fn is sum_where:
-            t_hand = best(hand.sum_where, fargs, args.repeat)
+            t_hand = best_wall(lambda: hand.sum_where(*fargs), args.repeat)
             row += f"{t_hand * 1e6:.0f} µs | {t_np / t_jit:.1f}× | {t_hand / t_jit:.2f}× |"
         else:
             row += f"– | {t_np / t_jit:.1f}× | – |"
