@@ -1,4 +1,5 @@
-"""Shared pytest setup: the `isa` marker and a closing line naming the ISAs this run exercised.
+"""Shared pytest setup: the `isa` marker, a closing line naming the ISAs this run exercised,
+and the hypothesis profiles.
 
 Mark a test (or a parameter) with `pytest.mark.isa("avx2")`: it is skipped, with the reason,
 where this machine cannot run that ISA (NEON runs under qemu-aarch64 when the cross tools are
@@ -7,9 +8,23 @@ installed), and every passing marked test records its ISA for the summary.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, settings
 
 from isa_support import isa_params, isa_unavailable  # noqa: F401  (re-exported for plugins)
+
+# Hypothesis profiles for every property test: "ci" (derandomized: a fixed seed, used when $CI
+# is set), "dev" (the default) and "long" for local soak runs
+# (`HYPOTHESIS_PROFILE=long .venv/bin/python -m pytest test/python/property -n 2`).
+for _name, _options in {
+    "ci": dict(derandomize=True, max_examples=60),
+    "dev": dict(max_examples=60),
+    "long": dict(max_examples=3000),
+}.items():
+    settings.register_profile(_name, deadline=None, suppress_health_check=[HealthCheck.too_slow], **_options)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 _RECORD = "loopopt_isa"
 

@@ -1,24 +1,17 @@
-"""Fixtures of the kernel-library tests: one compiled library per ISA, hypothesis profiles.
+"""Fixtures of the kernel-library tests: one compiled library per ISA.
 
-Hypothesis profiles: "ci" (derandomized, used when $CI is set), "dev" (default),
-"long" (HYPOTHESIS_PROFILE=long: many more examples, for local soak runs).
+Hypothesis profiles are test/python/conftest.py's.
 """
 
 from __future__ import annotations
 
-import os
 
 import pytest
-from hypothesis import HealthCheck, settings
 
 from kernel_isas import NATIVE_ISAS
 
 from loopopt import kernels, runtime
 
-settings.register_profile("ci", derandomize=True, max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
 def pytest_report_header(config):
     neon_ok, why = runtime.neon_runner_available()
