@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func
-from xdsl.dialects.builtin import ModuleOp, TupleType
+from xdsl.dialects.builtin import ModuleOp, TupleType, UnknownLoc
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
@@ -104,7 +104,9 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
         pattern = patterns.get(type(op))
         if pattern is None:
             raise LoopoptDiagnostic(f"{op.name} has no Loop IR lowering", op)
+        before = op.prev_op
         pattern.lower(op, ctx, Builder(InsertPoint.before(op)))
+        _locate_new_ops(before.next_op if before is not None else block.first_op, op)
         for r in op.results:
             new = ctx.env.get(r)
             if isinstance(new, SSAValue) and new is not r:
@@ -118,6 +120,17 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
     finish_signature(ctx)
     drop_dead_values(f)
     _check_fully_lowered(f)
+
+
+def _locate_new_ops(first: Operation | None, df_op: Operation) -> None:
+    """Give the ops a pattern built for `df_op` (from `first` up to it, nested ops too) the df op's
+    location where they have none, so later passes' remarks and errors point at the user's line."""
+    op = first
+    while op is not None and op is not df_op:
+        for inner in op.walk():
+            if isinstance(inner.location, UnknownLoc):
+                inner.location = df_op.location
+        op = op.next_op
 
 
 DEAD_IF_UNUSED = (loop.DimOp, loop.LoadOp)
