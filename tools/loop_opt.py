@@ -173,8 +173,16 @@ class LoopOptMain(xDSLOptMain):
         super().register_all_arguments(arg_parser)
         arg_parser.prog = "loop-opt"
         arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        arg_parser.description = (DESCRIPTION + "\n\nloopopt passes (--help-pass NAME for options; "
-                                  "--list-passes all for xDSL's too):\n" + "\n".join(_loopopt_pass_lines()))
+        arg_parser.description = DESCRIPTION
+        format_help = arg_parser.format_help
+
+        def format_help_with_passes() -> str:
+            # built only when help is printed: listing the passes imports every pass module
+            arg_parser.description = (DESCRIPTION + "\n\nloopopt passes (--help-pass NAME for options; "
+                                      "--list-passes all for xDSL's too):\n" + "\n".join(_loopopt_pass_lines()))
+            return format_help()
+
+        arg_parser.format_help = format_help_with_passes  # type: ignore[method-assign]
         arg_parser.epilog = EXAMPLES
         ours = ", ".join(sorted(get_all_targets()))
         for action in arg_parser._actions:
@@ -222,6 +230,8 @@ class LoopOptMain(xDSLOptMain):
     def setup_pipeline(self):
         """xDSL's pipeline setup, through loopopt's spec parser (clean errors, MLIR-style
         commas) and with a located verification after every pass."""
+        if not self.args.passes:  # nothing to parse: skip importing the pipeline machinery
+            return super().setup_pipeline()
         from loopopt.compile import parse_pipeline
 
         self.pipeline = parse_pipeline(self.args.passes, self._between_passes, self.available_passes)
