@@ -12,19 +12,10 @@ tools/bench_overhead.generated_module (copies of a map→map→filter→map→re
 from __future__ import annotations
 
 import argparse
-import platform
 import time
 from pathlib import Path
 
-
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
+from loopopt.tools.bench_env import cpu_model
 
 
 def measure(min_ops: int, target: str) -> dict[str, float]:
@@ -71,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--best-of", type=int, default=3)
     p.add_argument("--profile", type=Path)
     args = p.parse_args(argv)
-    print(f"CPU: {cpu_name()}; target {args.target}; process CPU seconds, best of {args.best_of}")
+    print(f"CPU: {cpu_model()}; target {args.target}; process CPU seconds, best of {args.best_of}")
     for size in args.sizes:
         runs = []
         for _ in range(args.best_of):
