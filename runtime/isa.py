@@ -85,9 +85,24 @@ def check_isa(isa: str, *, allow_native: bool = True) -> str:
     return isa
 
 
+X86_CFLAGS: tuple[str, ...] = ("-mno-mmx",)
+"""Added for every ISA built by the host compiler on an x86 host. gcc 12 at -O3 moves 64-bit
+values through MMX registers (`movq mem, %mm0; movq2dq %mm0, %xmm7`, seen in SSE2
+compaction tails) without `emms`: that leaves the x87 tag word full, and every later
+`long double` operation in the calling process (numpy's longdouble: `np.longdouble(1) + 2`)
+returns NaN. No kernel needs MMX (docs/build_flags.md)."""
+
+
+def _x86_host() -> bool:
+    return platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
+
+
 def cflags(isa: str) -> list[str]:
-    """The ISA-specific flags (`[]` for scalar: portable C, no intrinsics)."""
-    return list(_ISA_CFLAGS[check_isa(isa)])
+    """The ISA-specific flags (scalar: portable C, no intrinsics; on x86, no MMX either)."""
+    flags = list(_ISA_CFLAGS[check_isa(isa)])
+    if isa not in FOREIGN_TOOLS and _x86_host():
+        flags += X86_CFLAGS
+    return flags
 
 
 def compile_flags(isa: str) -> list[str]:
