@@ -180,6 +180,11 @@ def _call_cases(compiled: Any, name: str, calls: list[tuple[list[Any], int]]) ->
 
 
 def _child(conn: Any, work: list[tuple[Any, str, list[tuple[list[Any], int]]]]) -> None:
+    import faulthandler
+
+    # A crashing kernel is reported by the parent from the child's exit signal; the child's
+    # inherited faulthandler (pytest enables it) would only add a "Fatal Python error" dump.
+    faulthandler.disable()
     for compiled, name, calls in work:
         conn.send(("start", name))
         try:
