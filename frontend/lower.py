@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerAttr, f32, f64, i1, i32, i64
+from xdsl.dialects.builtin import f32, f64, i1, i32, i64
 from xdsl.ir import Attribute, Operation
 
 from loopopt.builder import Array, KernelBuilder, Scalar

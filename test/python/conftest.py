@@ -13,7 +13,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from isa_support import isa_params, isa_unavailable  # noqa: F401  (re-exported for plugins)
+from isa_support import isa_unavailable
 
 # Hypothesis profiles for every property test: "ci" (derandomized: a fixed seed, used when $CI
 # is set), "dev" (the default) and "long" for local soak runs

@@ -395,7 +395,7 @@ class Evaluator:
                         Val(np.broadcast_to(c.a, shape), np.broadcast_to(c.taint, shape)),
                     )
                 return [out]
-            case Select(cond=c, a=a, b=b, scalar_cond=sc):
+            case Select(cond=c, a=a, b=b):
                 cv, av, bv = self.value(c), self.value(a), self.value(b)
                 r = np.where(cv.a, av.a, bv.a)
                 return [Val(r.astype(av.a.dtype), (cv.taint | np.where(cv.a, av.taint, bv.taint)))]
