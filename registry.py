@@ -24,7 +24,7 @@ DIALECTS: dict[str, str] = {
 PASSES: dict[str, str] = {
     # df level
     "df-fuse": "loopopt.passes.df_fuse:DFFusePass",
-    "convert-df-to-loop": "loopopt.lowering.df_to_loop:ConvertDFToLoopPass",
+    "convert-df-to-loop": "loopopt.lowering.df_to_loop.convert:ConvertDFToLoopPass",
     # loop level
     "loop-fuse": "loopopt.passes.loop_fuse:LoopFusePass",
     "loop-tile": "loopopt.passes.loop_tile:LoopTilePass",
@@ -33,7 +33,7 @@ PASSES: dict[str, str] = {
     "loop-simplify": "loopopt.passes.loop_simplify:LoopSimplifyPass",
     "loop-licm": "loopopt.passes.loop_licm:LoopLICMPass",
     # lowering to the target vector dialect, and the default pipeline
-    "convert-loop-to-simd": "loopopt.lowering.loop_to_simd:ConvertLoopToSimdPass",
+    "convert-loop-to-simd": "loopopt.lowering.loop_to_simd.convert:ConvertLoopToSimdPass",
     "loop-pipeline": "loopopt.passes.pipeline:LoopPipelinePass",
 }
 

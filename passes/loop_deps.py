@@ -22,7 +22,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
 
 from loopopt.dialects import loop
-from loopopt.passes.loop_fusion_noalias import may_alias
+from loopopt.passes.loop_fusion.noalias import may_alias
 
 
 def loop_var_of(arg: BlockArgument) -> BlockArgument | None:

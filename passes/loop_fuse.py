@@ -17,14 +17,14 @@ from xdsl.pattern_rewriter import (
 
 from loopopt.diagnostics import remark
 from loopopt.dialects import loop
-from loopopt.passes.loop_fusion_legality import (
+from loopopt.passes.loop_fusion.legality import (
     FusionGates,
     Rejection,
     fusion_rejection,
     loop_buffers,
     previous_loop,
 )
-from loopopt.passes.loop_fusion_rewrite import erase_dead_intermediates, forward_stores, fuse_loops
+from loopopt.passes.loop_fusion.rewrite import erase_dead_intermediates, forward_stores, fuse_loops
 from loopopt.passes.options import check_options
 
 
@@ -81,7 +81,7 @@ class LoopFusePass(ModulePass):
     """Fuse each loop with the loop before it in its block when seed 001's rules allow.
 
     Input: Loop IR (hand-written, or lowered from df without df-fuse). Loops are compared
-    in elem0 space (`passes/loop_fusion_elem0.py`: j ∈ [0, n), unit step). Two scalar
+    in elem0 space (`passes/loop_fusion/elem0.py`: j ∈ [0, n), unit step). Two scalar
     loops (`loop.for`, `loop.zip`) or two `loop.vecloop`s of one width and tail fuse when (1) their trip
     counts match, (2) a buffer one writes and both access is accessed at one injective
     elem0 index, (3) every buffer is a function argument or a `loop.alloc` result,
@@ -98,7 +98,7 @@ class LoopFusePass(ModulePass):
 
     With `remarks=true`, each pair of consecutive loops left unfused prints
     `file:line:col: remark: FUSE_REJECT_...: reason` at the second loop
-    (codes: passes/loop_fusion_codes.py, docs/fusion_codes.md).
+    (codes: passes/loop_fusion/codes.py, docs/fusion_codes.md).
     """
 
     name = "loop-fuse"

@@ -13,7 +13,7 @@ from xdsl.traits import IsTerminator
 
 from loopopt.dialects import loop
 from loopopt.passes.loop_deps import LoopDependencies, defined_inside, enclosing_loops, is_effect_free
-from loopopt.passes.loop_fusion_elem0 import IndexForm, elem0_domain, index_form
+from loopopt.passes.loop_fusion.elem0 import IndexForm, elem0_domain, index_form
 from loopopt.passes.options import check_options
 
 TRAPPING: tuple[type[Operation], ...] = (

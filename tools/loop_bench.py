@@ -19,13 +19,13 @@ from pathlib import Path
 
 from loopopt import runtime
 
-from . import bench_env, bench_report
-from .bench_cells import measure_all
-from .bench_impls import build_all
-from .bench_overhead import measure_overheads
-from .bench_patterns import DTYPES, PATTERNS, QUICK_SIZES, SIZES, parse_size
-from .bench_plot import plot
-from .bench_timing import QUICK, TimingConfig
+from .bench import env as bench_env, report as bench_report
+from .bench.cells import measure_all
+from .bench.impls import build_all
+from .bench.overhead import measure_overheads
+from .bench.patterns import DTYPES, PATTERNS, QUICK_SIZES, SIZES, parse_size
+from .bench.plot import plot
+from .bench.timing import QUICK, TimingConfig
 
 
 def _list(text: str | None, valid: Sequence[str], what: str) -> list[str] | None:

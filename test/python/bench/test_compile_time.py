@@ -7,11 +7,11 @@ from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import VectorType, f32, i1, i32
 
 import loopopt.compile as lc
-import loopopt.lowering.loop_to_simd_lanes as lanes
+import loopopt.lowering.loop_to_simd.lanes as lanes
 import loopopt.targets.c_printer as c_printer
 from loopopt.passes import loop_simplify
 from loopopt.targets.c import emit_c
-from loopopt.tools.bench_overhead import generated_module
+from loopopt.tools.bench.overhead import generated_module
 
 
 def _chain(n: int) -> str:

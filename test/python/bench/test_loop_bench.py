@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from loopopt.tools.bench_patterns import PATTERNS, QUICK_SIZES
+from loopopt.tools.bench.patterns import PATTERNS, QUICK_SIZES
 from loopopt.tools.loop_bench import main
 
 

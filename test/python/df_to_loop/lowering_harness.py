@@ -15,7 +15,7 @@ from xdsl.parser import Parser
 from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType
 from loopopt.lowering.abi import find_kernel
-from loopopt.lowering.df_to_loop import ConvertDFToLoopPass
+from loopopt.lowering.df_to_loop.convert import ConvertDFToLoopPass
 
 LOOP_OPS = (loop.ForOp, loop.ZipOp, loop.PredLoopOp, loop.VecLoopOp)
 DF_LOOP_OPS = (df.MapOp, df.FilterOp, df.ReduceOp, df.FoldOp, df.ScanOp)

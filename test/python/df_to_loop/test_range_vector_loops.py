@@ -1,5 +1,5 @@
 """Vector loops over `range(lo, hi, s)` near the i64 limits: convert-loop-to-simd's block
-boundaries (lowering/loop_to_simd_range.py) never overflow.
+boundaries (lowering/loop_to_simd/range.py) never overflow.
 
 Before the fix, a range whose trip count is a whole number of blocks and which ends within
 a step of INT64_MAX (or INT64_MIN for a negative step) put the main loop's end at

@@ -24,7 +24,7 @@ from lowering_harness import (
 
 from loopopt.dialects import loop
 from loopopt.lowering.abi import find_kernel
-from loopopt.lowering.df_to_loop_decl_ref import inline_decl_refs
+from loopopt.lowering.df_to_loop.decl_ref import inline_decl_refs
 
 CASES = load_corpus() + load_corpus(FUSED_FORMS_DIR)
 COPIES = {"swap_arrays_f64": 2}

@@ -19,7 +19,7 @@ from loopopt.dialects.df import DF
 from loopopt.dialects.loop import Loop
 from loopopt.interp.runner import run_function
 from loopopt.lowering.abi import call_loop_kernel
-from loopopt.lowering.df_to_loop import ConvertDFToLoopPass
+from loopopt.lowering.df_to_loop.convert import ConvertDFToLoopPass
 from loopopt.passes.df_fuse import DFFusePass
 from loopopt.registry import get_all_passes
 

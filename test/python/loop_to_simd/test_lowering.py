@@ -13,7 +13,7 @@ from xdsl.parser import Parser
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.interp.runner import run_function
-from loopopt.lowering.loop_to_simd import ConvertLoopToSimdPass
+from loopopt.lowering.loop_to_simd.convert import ConvertLoopToSimdPass
 from loopopt.runtime.isa import best_isa
 
 VECTOR_TARGETS = ("sse2", "avx2", "avx512", "neon")

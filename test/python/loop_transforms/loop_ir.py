@@ -54,7 +54,7 @@ def transformed(module: ModuleOp, pipeline: str) -> ModuleOp:
 @cache
 def lowered(path: Path) -> ModuleOp:
     """The corpus file lowered to Loop IR (shared: clone before mutating)."""
-    from loopopt.lowering.df_to_loop import ConvertDFToLoopPass
+    from loopopt.lowering.df_to_loop.convert import ConvertDFToLoopPass
 
     module = load_module(path).clone()
     ConvertDFToLoopPass().apply(context(), module)

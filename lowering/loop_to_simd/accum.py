@@ -1,0 +1,105 @@
+"""Vector accumulators: neutral start, combining interleaved copies, the horizontal epilogue.
+
+A vecloop accumulator becomes K independent `vector<WxT>` accumulators in the main loop
+(interleaving hides the latency of a float add), each starting at the kind's neutral
+element on every lane. After the main loop the K copies are combined lane-wise (a tree),
+the remainder blocks continue that one vector, `simd.hreduce` folds its lanes and the
+result is combined with the init; a scalar tail continues from there. i1 accumulators
+(all / any) are masks: they combine with and/or/xor and fold with `simd.mask_popcount`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.dialects.loop_attrs import AccKind, AccumAttr, acc_kind_fits_type, neutral_element
+from loopopt.lowering.loop_to_simd.lanes import LoopLowering, const_op, is_mask_type
+from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE, MASK_COMBINE, REDUCE
+
+Emit = Callable[[Operation], Operation]
+
+
+def check_vectorizable(acc: loop.Accumulator, at: Operation) -> None:
+    """A vector accumulator needs a neutral element (not custom) and lanes (not index)."""
+    if acc.kind == AccKind.CUSTOM:
+        raise LoopoptDiagnostic(
+            f"accumulator #{acc.arg.index - 1} of kind custom cannot be split across lanes: "
+            "a vector loop needs add, mul, min, max, and or or (run loop-vectorize, which keeps such loops scalar)",
+            at,
+        )
+    if isinstance(acc.arg.type, IndexType):
+        raise LoopoptDiagnostic(
+            f"accumulator #{acc.arg.index - 1} of type index has no vector form (lanes hold f32, f64, i32, i64, i1)", at
+        )
+
+
+def carried_kind(acc: AccumAttr, carried_type: Attribute) -> AccumAttr:
+    """The `#loop.acc` of a lowered loop's accumulator of `carried_type`.
+
+    The lowered loops are plain `loop.for`s, which never split their accumulators, so the
+    kind is informative only; and/or are stated as `custom` on vectors and on index cursors
+    since the loop dialect accepts and/or only on scalar integer types.
+    """
+    if acc.acc_kind in (AccKind.AND, AccKind.OR) and not acc_kind_fits_type(acc.acc_kind, carried_type):
+        return AccumAttr(AccKind.CUSTOM)
+    return acc
+
+
+def neutral_vector(lowering: LoopLowering, kind: AccKind, t: Attribute, at: Operation) -> SSAValue:
+    """Every lane at the kind's neutral element (built once, before the loop)."""
+    return lowering.splat_constant(neutral_element(kind, t), lowering.vector_type(t, at))
+
+
+def _is_float(t: Attribute) -> bool:
+    return isinstance(t, Float32Type | Float64Type)
+
+
+def combine(kind: AccKind, t: Attribute, a: SSAValue, b: SSAValue, emit: Emit) -> SSAValue:
+    """`a <kind> b` for two partial results of scalar type `t` (scalars or vectors of it)."""
+    vector = isinstance(a.type, VectorType)
+    if is_mask_type(t):
+        return emit(MASK_COMBINE[kind](a, b)).results[0]
+    if vector and kind in (AccKind.MIN, AccKind.MAX):
+        cls = simd.MinOp if kind == AccKind.MIN else simd.MaxOp
+        return emit(cls(a, b)).results[0]
+    table = FLOAT_COMBINE if _is_float(t) else INT_COMBINE
+    return emit(table[kind](a, b)).results[0]
+
+
+def combine_tree(kind: AccKind, t: Attribute, values: Sequence[SSAValue], emit: Emit) -> SSAValue:
+    """The interleaved copies combined pairwise: ((a0 op a1) op (a2 op a3))."""
+    vs = list(values)
+    while len(vs) > 1:
+        nxt = [combine(kind, t, vs[k], vs[k + 1], emit) for k in range(0, len(vs) - 1, 2)]
+        if len(vs) % 2:
+            nxt.append(vs[-1])
+        vs = nxt
+    return vs[0]
+
+
+def reduce_lanes(kind: AccKind, t: Attribute, vector: SSAValue, width: int, emit: Emit) -> SSAValue:
+    """One scalar from a vector accumulator's lanes."""
+    if not is_mask_type(t):
+        return emit(simd.HReduceOp(REDUCE[kind], vector)).results[0]
+    count = emit(simd.MaskPopcountOp(vector)).results[0]
+    index = IndexType()
+    if kind in (AccKind.AND, AccKind.MIN, AccKind.MUL):  # all lanes true
+        w = emit(const_op(width, index)).results[0]
+        return emit(arith.CmpiOp(count, w, "eq")).results[0]
+    zero = emit(const_op(0, index)).results[0]
+    if kind in (AccKind.OR, AccKind.MAX):  # some lane true
+        return emit(arith.CmpiOp(count, zero, "ne")).results[0]
+    one = emit(const_op(1, index)).results[0]  # add on i1: parity
+    odd = emit(arith.AndIOp(count, one)).results[0]
+    return emit(arith.CmpiOp(odd, zero, "ne")).results[0]
+
+
+def finish(kind: AccKind, t: Attribute, init: SSAValue, vector: SSAValue, width: int, emit: Emit) -> SSAValue:
+    """The horizontal epilogue: fold the lanes, then combine with the init (init first)."""
+    return combine(kind, t, init, reduce_lanes(kind, t, vector, width, emit), emit)

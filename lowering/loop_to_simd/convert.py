@@ -1,0 +1,177 @@
+"""`convert-loop-to-simd{target=...}`: vector loops at a concrete width on one ISA (seed 000 §3).
+
+The input's `loop.vecloop` / `loop.predloop` ops have a symbolic width W and lane-wise
+bodies; the output has none: each becomes `loop.for` loops over `simd` ops and `arith` /
+`math` on builtin `vector<WxT>` (see loop_to_simd/vecloop.py and loop_to_simd/predloop.py
+for before/after IR), with W from the target table (loop_to_simd/width.py) and the
+predloop's MaskForm from the target's capabilities. Scalar loops (`loop.for`, `loop.zip`)
+are left as they are. The module records the target as `loop.target` (read by the C
+printer) and, when known, the pipeline as `loop.pipeline`.
+
+On the `scalar` target a vecloop becomes the `loop.for` it means at width 1. A predloop is
+lowered like on any other target, at width 1 (`vector<1xT>` prints as `T`): the body runs on
+every element, appends store unconditionally at the cursor (`out[k] = v; k += c;`) and
+accumulators take `acc + (c ? x : 0)` — no branch per element; a float add/mul accumulator
+without `reassoc` is one chain in element order from its init, `acc = c ? acc + x : acc`.
+A body that has no width-1 simd form keeps the width-1 predloop with MaskForm
+branch_per_lane (an `if` in C). On a vector target a predloop still at width 1 (one that
+loop-vectorize declined) keeps that branch-per-lane form too: the ISAs have no one-lane vectors.
+
+Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
+`tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
+masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K blocks per
+main-loop iteration of every vector loop — K independent vector accumulators for a
+reduction (0: 4), a K-times unrolled map or compaction (0: 4 on AVX2/AVX-512, 2 on
+SSE2/NEON); `stream_bytes` =
+the output size from which a map uses streaming stores (see loop_to_simd/vecloop.emit_streaming). An op with no vector form on lane-varying operands (integer division, a
+transcendental, a gather, a bool-buffer or rank-2 access) is a located error, never wrong
+code; nothing is scalarized lane by lane. With `fallback=true` (what loop-pipeline uses)
+such a loop is instead kept as the scalar loop it means, with a SIMD_FALLBACK_SCALAR
+remark when `remarks=true`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from loopopt.diagnostics import LoopoptDiagnostic, remark
+from loopopt.dialects import loop
+from loopopt.dialects.loop_attrs import MaskForm
+from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
+from loopopt.lowering.target import resolve_target, resolve_target_name
+from loopopt.passes.options import check_options
+
+TARGET_ATTR = "loop.target"
+PIPELINE_ATTR = "loop.pipeline"
+
+
+DEFAULT_STREAM_BYTES = 4 << 20
+"""4 MiB: outputs this large stream past the caches (about half of a desktop last-level
+cache; measured on the benchmark machine, streaming stores win from 1 Mi f32 elements on)."""
+
+FALLBACK_REMARK = "SIMD_FALLBACK_SCALAR"
+"""Remark code of a vector loop kept scalar because the target cannot express its body."""
+
+
+@dataclass
+class LowerVecLoop(RewritePattern):
+    """`loop.vecloop` -> main / remainder `loop.for` over simd ops, horizontal epilogue, tail."""
+
+    options: VecOptions
+    fallback: bool = False
+    remarks: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:
+        if self.options.target.vector_bits == 0 or op.width.concrete == 1:
+            return lower_vecloop_scalar(op, rewriter)
+        try:
+            lower_vecloop(op, rewriter, self.options)
+        except LoopoptDiagnostic as e:
+            if not self.fallback:
+                raise
+            _fell_back(e, self.remarks)
+            lower_vecloop_scalar(op, rewriter)
+
+
+@dataclass
+class LowerPredLoop(RewritePattern):
+    """`loop.predloop` -> a masked `loop.for` (mask from pred, compress-store at a cursor) + a masked last block."""
+
+    options: VecOptions
+    fallback: bool = False
+    remarks: bool = False
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
+        if op.width.concrete == 1 and op.mask_form.data == MaskForm.BRANCH_PER_LANE:
+            return  # already the scalar form the printer branches on
+        on_scalar = self.options.target.vector_bits == 0
+        if op.width.concrete == 1 and not on_scalar:
+            # left at width 1 (loop-vectorize declined it, e.g. a float sum without reassoc):
+            # the vector ISAs have no one-lane vectors, so it stays the scalar loop it means
+            return lower_predloop_scalar(op, rewriter)
+        try:
+            lower_predloop(op, rewriter, self.options)
+        except LoopoptDiagnostic as e:
+            if not (self.fallback or on_scalar):
+                raise
+            if not on_scalar:
+                _fell_back(e, self.remarks)
+            lower_predloop_scalar(op, rewriter)
+
+
+def _fell_back(e: LoopoptDiagnostic, remarks: bool) -> None:
+    if remarks and e.op is not None:
+        remark(e.op, FALLBACK_REMARK, f"vector loop kept scalar: {e.message}")
+
+
+def populate_loop_to_simd_patterns(options: VecOptions, fallback: bool = False, remarks: bool = False) -> list[RewritePattern]:
+    return [LowerVecLoop(options, fallback, remarks), LowerPredLoop(options, fallback, remarks)]
+
+
+@dataclass(frozen=True)
+class ConvertLoopToSimdPass(ModulePass):
+    """Lower vecloops and predloops to simd ops at the target's width (see the module docstring)."""
+
+    name = "convert-loop-to-simd"
+
+    target: str = "native"
+    """sse2 | avx2 | avx512 | neon | scalar | native."""
+    tail: str = ""
+    """scalar | masked: override each vector loop's tail kind ("" keeps the loop's)."""
+    interleave: int = 0
+    """Independent vector accumulators per reduction; 0 picks per target."""
+    partial: bool = True
+    """Allow loops mixing element widths (their narrower vectors fill part of a register);
+    false makes them an error (or scalar under `fallback`): the C printer prints full registers only."""
+    fallback: bool = False
+    """Keep a vector loop the target cannot express as the scalar loop it means (width 1)
+    instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
+    remarks: bool = False
+    """Print a remark for each loop kept scalar by `fallback`."""
+    stream_bytes: int = DEFAULT_STREAM_BYTES
+    """A map whose output is at least this many bytes at run time stores it with streaming
+    (non-temporal) stores after peeling to the vector alignment (x86 only; 0: never). An
+    output that large would only evict the inputs and the caller's data; a smaller one may
+    be read again from cache."""
+    pipeline: str = ""
+    """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
+
+    def __post_init__(self) -> None:
+        check_options(self)  # valid values: passes/options.py
+
+    def options(self, module: ModuleOp) -> VecOptions:
+        try:
+            info = resolve_target(self.target)
+        except ValueError as e:
+            raise LoopoptDiagnostic(str(e), module) from None
+        return VecOptions(info, self.tail, self.interleave, self.partial, self.stream_bytes)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        options = self.options(op)
+        recorded = op.attributes.get(TARGET_ATTR)
+        if isinstance(recorded, StringAttr) and recorded.data != options.target.name:
+            raise LoopoptDiagnostic(
+                f"module was already lowered for target '{recorded.data}', not '{options.target.name}'", op
+            )
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options, self.fallback, self.remarks)),  # pyright: ignore[reportArgumentType]
+            apply_recursively=False,
+            walk_reverse=True,
+        ).rewrite_module(op)
+        op.attributes[TARGET_ATTR] = StringAttr(resolve_target_name(self.target))
+        if self.pipeline:
+            op.attributes[PIPELINE_ATTR] = StringAttr(self.pipeline)

@@ -1,0 +1,614 @@
+"""Lane-wise body -> simd ops at a concrete width: the translator the vecloop and predloop lowerings share.
+
+A vecloop / predloop body is written for one lane; every value stands for W lanes. Emitting
+a block of the lowered loop walks the body once and gives each old value a `Lanes`:
+
+* `Uniform(v)`  — the same scalar `v` on every lane (constants, loop-invariant values,
+  loads at an index that does not move with the loop variable);
+* `Strided(b, s)` — an `index` value whose lane k is `b + k*s` (the loop variable is
+  `Strided(i, step)`); loads whose index moves by one element per lane become `simd.load`;
+* `Varying(v)` — a `vector<WxT>` (or a `vector<Wxi1>` mask) of per-lane values.
+
+Uniform values are materialized as vectors only where a varying op needs them
+(`simd.broadcast`; a uniform i1 becomes an all-or-nothing `simd.prefix_mask`). Pure body ops
+whose operands do not depend on the loop are emitted once, before the loop (with their
+broadcasts), so the main loop carries only the per-block work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    FloatAttr,
+    Float32Type,
+    Float64Type,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    i1,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.traits import is_side_effect_free
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.dialects.loop_affine import Affine
+from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
+
+
+# =========================================================================== lane values
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """The same scalar on every lane."""
+
+    value: SSAValue
+
+
+@dataclass(frozen=True)
+class Strided:
+    """An index whose lane k is `base + k * stride` (the loop variable and affine functions of it)."""
+
+    base: SSAValue
+    stride: int
+
+
+@dataclass(frozen=True)
+class Varying:
+    """A `vector<WxT>` or `vector<Wxi1>` holding each lane's value."""
+
+    value: SSAValue
+
+
+Lanes = Uniform | Strided | Varying
+
+
+def is_data_type(t: Attribute) -> bool:
+    """f32 f64 i32 i64: the element types of simd data vectors."""
+    if isinstance(t, Float32Type | Float64Type):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (32, 64)
+
+
+def is_mask_type(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
+    """`arith.constant value : t` for a scalar type."""
+    if isinstance(t, Float32Type | Float64Type):
+        return arith.ConstantOp(FloatAttr(float(value), t))
+    assert isinstance(t, IntegerType | IndexType)
+    return arith.ConstantOp(IntegerAttr(int(value), t))
+
+
+def located(op: Operation, like: Operation) -> Operation:
+    op.location = like.location
+    return op
+
+
+# =========================================================================== per-loop state
+
+
+_VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
+
+
+def _vector_type(t: Attribute, width: int) -> VectorType:
+    """`vector<width x t>`, built once: a VectorType costs ~0.1 ms to construct and verify,
+    and the lowering asks for the same few types for every op (docs/compile_time.md)."""
+    key = (t, width)
+    vt = _VECTOR_TYPES.get(key)
+    if vt is None:
+        vt = _VECTOR_TYPES[key] = VectorType(t, [width])
+    return vt
+
+
+@dataclass
+class LoopLowering:
+    """What every block emitted for one vector loop shares: target, width, the preheader.
+
+    `preheader` inserts before the loop being lowered; what it emits (hoisted pure ops,
+    broadcasts of invariant values, constant vectors) is emitted once and reused by the
+    main loop, the remainder loop and the masked tail.
+    """
+
+    source: loop.VecLoopOp | loop.PredLoopOp
+    target: TargetInfo
+    width: int
+    preheader: Callable[[Operation], None]
+    hoisted: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    """Old invariant body value -> its preheader copy."""
+    outside: set[SSAValue] = field(default_factory=set[SSAValue])
+    """New scalar values available before the loop (hoisted copies, values defined outside)."""
+    broadcasts: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
+    """Preheader broadcasts of outside scalars (and constant vectors), by (scalar, vector type)."""
+    inserted: list[Operation] = field(default_factory=list[Operation])
+    """Everything emitted before the loop, in order (erased again by `abandon`)."""
+    scratch: list[Block] = field(default_factory=list[Block])
+    """Loop bodies under construction (their ops are dropped by `abandon`)."""
+
+    def abandon(self, erase: Callable[[Operation], None]) -> None:
+        """Undo a lowering that failed half-way (`erase` removes one op, e.g. through the
+        rewriter): the source loop is left as it was."""
+        for block in self.scratch:
+            for op in block.walk():
+                op.drop_all_references()
+        for op in reversed(self.inserted):
+            if op.parent is not None:
+                erase(op)
+
+    def vector_type(self, t: Attribute, at: Operation) -> VectorType:
+        """`vector<W x t>`; index lanes have no simd form."""
+        if is_data_type(t) or is_mask_type(t):
+            return _vector_type(t, self.width)
+        raise LoopoptDiagnostic(
+            f"{at.name}: lane-varying values of type {t} have no simd form on {self.target.name} "
+            "(lanes hold f32, f64, i32, i64 or i1 masks)",
+            at,
+        )
+
+    def emit_pre(self, op: Operation) -> Operation:
+        located(op, self.source)
+        self.preheader(op)
+        self.inserted.append(op)
+        for r in op.results:
+            self.outside.add(r)
+        return op
+
+    def hoist_invariants(self) -> None:
+        """Copy the body's loop-invariant pure ops (and the pred region's) to the preheader."""
+        regions = [self.source.body] + ([self.source.pred] if isinstance(self.source, loop.PredLoopOp) else [])
+        inside = {op for r in regions for op in r.walk()}
+        for region in regions:
+            for op in region.block.ops:
+                if op.regions or isinstance(op, loop.YieldOp) or not is_side_effect_free(op):
+                    continue
+                if not all(self._available(v, inside) for v in op.operands):
+                    continue
+                new = op.clone(value_mapper=dict(self.hoisted))
+                self.emit_pre(new)
+                for old, r in zip(op.results, new.results, strict=True):
+                    self.hoisted[old] = r
+
+    def _available(self, value: SSAValue, inside: set[Operation]) -> bool:
+        if value in self.hoisted:
+            return True
+        owner = value.owner
+        if isinstance(owner, Block):
+            return owner.parent_op() is not self.source and not _is_within(owner.parent_op(), self.source)
+        return owner not in inside
+
+    def broadcast_outside(self, scalar: SSAValue, vt: VectorType) -> SSAValue:
+        """A preheader broadcast of a scalar available before the loop (cached)."""
+        key = (scalar, vt)
+        if key not in self.broadcasts:
+            ops = _broadcast_op(scalar, vt, self)
+            for o in ops:
+                self.emit_pre(o)
+            self.broadcasts[key] = ops[-1].results[0]
+        return self.broadcasts[key]
+
+    def index_const(self, value: int) -> SSAValue:
+        """`arith.constant value : index` before the loop (cached)."""
+        key = (("index", value), IndexType())
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            self.broadcasts[key] = self.emit_pre(const_op(value, IndexType())).results[0]  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
+    def splat_constant(self, value: int | float | bool, vt: VectorType) -> SSAValue:
+        """A vector with every lane `value`, built in the preheader (cached)."""
+        c = self.emit_pre(const_op(value, vt.element_type)).results[0]
+        return self.broadcast_outside(c, vt)
+
+    def iota(self, t: Attribute, stride: int) -> SSAValue:
+        """`[0, s, 2s, ...]` as `vector<W x t>` (t = i32 or i64), in the preheader."""
+        vt = VectorType(t, [self.width])
+        key = (("iota", stride), vt)
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            lanes = self.emit_pre(simd.IotaOp(vt)).results[0]
+            if stride != 1:
+                lanes = self.emit_pre(arith.MuliOp(lanes, self.splat_constant(stride, vt))).results[0]
+            self.broadcasts[key] = lanes  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
+
+def _is_within(op: Operation | None, ancestor: Operation) -> bool:
+    while op is not None:
+        if op is ancestor:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _broadcast_op(scalar: SSAValue, vt: VectorType, lowering: LoopLowering) -> list[Operation]:
+    """Ops that splat `scalar` over `vt`'s lanes (the last one's result is the vector).
+
+    A data scalar is a `simd.broadcast`; an i1 becomes `simd.prefix_mask(cond ? W : 0)`.
+    """
+    if is_mask_type(scalar.type):
+        w = const_op(lowering.width, IndexType())
+        z = const_op(0, IndexType())
+        n = arith.SelectOp(scalar, w, z)
+        return [w, z, n, simd.PrefixMaskOp(n, vt)]
+    return [simd.BroadcastOp(scalar, vt)]
+
+
+# =========================================================================== one block
+
+
+@dataclass
+class BlockEmitter:
+    """Emits one lowered block (W lanes) of a vector loop body into `block`.
+
+    `load_mask` makes contiguous loads masked (the lanes past the end of a masked tail);
+    `store_mask` makes contiguous stores masked and selects the lanes `loop.append`
+    compacts (a predloop's predicate, and-ed with `load_mask` in a tail).
+    """
+
+    lowering: LoopLowering
+    block: Block
+    env: dict[SSAValue, Lanes]
+    load_mask: SSAValue | None = None
+    store_mask: SSAValue | None = None
+    cursor: SSAValue | None = None
+    """A predloop's running append position (index) at the start of this block."""
+    full_compress: bool = False
+    """`loop.append` may write a whole vector at the cursor (`simd.compress_store ... full`):
+    the lowering has checked that the cursor is a vector away from the buffers' ends."""
+    masked_steps: dict[Operation, SSAValue] = field(default_factory=dict[Operation, SSAValue])
+    """Accumulation steps `acc <op> x` of a predloop to emit as `acc <op> select(mask, x, neutral)`,
+    with the neutral vector: only the combine is loop-carried (no blend after it)."""
+    streaming: SSAValue | None = None
+    """A buffer whose contiguous stores are aligned here and go `nontemporal` (streaming)."""
+    append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
+    """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
+    _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
+    _loaded: dict[tuple[SSAValue, SSAValue, Attribute], SSAValue] = field(
+        default_factory=dict[tuple[SSAValue, SSAValue, Attribute], SSAValue]
+    )
+    """Vectors loaded in this block by (buffer, start, type), until a store to the buffer: a
+    predloop's pred and body regions load the same elements, the block loads them once."""
+
+    @property
+    def width(self) -> int:
+        return self.lowering.width
+
+    def emit(self, op: Operation, like: Operation) -> Operation:
+        located(op, like)
+        self.block.add_op(op)
+        return op
+
+    # ----------------------------------------------------------------- values
+
+    def lanes(self, value: SSAValue) -> Lanes:
+        if value in self.env:
+            return self.env[value]
+        if value in self.lowering.hoisted:
+            return Uniform(self.lowering.hoisted[value])
+        self.lowering.outside.add(value)
+        return Uniform(value)  # defined outside the loop
+
+    def vector(self, value: SSAValue, at: Operation) -> SSAValue:
+        """`value` as a `vector<WxT>` (broadcasting a uniform value)."""
+        lanes = self.lanes(value)
+        if isinstance(lanes, Varying):
+            return lanes.value
+        if isinstance(lanes, Strided):
+            raise LoopoptDiagnostic(
+                f"{at.name}: index lanes (the loop variable) have no simd form; cast them with arith.index_cast first",
+                at,
+            )
+        return self.splat(lanes.value, at)
+
+    def splat(self, scalar: SSAValue, at: Operation) -> SSAValue:
+        vt = self.lowering.vector_type(scalar.type, at)
+        if scalar in self.lowering.outside:
+            return self.lowering.broadcast_outside(scalar, vt)
+        key = (scalar, vt)
+        if key not in self._splats:
+            ops = _broadcast_op(scalar, vt, self.lowering)
+            for o in ops:
+                self.emit(o, at)
+            self._splats[key] = ops[-1].results[0]
+        return self._splats[key]
+
+    def scalar(self, value: SSAValue, at: Operation) -> SSAValue:
+        lanes = self.lanes(value)
+        if isinstance(lanes, Uniform):
+            return lanes.value
+        raise LoopoptDiagnostic(f"{at.name}: expected a value that is the same on every lane", at)
+
+    # ----------------------------------------------------------------- the body
+
+    def run(self, ops: Iterable[Operation]) -> list[Lanes] | None:
+        """Translate `ops` in order; returns the lanes of a final `loop.yield`'s operands."""
+        for op in ops:
+            if isinstance(op, loop.YieldOp):
+                return [self.lanes(v) for v in op.values]
+            if all(r in self.lowering.hoisted for r in op.results) and op.results:
+                continue
+            self.op(op)
+        return None
+
+    def op(self, op: Operation) -> None:
+        if op.regions:
+            raise LoopoptDiagnostic(f"{op.name}: a nested region in a vector loop body has no simd form", op)
+        if isinstance(op, loop.LoadOp):
+            return self._load(op)
+        if isinstance(op, loop.StoreOp):
+            return self._store(op)
+        if isinstance(op, loop.AppendOp):
+            return self._append(op)
+        if op in self.masked_steps:
+            return self._masked_step(op, self.masked_steps[op])
+        operand_lanes = [self.lanes(v) for v in op.operands]
+        if any(isinstance(x, Strided) for x in operand_lanes):
+            return self._index_op(op, operand_lanes)
+        if all(isinstance(x, Uniform) for x in operand_lanes):
+            return self._uniform(op)
+        return self._varying(op)
+
+    def _uniform(self, op: Operation) -> None:
+        """Every operand is uniform: the scalar op, once per block."""
+        mapper = {v: self.scalar(v, op) for v in op.operands}
+        new = self.emit(op.clone(value_mapper=mapper), op)
+        for old, r in zip(op.results, new.results, strict=True):
+            self.env[old] = Uniform(r)
+
+    def _varying(self, op: Operation) -> None:
+        (result,) = op.results if len(op.results) == 1 else (None,)
+        if result is None:
+            raise LoopoptDiagnostic(f"{op.name} has no simd form on {self.lowering.target.name}", op)
+        new: Operation
+        cls = type(op)
+        if cls in SAME_OP:
+            operands = [self.vector(v, op) for v in op.operands]
+            vt = self.lowering.vector_type(result.type, op)
+            new = cls.create(operands=operands, result_types=[vt], properties=dict(op.properties),
+                             attributes=dict(op.attributes))  # fmt: skip
+        elif cls in MIN_MAX:
+            new = MIN_MAX[cls](self.vector(op.operands[0], op), self.vector(op.operands[1], op))
+        elif isinstance(op, math.FmaOp):
+            # simd.fma is fused on every target: one instruction with has_fma, C's fma per lane without.
+            a, b, c = (self.vector(v, op) for v in op.operands)
+            new = simd.FmaOp(a, b, c)
+        elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp) and is_mask_type(op.operands[0].type):
+            # i1 read signed: a true lane is -1 (docs/integer_semantics.md)
+            vt = self.lowering.vector_type(result.type, op)
+            one, zero = self.lowering.splat_constant(-1, vt), self.lowering.splat_constant(0, vt)
+            new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
+        elif cls in CONVERT and is_mask_type(result.type):
+            raise LoopoptDiagnostic(
+                f"{op.name} to i1 on lane-varying operands cannot be lowered to simd for target "
+                f"'{self.lowering.target.name}': simd.convert has no mask result",
+                op,
+            )
+        elif cls in CONVERT:
+            new = simd.ConvertOp(self.vector(op.operands[0], op), self.lowering.vector_type(result.type, op))
+        elif isinstance(op, arith.CmpfOp | arith.CmpiOp):
+            return self._cmp(op)
+        elif isinstance(op, arith.SelectOp):
+            return self._select(op)
+        elif isinstance(op, arith.ExtUIOp) and is_mask_type(op.input.type):
+            vt = self.lowering.vector_type(result.type, op)
+            one, zero = self.lowering.splat_constant(1, vt), self.lowering.splat_constant(0, vt)
+            new = simd.SelectOp(self.vector(op.input, op), one, zero)
+        else:
+            reason = NO_VECTOR_FORM.get(cls, "no vector form")
+            raise LoopoptDiagnostic(
+                f"{op.name} on lane-varying operands cannot be lowered to simd for target "
+                f"'{self.lowering.target.name}': {reason}",
+                op,
+            )
+        self.emit(new, op)
+        new.results[0].name_hint = result.name_hint
+        self.env[result] = Varying(new.results[0])
+
+    def _masked_step(self, op: Operation, neutral: SSAValue) -> None:
+        """`acc <op> x` on the active lanes only, as `acc <op> select(mask, x, neutral)`."""
+        assert self.store_mask is not None
+        source = self.lowering.source
+        (x,) = [v for v in op.operands if v not in source.acc_args]
+        selected = self.blend(self.store_mask, self.vector(x, op), neutral, op)
+        saved = self.env.get(x)
+        self.env[x] = Varying(selected)
+        try:
+            self._varying(op)
+        finally:
+            if saved is None:
+                del self.env[x]
+            else:
+                self.env[x] = saved
+
+    def _cmp(self, op: arith.CmpfOp | arith.CmpiOp) -> None:
+        table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
+        name = table[op.predicate.value.data]
+        mt = VectorType(i1, [self.width])
+        if name in ("true", "false"):
+            self.env[op.result] = Varying(self.lowering.splat_constant(name == "true", mt))
+            return
+        allowed = simd.INT_PREDICATES if isinstance(op, arith.CmpiOp) else simd.FLOAT_PREDICATES
+        if name not in CMP_PREDICATES or CMP_PREDICATES[name] not in allowed:
+            raise LoopoptDiagnostic(f"{op.name} {name}: simd.cmp has no such predicate on {op.lhs.type}", op)
+        new = self.emit(simd.CmpOp(CMP_PREDICATES[name], self.vector(op.lhs, op), self.vector(op.rhs, op)), op)
+        new.results[0].name_hint = op.result.name_hint
+        self.env[op.result] = Varying(new.results[0])
+
+    def _select(self, op: arith.SelectOp) -> None:
+        mask = self.vector(op.cond, op)
+        out = self.blend(mask, self.vector(op.lhs, op), self.vector(op.rhs, op), op)
+        out.name_hint = op.result.name_hint
+        self.env[op.result] = Varying(out)
+
+    def blend(self, mask: SSAValue, a: SSAValue, b: SSAValue, at: Operation) -> SSAValue:
+        """Lane k = mask[k] ? a[k] : b[k]; `simd.select` for data, (m & a) | (~m & b) for masks."""
+        assert isinstance(a.type, VectorType)
+        if not is_mask_type(a.type.element_type):
+            return self.emit(simd.SelectOp(mask, a, b), at).results[0]
+        ones = self.lowering.splat_constant(True, VectorType(i1, [self.width]))
+        not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
+        t = self.emit(arith.AndIOp(mask, a), at).results[0]
+        f = self.emit(arith.AndIOp(not_m, b), at).results[0]
+        return self.emit(arith.OrIOp(t, f), at).results[0]
+
+    # ----------------------------------------------------------------- index arithmetic
+
+    def _index_op(self, op: Operation, xs: Sequence[Lanes]) -> None:
+        """Ops on the loop variable: affine index arithmetic stays strided, index_cast makes lanes."""
+        if isinstance(op, arith.IndexCastOp) and isinstance(xs[0], Strided):
+            s = xs[0]
+            t = op.result.type
+            if not (isinstance(t, IntegerType) and t.width.data in (32, 64)):
+                raise LoopoptDiagnostic(f"{op.name} of the loop variable to {t} has no simd form", op)
+            base = self.emit(arith.IndexCastOp(s.base, t), op).results[0]
+            new = self.emit(arith.AddiOp(self.splat(base, op), self.lowering.iota(t, s.stride)), op)
+            new.results[0].name_hint = op.results[0].name_hint
+            self.env[op.results[0]] = Varying(new.results[0])
+            return
+        if isinstance(op, arith.AddiOp | arith.SubiOp) and all(isinstance(x, Uniform | Strided) for x in xs):
+            a, b = xs
+            sign = 1 if isinstance(op, arith.AddiOp) else -1
+            base = self.emit(type(op)(_base(a), _base(b)), op).results[0]
+            self.env[op.result] = Strided(base, _stride(a) + sign * _stride(b))
+            return
+        if isinstance(op, arith.MuliOp):
+            a, b = xs
+            const = _const_int(b.value) if isinstance(b, Uniform) else _const_int(a.value) if isinstance(a, Uniform) else None
+            if const is not None:
+                base = self.emit(arith.MuliOp(_base(a), _base(b)), op).results[0]
+                self.env[op.result] = Strided(base, (_stride(a) + _stride(b)) * const)
+                return
+        raise LoopoptDiagnostic(
+            f"{op.name} on the loop variable has no simd form (only +, -, * by a constant and arith.index_cast)", op
+        )
+
+    def index_at_lane0(self, a: Affine, at: Operation) -> tuple[SSAValue, int]:
+        """Lane 0's value of an affine index, and how far it moves per lane."""
+        stride = 0
+        total: SSAValue | None = None
+        for v, c in a.terms:
+            lanes = self.lanes(v)
+            if isinstance(lanes, Varying):
+                raise LoopoptDiagnostic(f"{at.name}: a computed (gather/scatter) index has no simd form", at)
+            stride += c * _stride(lanes)
+            term = _base(lanes)
+            if c != 1:
+                k = self.lowering.index_const(c)
+                term = self.emit(arith.MuliOp(term, k), at).results[0]
+            total = term if total is None else self.emit(arith.AddiOp(total, term), at).results[0]
+        if total is None or a.offset:
+            off = self.lowering.index_const(a.offset)
+            total = off if total is None else self.emit(arith.AddiOp(total, off), at).results[0]
+        return total, stride
+
+    # ----------------------------------------------------------------- memory
+
+    def _strides(self, op: loop.LoadOp | loop.StoreOp) -> list[int]:
+        out = []
+        for a in op.affine_indices:
+            s = 0
+            for v, c in a.terms:
+                lanes = self.lanes(v)
+                if isinstance(lanes, Varying):
+                    raise LoopoptDiagnostic(f"{op.name}: a computed (gather/scatter) index has no simd form", op)
+                s += c * _stride(lanes)
+            out.append(s)
+        return out
+
+    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp) -> SSAValue:
+        strides = self._strides(op)
+        if op.buf_type.rank.data != 1:
+            raise LoopoptDiagnostic(
+                f"{op.name}: a lane-varying access to a rank-{op.buf_type.rank.data} buffer has no simd form "
+                "(simd memory ops take rank-1 buffers)",
+                op,
+            )
+        if strides[0] != 1:
+            raise LoopoptDiagnostic(
+                f"{op.name}: the index moves by {strides[0]} elements per lane; only contiguous (1) or "
+                "uniform (0) accesses have a simd form (no gather/scatter)",
+                op,
+            )
+        if not is_data_type(op.buf_type.element_type):
+            raise LoopoptDiagnostic(
+                f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
+            )
+        start, _ = self.index_at_lane0(op.affine_indices[0], op)
+        return start
+
+    def _load(self, op: loop.LoadOp) -> None:
+        if all(s == 0 for s in self._strides(op)):
+            return self._uniform_access(op)
+        start = self._contiguous_start(op)
+        vt = self.lowering.vector_type(op.result.type, op)
+        key = (op.buf, start, vt)
+        if key in self._loaded:
+            self.env[op.result] = Varying(self._loaded[key])
+            return
+        if self.load_mask is None:
+            new = self.emit(simd.LoadOp(op.buf, start, vt), op)
+        else:
+            zero = self.lowering.splat_constant(0, vt)
+            new = self.emit(simd.MaskedLoadOp(op.buf, start, self.load_mask, zero), op)
+        new.results[0].name_hint = op.result.name_hint
+        self.env[op.result] = Varying(new.results[0])
+        self._loaded[key] = new.results[0]
+
+    def _forget(self, buf: SSAValue) -> None:
+        self._loaded = {k: v for k, v in self._loaded.items() if k[0] != buf}
+
+    def _store(self, op: loop.StoreOp) -> None:
+        self._forget(op.buf)
+        if all(s == 0 for s in self._strides(op)):
+            if not isinstance(self.lanes(op.value), Uniform):
+                raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
+            if self.store_mask is not None:
+                raise LoopoptDiagnostic(f"{op.name}: a store to a uniform index under a lane mask has no simd form", op)
+            return self._uniform_access(op)
+        start = self._contiguous_start(op)
+        value = self.vector(op.value, op)
+        if self.store_mask is None and op.buf == self.streaming:
+            self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)
+        elif self.store_mask is None:
+            self.emit(simd.StoreOp(value, op.buf, start), op)
+        else:
+            self.emit(simd.MaskedStoreOp(value, op.buf, start, self.store_mask), op)
+
+    def _uniform_access(self, op: loop.LoadOp | loop.StoreOp) -> None:
+        mapper = {v: self.scalar(v, op) for v in op.operands if not isinstance(self.lanes(v), Strided)}
+        mapper |= {v: _base(self.lanes(v)) for v in op.indices if isinstance(self.lanes(v), Strided)}
+        new = self.emit(op.clone(value_mapper=mapper), op)
+        for old, r in zip(op.results, new.results, strict=True):
+            self.env[old] = Uniform(r)
+
+    def _append(self, op: loop.AppendOp) -> None:
+        self._forget(op.out)
+        if self.cursor is None or self.store_mask is None:
+            raise LoopoptDiagnostic(f"{op.name} outside a predicated block", op)
+        if not is_data_type(op.value.type):
+            raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
+        value = self.vector(op.value, op)
+        new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
+        self.append_counts.append(new.results[0])
+
+
+def _base(x: Lanes) -> SSAValue:
+    assert not isinstance(x, Varying)
+    return x.value if isinstance(x, Uniform) else x.base
+
+
+def _stride(x: Lanes) -> int:
+    return x.stride if isinstance(x, Strided) else 0
+
+
+def _const_int(v: SSAValue) -> int | None:
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None

@@ -1,0 +1,260 @@
+"""`loop.predloop` -> simd: a lane mask from the `pred` region, compaction at a running cursor.
+
+```
+%cnt = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) pred {
+  %x = loop.load %in[%i] : !loop.buf<f32>
+  %p = arith.cmpf ogt, %x, %zero : f32
+  loop.yield %p : i1
+} body {
+  %x = loop.load %in[%i] : !loop.buf<f32>
+  loop.append %x, %out : !loop.buf<f32>
+}
+```
+on avx512 (W = 16, MaskForm avx512_mask) becomes
+```
+%cur = loop.for %i in range(%c0, %end, %c16) accs(%c = %c0 : index add) attributes {loop.mask_form = ...} {
+  %x = simd.load %in[%i] : !loop.buf<f32> -> vector<16xf32>
+  %m = simd.cmp <ogt> %x, %zeros : vector<16xf32> -> vector<16xi1>
+  %k = simd.compress_store %x, %m, %out[%c] : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
+  %c2 = arith.addi %c, %k : index
+  loop.yield %c2 : index
+}
+%cnt = loop.for %i in range(%end, %n, %c16) accs(%c = %cur : index add) { ...one block, loads masked by
+                                           simd.prefix_mask(%n - %end), mask = pred & prefix... }
+```
+Every lane computes the body (it is pure, loads are in bounds); the mask decides what is
+kept: `simd.compress_store` for `loop.append` (its count advances the cursor, which is the
+count result), `simd.masked_store` for stores, `simd.select(mask, new, old)` for
+accumulators. The MaskForm is the target's (avx512_mask: the printer keeps the mask in a
+`__mmask`; select_blend: all-ones lanes and blends) and is recorded on the lowered loops as
+`loop.mask_form`. The leftover iterations always run as one masked block, whatever the
+tail kind says (except `none`): a width-1 predloop cannot continue the running cursor,
+since its appends restart at 0.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType, i1
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+
+from loopopt.dialects import loop, simd
+from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind, neutral_element
+from loopopt.lowering.loop_to_simd.accum import carried_kind, combine_tree, finish, neutral_vector, reduce_lanes
+from loopopt.lowering.loop_to_simd.lanes import (
+    BlockEmitter,
+    Lanes,
+    LoopLowering,
+    Strided,
+    Varying,
+    const_op,
+    is_mask_type,
+    located,
+)
+from loopopt.lowering.loop_to_simd.range import BlockRange
+from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
+from loopopt.lowering.loop_to_simd.tail import tail_mask
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _step, interleave_factor, lower_transactionally, tail_kind
+
+MASK_FORM_ATTR = "loop.mask_form"
+"""Discardable attribute on the lowered loops: the MaskForm they were lowered with."""
+
+
+def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
+                    cursor: SSAValue | None, load_mask: SSAValue | None, plan: PredPlan,
+                    full: bool = False) -> tuple[list[SSAValue], SSAValue | None]:  # fmt: skip
+    """One W-lane block of the predloop; returns (next accumulator vectors, next cursor).
+
+    `full`: appends may write a whole vector at the cursor. Without a cursor (no append and
+    an unused count) nothing counts the active lanes."""
+    op = lowering.source
+    assert isinstance(op, loop.PredLoopOp)
+    lanes = Strided(var, _step(op))
+    env: dict[SSAValue, Lanes] = {op.pred_var: lanes, op.var: lanes}
+    env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
+    em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor, full_compress=full,
+                      masked_steps=dict(plan.masked_steps))  # fmt: skip
+    em.run(op.pred.block.ops)
+    pred_yield = op.pred_yield
+    assert pred_yield is not None
+    mask = em.vector(pred_yield.values[0], pred_yield)
+    if load_mask is not None:
+        mask = em.emit(arith.AndIOp(mask, load_mask), op).results[0]
+    mask.name_hint = "mask"
+    em.store_mask = mask
+    em.run(op.body.block.ops)
+    yielded = op.yield_op.values if op.yield_op else ()
+    nexts = [
+        em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
+        for v, cur in zip(yielded, accs, strict=True)
+    ]
+    if cursor is None:
+        return nexts, None
+    count = em.append_counts[0] if em.append_counts else em.emit(simd.MaskPopcountOp(mask), op).results[0]
+    return nexts, em.emit(arith.AddiOp(cursor, count), op).results[0]
+
+
+@dataclass
+class PredPlan:
+    """What a predloop's lowering decides once, before emitting any block."""
+
+    masked_steps: dict[Operation, SSAValue]
+    """Accumulation steps lowered as `acc <op> select(mask, x, neutral)` -> the neutral vector."""
+    appends: list[loop.AppendOp]
+    cursor: bool
+    """Whether the running count is needed: for appends, or because the count result is used."""
+
+
+def masked_accumulation_steps(op: loop.PredLoopOp) -> dict[Operation, int]:
+    """The body ops `acc <kind> x` that are an accumulator's whole step -> its index.
+
+    Such a step is exactly `acc <kind> select(mask, x, neutral)` (the neutral element leaves
+    acc unchanged, bit for bit), which keeps only the combine on the loop-carried chain; any
+    other step keeps `select(mask, step, acc)`. Masks (i1) combine
+    with and/or/xor and stay blends."""
+    out: dict[Operation, int] = {}
+    if op.yield_op is None:
+        return out
+    for j, (acc, value) in enumerate(zip(op.accumulators, op.yield_op.values, strict=True)):
+        step = value.owner
+        t = acc.arg.type
+        if not isinstance(step, Operation) or step.parent_block() is not op.body.block or is_mask_type(t):
+            continue
+        table = FLOAT_COMBINE if isinstance(t, Float32Type | Float64Type) else INT_COMBINE
+        if type(step) is not table.get(acc.kind) or len(step.operands) != 2:
+            continue
+        if list(step.operands).count(acc.arg) != 1 or acc.arg.uses.get_length() != 1:
+            continue
+        out[step] = j
+    return out
+
+
+def _plan(op: loop.PredLoopOp, lowering: LoopLowering, in_order: frozenset[int] = frozenset()) -> PredPlan:
+    """`in_order`: accumulators that start at their init and step under `select(mask, step, acc)`."""
+    steps: dict[Operation, SSAValue] = {}
+    for step, j in masked_accumulation_steps(op).items():
+        if j in in_order:
+            continue
+        acc = op.accumulators[j]
+        vt = lowering.vector_type(acc.arg.type, op)
+        # the kind's neutral element leaves every lane as it is: for a float sum +0.0, since
+        # lanes start at +0.0 and a round-to-nearest sum is -0.0 only when both terms are
+        # (so no lane is ever -0.0, the one value +0.0 changes); +0.0 makes the select an AND
+        steps[step] = lowering.splat_constant(neutral_element(acc.kind, acc.arg.type), vt)
+    appends = [o for o in op.body.block.ops if isinstance(o, loop.AppendOp)]
+    return PredPlan(steps, appends, bool(appends) or bool(op.count.uses))
+
+
+def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
+    lower_transactionally(op, rewriter, options, _lower_predloop)
+
+
+def _capacity(plan: PredPlan, lowering: LoopLowering) -> SSAValue:
+    """The smallest length of the appended-to buffers (a full store at cursor c is in bounds
+    when c + W <= it; the cursor never exceeds the iterations done)."""
+    pre = lowering.emit_pre
+    cap: SSAValue | None = None
+    for buf in dict.fromkeys(a.out for a in plan.appends):
+        length = pre(loop.DimOp(buf, 0)).results[0]
+        cap = length if cap is None else pre(arith.MinSIOp(cap, length)).results[0]
+    assert cap is not None
+    return cap
+
+
+def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
+    target = options.target
+    br = BlockRange.of(lowering)
+    lowering.hoist_invariants()
+    tail = tail_kind(op, options)
+    k = interleave_factor(op, options)
+    accs = op.accumulators
+    n = len(accs)
+    types = [a.arg.type for a in accs]
+    vtypes = [lowering.vector_type(t, op) for t in types]
+    kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
+    pre = lowering.emit_pre
+    # One lane and one block per iteration: a single chain in element order. Each accumulator
+    # then starts at its init and steps as `select(mask, step, acc)`, exactly the sequential
+    # fold (a float sum without reassoc adds the init first, and a -0.0 init stays -0.0);
+    # otherwise lanes start at the neutral element and the init is added after the lanes.
+    in_order = frozenset(j for j, t in enumerate(types) if width == 1 and k == 1 and not is_mask_type(t))
+    inits = [
+        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order else neutral_vector(lowering, a.kind, t, op)
+        for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))
+    ]
+    plan = _plan(op, lowering, in_order)
+    zero = pre(const_op(0, IndexType())).results[0]
+    form = MaskFormAttr(target.mask_form)
+    cur_types: list[Attribute] = [IndexType()] if plan.cursor else []
+    cur_kinds = [AccumAttr(AccKind.ADD)] if plan.cursor else []
+    full = bool(plan.appends)
+    cap = _capacity(plan, lowering) if full else None
+
+    def loop_of(start: SSAValue, stop: SSAValue, copies: int, state: list[SSAValue],
+                mask: SSAValue | None = None, exact_tail: bool = False) -> list[SSAValue]:  # fmt: skip
+        """A loop of `copies` blocks per iteration from `state` (accumulator vectors x copies, cursor)."""
+        m, body = br.block_loop(start, stop, width * copies, state, [*vtypes * copies, *cur_types], kinds * copies + cur_kinds)
+        cursor = body.args[-1] if plan.cursor else None
+        nexts: list[SSAValue] = []
+        for c in range(copies):
+            var = body.args[0]
+            if c:
+                var = _emit(body, arith.AddiOp(var, lowering.index_const(c * width * br.step)), op)
+            block_mask = mask
+            if exact_tail:  # lanes left from this block on: the partial last block's prefix
+                block_mask = _emit(body, simd.PrefixMaskOp(_left(br, body, var, op), VectorType(i1, [width])), op)
+            accs_in = list(body.args[1 + c * n : 1 + (c + 1) * n])
+            out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail)
+            nexts += out
+        body.add_op(located(loop.YieldOp(*nexts, *([cursor] if cursor is not None else [])), op))
+        m.attributes[MASK_FORM_ATTR] = form
+        pre(m)
+        return list(m.res)
+
+    # main loop: K blocks per iteration, K accumulator copies, one cursor; with appends only the
+    # blocks whose full stores stay in bounds (all of them when the capacity is >= the trip count)
+    done, main_end = br.full_blocks(width * k, cap)
+    state = loop_of(br.lo, main_end, k, [*inits * k, *([zero] if plan.cursor else [])])
+    vaccs = [combine_tree(accs[j].kind, types[j], [state[c * n + j] for c in range(k)], pre) for j in range(n)]
+    state = [*vaccs, *state[k * n :]]
+    stop = main_end
+    if k > 1:  # the remaining whole blocks, one per iteration
+        done, stop = br.full_blocks(width, cap)
+        state = loop_of(main_end, stop, 1, state)
+    if full:
+        # exact compress-stores from here to the end, one block per iteration, the lanes past the
+        # end masked off: the partial last block, and any blocks the capacity kept from above
+        state = loop_of(stop, br.end, 1, state, exact_tail=True)
+    elif tail != TailKind.NONE and width > 1:
+        state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
+
+    results = [
+        reduce_lanes(a.kind, t, v, width, pre) if j in in_order else finish(a.kind, t, a.init, v, width, pre)
+        for j, (a, t, v) in enumerate(zip(accs, types, state[:n], strict=True))
+    ]
+    count = state[n] if plan.cursor else zero
+    count.name_hint = op.count.name_hint
+    rewriter.replace(op, [], [count, *results])
+
+
+def _emit(block: Block, new: Operation, like: Operation) -> SSAValue:
+    block.add_op(located(new, like))
+    return new.results[0]
+
+
+def _left(br: BlockRange, block: Block, var: SSAValue, at: Operation) -> SSAValue:
+    """Iterations left from `var` on: trips - (var - lo) / step, emitted into `block`."""
+    done = _emit(block, arith.SubiOp(var, br.lo), at)
+    if br.step != 1:
+        done = _emit(block, arith.DivSIOp(done, br.lowering.index_const(br.step)), at)
+    return _emit(block, arith.SubiOp(br.trips, done), at)
+
+
+def lower_predloop_scalar(op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
+    """On the scalar target a predloop stays a width-1 predloop, branching per lane (the C printer's `if`)."""
+    op.width = loop.WidthAttr(1)
+    op.mask_form = MaskFormAttr(MaskForm.BRANCH_PER_LANE)
+    rewriter.handle_operation_modification(op)

@@ -1,0 +1,137 @@
+"""Where a lowered vector loop's blocks start and stop: trip count and full-block boundaries.
+
+A vector loop over `[lo, hi)` (or `range(start, end, s)` with a constant step s) is split
+into loops that each cover whole blocks: the main loop over multiples of W·K iterations,
+a remainder loop over multiples of W, then the tail. Every boundary is `lo + m*s` for a
+multiple m of the block size, computed once before the loops from the trip count.
+
+Nothing overflows for any i64 bounds: the trip count is `len(range(lo, hi, s))` in
+arithmetic that cannot overflow (df_to_loop/trips.py); a boundary after m < trips
+iterations is an element of the range, computed as lo + m*s in i64 arithmetic (which wraps,
+so the result is exact even when m*s alone is not an i64); after all trips iterations the
+boundary is `hi` itself (lo + trips*s may lie past INT64_MAX), which ends a loop stepping
+by a whole block exactly where lo + trips*s would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
+from xdsl.ir import Block, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.dialects.loop_attrs import AccumAttr
+from loopopt.lowering.df_to_loop.trips import INT64_MAX, INT64_MIN, IndexMath, constant_of, trip_count
+from loopopt.lowering.loop_to_simd.lanes import LoopLowering, const_op
+
+
+@dataclass
+class BlockRange:
+    """The source loop's range as (lo, step, trips), and the block boundaries derived from it."""
+
+    lowering: LoopLowering
+    lo: SSAValue
+    end: SSAValue
+    step: int
+    trips: SSAValue
+    """Number of iterations (>= 0)."""
+
+    @staticmethod
+    def of(lowering: LoopLowering) -> BlockRange:
+        op = lowering.source
+        pre = lowering.emit_pre
+        lo, end = op.lower, op.upper
+        if op.step is None:
+            step = 1
+        else:
+            s = constant_of(op.step)
+            if s is None or s == 0:
+                raise LoopoptDiagnostic(
+                    f"{op.name} over range(start, end, step) needs a nonzero constant step to be lowered to simd", op
+                )
+            step = s
+        m = IndexMath(pre, lambda n: pre(const_op(n, IndexType())).results[0])
+        trips = trip_count(m, lo, end, m.c(step))
+        if m.value(trips) is not None:  # constant bounds: a value of its own, not a shared constant
+            trips = pre(arith.MaxSIOp(trips, m.c(0))).results[0]
+        trips.name_hint = "trips"
+        return BlockRange(lowering, lo, end, step, trips)
+
+    def full_blocks(self, block: int, limit: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
+        """(iterations in whole blocks of `block`, the loop variable's value after them).
+
+        With `limit` (an iteration count >= 0), no more than its whole blocks either: the
+        blocks that end at or before iteration `limit`."""
+        pre = self.lowering.emit_pre
+        n = self.round_down(self.trips, block)
+        if limit is not None:
+            n = pre(arith.MinSIOp(n, self.round_down(limit, block))).results[0]
+        return n, self.point(n)
+
+    def point(self, done: SSAValue) -> SSAValue:
+        """The loop variable after `done` (<= trips) iterations: lo + done*step, or the end
+        once every iteration is done (before the loop)."""
+        pre = self.lowering.emit_pre
+        if self.step == 1:  # lo + done <= lo + trips <= end
+            return pre(arith.AddiOp(self.lo, done)).results[0]
+        if self.step == -1:
+            return pre(arith.SubiOp(self.lo, done)).results[0]
+        i64 = IntegerType(64)
+        lo = pre(arith.IndexCastOp(self.lo, i64)).results[0]
+        k = pre(arith.IndexCastOp(done, i64)).results[0]
+        s = pre(const_op(self.step, i64)).results[0]
+        at = pre(arith.AddiOp(lo, pre(arith.MuliOp(k, s)).results[0])).results[0]
+        at = pre(arith.IndexCastOp(at, IndexType())).results[0]
+        inside = pre(arith.CmpiOp(done, self.trips, "slt")).results[0]
+        return pre(arith.SelectOp(inside, at, self.end)).results[0]
+
+    def round_down(self, count: SSAValue, block: int) -> SSAValue:
+        """`count - count % block` (before the loop)."""
+        if block == 1:
+            return count
+        pre = self.lowering.emit_pre
+        k = pre(const_op(block, IndexType())).results[0]
+        rem = pre(arith.RemSIOp(count, k)).results[0]
+        return pre(arith.SubiOp(count, rem)).results[0]
+
+    def after(self, done: SSAValue) -> BlockRange:
+        """The range of the iterations after the first `done` (a count, before the loop)."""
+        pre = self.lowering.emit_pre
+        lo = self.point(done)
+        trips = pre(arith.SubiOp(self.trips, done)).results[0]
+        return BlockRange(self.lowering, lo, self.end, self.step, trips)
+
+    def remaining(self, done: SSAValue) -> SSAValue:
+        """Iterations left after `done` of them."""
+        return self.lowering.emit_pre(arith.SubiOp(self.trips, done)).results[0]
+
+    def block_loop(self, start: SSAValue, stop: SSAValue, block: int, inits: Sequence[SSAValue],
+                   acc_types: Sequence, accs: Sequence[AccumAttr]) -> tuple[loop.ForOp, Block]:  # fmt: skip
+        """`loop.for %i in range(start, stop, block*step)` with an empty body (to be filled)."""
+        if not INT64_MIN <= block * self.step <= INT64_MAX:
+            raise LoopoptDiagnostic(
+                f"{self.lowering.source.name}: a block of {block} iterations of step {self.step} "
+                "spans more than the i64 range; cannot be lowered to simd (leave this loop scalar)",
+                self.lowering.source,
+            )
+        step = self.lowering.emit_pre(const_op(block * self.step, IndexType())).results[0]
+        body = Block(arg_types=[IndexType(), *acc_types])
+        body.args[0].name_hint = self.lowering.source.var.name_hint
+        sources = [a.name_hint or "acc" for a in self.lowering.source.acc_args]
+        for k, arg in enumerate(body.args[1:]):
+            arg.name_hint = f"{sources[k % len(sources)]}_v" if k < len(acc_types) and sources and isinstance(acc_types[k], VectorType) else "cursor"
+        self.lowering.scratch.append(body)
+        for_op = loop.ForOp([start, stop, step], inits, accs, body)
+        for_op.location = self.lowering.source.location
+        return for_op, body
+
+    def tail_bounds(self, start: SSAValue) -> list[SSAValue]:
+        """Bounds of a unit loop from `start` to the source loop's end (same step)."""
+        op = self.lowering.source
+        if op.step is None:
+            return [start, self.end]
+        return [start, self.end, op.step]

@@ -1,0 +1,320 @@
+"""`loop.vecloop` -> simd: interleaved main loop, remainder blocks, horizontal epilogue, tail.
+
+```
+%s = loop.vecloop %i in [%c0, %n) width(W) tail(scalar) accs(%acc = %z : f32 add reassoc) {
+  %x = loop.load %b[%i] : !loop.buf<f32>
+  %t = arith.addf %acc, %x : f32
+  loop.yield %t : f32
+}
+```
+on avx2 (W = 8, interleave K = 2) becomes
+```
+%v0 = simd.broadcast %zero : f32 -> vector<8xf32>
+%a:2 = loop.for %i in range(%c0, %end16, %c16) accs(%a0 = %v0 : vector<8xf32> add reassoc,
+                                                  %a1 = %v0 : vector<8xf32> add reassoc) {
+  %x0 = simd.load %b[%i] : !loop.buf<f32> -> vector<8xf32>
+  %t0 = arith.addf %a0, %x0 : vector<8xf32>
+  %i8 = arith.addi %i, %c8 : index
+  %x1 = simd.load %b[%i8] : !loop.buf<f32> -> vector<8xf32>
+  %t1 = arith.addf %a1, %x1 : vector<8xf32>
+  loop.yield %t0, %t1 : vector<8xf32>, vector<8xf32>
+}
+%c = arith.addf %a#0, %a#1 : vector<8xf32>
+%r = loop.for %i in range(%end16, %end8, %c8) accs(%v = %c : vector<8xf32> add reassoc) {...}
+%h = simd.hreduce <add> %r : vector<8xf32> -> f32
+%s0 = arith.addf %z, %h : f32
+%s = loop.for %i in [%end8, %n) accs(%acc = %s0 : f32 add reassoc) { ...the source body... }
+```
+With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
+`simd.select` keeping inactive lanes' accumulators) before the horizontal epilogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType
+from xdsl.ir import Block, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.dialects.loop_attrs import AccKind, TailKind
+from loopopt.dialects.simd_targets import TargetInfo, element_bits
+from loopopt.lowering.loop_to_simd.accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd.lanes import (
+    BlockEmitter,
+    Lanes,
+    LoopLowering,
+    Strided,
+    Varying,
+    const_op,
+    is_data_type,
+    located,
+)
+from loopopt.lowering.loop_to_simd.range import BlockRange
+from loopopt.lowering.loop_to_simd.tail import scalar_tail, tail_mask
+from loopopt.lowering.loop_to_simd.width import choose_width
+
+DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 4, "neon": 4}
+"""Independent vector accumulators of a reduction (blocks per main-loop iteration) when
+`interleave` is not given: enough to cover a float add's latency (4 cycles) at one or two
+adds per cycle; every target has the registers for 4 (the kernel library keeps 4 too)."""
+
+DEFAULT_UNROLL: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 2, "neon": 2}
+"""Blocks per main-loop iteration of a loop without accumulators (a map, a compaction) when
+`interleave` is not given: one loop-control overhead, and more independent work in flight
+(the 10-cycle vpmulld), per K vectors; 2 on the 128-bit targets, whose loads and stores are
+narrower anyway."""
+
+SCALAR_INTERLEAVE = 4
+"""Width-1 blocks per iteration of a predloop on the scalar target (4 accumulators, like the
+kernel library's scalar folds), when reassociation is allowed."""
+
+
+@dataclass(frozen=True)
+class VecOptions:
+    """The pass options a vector loop lowering reads."""
+
+    target: TargetInfo
+    tail: str
+    """"" (as each loop says), "scalar" or "masked"."""
+    interleave: int
+    """K >= 1, or 0 for the per-target default (reductions only)."""
+    partial: bool = True
+    """Allow vectors that fill part of a register (loops mixing element widths)."""
+    stream_bytes: int = 0
+    """Maps whose output is at least this many bytes at run time use streaming stores (0: never)."""
+
+
+def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> int:
+    """K: the option, else the target's default.
+
+    On the scalar target (width 1, where only predloops come here) K lanes are K separate
+    accumulators, a reassociation: 4 when every float add/mul accumulator allows it, else 1
+    — whatever the option says, since a float sum without `reassoc` must add in element order."""
+    if options.target.vector_bits == 0 and has_strict_float_accumulator(op):
+        return 1
+    if options.interleave > 0:
+        return options.interleave
+    if options.target.vector_bits == 0:
+        return SCALAR_INTERLEAVE
+    table = DEFAULT_INTERLEAVE if op.inits else DEFAULT_UNROLL
+    return table.get(options.target.name, 1)
+
+
+def has_strict_float_accumulator(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
+    """A float add/mul accumulator without `reassoc`: its steps must run in element order."""
+    return any(
+        a.kind in (AccKind.ADD, AccKind.MUL) and isinstance(a.arg.type, Float32Type | Float64Type) and not a.reassoc
+        for a in op.accumulators
+    )
+
+
+def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> TailKind:
+    """The loop's tail, overridden by the option (never overriding `none`, a promise about n).
+
+    A masked tail needs masked loads/stores; on targets without them a vecloop falls back
+    to the scalar epilogue.
+    """
+    kind = op.tail.data
+    if kind != TailKind.NONE and options.tail:
+        kind = TailKind(options.tail)
+    if kind == TailKind.MASKED and not options.target.has_masked_load_store and isinstance(op, loop.VecLoopOp):
+        kind = TailKind.SCALAR
+    return kind
+
+
+def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
+               load_mask: SSAValue | None = None, streaming: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
+    """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors.
+
+    Stores to `streaming` are aligned streaming stores (the caller has aligned them)."""
+    op = lowering.source
+    env: dict[SSAValue, Lanes] = {op.var: Strided(var, _step(op))}
+    env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
+    em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming)
+    em.run(op.body.block.ops)
+    out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
+    if load_mask is not None:
+        out = [em.blend(load_mask, new, cur, op) for new, cur in zip(out, accs, strict=True)]
+    return out
+
+
+def _step(op: loop.LoopLike) -> int:
+    if op.step is None:
+        return 1
+    owner = op.step.owner
+    assert isinstance(owner, arith.ConstantOp)
+    return owner.value.value.data  # type: ignore[union-attr]
+
+
+def lower_transactionally(
+    op: loop.VecLoopOp | loop.PredLoopOp,
+    rewriter: PatternRewriter,
+    options: VecOptions,
+    lower: Callable[[Any, PatternRewriter, VecOptions, LoopLowering, int], None],
+) -> None:
+    """Run `lower` on `op` at the target's width; a diagnostic erases everything it emitted.
+
+    So a loop the target cannot express is left exactly as it was (and `fallback` can keep
+    it scalar) instead of half-lowered.
+    """
+    width = choose_width(op, options.target, options.partial)
+    for acc in op.accumulators:
+        check_vectorizable(acc, op)
+    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
+    try:
+        lower(op, rewriter, options, lowering, width)
+    except LoopoptDiagnostic:
+        lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
+        raise
+
+
+def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
+    lower_transactionally(op, rewriter, options, _lower_vecloop)
+
+
+def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> loop.StoreOp | None:
+    """The store of a map that may stream its output, or None.
+
+    A map (no accumulators) with unit step and a tail (the peel breaks any `tail(none)`
+    promise) whose only store writes a rank-1 buffer at `i + c` that the loop does not read:
+    one output, so one peel aligns every streamed store."""
+    if not options.target.has_streaming_stores or options.stream_bytes <= 0:
+        return None
+    if op.inits or tail == TailKind.NONE or _step(op) != 1:
+        return None
+    stores = [o for o in op.body.walk() if isinstance(o, loop.StoreOp)]
+    if len(stores) != 1:
+        return None
+    store = stores[0]
+    if store.buf_type.rank.data != 1 or not is_data_type(store.buf_type.element_type):
+        return None
+    coeffs, _ = store.affine_indices[0].normalized()
+    if coeffs != {op.var: 1}:
+        return None
+    if any(isinstance(o, loop.LoadOp) and o.buf == store.buf for o in op.body.walk()):
+        return None
+    return store
+
+
+def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
+                   threshold: int) -> BlockRange:  # fmt: skip
+    """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
+    fence, when the output is at least `threshold` bytes; returns the range left to the rest.
+
+    No branch decides: when the output is small the peel count and the streamed iterations are
+    0, so both loops have empty ranges and the ordinary loops that follow run everything.
+    ```
+    %big  = arith.cmpi sge, trips * sizeof(T), threshold
+    %peel = arith.select %big, min(simd.align_offset %out[lo + c], trips), 0
+    loop.for %i in [lo, lo + peel) { the source body }                 // scalar
+    %nt   = arith.select %big, whole K*W blocks of (trips - peel), 0
+    loop.for %i in range(lo + peel, lo + peel + nt, K*W) { ... simd.store ... aligned nontemporal }
+    simd.store_fence
+    ```
+    """
+    op = lowering.source
+    pre = lowering.emit_pre
+    index = IndexType()
+    elt = store.buf_type.element_type
+    esize = element_bits(elt) // 8
+    zero = lowering.index_const(0)
+    nbytes = pre(arith.MuliOp(br.trips, lowering.index_const(esize))).results[0]
+    big = pre(arith.CmpiOp(nbytes, pre(const_op(threshold, index)).results[0], "sge")).results[0]
+    big.name_hint = "stream"
+    _, offset = store.affine_indices[0].normalized()
+    first = br.lo if not offset else pre(arith.AddiOp(br.lo, lowering.index_const(offset))).results[0]
+    ahead = pre(simd.AlignOffsetOp(store.buf, first, width * esize)).results[0]
+    bounded = pre(arith.MinSIOp(ahead, br.trips)).results[0]
+    peel = pre(arith.SelectOp(big, bounded, zero)).results[0]
+    peel.name_hint = "peel"
+    rest = br.after(peel)
+    scalar_tail(br, br.lo, [], stop=rest.lo)
+    whole = rest.round_down(rest.trips, width * k)
+    streamed = pre(arith.SelectOp(big, whole, zero)).results[0]
+    after = rest.after(streamed)
+    nt, body = rest.block_loop(rest.lo, after.lo, width * k, [], [], [])
+    for copy in range(k):
+        var = body.args[0]
+        if copy:
+            var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
+            body.add_op(var)
+            var = var.results[0]
+        emit_block(lowering, body, var, [], streaming=store.buf)
+    body.add_op(located(loop.YieldOp(), op))
+    pre(nt)
+    pre(simd.StoreFenceOp())
+    return after
+
+
+def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
+    br = BlockRange.of(lowering)  # validates the range first
+    lowering.hoist_invariants()
+    k = interleave_factor(op, options)
+    tail = tail_kind(op, options)
+    store = streamed_store(op, options, tail)
+    if store is not None:
+        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes)
+    accs = op.accumulators
+    types = [a.arg.type for a in accs]
+    vtypes = [lowering.vector_type(t, op) for t in types]
+    kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
+    neutral = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
+    pre = lowering.emit_pre
+
+    # main loop: K interleaved copies of the body per iteration, K vector accumulators each
+    main_done, main_end = br.full_blocks(width * k)
+    main, body = br.block_loop(br.lo, main_end, width * k, neutral * k, vtypes * k, kinds * k)
+    n = len(accs)
+    nexts: list[SSAValue] = []
+    for copy in range(k):
+        var = body.args[0]
+        if copy:
+            off = lowering.index_const(copy * width * br.step)
+            var = located(arith.AddiOp(body.args[0], off), op)
+            body.add_op(var)
+            var = var.results[0]
+        nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]))
+    body.add_op(located(loop.YieldOp(*nexts), op))
+    pre(main)
+    vaccs = [
+        combine_tree(accs[j].kind, types[j], [main.res[copy * n + j] for copy in range(k)], pre)
+        for j in range(n)
+    ]
+    done, stop = main_done, main_end
+
+    # remainder blocks of W after the K-interleaved ones
+    if k > 1:
+        done, stop = br.full_blocks(width)
+        rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes, kinds)
+        body.add_op(located(loop.YieldOp(*emit_block(lowering, body, body.args[0], list(body.args[1:]))), op))
+        pre(rem)
+        vaccs = list(rem.res)
+
+    if tail == TailKind.MASKED:
+        # one block stepping past the end: runs once iff iterations are left
+        masked, body = br.block_loop(stop, br.end, width, vaccs, vtypes, kinds)
+        mask = pre(tail_mask(br, done)).results[0]
+        body.add_op(located(loop.YieldOp(*emit_block(lowering, body, body.args[0], list(body.args[1:]), mask)), op))
+        pre(masked)
+        vaccs = list(masked.res)
+
+    results = [
+        finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre) for j in range(n)
+    ]
+    if tail == TailKind.SCALAR:
+        results = list(scalar_tail(br, stop, results).res)
+    rewriter.replace(op, [], results)
+
+
+def lower_vecloop_scalar(op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:
+    """On the scalar target a vecloop is the `loop.for` it means at width 1."""
+    new = loop.ForOp(list(op.bounds), list(op.inits), list(op.accs.data), op.body.clone())
+    new.location = op.location
+    rewriter.replace(op, new)

@@ -1,0 +1,13 @@
+"""`loop-bench` and the benchmarks run by hand (the CLI is tools/loop_bench.py).
+
+    patterns, programs/   what is measured: df programs, sizes, dtypes, data
+    impls                 every implementation compared: generated (loopopt's C per ISA),
+                          kernels/ library, gcc -O3, numpy; built with harness wrappers
+    timing, cells         interleaved timing of every implementation per cell
+    baselines, env        STREAM baselines, the machine (CPU model, caches, load)
+    overhead              per-call and compile overheads
+    report, plot          the markdown / JSON tables and plots
+
+By hand: compile_time (ops/s through the pipeline), c_stable (generated C unchanged by a
+refactor), jit (loopopt.jit vs numpy), dask_scaling (loopopt.dask per-chunk cost).
+"""

@@ -1,0 +1,138 @@
+"""Measuring: STREAM per size, then every (pattern, dtype) cell — check each implementation, then time.
+
+An implementation whose result disagrees with the float64 / wrapping-integer reference
+gets "wrong result" in its cell instead of a number. Tolerances: integers exact; float
+maps 1e-5 relative (FMA vs separate multiply-add differ in the last bit); float
+reductions the kernel library's documented bound n·eps·Σ|terms| (kernels/README.md), which
+any summation order meets — gcc's sequential sum included — and garbage does not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from .impls import Built, Candidate, candidates, stream_runners
+from .patterns import BenchPattern, make_data, size_label
+from .timing import Timing, TimingConfig, time_group
+from .baselines import STREAM_BYTES_PER_ELEMENT
+
+
+@dataclass
+class CellResult:
+    pattern: str
+    seed: str
+    dtype: str
+    n: int
+    bytes: int
+    """Bytes the pattern must move: inputs read + outputs written."""
+    timings: dict[str, Timing] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    def gbps(self, label: str) -> float | None:
+        t = self.timings.get(label)
+        return self.bytes / t.median / 1e9 if t else None
+
+    def ns_per_element(self, label: str) -> float | None:
+        t = self.timings.get(label)
+        return t.median / self.n * 1e9 if t else None
+
+
+@dataclass
+class StreamResult:
+    n: int
+    timings: dict[str, Timing] = field(default_factory=dict)
+    error: str | None = None
+
+    def gbps(self, label: str) -> float | None:
+        t = self.timings.get(label)
+        if t is None:
+            return None
+        return STREAM_BYTES_PER_ELEMENT[label.removesuffix("-nt")] * self.n / t.median / 1e9
+
+    def limit(self, kind: str) -> float | None:
+        """The best of plain and non-temporal stores for one kind (the bandwidth limit)."""
+        values = [v for v in (self.gbps(kind), self.gbps(f"{kind}-nt")) if v is not None]
+        return max(values) if values else None
+
+
+def mismatch(pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray, got: tuple[np.ndarray | None, Any],
+             expected: tuple[np.ndarray | None, Any]) -> str | None:
+    """Why `got` is not an acceptable result, or None."""
+    out, result = got
+    ref_out, ref_result = expected
+    if pattern.kind == "filter_map" and result != ref_result:
+        return f"wrong result: count {result} != {ref_result}"
+    if ref_out is not None:
+        assert out is not None
+        ok = np.array_equal(out, ref_out) if dtype == "i32" else np.allclose(out, ref_out, rtol=1e-5, atol=1e-6)
+        if not ok:
+            bad = int(np.argmax(out != ref_out)) if dtype == "i32" else int(np.argmax(~np.isclose(out, ref_out, rtol=1e-5, atol=1e-6)))
+            return f"wrong result: out[{bad}] = {out[bad]!r}, expected {ref_out[bad]!r}"
+    if pattern.kind == "fold":
+        if dtype == "i32":
+            if int(result) != int(ref_result):
+                return f"wrong result: {result!r} != {ref_result!r}"
+        else:
+            terms = {"sum": x, "sumsq": x.astype(np.float64) ** 2, "filter_gt0_sum": x[x > 0]}[pattern.name]
+            eps = float(np.finfo(np.float32).eps)
+            tol = len(x) * eps * float(np.abs(terms.astype(np.float64)).sum()) + 1e-6
+            if not abs(float(result) - float(ref_result)) <= tol:
+                return f"wrong result: {float(result)!r}, expected {float(ref_result)!r} ± {tol:.3g}"
+    return None
+
+
+def measure_stream(built: Built, n: int, config: TimingConfig) -> StreamResult:
+    runners = stream_runners(built, n)
+    if isinstance(runners, str):
+        return StreamResult(n, error=runners)
+    return StreamResult(n, time_group(runners, config))
+
+
+def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config: TimingConfig) -> CellResult:
+    x, y = make_data(n, dtype)
+    expected = pattern.reference(x, y, dtype)
+    count = expected[1] if pattern.kind == "filter_map" else 0
+    cell = CellResult(pattern.name, pattern.seed, dtype, n, pattern.bytes_moved(n, x.itemsize, count))
+    runnable: dict[str, Callable[[int], object]] = {}
+    for c in candidates(built, pattern, dtype, x, y):
+        error = c.error or _check(c, pattern, dtype, x, y, expected)
+        if error is not None:
+            cell.errors[c.label] = error
+        else:
+            assert c.run is not None
+            runnable[c.label] = c.run
+    cell.timings = time_group(runnable, config)
+    return cell
+
+
+def _check(c: Candidate, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray, expected: Any) -> str | None:
+    if c.check is None:
+        return None
+    try:
+        got = c.check()
+    except Exception as e:  # a crash in the call is that implementation's cell, not the run's
+        return f"call failed: {type(e).__name__}: {e}"
+    return mismatch(pattern, dtype, x, y, got, expected)
+
+
+def measure_all(built: Built, patterns: Sequence[BenchPattern], dtypes: Sequence[str], sizes: Sequence[int],
+                config: TimingConfig, log: Callable[[str], None] = print) -> tuple[list[StreamResult], list[CellResult]]:
+    streams: list[StreamResult] = []
+    cells: list[CellResult] = []
+    for n in sizes:
+        streams.append(measure_stream(built, n, config))
+        s = streams[-1]
+        log(f"[{size_label(n)}] STREAM " + ", ".join(f"{k} {s.gbps(k):.1f}" for k in s.timings) + " GB/s")
+        for p in patterns:
+            for d in dtypes:
+                if d not in p.dtypes:
+                    continue
+                cell = measure_cell(built, p, d, n, config)
+                cells.append(cell)
+                shown = ", ".join(f"{k} {cell.gbps(k):.1f}" for k in cell.timings)
+                log(f"[{size_label(n)}] {p.name}_{d}: {shown} GB/s" + (f"; {len(cell.errors)} without a number" if cell.errors else ""))
+    return streams, cells

@@ -1,0 +1,74 @@
+"""What a `loop-bench` result was measured on: CPU, caches, compiler, flags, load."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+import numpy as np
+
+from loopopt import runtime
+
+from . import baselines as baselines
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def caches() -> str:
+    """`L1d 48K, L2 2048K, L3 107520K` from sysfs (per core, as the kernel reports them)."""
+    found = []
+    root = Path("/sys/devices/system/cpu/cpu0/cache")
+    for index in sorted(root.glob("index*")):
+        try:
+            kind = (index / "type").read_text().strip()
+            level = (index / "level").read_text().strip()
+            size = (index / "size").read_text().strip()
+        except OSError:
+            continue
+        if kind != "Instruction":
+            found.append(f"L{level}{'d' if kind == 'Data' else ''} {size}")
+    return ", ".join(found) or "unknown"
+
+
+def gcc_version() -> str:
+    try:
+        return subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def load_average() -> str:
+    try:
+        return " ".join(f"{v:.1f}" for v in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def environment(isas: tuple[str, ...]) -> dict[str, object]:
+    """Everything the report header states, as plain data (also saved to bench.json)."""
+    flags = {f"loopopt/<isa>, kernels/<isa> ({isa})": " ".join(runtime.compile_flags(isa)) for isa in isas}
+    native = runtime.compile_flags("native")
+    flags["gcc"] = " ".join([*native, *baselines.GCC_FLAGS])
+    flags["gcc-ffast-math"] = " ".join([*native, *baselines.GCC_FAST_MATH_FLAGS])
+    flags["STREAM"] = " ".join(native)
+    return {
+        "cpu": cpu_model(),
+        "cores": os.cpu_count(),
+        "caches": caches(),
+        "host_isas": list(runtime.host_isas()),
+        "compiler": gcc_version(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "flags": flags,
+        "load_average_start": load_average(),
+    }

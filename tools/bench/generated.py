@@ -1,0 +1,82 @@
+"""loopopt's side of `loop-bench`: the df programs through `loopopt.compile`, per ISA.
+
+All requested kernels of one ISA go through `loopopt.compile` as one module (one pipeline
+run, one gcc run). If that fails, each kernel is compiled on its own so one pattern that
+the pipeline or printer cannot handle yet costs only its own cells, and the error (first
+line, with its location) is kept for the table instead of a number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .patterns import BenchPattern
+
+
+@dataclass
+class LoopoptBuild:
+    """What loopopt produced for one ISA: per kernel name, its C and signature, or why not."""
+
+    isa: str
+    pipeline: str
+    c_sources: dict[str, str] = field(default_factory=dict)
+    """Kernel name -> the C it was compiled from (the whole module's C when compiled together)."""
+    signatures: dict[str, Any] = field(default_factory=dict)
+    callables: dict[str, Any] = field(default_factory=dict)
+    """Kernel name -> the `loopopt.compile` callable (used for the correctness check and call overhead)."""
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+def first_line(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    line = text.splitlines()[0]
+    return f"{type(error).__name__}: {line}"[:300]
+
+
+def program_text(patterns: Sequence[BenchPattern]) -> str:
+    return "\n".join(p.program.read_text() for p in patterns)
+
+
+def pipeline_for(isa: str) -> str:
+    from loopopt.compile import default_pipeline
+
+    return default_pipeline(isa)
+
+
+def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: str) -> LoopoptBuild:
+    """Compile the patterns' df programs for `isa` with loopopt's default pipeline."""
+    import loopopt.compile as lc
+    from xdsl.dialects.builtin import ModuleOp
+    from xdsl.dialects.func import FuncOp
+
+    build = LoopoptBuild(isa, pipeline_for(isa))
+    wanted = [p.kernel(d) for p in patterns for d in dtypes if d in p.dtypes]
+    try:
+        module = lc.parse(program_text(patterns), name="bench_programs")
+    except Exception as e:  # a broken program is a bench bug, but report it per cell like the rest
+        build.errors.update({k: f"parse: {first_line(e)}" for k in wanted})
+        return build
+    funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    for name in list(funcs):
+        if name not in wanted:
+            funcs[name].detach()
+    try:
+        compiled = lc.compile(module, target=isa)
+        for name in wanted:
+            build.c_sources[name] = compiled.c_source
+            build.signatures[name] = compiled.signatures[name]
+            build.callables[name] = compiled[name]
+        return build
+    except Exception:
+        pass
+    for name in wanted:
+        try:
+            compiled = lc.compile(ModuleOp([funcs[name].clone()]), target=isa)
+            build.c_sources[name] = compiled.c_source
+            build.signatures[name] = compiled.signatures[name]
+            build.callables[name] = compiled[name]
+        except Exception as e:
+            build.errors[name] = first_line(e)
+    return build

@@ -1,0 +1,385 @@
+"""The Markdown report of a `loop-bench` run: environment, STREAM, the comparison tables, the targets.
+
+Every ratio is computed within the run (same process, interleaved trials), never against
+numbers from another run. A cell with no number says why (the build error, the pipeline
+diagnostic, or "wrong result") instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .cells import CellResult, StreamResult
+from .impls import GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
+from .overhead import Overheads
+from .patterns import PATTERNS, size_label
+from .timing import TimingConfig
+
+L1_L2 = (1 << 10, 1 << 16)
+DRAM = 1 << 24
+CHAIN_SIZE = 1 << 20
+STREAM_TARGET_PATTERNS = ("axpb", "axpy", "sum", "sumsq")
+NUMPY_TARGETS: dict[str, tuple[float, float | None]] = {
+    # pattern -> (min speed-up vs numpy's natural expression, vs its branch-free spelling)
+    "sqrt_abs_axpb": (6.0, None),
+    "sumsq": (5.0, None),
+    "filter_gt0_scale": (40.0, None),
+    "filter_gt0_sum": (40.0, 8.0),
+}
+
+
+@dataclass
+class Run:
+    """Everything one run measured."""
+
+    env: dict[str, Any]
+    isas: tuple[str, ...]
+    pipelines: dict[str, str]
+    config: TimingConfig
+    streams: list[StreamResult] = field(default_factory=list)
+    cells: list[CellResult] = field(default_factory=list)
+    overheads: Overheads | None = None
+    build_errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def best(self) -> str:
+        return self.isas[-1]
+
+    def stream(self, n: int) -> StreamResult | None:
+        return next((s for s in self.streams if s.n == n), None)
+
+    def cell(self, pattern: str, dtype: str, n: int) -> CellResult | None:
+        return next((c for c in self.cells if (c.pattern, c.dtype, c.n) == (pattern, dtype, n)), None)
+
+
+def gcc_label(cell: CellResult) -> str:
+    """The gcc baseline of the targets: -ffast-math for float reductions (the vectorizable build)."""
+    return GCC_FAST if GCC_FAST in cell.timings or GCC_FAST in cell.errors else GCC
+
+
+def ratio(cell: CellResult, a: str, b: str, best_of: bool = False) -> float | None:
+    """Speed of `a` relative to `b` (time of b / time of a), on medians or on the fastest trials."""
+    ta, tb = cell.timings.get(a), cell.timings.get(b)
+    if not (ta and tb):
+        return None
+    return tb.low / ta.low if best_of else tb.median / ta.median
+
+
+def stream_fraction(run: Run, cell: CellResult, label: str, plain_only: bool = False) -> float | None:
+    s = run.stream(cell.n)
+    kind = PATTERNS[cell.pattern].stream
+    limit = (s.gbps(kind) if plain_only else s.limit(kind)) if s else None
+    got = cell.gbps(label)
+    return got / limit if got is not None and limit else None
+
+
+def _x(v: float | None, digits: int = 2) -> str:
+    return "—" if v is None else f"{v:.{digits}f}×"
+
+
+def _g(v: float | None) -> str:
+    return "—" if v is None else (f"{v:.1f}" if v >= 1 else f"{v:.2f}")
+
+
+def _pct(v: float | None) -> str:
+    return "—" if v is None else f"{100 * v:.0f}%"
+
+
+def _why(cell: CellResult, label: str) -> str:
+    error = cell.errors.get(label)
+    return "n/a" if error is None else "✗"
+
+
+def _gbps_or_why(cell: CellResult, label: str) -> str:
+    v = cell.gbps(label)
+    return _g(v) if v is not None else _why(cell, label)
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def header(run: Run) -> list[str]:
+    env = run.env
+    lines = [
+        "# loop-bench results",
+        "",
+        "loopopt's generated code against the hand-written kernel library (`loopopt.kernels`), gcc's",
+        "auto-vectorizer on the plain scalar loop, numpy's natural unfused expression, and STREAM",
+        "(the memory-bandwidth limit), all measured in one run. Regenerate with `make bench` or",
+        "`loop-bench --out results` (options: `--quick --patterns --sizes --dtypes --isa`).",
+        "",
+        f"* CPU: **{env['cpu']}**, {env['cores']} cores; caches {env['caches']}; ISAs run here: {', '.join(env['host_isas'])}",
+        f"* Compiler: {env['compiler']}; Python {env['python']}, numpy {env['numpy']}",
+        f"* Load average (1/5/15 min) at start: {env['load_average_start']}; at end: {env.get('load_average_end', '?')}"
+        " — the machine is shared, so absolute GB/s drift; ratios are computed within the run.",
+        f"* Timing: warm-up and calibration, then samples of ≥ {run.config.min_sample * 1e3:g} ms of the thread's CPU time"
+        " (not wall time: a kernel preempted by another job on this shared machine is not slower); each C kernel is repeated"
+        " inside C (a repeat wrapper calls it through a volatile function pointer), numpy in a Python loop;"
+        f" {run.config.trials} trial(s) interleaved across the implementations of a cell; the median is reported."
+        " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
+        "* GB/s = bytes the pattern must move (inputs read + outputs written; a filter writes its count) / median time.",
+        "* Every implementation's result is checked against a float64 / wrapping-int64 reference before it is timed.",
+        "",
+        "Flags:",
+        "",
+    ]
+    lines += [f"* `{k}`: `{v}`" for k, v in env["flags"].items()]
+    lines += ["", "loopopt pipeline per ISA (`loopopt.compile`'s default):", ""]
+    lines += [f"* {isa}: `{p}`" for isa, p in run.pipelines.items()]
+    return lines + [""]
+
+
+def stream_table(run: Run) -> list[str]:
+    lines = [
+        "## STREAM (f32, GB/s as STREAM counts them: copy 8 B, triad 12 B, read 4 B per element)",
+        "",
+        "| size | copy | copy (non-temporal) | triad | triad (non-temporal) | read (Σx) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for s in run.streams:
+        if s.error:
+            lines.append(f"| {size_label(s.n)} | {s.error} | | | | |")
+            continue
+        cols = [_g(s.gbps(k)) for k in ("copy", "copy-nt", "triad", "triad-nt", "read")]
+        lines.append(f"| {size_label(s.n)} | " + " | ".join(cols) + " |")
+    lines += [
+        "",
+        "A pattern's limit is the better of plain and non-temporal stores of the STREAM kernel with its",
+        "read/write mix: copy for maps and filter→map, triad for zip→map, read for folds.",
+        "",
+    ]
+    return lines
+
+
+def main_table(run: Run) -> list[str]:
+    best = run.best
+    lo, kl = loopopt_label(best), kernels_label(best)
+    lines = [
+        f"## loopopt ({best}) vs the kernel library ({best}), gcc and numpy",
+        "",
+        "GB/s (higher is better) and loopopt's speed ratio (its time divided into the other's: > 1 means loopopt is faster).",
+        "gcc is `-O3 -march=native`, with `-ffast-math` for float reductions (the numbers without it are in the gcc (no fast-math) column).",
+        "✗: no number — see \"Cells without a number\".",
+        "",
+        "| pattern | dtype | size | loopopt GB/s | ns/elt | kernels GB/s | gcc GB/s | gcc (no fast-math) | numpy GB/s | ÷kernels | ÷gcc | ÷numpy | % of STREAM |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for c in run.cells:
+        g = gcc_label(c)
+        ns = c.ns_per_element(lo)
+        lines.append(
+            f"| {c.seed} `{c.pattern}` | {c.dtype} | {size_label(c.n)} | {_gbps_or_why(c, lo)} | "
+            f"{'—' if ns is None else f'{ns:.3f}'} | {_gbps_or_why(c, kl)} | {_gbps_or_why(c, g)} | "
+            f"{_gbps_or_why(c, GCC) if g == GCC_FAST else ''} | {_gbps_or_why(c, NUMPY)} | "
+            f"{_x(ratio(c, lo, kl))} | {_x(ratio(c, lo, g))} | {_x(ratio(c, lo, NUMPY), 1)} | {_pct(stream_fraction(run, c, lo))} |"
+        )
+    return lines + [""]
+
+
+def isa_table(run: Run) -> list[str]:
+    if len(run.isas) < 2:
+        return []
+    lines = [
+        "## loopopt ÷ kernel library, per ISA (same ISA on both sides)",
+        "",
+        "| pattern | dtype | size | " + " | ".join(run.isas) + " |",
+        "|---|---|---|" + "---|" * len(run.isas),
+    ]
+    for c in run.cells:
+        cols = []
+        for isa in run.isas:
+            r = ratio(c, loopopt_label(isa), kernels_label(isa))
+            cols.append(_x(r) if r is not None else _why(c, loopopt_label(isa)) if loopopt_label(isa) in c.errors else "—")
+        lines.append(f"| {c.seed} `{c.pattern}` | {c.dtype} | {size_label(c.n)} | " + " | ".join(cols) + " |")
+    return lines + [""]
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def _verdict(ok: bool | None) -> str:
+    return "not measured" if ok is None else ("**met**" if ok else "**missed**")
+
+
+def targets(run: Run) -> list[str]:
+    best = run.best
+    lo = loopopt_label(best)
+    lines = ["## Targets", ""]
+
+    # 1-2: loopopt vs kernels and gcc at L1/L2 on the best ISA.
+    small = [c for c in run.cells if c.n in L1_L2]
+    for name, other, bar, floor in (
+        ("the kernel library", lambda c: kernels_label(best), 1.0, 0.9),
+        ("gcc -O3 -march=native (-ffast-math for float reductions)", gcc_label, 1.0, None),
+    ):
+        rs = [(c, ratio(c, lo, other(c))) for c in small]
+        missing = [c for c, r in rs if r is None]
+        got = [(c, r) for c, r in rs if r is not None]
+        ok = None if not got else all(r >= bar for _, r in got) and not missing
+        worst = min(got, key=lambda t: t[1]) if got else None
+        text = (
+            f"* loopopt ≥ {bar:.1f}× {name} for every pattern at L1/L2 sizes on {best}"
+            + (f" (none below {floor}×)" if floor else "")
+            + f": {_verdict(ok)}."
+        )
+        if got:
+            below = [f"{c.pattern}/{c.dtype}/{size_label(c.n)} {r:.2f}×" for c, r in got if r < bar]
+            text += f" {len(got) - len(below)}/{len(got)} cells ≥ {bar:.1f}×; worst {worst[1]:.2f}× ({worst[0].pattern}/{worst[0].dtype}/{size_label(worst[0].n)})"
+            if floor:
+                under = sum(1 for _, r in got if r < floor)
+                text += f"; {under} below {floor}×"
+            if below:
+                text += "; below: " + ", ".join(below)
+            best_of = [r for c in small if (r := ratio(c, lo, other(c), best_of=True)) is not None]
+            if best_of:
+                text += (f" (On the fastest of each implementation's trials instead of the medians: "
+                         f"{sum(r >= bar for r in best_of)}/{len(best_of)} ≥ {bar:.1f}×, worst {min(best_of):.2f}×.)")
+            else:
+                text += "."
+        if missing:
+            text += " No number: " + ", ".join(f"{c.pattern}/{c.dtype}/{size_label(c.n)}" for c in missing) + "."
+        lines.append(text)
+
+    # 3: bandwidth at 16 Mi.
+    big = [c for c in run.cells if c.n == DRAM and c.pattern in STREAM_TARGET_PATTERNS]
+    if big:
+        fr = [(c, stream_fraction(run, c, lo), stream_fraction(run, c, lo, plain_only=True)) for c in big]
+        ok = all(f is not None and f >= 0.9 for _, f, _ in fr)
+        lines.append(
+            f"* At 16 Mi elements, map, zip→map, fold, map→fold ≥ 90% of STREAM for their bytes: {_verdict(ok)}: "
+            + ", ".join(f"{c.seed} {c.dtype} {_pct(f)} ({_pct(p)} of plain-store STREAM)" for c, f, p in fr)
+            + "."
+        )
+    else:
+        lines.append(f"* At 16 Mi elements, ≥ 90% of STREAM: {_verdict(None)} (size 16Mi not in this run).")
+
+    # 4: fused chains vs numpy at 1 Mi.
+    for pattern, (bar, branch_free_bar) in NUMPY_TARGETS.items():
+        cs = [c for c in run.cells if c.n == CHAIN_SIZE and c.pattern == pattern]
+        seed = PATTERNS[pattern].seed
+        if not cs:
+            lines.append(f"* {seed} at 1 Mi ≥ {bar:g}× numpy: {_verdict(None)} (not in this run).")
+            continue
+        parts, oks = [], []
+        for c in cs:
+            r = ratio(c, lo, NUMPY)
+            oks.append(r is not None and r >= bar)
+            part = f"{c.dtype} {_x(r, 1)}"
+            if branch_free_bar is not None:
+                bf = next((k for k in c.timings if k.startswith(f"{NUMPY}:")), None)
+                rb = ratio(c, lo, bf) if bf else None
+                oks.append(rb is not None and rb >= branch_free_bar)
+                part += f" (vs branch-free `{bf.split(':', 1)[1] if bf else '?'}` {_x(rb, 1)}, target ≥ {branch_free_bar:g}×)"
+            parts.append(part)
+        lines.append(f"* {seed} `{pattern}` at 1 Mi ≥ {bar:g}× numpy: {_verdict(all(oks))}: " + ", ".join(parts) + ".")
+
+    # 5: fixed costs.
+    o = run.overheads
+    if o is not None:
+        call = next((t for k, t in o.calls.items() if k.startswith("loopopt sum")), None)
+        call_map = next((t for k, t in o.calls.items() if k.startswith("loopopt axpb")), None)
+        if call is not None:
+            worst = max(t.median for t in (call, call_map) if t is not None)
+            lines.append(
+                f"* Python→kernel call overhead ≤ 1 µs: {_verdict(worst <= 1e-6)}: "
+                + ", ".join(f"{k} {t.median * 1e9:.0f} ns" for k, t in o.calls.items())
+                + "."
+            )
+        else:
+            lines.append(f"* Python→kernel call overhead: not measured ({o.call_error}).")
+        examples = [ct for ct in o.compiles if ct.name.startswith("examples/")]
+        if examples:
+            ok = all(ct.error is None and ct.total < 1.0 for ct in examples)
+            parts = []
+            for ct in examples:
+                part = (f"{ct.name} {ct.total * 1e3:.0f} ms CPU in process (parse {ct.parse * 1e3:.0f}, pipeline "
+                        f"{ct.pipeline * 1e3:.0f}, print {ct.print_c * 1e3:.0f} ms; {ct.wall * 1e3:.0f} ms wall)")
+                if ct.cold_process is not None:
+                    part += f"; {ct.cold_process:.2f} s wall as a fresh `loop-opt` process"
+                    if ct.startup_process is not None:
+                        part += f", of which {ct.startup_process:.2f} s is `loop-opt`'s start-up on an empty module"
+                if ct.error:
+                    part += f" [{ct.error}]"
+                parts.append(part)
+            lines.append(f"* Compile time (default pipeline + C printing) < 1 s per example: {_verdict(ok)}: " + ", ".join(parts) + ".")
+        scale = next((ct for ct in o.compiles if not ct.name.startswith("examples/")), None)
+        if scale is not None:
+            slowest = sorted(scale.passes.items(), key=lambda kv: -kv[1])[:3]
+            lines.append(
+                f"* {scale.ops}-op generated df module: parse {scale.parse:.2f} s, pipeline {scale.pipeline:.2f} s, "
+                f"C printing {scale.print_c:.2f} s CPU ({scale.total / max(scale.ops, 1) * 1e3:.2f} ms/op; "
+                f"{scale.wall:.1f} s wall); slowest passes: "
+                + ", ".join(f"`{k.split(' ', 1)[1]}` {v:.2f} s" for k, v in slowest)
+                + (f" [{scale.error}]" if scale.error else "")
+                + "."
+            )
+    return lines + [""]
+
+
+def overhead_section(run: Run) -> list[str]:
+    o = run.overheads
+    if o is None:
+        return []
+    lines = ["## Call overhead and compile time", "", "| call | ns per call |", "|---|---|"]
+    lines += [f"| `{k}` | {t.median * 1e9:.0f} |" for k, t in o.calls.items()]
+    lines += ["", "Compile time, CPU ms of this thread (wall ms alongside: the machine is shared):", "",
+              "| input | ops | parse | pipeline | C printing | total | wall | fresh `loop-opt` process s | `loop-opt` start-up s |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for ct in o.compiles:
+        if ct.error:
+            lines.append(f"| {ct.name} | {ct.ops} | {ct.error} | | | | | | |")
+            continue
+        cold = "—" if ct.cold_process is None else f"{ct.cold_process:.2f}"
+        start = "—" if ct.startup_process is None else f"{ct.startup_process:.2f}"
+        lines.append(f"| {ct.name} | {ct.ops} | {ct.parse * 1e3:.0f} | {ct.pipeline * 1e3:.0f} | "
+                     f"{ct.print_c * 1e3:.0f} | {ct.total * 1e3:.0f} | {ct.wall * 1e3:.0f} | {cold} | {start} |")
+    with_passes = [ct for ct in o.compiles if ct.passes and not ct.error]
+    if with_passes:
+        names = list(dict.fromkeys(k for ct in with_passes for k in ct.passes))
+        lines += ["", "Pipeline CPU ms per pass:", "", "| pass | " + " | ".join(ct.name for ct in with_passes) + " |",
+                  "|---|" + "---|" * len(with_passes)]
+        for k in names:
+            lines.append(f"| `{k.split(' ', 1)[1]}` | " + " | ".join(
+                f"{ct.passes[k] * 1e3:.0f}" if k in ct.passes else "—" for ct in with_passes) + " |")
+    return lines + [""]
+
+
+def errors_section(run: Run) -> list[str]:
+    seen: dict[tuple[str, str], list[str]] = {}
+    for c in run.cells:
+        for label, error in c.errors.items():
+            seen.setdefault((label, error), []).append(f"{c.pattern}/{c.dtype}/{size_label(c.n)}")
+    lines = ["## Cells without a number", ""]
+    if not seen and not run.build_errors:
+        return lines + ["None: every implementation built and matched the reference in every cell.", ""]
+    for (label, error), where in seen.items():
+        lines.append(f"* `{label}` on {', '.join(where)}: {error}")
+    lines += [f"* build `{k}`: {v}" for k, v in run.build_errors.items()]
+    return lines + [""]
+
+
+def markdown(run: Run, extra: Sequence[str] = ()) -> str:
+    sections: list[Callable[[Run], list[str]]] = [header, targets, stream_table, main_table, isa_table, overhead_section, errors_section]
+    lines: list[str] = []
+    for section in sections:
+        lines += section(run)
+    lines += list(extra)
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def to_json(run: Run) -> str:
+    """The raw numbers (seconds per call, bytes, errors) for anyone re-plotting or re-checking."""
+    data = {
+        "env": run.env,
+        "isas": list(run.isas),
+        "pipelines": run.pipelines,
+        "config": asdict(run.config),
+        "stream": [asdict(s) for s in run.streams],
+        "cells": [asdict(c) for c in run.cells],
+        "overheads": asdict(run.overheads) if run.overheads else None,
+        "build_errors": run.build_errors,
+    }
+    return json.dumps(data, indent=1, default=str)
