@@ -7,6 +7,13 @@ Integer arithmetic wraps: the intrinsics used are unsigned lane arithmetic, and 
 product reductions are written as halving trees of `_mm*_add_epi*`/`_mm*_mullo_epi*` (c_hreduce),
 never `_mm512_reduce_add_epi32/64`, whose header adds signed lanes (undefined on overflow).
 Variable shifts read the amount as unsigned; float -> int saturates with NaN -> 0.
+
+Compaction has two forms because its cost depends on the CPU, not the ISA: `vcompress` to
+memory (`compress_store*`, `_mm512_mask_compressstoreu_*`) is a few cycles on Intel but
+microcoded on AMD Zen 4 (~80 cycles each), where compressing in a register
+(`_mm512_maskz_compress_*`, ~2 cycles) and storing it is far faster. `compress_store_reg`
+stores the first popcount(mask) lanes with a masked store; `compress_store_full_reg` stores the
+whole register (the caller guarantees W lanes of room). Both set `{dst}` to the count.
 """
 
 from __future__ import annotations
@@ -75,6 +82,15 @@ ROWS: dict[tuple[str, str], str] = {
     # compress + full 64-byte store, so `full` changes nothing on AVX-512
     **{("compress_store_full", e): (f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); "
                                     "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
+    # compress in a register, then store (not selected yet: the choice is per CPU, see the docstring).
+    # `full`: one full-width store (the caller guarantees W lanes of room); otherwise a masked
+    # store of the first popcount(mask) lanes.
+    **{("compress_store_reg", e): ("{dst} = (int64_t)__builtin_popcount((unsigned)({mask})); "
+                                   f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << {{dst}}) - 1u), "
+                                   f"_mm512_maskz_compress_{s}({{mask}}, {{value}}));") for e, _, s, m in _TYPES},
+    **{("compress_store_full_reg", e): (f"_mm512_storeu_{'si512' if e[0] == 'i' else s}(&{{buf}}[{{idx}}], "
+                                        f"_mm512_maskz_compress_{s}({{mask}}, {{value}})); "
+                                        "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
     ("store_fence", "none"): "_mm_sfence();",
     ("broadcast", "f32"): "{dst} = _mm512_set1_ps({a});",
     ("broadcast", "f64"): "{dst} = _mm512_set1_pd({a});",
