@@ -2,7 +2,9 @@
 
 ctypes costs several microseconds per call; a METH_FASTCALL function reading
 numpy arrays through the buffer protocol costs well under one. The wrapper is
-compiled in the same translation unit as the kernels, after them, and
+compiled in the same translation unit as the kernels, after them (METH_FASTCALL |
+METH_KEYWORDS: arguments by position or by C parameter name, `lib.axpb(x, a=2.0, b=1.0,
+out=y)`; a call without keywords copies nothing), and
 re-declares each kernel from its signature so that a signature disagreeing
 with the C source is a compile error rather than a silent ABI mismatch.
 Scalar results come back as numpy scalars of their exact dtype (an f32 result is
@@ -19,6 +21,11 @@ A kernel with computed axes (`KernelSignature.extents`) gets a second function,
 results (the query `KernelSignature.call_alloc` sizes outputs with); the kernel function
 itself checks after the call that every output on a computed axis held its extent, and
 does not return the extent results.
+
+A call whose arrays hold at least `GIL_RELEASE_ELEMENTS` elements in all releases the GIL
+while the kernel runs (kernels touch only their buffers, which the call holds exported),
+so other Python threads run meanwhile; smaller calls keep it (a release and re-acquire
+costs about as much as a small kernel).
 """
 
 from __future__ import annotations
@@ -361,13 +368,74 @@ def _kernel_pointer_declaration(sig: KernelSignature) -> str:
     return f"static {sig.return_c_type} (*const {kernel_pointer(sig)})({', '.join(types) or 'void'}) = {sig.name};"
 
 
+def _bind_arguments(sig: KernelSignature, k: str) -> list[str]:
+    """C that puts the call's arguments, given by position and/or by parameter name
+    (METH_FASTCALL | METH_KEYWORDS: `kwnames` holds the names of the trailing `given`),
+    into `args[]` in parameter order, with Python's TypeErrors for too many, unknown,
+    repeated and missing arguments. Without keywords `args` is `given` (no copy)."""
+    n = len(sig.params)
+    names = ", ".join(p.name for p in sig.params)
+    S = "%s"
+    too_many = _format_error("PyExc_TypeError", "{}() takes {} positional arguments ({}) but {} were given",
+                             (S, k), ("%d", str(n)), (S, _c_string(names)), ("%zd", "nargs"))
+    lines = [
+        f"    PyObject *bound[{max(n, 1)}] = {{NULL}};",
+        "    PyObject *const *args = given;",
+        "    if (kwnames == NULL) {",
+        f"        if (nargs != {n}) {{",
+        f"            {too_many}",
+        "            return NULL;",
+        "        }",
+        "    } else {",
+        f"        if (nargs > {n}) {{",
+        f"            {too_many}",
+        "            return NULL;",
+        "        }",
+        "        for (Py_ssize_t i = 0; i < nargs; i++)",
+        "            bound[i] = given[i];",
+        "        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(kwnames); j++) {",
+        "            PyObject *key = PyTuple_GET_ITEM(kwnames, j);",
+        "            Py_ssize_t at = -1;",
+    ]
+    for i, p in enumerate(sig.params):
+        lines.append(f"            {'else ' if i else ''}if (PyUnicode_CompareWithASCIIString(key, {_c_string(p.name)}) == 0) at = {i};")
+    lines += [
+        "            if (at < 0) {",
+        "                " + _format_error("PyExc_TypeError", "{}() got an unexpected keyword argument '{}' (parameters: {})",
+                                           (S, k), ("%U", "key"), (S, _c_string(names))),
+        "                return NULL;",
+        "            }",
+        "            if (bound[at] != NULL) {",
+        "                " + _format_error("PyExc_TypeError", "{}() got multiple values for argument '{}'",
+                                           (S, k), ("%U", "key")),
+        "                return NULL;",
+        "            }",
+        "            bound[at] = given[nargs + j];",
+        "        }",
+    ]
+    for i, p in enumerate(sig.params):
+        lines += [
+            f"        if (bound[{i}] == NULL) {{",
+            "            " + _format_error("PyExc_TypeError", "{}() missing required argument '{}'",
+                                           (S, k), (S, _c_string(p.name))),
+            "            return NULL;",
+            "        }",
+        ]
+    lines += [
+        "        args = bound;",
+        "    }",
+    ]
+    return lines
+
+
 def _wrapper(sig: KernelSignature, query: bool = False) -> str:
     """The METH_FASTCALL function of a kernel; with `query`, its `_extents_<name>` twin."""
     k = _c_string(sig.name)
     n = len(sig.params)
     lines = [
         "static PyObject *",
-        f"loopopt_py{'query' if query else 'wrap'}_{sig.name}(PyObject *self, PyObject *const *args, Py_ssize_t nargs)",
+        f"loopopt_py{'query' if query else 'wrap'}_{sig.name}(PyObject *self, PyObject *const *given, Py_ssize_t nargs, "
+        "PyObject *kwnames)",
         "{",
         "    (void)self;",
         "    PyObject *ret = NULL;",
@@ -380,12 +448,7 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
         if isinstance(p, ScalarParam):
             ctype = {"f32": "double", "f64": "double", "i32": "long long", "i64": "long long", "bool": "uint8_t"}
             lines.append(f"    {ctype[p.dtype]} s{i} = 0;")
-    names = ", ".join(p.name for p in sig.params)
-    lines.append(f"    if (nargs != {n}) {{")
-    lines.append("        " + _format_error("PyExc_TypeError", "{}() takes {} positional arguments ({}) but {} were given",
-                                             ("%s", k), ("%d", str(n)), ("%s", _c_string(names)), ("%zd", "nargs")))
-    lines.append("        return NULL;")
-    lines.append("    }")
+    lines += _bind_arguments(sig, k)
 
     # Acquire and check every argument, in order.
     for i, p in enumerate(sig.params):
@@ -478,12 +541,12 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
 def extension_source(module_name: str, kernel_source: str, signatures: Sequence[KernelSignature]) -> str:
     """One C translation unit: the kernels, their declarations from the signatures, the wrappers, PyInit."""
     methods = [
-        f'    {{{_c_string(s.name)}, (PyCFunction)(void (*)(void))loopopt_pywrap_{s.name}, METH_FASTCALL, '
+        f'    {{{_c_string(s.name)}, (PyCFunction)(void (*)(void))loopopt_pywrap_{s.name}, METH_FASTCALL | METH_KEYWORDS, '
         f"{_c_string(docstring(s))}}},"
         for s in signatures
     ]
     methods += [
-        f'    {{{_c_string(QUERY_PREFIX + s.name)}, (PyCFunction)(void (*)(void))loopopt_pyquery_{s.name}, METH_FASTCALL, '
+        f'    {{{_c_string(QUERY_PREFIX + s.name)}, (PyCFunction)(void (*)(void))loopopt_pyquery_{s.name}, METH_FASTCALL | METH_KEYWORDS, '
         f"{_c_string('extent query of ' + s.name)}}},"
         for s in signatures
         if s.extents

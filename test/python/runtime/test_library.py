@@ -179,10 +179,38 @@ def test_wrong_calls_raise_clean_errors(lib, kernel, args, exc, message):
     assert str(info.value).startswith(f"{kernel}()")
 
 
-def test_keyword_arguments_are_refused(lib):
+def test_keyword_arguments_by_parameter_name(lib):
+    x = np.arange(5, dtype=np.float32)
+    for args, kwargs in [((x, 2.0), {"out": None}), ((), {"out": None, "a": 2.0, "x": x}), ((x,), {"a": 2.0, "out": None})]:
+        out = np.zeros(5, np.float32)
+        kwargs["out"] = out
+        assert lib.lo_scale(*args, **kwargs) is None
+        np.testing.assert_array_equal(out, x * np.float32(2))
+    i32 = np.array([3, -1, 4, -1, 5], np.int32)
+    kept = np.zeros(5, np.int32)
+    assert lib.lo_positive(x=i32, out=kept) == 3  # a result comes back as without keywords
+    np.testing.assert_array_equal(kept[:3], [3, 4, 5])
+
+
+@pytest.mark.parametrize(("args", "kwargs", "message"), [
+    ((), {"y": 1}, r"lo_scale\(\) got an unexpected keyword argument 'y' \(parameters: x, a, out\)"),
+    ((np.zeros(3, np.float32),), {"x": 1}, r"lo_scale\(\) got multiple values for argument 'x'"),
+    ((np.zeros(3, np.float32), 1.0), {}, r"takes 3 positional arguments \(x, a, out\) but 2 were given"),
+    ((np.zeros(3, np.float32),), {"a": 1.0}, r"lo_scale\(\) missing required argument 'out'"),
+    ((np.zeros(3, np.float32), 1.0, np.zeros(3, np.float32), 4), {"a": 1}, "but 4 were given"),
+    ((), {"\u00e9": 1, "x": 1}, "unexpected keyword argument '\u00e9'"),  # non-ASCII names match nothing
+])
+def test_bad_keyword_calls_are_type_errors(lib, args, kwargs, message):
+    with pytest.raises(TypeError, match=message):
+        lib.lo_scale(*args, **kwargs)
+
+
+def test_keyword_errors_in_argument_checks_name_the_parameter(lib):
     x = np.arange(3, dtype=np.float32)
-    with pytest.raises(TypeError, match="keyword"):
-        lib.lo_scale(x, 1.0, out=np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="output 'out' overlaps parameter 'x'"):
+        lib.lo_scale(out=x, a=1.0, x=x)
+    with pytest.raises(TypeError, match="'x' expects dtype float32, found float64"):
+        lib.lo_scale(out=np.zeros(3, np.float32), a=1.0, x=np.zeros(3))
 
 
 def test_failed_calls_release_buffers_and_references(lib):
