@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from loopopt.dialects.cpu_models import CPUS
 from loopopt.diagnostics import LoopoptDiagnostic
 
 
@@ -149,7 +150,9 @@ MAX_INTERLEAVE = 16
 MAX_RECOMPUTE_OPS = 256
 """Largest producer body df-fuse recomputes in a consumer."""
 
-TAIL_RULE = "tail must be scalar or masked (or empty: keep each loop's tail)"
+TAIL_RULE = "tail must be scalar or masked, or auto (the CPU's cheaper one), or empty (keep each loop's tail)"
+CPU_CHOICE = Choice(("", *CPUS, "native"), what="cpu")
+"""A dialects/cpu_models.py name, native (this machine's) or "" (native for target=native)."""
 
 PASS_OPTIONS: dict[str, dict[str, Check]] = {
     "df-fuse": {
@@ -171,19 +174,21 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
     "loop-licm": {"speculate_loads": BoolOption()},
     "convert-loop-to-simd": {
         "target": Choice(from_targets=True, what="target"),
-        "tail": Choice(("", "scalar", "masked"), rule=TAIL_RULE),
+        "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),
         "interleave": IntOption(0, MAX_INTERLEAVE),
         "partial": BoolOption(),
         "fallback": BoolOption(),
         "remarks": BoolOption(),
-        "stream_bytes": IntOption(0, MAX_STREAM_BYTES),
+        "stream_bytes": IntOption(-1, MAX_STREAM_BYTES),
+        "cpu": CPU_CHOICE,
         "pipeline": PipelineText(),
     },
     "loop-pipeline": {
         "target": Choice(from_targets=True, what="target"),
-        "tail": Choice(("", "scalar", "masked"), rule=TAIL_RULE),
+        "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),
         "interleave": IntOption(0, MAX_INTERLEAVE),
         "stream_bytes": IntOption(-1, MAX_STREAM_BYTES),
+        "cpu": CPU_CHOICE,
         "remarks": BoolOption(),
     },
 }
