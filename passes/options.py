@@ -183,7 +183,14 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
         "cpu": CPU_CHOICE,
         "pipeline": PipelineText(),
     },
+    "loop-parallelize": {
+        "threads": IntOption(0, 1024),
+        "min_elements": IntOption(0, 1 << 40),
+        "chunk": IntOption(64, 1 << 24, power_of_two=True),
+        "remarks": BoolOption(),
+    },
     "loop-pipeline": {
+        "parallel": IntOption(-1, 1024),
         "target": Choice(from_targets=True, what="target"),
         "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),
         "interleave": IntOption(0, MAX_INTERLEAVE),

@@ -1,0 +1,480 @@
+"""`loop-parallelize{threads min_elements chunk remarks}`: mark kernels whose outer axis splits
+into chunks, so the C target runs them on several threads (docs/threads.md).
+
+A kernel is split along the axis of its buffers when a call on a chunk [lo, hi) of every
+buffer (offset pointers, length hi-lo) computes exactly that chunk's part of the outputs and
+a partial of each scalar result. Then the C target (targets/c_parallel.py) keeps the kernel
+as a static `<k>__chunk` and emits `<k>` with the same signature: an OpenMP loop over
+chunks, reductions combined from per-chunk partials in chunk order, filter outputs
+compacted, scans fixed up with the exclusive prefix of the chunk totals.
+
+The pass proves that property on Loop IR (before convert-loop-to-simd) and records the plan
+as the func attribute `loop.parallel` (a dictionary, `ParallelPlan`); anything it cannot
+prove stays serial, with a `PAR_REJECT_*` remark under `remarks=true`:
+
+* every buffer is rank 1 and on one axis (inputs by `loop.axes`, filter outputs by
+  `loop.capacity`); no computed axes (a range's values depend on the absolute position);
+* the body is constants, loop-free scalar code, `loop.dim`s used only as the upper bound of
+  top-level `[0, dim)` loops (or loop.alloc sizes), and top-level loops with no nested loop;
+* in a loop, every access is at the loop variable itself, the variable has no other use;
+* each accumulator is `acc <kind-op> x` (x independent of acc) whose result is returned as is
+  (a reduction) or, for a scan, whose next value is stored at [i] and nothing else;
+  add/mul reductions start at the neutral constant, float add/mul need `reassoc`;
+* each returned value is a reduction's result or a predloop's count (the filter count).
+
+Hand-written `loop.parallel` attributes are checked for structure by `verify_parallel_plan`
+(what keeps the driver's memory accesses in bounds); that the kernel really splits is what the
+attribute asserts, like an `omp parallel for` pragma.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    FloatAttr,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+from loopopt.diagnostics import LoopoptDiagnostic, remark
+from loopopt.dialects import loop
+from loopopt.lowering import abi
+from loopopt.passes.options import check_options
+
+PARALLEL_ATTR = "loop.parallel"
+DEFAULT_CHUNK = 16384
+"""Elements per chunk for kernels whose result depends on the split (float reductions and
+scans): a power of two ≥ 64, so every chunk is a whole number of vectors and cache lines."""
+DEFAULT_MIN_ELEMENTS = 65536
+"""Below this many elements the driver calls the serial kernel (measured: docs/threads.md;
+a constant until the target description has a CPU model)."""
+ALIGN = 64
+"""Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
+elements: whole vectors of every ISA and whole cache lines of every element type."""
+COMBINERS = ("add", "mul", "min", "max", "and", "or", "count")
+MAX_THREADS = 1024
+
+
+class ParReject(StrEnum):
+    """Why a kernel stays serial (docs/threads.md lists each with an example)."""
+
+    LOWERED = "PAR_REJECT_LOWERED"
+    """The kernel is already simd IR (run loop-parallelize before convert-loop-to-simd)."""
+    COMPUTED_AXIS = "PAR_REJECT_COMPUTED_AXIS"
+    """An output on a computed axis (a df.range): its values depend on the absolute position."""
+    RANK = "PAR_REJECT_RANK"
+    """A rank-2 buffer (row loops with inner dependencies are not split yet)."""
+    AXES = "PAR_REJECT_AXES"
+    """Buffers on different axes, or no input buffer to take the length from."""
+    STRUCTURE = "PAR_REJECT_STRUCTURE"
+    """An op outside the splittable shape: a nested loop, a zip over other streams, a call,
+    a range_desc loop, a loop not over [0, dim), a length used as a value."""
+    ACCESS = "PAR_REJECT_ACCESS"
+    """An access not at the loop variable (a stencil, a broadcast, a strided or reversed
+    access) or the variable used as a value (position-dependent)."""
+    REDUCTION = "PAR_REJECT_REDUCTION"
+    """A carried value that is not `acc <kind-op> x` (a recurrence, a custom fold)."""
+    FLOAT_ORDER = "PAR_REJECT_FLOAT_ORDER"
+    """A float add/mul reduction or scan without `reassoc`: chunking reorders it."""
+    INIT = "PAR_REJECT_INIT"
+    """An add/mul reduction or a scan whose init is not the neutral constant (every chunk would add it)."""
+    SCAN = "PAR_REJECT_SCAN"
+    """A scan other than an add scan stored as is (a mapped prefix, an exclusive scan, a result used)."""
+    EPILOGUE = "PAR_REJECT_EPILOGUE"
+    """A returned value computed after the loops (e.g. sum / n), or a loop result used again."""
+    NOTHING = "PAR_REJECT_NOTHING"
+    """No loop to split."""
+
+
+class Reject(Exception):
+    def __init__(self, code: ParReject, reason: str, op: Operation):
+        super().__init__(reason)
+        self.code, self.reason, self.op = code, reason, op
+
+
+@dataclass(frozen=True)
+class ParallelPlan:
+    """What `loop.parallel` records: the split axis, the chunking and how to combine."""
+
+    axis: str
+    chunk: int
+    min_elements: int
+    threads: int
+    """At most this many threads (0: as many as the runtime allows)."""
+    results: tuple[str, ...]
+    """Per func result, its combiner: add mul min max and or (a reduction kind) or count."""
+    scans: tuple[int, ...]
+    """Argument positions of outputs holding an add scan."""
+
+    def to_attr(self) -> DictionaryAttr:
+        return DictionaryAttr(
+            {
+                "axis": StringAttr(self.axis),
+                "chunk": IntegerAttr(self.chunk, 64),
+                "min_elements": IntegerAttr(self.min_elements, 64),
+                "threads": IntegerAttr(self.threads, 64),
+                "results": ArrayAttr([StringAttr(r) for r in self.results]),
+                "scans": ArrayAttr([IntegerAttr(k, 64) for k in self.scans]),
+            }
+        )
+
+
+def _fail(f: func.FuncOp, message: str) -> LoopoptDiagnostic:
+    return LoopoptDiagnostic(f"@{f.sym_name.data}: {PARALLEL_ATTR}: {message}", f)
+
+
+def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
+    """The kernel's `ParallelPlan`, or None when it has none; a located error when the
+    attribute is malformed or inconsistent with the kernel's ABI (what the C driver relies on
+    to stay in bounds: rank-1 buffers on the axis, a combiner per result of a fitting type,
+    counts exactly on the filter count results, scans on plain outputs)."""
+    raw = f.attributes.get(PARALLEL_ATTR)
+    if raw is None:
+        return None
+    if not isinstance(raw, DictionaryAttr):
+        raise _fail(f, "must be a dictionary")
+    d = raw.data
+    known = {"axis", "chunk", "min_elements", "threads", "results", "scans"}
+    if set(d) != known:
+        raise _fail(f, f"needs exactly the keys {', '.join(sorted(known))}")
+
+    def integer(key: str, lo: int, hi: int) -> int:
+        v = d[key]
+        if not isinstance(v, IntegerAttr) or not isinstance(v.value.data, int) or not lo <= v.value.data <= hi:
+            raise _fail(f, f"{key} must be an integer in [{lo}, {hi}]")
+        return v.value.data
+
+    axis = d["axis"]
+    if not isinstance(axis, StringAttr):
+        raise _fail(f, "axis must be a string")
+    chunk = integer("chunk", ALIGN, 1 << 40)
+    if chunk % ALIGN:
+        raise _fail(f, f"chunk = {chunk} is not a multiple of {ALIGN}")
+    min_elements = integer("min_elements", 0, 1 << 62)
+    threads = integer("threads", 0, MAX_THREADS)
+    results, scans = d["results"], d["scans"]
+    if not isinstance(results, ArrayAttr) or not all(isinstance(r, StringAttr) and r.data in COMBINERS for r in results):
+        raise _fail(f, f"results must list one of {', '.join(COMBINERS)} per result")
+    if not isinstance(scans, ArrayAttr) or not all(isinstance(k, IntegerAttr) for k in scans):
+        raise _fail(f, "scans must list argument positions")
+    combiners = tuple(r.data for r in results.data)  # type: ignore[attr-defined]
+    scan_args = tuple(k.value.data for k in scans.data)  # type: ignore[attr-defined]
+    if abi.KERNEL not in f.attributes:
+        raise _fail(f, f"only a {abi.KERNEL} func can be parallel")
+    args = abi.kernel_args(f)
+    if abi.computed_extents(f):
+        raise _fail(f, "a kernel with computed axes cannot be split")
+    outs = list(f.function_type.outputs.data)
+    if len(combiners) != len(outs):
+        raise _fail(f, f"results lists {len(combiners)} combiners for {len(outs)} results")
+    counts = {a.count_result for a in args if isinstance(a, abi.BufferArg) and a.count_result is not None}
+    has_input = False
+    for a in args:
+        if not isinstance(a, abi.BufferArg):
+            continue
+        on = a.capacity if a.capacity is not None else a.axes[0]
+        if a.rank != 1 or on != axis.data:
+            raise _fail(f, f"buffer {a.name!r} is not a rank-1 buffer on axis {axis.data!r}")
+        has_input |= not a.output
+    if not has_input:
+        raise _fail(f, "needs an input buffer on the axis")
+    for k, (c, t) in enumerate(zip(combiners, outs, strict=True)):
+        is_int = isinstance(t, IntegerType | IndexType)
+        if (c == "count") != (k in counts):
+            raise _fail(f, f"result #{k} is {'a' if k in counts else 'not a'} filter count but its combiner is {c}")
+        if c in ("and", "or") and not is_int:
+            raise _fail(f, f"result #{k} of type {t} cannot combine with {c}")
+    by_index = {a.index: a for a in args}
+    for k in scan_args:
+        a = by_index.get(k)
+        if not isinstance(a, abi.BufferArg) or not a.output or a.capacity is not None:
+            raise _fail(f, f"scans names argument #{k}, which is not a plain output buffer")
+        if scan_args.count(k) > 1:
+            raise _fail(f, f"scans names argument #{k} twice")
+    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args)
+
+
+# ----------------------------------------------------------------------------- analysis
+
+KIND_OPS: dict[str, tuple[type[Operation], ...]] = {
+    "add": (arith.AddiOp, arith.AddfOp),
+    "mul": (arith.MuliOp, arith.MulfOp),
+    "min": (arith.MinSIOp, arith.MinimumfOp),
+    "max": (arith.MaxSIOp, arith.MaximumfOp),
+    "and": (arith.AndIOp,),
+    "or": (arith.OrIOp,),
+}
+
+
+def _constant(v: SSAValue) -> int | float | None:
+    op = v.owner
+    if isinstance(op, arith.ConstantOp):
+        value = op.value
+        if isinstance(value, IntegerAttr | FloatAttr):
+            return value.value.data
+    return None
+
+
+def _is_neutral(kind: str, init: SSAValue) -> bool:
+    c = _constant(init)
+    if kind in ("min", "max", "and", "or"):
+        return True  # idempotent: init ⊕ init = init, so every chunk may start from it
+    return c is not None and c == (0 if kind == "add" else 1)
+
+
+def _depends_on(values: set[SSAValue], block_ops: list[Operation]) -> set[SSAValue]:
+    """`values` and every result computed from them, in program order."""
+    out = set(values)
+    for op in block_ops:
+        if any(o in out for o in op.operands):
+            out.update(op.results)
+    return out
+
+
+class _Analysis:
+    def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int):
+        self.f = f
+        self.chunk, self.min_elements, self.threads = chunk, min_elements, threads
+
+    def run(self) -> ParallelPlan:
+        f = self.f
+        args = abi.kernel_args(f)
+        if abi.computed_extents(f):
+            raise Reject(ParReject.COMPUTED_AXIS, "an output is on a computed axis (a range)", f)
+        buffers = [a for a in args if isinstance(a, abi.BufferArg)]
+        for a in buffers:
+            if a.rank != 1:
+                raise Reject(ParReject.RANK, f"buffer {a.name!r} has rank {a.rank}", f)
+        inputs = [a for a in buffers if not a.output]
+        if not inputs:
+            raise Reject(ParReject.AXES, "no input buffer gives the length", f)
+        axis = inputs[0].axes[0]
+        for a in buffers:
+            on = a.capacity if a.capacity is not None else a.axes[0]
+            if on != axis:
+                raise Reject(ParReject.AXES, f"buffer {a.name!r} is on axis {on!r}, not {axis!r}", f)
+        block = f.body.block
+        arg_bufs = {block.args[a.index] for a in buffers}
+        capacity_outs = {block.args[a.index]: a for a in buffers if a.capacity is not None}
+        dims: set[SSAValue] = set()
+        local_bufs = set(arg_bufs)
+        loops: list[loop.LoopLike] = []
+        loop_results: set[SSAValue] = set()
+        ret: func.ReturnOp | None = None
+        for op in block.ops:
+            if isinstance(op, loop.DimOp):
+                if op.buf not in arg_bufs:
+                    raise Reject(ParReject.STRUCTURE, "loop.dim of a buffer that is not an argument", op)
+                dims.add(op.result)
+            elif isinstance(op, loop.AllocOp):
+                if any(s not in dims for s in op.sizes):
+                    raise Reject(ParReject.STRUCTURE, "an intermediate not sized by the axis length", op)
+                local_bufs.add(op.result)
+            elif isinstance(op, loop.DeallocOp):
+                pass
+            elif isinstance(op, loop.LoopLike):
+                self._check_loop(op, dims, local_bufs, capacity_outs)
+                loops.append(op)
+                loop_results.update(op.results)
+            elif isinstance(op, func.ReturnOp):
+                ret = op
+            elif op.dialect_name() in ("arith", "math") and not op.regions:
+                if any(o in dims or o in loop_results for o in op.operands):
+                    what = "a length" if any(o in dims for o in op.operands) else "a loop result"
+                    raise Reject(ParReject.EPILOGUE, f"{what} is used as a value ({op.name})", op)
+            else:
+                raise Reject(ParReject.STRUCTURE, f"{op.name} at the top of the kernel", op)
+        if not loops:
+            raise Reject(ParReject.NOTHING, "the kernel has no loop", f)
+        # dims only as loop bounds / alloc sizes (checked by their users above and in _check_loop)
+        for d in dims:
+            for use in d.uses:
+                o = use.operation
+                ok = (isinstance(o, loop.LoopLike) and use.index == 1) or isinstance(o, loop.AllocOp)
+                if not ok:
+                    raise Reject(ParReject.STRUCTURE, f"the axis length is used by {o.name}", o)
+        assert ret is not None
+        results: list[str] = []
+        scans: list[int] = []
+        count_of = {a.count_result: block.args[a.index] for a in buffers if a.count_result is not None}
+        for k, v in enumerate(ret.arguments):
+            results.append(self._result_combiner(k, v, count_of, ret))
+        for L in loops:
+            for acc in L.accumulators:
+                if acc.result.uses and not all(u.operation is ret for u in acc.result.uses):
+                    raise Reject(ParReject.EPILOGUE, "a loop result is used after the loop", L)
+                stored = self._check_accumulator(L, acc)
+                if stored is not None:
+                    if acc.result.uses:
+                        raise Reject(ParReject.SCAN, "a scan whose total is also returned", L)
+                    for s in stored:
+                        k = block.args.index(s) if s in block.args else -1
+                        if k < 0 or s in capacity_outs:
+                            raise Reject(ParReject.SCAN, "a scan stored to an intermediate or a filter output", L)
+                        scans.append(k)
+            if isinstance(L, loop.PredLoopOp):
+                count = L.res[0]
+                if count.uses and not all(u.operation is ret for u in count.uses):
+                    raise Reject(ParReject.EPILOGUE, "a filter count is used after the loop", L)
+        for out_arg, a in capacity_outs.items():
+            pos = a.count_result
+            if pos is None or count_of.get(pos) is not out_arg or not isinstance(ret.arguments[pos].owner, loop.PredLoopOp):
+                raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is not counted by its predloop", ret)
+            writer = ret.arguments[pos].owner
+            for use in out_arg.uses:
+                o = use.operation
+                if not (isinstance(o, loop.AppendOp) and o.parent_op() is writer):
+                    raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is used by {o.name} outside its predloop", o)
+        if len(set(scans)) != len(scans):
+            raise Reject(ParReject.SCAN, "one output holds two scans", f)
+        return ParallelPlan(axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(sorted(scans)))
+
+    def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
+        owner = v.owner
+        if isinstance(owner, loop.PredLoopOp) and v is owner.res[0]:
+            if k not in count_of:
+                raise Reject(ParReject.EPILOGUE, f"result #{k} is a count no output is trimmed to", ret)
+            return "count"
+        if k in count_of:
+            raise Reject(ParReject.EPILOGUE, f"result #{k} is a filter count not computed by a predloop", ret)
+        if isinstance(owner, loop.LoopLike) and v in owner.acc_results:
+            acc = owner.accumulators[owner.acc_results.index(v)]
+            return acc.kind.value
+        raise Reject(ParReject.EPILOGUE, f"result #{k} is computed after the loops", ret)
+
+    def _check_loop(
+        self, L: loop.LoopLike, dims: set[SSAValue], local_bufs: set[SSAValue], capacity_outs: dict
+    ) -> None:
+        if isinstance(L, loop.ZipOp):
+            if any(s not in local_bufs or s in capacity_outs for s in L.streams):
+                raise Reject(ParReject.STRUCTURE, "a zip over a stream that is not a buffer on the axis", L)
+        if not L.is_interval:
+            raise Reject(ParReject.STRUCTURE, "a range_desc loop", L)
+        if _constant(L.lower) != 0 or L.upper not in dims:
+            raise Reject(ParReject.STRUCTURE, "a loop not over [0, length of the axis)", L)
+        regions = [L.body] + ([L.pred] if isinstance(L, loop.PredLoopOp) else [])
+        for region in regions:
+            var = region.block.args[0]
+            for op in region.walk():
+                if op.regions and op is not L:
+                    raise Reject(ParReject.STRUCTURE, f"{op.name} nested in a loop", op)
+                if isinstance(op, loop.LoadOp | loop.StoreOp):
+                    self._check_access(op, var, local_bufs, capacity_outs)
+                elif isinstance(op, loop.AppendOp):
+                    if op.out not in capacity_outs:
+                        raise Reject(ParReject.STRUCTURE, "an append to a buffer that is not a filter output", op)
+                elif isinstance(op, loop.YieldOp):
+                    pass
+                elif op.dialect_name() not in ("arith", "math"):
+                    raise Reject(ParReject.STRUCTURE, f"{op.name} in a loop body", op)
+                if any(o in dims for o in op.operands):
+                    raise Reject(ParReject.STRUCTURE, "the axis length is used in a loop body", op)
+            for use in var.uses:
+                o = use.operation
+                first_index = 1 if isinstance(o, loop.LoadOp) else 2
+                if not isinstance(o, loop.LoadOp | loop.StoreOp) or use.index < first_index:
+                    raise Reject(ParReject.ACCESS, f"the loop variable is used as a value by {o.name}", o)
+
+    def _check_access(self, op: loop.LoadOp | loop.StoreOp, var: SSAValue, local_bufs: set, capacity_outs: dict) -> None:
+        if op.buf not in local_bufs or op.buf in capacity_outs:
+            raise Reject(ParReject.ACCESS, "an access to a buffer that is not on the axis", op)
+        ((coeffs, offset),) = op.normalized_indices()
+        if offset != 0 or coeffs != {var: 1}:
+            raise Reject(ParReject.ACCESS, "an access not at the loop variable", op)
+
+    def _check_accumulator(self, L: loop.LoopLike, acc: loop.Accumulator) -> list[SSAValue] | None:
+        """Check `acc` is `acc <kind-op> x`; the buffers its running value is stored to (a scan)
+        or None (a reduction)."""
+        kind = acc.kind.value
+        if kind not in KIND_OPS:
+            raise Reject(ParReject.REDUCTION, f"a {kind} accumulator (a sequential fold)", L)
+        nxt = acc.next
+        step = nxt.owner if nxt is not None else None
+        if not isinstance(step, KIND_OPS[kind]) or acc.arg not in step.operands:
+            raise Reject(ParReject.REDUCTION, f"the carried value's step is not acc {kind} x", L)
+        other = [o for o in step.operands if o is not acc.arg]
+        body_ops = list(L.body.block.ops)
+        dependent = _depends_on({acc.arg}, body_ops)
+        if len(other) != 1 or other[0] in dependent:
+            raise Reject(ParReject.REDUCTION, f"the carried value's step is not acc {kind} x", L)
+        is_float = not isinstance(acc.arg.type, IntegerType | IndexType)
+        if is_float and kind in ("add", "mul") and not acc.reassoc:
+            raise Reject(ParReject.FLOAT_ORDER, f"a float {kind} without reassoc", L)
+        if not _is_neutral(kind, acc.init):
+            raise Reject(ParReject.INIT, f"the {kind} accumulator's init is not the constant neutral element", L)
+        stored: list[SSAValue] = []
+        for use in acc.arg.uses:
+            if use.operation is not step:
+                raise Reject(ParReject.REDUCTION, "the accumulator is used other than in its step", use.operation)
+        for use in nxt.uses:  # type: ignore[union-attr]
+            o = use.operation
+            if o is L.yield_op:
+                continue
+            if isinstance(o, loop.StoreOp) and use.index == 0:
+                stored.append(o.buf)
+                continue
+            raise Reject(ParReject.SCAN, f"the running value is used by {o.name}", o)
+        if not stored:
+            return None
+        if kind != "add":
+            raise Reject(ParReject.SCAN, f"a {kind} scan (only add scans are split)", L)
+        if _constant(acc.init) != 0:
+            raise Reject(ParReject.INIT, "a scan whose init is not 0", L)
+        return stored
+
+
+def plan_kernel(f: func.FuncOp, chunk: int = DEFAULT_CHUNK, min_elements: int = DEFAULT_MIN_ELEMENTS, threads: int = 0) -> ParallelPlan:
+    """The plan of kernel `f`; raises `Reject` when it cannot be split."""
+    if any(o.dialect_name() == "simd" for o in f.walk()):
+        raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
+    return _Analysis(f, chunk, min_elements, threads).run()
+
+
+@dataclass(frozen=True)
+class LoopParallelizePass(ModulePass):
+    """Mark every kernel that splits along its axis with `loop.parallel` (see the module docstring)."""
+
+    name = "loop-parallelize"
+
+    threads: int = 0
+    """At most this many threads per call (0: what the runtime allows: LOOPOPT_NUM_THREADS,
+    loopopt.set_num_threads, else the cores). 1 marks nothing."""
+    min_elements: int = DEFAULT_MIN_ELEMENTS
+    """Calls on fewer elements run the serial kernel."""
+    chunk: int = DEFAULT_CHUNK
+    """Elements per chunk when results depend on the split (float reductions, scans)."""
+    remarks: bool = False
+    """Print a PAR_REJECT_* remark for every kernel left serial."""
+
+    def __post_init__(self) -> None:
+        check_options(self)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.threads == 1:
+            return
+        for f in op.ops:
+            if not isinstance(f, func.FuncOp) or f.is_declaration or abi.KERNEL not in f.attributes:
+                continue
+            f.attributes.pop(PARALLEL_ATTR, None)
+            try:
+                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads)
+            except Reject as r:
+                if self.remarks:
+                    remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")
+                continue
+            f.attributes[PARALLEL_ATTR] = plan.to_attr()
+
+
+def parallel_attr(f: func.FuncOp) -> Attribute | None:
+    return f.attributes.get(PARALLEL_ATTR)
