@@ -2,7 +2,9 @@
 
     kernels = loopopt.compile(mlir_text, target="avx2")
     out = np.empty_like(x); total = kernels.sum_sq(x, out)      # C parameter order
+    total = kernels.sum_sq(x=x, out=out)                         # or by parameter name
     out, total = kernels.call_alloc("sum_sq", x)                 # outputs allocated
+    out, total = kernels.call("sum_sq", x=x)                     # the same; one value if just one
 
 Parse (with source locations), run the pipeline, print C for the target ISA (`-t c`), build it
 with the runtime (`loopopt.runtime.compile_library`, one cached shared object) and wrap each
@@ -297,8 +299,10 @@ class CompiledKernels:
     def __iter__(self):
         return iter(self.functions)
 
-    def call_alloc(self, name: str, *inputs: Any, extents: Mapping[str, int] | None = None) -> tuple[Any, ...]:
-        """Call `name` on its inputs only; returns (*outputs, *results), filter outputs trimmed.
+    def call_alloc(self, name: str, /, *inputs: Any, extents: Mapping[str, int] | None = None,
+                   **named_inputs: Any) -> tuple[Any, ...]:
+        """Call `name` on its inputs only, by position and/or by parameter name (as `call`);
+        returns (*outputs, *results), filter outputs trimmed.
 
         Outputs are sized from the inputs' axes; `extents` gives the length of an axis no
         input has. An output on a computed axis (a range's: `loop.extents`) is sized by
@@ -306,6 +310,8 @@ class CompiledKernels:
         """
         sig = self.signatures[name]
         function = self[name]
+        if named_inputs:
+            inputs = tuple(bind_inputs(sig, inputs, named_inputs))
         if self.library is None:  # a ForeignKernel sizes its outputs itself
             outputs, results = function(*inputs, extents=extents)
             return (*outputs, *results)
@@ -316,7 +322,7 @@ class CompiledKernels:
             query = getattr(function.__self__, QUERY_PREFIX + name)  # the extension module
         return sig.call_alloc(function, inputs, extents, query)
 
-    def call(self, name: str, *args: Any, extents: Mapping[str, int] | None = None, **kwargs: Any) -> Any:
+    def call(self, name: str, /, *args: Any, extents: Mapping[str, int] | None = None, **kwargs: Any) -> Any:
         """Call `name` on its inputs, given by position and/or by parameter name (the C
         kernel's input names, `signatures[name].inputs`: a df argument's name, one per field
         for a record; `k.call("axpb", x, a=2.0, b=1.0)`); outputs are allocated as by
@@ -338,7 +344,7 @@ def bind_inputs(sig: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> lis
     for key, value in kwargs.items():
         if key in outputs:
             raise TypeError(f"{sig.name}(): '{key}' is an output, allocated by the call "
-                            f"(pass your own buffer positionally to kernels.{sig.name}(...))")
+                            f"(to pass your own buffer, call kernels.{sig.name}(..., {key}=buffer))")
         if key not in names:
             raise TypeError(f"{sig.name}() got an unexpected keyword argument '{key}' (inputs: {', '.join(names) or 'none'})")
         if key in bound:
@@ -401,10 +407,6 @@ def compile(  # noqa: A001 - the public name is loopopt.compile
             name: runtime.ForeignKernel(c_source, sig, isa, signatures=every) for name, sig in signatures.items()
         }
         return compiled
-    library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
-    compiled.library = library
-    compiled.functions = {name: library[name] for name in signatures}
-    return compiled
     library = runtime.compile_library(c_source, list(signatures.values()), isa=isa, extra_cflags=extra_cflags)
     compiled.library = library
     compiled.functions = {name: library[name] for name in signatures}

@@ -338,8 +338,13 @@ class ForeignKernel:
         )
 
     def __call__(
-        self, *inputs: Any, extents: Mapping[str, int] | None = None
+        self, *inputs: Any, extents: Mapping[str, int] | None = None, **named_inputs: Any
     ) -> tuple[list[np.ndarray], tuple[Any, ...]]:
+        """Inputs by position and/or by parameter name (as `loopopt.compile`'s `call`)."""
+        if named_inputs:
+            from loopopt.compile import bind_inputs
+
+            inputs = tuple(bind_inputs(self.signature, inputs, named_inputs))
         return self.batch([inputs], None if extents is None else [extents])[0]
 
     def batch(
