@@ -18,6 +18,10 @@ def __getattr__(name: str):
         from importlib import import_module
 
         return import_module("loopopt.compile")
+    if name == "set_num_threads":
+        from loopopt.runtime.threads import set_num_threads
+
+        return set_num_threads
     if name == "jit":
         from loopopt.frontend.jit import jit
 

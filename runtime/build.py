@@ -44,7 +44,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from .isa import OPENMP_CFLAGS
+
 T = TypeVar("T")
+
+OPENMP_MARKER = 'LO_OMP("omp '
+"""What the C of a parallel kernel contains (targets/c_parallel.py)."""
 
 compile_count = 0
 """Number of compiler invocations made by this process (cache misses); for tests and stats."""
@@ -353,6 +358,12 @@ def _remove_stale_temporaries(directory: Path) -> None:
 # Building and loading
 
 
+def uses_openmp(source: str) -> bool:
+    """Whether `source` has parallel kernels (targets/c_parallel.py): built with -fopenmp
+    then, and only then; their libraries need the shared thread setting loaded first."""
+    return OPENMP_MARKER in source
+
+
 def _get(
     source: str,
     flags: Sequence[str],
@@ -366,6 +377,8 @@ def _get(
 ) -> tuple[_Entry, Path, bytes | None, bool]:
     """(entry, verified artifact path, its bytes or None, whether it was compiled just now)."""
     global compile_count
+    if uses_openmp(source):
+        flags = [*flags, *OPENMP_CFLAGS]
     all_flags = [*flags, "-shared" if shared else ""]
     all_flags = [f for f in all_flags if f]
     key = content_hash(compiler_identity(compiler), "\0".join(all_flags), "\0".join(libs), source, key_extra)
@@ -453,6 +466,10 @@ def build_and_load(
     loading a cached artifact raises ImportError or OSError, the entry is deleted and
     rebuilt once; a freshly built artifact that fails to load raises.
     """
+    if uses_openmp(source):
+        from .threads import ensure_loaded
+
+        ensure_loaded()  # defines the weak symbols the kernels' drivers read
     kwargs = dict(compiler=compiler or default_compiler(), shared=True, libs=libs, key_extra=key_extra, timeout=timeout, need_data=True)
     entry, path, data, fresh = _get(source, flags, **kwargs)  # type: ignore[arg-type]
     assert data is not None

@@ -54,6 +54,11 @@ GENERATED_CFLAGS: tuple[str, ...] = (
 (plain C such as the benchmark's `gcc -O3 -march=native` baseline; loopopt.compile never
 uses it) does not get them: gcc optimizes that C as it would on its own."""
 
+OPENMP_CFLAGS: tuple[str, ...] = ("-fopenmp",)
+"""Added (by runtime/build.py) to builds of C with parallel kernels only (docs/threads.md):
+libgomp is linked, and `LO_OMP` directives become OpenMP pragmas. The NEON cross build links
+libgomp statically under -static (gcc warns about dlopen in libgomp; harmless)."""
+
 AUTOVEC_CFLAGS: tuple[str, ...] = ("-ftree-vectorize",)
 """Extra flags that turn gcc's auto-vectorizer back on for a concrete ISA (later flags win)."""
 

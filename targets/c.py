@@ -25,6 +25,8 @@ from loopopt.targets.c_printer import print_module
 TARGET_ATTRS = ("loop.target", "simd.target")
 """Module attributes that record the ISA a module was lowered for."""
 PIPELINE_ATTR = "loop.pipeline"
+PARALLEL_ATTR = "loop.parallel"
+"""Func attribute of kernels split across threads (targets/c_parallel.py, docs/threads.md)."""
 
 
 def isa_table(name: str) -> IsaTable:
@@ -65,7 +67,12 @@ def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
         raise LoopoptDiagnostic(str(e), module) from None
     recorded_pipeline = module.attributes.get(PIPELINE_ATTR)
     pipe = recorded_pipeline.data if isinstance(recorded_pipeline, StringAttr) else pipeline or None
-    return print_module(module, table, name, pipe)
+    code = print_module(module, table, name, pipe)
+    if any(PARALLEL_ATTR in op.attributes for op in module.ops):
+        from loopopt.targets.c_parallel import parallelize
+
+        code = parallelize(module, code)
+    return code
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,315 @@
+"""The C of `loop.parallel` kernels: the serial kernel becomes a static `<k>__chunk` and `<k>`
+becomes an OpenMP driver with the same signature (docs/threads.md).
+
+```
+<k>(args):  n = the first input's length
+  n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
+  chunks: `chunk` elements when results depend on the split (float reductions, scans),
+          else one range per thread, a multiple of 64 elements (results cannot depend on it)
+  omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
+                (filter outputs of chunks >= 1 go to a scratch buffer at lo - chunk)
+                omp single: prefix of the filter counts, exclusive prefix of scan totals
+                omp for over chunks c >= 1: copy filter outputs to their offset, add the scan offset
+  results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
+```
+The thread count is `loopopt_num_threads` (a weak symbol the Python runtime defines:
+`loopopt.set_num_threads`, `LOOPOPT_NUM_THREADS`) or, for C callers, `LOOPOPT_NUM_THREADS`
+read once, else OpenMP's default; capped by the plan's `threads`. A call made while another
+parallel call runs in the process (another Python thread, or inside an OpenMP region) uses
+one thread, so concurrent callers never oversubscribe the cores. Without `-fopenmp` the file
+still compiles: the pragmas are ignored and chunks run in order on the calling thread.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
+from xdsl.dialects.func import FuncOp
+from xdsl.ir import Attribute
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.lowering import abi
+from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
+
+PREAMBLE = r"""#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#define LO_OMP(directive) _Pragma(directive)
+static int lo_par_max_threads(void) { return omp_get_max_threads(); }
+static int lo_par_in_parallel(void) { return omp_in_parallel(); }
+#else /* built without -fopenmp: the chunks run in order on the calling thread */
+#define LO_OMP(directive)
+static int lo_par_max_threads(void) { return 1; }
+static int lo_par_in_parallel(void) { return 0; }
+#endif
+/* Defined by loopopt's Python runtime (loopopt.set_num_threads); absent for C callers. */
+extern int loopopt_num_threads __attribute__((weak));
+extern int loopopt_parallel_calls __attribute__((weak));
+static int lo_par_calls_here;
+static int *lo_par_calls(void) { return &loopopt_parallel_calls ? &loopopt_parallel_calls : &lo_par_calls_here; }
+static int lo_par_setting(void)
+{
+    static int env = -1; /* LOOPOPT_NUM_THREADS, read once, when the runtime is absent */
+    if (&loopopt_num_threads)
+        return __atomic_load_n(&loopopt_num_threads, __ATOMIC_RELAXED);
+    int v = __atomic_load_n(&env, __ATOMIC_RELAXED);
+    if (v < 0) {
+        const char *s = getenv("LOOPOPT_NUM_THREADS");
+        v = s ? atoi(s) : 0;
+        v = v < 0 ? 0 : v > 1024 ? 1024 : v;
+        __atomic_store_n(&env, v, __ATOMIC_RELAXED);
+    }
+    return v;
+}
+/* Threads for one parallel call (call lo_par_end after it): 1 while another parallel call
+   runs in this process or inside a parallel region, so callers never oversubscribe. */
+static int lo_par_begin(int cap)
+{
+    int busy = __atomic_fetch_add(lo_par_calls(), 1, __ATOMIC_ACQ_REL) != 0 || lo_par_in_parallel();
+    int t = lo_par_setting();
+    if (t <= 0)
+        t = lo_par_max_threads();
+    if (cap > 0 && t > cap)
+        t = cap;
+    return busy || t < 1 ? 1 : t;
+}
+static void lo_par_end(void) { __atomic_fetch_sub(lo_par_calls(), 1, __ATOMIC_ACQ_REL); }
+"""
+
+_UNSIGNED = {"int8_t": "uint8_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
+
+
+def _is_float(t: Attribute) -> bool:
+    return not isinstance(t, IntegerType | IndexType)
+
+
+def _is_bool(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data == 1
+
+
+def _combine(kind: str, t: Attribute, ctype: str, a: str, b: str) -> str:
+    """C for `a ⊕ b` with the reduction kind's semantics (loopopt.dialects.reduction_kind)."""
+    if kind == "count":
+        return f"{a} + {b}"
+    if _is_bool(t):
+        op = {"add": "^", "mul": "&", "min": "&", "max": "|", "and": "&", "or": "|"}[kind]
+        return f"({ctype})({a} {op} {b})"
+    if _is_float(t):
+        if kind == "add":
+            return f"{a} + {b}"
+        if kind == "mul":
+            return f"{a} * {b}"
+        if kind == "min":
+            return f"isnan({a}) ? {a} : isnan({b}) ? {b} : ({a} < {b} || ({a} == {b} && signbit({a}))) ? {a} : {b}"
+        return f"isnan({a}) ? {a} : isnan({b}) ? {b} : ({a} > {b} || ({a} == {b} && !signbit({a}))) ? {a} : {b}"
+    u = _UNSIGNED[ctype]
+    return {
+        "add": f"({ctype})(({u}){a} + ({u}){b})",
+        "mul": f"({ctype})(({u}){a} * ({u}){b})",
+        "min": f"{a} < {b} ? {a} : {b}",
+        "max": f"{a} > {b} ? {a} : {b}",
+        "and": f"{a} & {b}",
+        "or": f"{a} | {b}",
+    }[kind]
+
+
+def _header(code: str, name: str, f: FuncOp) -> re.Match[str]:
+    found = list(re.finditer(rf"^(?P<ret>[A-Za-z_][A-Za-z0-9_ ]*?) {re.escape(name)}\((?P<params>[^)]*)\)\n\{{", code, re.M))
+    if len(found) != 1:
+        raise LoopoptDiagnostic(f"@{name}: the C printer's definition of a parallel kernel was not found", f)
+    return found[0]
+
+
+def _param_name(p: str) -> str:
+    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", p)[-1]
+
+
+def _param_type(p: str) -> str:
+    return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
+
+
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
+    name = f.sym_name.data
+    chunk_fn = f"{name}__chunk"
+    args = abi.kernel_args(f)
+    results = list(f.function_type.outputs.data)
+    names = [_param_name(p) for p in params]
+    taken = set(names)
+
+    def local(base: str) -> str:
+        n, k = base, 1
+        while n in taken:
+            n, k = f"{base}_{k}", k + 1
+        taken.add(n)
+        return n
+
+    n, t, cs, nch, c, lo, ln, ok = (local(s) for s in ("lo_n", "lo_t", "lo_cs", "lo_nch", "lo_c", "lo_lo", "lo_len", "lo_ok"))
+    # Map ABI arguments to C parameters.
+    pos = 0
+    buf: dict[int, tuple[str, str, str]] = {}  # arg index -> (ptr, len, element C type)
+    for a in args:
+        if isinstance(a, abi.BufferArg):
+            buf[a.index] = (names[pos], names[pos + 1], _param_type(params[pos]))
+            pos += 2
+        else:
+            pos += 1
+    ret_ptrs = names[pos:]
+    result_types = [_param_type(p) for p in params[pos:]] if len(results) >= 2 else ([ret] if results else [])
+    first_in = next(a for a in args if isinstance(a, abi.BufferArg) and not a.output)
+    filters = [a for a in args if isinstance(a, abi.BufferArg) and a.capacity is not None]
+    ordered = plan.scans and any(_is_float(args[k].element_type) for k in plan.scans)  # type: ignore[union-attr]
+    ordered = bool(ordered) or any(_is_float(rt) and kind != "count" for rt, kind in zip(results, plan.results, strict=True))
+    all_names = ", ".join(names)
+    serial = f"{chunk_fn}({all_names})"
+    serial_stmt = f"return {serial};" if len(results) == 1 else f"{serial}; return;"
+    out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
+    w = out.append
+    w(f"    const int64_t {n} = {buf[first_in.index][1]};")
+    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [f"{buf[a.index][1]} < {n}" for a in filters]
+    w(f"    if ({' || '.join(small)}) {{")
+    w(f"        {serial_stmt}")
+    w("    }")
+    w(f"    const int {t} = lo_par_begin({plan.threads});")
+    w(f"    (void){t}; /* unused without -fopenmp */")
+    if ordered:
+        w(f"    const int64_t {cs} = {plan.chunk};")
+    else:
+        w(f"    const int64_t {cs} = (({n} - 1) / {t} + {ALIGN}) / {ALIGN} * {ALIGN};")
+    w(f"    const int64_t {nch} = ({n} - 1) / {cs} + 1;")
+    # Scratch: per-chunk partials, filter scratch and offsets, scan offsets.
+    allocs: list[tuple[str, str, str]] = []  # (var, C type, count expr)
+    parts = []
+    for k, rt in enumerate(result_types):
+        v = local(f"lo_part{k}")
+        parts.append(v)
+        allocs.append((v, rt, nch))
+    scratch: dict[int, str] = {}
+    for a in filters:
+        v = local(f"lo_tmp_{buf[a.index][0]}")
+        scratch[a.index] = v
+        allocs.append((v, buf[a.index][2], f"({n} - {cs})"))
+    foff = local("lo_off") if filters else None
+    if foff:
+        allocs.append((foff, "int64_t", nch))
+    soff: dict[int, str] = {}
+    for k in plan.scans:
+        v = local(f"lo_soff_{buf[k][0]}")
+        soff[k] = v
+        allocs.append((v, buf[k][2], nch))
+    if not ordered:
+        w(f"    if ({t} < 2 || {nch} < 2) {{")
+        w("        lo_par_end();")
+        w(f"        {serial_stmt}")
+        w("    }")
+    for v, ct, count in allocs:
+        w(f"    {ct} *{v} = malloc(sizeof({ct}) * (size_t)({count} > 0 ? {count} : 1));")
+    if allocs:
+        w(f"    const _Bool {ok} = {' && '.join(v for v, _, _ in allocs)};")
+        w(f"    if (!{ok}) {{")
+        for v, _, _ in allocs:
+            w(f"        free({v});")
+        w("        lo_par_end();")
+        w(f"        {serial_stmt}")
+        w("    }")
+    w(f'    LO_OMP("omp parallel num_threads({t})")')
+    w("    {")
+    w('        LO_OMP("omp for schedule(static)")')
+    w(f"        for (int64_t {c} = 0; {c} < {nch}; {c}++) {{")
+    w(f"            const int64_t {lo} = {c} * {cs};")
+    w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
+    call_args: list[str] = []
+    pos = 0
+    for a in args:
+        if isinstance(a, abi.BufferArg):
+            ptr = buf[a.index][0]
+            if a.index in scratch:
+                call_args += [f"{c} == 0 ? {ptr} : {scratch[a.index]} + ({lo} - {cs})", ln]
+            else:
+                call_args += [f"{ptr} + {lo}", ln]
+            pos += 2
+        else:
+            call_args.append(names[pos])
+            pos += 1
+    if len(results) >= 2:
+        call_args += [f"&{p}[{c}]" for p in parts]
+    call = f"{chunk_fn}({', '.join(call_args)})"
+    w(f"            {parts[0]}[{c}] = {call};" if len(results) == 1 else f"            {call};")
+    w("        }")
+    if filters or plan.scans:
+        w('        LO_OMP("omp single")')
+        w("        {")
+        if foff:
+            count_part = parts[filters[0].count_result]  # type: ignore[index]
+            w(f"            {foff}[0] = 0;")
+            w(f"            for (int64_t {c} = 1; {c} < {nch}; {c}++)")
+            w(f"                {foff}[{c}] = {foff}[{c} - 1] + {count_part}[{c} - 1];")
+        for k, v in soff.items():
+            ptr, _, ct = buf[k]
+            add = _combine("add", args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
+            w(f"            {v}[0] = 0;")
+            w(f"            for (int64_t {c} = 1; {c} < {nch}; {c}++)")
+            w(f"                {v}[{c}] = {add};")
+        w("        }")
+        w('        LO_OMP("omp for schedule(static)")')
+        w(f"        for (int64_t {c} = 1; {c} < {nch}; {c}++) {{")
+        w(f"            const int64_t {lo} = {c} * {cs};")
+        w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
+        w(f"            (void){ln};")
+        for a in filters:
+            ptr, _, ct = buf[a.index]
+            cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
+            w(f"            memcpy({ptr} + {foff}[{c}], {scratch[a.index]} + ({lo} - {cs}), sizeof({ct}) * (size_t){cnt});")
+        for k, v in soff.items():
+            ptr, _, ct = buf[k]
+            i = local("lo_i")
+            add = _combine("add", args[k].element_type, ct, f"{ptr}[{i}]", f"{v}[{c}]")  # type: ignore[union-attr]
+            w('            LO_OMP("omp simd")')
+            w(f"            for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
+            w(f"                {ptr}[{i}] = {add};")
+        w("        }")
+    w("    }")
+    finals = []
+    for k, (rt, kind, p) in enumerate(zip(result_types, plan.results, parts, strict=True)):
+        r = local(f"lo_r{k}")
+        finals.append(r)
+        w(f"    {rt} {r} = {p}[0];")
+        w(f"    for (int64_t {c} = 1; {c} < {nch}; {c}++)")
+        w(f"        {r} = {_combine(kind, results[k], rt, r, f'{p}[{c}]')};")
+    for v, _, _ in allocs:
+        w(f"    free({v});")
+    w("    lo_par_end();")
+    if len(results) == 1:
+        w(f"    return {finals[0]};")
+    else:
+        for ptr, r in zip(ret_ptrs, finals, strict=True):
+            w(f"    *{ptr} = {r};")
+    w("}")
+    return "\n".join(out) + "\n"
+
+
+def parallelize(module: ModuleOp, code: str) -> str:
+    """`code` (the printed module) with each `loop.parallel` kernel split into its serial
+    chunk function and an OpenMP driver; unchanged when no kernel is parallel."""
+    drivers: list[str] = []
+    for f in module.ops:
+        if not isinstance(f, FuncOp) or f.is_declaration:
+            continue
+        plan = verify_parallel_plan(f)
+        if plan is None:
+            continue
+        name = f.sym_name.data
+        if re.search(rf"\b{re.escape(name)}__chunk\b", code):
+            raise LoopoptDiagnostic(f"@{name}: the name {name}__chunk, which its parallel driver needs, is taken", f)
+        m = _header(code, name, f)
+        ret = m.group("ret")
+        params = [p.strip() for p in m.group("params").split(",")] if m.group("params") != "void" else []
+        code = code[: m.start()] + f"static {ret} {name}__chunk(" + code[m.start("params") :]
+        drivers.append(_driver(f, plan, ret, params))
+    if not drivers:
+        return code
+    includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))
+    at = includes[-1].end() if includes else 0
+    code = code[:at] + PREAMBLE + code[at:]
+    return code.rstrip("\n") + "\n\n" + "\n".join(drivers)
