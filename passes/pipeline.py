@@ -11,6 +11,8 @@ loop-simplify                fold, identities
 loop-licm                    hoist loop-invariant code
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
+loop-parallelize{threads}    only with parallel=N: mark kernels that split into chunks across
+                             threads (OpenMP in the C; docs/threads.md)
 convert-loop-to-simd{target, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
                              target cannot express stay scalar, with a remark under remarks=true)
@@ -76,6 +78,9 @@ class LoopPipelinePass(ModulePass):
     -1 convert-loop-to-simd's default (4 MiB)."""
     remarks: bool = False
     """Print the fusion and vectorization passes' decline remarks."""
+    parallel: int = 0
+    """Split kernels across threads (loop-parallelize): 0 off, N >= 1 at most N threads per
+    call, -1 as many as the runtime allows (loopopt.set_num_threads, LOOPOPT_NUM_THREADS)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
@@ -108,6 +113,11 @@ class LoopPipelinePass(ModulePass):
             steps.append(Step("loop-vectorize", {"remarks": True} if self.remarks else {}))
         if info.has_fma:
             steps.append(Step("loop-simplify", {"fma": True}))
+        if self.parallel:
+            par: dict[str, Any] = {"threads": max(self.parallel, 0)}
+            if self.remarks:
+                par["remarks"] = True
+            steps.append(Step("loop-parallelize", par))
         steps += [
             Step("convert-loop-to-simd", lower),
             Step("loop-simplify"),
