@@ -1,0 +1,70 @@
+"""The x86 intrinsic tables are built from one description (targets/isa_x86.py); these digests pin
+their content, so that a refactor of how rows are built cannot change a single template.
+
+A digest covers the sorted (key, element, template) rows and the table's types, lane counts,
+includes and flags. An INTENDED change of a row updates the digest here in the same commit (the
+failure message prints the new one); `python -m loopopt.targets.isa_x86 NAME` shows the rows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from loopopt.targets.c import isa_table
+from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, without
+
+PINNED = {
+    "sse2": "ccccc382bda058c5692b9bc1a4fb3f6152e4a54a80f26ac3b835422ad5805d12",
+    "avx2": "d26b134c1fc79387d336dbe9caeda9597469c36bb349fdb9a0110dd2b285abb1",
+    "avx512": "47139eff83fab9ba2e962f5b94ced9c357d794f28ba70802f040a3d18c14d988",
+}
+
+
+def digest(name: str) -> str:
+    t = isa_table(name)
+    content = {
+        "rows": sorted([key, elt, template] for (key, elt), template in t.rows.items()),
+        "lanes": sorted(t.lanes.items()),
+        "vector_types": sorted(t.vector_types.items()),
+        "mask_types": sorted(t.mask_types.items()),
+        "includes": list(t.includes),
+        "cflags": list(t.cflags),
+    }
+    return hashlib.sha256(json.dumps(content).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("name", PINNED)
+def test_table_content_is_pinned(name: str) -> None:
+    got = digest(name)
+    assert got == PINNED[name], f"{name} table changed: if intended, pin {got!r}"
+
+
+@pytest.mark.parametrize(
+    ("x", "prefix", "si", "lanes", "masks"),
+    [(SSE2_X86, "_mm_", "si128", (4, 2, 4, 2), ("__m128i", "__m128i")),
+     (AVX2_X86, "_mm256_", "si256", (8, 4, 8, 4), ("__m256i", "__m256i")),
+     (AVX512_X86, "_mm512_", "si512", (16, 8, 16, 8), ("__mmask16", "__mmask8"))],  # fmt: skip
+)
+def test_description_spells_each_isa(x: X86, prefix: str, si: str, lanes: tuple[int, ...], masks: tuple[str, str]) -> None:
+    assert (x.p, x.si) == (prefix, si)
+    table = isa_table(x.name)
+    assert tuple(table.lanes[e] for e in ("f32", "f64", "i32", "i64")) == lanes
+    assert tuple(table.mask_types.values()) == masks
+
+
+def test_rows_print_expanded(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m loopopt.targets.isa_x86 avx2`: every row spelled out, so a search finds it."""
+    assert main(["avx2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert "avx2    add                      f32    {dst} = _mm256_add_ps({a}, {b});" in out
+    assert len(out) == len(isa_table("avx2").rows)
+
+
+def test_without_rejects_a_row_the_family_lacks() -> None:
+    rows = {("shr", "i64"): "x", ("shl", "i64"): "y"}
+    assert without(rows, ("shr", "i64")) == {("shl", "i64"): "y"}
+    with pytest.raises(AssertionError, match="no rows"):
+        without(rows, ("shr", "i32"))
