@@ -1,0 +1,122 @@
+"""df programs and compile helpers for the parallel-kernel tests (a uniquely named module, not
+conftest: see test/python/isa_support.py)."""
+
+from __future__ import annotations
+
+import functools
+
+from loopopt.compile import compile as loopopt_compile
+from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+
+SOURCE = """
+func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [i]> {
+  %r = df.map %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32, %f: f32):
+    %m = arith.mulf %a, %e : f32
+    %s = arith.addf %m, %f : f32
+    df.yield %s : f32
+  }
+  func.return %r : !df.array<f32, [i]>
+}
+func.func @sq_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %r = df.map %x : !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i32):
+    %m = arith.muli %e, %e : i32
+    df.yield %m : i32
+  }
+  func.return %r : !df.array<i32, [i]>
+}
+func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+func.func @sum_i32(%x: !df.array<i32, [i]>) -> i32 {
+  %z = arith.constant 0 : i32
+  %s = df.reduce add(%x, %z) over [i] : !df.array<i32, [i]> -> i32
+  func.return %s : i32
+}
+func.func @sum_max_f64(%x: !df.array<f64, [i]>) -> (f64, f64) {
+  %z = arith.constant 0.0 : f64
+  %m = arith.constant 0xFFF0000000000000 : f64
+  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f64, [i]> -> f64
+  %t = df.reduce max(%x, %m) over [i] : !df.array<f64, [i]> -> f64
+  func.return %s, %t : f64, f64
+}
+func.func @min_i64(%x: !df.array<i64, [i]>) -> i64 {
+  %m = arith.constant 9223372036854775807 : i64
+  %s = df.reduce min(%x, %m) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}
+func.func @filter_scale_f32(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]> {
+  %zero = arith.constant 0.0 : f32
+  %pos = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf ogt, %e, %zero : f32
+    df.yield %c : i1
+  }
+  %y = df.map %pos : !df.array<f32, [k]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %m = arith.mulf %a, %e : f32
+    df.yield %m : f32
+  }
+  func.return %y : !df.array<f32, [k]>
+}
+func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %pos = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  func.return %pos : !df.array<i32, [k]>
+}
+func.func @filter_sum_f32(%x: !df.array<f32, [i]>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf ogt, %e, %zero : f32
+    df.yield %c : i1
+  }
+  %s = df.reduce add(%p, %zero) over [k] reassoc : !df.array<f32, [k]> -> f32
+  func.return %s : f32
+}
+func.func @cumsum_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
+  %z = arith.constant 0 : i64
+  %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
+  func.return %p : !df.array<i64, [i]>
+}
+func.func @cumdiff_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %zero = arith.constant 0 : i32
+  %p = df.scan(%x, %y) add(%zero) : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> map {
+  ^bb0(%a: i32, %b: i32):
+    %d = arith.subi %a, %b : i32
+    df.yield %d : i32
+  }
+  func.return %p : !df.array<i32, [i]>
+}
+"""
+
+PARALLEL_KERNELS = (
+    "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64",
+    "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
+)  # fmt: skip
+
+CHUNK = 64
+"""The smallest chunk, so small sizes already cross several chunk boundaries."""
+
+
+def pipeline(isa: str, parallel: int = -1, **options: int) -> str:
+    """The default pipeline for `isa` with loop-parallelize given `options` (chunk, min_elements)."""
+    spelled = LoopPipelinePass(target=isa, parallel=parallel).spelling(set(_all_passes()))
+    if options:
+        extra = " ".join(f"{k}={v}" for k, v in options.items())
+        spelled = spelled.replace("loop-parallelize{threads=", "loop-parallelize{" + extra + " threads=")
+    return spelled
+
+
+@functools.cache
+def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int = 0):
+    if parallel == 0:
+        return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, 0))
+    return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, parallel, chunk=chunk, min_elements=min_elements))

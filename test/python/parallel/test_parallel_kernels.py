@@ -1,0 +1,208 @@
+"""Parallel kernels (loop-parallelize + the OpenMP driver) against numpy: sizes around chunk
+boundaries, 1-4 threads, every ISA this machine runs; results bit-identical for every thread
+count; the thread setting and concurrent callers."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+from isa_support import isa_params
+from par_programs import CHUNK, PARALLEL_KERNELS, compiled
+
+import loopopt
+from loopopt.runtime import threads
+
+SIZES = (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 2 * CHUNK + 1, 5 * CHUNK + 17, 1009, 20011)
+THREADS = (1, 2, 3, 4)
+
+
+def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
+    """Inputs for kernel `name` of length n, as unaligned views (offset by one element)."""
+
+    def view(a: np.ndarray) -> np.ndarray:
+        b = np.empty(n + 1, a.dtype)
+        b[1:] = a
+        return b[1:]
+
+    f32 = lambda: view(rng.standard_normal(n).astype(np.float32))  # noqa: E731
+    i32 = lambda: view(rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32))  # noqa: E731
+    return {
+        "axpy": lambda: (f32(), f32(), np.float32(1.5)),
+        "sq_i32": lambda: (i32(),),
+        "sum_f32": lambda: (f32(),),
+        "sum_i32": lambda: (i32(),),
+        "sum_max_f64": lambda: (view(rng.standard_normal(n)),),
+        "min_i64": lambda: (view(rng.integers(-(2**62), 2**62, n)),),
+        "filter_scale_f32": lambda: (f32(), np.float32(-2.0)),
+        "filter_i32": lambda: (i32(),),
+        "filter_sum_f32": lambda: (f32(),),
+        "cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n)),),
+        "cumdiff_i32": lambda: (i32(), i32()),
+    }[name]()
+
+
+def reference(name: str, args: tuple) -> tuple:
+    with np.errstate(all="ignore"):
+        x = args[0]
+        if name == "axpy":
+            return (args[2] * x + args[1],)
+        if name == "sq_i32":
+            return (x * x,)
+        if name in ("sum_f32", "sum_i32"):
+            return (x.sum(dtype=x.dtype),)
+        if name == "sum_max_f64":
+            return (x.sum(), x.max() if len(x) else -np.inf)
+        if name == "min_i64":
+            return (x.min() if len(x) else np.int64(2**63 - 1),)
+        if name == "filter_scale_f32":
+            return (args[1] * x[x > 0],)
+        if name == "filter_i32":
+            return (x[x > 0],)
+        if name == "filter_sum_f32":
+            return (x[x > 0].sum(dtype=np.float32),)
+        if name == "cumsum_i64":
+            return (np.cumsum(x),)
+        if name == "cumdiff_i32":
+            return (np.cumsum(x - args[1], dtype=np.int32),)
+    raise KeyError(name)
+
+
+def same_bits(a, b) -> bool:
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def close(got, want) -> bool:
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape:
+        return False
+    if np.issubdtype(want.dtype, np.floating) and want.ndim == 0 and not np.isfinite(want):
+        return same_bits(got, want)
+    if np.issubdtype(want.dtype, np.floating):
+        tol = 1e-4 if want.dtype == np.float32 else 1e-10
+        scale = max(1.0, float(np.abs(want).max(initial=0)) * max(1, want.size))
+        if want.ndim:  # elementwise: exact but for fma contraction (a*x+y on FMA targets)
+            return np.allclose(got, want, rtol=1e-6, atol=1e-6)
+        return np.allclose(got, want, rtol=tol, atol=tol * scale)
+    return np.array_equal(got, want)
+
+
+@pytest.fixture(autouse=True)
+def _restore_threads():
+    before = threads.get_num_threads()
+    yield
+    threads.set_num_threads(before)
+
+
+@pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512")))
+def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
+    k = compiled(isa)
+    parallel = {f.sym_name.data for f in k.module.ops if "loop.parallel" in f.attributes}
+    assert parallel == set(PARALLEL_KERNELS)
+    rng = np.random.default_rng(14)
+    for name in PARALLEL_KERNELS:
+        for n in SIZES:
+            args = inputs(name, n, rng)
+            want = reference(name, args)
+            first = None
+            for t in THREADS:
+                loopopt.set_num_threads(t)
+                got = k.call_alloc(name, *args)
+                if name.startswith("filter_") and name != "filter_sum_f32":
+                    assert got[1] == len(got[0]), name  # the count result
+                    got = got[:1]
+                assert len(got) == len(want), name
+                for g, w in zip(got, want):
+                    assert close(g, w), (isa, name, n, t, g, w)
+                if first is None:
+                    first = got
+                assert all(same_bits(a, b) for a, b in zip(got, first)), (isa, name, n, t)
+
+
+@pytest.mark.parametrize("isa", isa_params(("avx2",)))
+def test_default_chunking_is_bit_identical_across_threads_and_close_to_serial(isa):
+    """Default chunk (16384) and threshold (65536): above it the float sum is chunked, the
+    same for 1-4 threads; below it the driver calls the serial kernel (same bits as serial)."""
+    par, serial = compiled(isa, -1, 16384, 65536), compiled(isa, 0)
+    rng = np.random.default_rng(3)
+    for n in (1000, 65535, 65536, 200_003):
+        x = rng.standard_normal(n).astype(np.float32)
+        results = set()
+        for t in THREADS:
+            loopopt.set_num_threads(t)
+            results.add(par.call_alloc("sum_f32", x)[0].tobytes())
+        assert len(results) == 1, n
+        (s,) = serial.call_alloc("sum_f32", x)
+        got = np.frombuffer(results.pop(), np.float32)[0]
+        if n < 65536:
+            assert got.tobytes() == s.tobytes()
+        assert np.isclose(got, x.sum(dtype=np.float64), rtol=1e-5, atol=1e-3)
+
+
+def test_filter_with_a_short_output_runs_serially_and_stays_in_bounds():
+    """The driver compacts only when the output holds n elements; a C caller giving less gets
+    the serial kernel (which the caller's capacity contract governs, as without threads)."""
+    k = compiled("scalar")
+    x = np.ones(1000, np.int32)
+    out = np.zeros(1000, np.int32)
+    fn = k["filter_i32"]
+    loopopt.set_num_threads(4)
+    assert fn(x, out) == 1000 and (out == 1).all()
+
+
+def test_set_num_threads_validates_and_is_read_back():
+    threads.set_num_threads(3)
+    assert threads.get_num_threads() == 3
+    for bad in (-1, 1025, 2.0, True, "2"):
+        with pytest.raises(ValueError):
+            loopopt.set_num_threads(bad)
+
+
+def test_concurrent_python_callers_get_right_results_and_release_the_region_count():
+    k = compiled("avx2" if "avx2" in loopopt.runtime.host_isas() else "scalar")
+    rng = np.random.default_rng(5)
+    x = rng.integers(-100, 100, 50_000).astype(np.int64)
+    want = np.cumsum(x)
+    loopopt.set_num_threads(2)
+    errors = []
+
+    def work():
+        for _ in range(20):
+            (got,) = k.call_alloc("cumsum_i64", x)
+            if not np.array_equal(got, want):
+                errors.append("mismatch")
+
+    workers = [threading.Thread(target=work) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors and threads.parallel_calls() == 0
+
+
+def test_loopopt_num_threads_environment_variable():
+    code = "from loopopt.runtime import threads; print(threads.get_num_threads())"
+    env = {**os.environ, "LOOPOPT_NUM_THREADS": "3"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "3"
+    env["LOOPOPT_NUM_THREADS"] = "many"
+    bad = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert bad.returncode != 0 and "LOOPOPT_NUM_THREADS='many'" in bad.stderr
+
+
+@pytest.mark.parametrize("isa", isa_params(("neon",)))
+def test_neon_parallel_kernels_under_qemu(isa):
+    k = compiled(isa)
+    rng = np.random.default_rng(7)
+    for name in ("sum_f32", "filter_scale_f32", "cumsum_i64", "sum_max_f64"):
+        for n in (0, CHUNK + 1, 5 * CHUNK + 17):
+            args = inputs(name, n, rng)
+            got = k.call_alloc(name, *[np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in args])
+            got = got[:1] if name == "filter_scale_f32" else got
+            for g, w in zip(got, reference(name, args)):
+                assert close(g, w), (name, n, g, w)
