@@ -8,6 +8,7 @@ line a user wrote.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import sys
@@ -16,7 +17,7 @@ from collections.abc import Iterable
 from typing import IO, TypeVar
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
@@ -94,13 +95,61 @@ class LocatedParser(Parser):
             loc = start.get_location()
             raise LoopoptDiagnostic(message, where=f"{loc.file}:{loc.line + self.line_offset}:{loc.col}") from None
         if not isinstance(op.location, FileLineColLoc):
-            where = start.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(where.file),
-                IntAttr(where.line + self.line_offset),
-                IntAttr(where.col),
-            )
+            where = _span_location(self, start)
+            if self.line_offset:
+                where = FileLineColLoc(where.filename, IntAttr(where.line.data + self.line_offset), where.column)
+            op.location = where
         return op
+
+
+def _line_starts(content: str | bytes, newline: str | bytes) -> list[int]:
+    starts, i = [0], content.find(newline)  # type: ignore[arg-type]
+    while i >= 0:
+        starts.append(i + 1)
+        i = content.find(newline, i + 1)  # type: ignore[arg-type]
+    return starts
+
+
+def _span_location(parser: Parser, span: Span) -> FileLineColLoc:
+    """`span.get_location()` as a FileLineColLoc, in O(log lines): the line starts of the
+    parser's input are computed once (get_location counts the newlines from the start of
+    the text at every call, quadratic over a module)."""
+    cached = parser.__dict__.get("_loopopt_line_starts")
+    if cached is None or cached[0] is not span.input:
+        cached = (span.input, _line_starts(span.input.content, span.input.newline))
+        parser.__dict__["_loopopt_line_starts"] = cached
+    starts = cached[1]
+    line = bisect.bisect_right(starts, span.start)
+    return FileLineColLoc(StringAttr(span.input.name), IntAttr(line + span.line_offset),
+                          IntAttr(span.start - starts[line - 1] + 1))
+
+
+def locate_xdsl_parser() -> None:
+    """Make xDSL's own `Parser` (plain `xdsl-opt` with loopopt's `xdsl.universe` plugin)
+    stamp each operation it parses with the `FileLineColLoc` of its first token, as
+    mlir-opt does, so remarks and errors point at the op's line there too, not `<unknown>`.
+
+    Only an op left at `UnknownLoc` (no `loc(...)` in the text) is stamped; printing is
+    unchanged (xDSL prints locations only with `--print-debuginfo`). `LocatedParser` keeps
+    its own stamping (with its line offset for `--split-input-file`); under plain
+    xdsl-opt a split file's lines count from its chunk's first line. Idempotent.
+    """
+    current = Parser.parse_operation
+    if getattr(current, "_loopopt_locates", False):
+        return
+
+    def parse_operation(self: Parser) -> Operation:
+        if isinstance(self, LocatedParser):
+            return current(self)
+        start = self._current_token.span
+        op = current(self)
+        if isinstance(op.location, UnknownLoc):
+            op.location = _span_location(self, start)
+        return op
+
+    parse_operation._loopopt_locates = True  # type: ignore[attr-defined]
+    parse_operation.__doc__ = current.__doc__
+    Parser.parse_operation = parse_operation  # type: ignore[method-assign]
 
 
 def decode_source(data: bytes, name: str) -> str:
