@@ -1,0 +1,137 @@
+"""Printing `arith` and `math` ops: operator keys (c_ops), conversions, constants and comparisons.
+
+The same op prints through the scalar table on scalars and through the ISA's table on vectors
+(`FunctionCore._row` picks the table). Two spellings depend on the operands, not the op: an
+`xori` with all-true is a `not`, and a division by a constant other than 0 and -1 is C's own
+operator (it cannot trap), the `<key>_const` rows.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IndexType, IntegerAttr, IntegerType, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.targets import c_ops
+from loopopt.targets.c_helpers import LaneIO
+from loopopt.targets.c_isa import ELEMENT_C_TYPES
+from loopopt.targets.c_print_values import FunctionCore, float_literal, int_literal, scalar_key
+
+
+class ArithStatements(FunctionCore):
+    """The `arith` / `math` half of `FunctionPrinter`."""
+
+    def _arith(self, op: Operation) -> bool:
+        t = type(op)
+        if t in c_ops.BINARY:
+            key = c_ops.BINARY[t]
+            a, b = op.operands
+            if isinstance(op, arith.XOrIOp) and self._is_all_true(b):
+                self._row(op, "not", op.results[0].type, a=self.e(a))
+            elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
+                self._row(op, "not", op.results[0].type, a=self.e(b))
+            else:
+                if key in _CONST_DIVISOR_KEYS and _constant_divisor(b):
+                    key = f"{key}_const"  # plain `/` and `%`: no lo_div/lo_rem helper needed
+                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b))
+            return True
+        if t in c_ops.UNARY:
+            self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
+            return True
+        if t in c_ops.TERNARY:
+            a, b, c = (self.e(v) for v in op.operands)
+            self._row(op, c_ops.TERNARY[t], op.results[0].type, a=a, b=b, c=c)
+            return True
+        if t in c_ops.CONVERSIONS:
+            src, res = op.operands[0].type, op.results[0].type
+            _, to = self.row_key(res)
+            to = "i1" if to.startswith("i1x") else to
+            key = f"convert.{to}"
+            from_i1 = scalar_key(_elt(src)) == "i1" or self.row_key(src)[1].startswith("i1x")
+            if isinstance(op, arith.ExtUIOp) and not from_i1:
+                key = f"zext.{to}"
+            elif isinstance(op, arith.FPToUIOp):
+                key = f"fptoui.{to}"
+            elif isinstance(op, arith.UIToFPOp):
+                key = f"uitofp.{to}"
+            elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp | arith.IndexCastOp) and from_i1:
+                key = f"sext.{to}"  # i1 read signed: true is -1
+            self._row(op, key, src, a=self.e(op.operands[0]))
+            return True
+        return False
+
+    def _is_all_true(self, value: SSAValue) -> bool:
+        owner = value.owner
+        if not isinstance(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
+            return False
+        v = owner.value
+        if isinstance(v, IntegerAttr):
+            return v.value.data != 0
+        if isinstance(v, DenseIntOrFPElementsAttr):
+            return all(x != 0 for x in v.get_values())
+        return False
+
+    def _constant(self, op: Operation) -> None:
+        assert isinstance(op, arith.ConstantOp)
+        t, v = op.result.type, op.value
+        if isinstance(v, IntegerAttr | FloatAttr) and not isinstance(t, VectorType):
+            self.exprs[op.result] = self._literal(v.value.data, scalar_key(t) or "", op)
+            return
+        if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
+            elt = scalar_key(t.element_type) or ""
+            values = list(v.get_values())
+            if len(set(values)) == 1 or len(values) == 1:
+                self._row(op, "broadcast", t, a=self._literal(values[0], elt, op))
+                return
+            literals = ", ".join(self._literal(x, elt, op) for x in values)
+            if elt == "i1":
+                n = t.get_shape()[0]
+                ct = self.c_type(t, op)
+                expr = LaneIO(self.isa).bools_to_mask(n, f"(const _Bool[]){{{literals}}}")
+                self.line(f"{ct} {self.name_of(op.result, 'mask')} = {expr};")
+                return
+            self._row(op, "load", t, buf=f"((const {ELEMENT_C_TYPES[elt]}[]){{{literals}}})", idx="0")
+            return
+        raise LoopoptDiagnostic(f"arith.constant {v} of type {t} has no C form", op)
+
+    def _literal(self, value: int | float, elt: str, op: Operation) -> str:
+        if elt in ("f32", "f64"):
+            return float_literal(float(value), elt)
+        if elt in ("i1", "i32", "i64", "index"):
+            return int_literal(int(value), elt)
+        raise LoopoptDiagnostic(f"constant of element type {elt or '?'} has no C form", op)
+
+    def _cmp(self, op: Operation) -> None:
+        assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
+        table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
+        pred = table[op.predicate.value.data]
+        self._row(op, f"cmp.{pred}", op.lhs.type, a=self.e(op.lhs), b=self.e(op.rhs))
+
+    def _arith_select(self, op: Operation) -> None:
+        assert isinstance(op, arith.SelectOp)
+        if isinstance(op.result.type, VectorType) and not isinstance(op.cond.type, VectorType):
+            raise LoopoptDiagnostic("arith.select of vectors on a scalar condition: use a mask (simd.select)", op)
+        self._row(op, "select", op.result.type, mask=self.e(op.cond), a=self.e(op.lhs), b=self.e(op.rhs))
+
+
+_CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
+"""Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""
+
+
+def _constant_divisor(value: SSAValue) -> bool:
+    """`value` is a scalar integer constant other than 0 and -1: dividing by it cannot trap,
+    overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/` and `%` are exact."""
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or isinstance(value.type, VectorType):
+        return False
+    v, t = owner.value, value.type
+    if not isinstance(v, IntegerAttr) or not isinstance(t, IntegerType | IndexType):
+        return False
+    bits = t.width.data if isinstance(t, IntegerType) else 64
+    return int(v.value.data) % (1 << bits) not in (0, (1 << bits) - 1)  # 4294967295 : i32 is -1
+
+
+def _elt(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+

@@ -1,0 +1,209 @@
+"""Printing Loop IR: buffers (dims, allocations, element accesses) and loops as C `for` statements.
+
+A loop's accumulators are C variables declared before it (block argument and result share
+one); names declared inside a loop leave scope with it. `_header` is the one place that
+makes a C `for` safe for any int64 bounds and step.
+"""
+
+from __future__ import annotations
+
+import re
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IntegerAttr
+from xdsl.ir import Operation
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
+from loopopt.targets.c_isa import BUFFER_C_TYPES
+from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
+
+
+class LoopStatements(FunctionCore):
+    """The Loop IR half of `FunctionPrinter`."""
+
+    def _dim(self, op: Operation) -> None:
+        assert isinstance(op, loop.DimOp)
+        self.exprs[op.result] = self.buffer(op.buf, op).lengths[op.dim.value.data]
+
+    def _alloc(self, op: Operation) -> None:
+        assert isinstance(op, loop.AllocOp)
+        t = op.result.type
+        assert isinstance(t, loop.BufType)
+        elt = scalar_key(t.element_type) or ""
+        ct = BUFFER_C_TYPES[elt]
+        name = self.name_of(op.result, "tmp")
+        sizes = [self.e(s) for s in op.sizes]
+        count = " * ".join(f"(size_t)({s})" for s in sizes)
+        self.line(f"{ct} *restrict {name} = malloc({count} * sizeof({ct}) + 1);")
+        self.buffers[op.result] = Buffer(name, sizes, elt)
+        self.uses_alloc = True
+
+    def _dealloc(self, op: Operation) -> None:
+        assert isinstance(op, loop.DeallocOp)
+        self.line(f"free({self.buffer(op.buf, op).ptr});")
+
+    def index_expr(self, op: loop.LoadOp | loop.StoreOp, buf: Buffer) -> str:
+        dims = [self._affine(a) for a in op.affine_indices]
+        if len(dims) == 1:
+            return dims[0]
+        row, col = dims
+        return f"{_paren(row)} * {buf.lengths[1]} + {_paren(col)}"
+
+    def _affine(self, a: loop.Affine) -> str:
+        coeffs, offset = a.normalized()
+        text = ""
+        for v, c in coeffs.items():
+            term = self.e(v) if abs(c) == 1 else f"{abs(c)} * {_paren(self.e(v))}"
+            text = (f"-{term}" if c < 0 else term) if not text else f"{text} {'-' if c < 0 else '+'} {term}"
+        if offset or not text:
+            text = str(offset) if not text else f"{text} {'-' if offset < 0 else '+'} {abs(offset)}"
+        return text
+
+    def _loop_load(self, op: Operation) -> None:
+        assert isinstance(op, loop.LoadOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "load", op.result.type, buf=buf.ptr, idx=self.index_expr(op, buf))
+
+    def _loop_store(self, op: Operation) -> None:
+        assert isinstance(op, loop.StoreOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.index_expr(op, buf), value=self.e(op.value))
+
+    def _append(self, op: Operation) -> None:
+        assert isinstance(op, loop.AppendOp)
+        parent = op.parent_op()
+        assert parent is not None
+        buf = self.buffer(op.out, op)
+        self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.cursors[parent], value=self.e(op.value))
+
+    # ------------------------------------------------------------------ loops
+
+    def _check_width(self, op: loop.VecLoopOp | loop.PredLoopOp) -> None:
+        width = op.width.concrete
+        if width != 1:
+            raise LoopoptDiagnostic(
+                f"{op.name} of width {op.width.spelling} reaches the C printer: only width 1 prints as scalar C; "
+                "run convert-loop-to-simd first",
+                op,
+            )
+
+    def _header(self, op: loop.LoopLike) -> str:
+        """The C `for` header of a loop; it never overflows and never hangs, for any int64
+        bounds and step: `i < hi; i++` for a unit step (i stops at hi <= INT64_MAX), `i > hi;
+        i--` for step -1, a counted loop for another constant step (the trip count is
+        computed once in uint64_t; the variable steps in uint64_t and is converted back), and
+        for a runtime step a clamped step (`i` moves to `hi` instead of past it; step 0 runs
+        nothing)."""
+        var = self.name_of(op.var, "i")
+        lo, hi = self.e(op.lower), self.e(op.upper)
+        if op.step is None:
+            return f"for (int64_t {var} = {lo}; {var} < {hi}; {var}++)"
+        step = self.e(op.step)
+        owner = op.step.owner
+        s = owner.value.value.data if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr) else None
+        if s == 1:
+            return f"for (int64_t {var} = {lo}; {var} < {hi}; {var}++)"
+        if s == -1:
+            return f"for (int64_t {var} = {lo}; {var} > {hi}; {var}--)"
+        u = "(uint64_t)"
+        if s is not None and s != 0:
+            # left = trips - 1 <= (2**64 - 2) / 2 fits in int64_t; -1 when the range is empty
+            left = self.fresh(f"{var}_left", "left")
+            mag = f"{abs(s)}ull"
+            if s > 0:
+                nonempty, dist, move = f"({hi}) > {var}", f"{u}({hi}) - {u}{var}", "+"
+            else:
+                nonempty, dist, move = f"{var} > ({hi})", f"{u}{var} - {u}({hi})", "-"
+            count = f"{nonempty} ? (int64_t)(({dist} - 1u) / {mag}) : -1"
+            return (
+                f"for (int64_t {var} = {lo}, {left} = {count}; {left} >= 0; "
+                f"{left}--, {var} = (int64_t)({u}{var} {move} {mag}))"
+            )
+        # runtime step (or a constant 0): move i by step only while it stays before hi
+        cond = f"({step}) > 0 ? {var} < ({hi}) : (({step}) < 0 && {var} > ({hi}))"
+        room = (
+            f"(({step}) > 0 ? {u}({hi}) - {u}{var} > {u}({step}) "
+            f": {u}{var} - {u}({hi}) > 0ull - {u}({step}))"
+        )
+        return f"for (int64_t {var} = {lo}; {cond}; {var} = {room} ? (int64_t)({u}{var} + {u}({step})) : ({hi}))"
+
+    def _start_accs(self, op: loop.LoopLike) -> list[str]:
+        """Declare one C variable per accumulator (shared by the block argument and the result)."""
+        names = []
+        for acc in op.accumulators:
+            hint = acc.result.name_hint or acc.arg.name_hint
+            name = self.fresh(hint, "acc")
+            self.line(f"{self.c_type(acc.arg.type, op)} {name} = {self.e(acc.init)};")
+            self.exprs[acc.arg] = name
+            self.exprs[acc.result] = name
+            names.append(name)
+        return names
+
+    def _for(self, op: Operation) -> None:
+        assert isinstance(op, loop.ForOp | loop.ZipOp | loop.VecLoopOp)
+        if isinstance(op, loop.VecLoopOp):
+            self._check_width(op)
+        self._start_accs(op)
+        outer_names = set(self.used_names)  # names declared in the loop go out of scope after it
+        outer_suffix = dict(self.next_suffix)
+        self.line(self._header(op) + " {")
+        self.depth += 1
+        if isinstance(op, loop.ZipOp):
+            for arg, stream in zip(op.stream_args, op.streams):
+                if arg.uses:
+                    buf = self.buffer(stream, op)
+                    self.line(f"{self.c_type(arg.type, op)} {self.name_of(arg, 'x')} = {buf.ptr}[{self.e(op.var)}];")
+        self.block(op.body.block)
+        self.depth -= 1
+        self.line("}")
+        self.used_names = outer_names
+        self.next_suffix = outer_suffix
+
+    def _predloop(self, op: Operation) -> None:
+        assert isinstance(op, loop.PredLoopOp)
+        self._check_width(op)
+        count = self.name_of(op.count, "count")
+        self.line(f"int64_t {count} = 0;")
+        self.cursors[op] = count
+        self._start_accs(op)
+        outer_names = set(self.used_names)
+        outer_suffix = dict(self.next_suffix)
+        self.line(self._header(op) + " {")
+        self.depth += 1
+        self.exprs[op.pred_var] = self.e(op.var)
+        self.block(op.pred.block, skip_terminator=True)
+        pred_yield = op.pred_yield
+        assert pred_yield is not None
+        self.line(f"if ({self.e(pred_yield.values[0])}) {{")
+        self.depth += 1
+        self.block(op.body.block)
+        self.line(f"{count}++;")
+        self.depth -= 1
+        self.line("}")
+        self.depth -= 1
+        self.line("}")
+        self.used_names = outer_names
+        self.next_suffix = outer_suffix
+
+    def _yield(self, op: Operation) -> None:
+        assert isinstance(op, loop.YieldOp)
+        parent = op.parent_op()
+        assert isinstance(parent, loop.LoopLike)
+        targets = [self.e(a) for a in parent.acc_args]
+        values = [self.e(v) for v in op.values]
+        pairs = [(t, v) for t, v in zip(targets, values) if t != v]
+        if len(pairs) > 1 and any(v in targets for _, v in pairs):
+            temps = []
+            for (t, v), acc in zip(pairs, parent.acc_args):
+                tmp = self.fresh(f"{t}_next")
+                self.line(f"{self.c_type(acc.type, op)} {tmp} = {v};")
+                temps.append((t, tmp))
+            pairs = temps
+        for t, v in pairs:
+            self.line(f"{t} = {v};")
+
+
+def _paren(text: str) -> str:
+    return text if re.fullmatch(r"[A-Za-z0-9_]+|\(.*\)", text) else f"({text})"
+

@@ -1,0 +1,126 @@
+"""Printing `simd` ops: vector memory accesses, fences, and the lane operations with special cases.
+
+Most simd ops are one table row (the lambdas in `FunctionPrinter`'s dispatch); these are the
+ones whose row key depends on op properties (aligned, nontemporal, full) or that print as
+less than a row: a one-lane vector on the scalar target is its scalar, and a select against +0
+is an AND with the mask where the ISA has that row.
+"""
+
+from __future__ import annotations
+
+import math
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IntegerAttr, VectorType
+from xdsl.ir import Attribute, Operation, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.targets.c_print_values import FunctionCore
+
+
+class SimdStatements(FunctionCore):
+    """The `simd` half of `FunctionPrinter`."""
+
+    def _simd_load(self, op: Operation) -> None:
+        assert isinstance(op, simd.LoadOp)
+        buf = self.buffer(op.buf, op)
+        key = "load_aligned" if op.aligned is not None else "load"
+        self._row(op, key, op.result.type, buf=buf.ptr, idx=self.e(op.index))
+
+    def _simd_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.StoreOp)
+        buf = self.buffer(op.buf, op)
+        aligned = op.aligned is not None
+        key = "store_nt" if aligned and op.nontemporal is not None else "store_aligned" if aligned else "store"
+        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.index), value=self.e(op.value))
+
+    def _simd_masked_load(self, op: Operation) -> None:
+        assert isinstance(op, simd.MaskedLoadOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "masked_load", op.result.type, buf=buf.ptr, idx=self.e(op.index),
+                  mask=self.e(op.mask), passthru=self.e(op.passthru))  # fmt: skip
+
+    def _simd_masked_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.MaskedStoreOp)
+        buf = self.buffer(op.buf, op)
+        self._row(op, "masked_store", op.value.type, buf=buf.ptr, idx=self.e(op.index),
+                  mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+
+    def _simd_compress_store(self, op: Operation) -> None:
+        assert isinstance(op, simd.CompressStoreOp)
+        buf = self.buffer(op.buf, op)
+        key = "compress_store_full" if op.full is not None else "compress_store"
+        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.offset),
+                  mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+
+    def _simd_align_offset(self, op: Operation) -> None:
+        assert isinstance(op, simd.AlignOffsetOp)
+        buf = self.buffer(op.buf, op)
+        t = op.buf.type
+        assert isinstance(t, loop.BufType)
+        self._row(op, "align_offset", t.element_type, buf=buf.ptr, idx=self.e(op.index),
+                  align=str(op.alignment.value.data))  # fmt: skip
+
+    def _simd_store_fence(self, op: Operation) -> None:
+        """`_mm_sfence()` where the ISA has streaming stores; nothing where its "nontemporal"
+        stores are ordinary ones (an empty row)."""
+        template = self.isa.row("store_fence", "none")
+        if template is None:
+            raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} row: the {self.printer.target} target cannot print it", op)
+        if template:
+            self.line(template)
+
+    def _select_is_and(self, op: simd.SelectOp) -> bool:
+        table, elt = self.row_key(op.result.type)
+        return _is_positive_zero(op.false_value) and table.row("select_zero", elt) is not None
+
+    def _simd_select(self, op: Operation) -> None:
+        """A select whose other value is +0 is an AND with the mask (AVX-512: a zero-masking
+        move), where the ISA has that row: the filtered sum's `acc + select(mask, x, 0)`."""
+        assert isinstance(op, simd.SelectOp)
+        if self._select_is_and(op):
+            self._row(op, "select_zero", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value))
+            return
+        self._row(op, "select", op.result.type, mask=self.e(op.mask), a=self.e(op.true_value), b=self.e(op.false_value))
+
+    def _one_lane(self, t: Attribute) -> bool:
+        """A `vector<1xT>` on the scalar target is just a `T`."""
+        return self.isa.name == "scalar" and isinstance(t, VectorType) and t.get_shape()[0] == 1
+
+    def _simd_broadcast(self, op: Operation) -> None:
+        assert isinstance(op, simd.BroadcastOp)
+        if self._one_lane(op.result.type):
+            self.exprs[op.result] = self.e(op.scalar)  # the scalar itself, no copy
+            return
+        self._row(op, "broadcast", op.result.type, a=self.e(op.scalar))
+
+    def _simd_hreduce(self, op: Operation) -> None:
+        assert isinstance(op, simd.HReduceOp)
+        if self._one_lane(op.value.type):
+            self.exprs[op.result] = self.e(op.value)  # one lane: the lane itself
+            return
+        self._row(op, f"hreduce.{op.kind.data.value}", op.value.type, a=self.e(op.value))
+
+    def _simd_convert(self, op: Operation) -> None:
+        assert isinstance(op, simd.ConvertOp)
+        src, res = op.value.type, op.result.type
+        if src == res:
+            self.exprs[op.result] = self.e(op.value)
+            return
+        _, to = self.row_key(res)
+        self._row(op, f"convert.{to}", src, a=self.e(op.value))
+
+
+def _is_positive_zero(value: SSAValue) -> bool:
+    """Every lane +0 (all bits clear): a splat of a 0 / +0.0 constant, or a zero dense constant."""
+    owner = value.owner
+    if isinstance(owner, simd.BroadcastOp):
+        owner = owner.scalar.owner
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    v = owner.value
+    values = list(v.get_values()) if isinstance(v, DenseIntOrFPElementsAttr) else [v.value.data] if isinstance(v, IntegerAttr | FloatAttr) else []
+    return bool(values) and all(x == 0 and math.copysign(1.0, x) > 0 for x in values)
+
+

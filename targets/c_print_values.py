@@ -1,0 +1,208 @@
+"""How IR values become C text: local names, C types, literals, and printing through a table row.
+
+`FunctionCore` is the state one C function is printed with (the C expression of each SSA
+value, the buffers, the names in scope, the output lines) and the few operations every
+statement printer (c_print_loops, c_print_simd, c_print_arith) is written in: `e(value)` for
+an operand, `name_of(result)` for a fresh local, `c_type`, and `_row`, which prints an op
+through its ISA table row. `FunctionPrinter` (c_printer) combines them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from xdsl.dialects import func
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, VectorType
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.names import c_name_problem
+from loopopt.targets.c_isa import BUFFER_C_TYPES, ELEMENT_C_TYPES, IsaTable, mask_key
+from loopopt.targets.isa_scalar import SCALAR
+
+if TYPE_CHECKING:
+    from loopopt.targets.c_printer import CPrinter, Kernel
+
+MAX_HINT_LENGTH = 40
+"""Longest SSA name hint kept in a C local name (the rest is cut; suffixes keep names unique)."""
+
+
+def scalar_key(t: Attribute) -> str | None:
+    """The element key of a scalar type (f32 f64 i32 i64 index i1), None for anything else."""
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, IndexType):
+        return "index"
+    if isinstance(t, IntegerType) and t.width.data in (1, 32, 64):
+        return f"i{t.width.data}"
+    return None
+
+
+@dataclass
+class Buffer:
+    """A `!loop.buf` value in C: its pointer and one length expression per dimension."""
+
+    ptr: str
+    lengths: list[str]
+    elt: str
+
+
+def float_literal(value: float, elt: str) -> str:
+    if math.isnan(value):
+        return "NAN" if elt == "f32" else "(double)NAN"
+    if math.isinf(value):
+        inf = "INFINITY" if elt == "f32" else "(double)INFINITY"
+        return inf if value > 0 else f"(-{inf})"
+    text = str(np.float32(value)) if elt == "f32" else repr(float(value))
+    if not re.search(r"[.eEn]", text):
+        text += ".0"
+    text += "f" if elt == "f32" else ""
+    return f"({text})" if text.startswith("-") else text
+
+
+def int_literal(value: int, elt: str) -> str:
+    if elt == "i1":
+        return "1" if value else "0"
+    if elt == "i32":
+        value = (value + 2**31) % 2**32 - 2**31
+        if value == -(2**31):
+            return "INT32_MIN"
+    elif value == -(2**63):
+        return "INT64_MIN"
+    text = str(value) if -(2**31) < value < 2**31 else f"INT64_C({value})"
+    return f"({text})" if value < 0 else text
+
+
+class FunctionCore:
+    """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
+
+    printer: CPrinter
+    isa: IsaTable
+    op: func.FuncOp
+    exprs: dict[SSAValue, str]
+    """The C expression of every printed SSA value."""
+    buffers: dict[SSAValue, Buffer]
+    used_names: set[str]
+    next_suffix: dict[str, int]
+    """Per name base, the first `_k` suffix fresh() may still find free in this scope."""
+    lines: list[str]
+    depth: int
+    cursors: dict[Operation, str]
+    """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
+    uses_alloc: bool
+    kernel: Kernel
+
+    def block(self, block: Block, skip_terminator: bool = False) -> None:
+        """Print the live ops of `block` (`FunctionPrinter.block`: loops print their bodies)."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ names and types
+
+    def fresh(self, hint: str | None, default: str = "v") -> str:
+        """A new local C name from an SSA name hint (user text: `%"x y"`, `%malloc`): non
+        identifier characters become `_`; a name `loopopt.names` rejects (keyword, libc or
+        intrinsic name, reserved, `lo_` helper prefix, too long) gets the prefix `v_`, or
+        becomes `default`; a suffix `_k` makes it unique among the names in scope."""
+        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
+        if c_name_problem(base) is not None:
+            base = "v_" + base.lstrip("_")
+            if c_name_problem(base) is not None:
+                base = default
+        name = base
+        if name in self.used_names or c_name_problem(name) is not None:
+            # the smallest free suffix: those below next_suffix[base] were taken in this scope
+            # and stay taken (names only leave with their scope, which restores next_suffix too),
+            # so a function with n values of one hint costs O(n), not O(n^2)
+            k = self.next_suffix.get(base, 1)
+            name = f"{base}_{k}"
+            while name in self.used_names or c_name_problem(name) is not None:
+                k += 1
+                name = f"{base}_{k}"
+            self.next_suffix[base] = k + 1
+        self.used_names.add(name)
+        return name
+
+    def name_of(self, value: SSAValue, default: str = "v") -> str:
+        name = self.fresh(value.name_hint, default)
+        self.exprs[value] = name
+        return name
+
+    def e(self, value: SSAValue) -> str:
+        """The C expression of an SSA value."""
+        try:
+            return self.exprs[value]
+        except KeyError:
+            raise LoopoptDiagnostic("internal: value used before the C printer defined it", self.op) from None
+
+    def c_type(self, t: Attribute, op: Operation) -> str:
+        if isinstance(t, VectorType):
+            elt = scalar_key(t.element_type)
+            if t.get_num_dims() != 1 or elt is None or elt == "index":
+                raise LoopoptDiagnostic(f"{t} has no C representation (rank-1 vectors of f32 f64 i32 i64 i1)", op)
+            n = t.get_shape()[0]
+            ct = self.isa.c_vector_type(elt, n)
+            if ct is None:
+                native = (f"{self.isa.name} masks have {sorted(self.isa.mask_types)} lanes" if elt == "i1"
+                          else f"{self.isa.name} vectors hold {self.isa.lanes.get(elt)} {elt} lanes")  # fmt: skip
+                raise LoopoptDiagnostic(f"{t} is not a native {self.isa.name} vector ({native})", op)
+            return ct
+        elt = scalar_key(t)
+        if elt is None:
+            raise LoopoptDiagnostic(f"type {t} has no C representation", op)
+        return ELEMENT_C_TYPES[elt]
+
+    def abi_type(self, t: Attribute, op: Operation) -> str:
+        """The C type of a scalar parameter or result: a bool is a 0/1 `uint8_t` at the
+        kernel boundary (docs/calling_convention.md), a `_Bool` inside."""
+        if scalar_key(t) == "i1":
+            return BUFFER_C_TYPES["i1"]
+        return self.c_type(t, op)
+
+    def row_key(self, t: Attribute) -> tuple[IsaTable, str]:
+        """The table and element key that print ops on values of type `t`."""
+        if isinstance(t, VectorType):
+            elt = scalar_key(t.element_type) or str(t.element_type)
+            n = t.get_shape()[0]
+            table = SCALAR if self.isa.name == "scalar" else self.isa
+            return table, mask_key(n) if elt == "i1" else elt
+        return SCALAR, scalar_key(t) or str(t)
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    # ------------------------------------------------------------------ rows
+
+    def _row(self, op: Operation, key: str, row_type: Attribute, **fields: str) -> None:
+        """Print `op` through the row (key, element of `row_type`); the result (if any) is {dst}."""
+        table, elt = self.row_key(row_type)
+        template = table.row(key, elt)
+        if template is None:
+            where = "scalar C" if table is SCALAR else self.isa.name
+            raise LoopoptDiagnostic(
+                f"{op.name} ({key}) on {row_type} has no {where} row: the {self.printer.target} target cannot print it",
+                op,
+            )
+        if op.results:
+            result = op.results[0]
+            ctype = self.c_type(result.type, op)
+            dst = self.name_of(result)
+            template = re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
+            fields = {**fields, "dst": dst, "decl": f"{ctype} {dst}"}
+        scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
+        fields.setdefault("T", ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void"))
+        text = template.format(**fields)
+        for statement in text.split("; "):
+            self.line(statement if statement.endswith(";") or statement.endswith("}") else statement + ";")
+
+    def buffer(self, value: SSAValue, op: Operation) -> Buffer:
+        try:
+            return self.buffers[value]
+        except KeyError:
+            raise LoopoptDiagnostic("buffer is neither a kernel argument nor a loop.alloc", op) from None
+
