@@ -10,41 +10,16 @@ unsigned compares flip the sign bit and compare signed; f32 -> i32 saturates, Na
 
 from __future__ import annotations
 
-from loopopt.targets.isa_x86 import (
-    AVX2_X86,
-    Rows,
-    arithmetic_rows,
-    conversion_rows,
-    float_cmp_rows,
-    fma_rows,
-    helper_hreduce_rows,
-    lane_bitwise_rows,
-    lane_int_cmp_rows,
-    lane_iota_prefix_rows,
-    lane_mask_broadcast_rows,
-    lane_mask_cmp_rows,
-    lane_select_zero_rows,
-    leftpack_compress_rows,
-    memory_rows,
-    sign_bit_abs_rows,
-    variable_shift_rows,
-    without,
-)
+from loopopt.targets.isa_x86 import AVX2_X86, Rows, float_cmp_rows, fma_rows, lane_int_cmp_rows, lane_mask_rows
+from loopopt.targets.isa_x86 import variable_shift_rows, without, x86_rows
 
 _ZERO_I = "_mm256_setzero_si256()"
 
 ROWS: Rows = {
-    **memory_rows(AVX2_X86),
-    **arithmetic_rows(AVX2_X86),
+    # the row families spelled alike on every x86 ISA / on those with all-ones-lane masks (isa_x86)
+    **x86_rows(AVX2_X86),
     **fma_rows(AVX2_X86),
-    **sign_bit_abs_rows(AVX2_X86),
-    **lane_bitwise_rows(AVX2_X86),
-    **lane_mask_broadcast_rows(AVX2_X86),
-    **lane_select_zero_rows(AVX2_X86),
-    **lane_iota_prefix_rows(AVX2_X86),
-    **leftpack_compress_rows(AVX2_X86),
-    **conversion_rows(AVX2_X86),
-    **helper_hreduce_rows(AVX2_X86, ("add", "mul", "min", "max"), ("add", "mul", "min", "max", "and", "or")),
+    **lane_mask_rows(AVX2_X86),
     # masked accesses: maskload zeroes the inactive lanes, the blend puts {passthru} there
     ("masked_load", "f32"): "{dst} = _mm256_blendv_ps({passthru}, _mm256_maskload_ps(&{buf}[{idx}], {mask}), _mm256_castsi256_ps({mask}));",
     ("masked_load", "f64"): "{dst} = _mm256_blendv_pd({passthru}, _mm256_maskload_pd(&{buf}[{idx}], {mask}), _mm256_castsi256_pd({mask}));",
@@ -80,7 +55,6 @@ ROWS: Rows = {
     **float_cmp_rows(AVX2_X86),
     **lane_int_cmp_rows(AVX2_X86, "i32", "_mm256_cmpeq_epi32", "_mm256_cmpgt_epi32"),
     **lane_int_cmp_rows(AVX2_X86, "i64", "_mm256_cmpeq_epi64", "_mm256_cmpgt_epi64"),
-    **lane_mask_cmp_rows(AVX2_X86),
     # select: mask lanes pick {a}, others {b}
     ("select", "f32"): "{dst} = _mm256_blendv_ps({b}, {a}, _mm256_castsi256_ps({mask}));",
     ("select", "f64"): "{dst} = _mm256_blendv_pd({b}, {a}, _mm256_castsi256_pd({mask}));",

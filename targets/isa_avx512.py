@@ -18,14 +18,8 @@ whole register (the caller guarantees W lanes of room). Both set `{dst}` to the 
 
 from __future__ import annotations
 
-from loopopt.targets.c_isa import IsaTable
-
-_FLOAT_CMP = {
-    "oeq": "_CMP_EQ_OQ", "ogt": "_CMP_GT_OQ", "oge": "_CMP_GE_OQ", "olt": "_CMP_LT_OQ",
-    "ole": "_CMP_LE_OQ", "one": "_CMP_NEQ_OQ", "ord": "_CMP_ORD_Q", "ueq": "_CMP_EQ_UQ",
-    "ugt": "_CMP_NLE_UQ", "uge": "_CMP_NLT_UQ", "ult": "_CMP_NGE_UQ", "ule": "_CMP_NGT_UQ",
-    "une": "_CMP_NEQ_UQ", "uno": "_CMP_UNORD_Q",
-}  # fmt: skip
+from loopopt.targets.isa_x86 import AVX512_X86, SUFFIX, Rows, float_cmp_rows, fma_rows, helper_hreduce_rows
+from loopopt.targets.isa_x86 import variable_shift_rows, x86_rows
 
 _INT_CMP = {
     "eq": "_MM_CMPINT_EQ", "ne": "_MM_CMPINT_NE", "slt": "_MM_CMPINT_LT",
@@ -34,10 +28,10 @@ _INT_CMP = {
 _UINT_CMP = {"ult": "_MM_CMPINT_LT", "ule": "_MM_CMPINT_LE", "ugt": "_MM_CMPINT_NLE", "uge": "_MM_CMPINT_NLT"}
 
 
-def _mask_cmp_rows() -> dict[tuple[str, str], str]:
+def _mask_cmp_rows() -> Rows:
     """Integer compares of `__mmaskN` masks: as a signed integer true is -1 (true < false), as
     an unsigned one it is 1."""
-    rows: dict[tuple[str, str], str] = {}
+    rows: Rows = {}
     for n, t in ((16, "__mmask16"), (8, "__mmask8")):
         exprs = {
             "eq": "~({a} ^ {b})", "ne": "{a} ^ {b}",
@@ -47,72 +41,35 @@ def _mask_cmp_rows() -> dict[tuple[str, str], str]:
         rows.update({(f"cmp.{p}", f"i1x{n}"): f"{{dst}} = ({t})({e});" for p, e in exprs.items()})
     return rows
 
-# (element, lanes, suffix of arithmetic intrinsics, mask type)
-_TYPES = (("f32", 16, "ps", "__mmask16"), ("f64", 8, "pd", "__mmask8"),
-          ("i32", 16, "epi32", "__mmask16"), ("i64", 8, "epi64", "__mmask8"))  # fmt: skip
+# element -> (suffix of its intrinsics, its mask type): _mm512_mask_loadu_ps takes a __mmask16
+_TYPES = {e: (SUFFIX[e], AVX512_X86.mask_type(AVX512_X86.lanes(e))) for e in ("f32", "f64", "i32", "i64")}
+_COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
 
-ROWS: dict[tuple[str, str], str] = {
-    # memory
-    ("load", "f32"): "{dst} = _mm512_loadu_ps(&{buf}[{idx}]);",
-    ("load", "f64"): "{dst} = _mm512_loadu_pd(&{buf}[{idx}]);",
-    ("load", "i32"): "{dst} = _mm512_loadu_si512(&{buf}[{idx}]);",
-    ("load", "i64"): "{dst} = _mm512_loadu_si512(&{buf}[{idx}]);",
-    ("load_aligned", "f32"): "{dst} = _mm512_load_ps(&{buf}[{idx}]);",
-    ("load_aligned", "f64"): "{dst} = _mm512_load_pd(&{buf}[{idx}]);",
-    ("load_aligned", "i32"): "{dst} = _mm512_load_si512(&{buf}[{idx}]);",
-    ("load_aligned", "i64"): "{dst} = _mm512_load_si512(&{buf}[{idx}]);",
-    ("store", "f32"): "_mm512_storeu_ps(&{buf}[{idx}], {value});",
-    ("store", "f64"): "_mm512_storeu_pd(&{buf}[{idx}], {value});",
-    ("store", "i32"): "_mm512_storeu_si512(&{buf}[{idx}], {value});",
-    ("store", "i64"): "_mm512_storeu_si512(&{buf}[{idx}], {value});",
-    ("store_aligned", "f32"): "_mm512_store_ps(&{buf}[{idx}], {value});",
-    ("store_aligned", "f64"): "_mm512_store_pd(&{buf}[{idx}], {value});",
-    ("store_aligned", "i32"): "_mm512_store_si512(&{buf}[{idx}], {value});",
-    ("store_aligned", "i64"): "_mm512_store_si512(&{buf}[{idx}], {value});",
-    # _mm512_stream_* require 64-byte alignment: only aligned non-temporal stores map here.
-    ("store_nt", "f32"): "_mm512_stream_ps(&{buf}[{idx}], {value});",
-    ("store_nt", "f64"): "_mm512_stream_pd(&{buf}[{idx}], {value});",
-    ("store_nt", "i32"): "_mm512_stream_si512((void *)&{buf}[{idx}], {value});",
-    ("store_nt", "i64"): "_mm512_stream_si512((void *)&{buf}[{idx}], {value});",
-    **{("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);" for e, _, s, _ in _TYPES},
-    **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, _, s, _ in _TYPES},
-    **{("compress_store", e): (f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); "
-                               "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
+ROWS: Rows = {
+    # isa_x86: loads/stores, broadcast, add/sub/neg, float mul/div/sqrt, conversions; fma; shifts.
+    # _mm512_stream_* require 64-byte alignment: only aligned non-temporal stores map to store_nt.
+    **x86_rows(AVX512_X86),
+    **fma_rows(AVX512_X86),
+    **variable_shift_rows(AVX512_X86),
+    **{("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);" for e, (s, _) in _TYPES.items()},
+    **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},
+    **{("compress_store", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
+       for e, (s, _) in _TYPES.items()},
     # vcompress to memory writes only the active lanes; measured faster here than a register
     # compress + full 64-byte store, so `full` changes nothing on AVX-512
-    **{("compress_store_full", e): (f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); "
-                                    "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
+    **{("compress_store_full", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
+       for e, (s, _) in _TYPES.items()},
     # compress in a register, then store (not selected yet: the choice is per CPU, see the docstring).
     # `full`: one full-width store (the caller guarantees W lanes of room); otherwise a masked
     # store of the first popcount(mask) lanes.
-    **{("compress_store_reg", e): ("{dst} = (int64_t)__builtin_popcount((unsigned)({mask})); "
-                                   f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << {{dst}}) - 1u), "
-                                   f"_mm512_maskz_compress_{s}({{mask}}, {{value}}));") for e, _, s, m in _TYPES},
+    **{("compress_store_reg", e): (f"{_COUNT} _mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << {{dst}}) - 1u), "
+                                   f"_mm512_maskz_compress_{s}({{mask}}, {{value}}));") for e, (s, m) in _TYPES.items()},
     **{("compress_store_full_reg", e): (f"_mm512_storeu_{'si512' if e[0] == 'i' else s}(&{{buf}}[{{idx}}], "
-                                        f"_mm512_maskz_compress_{s}({{mask}}, {{value}})); "
-                                        "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));") for e, _, s, _ in _TYPES},
-    ("store_fence", "none"): "_mm_sfence();",
-    ("broadcast", "f32"): "{dst} = _mm512_set1_ps({a});",
-    ("broadcast", "f64"): "{dst} = _mm512_set1_pd({a});",
-    ("broadcast", "i32"): "{dst} = _mm512_set1_epi32({a});",
-    ("broadcast", "i64"): "{dst} = _mm512_set1_epi64({a});",
-    # arithmetic
-    **{("add", e): f"{{dst}} = _mm512_add_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
-    **{("sub", e): f"{{dst}} = _mm512_sub_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES},
-    ("mul", "f32"): "{dst} = _mm512_mul_ps({a}, {b});",
-    ("mul", "f64"): "{dst} = _mm512_mul_pd({a}, {b});",
+                                        f"_mm512_maskz_compress_{s}({{mask}}, {{value}})); {_COUNT}") for e, (s, _) in _TYPES.items()},
+    # DQ: 64-bit multiply and i64 -> f64; F: integer abs/min/max of both widths
     ("mul", "i32"): "{dst} = _mm512_mullo_epi32({a}, {b});",
     ("mul", "i64"): "{dst} = _mm512_mullo_epi64({a}, {b});",
-    ("div", "f32"): "{dst} = _mm512_div_ps({a}, {b});",
-    ("div", "f64"): "{dst} = _mm512_div_pd({a}, {b});",
-    ("fma", "f32"): "{dst} = _mm512_fmadd_ps({a}, {b}, {c});",
-    ("fma", "f64"): "{dst} = _mm512_fmadd_pd({a}, {b}, {c});",
-    ("sqrt", "f32"): "{dst} = _mm512_sqrt_ps({a});",
-    ("sqrt", "f64"): "{dst} = _mm512_sqrt_pd({a});",
-    ("neg", "f32"): "{dst} = _mm512_xor_ps({a}, _mm512_set1_ps(-0.0f));",
-    ("neg", "f64"): "{dst} = _mm512_xor_pd({a}, _mm512_set1_pd(-0.0));",
-    ("neg", "i32"): "{dst} = _mm512_sub_epi32(_mm512_setzero_si512(), {a});",
-    ("neg", "i64"): "{dst} = _mm512_sub_epi64(_mm512_setzero_si512(), {a});",
+    ("convert.f64", "i64"): "{dst} = _mm512_cvtepi64_pd({a});",
     ("abs", "f32"): "{dst} = _mm512_abs_ps({a});",
     ("abs", "f64"): "{dst} = _mm512_abs_pd({a});",
     ("abs", "i32"): "{dst} = _mm512_abs_epi32({a});",
@@ -129,46 +86,27 @@ ROWS: dict[tuple[str, str], str] = {
     ("max", "i32"): "{dst} = _mm512_max_epi32({a}, {b});",
     ("min", "i64"): "{dst} = _mm512_min_epi64({a}, {b});",
     ("max", "i64"): "{dst} = _mm512_max_epi64({a}, {b});",
-    # bitwise and shifts (integers)
-    **{("and", e): f"{{dst}} = _mm512_and_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
-    **{("or", e): f"{{dst}} = _mm512_or_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
-    **{("xor", e): f"{{dst}} = _mm512_xor_{s}({{a}}, {{b}});" for e, _, s, _ in _TYPES[2:]},
-    ("shl", "i32"): "{dst} = _mm512_sllv_epi32({a}, {b});",
-    ("shl", "i64"): "{dst} = _mm512_sllv_epi64({a}, {b});",
-    ("shr", "i32"): "{dst} = _mm512_srav_epi32({a}, {b});",
-    ("shr", "i64"): "{dst} = _mm512_srav_epi64({a}, {b});",
-    ("shru", "i32"): "{dst} = _mm512_srlv_epi32({a}, {b});",
-    ("shru", "i64"): "{dst} = _mm512_srlv_epi64({a}, {b});",
+    # integer bitwise: per element width (_mm512_and_epi32, _mm512_or_epi64, _mm512_xor_epi32)
+    **{(op, e): f"{{dst}} = _mm512_{op}_{SUFFIX[e]}({{a}}, {{b}});" for op in ("and", "or", "xor") for e in ("i32", "i64")},
     # comparisons -> mask registers
-    **{("cmp." + p, "f32"): f"{{dst}} = _mm512_cmp_ps_mask({{a}}, {{b}}, {c});" for p, c in _FLOAT_CMP.items()},
-    **{("cmp." + p, "f64"): f"{{dst}} = _mm512_cmp_pd_mask({{a}}, {{b}}, {c});" for p, c in _FLOAT_CMP.items()},
+    **float_cmp_rows(AVX512_X86),
     **{("cmp." + p, "i32"): f"{{dst}} = _mm512_cmp_epi32_mask({{a}}, {{b}}, {c});" for p, c in _INT_CMP.items()},
     **{("cmp." + p, "i64"): f"{{dst}} = _mm512_cmp_epi64_mask({{a}}, {{b}}, {c});" for p, c in _INT_CMP.items()},
     **{("cmp." + p, "i32"): f"{{dst}} = _mm512_cmp_epu32_mask({{a}}, {{b}}, {c});" for p, c in _UINT_CMP.items()},
     **{("cmp." + p, "i64"): f"{{dst}} = _mm512_cmp_epu64_mask({{a}}, {{b}}, {c});" for p, c in _UINT_CMP.items()},
     **_mask_cmp_rows(),
     # select: mask lanes pick {a} (blend takes the second source where the mask is set)
-    **{("select", e): f"{{dst}} = _mm512_mask_blend_{s}({{mask}}, {{b}}, {{a}});" for e, _, s, _ in _TYPES},
+    **{("select", e): f"{{dst}} = _mm512_mask_blend_{s}({{mask}}, {{b}}, {{a}});" for e, (s, _) in _TYPES.items()},
     # select(mask, a, +0): a zero-masking move
-    **{("select_zero", e): f"{{dst}} = _mm512_maskz_mov_{s}({{mask}}, {{a}});" for e, _, s, _ in _TYPES},
+    **{("select_zero", e): f"{{dst}} = _mm512_maskz_mov_{s}({{mask}}, {{a}});" for e, (s, _) in _TYPES.items()},
     # horizontal reductions: the compiler's _mm512_reduce_* where they are exact and defined;
     # NaN-aware float min/max and the wrapping integer sum/product go through helpers
     ("hreduce.add", "f32"): "{dst} = _mm512_reduce_add_ps({a});",
     ("hreduce.add", "f64"): "{dst} = _mm512_reduce_add_pd({a});",
     ("hreduce.mul", "f32"): "{dst} = _mm512_reduce_mul_ps({a});",
     ("hreduce.mul", "f64"): "{dst} = _mm512_reduce_mul_pd({a});",
-    ("hreduce.min", "f32"): "{dst} = lo_hreduce_min_f32x16({a});",
-    ("hreduce.min", "f64"): "{dst} = lo_hreduce_min_f64x8({a});",
-    ("hreduce.max", "f32"): "{dst} = lo_hreduce_max_f32x16({a});",
-    ("hreduce.max", "f64"): "{dst} = lo_hreduce_max_f64x8({a});",
-    **{(f"hreduce.{k}", "i32"): f"{{dst}} = _mm512_reduce_{k}_epi32({{a}});" for k in ("min", "max", "and", "or")},
-    **{(f"hreduce.{k}", "i64"): f"{{dst}} = _mm512_reduce_{k}_epi64({{a}});" for k in ("min", "max", "and", "or")},
-    **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});" for k in ("add", "mul") for e, n in (("i32", 16), ("i64", 8))},
-    # conversions (same lane count)
-    ("convert.f32", "i32"): "{dst} = _mm512_cvtepi32_ps({a});",
-    ("convert.i32", "f32"): "{dst} = lo_cvt_f32_i32x16({a});",  # saturating, NaN -> 0
-    ("convert.f64", "i64"): "{dst} = _mm512_cvtepi64_pd({a});",
-    ("convert.i64", "f64"): "{dst} = lo_cvt_f64_i64x8({a});",
+    **{(f"hreduce.{k}", e): f"{{dst}} = _mm512_reduce_{k}_{SUFFIX[e]}({{a}});" for k in ("min", "max", "and", "or") for e in ("i32", "i64")},
+    **helper_hreduce_rows(AVX512_X86, ("min", "max"), ("add", "mul")),
     # lane construction
     ("iota", "i32"): "{dst} = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);",
     ("iota", "i64"): "{dst} = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);",
@@ -187,12 +125,4 @@ ROWS: dict[tuple[str, str], str] = {
     ("popcount", "i1x8"): "{dst} = (int64_t)__builtin_popcount((unsigned){a});",
 }  # fmt: skip
 
-AVX512 = IsaTable(
-    name="avx512",
-    includes=("immintrin.h",),
-    lanes={"f32": 16, "f64": 8, "i32": 16, "i64": 8},
-    vector_types={"f32": "__m512", "f64": "__m512d", "i32": "__m512i", "i64": "__m512i"},
-    mask_types={16: "__mmask16", 8: "__mmask8"},
-    rows=ROWS,
-    cflags=("-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"),
-)
+AVX512 = AVX512_X86.table(ROWS)

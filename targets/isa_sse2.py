@@ -13,22 +13,7 @@ Integer add/sub/mul intrinsics wrap; unsigned compares flip the sign bit and com
 
 from __future__ import annotations
 
-from loopopt.targets.isa_x86 import (
-    SSE2_X86,
-    Rows,
-    arithmetic_rows,
-    conversion_rows,
-    helper_hreduce_rows,
-    lane_bitwise_rows,
-    lane_int_cmp_rows,
-    lane_iota_prefix_rows,
-    lane_mask_broadcast_rows,
-    lane_mask_cmp_rows,
-    lane_select_zero_rows,
-    leftpack_compress_rows,
-    memory_rows,
-    sign_bit_abs_rows,
-)
+from loopopt.targets.isa_x86 import SSE2_X86, Rows, lane_int_cmp_rows, lane_mask_rows, x86_rows
 
 _FLOAT_CMP = {
     "oeq": "cmpeq", "ogt": "cmpgt", "oge": "cmpge", "olt": "cmplt", "ole": "cmple",
@@ -53,19 +38,12 @@ def _float_cmp(suffix: str, cast: str) -> Rows:
     return rows
 
 
-_N = {"f32": 4, "f64": 2, "i32": 4, "i64": 2}
+_N = {e: SSE2_X86.lanes(e) for e in ("f32", "f64", "i32", "i64")}  # 4, 2, 4, 2
 
 ROWS: Rows = {
-    **memory_rows(SSE2_X86),
-    **arithmetic_rows(SSE2_X86),
-    **sign_bit_abs_rows(SSE2_X86),
-    **lane_bitwise_rows(SSE2_X86),
-    **lane_mask_broadcast_rows(SSE2_X86),
-    **lane_select_zero_rows(SSE2_X86),
-    **lane_iota_prefix_rows(SSE2_X86),
-    **leftpack_compress_rows(SSE2_X86),
-    **conversion_rows(SSE2_X86),
-    **helper_hreduce_rows(SSE2_X86, ("add", "mul", "min", "max"), ("add", "mul", "min", "max", "and", "or")),
+    # the row families spelled alike on every x86 ISA / on those with all-ones-lane masks (isa_x86)
+    **x86_rows(SSE2_X86),
+    **lane_mask_rows(SSE2_X86),
     # no masked load/store before AVX: lane by lane (c_mask)
     **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});" for e, n in _N.items()},
     **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, n in _N.items()},
@@ -89,7 +67,6 @@ ROWS: Rows = {
     **_float_cmp("pd", "_mm_castpd_si128"),
     **lane_int_cmp_rows(SSE2_X86, "i32", "_mm_cmpeq_epi32", "_mm_cmpgt_epi32", lt="_mm_cmplt_epi32"),
     **lane_int_cmp_rows(SSE2_X86, "i64", "lo_cmpeq_i64x2", "lo_cmpgt_i64x2"),
-    **lane_mask_cmp_rows(SSE2_X86),
     # select = (mask & a) | (~mask & b): no blendv before SSE4.1
     ("select", "f32"): "{dst} = _mm_or_ps(_mm_and_ps(_mm_castsi128_ps({mask}), {a}), _mm_andnot_ps(_mm_castsi128_ps({mask}), {b}));",
     ("select", "f64"): "{dst} = _mm_or_pd(_mm_and_pd(_mm_castsi128_pd({mask}), {a}), _mm_andnot_pd(_mm_castsi128_pd({mask}), {b}));",

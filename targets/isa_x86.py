@@ -137,36 +137,31 @@ def without(rows: Rows, *keys: tuple[str, str]) -> Rows:
 # ---------------------------------------------------------------------------- every x86 ISA
 
 
+def x86_rows(x: X86) -> Rows:
+    """The families every x86 table shares (memory_rows, arithmetic_rows, conversion_rows)."""
+    return {**memory_rows(x), **arithmetic_rows(x), **conversion_rows(x)}
+
+
 def memory_rows(x: X86) -> Rows:
-    """Full-width loads and stores, the store fence, broadcasts."""
-    p, si, rows = x.p, x.si, {}
-    for e in FLOATS:
-        s = SUFFIX[e]
+    """Full-width loads and stores, the store fence, broadcasts. Integer accesses use the whole
+    register intrinsics (`_mm_loadu_si128((const __m128i *)p)`); AVX-512's take `void *`."""
+    p, rows = x.p, {}
+    for e in ELTS:
+        s, load_ptr, store_ptr, nt_ptr = SUFFIX[e], "", "", ""
+        if e in INTS:
+            s, load_ptr, store_ptr = x.si, x.int_ptr(const=True), x.int_ptr()
+            nt_ptr = store_ptr or "(void *)"
         rows.update({
-            # _mm_loadu_ps _mm256_loadu_ps _mm512_loadu_ps (_pd alike)
-            ("load", e): f"{{dst}} = {p}loadu_{s}(&{{buf}}[{{idx}}]);",
-            # _mm_load_ps _mm256_load_pd _mm512_load_ps
-            ("load_aligned", e): f"{{dst}} = {p}load_{s}(&{{buf}}[{{idx}}]);",
-            # _mm_storeu_ps _mm256_storeu_pd _mm512_storeu_ps
-            ("store", e): f"{p}storeu_{s}(&{{buf}}[{{idx}}], {{value}});",
-            # _mm_store_ps _mm256_store_pd _mm512_store_ps
-            ("store_aligned", e): f"{p}store_{s}(&{{buf}}[{{idx}}], {{value}});",
-            # _mm_stream_ps _mm256_stream_pd _mm512_stream_ps (aligned non-temporal)
-            ("store_nt", e): f"{p}stream_{s}(&{{buf}}[{{idx}}], {{value}});",
-        })  # fmt: skip
-    load_ptr, store_ptr = x.int_ptr(const=True), x.int_ptr()
-    for e in INTS:
-        rows.update({
-            # _mm_loadu_si128((const __m128i *)...) _mm256_loadu_si256 _mm512_loadu_si512
-            ("load", e): f"{{dst}} = {p}loadu_{si}({load_ptr}&{{buf}}[{{idx}}]);",
-            # _mm_load_si128 _mm256_load_si256 _mm512_load_si512
-            ("load_aligned", e): f"{{dst}} = {p}load_{si}({load_ptr}&{{buf}}[{{idx}}]);",
-            # _mm_storeu_si128((__m128i *)...) _mm256_storeu_si256 _mm512_storeu_si512
-            ("store", e): f"{p}storeu_{si}({store_ptr}&{{buf}}[{{idx}}], {{value}});",
-            # _mm_store_si128 _mm256_store_si256 _mm512_store_si512
-            ("store_aligned", e): f"{p}store_{si}({store_ptr}&{{buf}}[{{idx}}], {{value}});",
-            # _mm_stream_si128 _mm256_stream_si256 _mm512_stream_si512((void *)...)
-            ("store_nt", e): f"{p}stream_{si}({store_ptr or '(void *)'}&{{buf}}[{{idx}}], {{value}});",
+            # _mm_loadu_ps _mm256_loadu_pd _mm512_loadu_ps _mm_loadu_si128 _mm256_loadu_si256 _mm512_loadu_si512
+            ("load", e): f"{{dst}} = {p}loadu_{s}({load_ptr}&{{buf}}[{{idx}}]);",
+            # _mm_load_ps _mm256_load_pd _mm512_load_ps _mm_load_si128 _mm256_load_si256 _mm512_load_si512
+            ("load_aligned", e): f"{{dst}} = {p}load_{s}({load_ptr}&{{buf}}[{{idx}}]);",
+            # _mm_storeu_ps _mm256_storeu_pd _mm512_storeu_ps _mm_storeu_si128 _mm256_storeu_si256 _mm512_storeu_si512
+            ("store", e): f"{p}storeu_{s}({store_ptr}&{{buf}}[{{idx}}], {{value}});",
+            # _mm_store_ps _mm256_store_pd _mm512_store_ps _mm_store_si128 _mm256_store_si256 _mm512_store_si512
+            ("store_aligned", e): f"{p}store_{s}({store_ptr}&{{buf}}[{{idx}}], {{value}});",
+            # aligned non-temporal: _mm_stream_ps _mm256_stream_pd _mm_stream_si128 _mm512_stream_si512((void *)p)
+            ("store_nt", e): f"{p}stream_{s}({nt_ptr}&{{buf}}[{{idx}}], {{value}});",
         })  # fmt: skip
     rows[("store_fence", "none")] = "_mm_sfence();"
     # _mm_set1_ps _mm256_set1_pd _mm512_set1_epi32; i64: _mm_set1_epi64x _mm256_set1_epi64x _mm512_set1_epi64
@@ -237,12 +232,31 @@ def float_cmp_rows(x: X86) -> Rows:
     for e in FLOATS:
         s = SUFFIX[e]
         for pred, imm in FLOAT_CMP_IMM.items():
-            cmp = f"{x.p}cmp_{s}{'_mask' if x.mask_registers else ''}({{a}}, {{b}}, {imm})"
-            rows[("cmp." + pred, e)] = f"{{dst}} = {cmp if x.mask_registers else f'{x.p}cast{s}_{x.si}({cmp})'};"
+            if x.mask_registers:  # _mm512_cmp_ps_mask _mm512_cmp_pd_mask
+                cmp = f"{x.p}cmp_{s}_mask({{a}}, {{b}}, {imm})"
+            else:  # _mm256_castps_si256(_mm256_cmp_ps(...)) _mm256_castpd_si256(_mm256_cmp_pd(...))
+                cmp = f"{x.p}cast{s}_{x.si}({x.p}cmp_{s}({{a}}, {{b}}, {imm}))"
+            rows[("cmp." + pred, e)] = f"{{dst}} = {cmp};"
     return rows
 
 
 # ---------------------------------------------------------------------------- masks as all-ones lanes (SSE2, AVX2)
+
+
+def lane_mask_rows(x: X86) -> Rows:
+    """The families SSE2 and AVX2 share, both holding a mask as all-ones lanes and compacting
+    through c_leftpack. Integer compares need the ISA's eq/gt spellings: `lane_int_cmp_rows`."""
+    assert not x.mask_registers, f"{x.name} holds masks in mask registers"
+    return {
+        **sign_bit_abs_rows(x),
+        **lane_bitwise_rows(x),
+        **lane_mask_broadcast_rows(x),
+        **lane_mask_cmp_rows(x),
+        **lane_select_zero_rows(x),
+        **lane_iota_prefix_rows(x),
+        **leftpack_compress_rows(x),
+        **helper_hreduce_rows(x, ("add", "mul", "min", "max"), ("add", "mul", "min", "max", "and", "or")),
+    }
 
 
 def sign_bit_abs_rows(x: X86) -> Rows:
@@ -355,7 +369,12 @@ def main(argv: list[str]) -> int:
     from loopopt.targets.c import isa_table
 
     for name in argv or [SSE2_X86.name, AVX2_X86.name, AVX512_X86.name]:
-        for (key, elt), template in sorted(isa_table(name).rows.items()):
+        try:
+            table = isa_table(name)
+        except ValueError as e:
+            print(f"isa_x86: {e}", file=sys.stderr)
+            return 2
+        for (key, elt), template in sorted(table.rows.items()):
             print(f"{name:7} {key:24} {elt:6} {template}")
     return 0
 
