@@ -14,7 +14,7 @@ from enum import StrEnum
 class VecReject(StrEnum):
     NO_VECTOR_FORM = "VEC_REJECT_NO_VECTOR_FORM"
     """A body op (or its element type) has no lane-wise vector form: a call, integer division,
-    a transcendental, an op with regions, a type other than f32 f64 i32 i64 i1 index."""
+    a transcendental other than those of targets/c_vmath.py, an op with regions, a type other than f32 f64 i32 i64 i1 index."""
 
     FLOAT_REDUCTION_ORDER = "VEC_REJECT_FLOAT_REDUCTION_ORDER"
     """A float add/mul accumulator without `reassoc`: splitting it across lanes reorders the sum."""

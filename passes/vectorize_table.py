@@ -3,9 +3,10 @@
 An op in a loop body may be vectorized when its class is a row of `VECTOR_FORMS` and every
 operand and result type is in `LANE_TYPES`. The right column says what the op becomes
 after convert-loop-to-simd (elementwise arith/math stay arith/math on `vector<NxT>`), so
-the table only lists ops every SIMD target (targets/isa_*.py) can express: integer
-division and remainder, transcendentals (exp, log, sin, pow, ...), rounding (floor, ceil)
-and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM (the scalar loop
+the table only lists ops every SIMD target (targets/isa_*.py, plus the vector math rows of
+targets/c_vmath.py: exp exp2 expm1 log log2 log1p sin cos tanh erf pow rsqrt) can express:
+integer division and remainder, the other transcendentals (log10, tan, atan, cbrt, ...),
+rounding (floor, ceil) and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM (the scalar loop
 then divides with the defined semantics: by zero gives 0, never a trap). Unsigned integer
 compares (`arith.cmpi ult/ule/ugt/uge`) decline while `simd.cmp` has no unsigned integer
 predicate (every ISA table has the rows: targets/isa_*.py `cmp.ult` on i32/i64).
@@ -33,6 +34,19 @@ VECTOR_FORMS: dict[type[Operation], str] = {
     math.FmaOp: "simd.fma",
     math.SqrtOp: "vector sqrt",
     math.AbsFOp: "vector abs",
+    # vector math (targets/c_vmath.py: one C implementation per function, every SIMD ISA)
+    math.ExpOp: "vector exp",
+    math.Exp2Op: "vector exp2",
+    math.ExpM1Op: "vector expm1",
+    math.LogOp: "vector log",
+    math.Log2Op: "vector log2",
+    math.Log1pOp: "vector log1p",
+    math.SinOp: "vector sin",
+    math.CosOp: "vector cos",
+    math.TanhOp: "vector tanh",
+    math.ErfOp: "vector erf",
+    math.PowFOp: "vector pow",
+    math.RsqrtOp: "vector rsqrt",
     # integer elementwise (i32, i64, index; i1 for the bitwise ops)
     arith.AddiOp: "vector add",
     arith.SubiOp: "vector sub",

@@ -3,7 +3,8 @@
 A row may call a helper (`lo_hreduce_add_f32x8(v)`); the printer finds every `lo_*` name in the
 code it emitted (and, transitively, in the helpers themselves) and prints each definition once,
 before the kernels. Helpers come from c_hreduce (reduction epilogues), c_emulate (operations an
-ISA lacks), c_mask (masked accesses without mask hardware) and c_leftpack (compaction).
+ISA lacks), c_mask (masked accesses without mask hardware), c_leftpack (compaction) and c_vmath
+(vector exp, log, sin, ...).
 
 `LaneIO` is the per-ISA way to spill a vector to a C array and back, which the lane-by-lane
 helpers (emulations, masked accesses on SSE2/NEON) are written with.
@@ -162,10 +163,12 @@ HelperSource = Callable[[IsaTable], Iterable[Helper]]
 
 def all_helpers(isa: IsaTable) -> dict[str, Helper]:
     """Every helper defined for `isa`, by name."""
-    from loopopt.targets import c_emulate, c_hreduce, c_leftpack, c_mask
+    from loopopt.targets import c_emulate, c_hreduce, c_leftpack, c_mask, c_vmath
 
     found: dict[str, Helper] = {}
-    sources: list[HelperSource] = [c_emulate.helpers, c_hreduce.helpers, c_mask.helpers, c_leftpack.helpers]
+    sources: list[HelperSource] = [
+        c_emulate.helpers, c_hreduce.helpers, c_mask.helpers, c_leftpack.helpers, c_vmath.helpers,
+    ]  # fmt: skip
     for source in sources:
         for h in source(isa):
             found[h.name] = h

@@ -28,6 +28,8 @@ convert.<to> (lane count preserved), popcount (active lanes of a mask, as int64_
 
 from __future__ import annotations
 
+import functools
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -65,7 +67,8 @@ class IsaTable:
     """gcc/clang flags enabling the ISA (documentation; the runtime owns the real list)."""
 
     def row(self, key: str, elt: str) -> str | None:
-        return self.rows.get((key, elt))
+        found = self.rows.get((key, elt))
+        return found if found is not None else extra_rows(self.name).get((key, elt))
 
     def c_vector_type(self, elt: str, lanes: int) -> str | None:
         """The C type of `vector<lanes x elt>`, or None if it is not native to this ISA."""
@@ -78,9 +81,23 @@ class IsaTable:
     def coverage(self) -> dict[str, list[str]]:
         """operation key -> element types with a row (for reports and tests)."""
         out: dict[str, list[str]] = {}
-        for key, elt in self.rows:
+        for key, elt in {**extra_rows(self.name), **self.rows}:
             out.setdefault(key, []).append(elt)
         return out
+
+
+ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath",)
+"""Modules whose `rows(isa_name)` add rows to every ISA table (an ISA module's own row wins):
+families of rows kept in one place for all ISAs, such as vector math (targets/c_vmath.py)."""
+
+
+@functools.cache
+def extra_rows(isa_name: str) -> Mapping[tuple[str, str], str]:
+    """The rows the `ROW_HOOKS` modules add to ISA `isa_name` (imported on first use: they import this module)."""
+    out: dict[tuple[str, str], str] = {}
+    for module in ROW_HOOKS:
+        out.update(importlib.import_module(module).rows(isa_name))
+    return out
 
 
 def mask_key(lanes: int) -> str:

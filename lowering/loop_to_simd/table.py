@@ -4,8 +4,8 @@ A vecloop / predloop body is scalar-typed (each value stands for W lanes). When 
 a lane-varying operand it is rewritten by the row of its class below; an op whose operands
 are all uniform stays the scalar op it is (computed once per block). An op with a varying
 operand and no row is a located error: integer division and remainder have no SIMD
-instruction on any target (loop-vectorize keeps them scalar, where they never trap), transcendentals have no vector row in the C printer's ISA tables,
-and nothing here scalarizes (the simd dialect has no lane extract/insert).
+instruction on any target (loop-vectorize keeps them scalar, where they never trap), the
+transcendentals without a vector math row (targets/c_vmath.py) stay scalar too, and nothing here scalarizes (the simd dialect has no lane extract/insert).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ SAME_OP: frozenset[type[Operation]] = frozenset({
     arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp,                             # amounts read as unsigned (>= width: 0 / sign)
     arith.MinnumfOp, arith.MaxnumfOp,                                       # number-preferring: printer's minnum rows
     math.SqrtOp, math.AbsFOp, math.AbsIOp,
+    math.ExpOp, math.Exp2Op, math.ExpM1Op, math.LogOp, math.Log2Op, math.Log1pOp,  # vector math:
+    math.SinOp, math.CosOp, math.TanhOp, math.ErfOp, math.PowFOp, math.RsqrtOp,    # targets/c_vmath.py
 })  # fmt: skip
 """Elementwise ops that stay the same `arith`/`math` op, on `vector<WxT>` operands."""
 

@@ -1,0 +1,450 @@
+"""Vector math: exp, exp2, expm1, log, log2, log1p, sin, cos, tanh, erf, pow, rsqrt on every SIMD ISA.
+
+One readable C implementation per function, written once with GCC/clang vector extensions on
+`double` lanes (`lo_vd<N>`) and instantiated at each ISA's native f64 width (SSE2/NEON 2,
+AVX2 4, AVX-512 8). f32 lanes are widened to two f64 halves, computed and narrowed, so f32
+results are f64 results rounded once more (correctly rounded except in double-rounding ties).
+Each function has a fast path for the usual range (range reduction + Cephes minimax/Pade
+polynomials, cited per function) and hands the other lanes (NaN, infinities, zero or negative
+log arguments, subnormals where the fast path needs normal numbers, huge sin/cos arguments,
+results that overflow or underflow) to the C library one lane at a time, as glibc's libmvec
+does: the IEEE special cases are libm's by construction. The ulp bounds and the measurement
+that chose this over SLEEF are in docs/vector_math.md.
+
+The C text is emitted only when a row uses it: rows call `lo_vm_<fn>_<elt>x<lanes>` helpers,
+which `c_helpers.required_helpers` pulls in with their dependencies. The rows are merged into
+every ISA table through `c_isa.IsaTable.row`'s hook (`rows` below); the scalar target keeps its
+libm rows (targets/isa_scalar.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+from loopopt.targets.c_helpers import Helper
+
+UNARY_FUNCTIONS: tuple[str, ...] = (
+    "exp", "exp2", "expm1", "log", "log2", "log1p", "sin", "cos", "tanh", "erf", "rsqrt",
+)  # fmt: skip
+"""Operation keys (targets/c_ops.py) with a vector row on every SIMD ISA, f32 and f64."""
+
+BINARY_FUNCTIONS: tuple[str, ...] = ("pow",)
+
+# The f64 cores. `$N` is the lane count, `$B` the vector size in bytes; each `// @helper name`
+# starts one definition (the printer emits only those a kernel uses, dependencies first).
+_CORE = r"""
+// @helper lo_vd$N
+typedef double lo_vd$N __attribute__((vector_size($B)));
+// @helper lo_vl$N
+typedef long long lo_vl$N __attribute__((vector_size($B)));
+// @helper lo_vm_sel_d$N
+/* Lanes of a where the mask m is all-ones, of b elsewhere. */
+static inline lo_vd$N lo_vm_sel_d$N(lo_vl$N m, lo_vd$N a, lo_vd$N b)
+{
+    return (lo_vd$N)((m & (lo_vl$N)a) | (~m & (lo_vl$N)b));
+}
+// @helper lo_vm_twosum_d$N
+/* s + *err == a + b exactly (Knuth's TwoSum). */
+static inline lo_vd$N lo_vm_twosum_d$N(lo_vd$N a, lo_vd$N b, lo_vd$N *err)
+{
+    lo_vd$N s = a + b, bb = s - a;
+    *err = (a - (s - bb)) + (b - bb);
+    return s;
+}
+// @helper lo_vm_expm1r_d$N
+/* expm1(r) for |r| <= ln2/2: Cephes exp.c's Pade form e^r = 1 + 2 r P(r^2) / (Q(r^2) - r P(r^2)),
+   evaluated as r + r (2P - Q + rP) / (Q - rP) so that the leading r is exact (1 ulp -> 0.6). */
+static inline lo_vd$N lo_vm_expm1r_d$N(lo_vd$N r)
+{
+    lo_vd$N rr = r * r;
+    lo_vd$N p = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr + 9.99999999999999999910e-1);
+    lo_vd$N q = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr + 2.27265548208155028766e-1) * rr
+                + 2.00000000000000000009e0;
+    lo_vd$N d = ((-3.00198505138664455042e-6 * rr - 2.27212901734721986016e-3) * rr - 1.66666666666666636506e-1) * rr;
+    return r + r * (d + p) / (q - p);
+}
+// @helper lo_vm_expred_d$N
+/* x = k ln2 + r + *rl with |r| <= ln2/2 for |x| <= 708 (Cody-Waite, k C1 exact, ln2 = C1 + C2;
+   *rl is the rounding error of the last subtraction); returns r, sets k. */
+static inline lo_vd$N lo_vm_expred_d$N(lo_vd$N x, lo_vl$N *k, lo_vd$N *rl)
+{
+    lo_vd$N t = x * 1.4426950408889634 + 0x1.8p52;
+    lo_vd$N kd = t - 0x1.8p52;
+    *k = (lo_vl$N)t - 0x4338000000000000LL;
+    return lo_vm_twosum_d$N(x - kd * 6.93145751953125e-1, -(kd * 1.42860682030941723212e-6), rl);
+}
+// @helper lo_vm_pow2i_d$N
+/* 2^k for integer lanes k in [-1022, 1023]: the exponent field built directly. */
+static inline lo_vd$N lo_vm_pow2i_d$N(lo_vl$N k)
+{
+    return (lo_vd$N)((k + 1023) << 52);
+}
+// @helper lo_vm_expfast_d$N
+/* e^x for |x| <= 708 (no checks). */
+static inline lo_vd$N lo_vm_expfast_d$N(lo_vd$N x)
+{
+    lo_vl$N k;
+    lo_vd$N rl, r = lo_vm_expred_d$N(x, &k, &rl);
+    lo_vd$N em = lo_vm_expm1r_d$N(r);
+    return (1.0 + (em + rl * (1.0 + em))) * lo_vm_pow2i_d$N(k);
+}
+// @helper lo_vm_exp_d$N
+static inline lo_vd$N lo_vm_exp_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x >= -708.0) & (lo_vl$N)(x <= 708.0));
+    lo_vd$N y = lo_vm_expfast_d$N(lo_vm_sel_d$N(bad, x - x, x));
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = exp(x[i]);
+    return y;
+}
+// @helper lo_vm_exp2_d$N
+/* 2^x = 2^k e^(r ln2), k = round(x), r = x - k exact. */
+static inline lo_vd$N lo_vm_exp2_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x >= -1020.0) & (lo_vl$N)(x <= 1020.0));
+    lo_vd$N xc = lo_vm_sel_d$N(bad, x - x, x);
+    lo_vd$N t = xc + 0x1.8p52;
+    lo_vd$N r = xc - (t - 0x1.8p52);
+    lo_vl$N k = (lo_vl$N)t - 0x4338000000000000LL;
+    lo_vd$N y = (1.0 + lo_vm_expm1r_d$N(r * 0.6931471805599453)) * lo_vm_pow2i_d$N(k);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = exp2(x[i]);
+    return y;
+}
+// @helper lo_vm_expm1_d$N
+/* expm1(x) = 2^k expm1(r) + (2^k - 1); k = 0 keeps expm1(r) itself; zero keeps its sign. */
+static inline lo_vd$N lo_vm_expm1_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x >= -708.0) & (lo_vl$N)(x <= 708.0));
+    lo_vl$N k;
+    lo_vd$N rl, r = lo_vm_expred_d$N(lo_vm_sel_d$N(bad, x - x, x), &k, &rl);
+    lo_vd$N em = lo_vm_expm1r_d$N(r), p = lo_vm_pow2i_d$N(k);
+    em = em + rl * (1.0 + em);
+    lo_vd$N y = lo_vm_sel_d$N(k == 0, em, p * em + (p - 1.0));
+    y = lo_vm_sel_d$N((lo_vl$N)(x == 0.0), x, y);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = expm1(x[i]);
+    return y;
+}
+// @helper lo_vm_logparts_d$N
+/* x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)), for positive normal x; returns f, sets e. */
+static inline lo_vd$N lo_vm_logparts_d$N(lo_vd$N x, lo_vd$N *e)
+{
+    lo_vl$N bits = (lo_vl$N)x;
+    lo_vl$N ei = ((bits >> 52) & 0x7ff) - 1022;
+    lo_vd$N m = (lo_vd$N)((bits & 0x000fffffffffffffLL) | 0x3fe0000000000000LL);
+    lo_vl$N small = (lo_vl$N)(m < 0.70710678118654752440);
+    *e = (lo_vd$N)((ei + small) + 0x4338000000000000LL) - 0x1.8p52;
+    return (m + (lo_vd$N)(small & (lo_vl$N)m)) - 1.0;
+}
+// @helper lo_vm_logpq_d$N
+/* log(1 + f) - f + f^2/2 for 1 + f in [sqrt(1/2), sqrt(2)): Cephes log.c, f^3 P(f) / Q(f). */
+static inline lo_vd$N lo_vm_logpq_d$N(lo_vd$N f)
+{
+    lo_vd$N p = ((((1.01875663804580931796e-4 * f + 4.97494994976747001425e-1) * f + 4.70579119878881725854e0) * f
+                  + 1.44989225341610930846e1) * f + 1.79368678507819816313e1) * f + 7.70838733755885391666e0;
+    lo_vd$N q = ((((f + 1.12873587189167450590e1) * f + 4.52279145837532221105e1) * f + 8.29875266912776603211e1) * f
+                 + 7.11544750618563894466e1) * f + 2.31251620126765340583e1;
+    return f * (f * f * p / q);
+}
+// @helper lo_vm_logfast_d$N
+/* log(x) for positive normal x (no checks); ln2 = C1 - C2 with e * C1 exact. */
+static inline lo_vd$N lo_vm_logfast_d$N(lo_vd$N x)
+{
+    lo_vd$N e, f = lo_vm_logparts_d$N(x, &e);
+    lo_vd$N y = (lo_vm_logpq_d$N(f) - e * 2.121944400546905827679e-4) - 0.5 * (f * f);
+    return (f + y) + e * 0.693359375;
+}
+// @helper lo_vm_log_d$N
+static inline lo_vd$N lo_vm_log_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x >= 0x1p-1022) & (lo_vl$N)(x <= 0x1.fffffffffffffp1023));
+    lo_vd$N y = lo_vm_logfast_d$N(lo_vm_sel_d$N(bad, x - x + 1.0, x));
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = log(x[i]);
+    return y;
+}
+// @helper lo_vm_log2_d$N
+/* Cephes log2.c: log2(x) = e + (f + y) log2(e), log2(e) - 1 = LOG2EA carried separately. */
+static inline lo_vd$N lo_vm_log2_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x >= 0x1p-1022) & (lo_vl$N)(x <= 0x1.fffffffffffffp1023));
+    lo_vd$N e, f = lo_vm_logparts_d$N(lo_vm_sel_d$N(bad, x - x + 1.0, x), &e);
+    lo_vd$N y = lo_vm_logpq_d$N(f) - 0.5 * (f * f);
+    y = (((y * 0.44269504088896340736 + f * 0.44269504088896340736) + y) + f) + e;
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = log2(x[i]);
+    return y;
+}
+// @helper lo_vm_log1p_d$N
+/* log1p(x): f = x itself near 0; otherwise u = 1 + x, log(u) plus the rounding error of the
+   addition, (x - (u - 1)) / u. Zero keeps its sign. */
+static inline lo_vd$N lo_vm_log1p_d$N(lo_vd$N x)
+{
+    lo_vl$N bad = ~((lo_vl$N)(x > -1.0) & (lo_vl$N)(x <= 0x1.fffffffffffffp1023));
+    lo_vd$N xc = lo_vm_sel_d$N(bad, x - x, x);
+    lo_vd$N u = 1.0 + xc;
+    lo_vd$N e, f = lo_vm_logparts_d$N(u, &e);
+    lo_vd$N c = (xc - (u - 1.0)) / u;
+    lo_vl$N near = (lo_vl$N)(xc > -0.2928) & (lo_vl$N)(xc < 0.4142);
+    lo_vd$N zero = xc - xc;
+    f = lo_vm_sel_d$N(near, xc, f);
+    e = lo_vm_sel_d$N(near, zero, e);
+    c = lo_vm_sel_d$N(near, zero, c);
+    lo_vd$N y = ((lo_vm_logpq_d$N(f) - e * 2.121944400546905827679e-4) + c) - 0.5 * (f * f);
+    y = lo_vm_sel_d$N((lo_vl$N)(xc == 0.0), xc, (f + y) + e * 0.693359375);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = log1p(x[i]);
+    return y;
+}
+// @helper lo_vm_trig_d$N
+/* For 0 <= ax <= 2^21: ax = q pi/2 + r, |r| <= pi/4, with pi/2 in four pieces (32, 32, 32, 53
+   bits: q * piece is exact for the first three) and the subtractions carried as double-double
+   (r + rl), so multiples of pi/2 keep their tiny remainder; then Cephes sin.c polynomials.
+   Returns q; *s = sin(r + rl), *c = cos(r + rl). */
+static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
+{
+    lo_vd$N t = ax * 0.63661977236758138 + 0x1.8p52;
+    lo_vd$N q = t - 0x1.8p52;
+    lo_vd$N e1, e2, rl;
+    lo_vd$N s1 = lo_vm_twosum_d$N(ax - q * 0x1.921fb544p+0, -(q * 0x1.0b4611a6p-34), &e1);
+    lo_vd$N s2 = lo_vm_twosum_d$N(s1, -(q * 0x1.3198a2ep-69), &e2);
+    lo_vd$N r = lo_vm_twosum_d$N(s2, (e1 + e2) - q * 0x1.b839a252049c1p-104, &rl);
+    lo_vd$N z = r * r;
+    lo_vd$N sp = ((((1.58962301576546568060e-10 * z - 2.50507477628578072866e-8) * z + 2.75573136213857245213e-6) * z
+                   - 1.98412698295895385996e-4) * z + 8.33333333332211858878e-3) * z - 1.66666666666666307295e-1;
+    lo_vd$N cp = ((((-1.13585365213876817300e-11 * z + 2.08757008419747316778e-9) * z - 2.75573141792967388112e-7) * z
+                   + 2.48015872888517045348e-5) * z - 1.38888888888730564116e-3) * z + 4.16666666666665929218e-2;
+    lo_vd$N hz = 0.5 * z, w = 1.0 - hz;
+    *s = r + (r * z * sp + rl);
+    *c = w + (((1.0 - w) - hz) + (z * z * cp - r * rl));
+    return (lo_vl$N)t - 0x4338000000000000LL;
+}
+// @helper lo_vm_sin_d$N
+/* sin(x) = sign(x) sin(|x|); quadrant q picks sin/cos of r and the sign. */
+static inline lo_vd$N lo_vm_sin_d$N(lo_vd$N x)
+{
+    lo_vl$N sign = (lo_vl$N)x & (-0x7fffffffffffffffLL - 1);
+    lo_vd$N ax = (lo_vd$N)((lo_vl$N)x ^ sign);
+    lo_vl$N bad = ~(lo_vl$N)(ax <= 0x1p21);
+    lo_vd$N s, c;
+    lo_vl$N q = lo_vm_trig_d$N(lo_vm_sel_d$N(bad, ax - ax, ax), &s, &c);
+    lo_vd$N y = lo_vm_sel_d$N((q & 1) == 1, c, s);
+    y = (lo_vd$N)((lo_vl$N)y ^ ((q & 2) << 62) ^ sign);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = sin(x[i]);
+    return y;
+}
+// @helper lo_vm_cos_d$N
+static inline lo_vd$N lo_vm_cos_d$N(lo_vd$N x)
+{
+    lo_vd$N ax = (lo_vd$N)((lo_vl$N)x & 0x7fffffffffffffffLL);
+    lo_vl$N bad = ~(lo_vl$N)(ax <= 0x1p21);
+    lo_vd$N s, c;
+    lo_vl$N q = lo_vm_trig_d$N(lo_vm_sel_d$N(bad, ax - ax, ax), &s, &c);
+    lo_vd$N y = lo_vm_sel_d$N((q & 1) == 1, s, c);
+    y = (lo_vd$N)((lo_vl$N)y ^ (((q + 1) & 2) << 62));
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = cos(x[i]);
+    return y;
+}
+// @helper lo_vm_tanh_d$N
+/* Cephes tanh.c: x + x^3 P(x^2)/Q(x^2) below 0.625, else sign(x) (1 - 2 / (e^(2|x|) + 1)). */
+static inline lo_vd$N lo_vm_tanh_d$N(lo_vd$N x)
+{
+    lo_vl$N sign = (lo_vl$N)x & (-0x7fffffffffffffffLL - 1);
+    lo_vd$N ax = (lo_vd$N)((lo_vl$N)x ^ sign);
+    lo_vl$N bad = ~(lo_vl$N)(ax <= 0x1.fffffffffffffp1023);
+    lo_vl$N small = (lo_vl$N)(ax < 0.625);
+    lo_vd$N xs = lo_vm_sel_d$N(small, ax, ax - ax);
+    lo_vd$N z = xs * xs;
+    lo_vd$N p = (-9.64399179425052238628e-1 * z - 9.92877231001918586564e1) * z - 1.61468768441708447952e3;
+    lo_vd$N q = ((z + 1.12811678491632931402e2) * z + 2.23548839060100448583e3) * z + 4.84406305325125486048e3;
+    lo_vd$N ys = xs + xs * z * p / q;
+    lo_vd$N ab = lo_vm_sel_d$N((lo_vl$N)(ax < 40.0), ax, ax - ax + 40.0);
+    lo_vd$N yb = 1.0 - 2.0 / (lo_vm_expfast_d$N(ab + ab) + 1.0);
+    lo_vd$N y = (lo_vd$N)((lo_vl$N)lo_vm_sel_d$N(small, ys, yb) | sign);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = tanh(x[i]);
+    return y;
+}
+// @helper lo_vm_erf_d$N
+/* Below 1 a polynomial fit (see ys); else Cephes ndtr.c, sign(x) (1 - e^(-x^2) P(|x|)/Q(|x|)); |x| >= 6 is 1. */
+static inline lo_vd$N lo_vm_erf_d$N(lo_vd$N x)
+{
+    lo_vl$N sign = (lo_vl$N)x & (-0x7fffffffffffffffLL - 1);
+    lo_vd$N ax = (lo_vd$N)((lo_vl$N)x ^ sign);
+    lo_vl$N bad = ~(lo_vl$N)(ax <= 0x1.fffffffffffffp1023);
+    lo_vl$N small = (lo_vl$N)(ax < 1.0);
+    lo_vd$N xs = lo_vm_sel_d$N(small, ax, ax - ax);
+    lo_vd$N z = xs * xs;
+    /* erf(x) = x 2/sqrt(pi) + x^3 g(x^2), g a degree-10 Chebyshev fit on [0, 1] (error 5e-19) */
+    lo_vd$N g = ((((((((((-8.101869549660952e-10) * z + 1.3884625209147687e-08) * z - 1.624658795725963e-07) * z + 1.6452392414414235e-06) * z - 1.4925137231361603e-05) * z + 0.00012055315509827725) * z - 0.0008548326651491142) * z + 0.005223977620813342) * z - 0.026866170644835378) * z + 0.11283791670954388) * z - 0.3761263890318375;
+    lo_vd$N ys = xs * 1.1283791670955126 + xs * z * g;
+    lo_vd$N a = lo_vm_sel_d$N(small, ax - ax + 1.0, lo_vm_sel_d$N((lo_vl$N)(ax < 6.0), ax, ax - ax + 6.0));
+    lo_vd$N p = (((((((2.46196981473530512524e-10 * a + 5.64189564831068821977e-1) * a + 7.46321056442269912687e0) * a
+                     + 4.86371970985681366614e1) * a + 1.96520832956077098242e2) * a + 5.26445194995477358631e2) * a
+                  + 9.34528527171957607540e2) * a + 1.02755188689515710272e3) * a + 5.57535335369399327526e2;
+    lo_vd$N q = (((((((a + 1.32281951154744992508e1) * a + 8.67072140885989742329e1) * a + 3.54937778887819891062e2) * a
+                    + 9.75708501743205489753e2) * a + 1.82390916687909736289e3) * a + 2.24633760818710981792e3) * a
+                 + 1.65666309194161350182e3) * a + 5.57535340817727675546e2;
+    lo_vd$N yb = 1.0 - lo_vm_expfast_d$N(-(a * a)) * p / q;
+    lo_vd$N y = (lo_vd$N)((lo_vl$N)lo_vm_sel_d$N(small, ys, yb) | sign);
+    if (lo_vm_any$N(bad))
+        for (int i = 0; i < $N; i++) if (bad[i]) y[i] = erf(x[i]);
+    return y;
+}
+// @helper lo_vm_pow_d$N
+/* pow on f64 lanes: the C library's, lane by lane (a fast f64 pow needs a double-double log;
+   see docs/vector_math.md). */
+static inline lo_vd$N lo_vm_pow_d$N(lo_vd$N x, lo_vd$N y)
+{
+    lo_vd$N r;
+    for (int i = 0; i < $N; i++) r[i] = pow(x[i], y[i]);
+    return r;
+}
+// @helper lo_vm_powf_d$N
+/* pow for lanes that were f32: e^(y log x) in f64 is far inside f32's half ulp (|y log x| <= 708
+   carries an absolute error below 2^-42); x <= 0, non-finite operands and results out of range
+   go to the C library's pow. */
+static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
+{
+    lo_vl$N ok = (lo_vl$N)(x >= 0x1p-1022) & (lo_vl$N)(x <= 0x1.fffffffffffffp1023)
+                 & (lo_vl$N)(y >= -0x1.fffffffffffffp1023) & (lo_vl$N)(y <= 0x1.fffffffffffffp1023);
+    lo_vd$N w = lo_vm_sel_d$N(ok, y, y - y) * lo_vm_logfast_d$N(lo_vm_sel_d$N(ok, x, x - x + 1.0));
+    ok &= (lo_vl$N)(w >= -708.0) & (lo_vl$N)(w <= 708.0);
+    lo_vd$N r = lo_vm_expfast_d$N(lo_vm_sel_d$N(ok, w, w - w));
+    if (lo_vm_any$N(~ok))
+        for (int i = 0; i < $N; i++) if (!ok[i]) r[i] = pow(x[i], y[i]);
+    return r;
+}
+"""
+
+_SECTION = re.compile(r"^// @helper (\S+)\n", re.M)
+
+
+@dataclass(frozen=True)
+class _Glue:
+    """How one ISA talks to the f64 cores: widths, casts, the any-lane test, f32 <-> 2 x f64."""
+
+    n: int
+    """f64 lanes of a native vector."""
+    f32: str
+    f64: str
+    any: str
+    """C expression: is any lane of `lo_vl<n>` mask `m` set."""
+    widen: tuple[str, str]
+    """f64 low / high halves (native f64 vectors) of the f32 vector `x`."""
+    narrow: str
+    """The f32 vector of f64 halves `lo`, `hi`."""
+    sqrt_f32: str
+    sqrt_f64: str
+
+
+_GLUE: dict[str, _Glue] = {
+    "sse2": _Glue(
+        2, "__m128", "__m128d", "_mm_movemask_epi8((__m128i)m) != 0",
+        ("_mm_cvtps_pd(x)", "_mm_cvtps_pd(_mm_movehl_ps(x, x))"),
+        "_mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi))", "_mm_sqrt_ps", "_mm_sqrt_pd",
+    ),
+    "avx2": _Glue(
+        4, "__m256", "__m256d", "!_mm256_testz_si256((__m256i)m, (__m256i)m)",
+        ("_mm256_cvtps_pd(_mm256_castps256_ps128(x))", "_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))"),
+        "_mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo))", "_mm256_sqrt_ps", "_mm256_sqrt_pd",
+    ),
+    "avx512": _Glue(
+        8, "__m512", "__m512d", "_mm512_test_epi64_mask((__m512i)m, (__m512i)m) != 0",
+        ("_mm512_cvtps_pd(_mm512_castps512_ps256(x))",
+         "_mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)))"),
+        "_mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))),"
+        " _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))",
+        "_mm512_sqrt_ps", "_mm512_sqrt_pd",
+    ),
+    "neon": _Glue(
+        2, "float32x4_t", "float64x2_t", "vmaxvq_u32((uint32x4_t)m) != 0",
+        ("vcvt_f64_f32(vget_low_f32(x))", "vcvt_high_f64_f32(x)"),
+        "vcvt_high_f32_f64(vcvt_f32_f64(lo), hi)", "vsqrtq_f32", "vsqrtq_f64",
+    ),
+}  # fmt: skip
+
+
+def _core_helpers(n: int, any_expr: str) -> list[Helper]:
+    text = _CORE.replace("$N", str(n)).replace("$B", str(8 * n))
+    parts = _SECTION.split(text)
+    out = [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
+    out.insert(2, Helper(
+        f"lo_vm_any{n}",
+        f"static inline int lo_vm_any{n}(lo_vl{n} m)\n{{\n    return {any_expr};\n}}\n",
+    ))  # fmt: skip
+    return out
+
+
+def _core_name(fn: str, elt: str) -> str:
+    return "powf" if fn == "pow" and elt == "f32" else fn
+
+
+def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
+    """`lo_vm_<fn>_<elt>x<lanes>` on native vectors."""
+    n = g.n
+    core = f"lo_vm_{_core_name(fn, elt)}_d{n}"
+    if elt == "f64":
+        name = f"lo_vm_{fn}_f64x{n}"
+        if fn == "rsqrt":
+            body = f"return ({g.f64})(1.0 / (lo_vd{n})({g.sqrt_f64}(x)));"
+            return Helper(name, f"static inline {g.f64} {name}({g.f64} x)\n{{\n    {body}\n}}\n")
+        if fn in BINARY_FUNCTIONS:
+            return Helper(name, f"static inline {g.f64} {name}({g.f64} x, {g.f64} y)\n{{\n"
+                                f"    return ({g.f64}){core}((lo_vd{n})x, (lo_vd{n})y);\n}}\n")  # fmt: skip
+        return Helper(name, f"static inline {g.f64} {name}({g.f64} x)\n{{\n    return ({g.f64}){core}((lo_vd{n})x);\n}}\n")
+    name = f"lo_vm_{fn}_f32x{2 * n}"
+    if fn == "rsqrt":
+        # 1 / sqrt correctly rounded twice: within 1 ulp, no widening needed
+        lanes = ", ".join(["1.0f"] * 2 * n)
+        vf = f"float __attribute__((vector_size({8 * n})))"
+        body = f"return ({g.f32})(({vf}){{{lanes}}} / ({vf}){g.sqrt_f32}(x));"
+        return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    {body}\n}}\n")
+    lo_x, hi_x = g.widen
+    if fn in BINARY_FUNCTIONS:
+        lo_y, hi_y = (w.replace("(x", "(y").replace("x)", "y)") for w in g.widen)
+        calls = (f"{g.f64} lo = ({g.f64}){core}((lo_vd{n}){lo_x}, (lo_vd{n}){lo_y});\n"
+                 f"    {g.f64} hi = ({g.f64}){core}((lo_vd{n}){hi_x}, (lo_vd{n}){hi_y});")  # fmt: skip
+        params = f"{g.f32} x, {g.f32} y"
+    else:
+        calls = (f"{g.f64} lo = ({g.f64}){core}((lo_vd{n}){lo_x});\n"
+                 f"    {g.f64} hi = ({g.f64}){core}((lo_vd{n}){hi_x});")  # fmt: skip
+        params = f"{g.f32} x"
+    return Helper(name, f"static inline {g.f32} {name}({params})\n{{\n    {calls}\n    return {g.narrow};\n}}\n")
+
+
+@functools.cache
+def helpers_for(isa_name: str) -> tuple[Helper, ...]:
+    g = _GLUE.get(isa_name)
+    if g is None:
+        return ()
+    out = _core_helpers(g.n, g.any)
+    for fn in (*UNARY_FUNCTIONS, *BINARY_FUNCTIONS):
+        for elt in ("f32", "f64"):
+            out.append(_wrapper(g, fn, elt))
+    return tuple(out)
+
+
+def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
+    """The vector math helpers of `isa` (none for the scalar target, which calls libm)."""
+    return list(helpers_for(isa.name))
+
+
+@functools.cache
+def rows(isa_name: str) -> dict[tuple[str, str], str]:
+    """(operation key, element type) -> template, for the vector math functions of one ISA."""
+    g = _GLUE.get(isa_name)
+    if g is None:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for elt, lanes in (("f32", 2 * g.n), ("f64", g.n)):
+        for fn in UNARY_FUNCTIONS:
+            out[(fn, elt)] = f"{{dst}} = lo_vm_{fn}_{elt}x{lanes}({{a}});"
+        for fn in BINARY_FUNCTIONS:
+            out[(fn, elt)] = f"{{dst}} = lo_vm_{fn}_{elt}x{lanes}({{a}}, {{b}});"
+    return out
