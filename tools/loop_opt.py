@@ -297,7 +297,20 @@ class LoopOptMain(xDSLOptMain):
                 raise PipelineError(f"-t {self.args.target}: {e.message}") from None
             except (ValueError, TypeError) as e:
                 raise PipelineError(f"-t {self.args.target}: {e}") from None
+        if spec.name == "c" and self.args.passes and "pipeline" not in spec.parameters:
+            self._record_pipeline(prog)
         return super().output_resulting_program(prog)
+
+    def _record_pipeline(self, prog: ModuleOp) -> None:
+        """`-t c` names the `-p` pipeline in the C header when no pass recorded one
+        (`loop-pipeline` records the passes it ran), so that any header's `pipeline:` line
+        is what to pass back to `-p`, `loop-run -p` or `loopopt.compile(pipeline=...)`."""
+        from xdsl.dialects.builtin import StringAttr
+
+        from loopopt.targets.c import PIPELINE_ATTR
+
+        if PIPELINE_ATTR not in prog.attributes:
+            prog.attributes[PIPELINE_ATTR] = StringAttr(self.args.passes)
 
     def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0):
         self._chunk_offset = start_offset
