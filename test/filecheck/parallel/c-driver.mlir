@@ -1,0 +1,65 @@
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=2}' -t c | filecheck %s
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2}' -t c | filecheck %s --check-prefix=SERIAL
+// The C of a loop.parallel kernel: the serial kernel becomes static <k>__chunk, <k> keeps
+// the signature and drives the chunks with OpenMP (LO_OMP is _Pragma under -fopenmp).
+
+// SERIAL-NOT: LO_OMP
+// SERIAL-NOT: __chunk
+
+// CHECK: #define LO_OMP(directive) _Pragma(directive)
+// CHECK: extern int loopopt_num_threads __attribute__((weak));
+
+// CHECK: static float sum__chunk(const float *restrict x, int64_t x_len)
+// CHECK: static int64_t positive__chunk(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
+// CHECK: static void cumsum__chunk(const int64_t *restrict x, int64_t x_len, int64_t *restrict out, int64_t out_len)
+
+// A float sum: fixed chunks (16384) whatever the thread count, partials combined in order.
+// CHECK-LABEL: float sum(const float *restrict x, int64_t x_len)
+// CHECK:         if (lo_n < 65536) {
+// CHECK-NEXT:      return sum__chunk(x, x_len);
+// CHECK:         const int lo_t = lo_par_begin(2);
+// CHECK:         const int64_t lo_cs = 16384;
+// CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
+// CHECK:         LO_OMP("omp for schedule(static)")
+// CHECK:           lo_part0[lo_c] = sum__chunk(x + lo_lo, lo_len);
+// CHECK:         for (int64_t lo_c = 1; lo_c < lo_nch; lo_c++)
+// CHECK-NEXT:      lo_r0 = lo_r0 + lo_part0[lo_c];
+// CHECK:         lo_par_end();
+// CHECK-NEXT:    return lo_r0;
+func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+
+// A filter: one range per thread (a multiple of 64), later chunks through scratch, then
+// compacted at the prefix of the counts; a short output runs serially.
+// CHECK-LABEL: int64_t positive(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
+// CHECK:         if (lo_n < 65536 || out_len < lo_n) {
+// CHECK:         const int64_t lo_cs = ((lo_n - 1) / lo_t + 64) / 64 * 64;
+// CHECK:           lo_part0[lo_c] = positive__chunk(x + lo_lo, lo_len, lo_c == 0 ? out : lo_tmp_out + (lo_lo - lo_cs), lo_len);
+// CHECK:         LO_OMP("omp single")
+// CHECK:             lo_off[lo_c] = lo_off[lo_c - 1] + lo_part0[lo_c - 1];
+// CHECK:           memcpy(out + lo_off[lo_c], lo_tmp_out + (lo_lo - lo_cs), sizeof(int32_t) * (size_t)lo_part0[lo_c]);
+// CHECK:         return lo_r0;
+func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  func.return %p : !df.array<i32, [k]>
+}
+
+// An integer scan: local scans, then each chunk adds the wrapped prefix of the chunk totals.
+// CHECK-LABEL: void cumsum(const int64_t *restrict x, int64_t x_len, int64_t *restrict out, int64_t out_len)
+// CHECK:             lo_soff_out[lo_c] = (int64_t)((uint64_t)lo_soff_out[lo_c - 1] + (uint64_t)out[lo_c * lo_cs - 1]);
+// CHECK:           LO_OMP("omp simd")
+// CHECK-NEXT:      for (int64_t lo_i = lo_lo; lo_i < lo_lo + lo_len; lo_i++)
+// CHECK-NEXT:        out[lo_i] = (int64_t)((uint64_t)out[lo_i] + (uint64_t)lo_soff_out[lo_c]);
+func.func @cumsum(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
+  %z = arith.constant 0 : i64
+  %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
+  func.return %p : !df.array<i64, [i]>
+}
