@@ -51,6 +51,9 @@ class SimdStatements(FunctionCore):
         assert isinstance(op, simd.CompressStoreOp)
         buf = self.buffer(op.buf, op)
         key = "compress_store_full" if op.full is not None else "compress_store"
+        table, elt = self.row_key(op.value.type)
+        if "simd.compress_in_register" in op.attributes and table.row(f"{key}_reg", elt) is not None:
+            key += "_reg"  # the CPU compresses faster in a register (loop_to_simd/predloop.IN_REGISTER_ATTR)
         self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.offset),
                   mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
 
