@@ -8,7 +8,6 @@ arrays share an iteration domain iff they have the same axes.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from enum import auto
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
@@ -24,7 +23,8 @@ from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
-from xdsl.utils.str_enum import StrEnum
+
+from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
 
 SCALAR_WIDTHS = (1, 32, 64)
 """Integer widths a df element may have: i1 (bool), i32, i64."""
@@ -196,67 +196,15 @@ def is_value_type(t: Attribute) -> bool:
     return isinstance(t, ArrayType) or is_element_type(t)
 
 
-class ReduceKind(StrEnum):
-    """How a reduction (or scan) combines elements."""
-
-    ADD = auto()
-    """Sum; integers wrap in the element type."""
-    MUL = auto()
-    """Product; integers wrap in the element type."""
-    MIN = auto()
-    """Minimum (signed for integers; a NaN operand gives NaN, like numpy and arith.minimumf)."""
-    MAX = auto()
-    """Maximum (signed for integers; NaN-propagating for floats)."""
-    AND = auto()
-    """Bitwise and (integers and i1 only)."""
-    OR = auto()
-    """Bitwise or (integers and i1 only)."""
-    CUSTOM = auto()
-    """A body region combines (acc, x) -> acc, applied in element order."""
+ReduceKind = ReductionKind
+"""The kinds of df.reduce / df.scan: the shared reduction kinds, `custom` included."""
 
 
 @irdl_attr_definition
-class ReduceKindAttr(EnumAttribute[ReduceKind]):
+class ReduceKindAttr(ReductionKindSyntax, EnumAttribute[ReductionKind]):
     """`#df.kind<add>`; in df.reduce / df.scan syntax just the bare keyword `add`."""
 
     name = "df.kind"
-
-    @classmethod
-    def add(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.ADD)
-
-    @classmethod
-    def mul(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MUL)
-
-    @classmethod
-    def min(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MIN)
-
-    @classmethod
-    def max(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MAX)
-
-    @classmethod
-    def and_(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.AND)
-
-    @classmethod
-    def or_(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.OR)
-
-    @classmethod
-    def custom(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.CUSTOM)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> ReduceKind:
-        with parser.in_angle_brackets():
-            return super().parse_parameter(parser)
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            super().print_parameter(printer)
 
 
 def kind_accepts(kind: ReduceKind, element_type: Attribute) -> bool:

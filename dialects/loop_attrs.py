@@ -30,6 +30,8 @@ from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
+from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
+
 # --------------------------------------------------------------------------- buffers
 
 
@@ -115,21 +117,13 @@ class RangeKindAttr(_AngleEnum, EnumAttribute[RangeKind]):
         return cls(RangeKind.RANGE_DESC)
 
 
-class AccKind(StrEnum):
-    """How an accumulator combines values; the vectorizer derives the neutral element from it."""
-
-    ADD = auto()
-    MUL = auto()
-    MIN = auto()
-    MAX = auto()
-    AND = auto()
-    OR = auto()
-    CUSTOM = auto()
-    """Any sequential step: no neutral element, so it cannot be split across lanes."""
+AccKind = ReductionKind
+"""How an accumulator combines values (the shared reduction kinds); the vectorizer derives the
+neutral element from it. `custom` is any sequential step: it cannot be split across lanes."""
 
 
 @irdl_attr_definition
-class AccKindAttr(_AngleEnum, EnumAttribute[AccKind]):
+class AccKindAttr(ReductionKindSyntax, EnumAttribute[ReductionKind]):
     name = "loop.acc_kind"
 
 
@@ -296,43 +290,8 @@ def acc_kind_fits_type(kind: AccKind, t: Attribute) -> bool:
 
 
 def neutral_element(kind: AccKind, t: Attribute) -> int | float | bool:
-    """The identity of `kind` on scalar type `t`: what every lane of a vector accumulator starts at.
-
-    add 0, mul 1, min +inf / INT_MAX, max -inf / INT_MIN, and all-ones, or 0. i1 is treated as
-    a bool (min is and, max is or). `custom` has none and raises ValueError.
-    """
-    if kind == AccKind.CUSTOM:
-        raise ValueError("a custom accumulator has no neutral element")
-    if isinstance(t, Float32Type | Float64Type):
-        table: dict[AccKind, float] = {
-            AccKind.ADD: 0.0,
-            AccKind.MUL: 1.0,
-            AccKind.MIN: float("inf"),
-            AccKind.MAX: float("-inf"),
-        }
-        if kind not in table:
-            raise ValueError(f"accumulator kind {kind.value} has no neutral element on {t}")
-        return table[kind]
-    if isinstance(t, IntegerType) and t.width.data == 1:
-        return {
-            AccKind.ADD: False,
-            AccKind.MUL: True,
-            AccKind.MIN: True,
-            AccKind.MAX: False,
-            AccKind.AND: True,
-            AccKind.OR: False,
-        }[kind]
-    if isinstance(t, IntegerType | IndexType):
-        bits = 64 if isinstance(t, IndexType) else t.width.data
-        return {
-            AccKind.ADD: 0,
-            AccKind.MUL: 1,
-            AccKind.MIN: 2 ** (bits - 1) - 1,
-            AccKind.MAX: -(2 ** (bits - 1)),
-            AccKind.AND: -1,
-            AccKind.OR: 0,
-        }[kind]
-    raise ValueError(f"no neutral element for type {t}")
+    """The identity of `kind` on scalar type `t` (`ReductionKind.neutral`); ValueError for custom."""
+    return kind.neutral(t)
 
 
 def neutral_attr(kind: AccKind, t: Attribute) -> IntegerAttr | FloatAttr:

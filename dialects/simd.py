@@ -52,6 +52,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from loopopt.dialects.loop_attrs import BufType
+from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
 from loopopt.dialects.simd_targets import TARGETS, TargetInfo, element_bits, get_target
 
 __all__ = ["TARGETS", "TargetInfo", "get_target", "Simd"]
@@ -186,47 +187,16 @@ class CmpPredicateAttr(EnumAttribute[CmpPredicate]):
             return super().parse_parameter(parser)
 
 
-class ReduceKind(StrEnum):
-    """Horizontal reduction kinds (and/or on integers only)."""
-
-    ADD = auto()
-    MUL = auto()
-    MIN = auto()
-    MAX = auto()
-    AND = auto()
-    OR = auto()
+ReduceKind = ReductionKind
+"""The kinds of `simd.hreduce`: the shared reduction kinds less `custom`."""
 
 
 @irdl_attr_definition
-class ReduceKindAttr(EnumAttribute[ReduceKind]):
-    """`<add>`: the combining operation of a `simd.hreduce`."""
+class ReduceKindAttr(ReductionKindSyntax, EnumAttribute[ReductionKind]):
+    """`<add>`: the combining operation of a `simd.hreduce` (and/or on integers only)."""
 
     name = "simd.reduce_kind"
-
-    @classmethod
-    def add(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.ADD)
-
-    @classmethod
-    def mul(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MUL)
-
-    @classmethod
-    def min(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MIN)
-
-    @classmethod
-    def max(cls) -> ReduceKindAttr:
-        return ReduceKindAttr(ReduceKind.MAX)
-
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            super().print_parameter(printer)
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser) -> ReduceKind:
-        with parser.in_angle_brackets():
-            return super().parse_parameter(parser)
+    kinds = tuple(k for k in ReductionKind if k.is_builtin)
 
 
 # --------------------------------------------------------------------------- memory
