@@ -297,8 +297,14 @@ class LoopOptMain(xDSLOptMain):
                 raise PipelineError(f"-t {self.args.target}: {e.message}") from None
             except (ValueError, TypeError) as e:
                 raise PipelineError(f"-t {self.args.target}: {e}") from None
-        if spec.name == "c" and self.args.passes and "pipeline" not in spec.parameters:
-            self._record_pipeline(prog)
+        if spec.name == "c":
+            leftover = next((op for op in prog.walk() if op.dialect_name() == "df"), None)
+            if leftover is not None:
+                raise LoopoptDiagnostic(
+                    f"{leftover.name} has no C form: lower df first, e.g. -p 'loop-pipeline{{target=avx2}}' "
+                    "or -p 'df-fuse,convert-df-to-loop'", leftover)
+            if self.args.passes and "pipeline" not in spec.parameters:
+                self._record_pipeline(prog)
         return super().output_resulting_program(prog)
 
     def _record_pipeline(self, prog: ModuleOp) -> None:

@@ -36,3 +36,11 @@ def test_a_plain_pipeline_is_recorded_and_an_explicit_one_wins(capsys):
     assert header_pipeline(opt(capsys, EXAMPLE, "-p", "loop-pipeline{target=sse2}", "-t", "c")).count("target=sse2") == 1
     # Only the C target records it: the IR printed without -t is unchanged.
     assert "loop.pipeline" not in opt(capsys, EXAMPLE, "-p", "df-fuse", "--print-op-generic")
+
+
+def test_c_of_unlowered_df_is_a_located_error_that_says_what_to_add(capsys):
+    for argv in (["-t", "c"], ["-p", "convert-loop-to-simd{target=avx2}", "-t", "c"]):
+        assert loop_opt.run([EXAMPLE, *argv]) == 1
+        _, err = capsys.readouterr()
+        assert "sum_of_squares.mlir:9:3: error: df.map has no C form: lower df first, e.g. " \
+               "-p 'loop-pipeline{target=avx2}'" in err and "Traceback" not in err
