@@ -13,9 +13,11 @@ loop-vectorize               innermost loops -> vecloops / predloops of width W 
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
 loop-parallelize{threads}    only with parallel=N: mark kernels that split into chunks across
                              threads (OpenMP in the C; docs/threads.md)
-convert-loop-to-simd{target, tail, interleave, stream_bytes, fallback=true}  (maps and
+convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
-                             target cannot express stay scalar, with a remark under remarks=true)
+                             target cannot express stay scalar, with a remark under remarks=true;
+                             with a cpu (given, or native for target=native): tail=auto on
+                             targets with masked memory ops unless `tail` is given)
 loop-simplify                clean up the index arithmetic of the lowering
 canonicalize, cse            fold and merge the duplicated constants and loads
 ```
@@ -38,7 +40,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 
 from loopopt.diagnostics import LoopoptDiagnostic
-from loopopt.lowering.target import resolve_target, resolve_target_name
+from loopopt.lowering.target import CPU_NATIVE, NATIVE, resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
 
 
@@ -70,12 +72,17 @@ class LoopPipelinePass(ModulePass):
     target: str = "native"
     """sse2 | avx2 | avx512 | neon | scalar | native."""
     tail: str = ""
-    """scalar | masked for every vector loop ("" keeps what loop-vectorize chose)."""
+    """scalar | masked | auto for every vector loop ("": auto when a cpu is given or the target
+    is native and it has masked memory ops, else what loop-vectorize chose)."""
     interleave: int = 0
     """Blocks per main-loop iteration: vector accumulators per reduction, unrolling of maps (0: per target)."""
     stream_bytes: int = -1
     """Maps with an output of at least this many bytes (at run time) use streaming stores; 0 never;
-    -1 convert-loop-to-simd's default (4 MiB)."""
+    -1 the CPU's threshold (half its last-level cache; 4 MiB on `generic`)."""
+    cpu: str = ""
+    """The CPU model the speed-only decisions read (docs/targets.md): generic | zen3 | zen4 |
+    skylake-x | icelake-server | sapphirerapids | neoverse-n1 | native; "": native for
+    target=native, generic otherwise."""
     remarks: bool = False
     """Print the fusion and vectorization passes' decline remarks."""
     parallel: int = 0
@@ -89,13 +96,18 @@ class LoopPipelinePass(ModulePass):
         """The passes this pipeline runs, with their options, in order."""
         try:
             info = resolve_target(self.target)
+            resolve_cpu(self.cpu, self.target)
         except ValueError as e:
             raise LoopoptDiagnostic(str(e)) from None
         name = resolve_target_name(self.target)
         # partial=false until the C printer prints part-register vectors (mixed-width loops stay scalar)
         lower: dict[str, Any] = {"target": name, "partial": False, "fallback": True}
+        if self.cpu or self.target == NATIVE:
+            lower["cpu"] = self.cpu or CPU_NATIVE  # target=native is tuned for this machine's CPU
         if self.tail:
             lower["tail"] = self.tail
+        elif "cpu" in lower and info.has_masked_load_store:
+            lower["tail"] = "auto"  # loop_to_simd/tail.AUTO (not imported: loop-opt start-up)
         if self.interleave:
             lower["interleave"] = self.interleave
         if self.stream_bytes >= 0:

@@ -10,10 +10,12 @@ result is combined with the init; a scalar tail continues from there. i1 accumul
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType
+from xdsl.dialects import math as math_dialect
+from xdsl.dialects.builtin import FloatAttr, Float32Type, Float64Type, IndexType, IntegerAttr, IntegerType, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -100,6 +102,46 @@ def reduce_lanes(kind: AccKind, t: Attribute, vector: SSAValue, width: int, emit
     return emit(arith.CmpiOp(odd, zero, "ne")).results[0]
 
 
-def finish(kind: AccKind, t: Attribute, init: SSAValue, vector: SSAValue, width: int, emit: Emit) -> SSAValue:
-    """The horizontal epilogue: fold the lanes, then combine with the init (init first)."""
-    return combine(kind, t, init, reduce_lanes(kind, t, vector, width, emit), emit)
+def finish(kind: AccKind, t: Attribute, init: SSAValue, vector: SSAValue, width: int, emit: Emit,
+           no_negative_zero: bool = False) -> SSAValue:  # fmt: skip
+    """The horizontal epilogue: fold the lanes, then combine with the init (init first) —
+    unless the init is a constant that leaves every folded value as it is
+    (`init_is_identity`: `0.0f + h` is h when no lane can hold -0.0)."""
+    folded = reduce_lanes(kind, t, vector, width, emit)
+    if init_is_identity(kind, t, init, no_negative_zero):
+        return folded
+    return combine(kind, t, init, folded, emit)
+
+
+def init_is_identity(kind: AccKind, t: Attribute, init: SSAValue, no_negative_zero: bool) -> bool:
+    """`init <kind> h == h` bit for bit for every h the lanes can fold to.
+
+    Integers: add/or 0, mul 1, and -1. Floats: mul 1.0 and add -0.0 always; add +0.0 when
+    `no_negative_zero` (+0.0 + -0.0 is +0.0): the lanes start at +0.0 and only ever add to
+    themselves, and a round-to-nearest sum is -0.0 only when both terms are."""
+    owner = init.owner
+    if not isinstance(owner, arith.ConstantOp) or is_mask_type(t):
+        return False
+    value = owner.value
+    if isinstance(value, FloatAttr) and _is_float(t):
+        v = value.value.data
+        if kind == AccKind.MUL:
+            return v == 1.0
+        if kind == AccKind.ADD and v == 0.0:
+            return math.copysign(1.0, v) < 0 or no_negative_zero
+        return False
+    if isinstance(value, IntegerAttr) and isinstance(t, IntegerType):
+        v = value.value.data
+        return {AccKind.ADD: 0, AccKind.OR: 0, AccKind.MUL: 1, AccKind.AND: -1}.get(kind) == v
+    return False
+
+
+def adds_to_itself(acc: SSAValue, step: SSAValue) -> bool:
+    """The accumulator's step is `acc + y` or `fma(a, b, acc)`: starting from +0.0 its lanes
+    never hold -0.0 (see init_is_identity)."""
+    owner = step.owner
+    if isinstance(owner, arith.AddfOp):
+        return acc in (owner.lhs, owner.rhs)
+    if isinstance(owner, math_dialect.FmaOp):
+        return owner.operands[2] == acc and owner.operands[0] != acc and owner.operands[1] != acc
+    return False

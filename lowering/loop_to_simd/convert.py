@@ -19,11 +19,16 @@ loop-vectorize declined) keeps that branch-per-lane form too: the ISAs have no o
 
 Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
 `tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs
-masked loads/stores, else vecloops keep the scalar epilogue); `interleave` = K blocks per
+masked loads/stores, else vecloops keep the scalar epilogue), auto picks per loop from the
+CPU's costs (loop_to_simd/tail.choose_tail); `interleave` = K blocks per
 main-loop iteration of every vector loop — K independent vector accumulators for a
 reduction (0: 4), a K-times unrolled map or compaction (0: 4 on AVX2/AVX-512, 2 on
 SSE2/NEON); `stream_bytes` =
-the output size from which a map uses streaming stores (see loop_to_simd/vecloop.emit_streaming). An op with no vector form on lane-varying operands (integer division, a
+the output size from which a map uses streaming stores (see loop_to_simd/vecloop.emit_streaming;
+-1, the default: half the CPU's last-level cache); `cpu` = a dialects/cpu_models.py name or
+native: the micro-architecture the speed-only decisions read (docs/targets.md) — the
+streaming threshold, the tail under `tail=auto`, AVX-512 compaction in a register or to
+memory; "" is native for `target=native`, generic otherwise. An op with no vector form on lane-varying operands (integer division, a
 transcendental, a gather, a bool-buffer or rank-2 access) is a located error, never wrong
 code; nothing is scalarized lane by lane. With `fallback=true` (what loop-pipeline uses)
 such a loop is instead kept as the scalar loop it means, with a SIMD_FALLBACK_SCALAR
@@ -50,16 +55,15 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
-from loopopt.lowering.target import resolve_target, resolve_target_name
+from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
 
 TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
 
-
-DEFAULT_STREAM_BYTES = 4 << 20
-"""4 MiB: outputs this large stream past the caches (about half of a desktop last-level
-cache; measured on the benchmark machine, streaming stores win from 1 Mi f32 elements on)."""
+CPU_STREAM_BYTES = -1
+"""`stream_bytes` default: the CPU's threshold (CpuModel.stream_threshold_bytes, half its
+last-level cache; 4 MiB on `generic`)."""
 
 FALLBACK_REMARK = "SIMD_FALLBACK_SCALAR"
 """Remark code of a vector loop kept scalar because the target cannot express its body."""
@@ -131,7 +135,8 @@ class ConvertLoopToSimdPass(ModulePass):
     target: str = "native"
     """sse2 | avx2 | avx512 | neon | scalar | native."""
     tail: str = ""
-    """scalar | masked: override each vector loop's tail kind ("" keeps the loop's)."""
+    """scalar | masked: override each vector loop's tail kind ("" keeps the loop's); auto:
+    the cheaper of the two on the CPU (per loop, from its loads, stores and width)."""
     interleave: int = 0
     """Independent vector accumulators per reduction; 0 picks per target."""
     partial: bool = True
@@ -142,11 +147,14 @@ class ConvertLoopToSimdPass(ModulePass):
     instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
     remarks: bool = False
     """Print a remark for each loop kept scalar by `fallback`."""
-    stream_bytes: int = DEFAULT_STREAM_BYTES
+    stream_bytes: int = CPU_STREAM_BYTES
     """A map whose output is at least this many bytes at run time stores it with streaming
-    (non-temporal) stores after peeling to the vector alignment (x86 only; 0: never). An
-    output that large would only evict the inputs and the caller's data; a smaller one may
-    be read again from cache."""
+    (non-temporal) stores after peeling to the vector alignment (x86 only; 0: never; -1:
+    half the CPU's last-level cache). An output that large would only evict the inputs and
+    the caller's data; a smaller one may be read again from cache."""
+    cpu: str = ""
+    """generic | zen3 | zen4 | skylake-x | icelake-server | sapphirerapids | neoverse-n1 |
+    native; "": native for target=native, generic otherwise."""
     pipeline: str = ""
     """Recorded as the module's `loop.pipeline` (set by loop-pipeline)."""
 
@@ -156,9 +164,11 @@ class ConvertLoopToSimdPass(ModulePass):
     def options(self, module: ModuleOp) -> VecOptions:
         try:
             info = resolve_target(self.target)
+            cpu = resolve_cpu(self.cpu, self.target)
         except ValueError as e:
             raise LoopoptDiagnostic(str(e), module) from None
-        return VecOptions(info, self.tail, self.interleave, self.partial, self.stream_bytes)
+        stream = self.stream_bytes if self.stream_bytes >= 0 else cpu.stream_threshold_bytes
+        return VecOptions(info, self.tail, self.interleave, self.partial, stream, cpu)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         options = self.options(op)

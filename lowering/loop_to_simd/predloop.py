@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, VectorType, i1
+from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, UnitAttr, VectorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -57,10 +57,28 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
-from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _step, interleave_factor, lower_transactionally, tail_kind
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, interleave_factor, lower_transactionally, tail_kind
 
 MASK_FORM_ATTR = "loop.mask_form"
 """Discardable attribute on the lowered loops: the MaskForm they were lowered with."""
+
+IN_REGISTER_ATTR = "simd.compress_in_register"
+"""Discardable unit attribute on a `simd.compress_store`: print it as a compress in a
+register and a store (AVX-512 `_mm512_maskz_compress_*` + `storeu`, or a masked store of the
+count's prefix when not `full`) instead of a compress to memory. Set where the CPU model says
+that is faster (CpuModel.compress_in_register: ~80 cycles for the memory form on Zen 4);
+the two forms write the same elements, so a pass that drops the attribute changes speed only."""
+
+
+def mark_compress_form(loops: list[Operation], options: VecOptions) -> None:
+    """Tag the compress stores of lowered loops with IN_REGISTER_ATTR where the target has a
+    compress instruction and the CPU compresses faster in a register."""
+    if not (options.target.has_compress and options.cpu.compress_in_register()):
+        return
+    for lowered in loops:
+        for inner in lowered.walk():
+            if isinstance(inner, simd.CompressStoreOp):
+                inner.attributes[IN_REGISTER_ATTR] = UnitAttr()
 
 
 def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
@@ -168,7 +186,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     target = options.target
     br = BlockRange.of(lowering)
     lowering.hoist_invariants()
-    tail = tail_kind(op, options)
+    tail = tail_kind(op, options, width)
     k = interleave_factor(op, options)
     accs = op.accumulators
     n = len(accs)
@@ -211,6 +229,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
             nexts += out
         body.add_op(located(loop.YieldOp(*nexts, *([cursor] if cursor is not None else [])), op))
         m.attributes[MASK_FORM_ATTR] = form
+        mark_compress_form([m], options)
         pre(m)
         return list(m.res)
 
@@ -232,7 +251,8 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
 
     results = [
-        reduce_lanes(a.kind, t, v, width, pre) if j in in_order else finish(a.kind, t, a.init, v, width, pre)
+        reduce_lanes(a.kind, t, v, width, pre) if j in in_order
+        else finish(a.kind, t, a.init, v, width, pre, _adds_to_itself(op, j))
         for j, (a, t, v) in enumerate(zip(accs, types, state[:n], strict=True))
     ]
     count = state[n] if plan.cursor else zero

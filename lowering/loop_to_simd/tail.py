@@ -6,6 +6,11 @@
   a whole block from the end of the full blocks, so it runs once when iterations are left
   and not at all otherwise (no branch op needed, and nothing in it runs on an empty tail);
   its lane mask is `simd.prefix_mask(trips - done)`.
+
+`tail=auto` picks one per loop from the CPU model (`choose_tail`): the scalar epilogue runs
+(W-1)/2 elements on average, one dependent chain for a reduction; the masked block costs
+its masked loads and stores, which are cheap on AVX-512 everywhere and for AVX2 loads, but
+microcoded for AVX2 stores on AMD (dialects/cpu_models.py).
 """
 
 from __future__ import annotations
@@ -16,7 +21,27 @@ from xdsl.dialects.builtin import VectorType, i1
 from xdsl.ir import SSAValue
 
 from loopopt.dialects import loop, simd
+from loopopt.dialects.cpu_models import CpuModel
+from loopopt.dialects.loop_attrs import TailKind
+from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd.range import BlockRange
+
+AUTO = "auto"
+"""The `tail=` value that lets the CPU model choose."""
+
+
+def choose_tail(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, cpu: CpuModel, width: int) -> TailKind:
+    """Masked when the target has masked memory ops and one masked block costs less on `cpu`
+    than the average scalar epilogue at `width`; scalar otherwise."""
+    if not target.has_masked_load_store or width <= 1:
+        return TailKind.SCALAR
+    body = list(op.body.walk())
+    loads = sum(isinstance(o, loop.LoadOp) for o in body)
+    stores = sum(isinstance(o, loop.StoreOp) for o in body)
+    masked = cpu.masked_tail_cost(target.name, loads, stores)
+    if masked is None or masked >= cpu.scalar_tail_cost(width, bool(op.inits)):
+        return TailKind.SCALAR
+    return TailKind.MASKED
 
 
 def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop: SSAValue | None = None) -> loop.ForOp:

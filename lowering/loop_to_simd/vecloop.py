@@ -32,7 +32,7 @@ With `tail(masked)` the scalar loop is replaced by one masked block (masked load
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.dialects import arith
@@ -44,8 +44,9 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, TailKind
+from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
-from loopopt.lowering.loop_to_simd.accum import carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd.accum import adds_to_itself, carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
 from loopopt.lowering.loop_to_simd.lanes import (
     BlockEmitter,
     Lanes,
@@ -57,7 +58,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     located,
 )
 from loopopt.lowering.loop_to_simd.range import BlockRange
-from loopopt.lowering.loop_to_simd.tail import scalar_tail, tail_mask
+from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd.width import choose_width
 
 DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 4, "neon": 4}
@@ -82,13 +83,15 @@ class VecOptions:
 
     target: TargetInfo
     tail: str
-    """"" (as each loop says), "scalar" or "masked"."""
+    """"" (as each loop says), "scalar", "masked" or "auto" (the CPU's cheaper one)."""
     interleave: int
     """K >= 1, or 0 for the per-target default (reductions only)."""
     partial: bool = True
     """Allow vectors that fill part of a register (loops mixing element widths)."""
     stream_bytes: int = 0
     """Maps whose output is at least this many bytes at run time use streaming stores (0: never)."""
+    cpu: CpuModel = field(default_factory=lambda: CPUS[GENERIC])
+    """The micro-architecture the speed-only decisions read (tail=auto, compaction form)."""
 
 
 def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> int:
@@ -115,14 +118,17 @@ def has_strict_float_accumulator(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
     )
 
 
-def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> TailKind:
-    """The loop's tail, overridden by the option (never overriding `none`, a promise about n).
+def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions, width: int = 1) -> TailKind:
+    """The loop's tail, overridden by the option (never overriding `none`, a promise about n);
+    `auto` asks the CPU model which is cheaper at `width` (tail.choose_tail).
 
     A masked tail needs masked loads/stores; on targets without them a vecloop falls back
     to the scalar epilogue.
     """
     kind = op.tail.data
-    if kind != TailKind.NONE and options.tail:
+    if kind != TailKind.NONE and options.tail == AUTO:
+        kind = choose_tail(op, options.target, options.cpu, width)
+    elif kind != TailKind.NONE and options.tail:
         kind = TailKind(options.tail)
     if kind == TailKind.MASKED and not options.target.has_masked_load_store and isinstance(op, loop.VecLoopOp):
         kind = TailKind.SCALAR
@@ -176,7 +182,14 @@ def lower_transactionally(
 
 
 def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:
-    lower_transactionally(op, rewriter, options, _lower_vecloop)
+    """Lower at the target's width; a masked tail that `tail=auto` chose but the body cannot
+    take (a load or store with no masked form) falls back to the loop's own tail."""
+    try:
+        lower_transactionally(op, rewriter, options, _lower_vecloop)
+    except LoopoptDiagnostic:
+        if options.tail != AUTO:
+            raise
+        lower_transactionally(op, rewriter, replace(options, tail=""), _lower_vecloop)
 
 
 def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> loop.StoreOp | None:
@@ -257,7 +270,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     br = BlockRange.of(lowering)  # validates the range first
     lowering.hoist_invariants()
     k = interleave_factor(op, options)
-    tail = tail_kind(op, options)
+    tail = tail_kind(op, options, width)
     store = streamed_store(op, options, tail)
     if store is not None:
         br = emit_streaming(lowering, br, store, width, k, options.stream_bytes)
@@ -306,11 +319,16 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         vaccs = list(masked.res)
 
     results = [
-        finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre) for j in range(n)
+        finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
     ]
     if tail == TailKind.SCALAR:
         results = list(scalar_tail(br, stop, results).res)
     rewriter.replace(op, [], results)
+
+
+def _adds_to_itself(op: loop.VecLoopOp | loop.PredLoopOp, j: int) -> bool:
+    """Accumulator j steps as `acc + y` (or an FMA into acc): its lanes never hold -0.0."""
+    return op.yield_op is not None and adds_to_itself(op.acc_args[j], op.yield_op.values[j])
 
 
 def lower_vecloop_scalar(op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:

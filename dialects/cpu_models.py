@@ -1,0 +1,220 @@
+"""What a CPU model is, beyond its ISA: caches and the costs of the instructions whose speed
+differs by vendor.
+
+The simd TARGETS table (simd_targets.py) says what an ISA *can* do; this table says what a
+given core does *fast*. convert-loop-to-simd reads it for decisions that are a matter of
+speed only, never of meaning (docs/targets.md):
+
+* AVX-512 compaction: compress to memory vs compress in a register and store
+  (`compress_in_register`);
+* the output size from which a map uses non-temporal stores (`stream_threshold_bytes`,
+  from the last-level cache);
+* a vector loop's tail: a scalar epilogue vs one masked block (`masked_tail_cost`,
+  `scalar_tail_cost`).
+
+Costs are reciprocal throughputs in core cycles per instruction, rounded; where a number
+comes from is said next to it ("uops.info" = uops.info measurement tables, "Agner" = Agner
+Fog's instruction tables, "issue 11" = this project's measurement on a Zen 4 host). They
+only have to order the alternatives correctly, not predict run time. Like simd_targets.py,
+this module does no host probing: lowering/target.py detects the running CPU and fills in
+its measured caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+@dataclass(frozen=True)
+class Caches:
+    """Data cache sizes in bytes, as one core sees them."""
+
+    l1d: int
+    l2: int
+    llc: int
+    """The last-level cache this core can fill: the whole shared L3 (or system-level cache)
+    of its cluster (a Zen CCD, an Intel socket's mesh), not a per-core slice."""
+    llc_cores: int = 1
+    """Cores sharing that LLC (its per-core share is llc / llc_cores)."""
+
+    @property
+    def llc_per_core(self) -> int:
+        return self.llc // max(self.llc_cores, 1)
+
+
+@dataclass(frozen=True)
+class Costs:
+    """Reciprocal throughput in cycles of the instructions whose speed differs by vendor;
+    None where the CPU does not have them."""
+
+    compress_memory: float | None = None
+    """AVX-512 `vcompressps [mem]{k}, zmm` (compress to memory)."""
+    compress_register: float | None = None
+    """AVX-512 `vcompressps zmm{k}{z}, zmm` (compress in a register)."""
+    store_512: float | None = None
+    """A full 512-bit `vmovups [mem], zmm`."""
+    masked_load_256: float | None = None
+    """AVX2 `vmaskmovps ymm, ymm, [mem]` (masked load)."""
+    masked_store_256: float | None = None
+    """AVX2 `vmaskmovps [mem], ymm, ymm` (masked store)."""
+    masked_load_512: float | None = None
+    """AVX-512 `vmovups zmm{k}{z}, [mem]`."""
+    masked_store_512: float | None = None
+    """AVX-512 `vmovups [mem]{k}, zmm`."""
+    gather_256: float | None = None
+    """AVX2 `vgatherdps ymm` (8 lanes)."""
+    gather_512: float | None = None
+    """AVX-512 `vgatherdps zmm` (16 lanes)."""
+    datapath_bits: int = 256
+    """Width of the vector execution units: 512-bit ops on a 256-bit datapath take two
+    issue slots (Zen 4 "double pumping"), so they gain registers and masks, not throughput."""
+    fp_latency: float = 4.0
+    """Latency of a float add / FMA: the cost per element of a dependent scalar chain
+    (a reduction's scalar tail)."""
+
+
+@dataclass(frozen=True)
+class CpuModel:
+    """One CPU as the lowering's speed decisions see it."""
+
+    name: str
+    """The `cpu=` option value."""
+    vendor: str
+    """intel | amd | arm | unknown."""
+    title: str
+    """What it is, for reports ("AMD Zen 4 (EPYC 9004, Ryzen 7000)")."""
+    isas: tuple[str, ...]
+    """The simd targets it runs (a `cpu=` that does not run the `target=` is an error)."""
+    caches: Caches
+    costs: Costs
+
+    def runs(self, target: str) -> bool:
+        return target in self.isas
+
+    @property
+    def stream_threshold_bytes(self) -> int:
+        """Map outputs at least this large use non-temporal stores: half the LLC, so a map
+        whose output and one input of the same size fit the LLC together keeps plain stores
+        (they may be read again from cache); larger ones would only evict them."""
+        return self.caches.llc // 2
+
+    def compress_in_register(self) -> bool:
+        """AVX-512 compaction compresses in a register and stores when that is cheaper than
+        compressing to memory (a tie keeps the memory form, which writes fewer bytes)."""
+        c = self.costs
+        if c.compress_memory is None or c.compress_register is None or c.store_512 is None:
+            return False
+        return c.compress_register + c.store_512 < c.compress_memory
+
+    def masked_tail_cost(self, target: str, loads: int, stores: int) -> float | None:
+        """One masked block for a tail: its masked loads and stores, plus building the lane
+        mask and blending the accumulators (2); None when the target has no masked memory ops."""
+        c = self.costs
+        load, store = (
+            (c.masked_load_512, c.masked_store_512) if target == "avx512" else
+            (c.masked_load_256, c.masked_store_256) if target == "avx2" else (None, None)
+        )  # fmt: skip
+        if load is None or store is None:
+            return None
+        return 2.0 + loads * load + stores * store
+
+    def scalar_tail_cost(self, width: int, reduction: bool) -> float:
+        """The scalar epilogue: (W-1)/2 elements on average; a reduction's elements form one
+        dependent chain (fp_latency each), a map's are independent (about one a cycle)."""
+        per_element = self.costs.fp_latency if reduction else 1.0
+        return (width - 1) / 2 * per_element
+
+
+_X86 = ("sse2", "avx2", "scalar")
+_X86_512 = ("sse2", "avx2", "avx512", "scalar")
+
+CPUS: dict[str, CpuModel] = {
+    # Nothing known about the micro-architecture: no cost, so every decision keeps the ISA's
+    # default (compress to memory, the loop's own tail); an 8 MiB LLC (a desktop's) keeps the
+    # 4 MiB streaming threshold loopopt used before it had this table. `target=native` never
+    # lands here on a tabled CPU (lowering/target.py detects it).
+    "generic": CpuModel(
+        name="generic", vendor="unknown", title="unknown CPU (ISA defaults)",
+        isas=(*_X86_512, "neon"), caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=8 * MIB),
+        costs=Costs(),
+    ),
+    # AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000): 32 KiB L1d, 512 KiB L2, 32 MiB L3 per 8-core CCD
+    # (AMD). No AVX-512. vmaskmovps store is microcoded, ~12 cycles (uops.info, Agner);
+    # vmaskmovps load 1, vgatherdps ymm ~9 (uops.info).
+    "zen3": CpuModel(
+        name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
+        caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
+        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256),
+    ),
+    # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).
+    # AVX-512 on 256-bit datapaths (double-pumped). vcompressps to memory ~80 cycles (issue 11,
+    # measured; uops.info lists it microcoded), in a register 2 (uops.info); masked zmm
+    # loads/stores 1 (uops.info); vmaskmovps store still microcoded (~12, uops.info).
+    "zen4": CpuModel(
+        name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
+        caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
+        costs=Costs(
+            compress_memory=80, compress_register=2, store_512=1,
+            masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
+            gather_256=8, gather_512=16, datapath_bits=256,
+        ),
+    ),
+    # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,
+    # 1.375 MiB of non-inclusive L3 per core, 38.5 MiB on a 28-core part (Intel ARK, Xeon
+    # Platinum 8180). vcompressps to memory ~3, in a register 2 + store 1 (uops.info; the
+    # memory form measured as fast as the register form on the benchmark host, results/);
+    # masked stores 1; vgatherdps ymm ~5, zmm ~10 (uops.info).
+    "skylake-x": CpuModel(
+        name="skylake-x", vendor="intel", title="Intel Skylake-SP / Cascade Lake (Xeon Scalable)",
+        isas=_X86_512, caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=38 * MIB + 512 * KIB, llc_cores=28),
+        costs=Costs(
+            compress_memory=3, compress_register=2, store_512=1,
+            masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
+            gather_256=5, gather_512=10, datapath_bits=512,
+        ),
+    ),
+    # Intel Ice Lake-SP (Xeon 3rd gen): 48 KiB L1d, 1.25 MiB L2, 1.5 MiB L3 per core, 60 MiB
+    # on the 40-core 8380 (Intel ARK). Compress and masked-op costs as Skylake-SP (uops.info).
+    "icelake-server": CpuModel(
+        name="icelake-server", vendor="intel", title="Intel Ice Lake-SP (Xeon Scalable 3rd gen)",
+        isas=_X86_512, caches=Caches(l1d=48 * KIB, l2=1280 * KIB, llc=60 * MIB, llc_cores=40),
+        costs=Costs(
+            compress_memory=3, compress_register=2, store_512=1,
+            masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
+            gather_256=5, gather_512=8, datapath_bits=512,
+        ),
+    ),
+    # Intel Sapphire Rapids (Xeon 4th gen): 48 KiB L1d, 2 MiB L2, 1.875 MiB L3 per core,
+    # 105 MiB on the 56-core 8480+ (Intel ARK). Costs as Ice Lake (uops.info, Golden Cove).
+    "sapphirerapids": CpuModel(
+        name="sapphirerapids", vendor="intel", title="Intel Sapphire Rapids (Xeon Scalable 4th gen)",
+        isas=_X86_512, caches=Caches(l1d=48 * KIB, l2=2 * MIB, llc=105 * MIB, llc_cores=56),
+        costs=Costs(
+            compress_memory=3, compress_register=2, store_512=1,
+            masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
+            gather_256=5, gather_512=8, datapath_bits=512,
+        ),
+    ),
+    # Arm Neoverse N1 (AWS Graviton2, Ampere Altra): 64 KiB L1d, 1 MiB L2 per core, 32 MiB
+    # system-level cache on Graviton2 (Arm TRM, AWS). NEON only: no masked memory ops, no
+    # compress, no gathers; FMA latency 4 (Arm software optimization guide).
+    "neoverse-n1": CpuModel(
+        name="neoverse-n1", vendor="arm", title="Arm Neoverse N1 (Graviton2, Altra)",
+        isas=("neon", "scalar"), caches=Caches(l1d=64 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=64),
+        costs=Costs(datapath_bits=128),
+    ),
+}
+"""Every CPU model `cpu=` names, by option value."""
+
+GENERIC = "generic"
+
+
+def get_cpu(name: str) -> CpuModel:
+    """The CpuModel for `name`, or a ValueError listing the known CPUs."""
+    try:
+        return CPUS[name]
+    except KeyError:
+        raise ValueError(f"unknown cpu '{name}', expected one of {', '.join(CPUS)}, native") from None
