@@ -206,3 +206,28 @@ def test_neon_parallel_kernels_under_qemu(isa):
             got = got[:1] if name == "filter_scale_f32" else got
             for g, w in zip(got, reference(name, args)):
                 assert close(g, w), (name, n, g, w)
+
+
+@pytest.mark.parametrize("isa", isa_params(("avx2",)))
+def test_parallel_drivers_under_address_and_undefined_sanitizers(isa):
+    """Every array in an allocation of exactly its size (and one element in): the drivers'
+    offset pointers, scratch and compaction stay in bounds; LOOPOPT_NUM_THREADS=3 in the
+    runner (no Python runtime: the weak symbols are unresolved, the env var is read)."""
+    from loopopt.runtime.sanitize import emit_program, sanitized_kernels
+
+    from par_programs import SOURCE, pipeline
+
+    prog = emit_program(SOURCE, isa, pipeline(isa, -1, chunk=CHUNK, min_elements=0))
+    kernels = sanitized_kernels(prog.c_source, prog.signatures.values(), isa)
+    rng = np.random.default_rng(11)
+    os.environ["LOOPOPT_NUM_THREADS"] = "3"
+    try:
+        for name in ("sum_max_f64", "filter_scale_f32", "filter_sum_f32", "cumdiff_i32"):
+            cases = [tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in inputs(name, n, rng))
+                     for n in (0, 1, CHUNK + 1, 3 * CHUNK, 5 * CHUNK + 17)]
+            got = kernels[name].batch(cases, offsets=[k % 2 for k in range(len(cases))])
+            for args, (outputs, results) in zip(cases, got):
+                for g, w in zip([*outputs, *results], reference(name, args)):
+                    assert close(g, w), (name, len(args[0]))
+    finally:
+        del os.environ["LOOPOPT_NUM_THREADS"]
