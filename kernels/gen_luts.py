@@ -1,79 +1,31 @@
 """Generate kernels/src/lo_luts.h: the left-pack tables of the filter kernels.
 
-The tables are plain constants in C; this script is their source of truth
-(test_luts.py checks the header is up to date and that every entry packs
-correctly). Run `python -m loopopt.kernels.gen_luts` after changing it.
+The tables are plain constants in C; their rows come from the one left-pack table
+generator, targets/c_leftpack.py, which also writes the generated C's compaction helpers
+(test_kernels_luts.py checks the header is up to date and that every entry packs
+correctly). Run `python -m loopopt.kernels.gen_luts` after changing either.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from loopopt.targets.c_leftpack import c_table, net_table, pack_indices, pack_table, shift_network
+
+__all__ = ["HEADER", "main", "neon_entry", "permute8_entry", "render", "shift_network"]
+
 HEADER = Path(__file__).parent / "src" / "lo_luts.h"
 
 
-def pack_order(mask: int, lanes: int) -> list[int]:
-    """Lane indices selected by `mask`, in order: the left-packed permutation."""
-    return [j for j in range(lanes) if mask >> j & 1]
-
-
 def permute8_entry(mask: int, lanes: int) -> list[int]:
-    """`vpermd` indices (8 x 32-bit lanes) left-packing a `lanes`-wide vector by `mask`.
-
-    For 64-bit elements (lanes == 4) each element is two 32-bit lanes.
-    Unused slots repeat index 0 (their output is garbage past the count).
-    """
-    per = 8 // lanes
-    idx = [sub + per * j for j in pack_order(mask, lanes) for sub in range(per)]
-    return idx + [0] * (8 - len(idx))
-
-
-def shift_network(mask: int, lanes: int) -> list[list[int]]:
-    """Select masks of a log2(lanes)-stage shift network left-packing by `mask` (SSE2 has no
-    variable permute). Stage s (shift by 2**s lanes): new[p] = sel[s][p] ? old[p + 2**s] : old[p].
-
-    Each kept element moves left by the number of rejected lanes before it; moving by the
-    low bit of that distance first never makes two kept elements collide.
-    """
-    dist = {}  # current position -> remaining distance for kept elements
-    zeros = 0
-    for j in range(lanes):
-        if mask >> j & 1:
-            dist[j] = zeros
-        else:
-            zeros += 1
-    stages = []
-    s = 1
-    while s < lanes:
-        sel = [0] * lanes
-        new = {}
-        for pos, d in dist.items():
-            if d & s:
-                sel[pos - s] = 1
-                new[pos - s] = d - s
-            else:
-                new[pos] = d
-        assert len(new) == len(dist), "collision in the shift network"
-        # a kept element staying at p must not be overwritten
-        for pos in new:
-            if not sel[pos]:
-                assert pos in dist and not dist[pos] & s
-        dist = new
-        stages.append(sel)
-        s *= 2
-    assert sorted(dist) == list(range(len(dist))) and all(d == 0 for d in dist.values())
-    return stages
+    """`vpermd` indices (8 x 32-bit lanes) left-packing a `lanes`-wide vector by `mask`
+    (a 64-bit element is two 32-bit lanes)."""
+    return pack_indices(mask, lanes, 8 // lanes)
 
 
 def neon_entry(mask: int, lanes: int) -> list[int]:
     """`vqtbl1q_u8` byte indices left-packing a 16-byte vector of `lanes` elements by `mask`."""
-    size = 16 // lanes
-    idx = [size * j + b for j in pack_order(mask, lanes) for b in range(size)]
-    return idx + [0] * (16 - len(idx))
-
-
-def _rows(rows: list[list[int]], fmt: str = "{}") -> str:
-    return ",\n".join("    {" + ", ".join(fmt.format(v) for v in row) + "}" for row in rows)
+    return pack_indices(mask, lanes, 16 // lanes)
 
 
 def render() -> str:
@@ -90,25 +42,20 @@ def render() -> str:
         + "};",
         "",
         "/* AVX2 vpermd indices packing 8 x 32-bit lanes (f32, i32). */",
-        "static const uint8_t lo_pack8x32[256][8] = {\n" + _rows([permute8_entry(m, 8) for m in range(256)]) + "};",
+        c_table("lo_pack8x32", "uint8_t", pack_table(8), "};"),
         "",
         "/* AVX2 vpermd indices packing 4 x 64-bit lanes (f64, i64). */",
-        "static const uint8_t lo_pack4x64[16][8] = {\n" + _rows([permute8_entry(m, 4) for m in range(16)]) + "};",
+        c_table("lo_pack4x64", "uint8_t", pack_table(4, 2), "};"),
         "",
         "/* SSE2 shift network for 4 x 32-bit lanes: stage 0 shifts by 1 lane, stage 1 by 2;",
         "   a lane is all ones where it takes the shifted value. */",
-        "static const uint32_t lo_sse2_net4x32[16][2][4] = {\n"
-        + ",\n".join(
-            "    {" + ", ".join("{" + ", ".join("0xffffffffu" if b else "0" for b in st) + "}" for st in shift_network(m, 4)) + "}"
-            for m in range(16)
-        )
-        + "};",
+        c_table("lo_sse2_net4x32", "uint32_t", net_table(4), "};"),
         "",
         "/* NEON vqtbl1q_u8 byte indices packing 4 x 32-bit lanes. */",
-        "static const uint8_t lo_neon_pack4x32[16][16] = {\n" + _rows([neon_entry(m, 4) for m in range(16)]) + "};",
+        c_table("lo_neon_pack4x32", "uint8_t", pack_table(4, 4), "};"),
         "",
         "/* NEON vqtbl1q_u8 byte indices packing 2 x 64-bit lanes. */",
-        "static const uint8_t lo_neon_pack2x64[4][16] = {\n" + _rows([neon_entry(m, 2) for m in range(4)]) + "};",
+        c_table("lo_neon_pack2x64", "uint8_t", pack_table(2, 8), "};"),
         "",
         "#endif",
         "",

@@ -23,28 +23,97 @@ from loopopt.targets.c_helpers import Helper, LaneIO, c_type
 from loopopt.targets.c_isa import IsaTable
 
 
+# --------------------------------------------------------------------------- the tables
+# One generator for every left-pack table: the helpers below and the kernel library's
+# kernels/src/lo_luts.h (kernels/gen_luts.py) both render these rows with `c_table`.
+
+
 def _active(bits: int, n: int) -> list[int]:
     return [k for k in range(n) if bits >> k & 1]
 
 
-def lane_lut(n: int) -> list[list[int]]:
-    """Row `bits`: the indices of the active lanes of mask `bits`, first, then zeros."""
-    return [(_active(b, n) + [0] * n)[:n] for b in range(1 << n)]
+def pack_indices(bits: int, lanes: int, parts: int = 1, pad_whole_lanes: bool = False) -> list[int]:
+    """Row `bits` of a left-pack table: the active lanes of mask `bits` in order, each as
+    `parts` sub-lane indices (32-bit halves for vpermd on 64-bit lanes, bytes for vqtbl1q).
+    The slots past the count hold lane 0 (`pad_whole_lanes`, as the generated C's tables do)
+    or index 0 (the kernel library's); either way their output lies past the count."""
+    order = _active(bits, lanes)
+    if pad_whole_lanes:
+        order += [0] * (lanes - len(order))
+    idx = [lane * parts + p for lane in order for p in range(parts)]
+    return idx + [0] * (lanes * parts - len(idx))
 
 
-def _table(name: str, c_elt: str, rows: list[list[int]]) -> Helper:
-    width = len(rows[0])
-    body = ",\n".join("    {" + ", ".join(str(x) for x in row) + "}" for row in rows)
-    return Helper(name, f"static const {c_elt} {name}[{len(rows)}][{width}] = {{\n{body}\n}};\n")
+def pack_table(lanes: int, parts: int = 1, pad_whole_lanes: bool = False) -> list[list[int]]:
+    """`pack_indices` for every mask of `lanes` bits."""
+    return [pack_indices(bits, lanes, parts, pad_whole_lanes) for bits in range(1 << lanes)]
 
 
-def _sub_lane_lut(n: int, parts: int) -> list[list[int]]:
-    """Like `lane_lut`, in units of `1/parts` of a lane (32-bit halves, or bytes)."""
-    return [[lane * parts + p for lane in row for p in range(parts)] for row in lane_lut(n)]
+def shift_network(bits: int, lanes: int) -> list[list[int]]:
+    """Select masks of a log2(lanes)-stage shift network left-packing by `bits` (SSE2 has no
+    variable permute). Stage s (shift by 2**s lanes): new[p] = sel[s][p] ? old[p + 2**s] : old[p].
+
+    Each kept element moves left by the number of rejected lanes before it; moving by the
+    low bit of that distance first never makes two kept elements collide.
+    """
+    dist = {}  # current position -> remaining distance for kept elements
+    zeros = 0
+    for j in range(lanes):
+        if bits >> j & 1:
+            dist[j] = zeros
+        else:
+            zeros += 1
+    stages = []
+    s = 1
+    while s < lanes:
+        sel = [0] * lanes
+        new = {}
+        for pos, d in dist.items():
+            if d & s:
+                sel[pos - s] = 1
+                new[pos - s] = d - s
+            else:
+                new[pos] = d
+        assert len(new) == len(dist), "collision in the shift network"
+        # a kept element staying at p must not be overwritten
+        for pos in new:
+            if not sel[pos]:
+                assert pos in dist and not dist[pos] & s
+        dist = new
+        stages.append(sel)
+        s *= 2
+    assert sorted(dist) == list(range(len(dist))) and all(d == 0 for d in dist.values())
+    return stages
+
+
+def net_table(lanes: int) -> list[list[list[str]]]:
+    """`shift_network` for every mask, as C lane selects (all ones where a lane takes the shifted value)."""
+    return [[["0xffffffffu" if x else "0" for x in stage] for stage in shift_network(bits, lanes)]
+            for bits in range(1 << lanes)]  # fmt: skip
+
+
+def _initializer(value: object) -> str:
+    return "{" + ", ".join(map(_initializer, value)) + "}" if isinstance(value, list) else str(value)
+
+
+def c_table(name: str, c_elt: str, rows: list, end: str = "\n};\n") -> str:
+    """`static const <c_elt> <name>[..][..] = {` and one row a line, closed by `end`."""
+    dims, level = "", rows
+    while isinstance(level, list):
+        dims, level = dims + f"[{len(level)}]", level[0]
+    body = ",\n".join("    " + _initializer(row) for row in rows)
+    return f"static const {c_elt} {name}{dims} = {{\n{body}{end}"
+
+
+def _table(name: str, c_elt: str, rows: list) -> Helper:
+    return Helper(name, c_table(name, c_elt, rows))
 
 
 def _avx2(io: LaneIO) -> list[Helper]:
-    out = [_table("lo_leftpack_idx8", "uint8_t", lane_lut(8)), _table("lo_leftpack_idx4x2", "uint8_t", _sub_lane_lut(4, 2))]
+    out = [
+        _table("lo_leftpack_idx8", "uint8_t", pack_table(8)),
+        _table("lo_leftpack_idx4x2", "uint8_t", pack_table(4, 2, pad_whole_lanes=True)),
+    ]
     for elt in ("f32", "i32", "f64", "i64"):
         t, vt = c_type(elt), io.vtype(elt)
         n = io.n(elt)
@@ -91,34 +160,8 @@ SSE2_POPCOUNT4 = "(int)((0x4332322132212110ull >> (4 * (bits))) & 15u)"
 """popcount of a 4-bit mask without a popcnt instruction: nibble k of the constant is popcount(k)."""
 
 
-def shift_network4(bits: int) -> tuple[list[int], list[int]]:
-    """SSE2 left-pack of 4 lanes in two stages: which lanes take the lane one above (stage 0)
-    and then the lane two above (stage 1). Active lane a_j (the j-th active one) moves down
-    by d_j = a_j - j; bit 0 of d_j is done by stage 0, bit 1 by stage 1."""
-    active = _active(bits, 4)
-    stage0, stage1 = [0] * 4, [0] * 4
-    for j, a in enumerate(active):
-        d = a - j
-        mid = a - (d & 1)
-        if d & 1:
-            stage0[mid] = 1
-        if d & 2:
-            stage1[mid - 2] = 1
-    return stage0, stage1
-
-
-def _net_table() -> Helper:
-    rows = []
-    for bits in range(16):
-        s0, s1 = shift_network4(bits)
-        lanes = [", ".join("0xffffffffu" if x else "0" for x in stage) for stage in (s0, s1)]
-        rows.append("    {{" + lanes[0] + "}, {" + lanes[1] + "}}")
-    body = ",\n".join(rows)
-    return Helper("lo_leftpack_net4", f"static const uint32_t lo_leftpack_net4[16][2][4] = {{\n{body}\n}};\n")
-
-
 def _sse2(io: LaneIO) -> list[Helper]:
-    out = [_net_table(), Helper("lo_leftpack4_sse2", (
+    out = [_table("lo_leftpack_net4", "uint32_t", net_table(4)), Helper("lo_leftpack4_sse2", (
         "static inline __m128i lo_leftpack4_sse2(__m128i v, unsigned bits)\n{\n"
         "    __m128i s0 = _mm_loadu_si128((const __m128i *)lo_leftpack_net4[bits][0]);\n"
         "    __m128i s1 = _mm_loadu_si128((const __m128i *)lo_leftpack_net4[bits][1]);\n"
@@ -160,8 +203,8 @@ _NEON = {"f32": "f32", "f64": "f64", "i32": "s32", "i64": "s64"}
 
 def _neon(io: LaneIO) -> list[Helper]:
     out = [
-        _table("lo_leftpack_bytes4", "uint8_t", _sub_lane_lut(4, 4)),
-        _table("lo_leftpack_bytes2", "uint8_t", _sub_lane_lut(2, 8)),
+        _table("lo_leftpack_bytes4", "uint8_t", pack_table(4, 4, pad_whole_lanes=True)),
+        _table("lo_leftpack_bytes2", "uint8_t", pack_table(2, 8, pad_whole_lanes=True)),
         Helper("lo_lane_bits4", "static const uint32_t lo_lane_bits4[4] = {1, 2, 4, 8};\n"),
         Helper("lo_lane_bits2", "static const uint64_t lo_lane_bits2[2] = {1, 2};\n"),
     ]
