@@ -322,6 +322,12 @@ class CompiledKernels:
             query = getattr(function.__self__, QUERY_PREFIX + name)  # the extension module
         return sig.call_alloc(function, inputs, extents, query)
 
+    def outputs_and_results(self, name: str, /, *inputs: Any, extents: Mapping[str, int] | None = None,
+                            **named_inputs: Any) -> tuple[Any, ...]:
+        """`call_alloc`, always as the tuple `(*outputs, *results)` (for code that handles any
+        kernel: the number of values is `len(sig.outputs) + len(sig.visible_results)`)."""
+        return self.call_alloc(name, *inputs, extents=extents, **named_inputs)
+
     def call(self, name: str, /, *args: Any, extents: Mapping[str, int] | None = None, **kwargs: Any) -> Any:
         """Call `name` on its inputs, given by position and/or by parameter name (the C
         kernel's input names, `signatures[name].inputs`: a df argument's name, one per field

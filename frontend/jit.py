@@ -186,7 +186,7 @@ class Specialization:
         if self.native and not self.sig.extents:
             got = self._call_native(flat)
         else:
-            got = self.kernels.call_alloc(self.name, *flat)
+            got = self.kernels.outputs_and_results(self.name, *flat)
         return _unflatten(self.template, self._by_result(got))
 
     def _call_native(self, flat: list[Any]) -> tuple[Any, ...]:

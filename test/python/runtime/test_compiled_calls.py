@@ -43,3 +43,12 @@ def test_the_kernel_itself_by_name(isa):
     assert k.scale_positive(out=kept, a=np.float32(2), x=X) == 6
     with pytest.raises(ValueError, match="output 'out' overlaps parameter 'x'"):
         k.sqrt_abs_axpb(X, A, B, out=X)
+
+
+def test_outputs_and_results_is_always_the_tuple():
+    k = loopopt.compile(EXAMPLE, target="scalar")
+    (total,) = k.outputs_and_results("sumsq", x=X)
+    assert total == np.sum(X * X, dtype=np.float32)
+    kept, count = k.outputs_and_results("scale_positive", X, np.float32(2))
+    np.testing.assert_array_equal(kept, 2 * X[X > 0])
+    assert count == 6
