@@ -32,6 +32,29 @@ UNARY_FUNCTIONS: tuple[str, ...] = (
 
 BINARY_FUNCTIONS: tuple[str, ...] = ("pow",)
 
+ULP_BOUNDS: dict[str, tuple[float, float]] = {
+    # function: (f32, f64) maximum error in ulps, every input (test/python/vmath checks them)
+    "exp": (1.0, 1.0),
+    "exp2": (1.0, 2.0),
+    "expm1": (1.0, 2.0),
+    "log": (1.0, 1.0),
+    "log2": (1.0, 2.0),
+    "log1p": (1.0, 1.0),
+    "sin": (1.0, 1.0),
+    "cos": (1.0, 1.0),
+    "tanh": (1.0, 2.0),
+    "erf": (1.0, 2.0),
+    "pow": (1.0, 1.0),
+    "rsqrt": (1.5, 1.5),
+}
+"""Documented accuracy (docs/vector_math.md has the measured maxima): f32 goes through f64, so
+every f32 function is within half an ulp plus a double rounding; rsqrt is 1/sqrt, rounded twice.
+Lanes off the fast path get the C library's result, whatever its accuracy (f64 sin/cos beyond
+2^21: glibc 2.36's cos is 7.9 ulp off at the classic hard case 6381956970095103 * 2^797)."""
+
+TRIG_FAST_LIMIT = 2.0**21
+"""f64 sin/cos arguments beyond this magnitude are the C library's (Payne-Hanek reduction)."""
+
 # The f64 cores. `$N` is the lane count, `$B` the vector size in bytes; each `// @helper name`
 # starts one definition (the printer emits only those a kernel uses, dependencies first).
 _CORE = r"""
@@ -53,17 +76,23 @@ static inline lo_vd$N lo_vm_twosum_d$N(lo_vd$N a, lo_vd$N b, lo_vd$N *err)
     *err = (a - (s - bb)) + (b - bb);
     return s;
 }
-// @helper lo_vm_expm1r_d$N
-/* expm1(r) for |r| <= ln2/2: Cephes exp.c's Pade form e^r = 1 + 2 r P(r^2) / (Q(r^2) - r P(r^2)),
-   evaluated as r + r (2P - Q + rP) / (Q - rP) so that the leading r is exact (1 ulp -> 0.6). */
-static inline lo_vd$N lo_vm_expm1r_d$N(lo_vd$N r)
+// @helper lo_vm_expm1c_d$N
+/* expm1(r) - r for |r| <= ln2/2: Cephes exp.c's Pade form e^r = 1 + 2 r P(r^2) / (Q(r^2) - r P(r^2)),
+   rewritten as r + r (2P - Q + rP) / (Q - rP) so that the leading r stays exact. */
+static inline lo_vd$N lo_vm_expm1c_d$N(lo_vd$N r)
 {
     lo_vd$N rr = r * r;
     lo_vd$N p = r * ((1.26177193074810590878e-4 * rr + 3.02994407707441961300e-2) * rr + 9.99999999999999999910e-1);
     lo_vd$N q = ((3.00198505138664455042e-6 * rr + 2.52448340349684104192e-3) * rr + 2.27265548208155028766e-1) * rr
                 + 2.00000000000000000009e0;
     lo_vd$N d = ((-3.00198505138664455042e-6 * rr - 2.27212901734721986016e-3) * rr - 1.66666666666666636506e-1) * rr;
-    return r + r * (d + p) / (q - p);
+    return r * (d + p) / (q - p);
+}
+// @helper lo_vm_expm1r_d$N
+/* expm1(r) for |r| <= ln2/2. */
+static inline lo_vd$N lo_vm_expm1r_d$N(lo_vd$N r)
+{
+    return r + lo_vm_expm1c_d$N(r);
 }
 // @helper lo_vm_expred_d$N
 /* x = k ln2 + r + *rl with |r| <= ln2/2 for |x| <= 708 (Cody-Waite, k C1 exact, ln2 = C1 + C2;
@@ -114,15 +143,18 @@ static inline lo_vd$N lo_vm_exp2_d$N(lo_vd$N x)
     return y;
 }
 // @helper lo_vm_expm1_d$N
-/* expm1(x) = 2^k expm1(r) + (2^k - 1); k = 0 keeps expm1(r) itself; zero keeps its sign. */
+/* expm1(x) = (2^k - 1) + 2^k r + 2^k (expm1(r) - r): the first two terms exact, added with their
+   rounding error kept (TwoSum), so only the small last term's error reaches the result; k = 0 is
+   r + (expm1(r) - r) itself; zero keeps its sign. */
 static inline lo_vd$N lo_vm_expm1_d$N(lo_vd$N x)
 {
     lo_vl$N bad = ~((lo_vl$N)(x >= -708.0) & (lo_vl$N)(x <= 708.0));
     lo_vl$N k;
     lo_vd$N rl, r = lo_vm_expred_d$N(lo_vm_sel_d$N(bad, x - x, x), &k, &rl);
-    lo_vd$N em = lo_vm_expm1r_d$N(r), p = lo_vm_pow2i_d$N(k);
-    em = em + rl * (1.0 + em);
-    lo_vd$N y = lo_vm_sel_d$N(k == 0, em, p * em + (p - 1.0));
+    lo_vd$N c = lo_vm_expm1c_d$N(r), p = lo_vm_pow2i_d$N(k), e;
+    c = c + rl * (1.0 + (r + c));
+    lo_vd$N s = lo_vm_twosum_d$N(p - 1.0, p * r, &e);
+    lo_vd$N y = lo_vm_sel_d$N(k == 0, r + c, s + (e + p * c));
     y = lo_vm_sel_d$N((lo_vl$N)(x == 0.0), x, y);
     if (lo_vm_any$N(bad))
         for (int i = 0; i < $N; i++) if (bad[i]) y[i] = expm1(x[i]);
@@ -280,9 +312,10 @@ static inline lo_vd$N lo_vm_erf_d$N(lo_vd$N x)
     lo_vl$N small = (lo_vl$N)(ax < 1.0);
     lo_vd$N xs = lo_vm_sel_d$N(small, ax, ax - ax);
     lo_vd$N z = xs * xs;
-    /* erf(x) = x 2/sqrt(pi) + x^3 g(x^2), g a degree-10 Chebyshev fit on [0, 1] (error 5e-19) */
+    /* erf(x) = x + x (2/sqrt(pi) - 1 + x^2 g(x^2)), g a degree-10 Chebyshev fit on [0, 1]
+       (error 5e-19); the exact leading x keeps the result within an ulp */
     lo_vd$N g = ((((((((((-8.101869549660952e-10) * z + 1.3884625209147687e-08) * z - 1.624658795725963e-07) * z + 1.6452392414414235e-06) * z - 1.4925137231361603e-05) * z + 0.00012055315509827725) * z - 0.0008548326651491142) * z + 0.005223977620813342) * z - 0.026866170644835378) * z + 0.11283791670954388) * z - 0.3761263890318375;
-    lo_vd$N ys = xs * 1.1283791670955126 + xs * z * g;
+    lo_vd$N ys = xs + xs * (0.12837916709551257390 + z * g);
     lo_vd$N a = lo_vm_sel_d$N(small, ax - ax + 1.0, lo_vm_sel_d$N((lo_vl$N)(ax < 6.0), ax, ax - ax + 6.0));
     lo_vd$N p = (((((((2.46196981473530512524e-10 * a + 5.64189564831068821977e-1) * a + 7.46321056442269912687e0) * a
                      + 4.86371970985681366614e1) * a + 1.96520832956077098242e2) * a + 5.26445194995477358631e2) * a

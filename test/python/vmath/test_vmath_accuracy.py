@@ -1,0 +1,136 @@
+"""Vector math (targets/c_vmath.py) against exact references, on every ISA this machine runs.
+
+Per ISA one compiled library (test/python/vmath/vmath_build.py); per function and element type
+a few thousand inputs: random over the useful range and over the whole exponent range, tiny and
+subnormal, the IEEE specials, overflow/underflow thresholds, multiples of pi/2 (and their
+neighbours) for sin/cos, huge sin/cos arguments. Each result is within the function's
+documented bound (`c_vmath.ULP_BOUNDS`) of the long double value, and the specials are exact
+(NaN, the right infinity, zero with its sign). AVX-512 is compiled here, not run.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+
+import numpy as np
+import pytest
+from isa_support import isa_params
+from vmath_build import FUNCTIONS, compile_only, library, ulp_errors
+
+from loopopt.targets.c_vmath import TRIG_FAST_LIMIT, ULP_BOUNDS
+
+RUN_ISAS = ("sse2", "avx2", "neon")
+DT = {"f32": np.float32, "f64": np.float64}
+
+_RANGE = {
+    "exp": (-120, 100, -760, 760), "exp2": (-160, 130, -1100, 1100), "expm1": (-20, 100, -760, 760),
+    "log": (0, 10, 0, 1e300), "log2": (0, 10, 0, 1e300), "log1p": (-1, 10, -1, 1e300),
+    "sin": (-20, 20, -1e5, 1e5), "cos": (-20, 20, -1e5, 1e5), "tanh": (-10, 10, -30, 30),
+    "erf": (-4, 4, -7, 7), "rsqrt": (0, 10, 0, 1e300), "pow": (0, 20, 0, 1e3),
+}  # fmt: skip
+"""fn -> (small range lo, hi, wide range lo, hi) of the random inputs (clipped to the type)."""
+
+_EDGES = {
+    "exp": [709.78, 709.79, 708.0, -708.0, -708.4, -745.1, -745.2, 88.72, 88.73, -87.3, -103.97, -104.0],
+    "exp2": [1023.99, 1024.0, 1020.0, -1020.0, -1022.0, -1074.0, -1075.0, 127.99, 128.0, -126.0, -149.0, -150.0],
+    "expm1": [709.78, 709.79, 708.0, -708.0, -40.0, 88.72, 88.73, 0.34657, -0.34657, 1e-9, -1e-9],
+    "log1p": [-0.5, -0.2928, 0.4142, -0.2929, 0.4143, 1e-300],
+    "tanh": [0.625, 0.6249, 19.0, 22.0, 40.0, 1e-300],
+    "erf": [1.0, 0.9999, 5.9, 6.0, 1e-300],
+}  # fmt: skip
+
+
+def _inputs(fn: str, elt: str, seed: int = 12) -> np.ndarray:
+    dt = DT[elt]
+    fi = np.finfo(dt)
+    rng = np.random.default_rng(seed)
+    lo, hi, wlo, whi = _RANGE[fn]
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, fi.tiny, -fi.tiny, fi.smallest_subnormal,
+                -fi.smallest_subnormal, fi.max, -fi.max, 1.0, -1.0, 0.5, 2.0, 3.0 * fi.smallest_subnormal]  # fmt: skip
+    parts = [
+        np.array(specials),
+        rng.uniform(lo, hi, 1500),
+        np.clip(rng.uniform(wlo, whi, 500), -fi.max, fi.max),
+        rng.choice([-1.0, 1.0], 500) * np.exp2(rng.uniform(fi.minexp - fi.nmant, fi.maxexp, 500)),  # every exponent
+        rng.uniform(-1, 1, 300) * 10.0 ** rng.uniform(-30, 0, 300),  # tiny
+        np.array(_EDGES.get(fn, []), dtype=np.float64),
+    ]
+    if fn in ("sin", "cos"):
+        k = np.arange(-300, 300, dtype=np.float64)
+        mult = np.concatenate([k * (np.pi / 2), (2.0**19 + k) * (np.pi / 2)]).astype(dt)
+        parts += [mult, np.nextafter(mult, dt(np.inf)), np.nextafter(mult, dt(-np.inf)),
+                  np.array([2.0**21, 2.0**21 + 2, 1e22, 1e300, 3.4e38, 6381956970095103.0 * 2.0**797])]  # fmt: skip
+    with np.errstate(over="ignore"):
+        x = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts]).astype(dt)
+    return np.concatenate([x, np.ones(-x.size % 16, dt)])  # whole vectors on every ISA
+
+
+def _second_operand(x: np.ndarray, seed: int = 5) -> np.ndarray:
+    """pow's exponents: specials and integers (odd/even, negative bases) then random."""
+    rng = np.random.default_rng(seed)
+    y = rng.uniform(-40, 40, x.size)
+    head = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, 2.0, 3.0, -1.0, -2.0, 0.5, -0.5, 1e10, -1e10, 7.0, 8.0, 100.0,
+            -100.0, 1.5, 2.5]  # fmt: skip
+    y[: len(head)] = head
+    y[len(head) : 2 * len(head)] = np.round(y[len(head) : 2 * len(head)])
+    return y.astype(x.dtype)
+
+
+def _pow_bases(x: np.ndarray) -> np.ndarray:
+    x = x.copy()
+    x[20:60] = -np.abs(x[20:60])  # negative bases with integer and fractional exponents
+    return x
+
+
+def _check(isa: str, fn: str, elt: str) -> None:
+    run = library(isa)
+    x = _inputs(fn, elt)
+    if fn == "pow":
+        x = _pow_bases(x)
+        y = _second_operand(x)
+        got = run(fn, elt, x, y)
+        err = ulp_errors(fn, got, x, y)
+    else:
+        got = run(fn, elt, x)
+        err = ulp_errors(fn, got, x)
+    if fn in ("sin", "cos") and elt == "f64":
+        # beyond the fast path the contract is the C library's own result, whatever its error
+        huge = np.abs(x) > TRIG_FAST_LIMIT
+        libm = getattr(ctypes.CDLL(ctypes.util.find_library("m")), fn)
+        libm.restype, libm.argtypes = ctypes.c_double, [ctypes.c_double]
+        want = np.array([libm(v) for v in x[huge]])
+        assert np.array_equal(got[huge], want, equal_nan=True), f"{isa} {fn}: huge arguments differ from libm"
+        err = np.where(huge, 0.0, err)
+    bound = ULP_BOUNDS[fn][0 if elt == "f32" else 1]
+    worst = int(np.argmax(err))
+    assert err[worst] <= bound, (
+        f"{isa} {fn} {elt}: {err[worst]:.3f} ulp > {bound} at x={x[worst]!r}"
+        + (f" y={_second_operand(x)[worst]!r}" if fn == "pow" else "")
+        + f": got {got[worst]!r}"
+    )
+
+
+@pytest.mark.parametrize("isa", isa_params(RUN_ISAS))
+@pytest.mark.parametrize("fn", FUNCTIONS)
+@pytest.mark.parametrize("elt", ["f32", "f64"])
+def test_within_documented_ulps(isa: str, fn: str, elt: str) -> None:
+    _check(isa, fn, elt)
+
+
+def test_avx512_compiles(tmp_path) -> None:
+    """AVX-512 cannot run on every CI machine: its library must at least compile cleanly."""
+    assert compile_only("avx512", tmp_path).stat().st_size > 0
+
+
+def test_the_check_catches_an_error() -> None:
+    """One ulp off in one lane, or a zero of the wrong sign, is caught."""
+    x = np.array([0.5, -0.0, 2.0], dtype=np.float32)
+    good = np.exp(x.astype(np.float64)).astype(np.float32)
+    assert ulp_errors("exp", good, x).max() <= 0.5
+    bad = good.copy()
+    bad[2] = np.nextafter(bad[2], np.float32(np.inf))
+    assert ulp_errors("exp", bad, x)[2] > 0.5
+    wrong_zero = np.sin(x)
+    wrong_zero[1] = 0.0
+    assert ulp_errors("sin", wrong_zero, x)[1] == np.inf

@@ -1,0 +1,48 @@
+"""The vector math rows reach every SIMD ISA table through c_isa's hook, and only used helpers print."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopopt.targets.c import isa_table
+from loopopt.targets.c_helpers import all_helpers, required_helpers
+from loopopt.targets.c_isa import extra_rows
+from loopopt.targets.c_vmath import BINARY_FUNCTIONS, ULP_BOUNDS, UNARY_FUNCTIONS
+
+SIMD = ("sse2", "avx2", "avx512", "neon")
+
+
+@pytest.mark.parametrize("isa", SIMD)
+def test_every_function_has_a_row_per_float_type(isa: str) -> None:
+    table = isa_table(isa)
+    for fn in (*UNARY_FUNCTIONS, *BINARY_FUNCTIONS):
+        for elt in ("f32", "f64"):
+            row = table.row(fn, elt)
+            assert row is not None and f"lo_vm_{fn}_{elt}x{table.lanes[elt]}(" in row
+            assert elt in table.coverage()[fn]
+    assert set(ULP_BOUNDS) == {*UNARY_FUNCTIONS, *BINARY_FUNCTIONS}
+
+
+def test_an_isa_modules_own_row_wins() -> None:
+    table = isa_table("avx2")
+    assert table.row("sqrt", "f32") == table.rows[("sqrt", "f32")]
+    assert ("sqrt", "f32") not in extra_rows("avx2")
+
+
+def test_scalar_keeps_libm() -> None:
+    scalar = isa_table("scalar")
+    assert extra_rows("scalar") == {}
+    assert scalar.row("exp", "f32") == "{dst} = expf({a});"
+
+
+@pytest.mark.parametrize("isa", SIMD)
+def test_only_the_used_helpers_are_printed(isa: str) -> None:
+    table = isa_table(isa)
+    code = "v = " + table.row("exp", "f32").format(dst="y", a="x")
+    names = [h.name for h in required_helpers(table, code, all_helpers(table))]
+    n = table.lanes["f64"]
+    assert names[-1] == f"lo_vm_exp_f32x{2 * n}"
+    assert f"lo_vm_exp_d{n}" in names and f"lo_vd{n}" in names
+    assert not any(name.startswith(("lo_vm_sin", "lo_vm_log", "lo_vm_pow_", "lo_vm_powf", "lo_vm_trig")) for name in names)
+    # dependencies come before their users
+    assert names.index(f"lo_vd{n}") < names.index(f"lo_vm_expfast_d{n}") < names.index(f"lo_vm_exp_d{n}")
