@@ -108,14 +108,6 @@ class RangeKind(StrEnum):
 class RangeKindAttr(_AngleEnum, EnumAttribute[RangeKind]):
     name = "loop.range_kind"
 
-    @classmethod
-    def interval(cls) -> RangeKindAttr:
-        return cls(RangeKind.INTERVAL)
-
-    @classmethod
-    def range_desc(cls) -> RangeKindAttr:
-        return cls(RangeKind.RANGE_DESC)
-
 
 AccKind = ReductionKind
 """How an accumulator combines values (the shared reduction kinds); the vectorizer derives the
@@ -142,18 +134,6 @@ class TailKind(StrEnum):
 class TailKindAttr(_AngleEnum, EnumAttribute[TailKind]):
     name = "loop.tail"
 
-    @classmethod
-    def scalar(cls) -> TailKindAttr:
-        return cls(TailKind.SCALAR)
-
-    @classmethod
-    def none(cls) -> TailKindAttr:
-        return cls(TailKind.NONE)
-
-    @classmethod
-    def masked(cls) -> TailKindAttr:
-        return cls(TailKind.MASKED)
-
 
 class MaskForm(StrEnum):
     """How a predicated loop's lane mask is realised (seed 000 §1.4); chosen at lowering."""
@@ -171,10 +151,6 @@ class MaskForm(StrEnum):
 @irdl_attr_definition
 class MaskFormAttr(_AngleEnum, EnumAttribute[MaskForm]):
     name = "loop.mask_form"
-
-    @classmethod
-    def unset(cls) -> MaskFormAttr:
-        return cls(MaskForm.UNSET)
 
 
 # --------------------------------------------------------------------------- width

@@ -109,13 +109,30 @@ def _table(name: str, c_elt: str, rows: list) -> Helper:
     return Helper(name, c_table(name, c_elt, rows))
 
 
+def _compress_pair(elt: str, n: int, vt: str, mt: str, exact: str, full: str) -> list[Helper]:
+    """`lo_compress_store_<elt>x<n>` (body `exact`) and `lo_compress_full_<elt>x<n>` (body `full`)."""
+    return [
+        Helper(name, f"static inline int64_t {name}({c_type(elt)} *p, {vt} v, {mt} m)\n{{\n{body}}}\n")
+        for name, body in ((f"lo_compress_store_{elt}x{n}", exact), (f"lo_compress_full_{elt}x{n}", full))
+    ]
+
+
+def _copy_out(elt: str, n: int, store_x: str) -> str:
+    """The exact store without a masked store: the packed lanes to a local array, the first n to p."""
+    return (
+        f"    {c_type(elt)} x[{n}];\n    {store_x}\n"
+        "    for (int k = 0; k < n; k++)\n        p[k] = x[k];\n"
+        "    return n;\n"
+    )
+
+
 def _avx2(io: LaneIO) -> list[Helper]:
     out = [
         _table("lo_leftpack_idx8", "uint8_t", pack_table(8)),
         _table("lo_leftpack_idx4x2", "uint8_t", pack_table(4, 2, pad_whole_lanes=True)),
     ]
     for elt in ("f32", "i32", "f64", "i64"):
-        t, vt = c_type(elt), io.vtype(elt)
+        vt = io.vtype(elt)
         n = io.n(elt)
         if n == 8:
             bits = "(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m))"
@@ -143,16 +160,11 @@ def _avx2(io: LaneIO) -> list[Helper]:
             f"    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *){table}[bits]));\n"
             f"    {vt} packed = {packed};\n"
         )
-        name = f"lo_compress_store_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, __m256i m)\n{{\n{head}"
-            f"    __m256i keep = {keep};\n    {masked}\n    return n;\n}}\n"
-        )))  # fmt: skip
-        name = f"lo_compress_full_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, __m256i m)\n{{\n{head}"
-            f"    {io.store(elt, 'p', 'packed')}\n    return n;\n}}\n"
-        )))  # fmt: skip
+        out += _compress_pair(
+            elt, n, vt, "__m256i",
+            f"{head}    __m256i keep = {keep};\n    {masked}\n    return n;\n",
+            f"{head}    {io.store(elt, 'p', 'packed')}\n    return n;\n",
+        )  # fmt: skip
     return out
 
 
@@ -173,7 +185,7 @@ def _sse2(io: LaneIO) -> list[Helper]:
         "    return _mm_or_si128(_mm_and_si128(move, _mm_srli_si128(v, 8)), _mm_andnot_si128(move, v));\n}\n"
     ))]  # fmt: skip
     for elt, n in io.isa.lanes.items():
-        t, vt = c_type(elt), io.vtype(elt)
+        vt = io.vtype(elt)
         movemask = "_mm_movemask_ps(_mm_castsi128_ps(m))" if n == 4 else "_mm_movemask_pd(_mm_castsi128_pd(m))"
         to_i = {"f32": "_mm_castps_si128(v)", "f64": "_mm_castpd_si128(v)"}.get(elt, "v")
         from_i = {"f32": "_mm_castsi128_ps", "f64": "_mm_castsi128_pd"}.get(elt, "")
@@ -181,20 +193,11 @@ def _sse2(io: LaneIO) -> list[Helper]:
             f"    unsigned bits = (unsigned){movemask};\n"
             f"    {vt} packed = {from_i}(lo_leftpack{n}_sse2({to_i}, bits));\n"
         )
-        name = f"lo_compress_store_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, __m128i m)\n{{\n{head}"
-            f"    int n = {SSE2_POPCOUNT4};\n"
-            f"    {t} x[{n}];\n    {io.store(elt, 'x', 'packed')}\n"
-            "    for (int k = 0; k < n; k++)\n        p[k] = x[k];\n"
-            "    return n;\n}\n"
-        )))  # fmt: skip
-        name = f"lo_compress_full_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, __m128i m)\n{{\n{head}"
-            f"    {io.store(elt, 'p', 'packed')}\n"
-            f"    return {SSE2_POPCOUNT4};\n}}\n"
-        )))  # fmt: skip
+        out += _compress_pair(
+            elt, n, vt, "__m128i",
+            f"{head}    int n = {SSE2_POPCOUNT4};\n" + _copy_out(elt, n, io.store(elt, "x", "packed")),
+            f"{head}    {io.store(elt, 'p', 'packed')}\n    return {SSE2_POPCOUNT4};\n",
+        )  # fmt: skip
     return out
 
 
@@ -209,26 +212,16 @@ def _neon(io: LaneIO) -> list[Helper]:
         Helper("lo_lane_bits2", "static const uint64_t lo_lane_bits2[2] = {1, 2};\n"),
     ]
     for elt, n in io.isa.lanes.items():
-        t, vt, s = c_type(elt), io.vtype(elt), _NEON[elt]
+        vt, s = io.vtype(elt), _NEON[elt]
         u = "u32" if n == 4 else "u64"
-        name = f"lo_compress_store_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, {io.mtype(n)} m)\n{{\n"
-            f"    unsigned bits = (unsigned)vaddvq_{u}(vandq_{u}(m, vld1q_{u}(lo_lane_bits{n})));\n"
-            "    int n = __builtin_popcount(bits);\n"
-            f"    uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_{s}(v), vld1q_u8(lo_leftpack_bytes{n}[bits]));\n"
-            f"    {t} x[{n}];\n    vst1q_{s}(x, vreinterpretq_{s}_u8(packed));\n"
-            "    for (int k = 0; k < n; k++)\n        p[k] = x[k];\n"
-            "    return n;\n}\n"
-        )))  # fmt: skip
-        name = f"lo_compress_full_{elt}x{n}"
-        out.append(Helper(name, (
-            f"static inline int64_t {name}({t} *p, {vt} v, {io.mtype(n)} m)\n{{\n"
-            f"    unsigned bits = (unsigned)vaddvq_{u}(vandq_{u}(m, vld1q_{u}(lo_lane_bits{n})));\n"
-            f"    uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_{s}(v), vld1q_u8(lo_leftpack_bytes{n}[bits]));\n"
-            f"    vst1q_{s}(p, vreinterpretq_{s}_u8(packed));\n"
-            "    return __builtin_popcount(bits);\n}\n"
-        )))  # fmt: skip
+        bits = f"    unsigned bits = (unsigned)vaddvq_{u}(vandq_{u}(m, vld1q_{u}(lo_lane_bits{n})));\n"
+        packed = f"    uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_{s}(v), vld1q_u8(lo_leftpack_bytes{n}[bits]));\n"
+        out += _compress_pair(
+            elt, n, vt, io.mtype(n),
+            f"{bits}    int n = __builtin_popcount(bits);\n{packed}"
+            + _copy_out(elt, n, f"vst1q_{s}(x, vreinterpretq_{s}_u8(packed));"),
+            f"{bits}{packed}    vst1q_{s}(p, vreinterpretq_{s}_u8(packed));\n    return __builtin_popcount(bits);\n",
+        )  # fmt: skip
     return out
 
 
