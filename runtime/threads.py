@@ -53,7 +53,17 @@ def ensure_loaded() -> ctypes.CDLL:
             )
             ctypes.c_int.in_dll(lib, "loopopt_num_threads").value = initial
             _lib = lib
+            os.register_at_fork(after_in_child=_after_fork_in_child)
         return _lib
+
+
+def _after_fork_in_child() -> None:
+    """libgomp's thread pool does not survive fork(): a forked child that opens a parallel
+    region of several threads hangs. Children (multiprocessing's fork start method) run
+    parallel kernels on their calling thread (the chunks are the same: so are the results)."""
+    if _lib is not None:
+        ctypes.c_int.in_dll(_lib, "loopopt_num_threads").value = 1
+        ctypes.c_int.in_dll(_lib, "loopopt_parallel_calls").value = 0
 
 
 def set_num_threads(n: int) -> None:

@@ -231,3 +231,24 @@ def test_parallel_drivers_under_address_and_undefined_sanitizers(isa):
                     assert close(g, w), (name, len(args[0]))
     finally:
         del os.environ["LOOPOPT_NUM_THREADS"]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_forked_child_runs_parallel_kernels_without_hanging():
+    """libgomp's pool does not survive fork(): the child uses one thread (same chunks, same bits)."""
+    code = f"""
+import os, sys, numpy as np, loopopt
+sys.path.insert(0, {os.path.dirname(__file__)!r})
+from par_programs import compiled
+k = compiled("scalar")
+loopopt.set_num_threads(2)
+x = np.arange(100000, dtype=np.float32)
+parent = k.call_alloc("sum_f32", x)[0].tobytes()
+pid = os.fork()
+if pid == 0:
+    os._exit(0 if k.call_alloc("sum_f32", x)[0].tobytes() == parent else 1)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "0", out.stderr
