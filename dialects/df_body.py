@@ -17,7 +17,7 @@ from xdsl.printer import Printer
 from xdsl.traits import HasParent, IsTerminator, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from loopopt.dialects.df_syntax import parse_attrs, parse_operand_list, parse_type_list, print_attrs, print_types
+from loopopt.dialects.df_syntax import parse_attrs, parse_inputs_arrow_results, print_attrs, print_types
 from loopopt.dialects.df_verify import types_text
 
 
@@ -81,17 +81,10 @@ class BodyOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        operands = parse_operand_list(parser)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = parse_type_list(parser)
-        if len(types) != len(operands):
-            parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos, parser.pos)
-        parser.parse_punctuation("->")
-        result_types = parse_type_list(parser)
+        operands, result_types = parse_inputs_arrow_results(parser)
         body = parser.parse_region()
         op = cls.build(
-            operands=[parser.resolve_operands(operands, types, pos)],
+            operands=[operands()],
             result_types=[result_types],
             regions=[body],
         )

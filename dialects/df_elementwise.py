@@ -28,7 +28,7 @@ from xdsl.traits import Pure, RecursiveMemoryEffect, RecursivelySpeculatable
 from xdsl.utils.exceptions import VerifyException
 
 from loopopt.dialects.df_body import BodyOp, YieldOp, print_body, verify_body
-from loopopt.dialects.df_syntax import parse_attrs, parse_operand_list, parse_type_list, print_attrs, print_types
+from loopopt.dialects.df_syntax import parse_attrs, parse_inputs_arrow_results, print_attrs, print_types
 from loopopt.dialects.df_types import ArrayType, axes_of, element_type_of, format_axes, is_value_type
 from loopopt.dialects.df_verify import common_axes
 
@@ -154,18 +154,11 @@ class FilterOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser) -> FilterOp:
-        operands = parse_operand_list(parser)
-        parser.parse_punctuation(":")
-        pos = parser.pos
-        types = parse_type_list(parser)
-        if len(types) != len(operands):
-            parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos, parser.pos)
-        parser.parse_punctuation("->")
-        result_types = parse_type_list(parser)
+        operands, result_types = parse_inputs_arrow_results(parser)
         body = parser.parse_region()
         map_region = parser.parse_region() if parser.parse_optional_keyword("map") else Region()
         op = cls.build(
-            operands=[parser.resolve_operands(operands, types, pos)],
+            operands=[operands()],
             result_types=[result_types],
             regions=[body, map_region],
         )

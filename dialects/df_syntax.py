@@ -7,9 +7,9 @@ The ops' `parse` / `print` pairs are written with these, so one spelling (`add(%
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from xdsl.ir import Attribute, Operation, Region
+from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
@@ -22,6 +22,20 @@ def parse_type_list(parser: Parser) -> list[Attribute]:
 
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     return parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+
+
+def parse_inputs_arrow_results(parser: Parser) -> tuple[Callable[[], Sequence[SSAValue]], list[Attribute]]:
+    """`%a, %b : T_a, T_b -> R_1, ...` (df.map, df.filter): the result types and a function
+    that resolves the operands, to be called after the op's regions are parsed."""
+    operands = parse_operand_list(parser)
+    parser.parse_punctuation(":")
+    pos = parser.pos
+    types = parse_type_list(parser)
+    if len(types) != len(operands):
+        parser.raise_error(f"{len(operands)} operands but {len(types)} types", pos, parser.pos)
+    parser.parse_punctuation("->")
+    result_types = parse_type_list(parser)
+    return (lambda: parser.resolve_operands(operands, types, pos)), result_types
 
 
 def print_types(printer: Printer, types: Sequence[Attribute]) -> None:
