@@ -7,9 +7,10 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
   chunks: `chunk` elements when results depend on the split (float reductions, scans),
           else one range per thread, a multiple of 64 elements (results cannot depend on it)
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
-                (filter outputs of chunks >= 1 go to a scratch buffer at lo - chunk)
-                omp single: prefix of the filter counts, exclusive prefix of scan totals
-                omp for over chunks c >= 1: copy filter outputs to their offset, add the scan offset
+                (a filter chunk compacts into its thread's chunk-sized scratch, then, in
+                chunk order (omp ordered), is copied to the output at the running count)
+                omp single: exclusive prefix of the scan totals
+                omp for over chunks c >= 1: add the scan offset
   results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
 ```
 The thread count is `loopopt_num_threads` (a weak symbol the Python runtime defines:
@@ -38,10 +39,12 @@ PREAMBLE = r"""#include <stdlib.h>
 #include <omp.h>
 #define LO_OMP(directive) _Pragma(directive)
 static int lo_par_max_threads(void) { return omp_get_max_threads(); }
+static int lo_par_thread_num(void) { return omp_get_thread_num(); }
 static int lo_par_in_parallel(void) { return omp_in_parallel(); }
 #else /* built without -fopenmp: the chunks run in order on the calling thread */
 #define LO_OMP(directive)
 static int lo_par_max_threads(void) { return 1; }
+static int lo_par_thread_num(void) { return 0; }
 static int lo_par_in_parallel(void) { return 0; }
 #endif
 /* Defined by loopopt's Python runtime (loopopt.set_num_threads); absent for C callers. */
@@ -173,7 +176,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
     w(f"    (void){t}; /* unused without -fopenmp */")
-    if ordered:
+    if ordered or filters:
         w(f"    const int64_t {cs} = {plan.chunk};")
     else:
         w(f"    const int64_t {cs} = (({n} - 1) / {t} + {ALIGN}) / {ALIGN} * {ALIGN};")
@@ -186,13 +189,11 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         parts.append(v)
         allocs.append((v, rt, nch))
     scratch: dict[int, str] = {}
-    for a in filters:
-        v = local(f"lo_tmp_{buf[a.index][0]}")
+    for a in filters:  # one chunk per thread, cache-resident
+        v = local(f"lo_scr_{buf[a.index][0]}")
         scratch[a.index] = v
-        allocs.append((v, buf[a.index][2], f"({n} - {cs})"))
+        allocs.append((v, buf[a.index][2], f"{cs} * {t}"))
     foff = local("lo_off") if filters else None
-    if foff:
-        allocs.append((foff, "int64_t", nch))
     soff: dict[int, str] = {}
     for k in plan.scans:
         v = local(f"lo_soff_{buf[k][0]}")
@@ -213,9 +214,16 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w("        lo_par_end();")
         w(f"        {serial_stmt}")
         w("    }")
+    if foff:
+        w(f"    int64_t {foff} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
-    w('        LO_OMP("omp for schedule(static)")')
+    me = local("lo_me")
+    if filters:
+        w(f"        const int64_t {me} = lo_par_thread_num();")
+        w('        LO_OMP("omp for ordered schedule(static, 1)")')
+    else:
+        w('        LO_OMP("omp for schedule(static)")')
     w(f"        for (int64_t {c} = 0; {c} < {nch}; {c}++) {{")
     w(f"            const int64_t {lo} = {c} * {cs};")
     w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
@@ -225,7 +233,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         if isinstance(a, abi.BufferArg):
             ptr = buf[a.index][0]
             if a.index in scratch:
-                call_args += [f"{c} == 0 ? {ptr} : {scratch[a.index]} + ({lo} - {cs})", ln]
+                call_args += [f"{scratch[a.index]} + {me} * {cs}", ln]
             else:
                 call_args += [f"{ptr} + {lo}", ln]
             pos += 2
@@ -236,15 +244,19 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         call_args += [f"&{p}[{c}]" for p in parts]
     call = f"{chunk_fn}({', '.join(call_args)})"
     w(f"            {parts[0]}[{c}] = {call};" if len(results) == 1 else f"            {call};")
+    if filters:  # compact in chunk order: each chunk's copy waits for the previous one's
+        cnt = f"{parts[filters[0].count_result]}[{c}]"  # type: ignore[index]
+        w('            LO_OMP("omp ordered")')
+        w("            {")
+        for a in filters:
+            ptr, _, ct = buf[a.index]
+            w(f"                memcpy({ptr} + {foff}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
+        w(f"                {foff} += {cnt};")
+        w("            }")
     w("        }")
-    if filters or plan.scans:
+    if plan.scans:
         w('        LO_OMP("omp single")')
         w("        {")
-        if foff:
-            count_part = parts[filters[0].count_result]  # type: ignore[index]
-            w(f"            {foff}[0] = 0;")
-            w(f"            for (int64_t {c} = 1; {c} < {nch}; {c}++)")
-            w(f"                {foff}[{c}] = {foff}[{c} - 1] + {count_part}[{c} - 1];")
         for k, v in soff.items():
             ptr, _, ct = buf[k]
             add = _combine("add", args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
@@ -257,10 +269,6 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w(f"            const int64_t {lo} = {c} * {cs};")
         w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
         w(f"            (void){ln};")
-        for a in filters:
-            ptr, _, ct = buf[a.index]
-            cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
-            w(f"            memcpy({ptr} + {foff}[{c}], {scratch[a.index]} + ({lo} - {cs}), sizeof({ct}) * (size_t){cnt});")
         for k, v in soff.items():
             ptr, _, ct = buf[k]
             i = local("lo_i")

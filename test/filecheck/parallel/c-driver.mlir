@@ -32,15 +32,18 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
   func.return %s : f32
 }
 
-// A filter: one range per thread (a multiple of 64), later chunks through scratch, then
-// compacted at the prefix of the counts; a short output runs serially.
+// A filter: fixed chunks, each compacted into its thread's chunk-sized scratch and copied,
+// in chunk order, to the output at the running count; a short output runs serially.
 // CHECK-LABEL: int64_t positive(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
 // CHECK:         if (lo_n < 65536 || out_len < lo_n) {
-// CHECK:         const int64_t lo_cs = ((lo_n - 1) / lo_t + 64) / 64 * 64;
-// CHECK:           lo_part0[lo_c] = positive__chunk(x + lo_lo, lo_len, lo_c == 0 ? out : lo_tmp_out + (lo_lo - lo_cs), lo_len);
-// CHECK:         LO_OMP("omp single")
-// CHECK:             lo_off[lo_c] = lo_off[lo_c - 1] + lo_part0[lo_c - 1];
-// CHECK:           memcpy(out + lo_off[lo_c], lo_tmp_out + (lo_lo - lo_cs), sizeof(int32_t) * (size_t)lo_part0[lo_c]);
+// CHECK:         const int64_t lo_cs = 16384;
+// CHECK:         int32_t *lo_scr_out = malloc(sizeof(int32_t) * (size_t)(lo_cs * lo_t > 0 ? lo_cs * lo_t : 1));
+// CHECK:         LO_OMP("omp for ordered schedule(static, 1)")
+// CHECK:           lo_part0[lo_c] = positive__chunk(x + lo_lo, lo_len, lo_scr_out + lo_me * lo_cs, lo_len);
+// CHECK-NEXT:      LO_OMP("omp ordered")
+// CHECK-NEXT:      {
+// CHECK-NEXT:        memcpy(out + lo_off, lo_scr_out + lo_me * lo_cs, sizeof(int32_t) * (size_t)lo_part0[lo_c]);
+// CHECK-NEXT:        lo_off += lo_part0[lo_c];
 // CHECK:         return lo_r0;
 func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   %zero = arith.constant 0 : i32
