@@ -41,6 +41,7 @@ def _mask_cmp_rows() -> Rows:
         rows.update({(f"cmp.{p}", f"i1x{n}"): f"{{dst}} = ({t})({e});" for p, e in exprs.items()})
     return rows
 
+
 # element -> (suffix of its intrinsics, its mask type): _mm512_mask_loadu_ps takes a __mmask16
 _TYPES = {e: (SUFFIX[e], AVX512_X86.mask_type(AVX512_X86.lanes(e))) for e in ("f32", "f64", "i32", "i64")}
 _COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
@@ -55,8 +56,8 @@ ROWS: Rows = {
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},
     **{("compress_store", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
        for e, (s, _) in _TYPES.items()},
-    # vcompress to memory writes only the active lanes; measured faster here than a register
-    # compress + full 64-byte store, so `full` changes nothing on AVX-512
+    # vcompress to memory writes only the active lanes; measured faster on Intel than a register
+    # compress + full 64-byte store, so `full` changes nothing here (Zen 4: the *_reg rows below)
     **{("compress_store_full", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
        for e, (s, _) in _TYPES.items()},
     # compress in a register, then store (not selected yet: the choice is per CPU, see the docstring).
