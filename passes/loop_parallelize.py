@@ -18,7 +18,7 @@ prove stays serial, with a `PAR_REJECT_*` remark under `remarks=true`:
   top-level `[0, dim)` loops (or loop.alloc sizes), and top-level loops with no nested loop;
 * in a loop, every access is at the loop variable itself, the variable has no other use;
 * each accumulator is `acc <kind-op> x` (x independent of acc) whose result is returned as is
-  (a reduction) or, for a scan, whose next value is stored at [i] and nothing else;
+  (a reduction) or, for an add/min/max scan, whose next value is stored at [i] and nothing else;
   add/mul reductions start at the neutral constant, float add/mul need `reassoc`;
 * each returned value is a reduction's result or a predloop's count (the filter count).
 
@@ -63,6 +63,7 @@ ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
 COMBINERS = ("add", "mul", "min", "max", "and", "or", "count")
+SCAN_KINDS = ("add", "min", "max")
 MAX_THREADS = 1024
 
 
@@ -90,7 +91,8 @@ class ParReject(StrEnum):
     INIT = "PAR_REJECT_INIT"
     """An add/mul reduction or a scan whose init is not the neutral constant (every chunk would add it)."""
     SCAN = "PAR_REJECT_SCAN"
-    """A scan other than an add scan stored as is (a mapped prefix, an exclusive scan, a result used)."""
+    """A scan other than an add/min/max scan stored as is (a mul scan, a mapped prefix, an
+    exclusive scan, a scan whose total is also returned)."""
     EPILOGUE = "PAR_REJECT_EPILOGUE"
     """A returned value computed after the loops (e.g. sum / n), or a loop result used again."""
     NOTHING = "PAR_REJECT_NOTHING"
@@ -115,7 +117,9 @@ class ParallelPlan:
     results: tuple[str, ...]
     """Per func result, its combiner: add mul min max and or (a reduction kind) or count."""
     scans: tuple[int, ...]
-    """Argument positions of outputs holding an add scan."""
+    """Argument positions of outputs holding a scan."""
+    scan_kinds: tuple[str, ...] = ()
+    """The kind of each scan: add (init 0), min or max."""
 
     def to_attr(self) -> DictionaryAttr:
         return DictionaryAttr(
@@ -126,6 +130,7 @@ class ParallelPlan:
                 "threads": IntegerAttr(self.threads, 64),
                 "results": ArrayAttr([StringAttr(r) for r in self.results]),
                 "scans": ArrayAttr([IntegerAttr(k, 64) for k in self.scans]),
+                "scan_kinds": ArrayAttr([StringAttr(k) for k in self.scan_kinds]),
             }
         )
 
@@ -145,7 +150,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     if not isinstance(raw, DictionaryAttr):
         raise _fail(f, "must be a dictionary")
     d = raw.data
-    known = {"axis", "chunk", "min_elements", "threads", "results", "scans"}
+    known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
     if set(d) != known:
         raise _fail(f, f"needs exactly the keys {', '.join(sorted(known))}")
 
@@ -170,6 +175,12 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "scans must list argument positions")
     combiners = tuple(r.data for r in results.data)  # type: ignore[attr-defined]
     scan_args = tuple(k.value.data for k in scans.data)  # type: ignore[attr-defined]
+    kinds = d["scan_kinds"]
+    if not isinstance(kinds, ArrayAttr) or len(kinds.data) != len(scan_args) or not all(
+        isinstance(k, StringAttr) and k.data in SCAN_KINDS for k in kinds.data
+    ):
+        raise _fail(f, f"scan_kinds must list one of {', '.join(SCAN_KINDS)} per scan")
+    scan_kinds = tuple(k.data for k in kinds.data)  # type: ignore[attr-defined]
     if abi.KERNEL not in f.attributes:
         raise _fail(f, f"only a {abi.KERNEL} func can be parallel")
     args = abi.kernel_args(f)
@@ -202,7 +213,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
             raise _fail(f, f"scans names argument #{k}, which is not a plain output buffer")
         if scan_args.count(k) > 1:
             raise _fail(f, f"scans names argument #{k} twice")
-    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args)
+    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -306,7 +317,7 @@ class _Analysis:
                     raise Reject(ParReject.STRUCTURE, f"the axis length is used by {o.name}", o)
         assert ret is not None
         results: list[str] = []
-        scans: list[int] = []
+        scans: dict[int, str] = {}
         count_of = {a.count_result: block.args[a.index] for a in buffers if a.count_result is not None}
         for k, v in enumerate(ret.arguments):
             results.append(self._result_combiner(k, v, count_of, ret))
@@ -315,14 +326,16 @@ class _Analysis:
                 if acc.result.uses and not all(u.operation is ret for u in acc.result.uses):
                     raise Reject(ParReject.EPILOGUE, "a loop result is used after the loop", L)
                 stored = self._check_accumulator(L, acc)
-                if stored is not None:
+                if stored:
                     if acc.result.uses:
                         raise Reject(ParReject.SCAN, "a scan whose total is also returned", L)
                     for s in stored:
                         k = block.args.index(s) if s in block.args else -1
                         if k < 0 or s in capacity_outs:
                             raise Reject(ParReject.SCAN, "a scan stored to an intermediate or a filter output", L)
-                        scans.append(k)
+                        if k in scans:
+                            raise Reject(ParReject.SCAN, "one output holds two scans", f)
+                        scans[k] = acc.kind.value
             if isinstance(L, loop.PredLoopOp):
                 count = L.res[0]
                 if count.uses and not all(u.operation is ret for u in count.uses):
@@ -336,9 +349,10 @@ class _Analysis:
                 o = use.operation
                 if not (isinstance(o, loop.AppendOp) and o.parent_op() is writer):
                     raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is used by {o.name} outside its predloop", o)
-        if len(set(scans)) != len(scans):
-            raise Reject(ParReject.SCAN, "one output holds two scans", f)
-        return ParallelPlan(axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(sorted(scans)))
+        order = sorted(scans)
+        return ParallelPlan(
+            axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order), tuple(scans[k] for k in order)
+        )
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
         owner = v.owner
@@ -427,10 +441,10 @@ class _Analysis:
             raise Reject(ParReject.SCAN, f"the running value is used by {o.name}", o)
         if not stored:
             return None
-        if kind != "add":
-            raise Reject(ParReject.SCAN, f"a {kind} scan (only add scans are split)", L)
-        if _constant(acc.init) != 0:
-            raise Reject(ParReject.INIT, "a scan whose init is not 0", L)
+        if kind not in SCAN_KINDS:
+            raise Reject(ParReject.SCAN, f"a {kind} scan (add, min and max scans are split)", L)
+        if kind == "add" and _constant(acc.init) != 0:
+            raise Reject(ParReject.INIT, "an add scan whose init is not 0", L)
         return stored
 
 

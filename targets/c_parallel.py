@@ -162,6 +162,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     result_types = [_param_type(p) for p in params[pos:]] if len(results) >= 2 else ([ret] if results else [])
     first_in = next(a for a in args if isinstance(a, abi.BufferArg) and not a.output)
     filters = [a for a in args if isinstance(a, abi.BufferArg) and a.capacity is not None]
+    kinds = dict(zip(plan.scans, plan.scan_kinds, strict=True))
     ordered = plan.scans and any(_is_float(args[k].element_type) for k in plan.scans)  # type: ignore[union-attr]
     ordered = bool(ordered) or any(_is_float(rt) and kind != "count" for rt, kind in zip(results, plan.results, strict=True))
     all_names = ", ".join(names)
@@ -257,12 +258,13 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     if plan.scans:
         w('        LO_OMP("omp single")')
         w("        {")
-        for k, v in soff.items():
+        for k, v in soff.items():  # soff[c]: the scan up to the end of chunk c - 1
             ptr, _, ct = buf[k]
-            add = _combine("add", args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
-            w(f"            {v}[0] = 0;")
-            w(f"            for (int64_t {c} = 1; {c} < {nch}; {c}++)")
-            w(f"                {v}[{c}] = {add};")
+            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
+            w(f"            if ({nch} > 1)")
+            w(f"                {v}[1] = {ptr}[{cs} - 1];")
+            w(f"            for (int64_t {c} = 2; {c} < {nch}; {c}++)")
+            w(f"                {v}[{c}] = {step};")
         w("        }")
         w('        LO_OMP("omp for schedule(static)")')
         w(f"        for (int64_t {c} = 1; {c} < {nch}; {c}++) {{")
@@ -272,7 +274,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         for k, v in soff.items():
             ptr, _, ct = buf[k]
             i = local("lo_i")
-            add = _combine("add", args[k].element_type, ct, f"{ptr}[{i}]", f"{v}[{c}]")  # type: ignore[union-attr]
+            add = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", f"{ptr}[{i}]")  # type: ignore[union-attr]
             w('            LO_OMP("omp simd")')
             w(f"            for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
             w(f"                {ptr}[{i}] = {add};")

@@ -60,7 +60,7 @@ func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
 // CHECK:             lo_soff_out[lo_c] = (int64_t)((uint64_t)lo_soff_out[lo_c - 1] + (uint64_t)out[lo_c * lo_cs - 1]);
 // CHECK:           LO_OMP("omp simd")
 // CHECK-NEXT:      for (int64_t lo_i = lo_lo; lo_i < lo_lo + lo_len; lo_i++)
-// CHECK-NEXT:        out[lo_i] = (int64_t)((uint64_t)out[lo_i] + (uint64_t)lo_soff_out[lo_c]);
+// CHECK-NEXT:        out[lo_i] = (int64_t)((uint64_t)lo_soff_out[lo_c] + (uint64_t)out[lo_i]);
 func.func @cumsum(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %z = arith.constant 0 : i64
   %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>

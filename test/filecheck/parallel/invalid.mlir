@@ -4,7 +4,7 @@
 // A hand-written loop.parallel is checked against the kernel's ABI before any C is printed.
 
 // CHECK: error: @m: loop.parallel: chunk = 100 is not a multiple of 64
-func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 100 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = []}} {
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 100 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = []}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32
 }
@@ -12,7 +12,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 at
 // -----
 
 // CHECK: error: @m: loop.parallel: buffer 'out' is not a rank-1 buffer on axis 'i'
-func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"], loop.capacity = "j", loop.count = 0 : i64, loop.result = 0 : i64}, %y: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["count"], scans = []}} {
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"], loop.capacity = "j", loop.count = 0 : i64, loop.result = 0 : i64}, %y: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["count"], scans = [], scan_kinds = []}} {
   %c0 = arith.constant 0 : index
   func.return %c0 : index
 }
@@ -20,7 +20,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !lo
 // -----
 
 // CHECK: error: @m: loop.parallel: result #0 is a filter count but its combiner is add
-func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["k"], loop.capacity = "i", loop.count = 0 : i64, loop.result = 0 : i64}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = []}} {
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["k"], loop.capacity = "i", loop.count = 0 : i64, loop.result = 0 : i64}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = []}} {
   %c0 = arith.constant 0 : index
   func.return %c0 : index
 }
@@ -28,13 +28,13 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !lo
 // -----
 
 // CHECK: error: @m: loop.parallel: scans names argument #0, which is not a plain output buffer
-func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = [], scans = [0 : i64]}} {
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = [], scans = [0 : i64], scan_kinds = ["add"]}} {
   func.return
 }
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs exactly the keys axis, chunk, min_elements, results, scans, threads
+// CHECK: error: @m: loop.parallel: needs exactly the keys axis, chunk, min_elements, results, scan_kinds, scans, threads
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
@@ -42,7 +42,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 // -----
 
 // CHECK: error: @m: loop.parallel: result #0 of type f32 cannot combine with or
-func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["or"], scans = []}} {
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["or"], scans = [], scan_kinds = []}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32
 }

@@ -3,7 +3,7 @@
 // results), folds (one combiner per result), filters (the count), scans (the output).
 
 // CHECK-LABEL: func.func @axpy
-// CHECK-SAME: loop.parallel = {axis = "i", chunk = 1024 : i64, min_elements = 4096 : i64, threads = 2 : i64, results = [], scans = []}
+// CHECK-SAME: loop.parallel = {axis = "i", chunk = 1024 : i64, min_elements = 4096 : i64, threads = 2 : i64, results = [], scans = [], scan_kinds = []}
 func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [i]> {
   %r = df.map %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> {
   ^bb0(%e: f32, %f: f32):
@@ -15,7 +15,7 @@ func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !d
 }
 
 // CHECK-LABEL: func.func @sum_max
-// CHECK-SAME: results = ["add", "max"], scans = []
+// CHECK-SAME: results = ["add", "max"], scans = [], scan_kinds = []
 func.func @sum_max(%x: !df.array<f32, [i]>) -> (f32, f32) {
   %z = arith.constant 0.0 : f32
   %m = arith.constant 0xFF800000 : f32
@@ -25,7 +25,7 @@ func.func @sum_max(%x: !df.array<f32, [i]>) -> (f32, f32) {
 }
 
 // CHECK-LABEL: func.func @positive
-// CHECK-SAME: results = ["count"], scans = []
+// CHECK-SAME: results = ["count"], scans = [], scan_kinds = []
 func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   %zero = arith.constant 0 : i32
   %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
@@ -37,7 +37,7 @@ func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
 }
 
 // CHECK-LABEL: func.func @cumsum
-// CHECK-SAME: results = [], scans = [1 : i64]
+// CHECK-SAME: results = [], scans = [1 : i64], scan_kinds = ["add"]
 func.func @cumsum(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %z = arith.constant 0 : i64
   %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>

@@ -46,9 +46,9 @@ func.func @iota(%n: i64) -> !df.array<i64, [i]> {
   func.return %r : !df.array<i64, [i]>
 }
 
-// CHECK: remark: PAR_REJECT_SCAN: @cummax stays serial: a max scan (only add scans are split)
-func.func @cummax(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
-  %z = arith.constant -9223372036854775808 : i64
-  %p = df.scan max(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
+// CHECK: remark: PAR_REJECT_SCAN: @cumprod stays serial: a mul scan (add, min and max scans are split)
+func.func @cumprod(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
+  %z = arith.constant 1 : i64
+  %p = df.scan mul(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
   func.return %p : !df.array<i64, [i]>
 }

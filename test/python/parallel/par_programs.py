@@ -95,11 +95,22 @@ func.func @cumdiff_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> !df.
   }
   func.return %p : !df.array<i32, [i]>
 }
+func.func @running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %p = df.scan max(%x, %ninf) : !df.array<f64, [i]> -> !df.array<f64, [i]>
+  func.return %p : !df.array<f64, [i]>
+}
+func.func @running_min_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %big = arith.constant 7 : i32
+  %p = df.scan min(%x, %big) : !df.array<i32, [i]> -> !df.array<i32, [i]>
+  func.return %p : !df.array<i32, [i]>
+}
 """
 
 PARALLEL_KERNELS = (
     "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
+    "running_max_f64", "running_min_i32",
 )  # fmt: skip
 
 CHUNK = 64

@@ -43,7 +43,16 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "filter_sum_f32": lambda: (f32(),),
         "cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n)),),
         "cumdiff_i32": lambda: (i32(), i32()),
+        "running_max_f64": lambda: (view(nan_sprinkled(rng.standard_normal(n))),),
+        "running_min_i32": lambda: (i32(),),
     }[name]()
+
+
+def nan_sprinkled(a: np.ndarray) -> np.ndarray:
+    """A few NaNs and signed zeros past the first chunks (running max must carry them)."""
+    if len(a) > 300:
+        a[[200, 251]] = [np.nan, -0.0]
+    return a
 
 
 def reference(name: str, args: tuple) -> tuple:
@@ -69,6 +78,10 @@ def reference(name: str, args: tuple) -> tuple:
             return (np.cumsum(x),)
         if name == "cumdiff_i32":
             return (np.cumsum(x - args[1], dtype=np.int32),)
+        if name == "running_max_f64":
+            return (np.maximum.accumulate(x) if len(x) else x,)
+        if name == "running_min_i32":
+            return (np.minimum.accumulate(np.minimum(x, np.int32(7))) if len(x) else x,)
     raise KeyError(name)
 
 
@@ -87,7 +100,7 @@ def close(got, want) -> bool:
         tol = 1e-4 if want.dtype == np.float32 else 1e-10
         scale = max(1.0, float(np.abs(want).max(initial=0)) * max(1, want.size))
         if want.ndim:  # elementwise: exact but for fma contraction (a*x+y on FMA targets)
-            return np.allclose(got, want, rtol=1e-6, atol=1e-6)
+            return np.allclose(got, want, rtol=1e-6, atol=1e-6, equal_nan=True)
         return np.allclose(got, want, rtol=tol, atol=tol * scale)
     return np.array_equal(got, want)
 
