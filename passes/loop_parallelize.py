@@ -467,7 +467,7 @@ class LoopParallelizePass(ModulePass):
     min_elements: int = DEFAULT_MIN_ELEMENTS
     """Calls on fewer elements run the serial kernel."""
     chunk: int = DEFAULT_CHUNK
-    """Elements per chunk when results depend on the split (float reductions, scans)."""
+    """Elements per chunk when results depend on the split (float reductions and scans), and for filters."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
