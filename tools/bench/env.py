@@ -40,6 +40,15 @@ def caches() -> str:
     return ", ".join(found) or "unknown"
 
 
+def loopopt_cpu() -> str:
+    """The CPU model loopopt tunes `target=native` for (dialects/cpu_models.py, detected by
+    lowering/target.py) and the caches it read: `zen3 (AMD Zen 3 ...; LLC 32 MiB / 2 cores)`."""
+    from loopopt.lowering.target import native_cpu
+
+    cpu = native_cpu()
+    return f"{cpu.name} ({cpu.title}; LLC {cpu.caches.llc >> 20} MiB / {cpu.caches.llc_cores} cores)"
+
+
 def gcc_version() -> str:
     try:
         return subprocess.run(["gcc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
@@ -63,6 +72,7 @@ def environment(isas: tuple[str, ...]) -> dict[str, object]:
     flags["STREAM"] = " ".join(native)
     return {
         "cpu": cpu_model(),
+        "loopopt_cpu": loopopt_cpu(),
         "cores": os.cpu_count(),
         "caches": caches(),
         "host_isas": list(runtime.host_isas()),

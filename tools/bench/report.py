@@ -101,6 +101,11 @@ def _gbps_or_why(cell: CellResult, label: str) -> str:
 # --------------------------------------------------------------------------- sections
 
 
+def on_cpu(run: Run) -> str:
+    """Every table's heading names the machine: numbers from one CPU do not carry to another."""
+    return f" — on {run.env.get('cpu', 'an unknown CPU')}"
+
+
 def header(run: Run) -> list[str]:
     env = run.env
     lines = [
@@ -112,6 +117,7 @@ def header(run: Run) -> list[str]:
         "`loop-bench --out results` (options: `--quick --patterns --sizes --dtypes --isa`).",
         "",
         f"* CPU: **{env['cpu']}**, {env['cores']} cores; caches {env['caches']}; ISAs run here: {', '.join(env['host_isas'])}",
+        f"* loopopt's CPU model for `target=native`: {env.get('loopopt_cpu', 'not recorded')}",
         f"* Compiler: {env['compiler']}; Python {env['python']}, numpy {env['numpy']}",
         f"* Load average (1/5/15 min) at start: {env['load_average_start']}; at end: {env.get('load_average_end', '?')}"
         " — the machine is shared, so absolute GB/s drift; ratios are computed within the run.",
@@ -134,7 +140,7 @@ def header(run: Run) -> list[str]:
 
 def stream_table(run: Run) -> list[str]:
     lines = [
-        "## STREAM (f32, GB/s as STREAM counts them: copy 8 B, triad 12 B, read 4 B per element)",
+        "## STREAM (f32, GB/s as STREAM counts them: copy 8 B, triad 12 B, read 4 B per element)" + on_cpu(run),
         "",
         "| size | copy | copy (non-temporal) | triad | triad (non-temporal) | read (Σx) |",
         "|---|---|---|---|---|---|",
@@ -158,7 +164,7 @@ def main_table(run: Run) -> list[str]:
     best = run.best
     lo, kl = loopopt_label(best), kernels_label(best)
     lines = [
-        f"## loopopt ({best}) vs the kernel library ({best}), gcc and numpy",
+        f"## loopopt ({best}) vs the kernel library ({best}), gcc and numpy" + on_cpu(run),
         "",
         "GB/s (higher is better) and loopopt's speed ratio (its time divided into the other's: > 1 means loopopt is faster).",
         "gcc is `-O3 -march=native`, with `-ffast-math` for float reductions (the numbers without it are in the gcc (no fast-math) column).",
@@ -183,7 +189,7 @@ def isa_table(run: Run) -> list[str]:
     if len(run.isas) < 2:
         return []
     lines = [
-        "## loopopt ÷ kernel library, per ISA (same ISA on both sides)",
+        "## loopopt ÷ kernel library, per ISA (same ISA on both sides)" + on_cpu(run),
         "",
         "| pattern | dtype | size | " + " | ".join(run.isas) + " |",
         "|---|---|---|" + "---|" * len(run.isas),
@@ -207,7 +213,7 @@ def _verdict(ok: bool | None) -> str:
 def targets(run: Run) -> list[str]:
     best = run.best
     lo = loopopt_label(best)
-    lines = ["## Targets", ""]
+    lines = ["## Targets" + on_cpu(run), ""]
 
     # 1-2: loopopt vs kernels and gcc at L1/L2 on the best ISA.
     small = [c for c in run.cells if c.n in L1_L2]
@@ -323,7 +329,7 @@ def overhead_section(run: Run) -> list[str]:
     o = run.overheads
     if o is None:
         return []
-    lines = ["## Call overhead and compile time", "", "| call | ns per call |", "|---|---|"]
+    lines = ["## Call overhead and compile time" + on_cpu(run), "", "| call | ns per call |", "|---|---|"]
     lines += [f"| `{k}` | {t.median * 1e9:.0f} |" for k, t in o.calls.items()]
     lines += ["", "Compile time, CPU ms of this thread (wall ms alongside: the machine is shared):", "",
               "| input | ops | parse | pipeline | C printing | total | wall | fresh `loop-opt` process s | `loop-opt` start-up s |",
@@ -352,7 +358,7 @@ def errors_section(run: Run) -> list[str]:
     for c in run.cells:
         for label, error in c.errors.items():
             seen.setdefault((label, error), []).append(f"{c.pattern}/{c.dtype}/{size_label(c.n)}")
-    lines = ["## Cells without a number", ""]
+    lines = ["## Cells without a number" + on_cpu(run), ""]
     if not seen and not run.build_errors:
         return lines + ["None: every implementation built and matched the reference in every cell.", ""]
     for (label, error), where in seen.items():

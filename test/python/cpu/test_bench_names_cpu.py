@@ -1,0 +1,28 @@
+"""loop-bench names the CPU in every table heading and records loopopt's CPU model."""
+
+from __future__ import annotations
+
+from loopopt.tools.bench import env as bench_env
+from loopopt.tools.bench import report
+from loopopt.tools.bench.timing import TimingConfig
+
+
+def test_every_table_names_the_cpu():
+    env = {
+        "cpu": "Test CPU 9000", "cores": 2, "caches": "L1d 32K", "host_isas": ["scalar"], "compiler": "gcc",
+        "python": "3.11", "numpy": "2", "flags": {}, "load_average_start": "0", "loopopt_cpu": "zen3 (...)",
+    }  # fmt: skip
+    run = report.Run(env, ("scalar", "sse2"), {}, TimingConfig())
+    text = report.markdown(run)
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert len(headings) >= 5
+    for heading in headings:
+        assert heading.endswith(" — on Test CPU 9000"), heading
+    assert "loopopt's CPU model for `target=native`: zen3 (...)" in text
+
+
+def test_environment_records_the_detected_model():
+    model = bench_env.loopopt_cpu()
+    assert "LLC" in model and model.split()[0] in {
+        "generic", "zen3", "zen4", "skylake-x", "icelake-server", "sapphirerapids", "neoverse-n1"
+    }  # fmt: skip
