@@ -194,7 +194,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         v = local(f"lo_scr_{buf[a.index][0]}")
         scratch[a.index] = v
         allocs.append((v, buf[a.index][2], f"{cs} * {t}"))
-    foff = local("lo_off") if filters else None
+    # One running offset per filter count (outputs sharing a count are fields of one record).
+    foff = {a.count_result: local("lo_off") for a in filters}
     soff: dict[int, str] = {}
     for k in plan.scans:
         v = local(f"lo_soff_{buf[k][0]}")
@@ -215,8 +216,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w("        lo_par_end();")
         w(f"        {serial_stmt}")
         w("    }")
-    if foff:
-        w(f"    int64_t {foff} = 0;")
+    for v in foff.values():
+        w(f"    int64_t {v} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
     me = local("lo_me")
@@ -246,13 +247,14 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     call = f"{chunk_fn}({', '.join(call_args)})"
     w(f"            {parts[0]}[{c}] = {call};" if len(results) == 1 else f"            {call};")
     if filters:  # compact in chunk order: each chunk's copy waits for the previous one's
-        cnt = f"{parts[filters[0].count_result]}[{c}]"  # type: ignore[index]
         w('            LO_OMP("omp ordered")')
         w("            {")
         for a in filters:
             ptr, _, ct = buf[a.index]
-            w(f"                memcpy({ptr} + {foff}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
-        w(f"                {foff} += {cnt};")
+            cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
+            w(f"                memcpy({ptr} + {foff[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
+        for r, v in foff.items():
+            w(f"                {v} += {parts[r]}[{c}];")  # type: ignore[index]
         w("            }")
     w("        }")
     if plan.scans:

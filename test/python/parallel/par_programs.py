@@ -95,6 +95,20 @@ func.func @cumdiff_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> !df.
   }
   func.return %p : !df.array<i32, [i]>
 }
+func.func @split_signs_i32(%x: !df.array<i32, [i]>) -> (!df.array<i32, [k]>, !df.array<i32, [m]>) {
+  %zero = arith.constant 0 : i32
+  %pos = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  %neg = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [m]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi slt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  func.return %pos, %neg : !df.array<i32, [k]>, !df.array<i32, [m]>
+}
 func.func @running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
   %ninf = arith.constant 0xFFF0000000000000 : f64
   %p = df.scan max(%x, %ninf) : !df.array<f64, [i]> -> !df.array<f64, [i]>
@@ -110,7 +124,7 @@ func.func @running_min_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
 PARALLEL_KERNELS = (
     "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
-    "running_max_f64", "running_min_i32",
+    "running_max_f64", "running_min_i32", "split_signs_i32",
 )  # fmt: skip
 
 CHUNK = 64

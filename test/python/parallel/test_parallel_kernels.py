@@ -45,6 +45,7 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "cumdiff_i32": lambda: (i32(), i32()),
         "running_max_f64": lambda: (view(nan_sprinkled(rng.standard_normal(n))),),
         "running_min_i32": lambda: (i32(),),
+        "split_signs_i32": lambda: (view(rng.integers(-3, 4, n).astype(np.int32)),),
     }[name]()
 
 
@@ -78,6 +79,8 @@ def reference(name: str, args: tuple) -> tuple:
             return (np.cumsum(x),)
         if name == "cumdiff_i32":
             return (np.cumsum(x - args[1], dtype=np.int32),)
+        if name == "split_signs_i32":
+            return (x[x > 0], x[x < 0])
         if name == "running_max_f64":
             return (np.maximum.accumulate(x) if len(x) else x,)
         if name == "running_min_i32":
@@ -129,6 +132,9 @@ def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
                 if name.startswith("filter_") and name != "filter_sum_f32":
                     assert got[1] == len(got[0]), name  # the count result
                     got = got[:1]
+                if name == "split_signs_i32":
+                    assert (got[2], got[3]) == (len(got[0]), len(got[1]))
+                    got = got[:2]
                 assert len(got) == len(want), name
                 for g, w in zip(got, want):
                     assert close(g, w), (isa, name, n, t, g, w)
