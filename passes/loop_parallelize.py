@@ -44,7 +44,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from loopopt.diagnostics import LoopoptDiagnostic, remark
@@ -488,7 +488,3 @@ class LoopParallelizePass(ModulePass):
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")
                 continue
             f.attributes[PARALLEL_ATTR] = plan.to_attr()
-
-
-def parallel_attr(f: func.FuncOp) -> Attribute | None:
-    return f.attributes.get(PARALLEL_ATTR)
