@@ -4,13 +4,13 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
 ```
 <k>(args):  n = the first input's length
   n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
-  chunks: `chunk` elements when results depend on the split (float reductions, scans),
-          else one range per thread, a multiple of 64 elements (results cannot depend on it)
+  chunks: `chunk` elements when results depend on the split (float reductions and scans)
+          and for filters, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
                 (a filter chunk compacts into its thread's chunk-sized scratch, then, in
                 chunk order (omp ordered), is copied to the output at the running count)
-                omp single: exclusive prefix of the scan totals
-                omp for over chunks c >= 1: add the scan offset
+                omp single: the scan of the chunk totals (add, min or max)
+                omp for over chunks c >= 1: combine it into the chunk's scan
   results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
 ```
 The thread count is `loopopt_num_threads` (a weak symbol the Python runtime defines:
