@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import weakref
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -45,15 +45,6 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccKind, TailKind, neutral_element
 from loopopt.interp.dtypes import numpy_dtype
 
-COMBINE: dict[AccKind, Callable[[Any, Any], Any]] = {
-    AccKind.ADD: np.add,
-    AccKind.MUL: np.multiply,
-    AccKind.MIN: np.minimum,  # NaN-propagating, like arith.minimumf
-    AccKind.MAX: np.maximum,
-    AccKind.AND: np.bitwise_and,
-    AccKind.OR: np.bitwise_or,
-}
-"""How two partial results of an accumulator kind combine (horizontal reduce, with the init)."""
 
 
 # --------------------------------------------------------------------------- buffers and indices
@@ -154,7 +145,7 @@ def _combine(kind: AccKind, t: Attribute, a: Any, b: Any) -> Any:
     if kind == AccKind.CUSTOM:
         raise InterpretationError("a custom accumulator cannot be combined across lanes")
     with np.errstate(all="ignore"):
-        return _dtype(t).type(COMBINE[kind](a, b))
+        return _dtype(t).type(kind.combine(t, a, b))  # the kinds' one definition: i1 add is xor
 
 
 def _hreduce(kind: AccKind, t: Attribute, lanes: np.ndarray) -> Any:

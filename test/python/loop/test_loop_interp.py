@@ -302,6 +302,31 @@ def test_results_do_not_depend_on_symbolic_width(w):
     assert o == np.bitwise_or.reduce(x) | 0x7FFF
 
 
+BOOL_PARITY = """
+func.func @parity(%b: !loop.buf<i1>) -> i1 {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %n = loop.dim %b, 0 : !loop.buf<i1>
+  %r = loop.vecloop %i in [%c0, %n) width(W) tail(scalar) accs(%a = %f : i1 add) {
+    %x = loop.load %b[%i] : !loop.buf<i1>
+    %a2 = arith.xori %a, %x : i1
+    loop.yield %a2 : i1
+  }
+  func.return %r : i1
+}
+"""
+
+
+@pytest.mark.parametrize("w", [2, 4])
+def test_bool_add_accumulator_lanes_combine_as_xor(w):
+    # an i1 `add` accumulator adds modulo 2 (the lowering combines lanes with xori): lanes
+    # holding true and true combine to false, not to true (numpy's add on bools is or)
+    for n in (2, 3, 4, 5, 8, 9):
+        x = np.ones(n, np.bool_)
+        (r,) = run(BOOL_PARITY, "parity", x, width=w)
+        assert bool(r) == bool(n % 2)
+
+
 # --------------------------------------------------------------------------- loop.predloop
 
 FILTER = """
