@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import ArrayAttr, Float32Type, Float64Type, IntegerAttr, IntegerType, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -48,6 +47,7 @@ from loopopt.dialects.df_types import (
     element_type_of,
     format_axes,
     is_element_type,
+    kind_accepts,
 )
 from loopopt.dialects.df_verify import common_axes, types_text, verify_kind
 
@@ -274,35 +274,14 @@ class ReduceOp(IRDLOperation):
             raise VerifyException("df.reduce has a body but no custom kind")
 
 
-_FLOAT_COMBINERS: dict[ReduceKind, type[Operation]] = {
-    ReduceKind.ADD: arith.AddfOp,
-    ReduceKind.MUL: arith.MulfOp,
-    ReduceKind.MIN: arith.MinimumfOp,  # NaN-propagating, like the interpreter's np.minimum
-    ReduceKind.MAX: arith.MaximumfOp,
-}
-_INT_COMBINERS: dict[ReduceKind, type[Operation]] = {
-    ReduceKind.ADD: arith.AddiOp,
-    ReduceKind.MUL: arith.MuliOp,
-    ReduceKind.MIN: arith.MinSIOp,
-    ReduceKind.MAX: arith.MaxSIOp,
-    ReduceKind.AND: arith.AndIOp,
-    ReduceKind.OR: arith.OrIOp,
-}
-_BOOL_COMBINERS: dict[ReduceKind, type[Operation]] = {
-    ReduceKind.MIN: arith.AndIOp,
-    ReduceKind.MAX: arith.OrIOp,
-    ReduceKind.AND: arith.AndIOp,
-    ReduceKind.OR: arith.OrIOp,
-}
-
-
 def kind_combiner(kind: ReduceKind, t: Attribute) -> type[Operation] | None:
     """The arith op computing `acc ⊕ v` for built-in `kind` on scalar type `t` (what
-    df.reduce / df.scan mean, in arith terms); None for custom or a kind `t` lacks."""
-    if isinstance(t, IntegerType) and t.width.data == 1:
-        return _BOOL_COMBINERS.get(kind)
-    table = _FLOAT_COMBINERS if isinstance(t, Float32Type | Float64Type) else _INT_COMBINERS
-    return table.get(kind)
+    df.reduce / df.scan mean, in arith terms: the shared `ReductionKind.arith_combiner`);
+    None for custom or a kind df does not define on `t` (`kind_accepts`: no i1 add/mul,
+    no float and/or, no records)."""
+    if not kind_accepts(kind, t):
+        return None
+    return ReduceKind(kind).arith_combiner(t)
 
 
 def reduced_type(t: ArrayType, over: Sequence[str]) -> Attribute:
