@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from loopopt.dialects.cpu_models import CPUS
 from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects.cpu_models import CPUS
 
 
 class OptionError(LoopoptDiagnostic):
