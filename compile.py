@@ -4,7 +4,7 @@
     out = np.empty_like(x); total = kernels.sum_sq(x, out)      # C parameter order
     total = kernels.sum_sq(x=x, out=out)                         # or by parameter name
     out, total = kernels.call_alloc("sum_sq", x)                 # outputs allocated
-    out, total = kernels.call("sum_sq", x=x)                     # the same; one value if just one
+    total = kernels.call_alloc("sumsq", x=x)                     # one value for one output or result
 
 Parse (with source locations), run the pipeline, print C for the target ISA (`-t c`), build it
 with the runtime (`loopopt.runtime.compile_library`, one cached shared object) and wrap each
@@ -300,18 +300,29 @@ class CompiledKernels:
         return iter(self.functions)
 
     def call_alloc(self, name: str, /, *inputs: Any, extents: Mapping[str, int] | None = None,
-                   **named_inputs: Any) -> tuple[Any, ...]:
-        """Call `name` on its inputs only, by position and/or by parameter name (as `call`);
-        returns (*outputs, *results), filter outputs trimmed.
+                   **named_inputs: Any) -> Any:
+        """Call `name` on its inputs only, by position and/or by parameter name (the C kernel's
+        input names, `signatures[name].inputs`: a df argument's name, one per field for a
+        record; `k.call_alloc("axpb", x, a=2.0, b=1.0)`), allocating the outputs. Returns the
+        one value when the kernel has one output or result (a reduction's scalar, a map's
+        array), else the tuple `(*outputs, *results)`, filter outputs trimmed
+        (`outputs_and_results` always returns the tuple). Unknown, repeated or missing
+        arguments raise TypeError, as a Python call does.
 
         Outputs are sized from the inputs' axes; `extents` gives the length of an axis no
         input has. An output on a computed axis (a range's: `loop.extents`) is sized by
         asking the kernel first (`KernelSignature.call_alloc`): the kernel runs twice.
         """
+        got = self.outputs_and_results(name, *inputs, extents=extents, **named_inputs)
+        return got[0] if len(got) == 1 else got
+
+    def outputs_and_results(self, name: str, /, *inputs: Any, extents: Mapping[str, int] | None = None,
+                            **named_inputs: Any) -> tuple[Any, ...]:
+        """`call_alloc`, always as the tuple `(*outputs, *results)` (for code that handles any
+        kernel: the number of values is `len(sig.outputs) + len(sig.visible_results)`)."""
         sig = self.signatures[name]
         function = self[name]
-        if named_inputs:
-            inputs = tuple(bind_inputs(sig, inputs, named_inputs))
+        inputs = tuple(bind_inputs(sig, inputs, named_inputs))
         if self.library is None:  # a ForeignKernel sizes its outputs itself
             outputs, results = function(*inputs, extents=extents)
             return (*outputs, *results)
@@ -322,21 +333,9 @@ class CompiledKernels:
             query = getattr(function.__self__, QUERY_PREFIX + name)  # the extension module
         return sig.call_alloc(function, inputs, extents, query)
 
-    def outputs_and_results(self, name: str, /, *inputs: Any, extents: Mapping[str, int] | None = None,
-                            **named_inputs: Any) -> tuple[Any, ...]:
-        """`call_alloc`, always as the tuple `(*outputs, *results)` (for code that handles any
-        kernel: the number of values is `len(sig.outputs) + len(sig.visible_results)`)."""
-        return self.call_alloc(name, *inputs, extents=extents, **named_inputs)
-
     def call(self, name: str, /, *args: Any, extents: Mapping[str, int] | None = None, **kwargs: Any) -> Any:
-        """Call `name` on its inputs, given by position and/or by parameter name (the C
-        kernel's input names, `signatures[name].inputs`: a df argument's name, one per field
-        for a record; `k.call("axpb", x, a=2.0, b=1.0)`); outputs are allocated as by
-        `call_alloc`. Returns the one value when the kernel has one output or result (a
-        reduction's scalar, a map's array), else the tuple `(*outputs, *results)`.
-        Unknown, repeated or missing arguments raise TypeError, as a Python call does."""
-        got = self.call_alloc(name, *bind_inputs(self.signatures[name], args, kwargs), extents=extents)
-        return got[0] if len(got) == 1 else got
+        """The same as `call_alloc` (its earlier name for the one-value form)."""
+        return self.call_alloc(name, *args, extents=extents, **kwargs)
 
 
 def bind_inputs(sig: Any, args: Sequence[Any], kwargs: Mapping[str, Any]) -> list[Any]:

@@ -80,7 +80,7 @@ def compiled(ref: KernelRef) -> Any:
 def _call(ref: KernelRef, args: Sequence[Any]) -> tuple[Any, ...]:
     # Chunks deserialized by distributed can sit at any byte offset (pickle protocol 5 buffers):
     # the runtime refuses arrays not aligned to their element size, so copy those.
-    return compiled(ref).call_alloc(ref.name, *[np.require(a, requirements="CA") if isinstance(a, np.ndarray) else a
+    return compiled(ref).outputs_and_results(ref.name, *[np.require(a, requirements="CA") if isinstance(a, np.ndarray) else a
                                                  for a in args])
 
 

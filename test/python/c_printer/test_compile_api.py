@@ -75,7 +75,7 @@ def test_df_example_end_to_end(isa: str) -> None:
     rng = np.random.default_rng(3)
     for n in (0, 1, 7, 8, 9, 17, 33):
         x = rng.standard_normal(n).astype(np.float32)
-        (total,) = kernels.call_alloc("sumsq", x)
+        total = kernels.call_alloc("sumsq", x)
         np.testing.assert_allclose(total, (x.astype(np.float64) ** 2).sum(), rtol=1e-5, atol=1e-6)
         scaled, count = kernels.call_alloc("scale_positive", x, np.float32(3))
         np.testing.assert_array_equal(scaled, np.float32(3) * x[x > 0])

@@ -123,9 +123,9 @@ def test_unsigned_compares_in_filters_and_maps(isa: str, t: str) -> None:
             np.testing.assert_array_equal(kept[: int(count)], want, err_msg=f"{isa} filter cmpi {p} {pivot} : {t}")
         a, b = _pairs(t)
         c = NP_CMP[p](a.view(UDT[t]), b.view(UDT[t]))
-        (got,) = k.call_alloc(f"m_{p}_{t}", a, b)
+        got = k.call_alloc(f"m_{p}_{t}", a, b)
         np.testing.assert_array_equal(got, c.astype(DT[t]), err_msg=f"{isa} map cmpi {p} : {t}")
-        (got,) = k.call_alloc(f"sext_{p}_{t}", a, b)
+        got = k.call_alloc(f"sext_{p}_{t}", a, b)
         np.testing.assert_array_equal(got, -c.astype(DT[t]), err_msg=f"{isa} extsi (cmpi {p}) : i1 to {t}")
 
 
@@ -150,25 +150,25 @@ def test_fptoui_saturates_and_uitofp_rounds(isa: str) -> None:
     for f in ("f32", "f64"):
         x = np.array(FLOATS * 2, DT[f])
         for i in ("i32", "i64"):
-            (got,) = k.call_alloc(f"fptoui_{f}_{i}", x)
+            got = k.call_alloc(f"fptoui_{f}_{i}", x)
             want = np.array([fptoui_reference(float(v), int(i[1:])) for v in x], DT[i])
             bad = np.nonzero(got != want)[0]
             assert bad.size == 0, f"{isa} fptoui {f}->{i}: " + ", ".join(f"{x[j]!r} -> {got[j]} != {want[j]}" for j in bad[:6])
         for i in ("i32", "i64"):
             v = np.concatenate([int_edges(i)] * 2)
-            (got,) = k.call_alloc(f"uitofp_{i}_{f}", v)
+            got = k.call_alloc(f"uitofp_{i}_{f}", v)
             want = v.view(UDT[i]).astype(DT[f])  # the C cast of the unsigned value: round to nearest even
             np.testing.assert_array_equal(got, want, err_msg=f"{isa} uitofp {i}->{f}")
         a = np.array(FLOATS * 3, DT[f])
         b = np.roll(a, 5)
         lt = (a < b).astype(DT[f])
-        (got,) = k.call_alloc(f"sitofp_i1_{f}", a, b)
+        got = k.call_alloc(f"sitofp_i1_{f}", a, b)
         np.testing.assert_array_equal(got, -lt, err_msg=f"{isa} sitofp i1 -> {f} (true is -1.0)")
         assert not np.signbit(got[lt == 0]).any(), f"{isa} sitofp false must be +0.0"
         for conv, keep in (("fptosi", x <= -1), ("fptoui", x >= 1)):  # NaN: neither
             kept, count = k.call_alloc(f"{conv}_i1_{f}", x)
             np.testing.assert_array_equal(kept[: int(count)], x[keep], err_msg=f"{isa} filter on {conv} {f} to i1")
-        (got,) = k.call_alloc(f"uitofp_i1_{f}", a, b)
+        got = k.call_alloc(f"uitofp_i1_{f}", a, b)
         np.testing.assert_array_equal(got, lt, err_msg=f"{isa} uitofp i1 -> {f} (true is 1.0)")
 
 
@@ -180,7 +180,7 @@ def test_constant_divisors_print_plain_c_and_stay_exact(isa: str, t: str) -> Non
     x = np.concatenate([int_edges(t), -int_edges(t)])
     for key in CONST_DIV:
         for c in DIVISORS:
-            (got,) = k.call_alloc(f"{key}_{t}_{c}".replace("-", "m"), x)
+            got = k.call_alloc(f"{key}_{t}_{c}".replace("-", "m"), x)
             want = np.array([BINARY[key](int(v), c, bits) for v in x], DT[t])
             np.testing.assert_array_equal(got, want, err_msg=f"{isa} {key} by {c} : {t}")
     body = k.c_source.split(f" rem_{t}_8(")[1].split("\n}\n")[0]

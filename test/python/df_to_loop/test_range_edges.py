@@ -218,7 +218,7 @@ def test_compiled_ranges_match_python_range(isa):
                 assert got == expected(name, args), (isa, name, args)
         return
     for name, args in ALL:
-        got = kernels.call_alloc(name, *(np.int64(a) for a in args))
+        got = kernels.outputs_and_results(name, *(np.int64(a) for a in args))
         assert value_of(name, got) == expected(name, args), (isa, name, args)
     # a too-small output: a ValueError, and nothing written past its end
     buf = np.full(8, -7, np.int64)

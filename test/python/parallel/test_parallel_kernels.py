@@ -128,7 +128,7 @@ def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
             first = None
             for t in THREADS:
                 loopopt.set_num_threads(t)
-                got = k.call_alloc(name, *args)
+                got = k.outputs_and_results(name, *args)
                 if name.startswith("filter_") and name != "filter_sum_f32":
                     assert got[1] == len(got[0]), name  # the count result
                     got = got[:1]
@@ -154,9 +154,9 @@ def test_default_chunking_is_bit_identical_across_threads_and_close_to_serial(is
         results = set()
         for t in THREADS:
             loopopt.set_num_threads(t)
-            results.add(par.call_alloc("sum_f32", x)[0].tobytes())
+            results.add(par.call_alloc("sum_f32", x).tobytes())
         assert len(results) == 1, n
-        (s,) = serial.call_alloc("sum_f32", x)
+        s = serial.call_alloc("sum_f32", x)
         got = np.frombuffer(results.pop(), np.float32)[0]
         if n < 65536:
             assert got.tobytes() == s.tobytes()
@@ -192,7 +192,7 @@ def test_concurrent_python_callers_get_right_results_and_release_the_region_coun
 
     def work():
         for _ in range(20):
-            (got,) = k.call_alloc("cumsum_i64", x)
+            got = k.call_alloc("cumsum_i64", x)
             if not np.array_equal(got, want):
                 errors.append("mismatch")
 
@@ -221,7 +221,7 @@ def test_neon_parallel_kernels_under_qemu(isa):
     for name in ("sum_f32", "filter_scale_f32", "cumsum_i64", "sum_max_f64"):
         for n in (0, CHUNK + 1, 5 * CHUNK + 17):
             args = inputs(name, n, rng)
-            got = k.call_alloc(name, *[np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in args])
+            got = k.outputs_and_results(name, *[np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in args])
             got = got[:1] if name == "filter_scale_f32" else got
             for g, w in zip(got, reference(name, args)):
                 assert close(g, w), (name, n, g, w)
@@ -262,10 +262,10 @@ from par_programs import compiled
 k = compiled("scalar")
 loopopt.set_num_threads(2)
 x = np.arange(100000, dtype=np.float32)
-parent = k.call_alloc("sum_f32", x)[0].tobytes()
+parent = k.call_alloc("sum_f32", x).tobytes()
 pid = os.fork()
 if pid == 0:
-    os._exit(0 if k.call_alloc("sum_f32", x)[0].tobytes() == parent else 1)
+    os._exit(0 if k.call_alloc("sum_f32", x).tobytes() == parent else 1)
 _, status = os.waitpid(pid, 0)
 print(os.waitstatus_to_exitcode(status))
 """

@@ -21,8 +21,10 @@ AXPB = np.sqrt(np.abs(A * X)) + B
 @pytest.mark.parametrize("isa", isa_params())
 def test_inputs_by_name(isa):
     k = loopopt.compile(EXAMPLE, target=isa)
-    (out,) = k.call_alloc("sqrt_abs_axpb", X, b=B, a=A)
+    out = k.call_alloc("sqrt_abs_axpb", X, b=B, a=A)  # one output: the array, not (array,)
     np.testing.assert_allclose(out, AXPB, rtol=1e-6)
+    total = k.call_alloc("sumsq", X)  # one result: the numpy scalar
+    assert isinstance(total, np.float32) and total == np.sum(X * X, dtype=np.float32)
     kept, count = k.call_alloc("scale_positive", a=np.float32(2), x=X)
     np.testing.assert_array_equal(kept, 2 * X[X > 0])
     assert count == 6

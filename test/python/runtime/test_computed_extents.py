@@ -110,7 +110,7 @@ def test_large_enough_output_is_written_and_extent_not_returned(squares):
 
 @pytest.mark.parametrize("args", [(0, 1000, 1), (3, 20, 4), (5, 5, 1), (7, 3, 1), (0, 9, 100), (-4, 4, 3)])
 def test_call_alloc_sizes_the_output(squares, args):
-    (out,) = squares.call_alloc("squares", *args)
+    out = squares.call_alloc("squares", *args)
     np.testing.assert_array_equal(out, reference(*args))
 
 
@@ -176,7 +176,7 @@ def test_df_range_output_through_the_public_api(isa):
             k.squares(0, 1000, 1, memory[:4])
         assert (memory == -7).all()
     for args in [(0, 1000, 1), (10, -3, -4), (5, 5, 1)]:
-        (out,) = k.call_alloc("squares", *args)
+        out = k.call_alloc("squares", *args)
         np.testing.assert_array_equal(out, reference(*args))
     with pytest.raises(ValueError, match="step 'step' = 0"):
         k.call_alloc("squares", 0, 10, 0)
