@@ -481,3 +481,19 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         for fn in BINARY_FUNCTIONS:
             out[(fn, elt)] = f"{{dst}} = lo_vm_{fn}_{elt}x{lanes}({{a}}, {{b}});"
     return out
+
+
+TRANSCENDENTALS: frozenset[str] = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "tanh", "erf", "pow",
+    "atan", "atan2", "cbrt",
+})  # fmt: skip
+"""Operation keys whose C (libm on scalars, these helpers on vectors) is correct to some ulps but
+not bit-equal to numpy's, and so not to the interpreter's."""
+
+
+def uses_transcendentals(module) -> bool:  # noqa: ANN001 - any xDSL operation (a module, a function)
+    """Whether `module` computes a transcendental, on scalars or vectors: its compiled results
+    agree with the interpreter's to the function's ulps (`ULP_BOUNDS`, libm's), not bit for bit."""
+    from loopopt.targets.c_ops import BINARY, UNARY
+
+    return any({**UNARY, **BINARY}.get(type(op)) in TRANSCENDENTALS for op in module.walk())

@@ -46,3 +46,21 @@ def test_only_the_used_helpers_are_printed(isa: str) -> None:
     assert not any(name.startswith(("lo_vm_sin", "lo_vm_log", "lo_vm_pow_", "lo_vm_powf", "lo_vm_trig")) for name in names)
     # dependencies come before their users
     assert names.index(f"lo_vd{n}") < names.index(f"lo_vm_expfast_d{n}") < names.index(f"lo_vm_exp_d{n}")
+
+
+def test_uses_transcendentals_sees_libm_and_vector_math_but_not_sqrt() -> None:
+    from loopopt.compile import emit
+    from loopopt.targets.c_vmath import uses_transcendentals
+
+    exp_map = """
+    func.func @f(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
+      %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+      ^bb0(%v: f32):
+        %e = math.OP %v : f32
+        df.yield %e : f32
+      }
+      func.return %y : !df.array<f32, [i]>
+    }"""
+    assert uses_transcendentals(emit(exp_map.replace("OP", "exp"), target="avx2").module)
+    assert uses_transcendentals(emit(exp_map.replace("OP", "tan"), target="scalar").module)
+    assert not uses_transcendentals(emit(exp_map.replace("OP", "sqrt"), target="avx2").module)
