@@ -39,7 +39,7 @@ BAD = [
     ("df-fuse", {"horizontal": 1}, "df-fuse: option horizontal=1 is not a boolean"),
     ("loop-fuse", {"remarks": "yes"}, "loop-fuse: option remarks=yes is not a boolean"),
     ("loop-licm", {"speculate_loads": 0}, "loop-licm: option speculate_loads=0 is not a boolean"),
-    ("convert-loop-to-simd", {"stream_bytes": -1}, "option stream_bytes=-1 is out of range [0, 281474976710656]"),
+    ("convert-loop-to-simd", {"stream_bytes": -2}, "option stream_bytes=-2 is out of range [-1, 281474976710656]"),
     ("convert-loop-to-simd", {"interleave": 17}, "option interleave=17 is out of range [0, 16]"),
     ("convert-loop-to-simd", {"target": "avx9"}, "unknown target 'avx9', expected one of sse2, avx2, avx512, neon, scalar, native"),
     ("convert-loop-to-simd", {"tail": "none"}, "tail must be scalar or masked"),
