@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import copysign, inf, isfinite, isinf
+from math import erf as libm_erf
 from typing import Any
 
 import numpy as np
@@ -483,6 +484,14 @@ BINARY: dict[type[Operation], Callable[[Any, Any], Any]] = {
     math.Atan2Op: np.arctan2,
 }
 
+
+def erf(x: Any) -> Any:
+    """math.erf: numpy has none; the C library's in f64 (Python's math.erf), rounded once to x's type."""
+    a = np.asarray(x)
+    r = np.vectorize(libm_erf, otypes=[np.float64])(a.astype(np.float64))
+    return r.astype(a.dtype) if a.shape else a.dtype.type(r)
+
+
 UNARY: dict[type[Operation], Callable[[Any], Any]] = {
     arith.NegfOp: np.negative,
     math.AbsFOp: np.abs,
@@ -500,6 +509,7 @@ UNARY: dict[type[Operation], Callable[[Any], Any]] = {
     math.CosOp: np.cos,
     math.TanOp: np.tan,
     math.TanhOp: np.tanh,
+    math.ErfOp: erf,
     math.FloorOp: np.floor,
     math.CeilOp: np.ceil,
     math.TruncOp: np.trunc,

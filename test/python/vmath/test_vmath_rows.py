@@ -64,3 +64,31 @@ def test_uses_transcendentals_sees_libm_and_vector_math_but_not_sqrt() -> None:
     assert uses_transcendentals(emit(exp_map.replace("OP", "exp"), target="avx2").module)
     assert uses_transcendentals(emit(exp_map.replace("OP", "tan"), target="scalar").module)
     assert not uses_transcendentals(emit(exp_map.replace("OP", "sqrt"), target="avx2").module)
+
+
+def test_the_interpreter_has_erf() -> None:
+    """math.erf has a vector form, so the interpreter (the oracle) must run it too: libm's erf."""
+    import math
+
+    import numpy as np
+    from xdsl.dialects.builtin import ModuleOp
+
+    from loopopt.compile import make_context, parse
+    from loopopt.tools.loop_run_check import interpret
+
+    src = """
+    func.func @f(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
+      %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+      ^bb0(%v: f32):
+        %e = math.erf %v : f32
+        df.yield %e : f32
+      }
+      func.return %y : !df.array<f32, [i]>
+    }"""
+    module = parse(src, make_context())
+    assert isinstance(module, ModuleOp)
+    x = np.array([-2.0, -0.0, 0.5, 3.0], dtype=np.float32)
+    (y,) = interpret(module, "f", [x])
+    assert y.dtype == np.float32
+    assert np.array_equal(y, np.array([math.erf(float(v)) for v in x], dtype=np.float32))
+    assert np.signbit(y[1])
