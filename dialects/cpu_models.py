@@ -132,14 +132,16 @@ _X86 = ("sse2", "avx2", "scalar")
 _X86_512 = ("sse2", "avx2", "avx512", "scalar")
 
 CPUS: dict[str, CpuModel] = {
-    # Nothing known about the micro-architecture: no cost, so every decision keeps the ISA's
-    # default (compress to memory, the loop's own tail); an 8 MiB LLC (a desktop's) keeps the
-    # 4 MiB streaming threshold loopopt used before it had this table. `target=native` never
-    # lands here on a tabled CPU (lowering/target.py detects it).
+    # Nothing known about the micro-architecture: decisions keep the ISA's defaults (the
+    # loop's own tail), except compaction, which takes the worst case of the tabled CPUs:
+    # compress in a register + store is never slower (a tie on Intel, ~27x faster than
+    # compress to memory on Zen 4), so an unknown AVX-512 CPU cannot hit the 80-cycle form.
+    # An 8 MiB LLC (a desktop's) keeps the 4 MiB streaming threshold loopopt used before it
+    # had this table. `target=native` never lands here on a tabled CPU (lowering/target.py).
     "generic": CpuModel(
         name="generic", vendor="unknown", title="unknown CPU (ISA defaults)",
         isas=(*_X86_512, "neon"), caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=8 * MIB),
-        costs=Costs(),
+        costs=Costs(compress_memory=80, compress_register=2, store_512=1),
     ),
     # AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000): 32 KiB L1d, 512 KiB L2, 32 MiB L3 per 8-core CCD
     # (AMD). No AVX-512. vmaskmovps store is microcoded, ~12 cycles (uops.info, Agner);

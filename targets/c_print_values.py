@@ -114,10 +114,10 @@ class FunctionCore:
             base = "v_" + base.lstrip("_")
             if c_name_problem(base) is not None:
                 base = default
-        if c_name_problem(f"{base}_1") is not None:
-            base = "v_" + base  # `lo` is fine but `lo_1` is the helper prefix: suffixes could never succeed
         name = base
         if name in self.used_names or c_name_problem(name) is not None:
+            if c_name_problem(f"{base}_1") is not None:
+                base = "v_" + base  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
             # the smallest free suffix: those below next_suffix[base] were taken in this scope
             # and stay taken (names only leave with their scope, which restores next_suffix too),
             # so a function with n values of one hint costs O(n), not O(n^2)

@@ -2,14 +2,16 @@
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=skylake-x}' | filecheck %s --check-prefix=MEM
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=icelake-server}' | filecheck %s --check-prefix=MEM
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=sapphirerapids}' | filecheck %s --check-prefix=MEM
-// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=generic}' | filecheck %s --check-prefix=MEM
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=generic}' | filecheck %s --check-prefix=REG
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1}' | filecheck %s --check-prefix=REG
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2 interleave=1 cpu=zen4}' | filecheck %s --check-prefix=AVX2
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=zen4},canonicalize,cse' -t c | filecheck %s --check-prefix=REG-C
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 interleave=1 cpu=sapphirerapids},canonicalize,cse' -t c | filecheck %s --check-prefix=MEM-C
 
 // AVX-512 compaction: vcompressps to memory costs ~80 cycles on Zen 4 and ~3 on Intel's
 // AVX-512 cores; compressing in a register (~2) and storing (1) is the faster form on Zen 4
-// only (a tie keeps the memory form). The lowering tags each compress store of such a CPU
+// only (a tie keeps the memory form); an unknown CPU (`generic`, the default) assumes the
+// worst case of the tabled ones and compresses in a register. The lowering tags each compress store of such a CPU
 // with simd.compress_in_register and the C printer picks the ISA's `_reg` row: a full
 // vector store where the cursor is a vector away from the end, a masked store of the count's
 // prefix in the exact last block. AVX2 has no compress instruction: its left-pack is untouched.

@@ -37,7 +37,7 @@
 // GENERIC-NEXT:    float s = [[H]];
 // GENERIC-NEXT:    for (int64_t i = {{.*}}; i < x_len; i++) {
 // GENERIC-LABEL: int64_t scale_positive(
-// GENERIC:         _mm512_mask_compressstoreu_ps(&out[cursor], mask, m);
+// GENERIC:         _mm512_storeu_ps(&out[cursor], _mm512_maskz_compress_ps(mask, m));
 // GENERIC-LABEL: void sqrt_abs_axpb(
 // GENERIC:         _Bool stream = v >= 4194304;
 

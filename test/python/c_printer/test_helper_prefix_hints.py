@@ -26,4 +26,4 @@ def test_hint_lo_twice_gets_distinct_names_without_hanging():
     done = subprocess.run([sys.executable, "-c", EMIT], input=KERNEL, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     c = done.stdout
-    assert "float v_lo = b;" in c and "float v_lo_1 = b;" in c
+    assert "float lo = b;" in c and "float v_lo_1 = b;" in c

@@ -45,16 +45,16 @@ func.func @gather(%x: !loop.buf<f32>, %out: !loop.buf<f32>) {
 
 // -----
 
-func.func @exp(%x: !loop.buf<f64>, %out: !loop.buf<f64>) {
+func.func @tan(%x: !loop.buf<f64>, %out: !loop.buf<f64>) {
   %c0 = arith.constant 0 : index
   %n = loop.dim %x, 0 : !loop.buf<f64>
   loop.vecloop %i in [%c0, %n) width(W) tail(scalar) {
     %e = loop.load %x[%i] : !loop.buf<f64>
-    %y = math.exp %e : f64
+    %y = math.tan %e : f64
     loop.store %y, %out[%i] : !loop.buf<f64>
   }
   func.return
 }
 
-// CHECK: Error while applying pattern: {{.*}}errors.mlir:53:5: error: math.exp on lane-varying operands cannot be lowered to simd for target 'avx2': no vector form
+// CHECK: Error while applying pattern: {{.*}}errors.mlir:53:5: error: math.tan on lane-varying operands cannot be lowered to simd for target 'avx2': no vector form
 // FALLBACK: errors.mlir:53:5: remark: SIMD_FALLBACK_SCALAR

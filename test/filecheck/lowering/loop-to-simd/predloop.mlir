@@ -44,7 +44,7 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK-NEXT:       %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<[[W]]xf32>
 // CHECK-NEXT:       %[[MASK:.*]] = simd.cmp <ogt> %[[E]], %{{.*}} : vector<[[W]]xf32> -> vector<[[W]]xi1>
 // CHECK-NEXT:       %[[Y:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<[[W]]xf32>
-// CHECK-NEXT:       %[[K:.*]] = simd.compress_store %[[Y]], %[[MASK]], %out[%[[C]]] full : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
+// CHECK-NEXT:       %[[K:.*]] = simd.compress_store %[[Y]], %[[MASK]], %out[%[[C]]] full{{( \{simd.compress_in_register\})?}} : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
 // CHECK-NEXT:       %[[SEL:.*]] = simd.select %[[MASK]], %[[Y]], %[[NEUTRAL]] : vector<[[W]]xi1>, vector<[[W]]xf32>
 // CHECK-NEXT:       %[[T:.*]] = arith.addf %[[A]], %[[SEL]] : vector<[[W]]xf32>
 // CHECK-NEXT:       %[[C2:.*]] = arith.addi %[[C]], %[[K]] : index
@@ -57,7 +57,7 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK-NEXT:       %[[TE:.*]] = simd.masked_load %x[%[[J]]], %[[PM]], %{{.*}} : !loop.buf<f32>, vector<[[W]]xi1> -> vector<[[W]]xf32>
 // CHECK-NEXT:       %[[TP:.*]] = simd.cmp <ogt> %[[TE]], %{{.*}}
 // CHECK-NEXT:       %[[TM:.*]] = arith.andi %[[TP]], %[[PM]] : vector<[[W]]xi1>
-// CHECK:            simd.compress_store %{{.*}}, %[[TM]], %out[%[[TC]]] : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
+// CHECK:            simd.compress_store %{{.*}}, %[[TM]], %out[%[[TC]]]{{( \{simd.compress_in_register\})?}} : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
 // CHECK:          }
 // CHECK-NEXT:     %[[H:.*]] = simd.hreduce <add> %[[TAIL]] : vector<[[W]]xf32> -> f32
 // CHECK-NEXT:     %[[S:.*]] = arith.addf %z, %[[H]] : f32
