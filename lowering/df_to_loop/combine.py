@@ -13,21 +13,10 @@ from xdsl.ir import Operation, SSAValue
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects.df import kind_combiner
 from loopopt.dialects.df_types import ReduceKind
-from loopopt.dialects.loop_attrs import AccKind, AccumAttr
-
-ACC_KIND: dict[ReduceKind, AccKind] = {
-    ReduceKind.ADD: AccKind.ADD,
-    ReduceKind.MUL: AccKind.MUL,
-    ReduceKind.MIN: AccKind.MIN,
-    ReduceKind.MAX: AccKind.MAX,
-    ReduceKind.AND: AccKind.AND,
-    ReduceKind.OR: AccKind.OR,
-    ReduceKind.CUSTOM: AccKind.CUSTOM,
-}
-
+from loopopt.dialects.loop_attrs import AccumAttr
 
 def accum(kind: ReduceKind, reassoc: bool) -> AccumAttr:
-    return AccumAttr(ACC_KIND[kind], reassoc)
+    return AccumAttr(kind, reassoc)  # df and loop share one ReductionKind
 
 
 def combine(b: Builder, kind: ReduceKind, acc: SSAValue, x: SSAValue, user: Operation) -> SSAValue:

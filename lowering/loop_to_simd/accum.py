@@ -22,7 +22,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, acc_kind_fits_type, neutral_element
 from loopopt.lowering.loop_to_simd.lanes import LoopLowering, const_op, is_mask_type
-from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE, MASK_COMBINE, REDUCE
+from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE, MASK_COMBINE
 
 Emit = Callable[[Operation], Operation]
 
@@ -88,7 +88,7 @@ def combine_tree(kind: AccKind, t: Attribute, values: Sequence[SSAValue], emit: 
 def reduce_lanes(kind: AccKind, t: Attribute, vector: SSAValue, width: int, emit: Emit) -> SSAValue:
     """One scalar from a vector accumulator's lanes."""
     if not is_mask_type(t):
-        return emit(simd.HReduceOp(REDUCE[kind], vector)).results[0]
+        return emit(simd.HReduceOp(kind, vector)).results[0]  # loop and simd share one ReductionKind
     count = emit(simd.MaskPopcountOp(vector)).results[0]
     index = IndexType()
     if kind in (AccKind.AND, AccKind.MIN, AccKind.MUL):  # all lanes true

@@ -56,16 +56,6 @@ CMP_PREDICATES: dict[str, simd.CmpPredicate] = {p.value: p for p in simd.CmpPred
 """arith.cmpf / arith.cmpi predicate names that `simd.cmp` has (IEEE ones for cmpf; signed and
 unsigned ones for cmpi: `simd.INT_PREDICATES` / `simd.FLOAT_PREDICATES` say which apply)."""
 
-REDUCE: dict[AccKind, simd.ReduceKind] = {
-    AccKind.ADD: simd.ReduceKind.ADD,
-    AccKind.MUL: simd.ReduceKind.MUL,
-    AccKind.MIN: simd.ReduceKind.MIN,
-    AccKind.MAX: simd.ReduceKind.MAX,
-    AccKind.AND: simd.ReduceKind.AND,
-    AccKind.OR: simd.ReduceKind.OR,
-}
-"""Accumulator kind -> the `simd.hreduce` kind that folds a vector accumulator's lanes."""
-
 FLOAT_COMBINE: dict[AccKind, type[Operation]] = {
     AccKind.ADD: arith.AddfOp,
     AccKind.MUL: arith.MulfOp,
