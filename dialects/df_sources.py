@@ -56,7 +56,7 @@ class ConstantOp(IRDLOperation):
             )
         if not is_scalar_type(self.result.type):
             raise VerifyException(
-                f"df.constant type must be f32, f64, i1, i32 or i64, found {self.result.type}"
+                f"df.constant type must be f32, f64, i1, i8, i16, i32 or i64, found {self.result.type}"
             )
 
 

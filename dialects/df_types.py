@@ -26,19 +26,20 @@ from xdsl.utils.exceptions import VerifyException
 
 from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
 
-SCALAR_WIDTHS = (1, 32, 64)
-"""Integer widths a df element may have: i1 (bool), i32, i64."""
+SCALAR_WIDTHS = (1, 8, 16, 32, 64)
+"""Integer widths a df element may have: i1 (bool), i8, i16, i32, i64. Integers are signless,
+as in MLIR: u8/u16 data is i8/i16, and the ops say unsigned (`cmpi ult`, `divui`, `extui`)."""
 
 
 def is_scalar_type(t: Attribute) -> bool:
-    """f32, f64, i1, i32 or i64: the element types numpy and C agree on."""
+    """f32, f64, i1, i8, i16, i32 or i64: the element types numpy and C agree on."""
     if isinstance(t, Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
 
 
 def is_integer_type(t: Attribute) -> bool:
-    """i1, i32 or i64 (the types `and`/`or` reductions accept)."""
+    """i1, i8, i16, i32 or i64 (the types `and`/`or` reductions accept)."""
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
 
 
@@ -105,7 +106,7 @@ class RecordType(ParametrizedAttribute, TypeAttribute):
             seen.add(name)
             if not is_scalar_type(t):
                 raise VerifyException(
-                    f"record field '{name}' has type {t}, expected f32, f64, i1, i32 or i64"
+                    f"record field '{name}' has type {t}, expected f32, f64, i1, i8, i16, i32 or i64"
                 )
 
 
@@ -125,7 +126,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     name = "df.array"
 
     element_type: Attribute
-    """The dtype of every element: f32, f64, i1, i32, i64 or a `!df.record`."""
+    """The dtype of every element: f32, f64, i1, i8, i16, i32, i64 or a `!df.record`."""
     axes: ArrayAttr[StringAttr]
     """Axis names, outermost first."""
 
@@ -166,7 +167,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_element_type(self.element_type):
             raise VerifyException(
-                f"df.array element type must be f32, f64, i1, i32, i64 or a !df.record, "
+                f"df.array element type must be f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
                 f"found {self.element_type}"
             )
         if self.rank not in (1, 2):

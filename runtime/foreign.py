@@ -250,8 +250,10 @@ def _encode_scalar(sig: KernelSignature, p: ScalarParam, value: Any) -> bytes:
         else:
             v = operator.index(value)
             info = np.iinfo(p.dt.numpy)
-            if not info.min <= v <= info.max:
+            hi = np.iinfo(p.dt.unsigned).max if p.dt.unsigned is not None else info.max  # i8: -128..255
+            if not info.min <= v <= hi:
                 raise OverflowError(f"{sig.name}(): parameter {p.name!r} = {v} is out of range for {p.dtype}")
+            v = (v - info.min) % (1 << (8 * p.dt.itemsize)) + info.min  # the bits, read signed
     except (TypeError, ValueError):
         raise TypeError(
             f"{sig.name}(): parameter {p.name!r} expects a {p.dtype} scalar, found {type(value).__name__}"
@@ -279,7 +281,7 @@ def _encode_case(
         assert isinstance(p, ArrayParam)
         if not isinstance(x, np.ndarray):
             raise TypeError(f"{sig.name}(): parameter {p.name!r} expects a numpy array, found {type(x).__name__}")
-        if x.dtype != p.dt.numpy:
+        if not p.dt.accepts(x.dtype):
             raise TypeError(f"{sig.name}(): parameter {p.name!r} expects dtype {p.dt.numpy}, found {x.dtype}")
         if x.ndim != p.rank:
             raise ValueError(f"{sig.name}(): parameter {p.name!r} expects a rank-{p.rank} array, found rank {x.ndim}")

@@ -65,6 +65,8 @@ _HELPERS = r"""
     }
 LOOPOPT_RT_BOX(f32, float, Float)
 LOOPOPT_RT_BOX(f64, double, Double)
+LOOPOPT_RT_BOX(i8, int8_t, Byte)
+LOOPOPT_RT_BOX(i16, int16_t, Short)
 LOOPOPT_RT_BOX(i32, int32_t, Int)
 #if NPY_BITSOF_LONG == 64
 LOOPOPT_RT_BOX(i64, int64_t, Long)
@@ -230,12 +232,14 @@ loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const ch
 }
 """
 
-_PY_DTYPE_NAMES = {"f32": "float32", "f64": "float64", "i32": "int32", "i64": "int64", "bool": "bool"}
+_PY_DTYPE_NAMES = {"f32": "float32", "f64": "float64", "i8": "int8 or uint8", "i16": "int16 or uint16",
+                   "i32": "int32", "i64": "int64", "bool": "bool"}
 
 QUERY_PREFIX = "_extents_"
 """Module attribute of a kernel's extent query (`_extents_<name>`); no kernel name starts with `_`."""
 
-_INT_RANGES = {"i32": ("INT32_MIN", "INT32_MAX"), "i64": ("INT64_MIN", "INT64_MAX")}
+_INT_RANGES = {"i8": ("INT8_MIN", "UINT8_MAX"), "i16": ("INT16_MIN", "UINT16_MAX"),  # signless: either reading
+               "i32": ("INT32_MIN", "INT32_MAX"), "i64": ("INT64_MIN", "INT64_MAX")}
 
 
 _c_string = c_string_literal
@@ -446,7 +450,8 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
         lines.append(f"    v{i}.obj = NULL;")
     for i, p in enumerate(sig.params):
         if isinstance(p, ScalarParam):
-            ctype = {"f32": "double", "f64": "double", "i32": "long long", "i64": "long long", "bool": "uint8_t"}
+            ctype = {"f32": "double", "f64": "double", "i8": "long long", "i16": "long long", "i32": "long long",
+                     "i64": "long long", "bool": "uint8_t"}
             lines.append(f"    {ctype[p.dtype]} s{i} = 0;")
     lines += _bind_arguments(sig, k)
 

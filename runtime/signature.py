@@ -23,10 +23,17 @@ class DType:
     numpy: np.dtype[Any]
     # Buffer-protocol format characters (after any byte-order prefix) accepted for it.
     buffer_formats: str
+    # The same-width unsigned numpy dtype also accepted (i8 and i16 are signless, as in MLIR:
+    # a uint8 array is i8 data that the kernel's ops read unsigned); None for the others.
+    unsigned: np.dtype[Any] | None = None
 
     @property
     def itemsize(self) -> int:
         return self.numpy.itemsize
+
+    def accepts(self, dt: np.dtype[Any]) -> bool:
+        """Whether a numpy array of dtype `dt` may be passed for this element type."""
+        return dt == self.numpy or (self.unsigned is not None and dt == self.unsigned)
 
 
 DTYPES: dict[str, DType] = {
@@ -34,6 +41,8 @@ DTYPES: dict[str, DType] = {
     for d in (
         DType("f32", "float", np.dtype(np.float32), "f"),
         DType("f64", "double", np.dtype(np.float64), "d"),
+        DType("i8", "int8_t", np.dtype(np.int8), "bB", np.dtype(np.uint8)),
+        DType("i16", "int16_t", np.dtype(np.int16), "hH", np.dtype(np.uint16)),
         DType("i32", "int32_t", np.dtype(np.int32), "i" if np.dtype(np.intc).itemsize == 4 else ""),
         DType("i64", "int64_t", np.dtype(np.int64), "lq" if np.dtype(np.int_).itemsize == 8 else "q"),
         DType("bool", "uint8_t", np.dtype(np.bool_), "?"),

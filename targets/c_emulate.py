@@ -131,7 +131,7 @@ def _fptosi() -> list[Helper]:
     A plain C cast is undefined behaviour on NaN and out of range; these never cast there.
     Vector rows agree (x86's cvtt* "integer indefinite" is fixed up, see `_cvt_fixups`)."""
     out = []
-    for it, bits in (("i32", 32), ("i64", 64)):
+    for it, bits in (("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64)):
         for ft, suffix in (("f32", "f"), ("f64", "")):
             name = f"lo_fptosi_{it}_{ft}"
             ct, cf = c_type(it), c_type(ft)
@@ -149,7 +149,7 @@ def _fptoui() -> list[Helper]:
 
     The cast to the unsigned type only happens for x in (-1, 2^w), where C defines it."""
     out = []
-    for it, bits in (("i32", 32), ("i64", 64)):
+    for it, bits in (("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64)):
         for ft, suffix in (("f32", "f"), ("f64", "")):
             name = f"lo_fptoui_{it}_{ft}"
             ct, cf = c_type(it), c_type(ft)
@@ -168,7 +168,7 @@ def _int_scalar() -> list[Helper]:
     fill. Division and remainder by zero give 0; divsi(MIN, -1) = MIN (wraps), remsi(x, -1) = 0.
     No C operator here can overflow or trap (no SIGFPE, no UB)."""
     out = []
-    for e, bits in (("i32", 32), ("i64", 64)):
+    for e, bits in (("i8", 8), ("i16", 16), ("i32", 32), ("i64", 64)):
         t, u = f"int{bits}_t", f"uint{bits}_t"
         neg = f"({t})(({u})0 - ({u})a)"
         bodies = {

@@ -14,13 +14,13 @@ Template placeholders (str.format fields):
              vector, `{mask}` a lane mask, `{passthru}` the value of inactive lanes of a masked load.
 * `{T}`      the scalar C type of the element type (for casts).
 
-Element-type keys are "f32", "f64", "i32", "i64", and "i1xN" for an N-lane mask
+Element-type keys are "f32", "f64", "i8", "i16", "i32", "i64", and "i1xN" for an N-lane mask
 (`vector<Nxi1>`), whose C representation depends on N (AVX2: all-ones lanes of 256/N bits;
 AVX-512: `__mmaskN`; NEON: `uint32x4_t`/`uint64x2_t`).
 
 Operation keys (see `c_ops.py` for which IR op maps to which key):
 load, load_aligned, store, store_aligned, store_nt (aligned non-temporal), masked_load,
-masked_store, compress_store, broadcast, add, sub, mul, div, min, max (NaN-propagating on
+masked_store, gather.<index type> / gather_lanes.<index type> (simd.gather: the instruction / lane by lane), compress_store, broadcast, add, sub, mul, div, min, max (NaN-propagating on
 floats), minnum, maxnum, neg, abs, sqrt, fma (a*b+c, one rounding), and, or, xor, not, shl, shr,
 cmp.<pred> (arith.cmpf/cmpi predicate names), select, hreduce.<kind> (add mul min max and or),
 convert.<to> (lane count preserved), popcount (active lanes of a mask, as int64_t).
@@ -33,9 +33,13 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from loopopt.targets.c_part import part_key, part_lanes, whole_register_row
+
 ELEMENT_C_TYPES: dict[str, str] = {
     "f32": "float",
     "f64": "double",
+    "i8": "int8_t",
+    "i16": "int16_t",
     "i32": "int32_t",
     "i64": "int64_t",
     "index": "int64_t",
@@ -68,15 +72,28 @@ class IsaTable:
 
     def row(self, key: str, elt: str) -> str | None:
         found = self.rows.get((key, elt))
-        return found if found is not None else extra_rows(self.name).get((key, elt))
+        if found is None:
+            found = extra_rows(self.name).get((key, elt))
+        if found is None and (whole := whole_register_row(key, elt)) is not None:
+            return self.row(*whole)  # a lane-wise op on a part vector: the whole register's row (c_part)
+        return found
 
     def c_vector_type(self, elt: str, lanes: int) -> str | None:
         """The C type of `vector<lanes x elt>`, or None if it is not native to this ISA."""
         if elt == "i1":
             return self.mask_types.get(lanes)
-        if self.lanes.get(elt) != lanes:
+        if self.lanes.get(elt) != lanes and part_lanes(self.lanes, elt) != lanes:
             return None
-        return self.vector_types.get(elt)
+        return self.vector_types.get(elt)  # a part vector is held in a whole register (c_part)
+
+    def element_key(self, elt: str, lanes: int) -> str:
+        """The row element key of `vector<lanes x elt>`: `i1x4` for a mask, `f32x4` for a vector
+        that fills part of a register (c_part), else `elt`."""
+        if elt == "i1":
+            return mask_key(lanes)
+        if self.lanes.get(elt) != lanes and part_lanes(self.lanes, elt) == lanes:
+            return part_key(elt, lanes)
+        return elt
 
     def coverage(self) -> dict[str, list[str]]:
         """operation key -> element types with a row (for reports and tests)."""
@@ -86,7 +103,7 @@ class IsaTable:
         return out
 
 
-ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath",)
+ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath", "loopopt.targets.c_gather", "loopopt.targets.c_part")
 """Modules whose `rows(isa_name)` add rows to every ISA table (an ISA module's own row wins):
 families of rows kept in one place for all ISAs, such as vector math (targets/c_vmath.py)."""
 

@@ -98,7 +98,7 @@ class ArithStatements(FunctionCore):
     def _literal(self, value: int | float, elt: str, op: Operation) -> str:
         if elt in ("f32", "f64"):
             return float_literal(float(value), elt)
-        if elt in ("i1", "i32", "i64", "index"):
+        if elt in ("i1", "i8", "i16", "i32", "i64", "index"):
             return int_literal(int(value), elt)
         raise LoopoptDiagnostic(f"constant of element type {elt or '?'} has no C form", op)
 

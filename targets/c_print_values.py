@@ -21,7 +21,7 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.names import c_name_problem
-from loopopt.targets.c_isa import BUFFER_C_TYPES, ELEMENT_C_TYPES, IsaTable, mask_key
+from loopopt.targets.c_isa import BUFFER_C_TYPES, ELEMENT_C_TYPES, IsaTable
 from loopopt.targets.isa_scalar import SCALAR
 
 if TYPE_CHECKING:
@@ -32,14 +32,14 @@ MAX_HINT_LENGTH = 40
 
 
 def scalar_key(t: Attribute) -> str | None:
-    """The element key of a scalar type (f32 f64 i32 i64 index i1), None for anything else."""
+    """The element key of a scalar type (f32 f64 i8 i16 i32 i64 index i1), None for anything else."""
     if isinstance(t, Float32Type):
         return "f32"
     if isinstance(t, Float64Type):
         return "f64"
     if isinstance(t, IndexType):
         return "index"
-    if isinstance(t, IntegerType) and t.width.data in (1, 32, 64):
+    if isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64):
         return f"i{t.width.data}"
     return None
 
@@ -69,7 +69,10 @@ def float_literal(value: float, elt: str) -> str:
 def int_literal(value: int, elt: str) -> str:
     if elt == "i1":
         return "1" if value else "0"
-    if elt == "i32":
+    if elt in ("i8", "i16"):  # the two's complement value; int literals convert exactly
+        w = int(elt[1:])
+        value = (value + 2 ** (w - 1)) % 2**w - 2 ** (w - 1)
+    elif elt == "i32":
         value = (value + 2**31) % 2**32 - 2**31
         if value == -(2**31):
             return "INT32_MIN"
@@ -172,7 +175,7 @@ class FunctionCore:
             elt = scalar_key(t.element_type) or str(t.element_type)
             n = t.get_shape()[0]
             table = SCALAR if self.isa.name == "scalar" else self.isa
-            return table, mask_key(n) if elt == "i1" else elt
+            return table, table.element_key(elt, n)
         return SCALAR, scalar_key(t) or str(t)
 
     def line(self, text: str) -> None:

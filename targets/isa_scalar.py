@@ -18,7 +18,7 @@ from loopopt.targets.c_isa import ELEMENT_C_TYPES, IsaTable
 
 FLOATS = {"f32": "f", "f64": ""}  # element -> libm suffix
 INTS = {"i32": "32", "i64": "64"}
-_ALL = ("f32", "f64", "i32", "i64", "index", "i1")
+_ALL = ("f32", "f64", "i8", "i16", "i32", "i64", "index", "i1")
 
 _FLOAT_CMP = {
     "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}",
@@ -62,10 +62,14 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
         ("convert.f32", e): "{dst} = (float){a};",
         ("convert.f64", e): "{dst} = (double){a};",
         # truncating, saturating, NaN -> 0 (a plain cast is UB there)
+        ("convert.i8", e): f"{{dst}} = lo_fptosi_i8_{e}({{a}});",
+        ("convert.i16", e): f"{{dst}} = lo_fptosi_i16_{e}({{a}});",
         ("convert.i32", e): f"{{dst}} = lo_fptosi_i32_{e}({{a}});",
         ("convert.i64", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
         ("convert.index", e): f"{{dst}} = lo_fptosi_i64_{e}({{a}});",
         # arith.fptoui (the printer's `fptoui.<to>` key): saturating to [0, 2^w - 1], NaN -> 0
+        ("fptoui.i8", e): f"{{dst}} = lo_fptoui_i8_{e}({{a}});",
+        ("fptoui.i16", e): f"{{dst}} = lo_fptoui_i16_{e}({{a}});",
         ("fptoui.i32", e): f"{{dst}} = lo_fptoui_i32_{e}({{a}});",
         ("fptoui.i64", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
         ("fptoui.index", e): f"{{dst}} = lo_fptoui_i64_{e}({{a}});",
@@ -77,7 +81,10 @@ def _float_rows(e: str, f: str) -> dict[tuple[str, str], str]:
 
 def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
     t = ELEMENT_C_TYPES[e]
+    # u: the type arithmetic is computed in (i8/i16 in uint32_t, so that the promotion to int
+    # cannot overflow in a product); uw: the same-width unsigned type (unsigned compares, min/max)
     u = "uint64_t" if e in ("i64", "index") else "uint32_t"
+    uw = {"i8": "uint8_t", "i16": "uint16_t"}.get(e, u)
     h = "i64" if e == "index" else e  # helpers by C type
 
     def wrapped(op: str) -> str:
@@ -88,7 +95,7 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
     def helper(op: str) -> str:
         return f"{{dst}} = lo_{op}_{h}({{a}}, {{b}});"
 
-    bits = 64 if u == "uint64_t" else 32
+    bits = {"i8": 8, "i16": 16, "i32": 32}.get(e, 64)
     rows = {
         ("add", e): wrapped("+"),
         ("sub", e): wrapped("-"),
@@ -99,33 +106,35 @@ def _int_rows(e: str, wrap: bool) -> dict[tuple[str, str], str]:
         # cannot trap or overflow there and truncate like divsi / remsi
         ("div_const", e): "{dst} = {a} / {b};",
         ("rem_const", e): "{dst} = {a} % {b};",
-        ("divu_const", e): f"{{dst}} = ({t})(({u}){{a}} / ({u}){{b}});",
-        ("remu_const", e): f"{{dst}} = ({t})(({u}){{a}} % ({u}){{b}});",
+        ("divu_const", e): f"{{dst}} = ({t})(({uw}){{a}} / ({uw}){{b}});",
+        ("remu_const", e): f"{{dst}} = ({t})(({uw}){{a}} % ({uw}){{b}});",
         ("neg", e): f"{{dst}} = ({t})(({u})0 - ({u}){{a}});" if wrap else "{dst} = -{a};",
         # abs(MIN) = MIN: negated in the unsigned type
         ("abs", e): f"{{dst}} = ({t})({{a}} < 0 ? ({u})0 - ({u}){{a}} : ({u}){{a}});",
         ("min", e): "{dst} = {a} < {b} ? {a} : {b};",
         ("max", e): "{dst} = {a} > {b} ? {a} : {b};",
-        ("minu", e): f"{{dst}} = ({u}){{a}} < ({u}){{b}} ? {{a}} : {{b}};",
-        ("maxu", e): f"{{dst}} = ({u}){{a}} > ({u}){{b}} ? {{a}} : {{b}};",
+        ("minu", e): f"{{dst}} = ({uw}){{a}} < ({uw}){{b}} ? {{a}} : {{b}};",
+        ("maxu", e): f"{{dst}} = ({uw}){{a}} > ({uw}){{b}} ? {{a}} : {{b}};",
         ("and", e): "{dst} = {a} & {b};",
         ("or", e): "{dst} = {a} | {b};",
         ("xor", e): "{dst} = {a} ^ {b};",
-        ("ctpop", e): f"{{dst}} = ({t})__builtin_popcount{'ll' if bits == 64 else ''}(({u}){{a}});",
+        ("ctpop", e): f"{{dst}} = ({t})__builtin_popcount{'ll' if bits == 64 else ''}(({uw}){{a}});",
         **{("cmp." + p, e): f"{{dst}} = {expr};" for p, expr in _INT_CMP.items()},
-        **{("cmp." + p, e): f"{{dst}} = ({u}){{a}} {op} ({u}){{b}};" for p, op in _UNSIGNED_CMP.items()},
+        **{("cmp." + p, e): f"{{dst}} = ({uw}){{a}} {op} ({uw}){{b}};" for p, op in _UNSIGNED_CMP.items()},
         ("convert.f32", e): "{dst} = (float){a};",
         ("convert.f64", e): "{dst} = (double){a};",
-        ("convert.i32", e): "{dst} = (int32_t){a};",
-        ("convert.i64", e): "{dst} = (int64_t){a};",
+        # extsi / trunci / index_cast: value-preserving or the low bits (C's conversion to a
+        # narrower signed type is GCC's and clang's modulo 2^w, documented, not undefined)
+        **{(f"convert.{to}", e): f"{{dst}} = ({ELEMENT_C_TYPES[to]}){{a}};" for to in ("i8", "i16", "i32", "i64")},
         ("convert.index", e): "{dst} = (int64_t){a};",
         ("convert.i1", e): "{dst} = ({a} & 1) != 0;",
         # arith.extui: zero extension (the printer's `zext.<to>` key)
-        **{(f"zext.{to}", e): f"{{dst}} = (int64_t)({u}){{a}};" for to in ("i64", "index")},
-        ("zext.i32", e): "{dst} = (int32_t){a};",
+        **{(f"zext.{to}", e): f"{{dst}} = (int64_t)({uw}){{a}};" for to in ("i64", "index")},
+        ("zext.i32", e): f"{{dst}} = (int32_t)({uw}){{a}};" if bits < 32 else "{dst} = (int32_t){a};",
+        **({("zext.i16", e): "{dst} = (int16_t)(uint8_t){a};"} if bits == 8 else {}),
         # arith.uitofp (the printer's `uitofp.<to>` key): the unsigned value, rounded to nearest
-        ("uitofp.f32", e): f"{{dst}} = (float)({u}){{a}};",
-        ("uitofp.f64", e): f"{{dst}} = (double)({u}){{a}};",
+        ("uitofp.f32", e): f"{{dst}} = (float)({uw}){{a}};",
+        ("uitofp.f64", e): f"{{dst}} = (double)({uw}){{a}};",
     }  # fmt: skip
     return rows
 
@@ -146,6 +155,8 @@ _BOOL_ROWS: dict[tuple[str, str], str] = {
     ("cmp.ule", "i1"): "{dst} = !{a} | {b};",
     ("cmp.ugt", "i1"): "{dst} = {a} & !{b};",
     ("cmp.uge", "i1"): "{dst} = {a} | !{b};",
+    ("convert.i8", "i1"): "{dst} = (int8_t){a};",
+    ("convert.i16", "i1"): "{dst} = (int16_t){a};",
     ("convert.i32", "i1"): "{dst} = (int32_t){a};",
     ("convert.i64", "i1"): "{dst} = (int64_t){a};",
     ("convert.index", "i1"): "{dst} = (int64_t){a};",
@@ -154,6 +165,8 @@ _BOOL_ROWS: dict[tuple[str, str], str] = {
     ("uitofp.f32", "i1"): "{dst} = (float){a};",
     ("uitofp.f64", "i1"): "{dst} = (double){a};",
     # extsi / sitofp / index_cast of i1 (the printer's `sext.<to>` key): true is -1 signed
+    ("sext.i8", "i1"): "{dst} = (int8_t)-(int32_t){a};",
+    ("sext.i16", "i1"): "{dst} = (int16_t)-(int32_t){a};",
     ("sext.i32", "i1"): "{dst} = -(int32_t){a};",
     ("sext.i64", "i1"): "{dst} = -(int64_t){a};",
     ("sext.index", "i1"): "{dst} = -(int64_t){a};",
@@ -188,6 +201,8 @@ ROWS: dict[tuple[str, str], str] = {
     **_COMMON,
     **_float_rows("f32", "f"),
     **_float_rows("f64", ""),
+    **_int_rows("i8", wrap=True),
+    **_int_rows("i16", wrap=True),
     **_int_rows("i32", wrap=True),
     **_int_rows("i64", wrap=True),
     # index arithmetic (loop bounds, addresses) cannot overflow in practice: plain C
@@ -199,11 +214,13 @@ ROWS.update({(k, "i1x1"): v for (k, e), v in list(ROWS.items()) if e == "i1"})
 ROWS[("broadcast", "i1x1")] = "{dst} = {a};"
 ROWS[("prefix_mask", "i1x1")] = "{dst} = {a} > 0;"
 ROWS[("store_fence", "none")] = ""  # streaming stores print as plain stores: nothing to order
+# scans: one lane is its own last and first lane (a width-1 scan slides nothing)
+ROWS.update({(k, e): "{dst} = {a};" for k in ("splat_last", "first_lane") for e in ("f32", "f64", "i32", "i64")})
 
 SCALAR = IsaTable(
     name="scalar",
     includes=(),
-    lanes={"f32": 1, "f64": 1, "i32": 1, "i64": 1, "index": 1},
+    lanes={"f32": 1, "f64": 1, "i8": 1, "i16": 1, "i32": 1, "i64": 1, "index": 1},
     vector_types=dict(ELEMENT_C_TYPES),
     mask_types={1: "_Bool"},
     rows=ROWS,

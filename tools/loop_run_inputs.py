@@ -35,6 +35,10 @@ def arg_names(kernel: func.FuncOp) -> list[str]:
     return [a.name_hint or f"arg{k}" for k, a in enumerate(kernel.args)]
 
 
+_UNSIGNED_SPEC = {"i8": "u8", "i16": "u16"}
+"""A REF spec may give signless i8/i16 arguments unsigned data."""
+
+
 def _dtype_name(t: Attribute) -> str:
     from loopopt.lowering.abi import dtype_name
 
@@ -95,7 +99,7 @@ def check_header(kernel: func.FuncOp, header: RefHeader) -> None:
             want = [(f, _dtype_name(ft)) for f, ft in el.fields]
             if list(spec.fields) != want:
                 fail(f"input {spec.name} has fields {list(spec.fields)}, the argument has {want}")
-        elif spec.fields or spec.dtype != _dtype_name(el):
+        elif spec.fields or spec.dtype not in (_dtype_name(el), _UNSIGNED_SPEC.get(_dtype_name(el))):
             fail(f"input {spec.name} is {spec.dtype or 'a record'}, the argument is {t}")
 
 

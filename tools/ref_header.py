@@ -11,7 +11,8 @@ Fields (space separated; `ref=` comes last and takes the rest of the line):
     - `a:f32`                    a random scalar;  `s:i64=n//2` a scalar given by an expression in n;
     - `p:{x:f32,y:f32}[n]`       an array of records, made as a dict of field arrays;
     - optional `~LO:HI` after any spec: the value range (default floats [-1, 1), integers
-      [-1000, 1000], i1 random booleans).
+      [-1000, 1000] clipped to the dtype, i1 random booleans). `u8`/`u16` make uint8/uint16
+      data for an i8/i16 argument (integers are signless; the kernel's ops read them unsigned).
 * `tol=...`  how float results are compared (integer results are always exact):
     - `exact` (the default): bit-exact, NaNs equal;
     - `ulp:K`: within K units in the last place of the reference (elementwise math);
@@ -44,6 +45,10 @@ import numpy as np
 DTYPES: dict[str, type[np.generic]] = {
     "f32": np.float32,
     "f64": np.float64,
+    "i8": np.int8,
+    "i16": np.int16,
+    "u8": np.uint8,  # an i8 argument given as unsigned data (i8 and i16 are signless)
+    "u16": np.uint16,
     "i32": np.int32,
     "i64": np.int64,
     "i1": np.bool_,
@@ -266,7 +271,8 @@ def random_values(
     if np.issubdtype(dt, np.floating):
         lo, hi = (low, high) if low is not None else (-1.0, 1.0)
         return rng.uniform(lo, hi, shape).astype(dt)
-    lo, hi = (low, high) if low is not None else (-1000, 1000)
+    info = np.iinfo(dt)
+    lo, hi = (low, high) if low is not None else (max(-1000, info.min), min(1000, info.max))
     return rng.integers(int(lo), int(hi), shape, dtype=dt, endpoint=True)
 
 
@@ -283,7 +289,7 @@ class InputSpec:
     high: float | None = None
 
     _SPEC = re.compile(
-        r"^(?P<name>\w+):(?:(?P<dtype>f32|f64|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
+        r"^(?P<name>\w+):(?:(?P<dtype>f32|f64|i8|i16|u8|u16|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
         r"(?:\[(?P<dims>[^\]]*)\])?(?:=(?P<value>[^~]+))?(?:~(?P<lo>[^:]+):(?P<hi>.+))?$"
     )
 

@@ -137,7 +137,10 @@ class Case:
 
 
 def _pad(values: list, n: int) -> list:
-    return values + values[: (-len(values)) % n] if values else values
+    """`values` repeated cyclically up to a multiple of n lanes (4 mask pairs fill 16 lanes)."""
+    if not values:
+        return values
+    return [values[k % len(values)] for k in range(len(values) + (-len(values)) % n)]
 
 
 def int_cases(isa: IsaTable, elt: str) -> list[Case]:

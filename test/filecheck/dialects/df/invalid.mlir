@@ -3,7 +3,7 @@
 func.func @array_element(%x: !df.array<index, [i]>) {
   func.return
 }
-// CHECK: df.array element type must be f32, f64, i1, i32, i64 or a !df.record, found index
+// CHECK: df.array element type must be f32, f64, i1, i8, i16, i32, i64 or a !df.record, found index
 
 // -----
 
@@ -24,7 +24,7 @@ func.func @array_axes(%x: !df.array<f32, [i, i]>) {
 func.func @record_field_type(%x: !df.array<!df.record<x: index>, [i]>) {
   func.return
 }
-// CHECK: record field 'x' has type index, expected f32, f64, i1, i32 or i64
+// CHECK: record field 'x' has type index, expected f32, f64, i1, i8, i16, i32 or i64
 
 // -----
 
@@ -47,7 +47,7 @@ func.func @constant_scalar() {
   %c = df.constant 1 : index
   func.return
 }
-// CHECK: df.constant type must be f32, f64, i1, i32 or i64, found index
+// CHECK: df.constant type must be f32, f64, i1, i8, i16, i32 or i64, found index
 
 // -----
 
