@@ -297,9 +297,12 @@ _AVX2_CODE: dict[str, str] = {
 
 
 def helpers(isa: IsaTable) -> list[Helper]:
+    from loopopt.targets import c_intvec  # it builds on the scalar division helpers here
+
     out: list[Helper] = _fptosi() + _fptoui() + _int_scalar()
     if isa.name == "scalar":
         return out
+    out += c_intvec.helpers(isa)
     io = LaneIO(isa)
     wrap_mul64 = "r[k] = (int64_t)((uint64_t)a[k] * (uint64_t)b[k]);"
     n64 = isa.lanes["i64"]

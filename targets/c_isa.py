@@ -103,7 +103,8 @@ class IsaTable:
         return out
 
 
-ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath", "loopopt.targets.c_gather", "loopopt.targets.c_part")
+ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath", "loopopt.targets.c_gather", "loopopt.targets.c_part",
+                              "loopopt.targets.c_intvec")
 """Modules whose `rows(isa_name)` add rows to every ISA table (an ISA module's own row wins):
 families of rows kept in one place for all ISAs, such as vector math (targets/c_vmath.py)."""
 

@@ -13,7 +13,8 @@ from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, FloatAttr, IndexType
 from xdsl.ir import Attribute, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
-from loopopt.targets import c_ops
+from loopopt.dialects import simd
+from loopopt.targets import c_intvec, c_ops
 from loopopt.targets.c_helpers import LaneIO
 from loopopt.targets.c_isa import ELEMENT_C_TYPES
 from loopopt.targets.c_print_values import FunctionCore, float_literal, int_literal, scalar_key
@@ -32,9 +33,12 @@ class ArithStatements(FunctionCore):
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
             else:
-                if key in _CONST_DIVISOR_KEYS and _constant_divisor(b):
-                    key = f"{key}_const"  # plain `/` and `%`: no lo_div/lo_rem helper needed
-                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b))
+                fields: dict[str, str] = {}
+                divisor = _constant_divisor(b) if key in _CONST_DIVISOR_KEYS else None
+                if divisor is not None:
+                    # scalar: C's `/` and `%`; vector i32: multiply-high by magic numbers (c_intvec)
+                    key, fields = _const_division(key, divisor, op.results[0].type)
+                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b), **fields)
             return True
         if t in c_ops.UNARY:
             self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
@@ -119,17 +123,47 @@ _CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
 """Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""
 
 
-def _constant_divisor(value: SSAValue) -> bool:
-    """`value` is a scalar integer constant other than 0 and -1: dividing by it cannot trap,
-    overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/` and `%` are exact."""
+def _constant_divisor(value: SSAValue) -> int | None:
+    """The divisor as a signed int when `value` is an integer constant other than 0 and -1 (a
+    scalar, a splat vector constant or a `simd.broadcast` of a scalar one): dividing by it cannot
+    trap, overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/` and `%` (scalar) or a
+    multiply-high (vector) are exact. None otherwise."""
     owner = value.owner
-    if not isinstance(owner, arith.ConstantOp) or isinstance(value.type, VectorType):
-        return False
-    v, t = owner.value, value.type
-    if not isinstance(v, IntegerAttr) or not isinstance(t, IntegerType | IndexType):
-        return False
+    if isinstance(owner, simd.BroadcastOp):
+        return _constant_divisor(owner.operands[0])
+    if not isinstance(owner, arith.ConstantOp):
+        return None
+    v, t = owner.value, _elt(value.type)
+    if isinstance(v, DenseIntOrFPElementsAttr):
+        values = set(v.get_values())
+        if len(values) != 1:
+            return None
+        x = values.pop()
+    elif isinstance(v, IntegerAttr):
+        x = v.value.data
+    else:
+        return None
+    if not isinstance(t, IntegerType | IndexType) or isinstance(x, float):
+        return None
     bits = t.width.data if isinstance(t, IntegerType) else 64
-    return int(v.value.data) % (1 << bits) not in (0, (1 << bits) - 1)  # 4294967295 : i32 is -1
+    x = int(x) % (1 << bits)  # 4294967295 : i32 is -1
+    if x in (0, (1 << bits) - 1):
+        return None
+    return x - (1 << bits) if x >> (bits - 1) else x
+
+
+def _const_division(key: str, d: int, result_type: Attribute) -> tuple[str, dict[str, str]]:
+    """The `<key>_const` row and its fields: `{m}` `{s1}` `{s2}` (unsigned) or `{m}` `{s}` `{neg}`
+    (signed) from c_intvec's magic numbers, `{d}` the divisor, for i32 vectors; nothing more for
+    scalars and i64 lanes (C's operators there). A signed division by 1 is the unsigned one."""
+    if not (isinstance(result_type, VectorType) and scalar_key(result_type.element_type) == "i32"):
+        return f"{key}_const", {}
+    if key in ("divu", "remu") or d == 1:
+        m, s1, s2 = c_intvec.magic_unsigned(d % 2**32)
+        unsigned_key = "divu" if key in ("div", "divu") else "remu"
+        return f"{unsigned_key}_const", {"m": str(m), "s1": str(s1), "s2": str(s2), "d": str(d % 2**32)}
+    m, s = c_intvec.magic_signed(d)
+    return f"{key}_const", {"m": str(m), "s": str(s), "neg": str(int(d < 0)), "d": int_literal(d, "i32")}
 
 
 def _elt(t: Attribute) -> Attribute:

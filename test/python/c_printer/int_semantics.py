@@ -68,6 +68,7 @@ BINARY: dict[str, Callable[[int, int, int], int]] = {
 UNARY: dict[str, Callable[[int, int], int]] = {
     "neg": lambda a, n: wrap(-a, n),
     "abs": lambda a, n: wrap(abs(a), n),
+    "ctpop": lambda a, n: bin(_u(a, n)).count("1"),
 }
 COMPARE: dict[str, Callable[[int, int, int], bool]] = {
     "eq": lambda a, b, n: a == b,
