@@ -4,7 +4,8 @@
 into these ops; the C printer maps each (op, element type, ISA) to an intrinsic. Values are
 builtin `vector<NxT>` (T in f32 f64 i32 i64, N a power of two, at most 512 bits) and masks
 are `vector<Nxi1>`; plain elementwise arithmetic stays `arith` / `math` on vector types.
-Memory is a rank-1 `!loop.buf<T>` addressed by an `index` element offset.
+Memory is a `!loop.buf<T>` addressed by an `index` element offset: a rank-1 buffer, or a
+rank-2 one read as its contiguous row-major elements (row `r`, column `c` is offset `r * cols + c`).
 
 Semantics are per lane; `loopopt.interp.simd` runs them on numpy arrays.
 """
@@ -114,12 +115,9 @@ def lanes(t: Attribute) -> int:
 
 
 def _check_buffer(buf: SSAValue, vector_type: Attribute, what: str = "vector") -> None:
-    """A rank-1 buffer whose element type is the vector's."""
+    """A buffer whose element type is the vector's (rank 2 is addressed row-major, flat)."""
     buf_type = buf.type
     assert isinstance(buf_type, BufType) and isinstance(vector_type, VectorType)
-    rank = buf_type.rank.data
-    if rank != 1:
-        raise VerifyException(f"simd memory ops take rank-1 buffers, got rank {rank} ({buf_type})")
     if buf_type.element_type != vector_type.element_type:
         raise VerifyException(
             f"buffer element type {buf_type.element_type} != {what} element type "
@@ -414,8 +412,6 @@ class AlignOffsetOp(IRDLOperation):
     def verify_(self) -> None:
         buf_type = self.buf.type
         assert isinstance(buf_type, BufType)
-        if buf_type.rank.data != 1:
-            raise VerifyException(f"simd memory ops take rank-1 buffers, got rank {buf_type.rank.data} ({buf_type})")
         if _element_class(buf_type.element_type) not in ("float", "int"):
             raise VerifyException(f"expected a buffer of f32, f64, i32 or i64, got {buf_type}")
         elem_bytes = element_bits(buf_type.element_type) // 8

@@ -35,9 +35,12 @@ def _lanes(t: Attribute) -> int:
 
 
 def _buffer(op: Operation, buf: Any, element_type: Attribute) -> np.ndarray:
-    """The buffer as a 1-D ndarray of the op's element type."""
+    """The buffer as a 1-D ndarray of the op's element type (a rank-2 buffer as a flat
+    row-major view: simd ops address it by element offset `row * cols + col`)."""
+    if isinstance(buf, np.ndarray) and buf.ndim == 2 and buf.flags.c_contiguous:
+        buf = buf.reshape(-1)  # a view: stores reach the 2-D buffer
     if not isinstance(buf, np.ndarray) or buf.ndim != 1:
-        raise InterpretationError(f"{op.name}: expected a 1-D numpy buffer, got {type(buf).__name__}")
+        raise InterpretationError(f"{op.name}: expected a 1-D (or contiguous 2-D) numpy buffer, got {type(buf).__name__}")
     expected = numpy_dtype(element_type)
     if buf.dtype != expected:
         raise InterpretationError(f"{op.name}: buffer dtype {buf.dtype} != element type {expected}")

@@ -124,7 +124,9 @@ ROWS: dict[tuple[str, str], str] = {
     **_cmp_rows(),
     **{("select", e): f"{{dst}} = vbslq_{s}({{mask}}, {{a}}, {{b}});" for e, _, s, _ in _TYPES},
     # horizontal reductions: across-lane instructions where they exist
-    **{("hreduce.add", e): f"{{dst}} = vaddvq_{s}({{a}});" for e, _, s, _ in _TYPES[:2]},
+    # f32: the halving tree (a0+a2)+(a1+a3) every ISA uses; vaddvq_f32 pairs (a0+a1)+(a2+a3)
+    ("hreduce.add", "f32"): "{dst} = vaddv_f32(vadd_f32(vget_low_f32({a}), vget_high_f32({a})));",
+    ("hreduce.add", "f64"): "{dst} = vaddvq_f64({a});",
     # integer sums across lanes on the unsigned lanes (wrapping), converted back (modulo)
     ("hreduce.add", "i32"): "{dst} = (int32_t)vaddvq_u32(vreinterpretq_u32_s32({a}));",
     ("hreduce.add", "i64"): "{dst} = (int64_t)vaddvq_u64(vreinterpretq_u64_s64({a}));",

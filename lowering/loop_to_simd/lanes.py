@@ -194,6 +194,13 @@ class LoopLowering:
             self.broadcasts[key] = ops[-1].results[0]
         return self.broadcasts[key]
 
+    def columns(self, buf: SSAValue) -> SSAValue:
+        """`loop.dim buf, 1` before the loop (cached): a rank-2 buffer's row length."""
+        key = (("cols", buf), IndexType())
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            self.broadcasts[key] = self.emit_pre(loop.DimOp(buf, 1)).results[0]  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
     def index_const(self, value: int) -> SSAValue:
         """`arith.constant value : index` before the loop (cached)."""
         key = (("index", value), IndexType())
@@ -522,16 +529,18 @@ class BlockEmitter:
         return out
 
     def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp) -> SSAValue:
+        """Lane 0's flat element offset of an access whose lanes are consecutive elements:
+        `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes)."""
         strides = self._strides(op)
-        if op.buf_type.rank.data != 1:
+        if any(strides[:-1]):
             raise LoopoptDiagnostic(
-                f"{op.name}: a lane-varying access to a rank-{op.buf_type.rank.data} buffer has no simd form "
-                "(simd memory ops take rank-1 buffers)",
+                f"{op.name}: the row index of a rank-{len(strides)} buffer moves with the lanes "
+                f"({strides[0]} rows per lane); only the last (contiguous) index may (no gather/scatter)",
                 op,
             )
-        if strides[0] != 1:
+        if strides[-1] != 1:
             raise LoopoptDiagnostic(
-                f"{op.name}: the index moves by {strides[0]} elements per lane; only contiguous (1) or "
+                f"{op.name}: the index moves by {strides[-1]} elements per lane; only contiguous (1) or "
                 "uniform (0) accesses have a simd form (no gather/scatter)",
                 op,
             )
@@ -539,8 +548,12 @@ class BlockEmitter:
             raise LoopoptDiagnostic(
                 f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
             )
-        start, _ = self.index_at_lane0(op.affine_indices[0], op)
-        return start
+        *rows, col = (self.index_at_lane0(a, op)[0] for a in op.affine_indices)
+        if not rows:
+            return col
+        (row,) = rows
+        row_start = self.emit(arith.MuliOp(row, self.lowering.columns(op.buf)), op).results[0]
+        return self.emit(arith.AddiOp(row_start, col), op).results[0]
 
     def _load(self, op: loop.LoadOp) -> None:
         if all(s == 0 for s in self._strides(op)):

@@ -1,13 +1,5 @@
 // RUN: loop-opt %s --split-input-file --verify-diagnostics | filecheck %s
 
-func.func @load_rank2(%b : !loop.buf<f32, 2>, %i : index) {
-  %v = simd.load %b[%i] : !loop.buf<f32, 2> -> vector<8xf32>
-  func.return
-}
-// CHECK: simd memory ops take rank-1 buffers, got rank 2 (!loop.buf<f32, 2>)
-
-// -----
-
 func.func @load_element(%b : !loop.buf<f64>, %i : index) {
   %v = simd.load %b[%i] : !loop.buf<f64> -> vector<8xf32>
   func.return
@@ -53,14 +45,6 @@ func.func @align_offset_alignment(%b : !loop.buf<f64>, %i : index) {
   func.return
 }
 // CHECK: alignment 4 must be a power of two in [8, 64] (the element size of f64 up to a cache line)
-
-// -----
-
-func.func @align_offset_rank(%b : !loop.buf<f32, 2>, %i : index) {
-  %p = simd.align_offset %b[%i], 64 : !loop.buf<f32, 2>
-  func.return
-}
-// CHECK: simd memory ops take rank-1 buffers, got rank 2 (!loop.buf<f32, 2>)
 
 // -----
 

@@ -1,6 +1,16 @@
 // RUN: LOOPOPT_ROUNDTRIP
 // RUN: LOOPOPT_GENERIC_ROUNDTRIP
 
+// A rank-2 buffer is addressed by its flat row-major element offset (row * cols + col).
+// CHECK-LABEL: func.func @memory_rank2
+func.func @memory_rank2(%b : !loop.buf<f32, 2>, %i : index) {
+  // CHECK:      %[[V:.*]] = simd.load %{{.*}}[%{{.*}}] : !loop.buf<f32, 2> -> vector<8xf32>
+  // CHECK-NEXT: simd.store %[[V]], %{{.*}}[%{{.*}}] : vector<8xf32>, !loop.buf<f32, 2>
+  %v = simd.load %b[%i] : !loop.buf<f32, 2> -> vector<8xf32>
+  simd.store %v, %b[%i] : vector<8xf32>, !loop.buf<f32, 2>
+  func.return
+}
+
 // CHECK-LABEL: func.func @memory
 func.func @memory(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %p : vector<8xf32>) -> index {
   // CHECK:      %[[V:.*]] = simd.load %{{.*}}[%{{.*}}] : !loop.buf<f32> -> vector<8xf32>
