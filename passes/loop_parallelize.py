@@ -62,6 +62,9 @@ a constant until the target description has a CPU model)."""
 ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
+POSITION_FREE_LOOP_OPS = ("loop.lane_scan",)
+"""Loop ops a chunk computes as the whole loop does: `loop.lane_scan` (a vectorized scan's
+prefix within one block; every chunk starts at a block boundary of its own call)."""
 COMBINERS = ("add", "mul", "min", "max", "and", "or", "count")
 SCAN_KINDS = ("add", "min", "max")
 MAX_THREADS = 1024
@@ -388,7 +391,7 @@ class _Analysis:
                 elif isinstance(op, loop.AppendOp):
                     if op.out not in capacity_outs:
                         raise Reject(ParReject.STRUCTURE, "an append to a buffer that is not a filter output", op)
-                elif isinstance(op, loop.YieldOp):
+                elif isinstance(op, loop.YieldOp) or op.name in POSITION_FREE_LOOP_OPS:
                     pass
                 elif op.dialect_name() not in ("arith", "math"):
                     raise Reject(ParReject.STRUCTURE, f"{op.name} in a loop body", op)

@@ -7,8 +7,10 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
   chunks: `chunk` elements when results depend on the split (float reductions and scans)
           and for filters, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
-                (a filter chunk compacts into its thread's chunk-sized scratch, then, in
-                chunk order (omp ordered), is copied to the output at the running count)
+                (filters: schedule(static, 1); chunk c's place in the output is published
+                by chunk c - 1 once it has compacted; a chunk whose place is known compacts
+                into the output, else into its thread's chunk-sized scratch, waits for its
+                place and copies)
                 omp single: the scan of the chunk totals (add, min or max)
                 omp for over chunks c >= 1: combine it into the chunk's scan
   results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
@@ -37,15 +39,18 @@ PREAMBLE = r"""#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
+#include <sched.h>
 #define LO_OMP(directive) _Pragma(directive)
 static int lo_par_max_threads(void) { return omp_get_max_threads(); }
 static int lo_par_thread_num(void) { return omp_get_thread_num(); }
 static int lo_par_in_parallel(void) { return omp_in_parallel(); }
+static void lo_par_yield(void) { sched_yield(); }
 #else /* built without -fopenmp: the chunks run in order on the calling thread */
 #define LO_OMP(directive)
 static int lo_par_max_threads(void) { return 1; }
 static int lo_par_thread_num(void) { return 0; }
 static int lo_par_in_parallel(void) { return 0; }
+static void lo_par_yield(void) {}
 #endif
 /* Defined by loopopt's Python runtime (loopopt.set_num_threads); absent for C callers. */
 extern int loopopt_num_threads __attribute__((weak));
@@ -79,6 +84,18 @@ static int lo_par_begin(int cap)
     return busy || t < 1 ? 1 : t;
 }
 static void lo_par_end(void) { __atomic_fetch_sub(lo_par_calls(), 1, __ATOMIC_ACQ_REL); }
+/* A filter chunk's place in the output: `*at` is -1 until the chunk before it publishes its
+   end (its offset + its count) with lo_par_publish, as soon as it has compacted. */
+static int64_t lo_par_peek(const int64_t *at) { return __atomic_load_n(at, __ATOMIC_ACQUIRE); }
+static int64_t lo_par_wait(const int64_t *at)
+{
+    int64_t v;
+    for (unsigned spins = 0; (v = lo_par_peek(at)) < 0; spins++)
+        if (spins >= 1024) /* the chunk before runs on a thread the OS parked: let it run */
+            lo_par_yield();
+    return v;
+}
+static void lo_par_publish(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
 """
 
 _UNSIGNED = {"int8_t": "uint8_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
@@ -194,8 +211,13 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         v = local(f"lo_scr_{buf[a.index][0]}")
         scratch[a.index] = v
         allocs.append((v, buf[a.index][2], f"{cs} * {t}"))
-    # One running offset per filter count (outputs sharing a count are fields of one record).
-    foff = {a.count_result: local("lo_off") for a in filters}
+    # Per filter count (outputs sharing a count are fields of one record), where each chunk's
+    # part of the output starts: nch + 1 entries, -1 until published (lo_par_publish).
+    foff: dict[int, str] = {}
+    for a in filters:
+        if a.count_result not in foff:
+            foff[a.count_result] = v = local("lo_off")  # type: ignore[index]
+            allocs.append((v, "int64_t", f"{nch} + 1"))
     soff: dict[int, str] = {}
     for k in plan.scans:
         v = local(f"lo_soff_{buf[k][0]}")
@@ -217,44 +239,68 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w(f"        {serial_stmt}")
         w("    }")
     for v in foff.values():
-        w(f"    int64_t {v} = 0;")
+        w(f"    {v}[0] = 0;")
+        w(f"    for (int64_t {c} = 1; {c} <= {nch}; {c}++)")
+        w(f"        {v}[{c}] = -1;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
     me = local("lo_me")
     if filters:
         w(f"        const int64_t {me} = lo_par_thread_num();")
-        w('        LO_OMP("omp for ordered schedule(static, 1)")')
+        w('        LO_OMP("omp for schedule(static, 1)")')
     else:
         w('        LO_OMP("omp for schedule(static)")')
     w(f"        for (int64_t {c} = 0; {c} < {nch}; {c}++) {{")
     w(f"            const int64_t {lo} = {c} * {cs};")
     w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
-    call_args: list[str] = []
-    pos = 0
-    for a in args:
-        if isinstance(a, abi.BufferArg):
-            ptr = buf[a.index][0]
-            if a.index in scratch:
-                call_args += [f"{scratch[a.index]} + {me} * {cs}", ln]
+    at = {r: local("lo_at") for r in foff}
+
+    def call(into_scratch: bool) -> str:
+        """The chunk kernel on chunk c, filter outputs into this thread's scratch or at their place."""
+        call_args: list[str] = []
+        pos = 0
+        for a in args:
+            if isinstance(a, abi.BufferArg):
+                ptr = buf[a.index][0]
+                if a.index not in scratch:
+                    call_args += [f"{ptr} + {lo}", ln]
+                elif into_scratch:
+                    call_args += [f"{scratch[a.index]} + {me} * {cs}", ln]
+                else:
+                    call_args += [f"{ptr} + {at[a.count_result]}", ln]  # type: ignore[index]
+                pos += 2
             else:
-                call_args += [f"{ptr} + {lo}", ln]
-            pos += 2
-        else:
-            call_args.append(names[pos])
-            pos += 1
-    if len(results) >= 2:
-        call_args += [f"&{p}[{c}]" for p in parts]
-    call = f"{chunk_fn}({', '.join(call_args)})"
-    w(f"            {parts[0]}[{c}] = {call};" if len(results) == 1 else f"            {call};")
-    if filters:  # compact in chunk order: each chunk's copy waits for the previous one's
-        w('            LO_OMP("omp ordered")')
-        w("            {")
+                call_args.append(names[pos])
+                pos += 1
+        if len(results) >= 2:
+            call_args += [f"&{p}[{c}]" for p in parts]
+        text = f"{chunk_fn}({', '.join(call_args)})"
+        return f"{parts[0]}[{c}] = {text};" if len(results) == 1 else f"{text};"
+
+    if not filters:
+        w(f"            {call(False)}")
+    else:
+        # A chunk whose place is known (every chunk before it has compacted) compacts straight
+        # into the output and then publishes the next chunk's place; otherwise it compacts into
+        # this thread's cache-resident scratch, waits for its place, publishes the next one and
+        # copies. A chunk learns its place only after the chunk before it has returned, so no
+        # two chunks write the output's same elements at once (a kernel's full-vector stores
+        # past its count land where the later chunks write afterwards).
+        for r, v in foff.items():
+            w(f"            int64_t {at[r]} = lo_par_peek(&{v}[{c}]);")
+        w(f"            if ({' && '.join(f'{a} >= 0' for a in at.values())}) {{")
+        w(f"                {call(False)}")
+        for r, v in foff.items():
+            w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
+        w("            } else {")
+        w(f"                {call(True)}")
+        for r, v in foff.items():
+            w(f"                {at[r]} = lo_par_wait(&{v}[{c}]);")
+            w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
         for a in filters:
             ptr, _, ct = buf[a.index]
             cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
-            w(f"                memcpy({ptr} + {foff[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
-        for r, v in foff.items():
-            w(f"                {v} += {parts[r]}[{c}];")  # type: ignore[index]
+            w(f"                memcpy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
         w("            }")
     w("        }")
     if plan.scans:
