@@ -2,8 +2,17 @@
 
 Every lane-varying value of a loop body shares one lane count, so the widest element type
 decides: W = min over the body's data types (f32 f64 i32 i64) of the target's lanes for it
-(256-bit AVX2: 8 for f32, 4 when an f64 appears). Every vector then fits one register;
-narrower types use part of one. A width already concrete on the loop is kept when it fits.
+(256-bit AVX2: 8 for f32, 4 when an f64 or i64 appears). The widest types then fill a
+register and a narrower 32-bit type fills its low half (a *part vector*, targets/c_part.py):
+`vector<4xf32>` next to `vector<4xf64>` on AVX2. Why not the other way round (8 lanes, the
+f64 values split over two registers): one value is then one register, so the simd dialect,
+the lowering, accumulators, tails, masks and the interpreter are unchanged at any width, and
+only the C printer knows that an f32 vector may fill half its register; the cost is that the
+32-bit work of a mixed loop runs at half the register width (docs/design.md).
+
+A width already concrete on the loop is kept when it fits. A mix the C printer has no part
+vectors for (a lane type a quarter of the widest) or a compaction (`loop.append`) of a part
+vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
 """
 
 from __future__ import annotations
@@ -31,23 +40,44 @@ def data_types(op: loop.VecLoopOp | loop.PredLoopOp) -> set[Attribute]:
     return found
 
 
+def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, types: set[Attribute]) -> None:
+    """Raise unless every type narrower than the widest fills exactly half a register at W."""
+    widest = max(element_bits(t) for t in types)
+    for t in types:
+        if element_bits(t) not in (widest, widest // 2):
+            raise LoopoptDiagnostic(
+                f"{op.name} mixes {t} with {widest}-bit lanes: a {t} vector would fill "
+                f"{element_bits(t)}/{widest} of a {target.name} register (part vectors fill half)",
+                op,
+            )
+    for inner in op.walk():
+        if isinstance(inner, loop.AppendOp) and element_bits(inner.value.type) != widest:
+            raise LoopoptDiagnostic(
+                f"{inner.name} of {inner.value.type} in a loop of {widest}-bit lanes: compaction has no "
+                "form for a vector that fills part of a register",
+                inner,
+            )
+
+
 def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, partial: bool = True) -> int:
     """W for `op` on `target` (1 on the scalar target).
 
     With `partial=False` a loop mixing element widths (whose narrower vectors would fill
-    part of a register) is a located error instead: the C printer prints full registers only.
+    part of a register) is a located error instead.
     """
     if target.vector_bits == 0:
         return 1
     types = data_types(op) or {Float32Type()}
     natural = min(target.width(t) for t in types)
-    if not partial and len({target.width(t) for t in types}) > 1:
-        widths = ", ".join(f"{t} x{target.width(t)}" for t in sorted(types, key=str))
-        raise LoopoptDiagnostic(
-            f"{op.name} mixes element widths ({widths} lanes per {target.name} register): at "
-            f"{natural} lanes the narrower vectors fill part of a register (partial=false)",
-            op,
-        )
+    if len({target.width(t) for t in types}) > 1:
+        if not partial:
+            widths = ", ".join(f"{t} x{target.width(t)}" for t in sorted(types, key=str))
+            raise LoopoptDiagnostic(
+                f"{op.name} mixes element widths ({widths} lanes per {target.name} register): at "
+                f"{natural} lanes the narrower vectors fill part of a register (partial=false)",
+                op,
+            )
+        _check_part_vectors(op, target, types)
     given = op.width.concrete
     if given is None:
         return natural

@@ -9,7 +9,7 @@
 // Rapids it keeps vcompressps to memory. The map streams from half the LLC. Without a cpu
 // (generic) the ISA defaults stay: scalar tail, memory compress, 4 MiB.
 
-// ZEN4:        convert-loop-to-simd{target=avx512 partial=false fallback=true cpu=zen4 tail=auto}
+// ZEN4:        convert-loop-to-simd{target=avx512 fallback=true cpu=zen4 tail=auto}
 // ZEN4-LABEL:  float sumsq(
 // ZEN4:          _mm512_mask_loadu_ps(
 // ZEN4:          float s = _mm512_reduce_add_ps(
@@ -30,7 +30,7 @@
 // SPR-LABEL:   void sqrt_abs_axpb(
 // SPR:           _Bool stream = v >= 55050240;
 
-// GENERIC:       convert-loop-to-simd{target=avx512 partial=false fallback=true}
+// GENERIC:       convert-loop-to-simd{target=avx512 fallback=true}
 // GENERIC-LABEL: float sumsq(
 // GENERIC-NOT:     _mm512_mask_loadu_ps(
 // GENERIC:         float [[H:.*]] = _mm512_reduce_add_ps(

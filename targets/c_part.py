@@ -1,0 +1,282 @@
+"""Part-register vectors: the 32-bit lanes of a loop that mixes 32- and 64-bit element types.
+
+A loop mixing widths runs at one lane count W, the 64-bit types' lanes per register
+(loop_to_simd/width.py): its f64/i64 vectors fill a register and its f32/i32 vectors hold W
+lanes in a register of 2W, the low half. `vector<4xf32>` on AVX2 is an `__m256` whose lanes 0-3
+are the value; lanes 4-7 are zero after a load or a conversion and unspecified after
+arithmetic (no lane-wise op traps: MXCSR masks the float exceptions).
+
+So a lane-wise row (add, mul, exp, fma, broadcast, iota, a same-width conversion) prints a part
+vector through the whole register's row unchanged, and only the rows that see the vector as a
+whole, or whose mask has the other width's layout, have part rows of their own, keyed by the
+part key `f32x4` (element and lane count). They are built here from one line per ISA:
+
+    ISA     part keys     zero-extend a half / take the low half     32-bit mask -> W-lane mask
+    sse2    f32x2 i32x2   movq load / movq store                     unpacklo_epi32(m, m)
+    avx2    f32x4 i32x4   _mm256_zext*128 / _mm256_cast*256_*128     cvtepi32_epi64(low half)
+    avx512  f32x8 i32x8   _mm512_zext*256 / _mm512_cast*512_*256     (__mmask8)m
+    neon    f32x2 i32x2   vcombine(x, 0) / vget_low                  vmovl_s32(vget_low)
+
+A W-lane mask (`vector<Wxi1>`) always has the layout of the 64-bit compares (AVX2: 64-bit
+all-ones lanes; AVX-512: `__mmask8`), whatever compare made it: a compare of part vectors
+widens its 32-bit-lane result, and a select or masked access of part vectors narrows the mask
+back (inactive upper lanes). Horizontal reductions fill the upper lanes with the kind's
+neutral element and reduce the whole register: the halving tree then combines the W lanes in
+the same order as a native W-lane reduction. The conversions between the halves and the
+64-bit types (`convert.f64` of `f32x4`, ...) are ISA rows (targets/isa_*.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from loopopt.targets.c_helpers import Helper, LaneIO
+
+PART_ELEMENTS = ("f32", "i32")
+"""Element types that can fill part of a register (next to the 64-bit f64/i64)."""
+
+WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt", "masked_load", "masked_store",
+                     "compress_store", "compress_store_full", "compress_store_reg", "compress_store_full_reg",
+                     "select", "select_zero", "popcount")  # fmt: skip
+"""Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every
+`hreduce.*`, `cmp.*` and `convert.*` key): a part vector needs its own row for them."""
+
+_PART_KEY = re.compile(r"^(f32|i32)x(\d+)$")
+
+
+def part_key(elt: str, lanes: int) -> str:
+    """The row element key of a `vector<lanes x elt>` that fills part of a register: `f32x4`."""
+    return f"{elt}x{lanes}"
+
+
+def split_part_key(key: str) -> tuple[str, int] | None:
+    """(`f32`, 4) for `f32x4`; None for an element key of a whole register."""
+    m = _PART_KEY.match(key)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
+def part_lanes(isa_lanes: Mapping[str, int], elt: str) -> int | None:
+    """W for a part vector of `elt` on an ISA with these native lane counts (half the 32-bit
+    lanes: the 64-bit lane count), or None when `elt` never fills part of a register."""
+    n = isa_lanes.get(elt, 0) if elt in PART_ELEMENTS else 0
+    return n // 2 if n >= 2 else None
+
+
+def whole_register_row(key: str, elt: str) -> tuple[str, str] | None:
+    """The (key, element) of the whole-register row that prints `key` on part element `elt`,
+    when the op is lane-wise; None when the part needs its own row."""
+    part = split_part_key(elt)
+    if part is None:
+        return None
+    base, lanes = part
+    if key.startswith("convert."):
+        to = split_part_key(key[len("convert."):])
+        # a conversion between two part vectors of one lane count is lane-wise (i32x4 -> f32x4)
+        return (f"convert.{to[0]}", base) if to is not None and to[1] == lanes else None
+    if key in WHOLE_VECTOR_KEYS or key.startswith(("hreduce.", "cmp.")):
+        return None
+    return key, base
+
+
+# ---------------------------------------------------------------------------- the rows
+
+
+@dataclass(frozen=True)
+class PartSpelling:
+    """How one ISA moves the low half of a register: the per-ISA line of the module table."""
+
+    load: dict[str, str]
+    """Part element -> `{dst} = ...` loading W elements into the low half, zeroing the rest."""
+    store: dict[str, str]
+    """Part element -> a statement storing the low half's W elements."""
+    fill: dict[str, str]
+    """Part element -> an expression: `{a}`'s low half, its upper half `{n}` (a scalar C value)."""
+    widen_mask: str
+    """A 32-bit-lane mask `{m}` (low W lanes) -> the W-lane mask."""
+    narrow_mask: str
+    """A W-lane mask `{m}` -> the 32-bit-lane mask whose low W lanes are its lanes, the rest off."""
+
+
+SPELLINGS: dict[str, PartSpelling] = {
+    "sse2": PartSpelling(
+        load={"f32": "{dst} = _mm_castsi128_ps(_mm_loadl_epi64((const __m128i *)&{buf}[{idx}]));",
+              "i32": "{dst} = _mm_loadl_epi64((const __m128i *)&{buf}[{idx}]);"},
+        store={"f32": "_mm_storel_epi64((__m128i *)&{buf}[{idx}], _mm_castps_si128({value}));",
+               "i32": "_mm_storel_epi64((__m128i *)&{buf}[{idx}], {value});"},
+        fill={"f32": "_mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd({a}), _mm_castps_pd(_mm_set1_ps({n}))))",
+              "i32": "_mm_unpacklo_epi64({a}, _mm_set1_epi32({n}))"},
+        widen_mask="_mm_unpacklo_epi32({m}, {m})",
+        narrow_mask="_mm_move_epi64(_mm_shuffle_epi32({m}, _MM_SHUFFLE(2, 0, 2, 0)))",
+    ),
+    "avx2": PartSpelling(
+        load={"f32": "{dst} = _mm256_zextps128_ps256(_mm_loadu_ps(&{buf}[{idx}]));",
+              "i32": "{dst} = _mm256_zextsi128_si256(_mm_loadu_si128((const __m128i *)&{buf}[{idx}]));"},
+        store={"f32": "_mm_storeu_ps(&{buf}[{idx}], _mm256_castps256_ps128({value}));",
+               "i32": "_mm_storeu_si128((__m128i *)&{buf}[{idx}], _mm256_castsi256_si128({value}));"},
+        fill={"f32": "_mm256_insertf128_ps({a}, _mm_set1_ps({n}), 1)",
+              "i32": "_mm256_inserti128_si256({a}, _mm_set1_epi32({n}), 1)"},
+        widen_mask="_mm256_cvtepi32_epi64(_mm256_castsi256_si128({m}))",
+        narrow_mask="_mm256_zextsi128_si256(_mm256_castsi256_si128("
+                    "_mm256_permutevar8x32_epi32({m}, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))))",
+    ),
+    "avx512": PartSpelling(
+        load={"f32": "{dst} = _mm512_zextps256_ps512(_mm256_loadu_ps(&{buf}[{idx}]));",
+              "i32": "{dst} = _mm512_zextsi256_si512(_mm256_loadu_si256((const __m256i *)&{buf}[{idx}]));"},
+        store={"f32": "_mm256_storeu_ps(&{buf}[{idx}], _mm512_castps512_ps256({value}));",
+               "i32": "_mm256_storeu_si256((__m256i *)&{buf}[{idx}], _mm512_castsi512_si256({value}));"},
+        fill={"f32": "_mm512_mask_mov_ps(_mm512_set1_ps({n}), 0xFF, {a})",
+              "i32": "_mm512_mask_mov_epi32(_mm512_set1_epi32({n}), 0xFF, {a})"},
+        widen_mask="(__mmask8)({m})",
+        narrow_mask="(__mmask16)({m})",
+    ),
+    "neon": PartSpelling(
+        load={"f32": "{dst} = vcombine_f32(vld1_f32(&{buf}[{idx}]), vdup_n_f32(0.0f));",
+              "i32": "{dst} = vcombine_s32(vld1_s32(&{buf}[{idx}]), vdup_n_s32(0));"},
+        store={"f32": "vst1_f32(&{buf}[{idx}], vget_low_f32({value}));",
+               "i32": "vst1_s32(&{buf}[{idx}], vget_low_s32({value}));"},
+        fill={"f32": "vcombine_f32(vget_low_f32({a}), vdup_n_f32({n}))",
+              "i32": "vcombine_s32(vget_low_s32({a}), vdup_n_s32({n}))"},
+        widen_mask="vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(vget_low_u32({m}))))",
+        narrow_mask="vcombine_u32(vmovn_u64({m}), vdup_n_u32(0))",
+    ),
+}  # fmt: skip
+"""Per ISA, how its part vectors are loaded, stored, filled and how masks change layout."""
+
+_F64_TO_I32_SAT = "{p}min_pd({p}max_pd({{a}}, {p}set1_pd(-2147483648.0)), {p}set1_pd(2147483647.0))"
+"""f64 lanes clamped to the i32 range (a NaN lane becomes the lower bound: max returns its second operand)."""
+
+CONVERSIONS: dict[str, dict[tuple[str, str], str]] = {
+    "sse2": {
+        ("convert.f64", "f32x2"): "{dst} = _mm_cvtps_pd({a});",
+        ("convert.f32x2", "f64"): "{dst} = _mm_cvtpd_ps({a});",
+        ("convert.f64", "i32x2"): "{dst} = _mm_cvtepi32_pd({a});",
+        ("convert.i32x2", "f64"): "{dst} = _mm_cvttpd_epi32(_mm_and_pd(" + _F64_TO_I32_SAT.format(p="_mm_") + ", _mm_cmpord_pd({a}, {a})));",
+        ("convert.i64", "i32x2"): "{dst} = _mm_unpacklo_epi32({a}, _mm_srai_epi32({a}, 31));",
+        ("convert.i32x2", "i64"): "{dst} = _mm_move_epi64(_mm_shuffle_epi32({a}, _MM_SHUFFLE(3, 1, 2, 0)));",
+        ("convert.i64", "f32x2"): "{dst} = lo_cvt_f64_i64x2(_mm_cvtps_pd({a}));",
+        ("convert.f32x2", "i64"): "{dst} = lo_cvt_i64_f32x2p({a});",
+    },
+    "avx2": {
+        ("convert.f64", "f32x4"): "{dst} = _mm256_cvtps_pd(_mm256_castps256_ps128({a}));",
+        ("convert.f32x4", "f64"): "{dst} = _mm256_zextps128_ps256(_mm256_cvtpd_ps({a}));",
+        ("convert.f64", "i32x4"): "{dst} = _mm256_cvtepi32_pd(_mm256_castsi256_si128({a}));",
+        ("convert.i32x4", "f64"): "{dst} = _mm256_zextsi128_si256(_mm256_cvttpd_epi32(_mm256_and_pd("
+                                  + _F64_TO_I32_SAT.format(p="_mm256_") + ", _mm256_cmp_pd({a}, {a}, _CMP_ORD_Q))));",
+        ("convert.i64", "i32x4"): "{dst} = _mm256_cvtepi32_epi64(_mm256_castsi256_si128({a}));",
+        ("convert.i32x4", "i64"): "{dst} = _mm256_zextsi128_si256(_mm256_castsi256_si128("
+                                  "_mm256_permutevar8x32_epi32({a}, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))));",
+        ("convert.i64", "f32x4"): "{dst} = lo_cvt_f64_i64x4(_mm256_cvtps_pd(_mm256_castps256_ps128({a})));",
+        ("convert.f32x4", "i64"): "{dst} = lo_cvt_i64_f32x4p({a});",
+    },
+    "avx512": {
+        ("convert.f64", "f32x8"): "{dst} = _mm512_cvtps_pd(_mm512_castps512_ps256({a}));",
+        ("convert.f32x8", "f64"): "{dst} = _mm512_zextps256_ps512(_mm512_cvtpd_ps({a}));",
+        ("convert.f64", "i32x8"): "{dst} = _mm512_cvtepi32_pd(_mm512_castsi512_si256({a}));",
+        ("convert.i32x8", "f64"): "{dst} = _mm512_zextsi256_si512(_mm512_cvttpd_epi32(_mm512_maskz_mov_pd("
+                                  "_mm512_cmp_pd_mask({a}, {a}, _CMP_ORD_Q), " + _F64_TO_I32_SAT.format(p="_mm512_") + ")));",
+        ("convert.i64", "i32x8"): "{dst} = _mm512_cvtepi32_epi64(_mm512_castsi512_si256({a}));",
+        ("convert.i32x8", "i64"): "{dst} = _mm512_zextsi256_si512(_mm512_cvtepi64_epi32({a}));",
+        ("convert.i64", "f32x8"): "{dst} = lo_cvt_f64_i64x8(_mm512_cvtps_pd(_mm512_castps512_ps256({a})));",
+        ("convert.f32x8", "i64"): "{dst} = _mm512_zextps256_ps512(_mm512_cvtepi64_ps({a}));",  # DQ: rounds once
+    },
+    "neon": {
+        ("convert.f64", "f32x2"): "{dst} = vcvt_f64_f32(vget_low_f32({a}));",
+        ("convert.f32x2", "f64"): "{dst} = vcombine_f32(vcvt_f32_f64({a}), vdup_n_f32(0.0f));",
+        ("convert.f64", "i32x2"): "{dst} = vcvtq_f64_s64(vmovl_s32(vget_low_s32({a})));",
+        # FCVTZS saturates and gives 0 for NaN; SQXTN saturates to i32: the defined semantics
+        ("convert.i32x2", "f64"): "{dst} = vcombine_s32(vqmovn_s64(vcvtq_s64_f64({a})), vdup_n_s32(0));",
+        ("convert.i64", "i32x2"): "{dst} = vmovl_s32(vget_low_s32({a}));",
+        ("convert.i32x2", "i64"): "{dst} = vcombine_s32(vmovn_s64({a}), vdup_n_s32(0));",
+        ("convert.i64", "f32x2"): "{dst} = vcvtq_s64_f64(vcvt_f64_f32(vget_low_f32({a})));",
+        ("convert.f32x2", "i64"): "{dst} = lo_cvt_i64_f32x2p({a});",
+    },
+}  # fmt: skip
+"""Conversions between a part vector and the 64-bit lanes: float -> int truncates, saturates and
+gives 0 for NaN (docs/integer_semantics.md; f32 -> i64 goes through f64, exactly); int -> float
+rounds once (i64 -> f32 lane by lane where the ISA has no instruction); i64 -> i32 keeps the low
+bits. Lane counts are those of the ISA's 64-bit lanes."""
+
+
+NEUTRAL: dict[str, dict[str, str]] = {
+    "f32": {"add": "-0.0f", "mul": "1.0f", "min": "INFINITY", "max": "(-INFINITY)"},
+    "i32": {"add": "0", "mul": "1", "min": "INT32_MAX", "max": "INT32_MIN", "and": "-1", "or": "0"},
+}
+"""The element that leaves a reduction unchanged, per part element and kind (upper-lane fill)."""
+
+
+def _expression(template: str) -> str | None:
+    """The expression of a one-statement row `{dst} = EXPR;`, or None."""
+    m = re.fullmatch(r"\{dst\} = (.*);", template)
+    return m.group(1) if m and "; " not in m.group(1) else None
+
+
+@functools.cache
+def rows(isa_name: str) -> dict[tuple[str, str], str]:
+    """The part rows of ISA `isa_name` (an `IsaTable` row hook: c_isa.ROW_HOOKS)."""
+    spelling = SPELLINGS.get(isa_name)
+    if spelling is None:
+        return {}
+    from loopopt.targets.c import isa_table  # the ISA's own rows: imported when first asked
+
+    table = isa_table(isa_name)
+    out: dict[tuple[str, str], str] = dict(CONVERSIONS[isa_name])
+    for elt in PART_ELEMENTS:
+        n = part_lanes(table.lanes, elt)
+        assert n is not None
+        key = part_key(elt, n)
+        narrow = spelling.narrow_mask.format(m="{mask}")
+        out[("load", key)] = out[("load_aligned", key)] = spelling.load[elt]
+        out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = spelling.store[elt]
+        for (op_key, e), template in table.rows.items():
+            if e != elt:
+                continue
+            if op_key.startswith("cmp."):
+                expr = _expression(template)
+                if expr is not None:
+                    out[(op_key, key)] = "{dst} = " + spelling.widen_mask.format(m=expr) + ";"
+            elif op_key in ("select", "select_zero", "masked_load", "masked_store"):
+                out[(op_key, key)] = template.replace("{mask}", narrow)
+            elif op_key.startswith("hreduce."):
+                neutral = NEUTRAL[elt].get(op_key[len("hreduce."):])
+                if neutral is not None:
+                    out[(op_key, key)] = template.replace("{a}", spelling.fill[elt].format(a="{a}", n=neutral))
+    return out
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def lane_conversion_helper(io: LaneIO, name: str, src: str, dst: str, expr: str) -> Helper:
+    """`name(v)`: the part vector of `dst` whose lane k is C `expr` of lane k of the whole
+    `src` vector `v` (written with `x`): a conversion with no instruction, lane by lane."""
+    from loopopt.targets.c_helpers import Helper, c_type
+
+    n = io.n(src)
+    code = (
+        f"static inline {io.vtype(dst)} {name}({io.vtype(src)} v)\n{{\n"
+        f"    {c_type(src)} x[{n}];\n"
+        f"    {io.store(src, 'x', 'v')}\n"
+        f"    {c_type(dst)} r[{io.n(dst)}] = {{0}};\n"
+        f"    for (int k = 0; k < {n}; k++) r[k] = {expr};\n"
+        f"    return {io.load(dst, 'r')};\n}}\n"
+    )
+    return Helper(name, code)
+
+
+def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
+    """`lo_cvt_i64_f32x<W>p`: i64 -> f32 rounded once (no ISA but AVX-512 DQ has it; through
+    f64 it would round twice)."""
+    from loopopt.targets.c_helpers import LaneIO
+
+    if isa.name not in SPELLINGS:
+        return []
+    io = LaneIO(isa)
+    w = io.n("i64")
+    name = f"lo_cvt_i64_f32x{w}p"
+    return [lane_conversion_helper(io, name, "i64", "f32", "(float)x[k]")]
