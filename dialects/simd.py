@@ -309,6 +309,56 @@ class MaskedLoadOp(IRDLOperation):
 
 
 @irdl_op_definition
+class GatherOp(IRDLOperation):
+    """`simd.gather %b[%idx], %m, %pass : !loop.buf<f32>, vector<8xi32>, vector<8xi1> -> vector<8xf32>`:
+    lane k = m[k] ? b[idx[k]] : pass[k].
+
+    Inactive lanes are not read (a bounds-checked gather turns off the lanes whose index is
+    out of range). `idx` has the result's lane count and i32 or i64 lanes, read signed.
+    `lanewise` loads the active lanes one by one with scalar loads instead of the ISA's gather
+    instruction (AVX2 `_mm256_mask_i32gather_ps`, AVX-512 `_mm512_mask_i32gather_ps`): the
+    CPU model's choice (lowering/loop_to_simd/gather.py); SSE2, NEON and scalar C always go
+    lane by lane."""
+
+    name = "simd.gather"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    buf = operand_def(BufType)
+    indices = operand_def(IntVector)
+    mask = operand_def(MaskVector)
+    passthru = operand_def(T)
+    result = result_def(T)
+    lanewise = opt_prop_def(UnitAttr)
+    """Scalar loads lane by lane instead of the gather instruction (the printer's choice of row)."""
+
+    traits = traits_def(MemoryReadEffect())
+
+    assembly_format = (
+        "$buf `[` $indices `]` `,` $mask `,` $passthru (`lanewise` $lanewise^)? attr-dict "
+        "`:` type($buf) `,` type($indices) `,` type($mask) `->` type($result)"
+    )
+
+    def __init__(self, buf: SSAValue | Operation, indices: SSAValue | Operation,
+                 mask: SSAValue | Operation, passthru: SSAValue | Operation, lanewise: bool = False):
+        passthru = SSAValue.get(passthru)
+        props = {"lanewise": UnitAttr()} if lanewise else {}
+        super().__init__(operands=[buf, indices, mask, passthru], result_types=[passthru.type], properties=props)
+
+    def verify_(self) -> None:
+        _check_buffer(self.buf, self.result.type)
+        _check_mask(self.mask, self.result.type)
+        if lanes(self.indices.type) != lanes(self.result.type):
+            raise VerifyException(
+                f"index lanes {lanes(self.indices.type)} != vector width {lanes(self.result.type)}"
+            )
+        buf_type = self.buf.type
+        assert isinstance(buf_type, BufType)
+        if buf_type.rank.data != 1:
+            raise VerifyException(f"simd.gather reads a rank-1 buffer, found rank {buf_type.rank.data}")
+
+
+@irdl_op_definition
 class MaskedStoreOp(IRDLOperation):
     """`simd.masked_store %v, %b[%i], %m : vector<8xf32>, !loop.buf<f32>, vector<8xi1>`:
     b[i + k] = lane k where m[k].
@@ -764,3 +814,4 @@ Simd = Dialect(
         ReduceKindAttr,
     ],
 )
+        GatherOp,

@@ -163,6 +163,23 @@ class SimdFunctions(InterpreterFunctions):
         result[mask] = buf[_active_indices(op, buf, int(index), mask)]
         return (result,)
 
+    @impl(simd.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: simd.GatherOp, args: PythonValues):
+        buf, indices, mask, passthru = args
+        t = op.result.type
+        buf = _buffer(op, buf, t.element_type)
+        mask = _mask(mask, _lanes(t))
+        result = _vector(passthru, t).copy()
+        where = _vector(indices, op.indices.type)
+        for k in np.flatnonzero(mask):
+            at = int(where[k])
+            if not 0 <= at < len(buf):
+                raise InterpretationError(
+                    f"{op.name}: active lane {k} at element {at} out of bounds of a buffer of length {len(buf)}"
+                )
+            result[k] = buf[at]
+        return (result,)
+
     @impl(simd.MaskedStoreOp)
     def run_masked_store(self, interpreter: Interpreter, op: simd.MaskedStoreOp, args: PythonValues):
         value, buf, index, mask = args

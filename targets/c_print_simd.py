@@ -47,6 +47,19 @@ class SimdStatements(FunctionCore):
         self._row(op, "masked_store", op.value.type, buf=buf.ptr, idx=self.e(op.index),
                   mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
 
+    def _simd_gather(self, op: Operation) -> None:
+        """The ISA's gather instruction (`gather.<index type>` row) unless the op is `lanewise`
+        or the ISA has none; else scalar loads lane by lane (`gather_lanes.<index type>`, c_gather)."""
+        assert isinstance(op, simd.GatherOp)
+        buf = self.buffer(op.buf, op)
+        table, elt = self.row_key(op.result.type)
+        _, ie = self.row_key(op.indices.type)
+        key = f"gather.{ie}"
+        if op.lanewise is not None or table.row(key, elt) is None:
+            key = f"gather_lanes.{ie}"
+        self._row(op, key, op.result.type, buf=buf.ptr, idx=self.e(op.indices),
+                  mask=self.e(op.mask), passthru=self.e(op.passthru))  # fmt: skip
+
     def _simd_compress_store(self, op: Operation) -> None:
         assert isinstance(op, simd.CompressStoreOp)
         buf = self.buffer(op.buf, op)

@@ -142,6 +142,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
             simd.StoreOp: self._simd_store,
             simd.MaskedLoadOp: self._simd_masked_load,
             simd.MaskedStoreOp: self._simd_masked_store,
+            simd.GatherOp: self._simd_gather,
             simd.CompressStoreOp: self._simd_compress_store,
             simd.AlignOffsetOp: self._simd_align_offset,
             simd.StoreFenceOp: self._simd_store_fence,

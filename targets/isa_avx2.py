@@ -29,6 +29,11 @@ ROWS: Rows = {
     ("masked_store", "f64"): "_mm256_maskstore_pd(&{buf}[{idx}], {mask}, {value});",
     ("masked_store", "i32"): "_mm256_maskstore_epi32((int *)&{buf}[{idx}], {mask}, {value});",
     ("masked_store", "i64"): "_mm256_maskstore_epi64((long long *)&{buf}[{idx}], {mask}, {value});",
+    # gathers (simd.gather; lane-wise form: c_gather): inactive lanes keep {passthru} and are not read
+    ("gather.i32", "f32"): "{dst} = _mm256_mask_i32gather_ps({passthru}, {buf}, {idx}, _mm256_castsi256_ps({mask}), 4);",
+    ("gather.i64", "f64"): "{dst} = _mm256_mask_i64gather_pd({passthru}, {buf}, {idx}, _mm256_castsi256_pd({mask}), 8);",
+    ("gather.i32", "i32"): "{dst} = _mm256_mask_i32gather_epi32({passthru}, (const int *){buf}, {idx}, {mask}, 4);",
+    ("gather.i64", "i64"): "{dst} = _mm256_mask_i64gather_epi64({passthru}, (const long long *){buf}, {idx}, {mask}, 8);",
     # integer mul and abs: no 64-bit multiply or abs before AVX-512
     ("mul", "i32"): "{dst} = _mm256_mullo_epi32({a}, {b});",
     ("mul", "i64"): "{dst} = lo_mullo_i64x4({a}, {b});",

@@ -54,6 +54,11 @@ ROWS: Rows = {
     **variable_shift_rows(AVX512_X86),
     **{("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);" for e, (s, _) in _TYPES.items()},
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},
+    # gathers (simd.gather; lane-wise form: c_gather): inactive lanes keep {passthru} and are not read
+    ("gather.i32", "f32"): "{dst} = _mm512_mask_i32gather_ps({passthru}, {mask}, {idx}, {buf}, 4);",
+    ("gather.i64", "f64"): "{dst} = _mm512_mask_i64gather_pd({passthru}, {mask}, {idx}, {buf}, 8);",
+    ("gather.i32", "i32"): "{dst} = _mm512_mask_i32gather_epi32({passthru}, {mask}, {idx}, {buf}, 4);",
+    ("gather.i64", "i64"): "{dst} = _mm512_mask_i64gather_epi64({passthru}, {mask}, {idx}, {buf}, 8);",
     **{("compress_store", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
        for e, (s, _) in _TYPES.items()},
     # vcompress to memory writes only the active lanes; measured faster on Intel than a register

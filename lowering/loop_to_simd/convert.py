@@ -53,6 +53,7 @@ from xdsl.pattern_rewriter import (
 from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import MaskForm
+from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
@@ -185,3 +186,4 @@ class ConvertLoopToSimdPass(ModulePass):
         op.attributes[TARGET_ATTR] = StringAttr(resolve_target_name(self.target))
         if self.pipeline:
             op.attributes[PIPELINE_ATTR] = StringAttr(self.pipeline)
+        choose_gather_forms(op, options.target, options.cpu)

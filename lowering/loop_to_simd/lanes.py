@@ -38,6 +38,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.lowering.loop_to_simd.gather import emit_gather_load
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
 
 
@@ -357,6 +358,9 @@ class BlockEmitter:
         operand_lanes = [self.lanes(v) for v in op.operands]
         if any(isinstance(x, Strided) for x in operand_lanes):
             return self._index_op(op, operand_lanes)
+        if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType) and isinstance(operand_lanes[0], Varying):
+            self.env[op.result] = operand_lanes[0]  # index lanes: the integer lanes they were cast from (a gather's)
+            return
         if all(isinstance(x, Uniform) for x in operand_lanes):
             return self._uniform(op)
         return self._varying(op)
@@ -565,6 +569,8 @@ class BlockEmitter:
             self.env[op.result] = Varying(self._loaded[key])
             return
         if self.load_mask is None:
+        if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+            return emit_gather_load(self, op)
             new = self.emit(simd.LoadOp(op.buf, start, vt), op)
         else:
             zero = self.lowering.splat_constant(0, vt)

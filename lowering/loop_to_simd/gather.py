@@ -1,0 +1,84 @@
+"""Loads at a lane-varying index -> `simd.gather`, and which form each gather takes on a CPU.
+
+A vecloop body may load `%x = loop.load %b[%j]` where `%j` is computed in the body from a
+loaded integer (`%j = arith.index_cast %k : i64 to index`): each lane reads its own element.
+The index lanes are the integer vector `%k` was loaded as (i32 or i64, read signed), so
+```
+%k = loop.load %idx[%i] : !loop.buf<i32>
+%j = arith.index_cast %k : i32 to index
+%x = loop.load %b[%j] : !loop.buf<f32>
+```
+becomes, at W = 8,
+```
+%k = simd.load %idx[%i] : !loop.buf<i32> -> vector<8xi32>
+%x = simd.gather %b[%k], %all, %zero : !loop.buf<f32>, vector<8xi32>, vector<8xi1> -> vector<8xf32>
+```
+The Loop IR load promises that every index is in bounds (convert-df-to-loop's `df.gather`
+clamps out-of-bounds indices to 0 and zeroes their values: lowering/df_to_loop/gather.py),
+so every lane is active except the lanes past the end in a masked tail.
+
+Which form (`choose_gather_forms`, after the lowering): the ISA's gather instruction where
+the CPU model's gather cost per lane is below `SCALAR_LOAD_LANE_COST`, else `lanewise`
+(scalar loads lane by lane). With no cost in the table (an unknown CPU) the instruction is
+kept: it is never wrong, and on every tabled x86 CPU it is the cheaper form.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType, i1
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop, simd
+from loopopt.dialects.cpu_models import CpuModel
+from loopopt.dialects.simd_targets import TargetInfo
+
+if TYPE_CHECKING:
+    from loopopt.lowering.loop_to_simd.lanes import BlockEmitter
+
+SCALAR_LOAD_LANE_COST = 1.5
+"""Cycles per lane of a gather done with scalar loads: one load (2 per cycle), moving the
+index out of and the element into a vector (about one shuffle each, on port 5 / FP
+shuffles), per lane; a round estimate, as the CPU table's costs are."""
+
+
+def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
+    """`loop.load %b[%j]` with `%j` lane-varying -> `simd.gather` of the lanes' elements."""
+    from loopopt.lowering.loop_to_simd.lanes import Varying
+
+    if op.buf_type.rank.data != 1:
+        raise LoopoptDiagnostic(f"{op.name}: a gather from a rank-{op.buf_type.rank.data} buffer has no simd form", op)
+    (a,) = op.affine_indices
+    if len(a.terms) != 1 or a.terms[0][1] != 1 or a.offset:
+        raise LoopoptDiagnostic(f"{op.name}: a gather's index must be one computed value (b[j], not an expression of it)", op)
+    lanes = em.lanes(a.terms[0][0])
+    assert isinstance(lanes, Varying)
+    indices = lanes.value
+    vt = em.lowering.vector_type(op.result.type, op)
+    assert isinstance(indices.type, VectorType)
+    if indices.type.get_shape()[0] != vt.get_shape()[0]:
+        raise LoopoptDiagnostic(f"{op.name}: gather index lanes {indices.type} do not match {vt}", op)
+    mask = em.load_mask
+    if mask is None:
+        mask = em.lowering.splat_constant(True, VectorType(i1, [em.width]))
+    zero = em.lowering.splat_constant(0, vt)
+    new = em.emit(simd.GatherOp(op.buf, indices, mask, zero), op)
+    new.results[0].name_hint = op.result.name_hint
+    em.env[op.result] = Varying(new.results[0])
+
+
+def gather_instruction_pays(target: TargetInfo, cpu: CpuModel, width: int) -> bool:
+    """The gather instruction is cheaper per lane than scalar loads on `cpu` (or its cost is unknown)."""
+    cost = cpu.costs.gather_512 if target.name == "avx512" else cpu.costs.gather_256 if target.name == "avx2" else None
+    if cost is None:
+        return True
+    lanes = {"avx512": 16, "avx2": 8}[target.name]  # the table's costs are for f32 lanes
+    return cost / lanes < SCALAR_LOAD_LANE_COST
+
+
+def choose_gather_forms(module: ModuleOp, target: TargetInfo, cpu: CpuModel) -> None:
+    """Mark every `simd.gather` `lanewise` where the instruction does not pay on `cpu`."""
+    for op in module.walk():
+        if isinstance(op, simd.GatherOp) and not gather_instruction_pays(target, cpu, simd.lanes(op.result.type)):
+            op.properties["lanewise"] = UnitAttr()
