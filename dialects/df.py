@@ -29,7 +29,7 @@ declaration; a `func.call` in a body has unknown effects (xDSL's default).
 
 The ops live in one module per family, which this module gathers into the `DF` dialect (and
 re-exports, so `df.MapOp` and `from loopopt.dialects.df import kind_combiner` keep working):
-df_sources (constant, range, random), df_elementwise (map, filter, select), df_reductions
+df_sources (constant, range, random), df_elementwise (map, filter, select), df_gather (gather), df_reductions
 (reduce, fold, scan), df_records (tuples and records), df_decl_ref; df_body holds df.yield and
 the body contract. What the ops share: df_syntax (custom-syntax pieces), df_verify (verifier
 helpers), df_types (the types and the reduction kind attribute).
@@ -42,6 +42,7 @@ from xdsl.ir import Dialect
 from loopopt.dialects.df_body import YieldOp
 from loopopt.dialects.df_decl_ref import DeclRefEffects, DeclRefOp, DeclRefSymbolUse
 from loopopt.dialects.df_elementwise import FilterOp, MapOp, SelectOp
+from loopopt.dialects.df_gather import GatherOp
 from loopopt.dialects.df_records import FieldOp, GetOp, MakeRecordsOp, MakeTupleOp
 from loopopt.dialects.df_reductions import FoldOp, ReduceOp, ScanOp, kind_combiner, reduced_type
 from loopopt.dialects.df_sources import ConstantOp, RandomEffect, RandomOp, RangeOp
@@ -60,6 +61,7 @@ __all__ = [
     "MapOp",
     "FilterOp",
     "SelectOp",
+    "GatherOp",
     "ReduceOp",
     "FoldOp",
     "ScanOp",
@@ -87,6 +89,7 @@ DF = Dialect(
         MapOp,
         FilterOp,
         SelectOp,
+        GatherOp,
         # reductions
         ReduceOp,
         FoldOp,

@@ -193,6 +193,14 @@ class DFFunctions(InterpreterFunctions):
         cond, a, b = args
         return (_select(cond, a, b, op.result.type),)
 
+    @impl(df.GatherOp)
+    def run_gather(self, interpreter: Interpreter, op: df.GatherOp, args: PythonValues):
+        x, idx = (np.asarray(a) for a in args)
+        # exact integer compare (no wrap): every i32/i64 index, INT64_MIN..INT64_MAX included
+        inside = (idx >= 0) & (idx < len(x))
+        picked = x[np.where(inside, idx, 0)] if len(x) else np.zeros(idx.shape, x.dtype)
+        return (np.where(inside, picked, np.zeros((), x.dtype)).astype(x.dtype),)
+
     # -- reductions ----------------------------------------------------------------------
 
     @impl(df.ReduceOp)

@@ -28,6 +28,7 @@ from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.decl_ref import inline_decl_refs
 from loopopt.lowering.df_to_loop.filter import LowerFilter
 from loopopt.lowering.df_to_loop.fold import LowerFold
+from loopopt.lowering.df_to_loop.gather import LowerGather
 from loopopt.lowering.df_to_loop.kernel import (
     convert_inputs,
     convert_outputs,
@@ -54,6 +55,7 @@ def populate_df_to_loop_patterns() -> list[DFLoweringPattern]:
         LowerMap(),
         LowerFilter(),
         LowerSelect(),
+        LowerGather(),
         # reductions
         LowerReduce(),
         LowerFold(),

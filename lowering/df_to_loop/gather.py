@@ -1,0 +1,117 @@
+"""df.gather → a bounds-checked loop over the indices (and a zero loop when x is empty).
+
+```
+%y = df.gather %x[%idx] : !df.array<f32, [j]>, !df.array<i32, [i]> -> !df.array<f32, [i]>
+  →
+%nx = loop.dim %x, 0 : !loop.buf<f32>
+%n_ok = arith.select (%nx > 0), %n, 0            // x empty: no element can be read
+%bound = trunc(min(%nx, 2**31)) : i32            // i64 indices: %nx itself
+loop.for %i in [%c0, %n_ok) {
+  %k = loop.load %idx[%i] : !loop.buf<i32>
+  %in = arith.cmpi ult, %k, %bound : i32         // unsigned: a negative index is huge
+  %s = arith.select %in, %k, 0 : i32             // in bounds whatever %k is
+  %j = arith.index_cast %s : i32 to index
+  %v = loop.load %x[%j] : !loop.buf<f32>
+  %r = arith.select %in, %v, 0.0 : f32
+  loop.store %r, %out[%i] : !loop.buf<f32>
+}
+loop.for %i in [%n_ok, %n) { loop.store 0.0, %out[%i] }   // runs only when x is empty
+```
+Out of bounds (idx < 0 or idx >= len(x), any i32/i64 value) gives 0 and reads nothing
+(dialects/df_gather.py). The i32 bound is min(len(x), 2**31) as an unsigned i32: every
+non-negative i32 index of an array that long is in bounds and every negative one (>= 2**31
+unsigned) is not. The load's index is always in [0, len(x)), so the Loop IR needs no
+conditional load, and loop-vectorize turns `loop.load %x[%j]` into a gather
+(lowering/loop_to_simd/gather.py) with i32 lanes next to f32 data, i64 lanes next to f64.
+"""
+
+from __future__ import annotations
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.ir import Block, SSAValue
+from xdsl.rewriter import InsertPoint
+
+from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import df, loop
+from loopopt.dialects.df_types import ArrayType
+from loopopt.lowering.df_to_loop.context import KernelLowering
+from loopopt.lowering.df_to_loop.nest import Iter, build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
+from loopopt.lowering.df_to_loop.values import BufArray, Point
+from loopopt.lowering.loop_to_simd.lanes import const_op
+
+I32_BOUND = 2**31
+"""Bounds of an i32 index are compared against min(len(x), 2**31), unsigned."""
+
+
+class LowerGather(DFLoweringPattern[df.GatherOp]):
+    op_type = df.GatherOp
+
+    def lower(self, op: df.GatherOp, ctx: KernelLowering, b: Builder) -> None:
+        x, idx = ctx.get(op.source, op), ctx.get(op.indices, op)
+        if not isinstance(x, BufArray):
+            raise LoopoptDiagnostic("df.gather: the source must be an array held in memory (an input or a computed array), not a df.range", op)
+        t = op.result.type
+        it = op.indices.type
+        assert isinstance(t, ArrayType) and isinstance(it, ArrayType)
+        axes = t.axis_names
+        index_type = it.element_type
+        assert isinstance(index_type, IntegerType)
+        (n,) = iters_for([idx], axes, axes)
+        nx = x.extents[0]
+        dest = ctx.destination(b, op.result, (n.extent,))
+        zero_index = ctx.index(0)
+        some = b.insert(arith.CmpiOp(nx, zero_index, "sgt")).result
+        n_ok = b.insert(arith.SelectOp(some, n.extent, zero_index)).result
+        n_ok.name_hint = f"n_{axes[0]}_in_x"
+        bound = _bound(b, ctx, nx, index_type)
+        element = t.element_type
+
+        def step(inner: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
+            k = load(ctx, inner, idx, axes, point)
+            assert isinstance(k, SSAValue)
+            inside = inner.insert(arith.CmpiOp(k, bound, "ult")).result
+            inside.name_hint = "in_bounds"
+            zero_k = inner.insert(const_op(0, index_type)).result
+            safe = inner.insert(arith.SelectOp(inside, k, zero_k)).result
+            j = inner.insert(arith.IndexCastOp(safe, IndexType())).result
+            v = inner.insert(loop.LoadOp(x.buf, [_affine(j)])).result
+            zero = inner.insert(const_op(0, element)).result
+            r = inner.insert(arith.SelectOp(inside, v, zero)).result
+            store(inner, r, dest, axes, point)
+            return []
+
+        build_nest(ctx, b, [Iter(n.axis, n_ok)], [], [], step)
+        _zero_rest(ctx, b, dest, axes, n_ok, n.extent, element)
+        ctx.bind(op.result, dest)
+
+
+def _affine(v: SSAValue):
+    from loopopt.dialects.loop_affine import Affine
+
+    return Affine.var(v)
+
+
+def _bound(b: Builder, ctx: KernelLowering, nx: SSAValue, index_type: IntegerType) -> SSAValue:
+    """len(x) as the index type, for an unsigned compare (see the module docstring)."""
+    if index_type.width.data == 64:
+        bound = b.insert(arith.IndexCastOp(nx, index_type)).result
+    else:
+        capped = b.insert(arith.MinSIOp(nx, ctx.index(I32_BOUND))).result
+        bound = b.insert(arith.IndexCastOp(capped, index_type)).result
+    bound.name_hint = "bound"
+    return bound
+
+
+def _zero_rest(ctx: KernelLowering, b: Builder, dest, axes, lo: SSAValue, hi: SSAValue, element) -> None:
+    """`out[i] = 0` for i in [lo, hi): the elements of a gather from an empty array."""
+    block = Block(arg_types=[IndexType()])
+    var = block.args[0]
+    var.name_hint = axes[0]
+    inner = Builder(InsertPoint.at_end(block))
+    zero = inner.insert(const_op(0, element)).result
+    store(inner, zero, dest, axes, Point({axes[0]: _affine(var)}))
+    inner.insert(loop.YieldOp())
+    b.insert(loop.ForOp([lo, hi], [], [], block))
