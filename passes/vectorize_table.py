@@ -4,12 +4,13 @@ An op in a loop body may be vectorized when its class is a row of `VECTOR_FORMS`
 operand and result type is in `LANE_TYPES`. The right column says what the op becomes
 after convert-loop-to-simd (elementwise arith/math stay arith/math on `vector<NxT>`), so
 the table only lists ops every SIMD target (targets/isa_*.py, plus the vector math rows of
-targets/c_vmath.py: exp exp2 expm1 log log2 log1p sin cos tanh erf pow rsqrt) can express:
-integer division and remainder, the other transcendentals (log10, tan, atan, cbrt, ...),
-rounding (floor, ceil) and calls are absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM (the scalar loop
-then divides with the defined semantics: by zero gives 0, never a trap). Unsigned integer
-compares (`arith.cmpi ult/ule/ugt/uge`) decline while `simd.cmp` has no unsigned integer
-predicate (every ISA table has the rows: targets/isa_*.py `cmp.ult` on i32/i64).
+targets/c_vmath.py: exp exp2 expm1 log log2 log1p sin cos tanh erf pow rsqrt, and the integer
+rows of targets/c_intvec.py: division and remainder, unsigned min/max, ctpop) can express:
+the other transcendentals (log10, tan, atan, cbrt, ...), rounding (floor, ceil) and calls are
+absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM. Integer division keeps the
+defined semantics in vector form too (by zero gives 0, MIN / -1 = MIN, never a trap).
+Integer lanes are i32 and i64: i8 and i16 loops stay scalar (VEC_REJECT_NO_VECTOR_FORM, "lanes
+hold f32, f64, i32, i64, i1 or index").
 """
 
 from __future__ import annotations
@@ -59,7 +60,18 @@ VECTOR_FORMS: dict[type[Operation], str] = {
     arith.ShRUIOp: "vector shru",
     arith.MinSIOp: "simd.min",
     arith.MaxSIOp: "simd.max",
+    arith.MinUIOp: "vector minui",
+    arith.MaxUIOp: "vector maxui",
     math.AbsIOp: "vector abs",
+    math.CtPopOp: "vector ctpop",
+    # integer division: multiply-high for a constant i32 divisor, lane by lane otherwise (c_intvec)
+    arith.DivSIOp: "vector divsi",
+    arith.DivUIOp: "vector divui",
+    arith.RemSIOp: "vector remsi",
+    arith.RemUIOp: "vector remui",
+    arith.FloorDivSIOp: "vector floordivsi",
+    arith.CeilDivSIOp: "vector ceildivsi",
+    arith.CeilDivUIOp: "vector ceildivui",
     # compare and select                      -> masks
     arith.CmpfOp: "simd.cmp -> mask",
     arith.CmpiOp: "simd.cmp -> mask",

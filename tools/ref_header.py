@@ -74,7 +74,7 @@ NUMPY_NAMES = frozenset(
     abs absolute add all amax amin any arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh
     argmax argmin array asarray bitwise_and bitwise_not bitwise_or bitwise_xor bool_ cbrt ceil clip
     concatenate copysign cos cosh count_nonzero cumprod cumsum divide dot e equal exp exp2 expm1 fabs
-    float32 float64 floor floor_divide fmax fmin fmod full greater greater_equal hypot inf int8
+    bitwise_count float32 float64 floor floor_divide fmax fmin fmod full greater greater_equal hypot inf int8
     int16 int32 int64 invert isfinite isinf isnan left_shift less less_equal log log10 log1p log2
     logical_and logical_not logical_or logical_xor max maximum mean min minimum mod multiply nan
     negative nonzero not_equal ones pi positive power prod remainder right_shift rint round sign
@@ -273,7 +273,8 @@ def random_values(
         return rng.uniform(lo, hi, shape).astype(dt)
     info = np.iinfo(dt)
     lo, hi = (low, high) if low is not None else (max(-1000, info.min), min(1000, info.max))
-    return rng.integers(int(lo), int(hi), shape, dtype=dt, endpoint=True)
+    # a range is parsed as floats: 9223372036854775807 reads as 2^63, so clamp to the dtype
+    return rng.integers(max(int(lo), info.min), min(int(hi), info.max), shape, dtype=dt, endpoint=True)
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@
 A vecloop / predloop body is scalar-typed (each value stands for W lanes). When an op has
 a lane-varying operand it is rewritten by the row of its class below; an op whose operands
 are all uniform stays the scalar op it is (computed once per block). An op with a varying
-operand and no row is a located error: integer division and remainder have no SIMD
-instruction on any target (loop-vectorize keeps them scalar, where they never trap), the
-transcendentals without a vector math row (targets/c_vmath.py) stay scalar too, and nothing here scalarizes (the simd dialect has no lane extract/insert).
+operand and no row is a located error: the transcendentals without a vector math row
+(targets/c_vmath.py) stay scalar (loop-vectorize declines them), and nothing here scalarizes
+(the simd dialect has no lane extract/insert). Integer division, unsigned min/max and ctpop
+stay `arith`/`math` ops on vectors; the C printer spells them (targets/c_intvec.py).
 """
 
 from __future__ import annotations
@@ -22,7 +23,10 @@ SAME_OP: frozenset[type[Operation]] = frozenset({
     arith.AndIOp, arith.OrIOp, arith.XOrIOp,                                # also on masks (i1)
     arith.ShLIOp, arith.ShRSIOp, arith.ShRUIOp,                             # amounts read as unsigned (>= width: 0 / sign)
     arith.MinnumfOp, arith.MaxnumfOp,                                       # number-preferring: printer's minnum rows
-    math.SqrtOp, math.AbsFOp, math.AbsIOp,
+    math.SqrtOp, math.AbsFOp, math.AbsIOp, math.CtPopOp,
+    arith.MinUIOp, arith.MaxUIOp,                                           # unsigned min/max
+    arith.DivSIOp, arith.DivUIOp, arith.RemSIOp, arith.RemUIOp,             # by zero: 0, MIN / -1 = MIN
+    arith.FloorDivSIOp, arith.CeilDivSIOp, arith.CeilDivUIOp,
     math.ExpOp, math.Exp2Op, math.ExpM1Op, math.LogOp, math.Log2Op, math.Log1pOp,  # vector math:
     math.SinOp, math.CosOp, math.TanhOp, math.ErfOp, math.PowFOp, math.RsqrtOp,    # targets/c_vmath.py
 })  # fmt: skip
@@ -41,15 +45,7 @@ CONVERT: frozenset[type[Operation]] = frozenset({
 })  # fmt: skip
 """Conversions whose vector form is `simd.convert` (same lane count)."""
 
-NO_VECTOR_FORM: dict[type[Operation], str] = {
-    arith.DivSIOp: "integer division has no SIMD instruction",
-    arith.DivUIOp: "integer division has no SIMD instruction",
-    arith.RemSIOp: "integer remainder has no SIMD instruction",
-    arith.RemUIOp: "integer remainder has no SIMD instruction",
-    arith.FloorDivSIOp: "integer division has no SIMD instruction",
-    arith.CeilDivSIOp: "integer division has no SIMD instruction",
-    arith.CeilDivUIOp: "integer division has no SIMD instruction",
-}
+NO_VECTOR_FORM: dict[type[Operation], str] = {}
 """Why an op has no vector form, for the ops where a reason is worth more than the default."""
 
 CMP_PREDICATES: dict[str, simd.CmpPredicate] = {p.value: p for p in simd.CmpPredicate}

@@ -5,25 +5,25 @@
 // Ops with no vector form on lane-varying operands are located errors, never wrong code.
 // With fallback=true the loop stays the scalar loop it means, with a remark.
 
-func.func @int_div(%x: !loop.buf<i32>, %out: !loop.buf<i32>, %d: i32) {
+func.func @int_pow(%x: !loop.buf<i32>, %out: !loop.buf<i32>, %d: i32) {
   %c0 = arith.constant 0 : index
   %n = loop.dim %x, 0 : !loop.buf<i32>
   loop.vecloop %i in [%c0, %n) width(W) tail(scalar) {
     %e = loop.load %x[%i] : !loop.buf<i32>
-    %q = arith.divsi %e, %d : i32
+    %q = math.ipowi %e, %d : i32
     loop.store %q, %out[%i] : !loop.buf<i32>
   }
   func.return
 }
 
-// CHECK: Error while applying pattern: {{.*}}errors.mlir:13:5: error: arith.divsi on lane-varying operands cannot be lowered to simd for target 'avx2': integer division has no SIMD instruction
-// FALLBACK: errors.mlir:13:5: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: arith.divsi on lane-varying operands cannot be lowered to simd for target 'avx2': integer division has no SIMD instruction
-// SCALAR-LABEL: func.func @int_div
+// CHECK: Error while applying pattern: {{.*}}errors.mlir:13:5: error: math.ipowi on lane-varying operands cannot be lowered to simd for target 'avx2': no vector form
+// FALLBACK: errors.mlir:13:5: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: math.ipowi on lane-varying operands cannot be lowered to simd for target 'avx2': no vector form
+// SCALAR-LABEL: func.func @int_pow
 // SCALAR-NEXT:    %c0 = arith.constant 0 : index
 // SCALAR-NEXT:    %n = loop.dim %x, 0 : !loop.buf<i32>
 // SCALAR-NEXT:    loop.for %i in [%c0, %n) {
 // SCALAR-NEXT:      %e = loop.load %x[%i] : !loop.buf<i32>
-// SCALAR-NEXT:      %q = arith.divsi %e, %d : i32
+// SCALAR-NEXT:      %q = math.ipowi %e, %d : i32
 // SCALAR-NEXT:      loop.store %q, %out[%i] : !loop.buf<i32>
 // SCALAR-NEXT:    }
 // SCALAR-NEXT:    func.return

@@ -1,0 +1,53 @@
+// Narrow integers: u8 / i8 / u16 data (signless i8 / i16; the ops say unsigned), counted into
+// wide counters without a histogram, and narrow maps. Semantics: docs/integer_semantics.md.
+
+// REF: kernel=@count_u8_in_range inputs=x:u8[n]~0:255;lo:u8=48;hi:u8=57 ref=np.int64(np.count_nonzero((x >= 48) & (x <= 57)))
+func.func @count_u8_in_range(%x: !df.array<i8, [i]>, %lo: i8, %hi: i8) -> i64 {
+  %zero = arith.constant 0 : i64
+  %hit = df.map %x : !df.array<i8, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i8):
+    %ge = arith.cmpi uge, %e, %lo : i8
+    %le = arith.cmpi ule, %e, %hi : i8
+    %in = arith.andi %ge, %le : i1
+    %v = arith.extui %in : i1 to i64
+    df.yield %v : i64
+  }
+  %s = df.reduce add(%hit, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}
+
+// REF: kernel=@count_u8_equal inputs=x:u8[n]~0:255;c:u8=200 ref=np.int64(np.count_nonzero(x == 200))
+func.func @count_u8_equal(%x: !df.array<i8, [i]>, %c: i8) -> i64 {
+  %zero = arith.constant 0 : i64
+  %hit = df.map %x : !df.array<i8, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i8):
+    %eq = arith.cmpi eq, %e, %c : i8
+    %v = arith.extui %eq : i1 to i64
+    df.yield %v : i64
+  }
+  %s = df.reduce add(%hit, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}
+
+// REF: kernel=@sum_u8_wide inputs=x:u8[n]~0:255 ref=np.sum(x, dtype=np.uint64).astype(np.int64)
+func.func @sum_u8_wide(%x: !df.array<i8, [i]>) -> i64 {
+  %zero = arith.constant 0 : i64
+  %w = df.map %x : !df.array<i8, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i8):
+    %v = arith.extui %e : i8 to i64
+    df.yield %v : i64
+  }
+  %s = df.reduce add(%w, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}
+
+// REF: kernel=@max_u8 inputs=x:u8[n]~0:255 ref=np.int8(np.int16(np.max(x, initial=0)) - 256 * (np.max(x, initial=0) > 127))
+func.func @max_u8(%x: !df.array<i8, [i]>) -> i8 {
+  %zero = arith.constant 0 : i8
+  %m = df.fold(%x) init(%zero) : !df.array<i8, [i]> -> i8 {
+  ^bb0(%acc: i8, %e: i8):
+    %r = arith.maxui %acc, %e : i8
+    df.yield %r : i8
+  }
+  func.return %m : i8
+}
