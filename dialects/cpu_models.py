@@ -74,6 +74,10 @@ class Costs:
     fp_latency: float = 4.0
     """Latency of a float add / FMA: the cost per element of a dependent scalar chain
     (a reduction's scalar tail)."""
+    fork_join: float = 3000.0
+    """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
+    (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
+    threshold, passes/loop_parallelize.sizes_for). A pool asleep after a pause costs ~5x."""
 
 
 @dataclass(frozen=True)
@@ -121,11 +125,11 @@ class CpuModel:
             return None
         return 2.0 + loads * load + stores * store
 
-    def scalar_tail_cost(self, width: int, reduction: bool) -> float:
-        """The scalar epilogue: (W-1)/2 elements on average; a reduction's elements form one
-        dependent chain (fp_latency each), a map's are independent (about one a cycle)."""
-        per_element = self.costs.fp_latency if reduction else 1.0
-        return (width - 1) / 2 * per_element
+    def scalar_tail_cost(self, elements: float, float_chain: bool) -> float:
+        """The scalar epilogue over `elements` elements: a float sum's or product's elements
+        form one dependent chain (fp_latency each); a map's are independent and an integer
+        accumulator's adds take a cycle, so about one element a cycle."""
+        return elements * (self.costs.fp_latency if float_chain else 1.0)
 
 
 _X86 = ("sse2", "avx2", "scalar")
@@ -146,22 +150,25 @@ CPUS: dict[str, CpuModel] = {
     # AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000): 32 KiB L1d, 512 KiB L2, 32 MiB L3 per 8-core CCD
     # (AMD). No AVX-512. vmaskmovps store is microcoded, ~12 cycles (uops.info, Agner);
     # vmaskmovps load 1, vgatherdps ymm ~9 (uops.info).
+    # fork_join: as Zen 4 (same 2-vCPU KVM setup; not measured quietly on Zen 3).
     "zen3": CpuModel(
         name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
-        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256),
+        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000),
     ),
     # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).
     # AVX-512 on 256-bit datapaths (double-pumped). vcompressps to memory ~80 cycles (issue 11,
     # measured; uops.info lists it microcoded), in a register 2 (uops.info); masked zmm
     # loads/stores 1 (uops.info); vmaskmovps store still microcoded (~12, uops.info).
+    # fork_join: empty `omp parallel` on 2 threads, libgomp pool warm: min 0.84 µs, median 1.1 µs on
+    # a 2-vCPU Zen 4 KVM guest (issue 14, measured; ~3,000 cycles); ~5-7 µs with the pool asleep.
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
         costs=Costs(
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
-            gather_256=8, gather_512=16, datapath_bits=256,
+            gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000,
         ),
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,
@@ -169,44 +176,51 @@ CPUS: dict[str, CpuModel] = {
     # Platinum 8180). vcompressps to memory ~3, in a register 2 + store 1 (uops.info; the
     # memory form measured as fast as the register form on the benchmark host, results/);
     # masked stores 1; vgatherdps ymm ~5, zmm ~10 (uops.info).
+    # fork_join: ~4 µs over a socket's cores (estimate: EPCC syncbench PARALLEL with libgomp is
+    # a few µs at a few dozen threads; not measured here).
     "skylake-x": CpuModel(
         name="skylake-x", vendor="intel", title="Intel Skylake-SP / Cascade Lake (Xeon Scalable)",
         isas=_X86_512, caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=38 * MIB + 512 * KIB, llc_cores=28),
         costs=Costs(
             compress_memory=3, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
-            gather_256=5, gather_512=10, datapath_bits=512,
+            gather_256=5, gather_512=10, datapath_bits=512, fork_join=10000,
         ),
     ),
     # Intel Ice Lake-SP (Xeon 3rd gen): 48 KiB L1d, 1.25 MiB L2, 1.5 MiB L3 per core, 60 MiB
     # on the 40-core 8380 (Intel ARK). Compress and masked-op costs as Skylake-SP (uops.info).
+    # fork_join: ~4 µs over a socket's cores (estimate: EPCC syncbench PARALLEL with libgomp is
+    # a few µs at a few dozen threads; not measured here).
     "icelake-server": CpuModel(
         name="icelake-server", vendor="intel", title="Intel Ice Lake-SP (Xeon Scalable 3rd gen)",
         isas=_X86_512, caches=Caches(l1d=48 * KIB, l2=1280 * KIB, llc=60 * MIB, llc_cores=40),
         costs=Costs(
             compress_memory=3, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
-            gather_256=5, gather_512=8, datapath_bits=512,
+            gather_256=5, gather_512=8, datapath_bits=512, fork_join=10000,
         ),
     ),
     # Intel Sapphire Rapids (Xeon 4th gen): 48 KiB L1d, 2 MiB L2, 1.875 MiB L3 per core,
     # 105 MiB on the 56-core 8480+ (Intel ARK). Costs as Ice Lake (uops.info, Golden Cove).
+    # fork_join: ~4 µs over a socket's cores (estimate: EPCC syncbench PARALLEL with libgomp is
+    # a few µs at a few dozen threads; not measured here).
     "sapphirerapids": CpuModel(
         name="sapphirerapids", vendor="intel", title="Intel Sapphire Rapids (Xeon Scalable 4th gen)",
         isas=_X86_512, caches=Caches(l1d=48 * KIB, l2=2 * MIB, llc=105 * MIB, llc_cores=56),
         costs=Costs(
             compress_memory=3, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
-            gather_256=5, gather_512=8, datapath_bits=512,
+            gather_256=5, gather_512=8, datapath_bits=512, fork_join=10000,
         ),
     ),
     # Arm Neoverse N1 (AWS Graviton2, Ampere Altra): 64 KiB L1d, 1 MiB L2 per core, 32 MiB
     # system-level cache on Graviton2 (Arm TRM, AWS). NEON only: no masked memory ops, no
     # compress, no gathers; FMA latency 4 (Arm software optimization guide).
+    # fork_join: ~4 µs over 64 cores (estimate, as the Intel servers; not measured here).
     "neoverse-n1": CpuModel(
         name="neoverse-n1", vendor="arm", title="Arm Neoverse N1 (Graviton2, Altra)",
         isas=("neon", "scalar"), caches=Caches(l1d=64 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=64),
-        costs=Costs(datapath_bits=128),
+        costs=Costs(datapath_bits=128, fork_join=10000),
     ),
 }
 """Every CPU model `cpu=` names, by option value."""

@@ -41,6 +41,12 @@ def check_vectorizable(acc: loop.Accumulator, at: Operation) -> None:
         )
 
 
+def is_float_sum_or_product(acc: loop.Accumulator) -> bool:
+    """A float add/mul accumulator: rounding makes its order matter, and its scalar steps
+    form a chain of fp-latency steps."""
+    return acc.kind in (AccKind.ADD, AccKind.MUL) and _is_float(acc.arg.type)
+
+
 def carried_kind(acc: AccumAttr, carried_type: Attribute) -> AccumAttr:
     """The `#loop.acc` of a lowered loop's accumulator of `carried_type`.
 

@@ -8,9 +8,10 @@
   its lane mask is `simd.prefix_mask(trips - done)`.
 
 `tail=auto` picks one per loop from the CPU model (`choose_tail`): the scalar epilogue runs
-(W-1)/2 elements on average, one dependent chain for a reduction; the masked block costs
-its masked loads and stores, which are cheap on AVX-512 everywhere and for AVX2 loads, but
-microcoded for AVX2 stores on AMD (dialects/cpu_models.py).
+trips mod W elements when the bounds are constants, (W-1)/2 on average otherwise, one
+dependent chain for a float sum or product; the masked block costs its masked loads and
+stores, which are cheap on AVX-512 everywhere and for AVX2 loads, but microcoded for AVX2
+stores on AMD (dialects/cpu_models.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.cpu_models import CpuModel
 from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.lowering.df_to_loop.trips import constant_of
+from loopopt.lowering.loop_to_simd.accum import is_float_sum_or_product
 from loopopt.lowering.loop_to_simd.range import BlockRange
 
 AUTO = "auto"
@@ -32,16 +35,32 @@ AUTO = "auto"
 
 def choose_tail(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, cpu: CpuModel, width: int) -> TailKind:
     """Masked when the target has masked memory ops and one masked block costs less on `cpu`
-    than the average scalar epilogue at `width`; scalar otherwise."""
+    than the scalar epilogue at `width` (over `tail_elements`); scalar otherwise."""
     if not target.has_masked_load_store or width <= 1:
         return TailKind.SCALAR
     body = list(op.body.walk())
     loads = sum(isinstance(o, loop.LoadOp) for o in body)
     stores = sum(isinstance(o, loop.StoreOp) for o in body)
     masked = cpu.masked_tail_cost(target.name, loads, stores)
-    if masked is None or masked >= cpu.scalar_tail_cost(width, bool(op.inits)):
+    scalar = cpu.scalar_tail_cost(tail_elements(op, width), has_float_chain(op))
+    if masked is None or masked >= scalar:
         return TailKind.SCALAR
     return TailKind.MASKED
+
+
+def tail_elements(op: loop.VecLoopOp | loop.PredLoopOp, width: int) -> float:
+    """Iterations the tail runs: trips mod W when the bounds are constants, else (W-1)/2,
+    the average over trip counts."""
+    lo, hi = constant_of(op.lower), constant_of(op.upper)
+    step = 1 if op.step is None else constant_of(op.step)
+    if lo is None or hi is None or not step:
+        return (width - 1) / 2
+    return len(range(lo, hi, step)) % width
+
+
+def has_float_chain(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
+    """A float add/mul accumulator: its scalar steps wait on each other's fp latency."""
+    return any(is_float_sum_or_product(a) for a in op.accumulators)
 
 
 def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop: SSAValue | None = None) -> loop.ForOp:

@@ -19,14 +19,20 @@ on avx2 (W = 8, interleave K = 2) becomes
   %t1 = arith.addf %a1, %x1 : vector<8xf32>
   loop.yield %t0, %t1 : vector<8xf32>, vector<8xf32>
 }
-%c = arith.addf %a#0, %a#1 : vector<8xf32>
-%r = loop.for %i in range(%end16, %end8, %c8) accs(%v = %c : vector<8xf32> add reassoc) {...}
-%h = simd.hreduce <add> %r : vector<8xf32> -> f32
+%r:2 = loop.for %i in range(%end16, %end8, %c8) accs(%r0 = %a#0 : ..., %r1 = %a#1 : ...) {
+  ...one block stepping %r0...
+  loop.yield %r1, %t : vector<8xf32>, vector<8xf32>     // rotated: the next block steps %r1
+}
+%c = arith.addf %r#0, %r#1 : vector<8xf32>
+%h = simd.hreduce <add> %c : vector<8xf32> -> f32
 %s0 = arith.addf %z, %h : f32
 %s = loop.for %i in [%end8, %n) accs(%acc = %s0 : f32 add reassoc) { ...the source body... }
 ```
+The K copies stay apart through the remainder blocks (fewer than K of them, each stepping a
+copy no earlier remainder block stepped) and a masked tail, and are merged once, pairwise,
+just before the horizontal epilogue: no block waits on the merge or on another block.
 With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
-`simd.select` keeping inactive lanes' accumulators) before the horizontal epilogue.
+`simd.select` keeping inactive lanes' accumulators) stepping copy 0 before the merge.
 """
 
 from __future__ import annotations
@@ -36,17 +42,25 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType
+from xdsl.dialects.builtin import IndexType
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import AccKind, TailKind
+from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
-from loopopt.lowering.loop_to_simd.accum import adds_to_itself, carried_kind, check_vectorizable, combine_tree, finish, neutral_vector
+from loopopt.lowering.loop_to_simd.accum import (
+    adds_to_itself,
+    carried_kind,
+    check_vectorizable,
+    combine_tree,
+    finish,
+    is_float_sum_or_product,
+    neutral_vector,
+)
 from loopopt.lowering.loop_to_simd.lanes import (
     BlockEmitter,
     Lanes,
@@ -112,10 +126,7 @@ def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions)
 
 def has_strict_float_accumulator(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
     """A float add/mul accumulator without `reassoc`: its steps must run in element order."""
-    return any(
-        a.kind in (AccKind.ADD, AccKind.MUL) and isinstance(a.arg.type, Float32Type | Float64Type) and not a.reassoc
-        for a in op.accumulators
-    )
+    return any(is_float_sum_or_product(a) and not a.reassoc for a in op.accumulators)
 
 
 def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions, width: int = 1) -> TailKind:
@@ -296,27 +307,30 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]))
     body.add_op(located(loop.YieldOp(*nexts), op))
     pre(main)
-    vaccs = [
-        combine_tree(accs[j].kind, types[j], [main.res[copy * n + j] for copy in range(k)], pre)
-        for j in range(n)
-    ]
+    vaccs = list(main.res)  # copy-major: copy c's accumulators are vaccs[c*n : (c+1)*n]
     done, stop = main_done, main_end
 
-    # remainder blocks of W after the K-interleaved ones
+    # remainder blocks of W after the K-interleaved ones (fewer than K): each block steps
+    # copy 0 and rotates it to the back, so every block starts a chain of its own
     if k > 1:
         done, stop = br.full_blocks(width)
-        rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes, kinds)
-        body.add_op(located(loop.YieldOp(*emit_block(lowering, body, body.args[0], list(body.args[1:]))), op))
+        rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes * k, kinds * k)
+        stepped = emit_block(lowering, body, body.args[0], list(body.args[1 : 1 + n]))
+        body.add_op(located(loop.YieldOp(*body.args[1 + n :], *stepped), op))
         pre(rem)
         vaccs = list(rem.res)
 
     if tail == TailKind.MASKED:
-        # one block stepping past the end: runs once iff iterations are left
-        masked, body = br.block_loop(stop, br.end, width, vaccs, vtypes, kinds)
+        # one block stepping past the end: runs once iff iterations are left. It steps copy 0,
+        # which the (< K) rotated remainder blocks never reached
+        masked, body = br.block_loop(stop, br.end, width, vaccs[:n], vtypes, kinds)
         mask = pre(tail_mask(br, done)).results[0]
         body.add_op(located(loop.YieldOp(*emit_block(lowering, body, body.args[0], list(body.args[1:]), mask)), op))
         pre(masked)
-        vaccs = list(masked.res)
+        vaccs[:n] = masked.res
+
+    # the K copies merged once, pairwise, after the last vector block
+    vaccs = [combine_tree(accs[j].kind, types[j], vaccs[j::n], pre) for j in range(n)] if n else []
 
     results = [
         finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
