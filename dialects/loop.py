@@ -24,13 +24,17 @@ from typing import ClassVar, cast
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DenseArrayBase,
+    Float32Type,
+    Float64Type,
     I64,
     IndexType,
     IntegerAttr,
+    IntegerType,
     i1,
 )
 from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, OpResult, Region, SSAValue
 from xdsl.irdl import (
+    AnyAttr,
     AttrSizedOperandSegments,
     IRDLOperation,
     irdl_op_definition,
@@ -42,6 +46,7 @@ from xdsl.irdl import (
     traits_def,
     var_operand_def,
     var_result_def,
+    VarConstraint,
 )
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
@@ -97,6 +102,7 @@ __all__ = [
     "Accumulator",
     "AllocOp",
     "AppendOp",
+    "LaneScanOp",
     "BufType",
     "DeallocOp",
     "DimOp",
@@ -394,6 +400,44 @@ class YieldOp(IRDLOperation):
         super().__init__(operands=[values])
 
 
+@irdl_op_definition
+class LaneScanOp(IRDLOperation):
+    """Inclusive prefix of a lane-wise value across the lanes of one vector-loop block.
+
+    `%p = loop.lane_scan <add> %x : f32`: in a block of W lanes, lane k holds
+    x[0] ⊕ ... ⊕ x[k] (⊕ the kind; a predloop's block: its active lanes, in order); on one
+    lane (a `loop.for`, a scalar tail) it is x itself. loop-vectorize writes a scan's step
+    `acc ⊕ x` as `acc ⊕ lane_scan(x)` with a `scan` accumulator (the running value on
+    every lane), so the body means the same scan at every width. Floats add and multiply
+    in lane order within the block; integers wrap; min/max propagate NaN.
+    """
+
+    name = "loop.lane_scan"
+
+    T: ClassVar = VarConstraint("T", AnyAttr())
+
+    kind = prop_def(AccKindAttr)
+    value = operand_def(T)
+    result = result_def(T)
+
+    assembly_format = "$kind $value attr-dict `:` type($value)"
+    traits = lazy_traits_def(lambda: (Pure(), HasParent(ForOp, VecLoopOp, PredLoopOp, ZipOp)))
+
+    def __init__(self, kind: AccKind, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value], result_types=[value.type], properties={"kind": AccKindAttr(kind)})
+
+    def verify_(self) -> None:
+        t = self.value.type
+        kind = self.kind.data
+        if kind == AccKind.CUSTOM:
+            raise VerifyException("loop.lane_scan needs a kind with a neutral element, found custom")
+        if not isinstance(t, Float32Type | Float64Type) and not (isinstance(t, IntegerType) and t.width.data in (32, 64)):
+            raise VerifyException(f"loop.lane_scan takes f32, f64, i32 or i64 lanes, found {t}")
+        if not acc_kind_fits_type(kind, t):
+            raise VerifyException(f"a {kind.value} scan needs integer lanes, found {t}")
+
+
 # =========================================================================== loops
 
 
@@ -412,6 +456,8 @@ class Accumulator:
     """The final value, a result of the loop."""
     next: SSAValue | None
     """The value the body yields (None while the body has no terminator)."""
+    scan: bool = False
+    """A scan's running value (`#loop.acc<... scan>`): a vector loop carries its last lane."""
 
 
 class LoopLike(IRDLOperation):
@@ -476,7 +522,7 @@ class LoopLike(IRDLOperation):
     def accumulators(self) -> list[Accumulator]:
         y = self.yield_op
         return [
-            Accumulator(arg, init, acc.acc_kind, acc.is_reassoc, result, y.values[k] if y else None)
+            Accumulator(arg, init, acc.acc_kind, acc.is_reassoc, result, y.values[k] if y else None, acc.is_scan)
             for k, (arg, init, acc, result) in enumerate(
                 zip(self.acc_args, self.inits, self.accs.data, self.acc_results, strict=True)
             )
@@ -609,10 +655,10 @@ def _parse_accs(parser: Parser) -> tuple[list[Parser.UnresolvedArgument], list[S
         init: UnresolvedOperand = parser.parse_unresolved_operand()
         parser.parse_punctuation(":")
         t = parser.parse_type()
-        kind, reassoc = parse_acc_spec(parser)
+        kind, reassoc, scan = parse_acc_spec(parser)
         inits.append(parser.resolve_operand(init, t))
         types.append(t)
-        kinds.append(AccumAttr(kind, reassoc))
+        kinds.append(AccumAttr(kind, reassoc, scan))
 
     parser.parse_comma_separated_list(parser.Delimiter.PAREN, one)
     return args, inits, types, kinds
@@ -1134,6 +1180,8 @@ Loop = Dialect(
         LoadOp,
         StoreOp,
         AppendOp,
+        # lane-wise
+        LaneScanOp,
         # loops
         ForOp,
         VecLoopOp,

@@ -213,24 +213,34 @@ def parse_width_value(parser: AttrParser) -> IntAttr | StringAttr:
 
 @irdl_attr_definition
 class AccumAttr(ParametrizedAttribute):
-    """One accumulator's kind and whether float reassociation is allowed for it.
+    """One accumulator's kind, whether float reassociation is allowed for it, and whether it
+    is a scan's running value.
 
-    `#loop.acc<add reassoc>`, `#loop.acc<max>`. Loops hold one per accumulator, in order.
+    `#loop.acc<add reassoc>`, `#loop.acc<max>`, `#loop.acc<add scan>`. Loops hold one per
+    accumulator, in order. `scan` matters in a vector loop only: there the accumulator holds
+    the running value on every lane (starting at the init) and the last lane of the yielded
+    vector is carried into the next block, instead of W partial results folded at the end
+    (docs/design.md, loop.vecloop; loop-vectorize sets it on the scan shape).
     """
 
     name = "loop.acc"
 
     kind: AccKindAttr
     reassoc: IntAttr
+    scan: IntAttr
 
-    def __init__(self, kind: AccKind | AccKindAttr, reassoc: bool = False):
+    def __init__(self, kind: AccKind | AccKindAttr, reassoc: bool = False, scan: bool = False):
         if isinstance(kind, AccKind):
             kind = AccKindAttr(kind)
-        super().__init__(kind, IntAttr(int(reassoc)))
+        super().__init__(kind, IntAttr(int(reassoc)), IntAttr(int(scan)))
 
     @property
     def is_reassoc(self) -> bool:
         return bool(self.reassoc.data)
+
+    @property
+    def is_scan(self) -> bool:
+        return bool(self.scan.data)
 
     @property
     def acc_kind(self) -> AccKind:
@@ -239,8 +249,8 @@ class AccumAttr(ParametrizedAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
-            kind, reassoc = parse_acc_spec(parser)
-        return (AccKindAttr(kind), IntAttr(int(reassoc)))
+            kind, reassoc, scan = parse_acc_spec(parser)
+        return (AccKindAttr(kind), IntAttr(int(reassoc)), IntAttr(int(scan)))
 
     def print_parameters(self, printer: Printer) -> None:
         with printer.in_angle_brackets():
@@ -248,14 +258,15 @@ class AccumAttr(ParametrizedAttribute):
 
     @property
     def spec(self) -> str:
-        """`add reassoc` / `max`, as written in a loop's accs clause."""
-        return self.kind.data.value + (" reassoc" if self.is_reassoc else "")
+        """`add reassoc` / `max` / `add scan`, as written in a loop's accs clause."""
+        return self.kind.data.value + (" reassoc" if self.is_reassoc else "") + (" scan" if self.is_scan else "")
 
 
-def parse_acc_spec(parser: AttrParser) -> tuple[AccKind, bool]:
-    """`<kind> [reassoc]`."""
+def parse_acc_spec(parser: AttrParser) -> tuple[AccKind, bool, bool]:
+    """`<kind> [reassoc] [scan]`."""
     kind = parser.parse_str_enum(AccKind)
-    return kind, parser.parse_optional_keyword("reassoc") is not None
+    reassoc = parser.parse_optional_keyword("reassoc") is not None
+    return kind, reassoc, parser.parse_optional_keyword("scan") is not None
 
 
 def acc_kind_fits_type(kind: AccKind, t: Attribute) -> bool:

@@ -734,6 +734,87 @@ class HReduceOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SlideUpOp(IRDLOperation):
+    """`simd.slide_up %v, %fill by 2 : vector<8xf32>`: lane k = v[k - 2], fill[N - 2 + k] below 2.
+
+    The lanes move up by a constant power of two `by` < N and the low lanes fill from the top of `fill`
+    (the last lanes of `fill ++ v`): one step of a log-step in-register scan, with `fill`
+    the kind's neutral element. AVX-512 `valignd`/`valignq`; AVX2 `vperm2i128` + `vpalignr`
+    (lanes cross the 128-bit halves); SSE2 `pslldq`/`psrldq`; NEON `vextq`."""
+
+    name = "simd.slide_up"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    value = operand_def(T)
+    fill = operand_def(T)
+    by = prop_def(IntegerAttr[I64])
+    """Lanes to move up: a power of two below N (the steps of a log-step scan)."""
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value `,` $fill `by` $by attr-dict `:` type($result)"
+
+    def __init__(self, value: SSAValue | Operation, fill: SSAValue | Operation, by: int):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value, fill], result_types=[value.type], properties={"by": IntegerAttr(by, i64)})
+
+    def verify_(self) -> None:
+        n, by = lanes(self.result.type), self.by.value.data
+        if not 0 < by < n or by & (by - 1):
+            raise VerifyException(f"slide_up by {by} lanes: expected a power of two below {n} (the vector's lanes)")
+
+
+@irdl_op_definition
+class SplatLastOp(IRDLOperation):
+    """`simd.splat_last %v : vector<8xf32>`: every lane = v's last lane (a scan's carry).
+
+    AVX-512 `vpermd`/`vpermq` by a constant index; AVX2 `vpermps`/`vpermpd`; SSE2 `shufps`
+    /`pshufd`/`unpckhpd`; NEON `vdupq_laneq`."""
+
+    name = "simd.splat_last"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    value = operand_def(T)
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value attr-dict `:` type($result)"
+
+    def __init__(self, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value], result_types=[value.type])
+
+
+@irdl_op_definition
+class FirstLaneOp(IRDLOperation):
+    """`simd.first_lane %v : vector<8xf32> -> f32`: lane 0 as a scalar (`_mm256_cvtss_f32`,
+    `vgetq_lane_f32(v, 0)`): a scan's carried value for the scalar tail."""
+
+    name = "simd.first_lane"
+
+    value = operand_def(DataVector)
+    result = result_def()
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value attr-dict `:` type($value) `->` type($result)"
+
+    def __init__(self, value: SSAValue | Operation):
+        value = SSAValue.get(value)
+        assert isinstance(value.type, VectorType)
+        super().__init__(operands=[value], result_types=[value.type.element_type])
+
+    def verify_(self) -> None:
+        assert isinstance(self.value.type, VectorType)
+        if self.result.type != self.value.type.element_type:
+            raise VerifyException(f"result type {self.result.type} != vector element type {self.value.type.element_type}")
+
+
+@irdl_op_definition
 class ConvertOp(IRDLOperation):
     """`simd.convert %v : vector<8xi32> -> vector<8xf32>`: lane k = (T) v[k].
 
@@ -805,6 +886,10 @@ Simd = Dialect(
         CmpOp,
         SelectOp,
         ConvertOp,
+        # across lanes (scans)
+        SlideUpOp,
+        SplatLastOp,
+        FirstLaneOp,
         # horizontal
         HReduceOp,
         MaskPopcountOp,

@@ -172,6 +172,8 @@ class LoopFunctions(InterpreterFunctions):
         """Lanes used for a `#loop.width<W>` that lowering has not made concrete yet."""
         self._append_at: dict[loop.PredLoopOp, tuple[int, int]] = {}
         """Per running predloop: (cursor, active lanes) of the body execution in progress."""
+        self._block_lanes: dict[Operation, int] = {}
+        """Per running vector loop: the lanes of the body execution in progress (1 in a tail)."""
 
     # ----------------------------------------------------------------- buffers
 
@@ -229,6 +231,22 @@ class LoopFunctions(InterpreterFunctions):
         else:
             raise InterpretationError(f"loop.append: value has {lanes} lanes, {active} are active")
         return ()
+
+    @impl(loop.LaneScanOp)
+    def run_lane_scan(self, interpreter: Interpreter, op: loop.LaneScanOp, args: PythonValues):
+        """Lane k = x[0] ⊕ ... ⊕ x[k], combined in lane order; one lane (a scalar loop) is x.
+        A uniform x in a block of n lanes is n copies of it."""
+        (value,) = args
+        kind, t = op.kind.data, op.value.type
+        if _lanes_of(value) is None:
+            lanes = self._block_lanes.get(op.parent_op(), 1)  # type: ignore[arg-type]
+            if lanes == 1:
+                return (value,)
+            value = _broadcast(value, lanes, t)
+        out = np.array(value, dtype=_dtype(t))
+        for k in range(1, len(out)):
+            out[k] = _combine(kind, t, out[k - 1], out[k])
+        return (out,)
 
     @impl_terminator(loop.YieldOp)
     def run_yield(
@@ -297,6 +315,8 @@ class _VectorRun:
         self.inits = tuple(args[nb:])
         self.kinds = [acc.acc_kind for acc in op.accs.data]
         self.types = [v.type for v in op.inits]
+        self.scans = [acc.is_scan for acc in op.accs.data]
+        """Scan accumulators hold the running value on every lane and carry the last active one."""
         self.count = 0
         """Active lanes so far (a predloop's cursor); every lane of a vecloop is active."""
 
@@ -314,14 +334,17 @@ class _VectorRun:
             raise InterpretationError(
                 f"{op.name}: tail(none) but the trip count {self.trips} is not a multiple of the width {w}"
             )
-        vaccs = [np.full(w, _neutral(k, t)) for k, t in zip(self.kinds, self.types, strict=True)]
+        vaccs = [
+            np.full(w, init if scan else _neutral(k, t), dtype=_dtype(t))
+            for k, t, init, scan in zip(self.kinds, self.types, self.inits, self.scans, strict=True)
+        ]
         for b in range(full):
             self._block(b * w, w, vaccs)
         if rest and tail == TailKind.MASKED:
             self._block(full * w, rest, vaccs)
         accs = tuple(
-            _combine(k, t, init, _hreduce(k, t, v))
-            for k, t, init, v in zip(self.kinds, self.types, self.inits, vaccs, strict=True)
+            _dtype(t).type(v[0]) if scan else _combine(k, t, init, _hreduce(k, t, v))
+            for k, t, init, v, scan in zip(self.kinds, self.types, self.inits, vaccs, self.scans, strict=True)
         )
         if tail == TailKind.SCALAR:
             for k in range(full * w, self.trips):
@@ -347,8 +370,10 @@ class _VectorRun:
             active = np.arange(lanes)
         current = tuple(v[active] for v in vaccs)
         new = self._run_body(var, current, len(active))
-        for v, value, t in zip(vaccs, new, self.types, strict=True):
+        for v, value, t, scan in zip(vaccs, new, self.types, self.scans, strict=True):
             v[active] = _broadcast(value, len(active), t)
+            if scan:
+                v[:] = v[active[-1]]
 
     def _scalar_iteration(self, k: int, accs: Sequence[Any]) -> tuple[Any, ...]:
         var = np.int64(self.lo + k * self.step)
@@ -360,6 +385,7 @@ class _VectorRun:
 
     def _run_body(self, var: Any, accs: Sequence[Any], active: int) -> PythonValues:
         op = self.op
+        self.functions._block_lanes[op] = active
         if isinstance(op, loop.PredLoopOp):
             saved = self.functions._append_at.get(op)
             self.functions._append_at[op] = (self.count, active)

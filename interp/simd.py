@@ -267,6 +267,21 @@ class SimdFunctions(InterpreterFunctions):
         with np.errstate(all="ignore"):
             return (np.asarray(fn(_vector(args[0], t), _vector(args[1], t)), dtype=np.bool_),)
 
+    @impl(simd.SlideUpOp)
+    def run_slide_up(self, interpreter: Interpreter, op: simd.SlideUpOp, args: PythonValues):
+        t = op.result.type
+        v, fill = (_vector(x, t) for x in args)
+        return (np.concatenate([fill, v])[_lanes(t) - op.by.value.data :][: _lanes(t)],)
+
+    @impl(simd.SplatLastOp)
+    def run_splat_last(self, interpreter: Interpreter, op: simd.SplatLastOp, args: PythonValues):
+        v = _vector(args[0], op.result.type)
+        return (np.full(len(v), v[-1], dtype=v.dtype),)
+
+    @impl(simd.FirstLaneOp)
+    def run_first_lane(self, interpreter: Interpreter, op: simd.FirstLaneOp, args: PythonValues):
+        return (_vector(args[0], op.value.type)[0],)
+
     @impl(simd.SelectOp)
     def run_select(self, interpreter: Interpreter, op: simd.SelectOp, args: PythonValues):
         mask, a, b = args

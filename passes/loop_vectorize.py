@@ -21,9 +21,9 @@ from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import remark
 from loopopt.dialects import loop
-from loopopt.dialects.loop_attrs import TailKind, WidthAttr
+from loopopt.dialects.loop_attrs import AccumAttr, TailKind, WidthAttr
 from loopopt.passes.loop_surgery import is_innermost, zip_as_for
-from loopopt.passes.vectorize_legality import Candidate, Decline, vectorization_decline
+from loopopt.passes.vectorize_legality import Candidate, Decline, is_stored, scan_step, vectorization_decline
 from loopopt.passes.options import check_options
 
 
@@ -42,12 +42,36 @@ class _VectorizePattern(RewritePattern):
 
 
 def _to_vecloop(rewriter: PatternRewriter, scalar: loop.ForOp, replaced: Operation, width: WidthAttr) -> None:
-    """Replace `replaced` by a vecloop with `scalar`'s range, accumulators and (moved) body."""
+    """Replace `replaced` by a vecloop with `scalar`'s range, accumulators and (moved) body;
+    a scan's accumulator becomes a `scan` accumulator stepping by `lane_scan(x)` (scan_lanes)."""
+    accs = [scan_lanes(rewriter, acc) for acc in scalar.accumulators]
     body = rewriter.move_region_contents_to_new_regions(scalar.body)
-    new = loop.VecLoopOp(list(scalar.bounds), list(scalar.inits), list(scalar.accs.data), body, width, TailKind.SCALAR)
+    new = loop.VecLoopOp(list(scalar.bounds), list(scalar.inits), accs, body, width, TailKind.SCALAR)
     new.location = replaced.location
     new.attributes |= replaced.attributes
     rewriter.replace(replaced, new)
+
+
+def scan_lanes(rewriter: PatternRewriter, acc: loop.Accumulator) -> AccumAttr:
+    """The vecloop's kind for `acc`; a scan step `t = acc op x` (legality.scan_step) becomes
+    `t = acc op lane_scan(x)` with a `scan` accumulator: the same scan at every width.
+
+    ```
+    loop.for ... accs(%acc = %z : i32 add)      loop.vecloop ... accs(%acc = %z : i32 add scan)
+      %t = arith.addi %acc, %x : i32       →      %p = loop.lane_scan <add> %x : i32
+      loop.store %t, %out[%i]                     %t = arith.addi %acc, %p : i32
+    ```
+    """
+    if not is_stored(acc):
+        return AccumAttr(acc.kind, acc.reassoc)
+    step = scan_step(acc)
+    assert step is not None  # legality checked the shape (vectorize_legality.scan_shape_error)
+    (k,) = [j for j, v in enumerate(step.operands) if v is not acc.arg]
+    prefix = loop.LaneScanOp(acc.kind, step.operands[k])
+    prefix.location = step.location
+    rewriter.insert(prefix, InsertPoint.before(step))
+    step.operands[k] = prefix.result
+    return AccumAttr(acc.kind, acc.reassoc, scan=True)
 
 
 @dataclass

@@ -27,7 +27,8 @@ class VecReject(StrEnum):
     (a recurrence such as `acc * 0.5 + x`, or a combine op that does not match the kind)."""
 
     SCAN = "VEC_REJECT_SCAN"
-    """A scan: the carried value is stored every iteration (parallel prefix is deferred, seed 000 §5)."""
+    """A carried value stored every iteration that is not a vectorizable scan (custom kind, a
+    recurrence, the running value used by other ops, mixed with a reduction, in a predloop)."""
 
     NONUNIT_STRIDE = "VEC_REJECT_NONUNIT_STRIDE"
     """A load/store whose index moves by neither 1 (contiguous) nor 0 (uniform) elements per

@@ -90,6 +90,10 @@ def _is_float(t) -> bool:
     return isinstance(t, Float32Type | Float64Type)
 
 
+def _is_int_lane(t) -> bool:
+    return isinstance(t, IntegerType) and t.width.data in (32, 64)
+
+
 def _is_bool(t) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
@@ -129,20 +133,63 @@ def _forward_slice(value: SSAValue) -> Iterator[Operation]:
                 work.extend(use.operation.results)
 
 
+def is_stored(acc: loop.Accumulator) -> bool:
+    """The carried value reaches a `loop.store`/`loop.append`: the loop is a scan."""
+    return any(isinstance(user, loop.StoreOp | loop.AppendOp) for user in _forward_slice(acc.arg))
+
+
+SCAN_KINDS = (AccKind.ADD, AccKind.MUL, AccKind.MIN, AccKind.MAX, AccKind.AND, AccKind.OR)
+"""Scan kinds with a vector form: a neutral element to shift into the lanes, associative
+(float add/mul only with `reassoc`, see float_reduction_order)."""
+
+
+def scan_step(acc: loop.Accumulator) -> Operation | None:
+    """The op computing the next running value from the carried one (its only use)."""
+    uses = list(acc.arg.uses)
+    return uses[0].operation if len(uses) == 1 else None
+
+
+def scan_shape_error(acc: loop.Accumulator) -> str | None:
+    """None when the stored accumulator is a scan with a vector form, else why not.
+
+    The shape (seed 000 §5, parallel prefix): the carried value's only use is its kind's
+    combine `t = acc op x` with an x that does not depend on it; t is the yielded next value
+    and is otherwise only stored (`loop.store`, every iteration)."""
+    if acc.kind not in SCAN_KINDS:
+        return f"a {acc.kind.value} scan has no neutral element to slide into the lanes"
+    if not (_is_float(acc.arg.type) or _is_int_lane(acc.arg.type)):
+        return f"a scan of {acc.arg.type} (vector scans take f32, f64, i32 or i64)"
+    step = scan_step(acc)
+    if step is None or acc.next is not step.results[0] or not isinstance(step, COMBINE_OPS[acc.kind]):
+        names = " or ".join(t.name for t in COMBINE_OPS[acc.kind])
+        return f"the running value is not stepped by one {names} of the carried value"
+    xs = [v for v in step.operands if v is not acc.arg]
+    if len(xs) != 1 or any(o is xs[0].owner for o in _forward_slice(acc.arg)):
+        return "the scanned value depends on the running value (a recurrence)"
+    for use in step.results[0].uses:
+        user = use.operation
+        if not (isinstance(user, loop.YieldOp) or (isinstance(user, loop.StoreOp) and user.value is step.results[0])):
+            return f"the running value is used by {user.name}, a scan only stores and yields it"
+    return None
+
+
 def scan(c: Candidate) -> Decline | None:
-    for k, acc in enumerate(c.accumulators):
-        for user in _forward_slice(acc.arg):
-            if isinstance(user, loop.StoreOp | loop.AppendOp):
-                return Decline(
-                    user,
-                    VecReject.SCAN,
-                    f"accumulator #{k} is stored every iteration (a scan; parallel prefix is not supported)",
-                )
+    stored = [(k, acc) for k, acc in enumerate(c.accumulators) if is_stored(acc)]
+    for k, acc in stored:
+        if isinstance(c.op, loop.PredLoopOp):
+            return Decline(c.located_at, VecReject.SCAN, f"accumulator #{k} is a scan of a filter's kept elements (not vectorized)")
+        why = scan_shape_error(acc)
+        if why is not None:
+            return Decline(c.located_at, VecReject.SCAN, f"accumulator #{k} is stored every iteration but is not a scan: {why}")
+    if stored and len(stored) != len(c.accumulators):
+        return Decline(c.located_at, VecReject.SCAN, "a scan and a reduction in one loop (each vectorizes on its own)")
     return None
 
 
 def not_a_reduction(c: Candidate) -> Decline | None:
     for k, acc in enumerate(c.accumulators):
+        if is_stored(acc):
+            continue  # a scan: `scan` checked its shape
         why = _reduction_shape_error(acc, k)
         if why is not None:
             at = acc.next.owner if acc.next is not None and isinstance(acc.next.owner, Operation) else c.located_at

@@ -131,8 +131,43 @@ def _avx512_shims() -> list[str]:
     return out
 
 
+def _gather_shims(level: str) -> list[str]:
+    """The masked gathers (simd.gather, targets/isa_avx2 and isa_avx512) as lane-wise C: each
+    active lane one load that ASan checks, inactive lanes keep the source (not read)."""
+    out = []
+    types = _AVX2_TYPES if level == "avx2" else _AVX512_TYPES
+    p = "_mm256" if level == "avx2" else "_mm512"
+    for sfx, elem, vec, store, load, lanes, mtype in types:
+        by = "i32" if sfx in ("ps", "epi32") else "i64"
+        it = "int32_t" if by == "i32" else "int64_t"
+        name = f"{p}_mask_{by}gather_{sfx}"
+        spill_ix = f"{it} ix[{lanes}]; {p}_storeu_si{256 if level == 'avx2' else 512}((void *)ix, i);"
+        if level == "avx2":
+            m = {"ps": "_mm256_castps_si256(m)", "pd": "_mm256_castpd_si256(m)"}.get(sfx, "m")
+            mvec = {"ps": "__m256", "pd": "__m256d"}.get(sfx, "__m256i")
+            out += [
+                f"static inline {vec} loopopt_san{name}({vec} src, const void *p, __m256i i, {mvec} m) {{",
+                f"    {mtype} mk[{lanes}]; _mm256_storeu_si256((__m256i *)mk, {m}); {spill_ix}",
+                f"    {elem} v[{lanes}]; {store.format(x='src')};",
+                f"    for (int k = 0; k < {lanes}; k++) if (mk[k] < 0) v[k] = ((const {elem} *)p)[ix[k]];",
+                f"    return {load};",
+                "}",
+                f"#define {name}(s, p, i, m, scale) loopopt_san{name}((s), (p), (i), (m))",
+            ]
+        else:
+            out += [
+                f"static inline {vec} loopopt_san{name}({vec} src, {mtype} m, __m512i i, const void *p) {{",
+                f"    {spill_ix} {elem} v[{lanes}]; {store.format(x='src')};",
+                f"    for (int k = 0; k < {lanes}; k++) if ((m >> k) & 1) v[k] = ((const {elem} *)p)[ix[k]];",
+                f"    return {load};",
+                "}",
+                f"#define {name}(s, m, i, p, scale) loopopt_san{name}((s), (m), (i), (p))",
+            ]
+    return out
+
+
 def checked_intrinsics(isa: str) -> str:
-    """The C prelude of the sanitized build for `isa`: masked, compressing and non-temporal
+    """The C prelude of the sanitized build for `isa`: masked, compressing, gathering and non-temporal
     memory intrinsics redefined as lane-wise C that ASan checks (empty for scalar)."""
     check_isa(isa, allow_native=False)
     if isa in ("scalar", "neon"):
@@ -143,9 +178,9 @@ def checked_intrinsics(isa: str) -> str:
     for level in levels:
         lines += [f"#define {stream}(p, a) {store}((p), (a))" for stream, store in _STREAMS[level]]
     if "avx2" in levels:
-        lines += _avx2_shims()
+        lines += _avx2_shims() + _gather_shims("avx2")
     if "avx512" in levels:
-        lines += _avx512_shims()
+        lines += _avx512_shims() + _gather_shims("avx512")
     return "\n".join(lines) + "\n"
 
 

@@ -118,6 +118,14 @@ class SimdStatements(FunctionCore):
             return
         self._row(op, f"hreduce.{op.kind.data.value}", op.value.type, a=self.e(op.value))
 
+    def _lane_scan(self, op: Operation) -> None:
+        """`loop.lane_scan` left in a scalar loop (a scan's tail, the scalar target) is one
+        lane: the value itself. Vector loops lower it (loop_to_simd/scan.py) before C."""
+        assert isinstance(op, loop.LaneScanOp)
+        if isinstance(op.value.type, VectorType):
+            raise LoopoptDiagnostic(f"{op.name} on a vector: run convert-loop-to-simd first", op)
+        self.exprs[op.result] = self.e(op.value)
+
     def _simd_convert(self, op: Operation) -> None:
         assert isinstance(op, simd.ConvertOp)
         src, res = op.value.type, op.result.type

@@ -158,6 +158,12 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
             simd.SelectOp: self._simd_select,
             simd.ConvertOp: self._simd_convert,
             simd.HReduceOp: self._simd_hreduce,
+            simd.SlideUpOp: lambda o: self._row(
+                o, f"slide_up.{o.by.value.data}", o.result.type, a=self.e(o.value), b=self.e(o.fill)
+            ),
+            simd.SplatLastOp: lambda o: self._row(o, "splat_last", o.result.type, a=self.e(o.value)),
+            simd.FirstLaneOp: lambda o: self._row(o, "first_lane", o.value.type, a=self.e(o.value)),
+            loop.LaneScanOp: self._lane_scan,
             simd.MaskPopcountOp: lambda o: self._row(o, "popcount", o.mask.type, a=self.e(o.mask)),
         }
 

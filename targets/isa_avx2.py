@@ -72,4 +72,33 @@ ROWS: Rows = {
     ("popcount", "i1x4"): "{dst} = (int64_t)__builtin_popcount((unsigned)_mm256_movemask_pd(_mm256_castsi256_pd({a})));",
 }  # fmt: skip
 
+# scans (lowering/loop_to_simd/scan.py): lanes slid up by a power of two with the low lanes
+# from the top of {b} — across the 128-bit halves: [b.hi, a.lo] by vperm2i128, then vpalignr
+# per half — the last lane on every lane, lane 0 as a scalar
+_AS_INT = {"f32": ("_mm256_castps_si256", "_mm256_castsi256_ps"), "f64": ("_mm256_castpd_si256", "_mm256_castsi256_pd"),
+           "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+
+
+def _slide_up(e: str, by: int) -> str:
+    to, out = _AS_INT[e]
+    shift = by * (4 if e in ("f32", "i32") else 8)  # bytes
+    across = f"_mm256_permute2x128_si256({to}({{a}}), {to}({{b}}), 0x03)"
+    if shift == 16:
+        return f"{{dst}} = {out}({across});"
+    return f"{{dst}} = {out}(_mm256_alignr_epi8({to}({{a}}), {across}, {16 - shift}));"
+
+
+ROWS |= {
+    **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f32", "i32") for by in (1, 2, 4)},
+    **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f64", "i64") for by in (1, 2)},
+    ("splat_last", "f32"): "{dst} = _mm256_permutevar8x32_ps({a}, _mm256_set1_epi32(7));",
+    ("splat_last", "i32"): "{dst} = _mm256_permutevar8x32_epi32({a}, _mm256_set1_epi32(7));",
+    ("splat_last", "f64"): "{dst} = _mm256_permute4x64_pd({a}, 0xFF);",
+    ("splat_last", "i64"): "{dst} = _mm256_permute4x64_epi64({a}, 0xFF);",
+    ("first_lane", "f32"): "{dst} = _mm256_cvtss_f32({a});",
+    ("first_lane", "f64"): "{dst} = _mm256_cvtsd_f64({a});",
+    ("first_lane", "i32"): "{dst} = _mm256_cvtsi256_si32({a});",
+    ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64(_mm256_castsi256_si128({a}));",
+}
+
 AVX2 = AVX2_X86.table(ROWS)

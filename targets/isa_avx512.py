@@ -131,4 +131,27 @@ ROWS: Rows = {
     ("popcount", "i1x8"): "{dst} = (int64_t)__builtin_popcount((unsigned){a});",
 }  # fmt: skip
 
+# scans (lowering/loop_to_simd/scan.py): lanes slid up by a power of two with the low lanes
+# from the top of {b} (valignd/valignq over b ++ a), the last lane on every lane (vperm by a
+# constant index), lane 0 as a scalar
+_AS_INT = {"f32": ("_mm512_castps_si512", "_mm512_castsi512_ps"), "f64": ("_mm512_castpd_si512", "_mm512_castsi512_pd"),
+           "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+ROWS |= {
+    **{
+        (f"slide_up.{by}", e): f"{{dst}} = {out}(_mm512_alignr_epi{bits}({to}({{a}}), {to}({{b}}), {n - by}));"
+        for e, n, bits in (("f32", 16, 32), ("i32", 16, 32), ("f64", 8, 64), ("i64", 8, 64))
+        for to, out in [_AS_INT[e]]
+        for by in (1, 2, 4, 8)
+        if by < n
+    },
+    ("splat_last", "f32"): "{dst} = _mm512_permutexvar_ps(_mm512_set1_epi32(15), {a});",
+    ("splat_last", "i32"): "{dst} = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), {a});",
+    ("splat_last", "f64"): "{dst} = _mm512_permutexvar_pd(_mm512_set1_epi64(7), {a});",
+    ("splat_last", "i64"): "{dst} = _mm512_permutexvar_epi64(_mm512_set1_epi64(7), {a});",
+    ("first_lane", "f32"): "{dst} = _mm512_cvtss_f32({a});",
+    ("first_lane", "f64"): "{dst} = _mm512_cvtsd_f64({a});",
+    ("first_lane", "i32"): "{dst} = _mm512_cvtsi512_si32({a});",
+    ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64(_mm512_castsi512_si128({a}));",
+}
+
 AVX512 = AVX512_X86.table(ROWS)

@@ -169,6 +169,14 @@ ROWS: dict[tuple[str, str], str] = {
     ("popcount", "i1x2"): "{dst} = (int64_t)vaddvq_u64(vshrq_n_u64({a}, 63));",
 }  # fmt: skip
 
+# scans (lowering/loop_to_simd/scan.py): lanes slid up with the low lanes from the top of {b}
+# (vext of b, a), the last lane on every lane, lane 0 as a scalar
+ROWS |= {
+    **{(f"slide_up.{by}", e): f"{{dst}} = vextq_{s}({{b}}, {{a}}, {n - by});" for e, n, s, _ in _TYPES for by in (1, 2) if by < n},
+    **{("splat_last", e): f"{{dst}} = vdupq_laneq_{s}({{a}}, {n - 1});" for e, n, s, _ in _TYPES},
+    **{("first_lane", e): f"{{dst}} = vgetq_lane_{s}({{a}}, 0);" for e, n, s, _ in _TYPES},
+}
+
 NEON = IsaTable(
     name="neon",
     includes=("arm_neon.h",),

@@ -81,4 +81,27 @@ ROWS: Rows = {
     ("popcount", "i1x2"): "{dst} = (int64_t)((0x4332322132212110ull >> (4 * _mm_movemask_pd(_mm_castsi128_pd({a})))) & 15u);",
 }  # fmt: skip
 
+# scans (lowering/loop_to_simd/scan.py): lanes slid up by a power of two with the low lanes
+# from the top of {b}, the last lane on every lane, lane 0 as a scalar
+_AS_INT = {"f32": ("_mm_castps_si128", "_mm_castsi128_ps"), "f64": ("_mm_castpd_si128", "_mm_castsi128_pd"),
+           "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+ROWS |= {
+    **{
+        (f"slide_up.{by}", e): f"{{dst}} = {out}(_mm_or_si128(_mm_slli_si128({to}({{a}}), {by * 16 // n}), "
+        f"_mm_srli_si128({to}({{b}}), {16 - by * 16 // n})));"
+        for e, n in _N.items()
+        for to, out in [_AS_INT[e]]
+        for by in (1, 2, 4, 8)
+        if by < n
+    },
+    ("splat_last", "f32"): "{dst} = _mm_shuffle_ps({a}, {a}, 0xFF);",
+    ("splat_last", "f64"): "{dst} = _mm_unpackhi_pd({a}, {a});",
+    ("splat_last", "i32"): "{dst} = _mm_shuffle_epi32({a}, 0xFF);",
+    ("splat_last", "i64"): "{dst} = _mm_shuffle_epi32({a}, 0xEE);",
+    ("first_lane", "f32"): "{dst} = _mm_cvtss_f32({a});",
+    ("first_lane", "f64"): "{dst} = _mm_cvtsd_f64({a});",
+    ("first_lane", "i32"): "{dst} = _mm_cvtsi128_si32({a});",
+    ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64({a});",
+}
+
 SSE2 = SSE2_X86.table(ROWS)

@@ -55,6 +55,7 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
+from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
@@ -83,7 +84,10 @@ class LowerVecLoop(RewritePattern):
         if self.options.target.vector_bits == 0 or op.width.concrete == 1:
             return lower_vecloop_scalar(op, rewriter)
         try:
-            lower_vecloop(op, rewriter, self.options)
+            if has_scan(op):
+                lower_scan_vecloop(op, rewriter, self.options)
+            else:
+                lower_vecloop(op, rewriter, self.options)
         except LoopoptDiagnostic as e:
             if not self.fallback:
                 raise

@@ -32,7 +32,7 @@ from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType, i1
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.cpu_models import CpuModel
-from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.dialects.simd_targets import TargetInfo, element_bits
 
 if TYPE_CHECKING:
     from loopopt.lowering.loop_to_simd.lanes import BlockEmitter
@@ -57,8 +57,12 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     indices = lanes.value
     vt = em.lowering.vector_type(op.result.type, op)
     assert isinstance(indices.type, VectorType)
-    if indices.type.get_shape()[0] != vt.get_shape()[0]:
-        raise LoopoptDiagnostic(f"{op.name}: gather index lanes {indices.type} do not match {vt}", op)
+    if element_bits(indices.type.element_type) != element_bits(vt.element_type):
+        raise LoopoptDiagnostic(
+            f"{op.name}: a gather of {vt.element_type} by {indices.type.element_type} indices has no simd form "
+            "(index and element widths must match: f32/i32 by i32, f64/i64 by i64)",
+            op,
+        )
     mask = em.load_mask
     if mask is None:
         mask = em.lowering.splat_constant(True, VectorType(i1, [em.width]))

@@ -355,6 +355,8 @@ class BlockEmitter:
             return self._append(op)
         if op in self.masked_steps:
             return self._masked_step(op, self.masked_steps[op])
+        if isinstance(op, loop.LaneScanOp):
+            return self._lane_scan(op)
         operand_lanes = [self.lanes(v) for v in op.operands]
         if any(isinstance(x, Strided) for x in operand_lanes):
             return self._index_op(op, operand_lanes)
@@ -420,6 +422,13 @@ class BlockEmitter:
         self.emit(new, op)
         new.results[0].name_hint = result.name_hint
         self.env[result] = Varying(new.results[0])
+
+    def _lane_scan(self, op: loop.LaneScanOp) -> None:
+        """The in-register prefix of the block's lanes (a uniform value is splat first)."""
+        from loopopt.lowering.loop_to_simd.scan import emit_lane_scan  # scan builds on this module
+
+        value = emit_lane_scan(op.kind.data, self.vector(op.value, op), self.lowering, lambda o: self.emit(o, op), op)
+        self.env[op.result] = Varying(value)
 
     def _masked_step(self, op: Operation, neutral: SSAValue) -> None:
         """`acc <op> x` on the active lanes only, as `acc <op> select(mask, x, neutral)`."""

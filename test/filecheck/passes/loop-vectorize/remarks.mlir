@@ -90,16 +90,19 @@ func.func @recurrence(%b: !loop.buf<i32>, %n: index, %z: i32) -> i32 {
 
 // -----
 
-// A carried value stored every iteration is a scan.
-// REMARK: remarks.mlir:[[# @LINE + 8]]:5: remark: VEC_REJECT_SCAN: accumulator #0 is stored every iteration (a scan; parallel prefix is not supported)
-// CHECK-LABEL: func.func @cumsum
+// A carried value stored every iteration is a scan; one whose running value feeds anything
+// but its store and yield (here a doubled copy is stored) is not the vectorizable shape.
+// REMARK: remarks.mlir:[[# @LINE + 6]]:3: remark: VEC_REJECT_SCAN: accumulator #0 is stored every iteration but is not a scan: the running value is used by arith.muli, a scan only stores and yields it
+// CHECK-LABEL: func.func @cumsum_doubled
 // CHECK:         loop.for
-func.func @cumsum(%b: !loop.buf<i64>, %o: !loop.buf<i64>, %n: index, %z: i64) -> i64 {
+func.func @cumsum_doubled(%b: !loop.buf<i64>, %o: !loop.buf<i64>, %n: index, %z: i64) -> i64 {
   %c0 = arith.constant 0 : index
+  %two = arith.constant 2 : i64
   %s = loop.for %i in [%c0, %n) accs(%acc = %z : i64 add) {
     %x = loop.load %b[%i] : !loop.buf<i64>
     %t = arith.addi %acc, %x : i64
-    loop.store %t, %o[%i] : !loop.buf<i64>
+    %d = arith.muli %t, %two : i64
+    loop.store %d, %o[%i] : !loop.buf<i64>
     loop.yield %t : i64
   }
   func.return %s : i64

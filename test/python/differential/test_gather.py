@@ -1,0 +1,194 @@
+"""df.gather through compiled kernels on every ISA, with hostile indices.
+
+`y[i] = x[idx[i]]` when 0 <= idx[i] < len(x), else 0 (dialects/df_gather.py). Indices mix
+in-bounds values (duplicates, 0, len(x) - 1) with -1, len(x), 2**31, INT32_MIN/MAX and
+INT64_MIN/MAX; the sources have 0, 1, 5 and 1000 elements; the index arrays have the sizes
+around every vector width (W-1, W, W+1), primes and a large one. Native ISAs run with every
+buffer one element into a canary-guarded allocation; NEON runs under qemu in one batch; the
+sanitized runner (every array in an allocation of exactly its size, gathers as checked C:
+runtime/sanitize.py) proves no lane reads outside x. Results compare exactly (the sum is
+`reassoc`: compared within a bound).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from loopopt.compile import compile
+from loopopt.runtime.isa import host_isas
+from loopopt.runtime.sanitize import emit_program, sanitized_kernels
+from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_batch
+
+ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
+SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 4099)
+SOURCE_LENGTHS = (0, 1, 5, 1000)
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+
+
+def _take(elt: str, ie: str) -> str:
+    return f"""
+func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>) -> !df.array<{elt}, [i]> {{
+  %g = df.gather %x[%idx] : !df.array<{elt}, [j]>, !df.array<{ie}, [i]> -> !df.array<{elt}, [i]>
+  func.return %g : !df.array<{elt}, [i]>
+}}
+"""
+
+
+def _sum(elt: str, ie: str) -> str:
+    reassoc = " reassoc" if elt.startswith("f") else ""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>) -> {elt} {{
+  %z = arith.constant 0{".0" if elt.startswith("f") else ""} : {elt}
+  %g = df.gather %x[%idx] : !df.array<{elt}, [j]>, !df.array<{ie}, [i]> -> !df.array<{elt}, [i]>
+  %s = df.reduce add(%g, %z) over [i]{reassoc} : !df.array<{elt}, [i]> -> {elt}
+  func.return %s : {elt}
+}}
+"""
+
+
+CASES = {
+    # same lane count: vectorized with simd.gather
+    "take_f32_by_i32": (_take("f32", "i32"), "f32", "i32"),
+    "take_f64_by_i64": (_take("f64", "i64"), "f64", "i64"),
+    "take_i32_by_i32": (_take("i32", "i32"), "i32", "i32"),
+    "take_i64_by_i64": (_take("i64", "i64"), "i64", "i64"),
+    "sum_f32_by_i32": (_sum("f32", "i32"), "f32", "i32"),
+    "sum_i64_by_i64": (_sum("i64", "i64"), "i64", "i64"),
+    # mixed widths: scalar until loops mixing widths vectorize, but just as bounded
+    "take_f32_by_i64": (_take("f32", "i64"), "f32", "i64"),
+    "take_f64_by_i32": (_take("f64", "i32"), "f64", "i32"),
+}
+
+
+def hostile_indices(ie: str, nx: int, n: int, rng: np.random.Generator) -> np.ndarray:
+    """n indices into a source of nx elements: in-bounds ones with duplicates, and every
+    kind of out-of-bounds value, the edge values at the first and last positions too."""
+    info = np.iinfo(TYPES[ie])
+    edges = [0, nx - 1, -1, nx, nx + 1, info.min, info.max, info.min + 1, 2**31 - 1]
+    if ie == "i64":
+        edges += [2**31, 2**32, -(2**31) - 1, 2**32 + max(nx - 1, 0)]
+    idx = rng.integers(-3, max(nx, 1) + 3, size=n)
+    if n:
+        picks = rng.integers(0, n, size=min(n, 3 * len(edges)))
+        idx[picks] = rng.choice(edges, size=len(picks))
+        idx[0], idx[-1] = edges[(n + nx) % len(edges)], edges[(n * 7 + nx) % len(edges)]
+    return idx.astype(TYPES[ie])
+
+
+def reference(x: np.ndarray, idx: np.ndarray, reduce: bool):
+    inside = (idx.astype(np.int64) >= 0) & (idx.astype(np.int64) < len(x))
+    picked = x[np.where(inside, idx, 0)] if len(x) else np.zeros(len(idx), x.dtype)
+    y = np.where(inside, picked, np.zeros((), x.dtype)).astype(x.dtype)
+    if not reduce:
+        return (y,)
+    with np.errstate(over="ignore"):
+        return (x.dtype.type(np.sum(y, dtype=x.dtype)),)
+
+
+def _cases(name: str) -> list[tuple[tuple[np.ndarray, np.ndarray], tuple]]:
+    _, elt, ie = CASES[name]
+    out = []
+    for nx in SOURCE_LENGTHS:
+        for n in SIZES:
+            rng = np.random.default_rng([nx, n, len(name)])
+            if elt.startswith("f"):
+                x = rng.standard_normal(nx).astype(TYPES[elt])
+            else:
+                x = rng.integers(-(2**30), 2**30, size=nx).astype(TYPES[elt])
+            idx = hostile_indices(ie, nx, n, rng)
+            out.append(((x, idx), reference(x, idx, name.startswith("sum"))))
+    return out
+
+
+@functools.cache
+def _compiled(name: str, isa: str):
+    return compile(CASES[name][0], target=isa)
+
+
+def _rules(name: str) -> dict:
+    return {0: ("close", 1e-4)} if name.startswith("sum_f") else {}
+
+
+@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ISAS])
+@pytest.mark.parametrize("name", CASES)
+def test_gather_matches_numpy(name: str, isa: str) -> None:
+    compiled = _compiled(name, isa)
+    cases = _cases(name)
+    if compiled.library is None:
+        runs = run_compiled_batch(compiled, "k", [inputs for inputs, _ in cases])
+    else:
+        runs = [run_compiled(compiled, "k", inputs, offset=1) for inputs, _ in cases]
+    for (inputs, ref), got in zip(cases, runs, strict=True):
+        if name.startswith("sum_f"):
+            tol = 1e-4 * (1 + np.sum(np.abs(ref[0])) + np.sum(np.abs(inputs[0])))
+            assert abs(float(got[0]) - float(ref[0])) <= tol, (name, isa, len(inputs[0]), len(inputs[1]), got, ref)
+            continue
+        problems = compare_results(got, ref, {})
+        assert not problems, f"{name} on {isa}, len(x)={len(inputs[0])}, n={len(inputs[1])}: " + "; ".join(problems)
+
+
+def test_same_width_gathers_vectorize() -> None:
+    """The same-lane-count cases print the ISA's gather instruction (AVX2/AVX-512) or the
+    lane-wise helper (SSE2, NEON); never a scalar loop only."""
+    for name in ("take_f32_by_i32", "take_f64_by_i64", "take_i32_by_i32", "take_i64_by_i64"):
+        assert "_mm512_mask_i" in emit_program(CASES[name][0], "avx512").c_source, name
+        assert "_mm256_mask_i" in emit_program(CASES[name][0], "avx2").c_source, name
+        assert "lo_gather_" in emit_program(CASES[name][0], "sse2").c_source, name
+        assert "lo_gather_" in emit_program(CASES[name][0], "neon").c_source, name
+
+
+@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ("scalar", "sse2", "avx2", "avx512")])
+def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
+    """ASan + UBSan on every case: each array in an allocation of exactly its size (and one
+    element in), the gather instructions replaced by checked lane-wise C."""
+    if isa not in host_isas():
+        pytest.skip(f"this CPU does not run {isa}")
+    for name in ("take_f32_by_i32", "take_f64_by_i64", "sum_i64_by_i64", "take_f32_by_i64"):
+        program = emit_program(CASES[name][0], isa)
+        kernel = sanitized_kernels(program.c_source, program.signatures.values(), isa)["k"]
+        cases = _cases(name)
+        for offset in (0, 1):
+            runs = kernel.batch([inputs for inputs, _ in cases], offsets=[offset] * len(cases))
+            for (inputs, ref), (outputs, results) in zip(cases, runs, strict=True):
+                got = tuple(outputs) + tuple(results)
+                assert not compare_results(got, ref, {}), (name, isa, len(inputs[0]), len(inputs[1]))
+
+
+UNCHECKED = """
+func.func @k(%b: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}, %idx: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %z: f32) -> f32 attributes {loop.kernel} {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %idx, 0 : !loop.buf<i32>
+  %s = loop.for %i in [%c0, %n) accs(%acc = %z : f32 add reassoc) {
+    %k = loop.load %idx[%i] : !loop.buf<i32>
+    %j = arith.index_cast %k : i32 to index
+    %x = loop.load %b[%j] : !loop.buf<f32>
+    %t = arith.addf %acc, %x : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+"""
+
+
+@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ("avx2", "avx512")])
+def test_sanitizers_see_an_out_of_bounds_gather(isa: str) -> None:
+    """The check above can fail: Loop IR that gathers without a bounds check (a Loop IR load
+    promises its index is in bounds) is reported when a lane reads past the source."""
+    from loopopt.runtime.sanitize import SanitizerError
+
+    if isa not in host_isas():
+        pytest.skip(f"this CPU does not run {isa}")
+    program = emit_program(UNCHECKED, isa)
+    assert "gather" in program.c_source
+    kernel = sanitized_kernels(program.c_source, program.signatures.values(), isa)["k"]
+    x = np.ones(4, np.float32)
+    ok = np.arange(16, dtype=np.int32) % 4
+    (_, (total,)), = kernel.batch([(x, ok, np.float32(0))])
+    assert total == 16
+    bad = ok.copy()
+    bad[5] = 4
+    with pytest.raises(SanitizerError, match="AddressSanitizer"):
+        kernel.batch([(x, bad, np.float32(0))])
