@@ -872,6 +872,7 @@ Simd = Dialect(
         StoreOp,
         MaskedLoadOp,
         MaskedStoreOp,
+        GatherOp,
         CompressStoreOp,
         AlignOffsetOp,
         StoreFenceOp,
@@ -899,4 +900,3 @@ Simd = Dialect(
         ReduceKindAttr,
     ],
 )
-        GatherOp,

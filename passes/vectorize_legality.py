@@ -252,6 +252,16 @@ def _var_coeffs(c: Candidate, op: loop.LoadOp | loop.StoreOp) -> list[int] | str
     return out
 
 
+def is_gather(c: Candidate, op: loop.LoadOp | loop.StoreOp | loop.AppendOp) -> bool:
+    """A load from a rank-1 buffer at one value computed in the body (`b[j]`): each lane reads
+    its own element (`simd.gather`, lowering/loop_to_simd/gather.py). Stores at a computed
+    index (scatters) stay declined."""
+    if not isinstance(op, loop.LoadOp) or op.buf_type.rank.data != 1:
+        return False
+    ((coeffs, offset),) = op.normalized_indices()
+    return offset == 0 and len(coeffs) == 1 and all(k == 1 and c.defined_inside(v) for v, k in coeffs.items())
+
+
 def nonunit_stride(c: Candidate) -> Decline | None:
     step = c.step
     for op in _accesses(c):
@@ -299,16 +309,6 @@ def memory_dependence(c: Candidate) -> Decline | None:
     accesses = list(_accesses(c))
     for w in accesses:
         if isinstance(w, loop.LoadOp):
-def is_gather(c: Candidate, op: loop.LoadOp | loop.StoreOp | loop.AppendOp) -> bool:
-    """A load from a rank-1 buffer at one value computed in the body (`b[j]`): each lane reads
-    its own element (`simd.gather`, lowering/loop_to_simd/gather.py). Stores at a computed
-    index (scatters) stay declined."""
-    if not isinstance(op, loop.LoadOp) or op.buf_type.rank.data != 1:
-        return False
-    ((coeffs, offset),) = op.normalized_indices()
-    return offset == 0 and len(coeffs) == 1 and all(k == 1 and c.defined_inside(v) for v, k in coeffs.items())
-
-
             continue
         buf = w.out if isinstance(w, loop.AppendOp) else w.buf
         if isinstance(w, loop.StoreOp):

@@ -569,6 +569,8 @@ class BlockEmitter:
         return self.emit(arith.AddiOp(row_start, col), op).results[0]
 
     def _load(self, op: loop.LoadOp) -> None:
+        if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+            return emit_gather_load(self, op)
         if all(s == 0 for s in self._strides(op)):
             return self._uniform_access(op)
         start = self._contiguous_start(op)
@@ -578,8 +580,6 @@ class BlockEmitter:
             self.env[op.result] = Varying(self._loaded[key])
             return
         if self.load_mask is None:
-        if any(isinstance(self.lanes(v), Varying) for v in op.indices):
-            return emit_gather_load(self, op)
             new = self.emit(simd.LoadOp(op.buf, start, vt), op)
         else:
             zero = self.lowering.splat_constant(0, vt)
