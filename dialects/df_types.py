@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     IntegerType,
@@ -32,8 +33,9 @@ as in MLIR: u8/u16 data is i8/i16, and the ops say unsigned (`cmpi ult`, `divui`
 
 
 def is_scalar_type(t: Attribute) -> bool:
-    """f32, f64, i1, i8, i16, i32 or i64: the element types numpy and C agree on."""
-    if isinstance(t, Float32Type | Float64Type):
+    """f32, f64, i1, i8, i16, i32 or i64: the element types numpy and C agree on; and f16, a
+    storage type (arrays of it are converted to f32 to compute: `arith.extf` / `arith.truncf`)."""
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
 

@@ -13,6 +13,7 @@ from enum import auto
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -36,8 +37,8 @@ from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
 
 
 def is_element_type(t: Attribute) -> bool:
-    """Element types a buffer may hold: f32 f64 i8 i16 i32 i64 i1."""
-    if isinstance(t, Float32Type | Float64Type):
+    """Element types a buffer may hold: f32 f64 i8 i16 i32 i64 i1, and f16 (storage)."""
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64) and t.signedness.data.name == "SIGNLESS"
 

@@ -21,6 +21,7 @@ from typing_extensions import TypeVar
 
 from xdsl.dialects.builtin import (
     I64,
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -65,8 +66,9 @@ LANE_COUNTS = (1, 2, 4, 8, 16)
 
 
 def _element_class(t: Attribute) -> str | None:
-    """'float', 'int' or 'mask' for a simd element type, None for anything else."""
-    if isinstance(t, Float32Type | Float64Type):
+    """'float', 'int' or 'mask' for a simd element type, None for anything else (f16: storage
+    lanes, loaded, stored and converted to f32)."""
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
         return "float"
     if isinstance(t, IntegerType) and t.width.data in (32, 64):
         return "int"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -21,7 +22,9 @@ from xdsl.ir import Attribute
 from loopopt.dialects.loop_attrs import MaskForm
 
 def element_bits(element_type: Attribute) -> int:
-    """Bit width of a simd element type (f32 f64 i32 i64; index counts as i64)."""
+    """Bit width of a simd element type (f16 f32 f64 i32 i64; index counts as i64)."""
+    if isinstance(element_type, Float16Type):
+        return 16
     if isinstance(element_type, Float32Type):
         return 32
     if isinstance(element_type, Float64Type | IndexType):
@@ -59,6 +62,9 @@ class TargetInfo:
     has_streaming_stores: bool = False
     """Aligned non-temporal stores that bypass the caches (x86 `movntps`) and a fence that
     orders them (`sfence`): worth it for outputs too large to stay in cache."""
+    has_f16_conversion: bool = False
+    """Vector f16 <-> f32 conversions (x86 F16C / AVX-512F `vcvtph2ps`, AArch64 `fcvtl`/`fcvtn`):
+    f16 storage lanes vectorize (targets/c_part.py)."""
 
     def width(self, element_type: Attribute) -> int:
         """Natural lane count for `element_type`: one register's worth, 1 for scalar."""
@@ -77,20 +83,20 @@ TARGETS: dict[str, TargetInfo] = {
     "avx2": TargetInfo(
         name="avx2", vector_bits=256, has_fma=True, has_masked_load_store=True,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
-        minmax_propagates_nan=False, header="immintrin.h", cflags=("-mavx2", "-mfma"),
-        has_streaming_stores=True,
+        minmax_propagates_nan=False, header="immintrin.h", cflags=("-mavx2", "-mfma", "-mf16c"),
+        has_streaming_stores=True, has_f16_conversion=True,
     ),
     "avx512": TargetInfo(
         name="avx512", vector_bits=512, has_fma=True, has_masked_load_store=True,
         has_compress=True, has_mask_registers=True, mask_form=MaskForm.AVX512_MASK,
         minmax_propagates_nan=False, header="immintrin.h",
         cflags=("-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx2", "-mfma"),
-        has_streaming_stores=True,
+        has_streaming_stores=True, has_f16_conversion=True,
     ),
     "neon": TargetInfo(
         name="neon", vector_bits=128, has_fma=True, has_masked_load_store=False,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
-        minmax_propagates_nan=True, header="arm_neon.h", cflags=(),
+        minmax_propagates_nan=True, header="arm_neon.h", cflags=(), has_f16_conversion=True,
     ),
     "scalar": TargetInfo(
         name="scalar", vector_bits=0, has_fma=False, has_masked_load_store=False,

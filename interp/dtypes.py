@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -17,6 +18,8 @@ def numpy_dtype(t: Attribute) -> np.dtype:
     """The numpy dtype of a scalar type, or of a vector type's elements."""
     if isinstance(t, VectorType):
         t = t.element_type
+    if isinstance(t, Float16Type):
+        return np.dtype(np.float16)
     if isinstance(t, Float32Type):
         return np.dtype(np.float32)
     if isinstance(t, Float64Type):

@@ -65,7 +65,7 @@ AUTOVEC_CFLAGS: tuple[str, ...] = ("-ftree-vectorize",)
 _ISA_CFLAGS: dict[str, tuple[str, ...]] = {
     "scalar": (),
     "sse2": ("-msse2",),
-    "avx2": ("-mavx2", "-mfma"),
+    "avx2": ("-mavx2", "-mfma", "-mf16c"),  # F16C: f16 <-> f32 (every AVX2 CPU has it)
     "avx512": ("-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma"),
     # NEON is part of the armv8-a baseline: the aarch64 compiler needs no flag.
     "neon": (),
@@ -75,7 +75,7 @@ _ISA_CFLAGS: dict[str, tuple[str, ...]] = {
 # ISA -> /proc/cpuinfo flags that must all be present.
 _X86_REQUIREMENTS: dict[str, tuple[str, ...]] = {
     "sse2": ("sse2",),
-    "avx2": ("avx2", "fma"),
+    "avx2": ("avx2", "fma", "f16c"),
     "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"),
 }
 

@@ -63,6 +63,7 @@ _HELPERS = r"""
             PyArrayScalar_ASSIGN(o, cls, v);               \
         return o;                                          \
     }
+LOOPOPT_RT_BOX(f16, uint16_t, Half)
 LOOPOPT_RT_BOX(f32, float, Float)
 LOOPOPT_RT_BOX(f64, double, Double)
 LOOPOPT_RT_BOX(i8, int8_t, Byte)
@@ -232,7 +233,7 @@ loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const ch
 }
 """
 
-_PY_DTYPE_NAMES = {"f32": "float32", "f64": "float64", "i8": "int8 or uint8", "i16": "int16 or uint16",
+_PY_DTYPE_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8 or uint8", "i16": "int16 or uint16",
                    "i32": "int32", "i64": "int64", "bool": "bool"}
 
 QUERY_PREFIX = "_extents_"

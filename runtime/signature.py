@@ -39,6 +39,7 @@ class DType:
 DTYPES: dict[str, DType] = {
     d.name: d
     for d in (
+        DType("f16", "uint16_t", np.dtype(np.float16), "e"),  # storage: IEEE half bits (targets/c_part.py)
         DType("f32", "float", np.dtype(np.float32), "f"),
         DType("f64", "double", np.dtype(np.float64), "d"),
         DType("i8", "int8_t", np.dtype(np.int8), "bB", np.dtype(np.uint8)),

@@ -33,9 +33,10 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from loopopt.targets.c_part import part_key, part_lanes, whole_register_row
+from loopopt.targets.c_part import part_key, part_lanes, part_vector_type, whole_register_row
 
 ELEMENT_C_TYPES: dict[str, str] = {
+    "f16": "uint16_t",  # storage: IEEE half bits, converted to and from float (c_part)
     "f32": "float",
     "f64": "double",
     "i8": "int8_t",
@@ -84,7 +85,8 @@ class IsaTable:
             return self.mask_types.get(lanes)
         if self.lanes.get(elt) != lanes and part_lanes(self.lanes, elt) != lanes:
             return None
-        return self.vector_types.get(elt)  # a part vector is held in a whole register (c_part)
+        # a part vector is held in a whole register, f16 lanes in a type of their own (c_part)
+        return part_vector_type(self.name, elt) or self.vector_types.get(elt)
 
     def element_key(self, elt: str, lanes: int) -> str:
         """The row element key of `vector<lanes x elt>`: `i1x4` for a mask, `f32x4` for a vector

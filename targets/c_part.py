@@ -23,7 +23,15 @@ widens its 32-bit-lane result, and a select or masked access of part vectors nar
 back (inactive upper lanes). Horizontal reductions fill the upper lanes with the kind's
 neutral element and reduce the whole register: the halving tree then combines the W lanes in
 the same order as a native W-lane reduction. The conversions between the halves and the
-64-bit types (`convert.f64` of `f32x4`, ...) are ISA rows (targets/isa_*.py).
+64-bit types (`convert.f64` of `f32x4`, ...) are rows here too (`CONVERSIONS`).
+
+f16 is a storage type: its buffers hold IEEE half bits (`uint16_t` in C), and a loop computes
+on them as f32 (`arith.extf` / `arith.truncf`). Its vectors have the f32 lane count, 16-bit
+lanes in half a register of their own type (`F16`: `__m128i` on AVX2 with F16C's
+`_mm256_cvtph_ps` / `_mm256_cvtps_ph`, `__m256i` on AVX-512, `uint16x4_t` on NEON with
+`vcvt_f32_f16`); SSE2 has no such conversion and keeps f16 loops scalar
+(loop_to_simd/width.py). Scalar code converts with portable helpers (`lo_f16_to_f32`,
+`lo_f32_to_f16`, `lo_f64_to_f16`: round to nearest even, once; NaN stays NaN; overflow to inf).
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt
 """Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every
 `hreduce.*`, `cmp.*` and `convert.*` key): a part vector needs its own row for them."""
 
-_PART_KEY = re.compile(r"^(f32|i32)x(\d+)$")
+_PART_KEY = re.compile(r"^(f16|f32|i32)x(\d+)$")
 
 
 def part_key(elt: str, lanes: int) -> str:
@@ -63,9 +71,18 @@ def split_part_key(key: str) -> tuple[str, int] | None:
 
 def part_lanes(isa_lanes: Mapping[str, int], elt: str) -> int | None:
     """W for a part vector of `elt` on an ISA with these native lane counts (half the 32-bit
-    lanes: the 64-bit lane count), or None when `elt` never fills part of a register."""
+    lanes: the 64-bit lane count; f16: the f32 lane count), or None when `elt` never fills
+    part of a register."""
+    if elt == "f16":
+        return isa_lanes.get("f32") if isa_lanes.get("f32", 0) >= 2 else None
     n = isa_lanes.get(elt, 0) if elt in PART_ELEMENTS else 0
     return n // 2 if n >= 2 else None
+
+
+def part_vector_type(isa_name: str, elt: str) -> str | None:
+    """The C type of a part vector of `elt` when it is not the whole register's (f16), else None."""
+    f16 = F16.get(isa_name)
+    return f16.c_type if elt == "f16" and f16 is not None else None
 
 
 def whole_register_row(key: str, elt: str) -> tuple[str, str] | None:
@@ -79,7 +96,7 @@ def whole_register_row(key: str, elt: str) -> tuple[str, str] | None:
         to = split_part_key(key[len("convert."):])
         # a conversion between two part vectors of one lane count is lane-wise (i32x4 -> f32x4)
         return (f"convert.{to[0]}", base) if to is not None and to[1] == lanes else None
-    if key in WHOLE_VECTOR_KEYS or key.startswith(("hreduce.", "cmp.")):
+    if base == "f16" or key in WHOLE_VECTOR_KEYS or key.startswith(("hreduce.", "cmp.")):
         return None
     return key, base
 
@@ -203,6 +220,52 @@ rounds once (i64 -> f32 lane by lane where the ISA has no instruction); i64 -> i
 bits. Lane counts are those of the ISA's 64-bit lanes."""
 
 
+@dataclass(frozen=True)
+class F16Spelling:
+    """How one ISA holds, moves and converts f16 storage lanes (W of them, W the f32 lanes)."""
+
+    c_type: str
+    load: str
+    """An expression loading W halves from `{p}`."""
+    store: str
+    """A statement storing `{v}` to `{p}`."""
+    to_f32: str
+    from_f32: str
+    masked_load: str | None = None
+    masked_store: str | None = None
+    """Rows with a mask instruction (AVX-512); None: lane by lane (`lo_masked_*_f16xW`)."""
+
+
+F16: dict[str, F16Spelling] = {
+    "avx2": F16Spelling(
+        c_type="__m128i", load="_mm_loadu_si128((const __m128i *){p})", store="_mm_storeu_si128((__m128i *){p}, {v});",
+        to_f32="_mm256_cvtph_ps({a})", from_f32="_mm256_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
+    ),
+    "avx512": F16Spelling(
+        c_type="__m256i", load="_mm256_loadu_si256((const __m256i *){p})", store="_mm256_storeu_si256((__m256i *){p}, {v});",
+        to_f32="_mm512_cvtph_ps({a})", from_f32="_mm512_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
+        masked_load="{dst} = _mm256_mask_loadu_epi16({passthru}, {mask}, &{buf}[{idx}]);",
+        masked_store="_mm256_mask_storeu_epi16(&{buf}[{idx}], {mask}, {value});",
+    ),
+    "neon": F16Spelling(
+        c_type="uint16x4_t", load="vld1_u16({p})", store="vst1_u16({p}, {v});",
+        to_f32="vcvt_f32_f16(vreinterpret_f16_u16({a}))", from_f32="vreinterpret_u16_f16(vcvt_f16_f32({a}))",
+    ),
+}  # fmt: skip
+"""Per ISA with vector f16 conversions (x86 F16C and AVX-512F, AArch64 FCVTL/FCVTN): f16 lanes.
+The conversions round to nearest even (the immediate on x86, the default FPCR on AArch64)."""
+
+F16_SCALAR_ROWS: dict[tuple[str, str], str] = {
+    ("convert.f32", "f16"): "{dst} = lo_f16_to_f32({a});",
+    ("convert.f64", "f16"): "{dst} = (double)lo_f16_to_f32({a});",  # exact, both steps
+    ("convert.f16", "f32"): "{dst} = lo_f32_to_f16({a});",
+    ("convert.f16", "f64"): "{dst} = lo_f64_to_f16({a});",  # rounds once (through f32 it could round twice)
+}
+"""Scalar f16 conversions (every target's scalar code): `uint16_t` bits to and from floats."""
+
+F16_SCALAR_MEMORY = ("load", "store", "align_offset")
+"""Scalar f16 accesses: the f32 rows, spelled alike on `uint16_t` bits."""
+
 NEUTRAL: dict[str, dict[str, str]] = {
     "f32": {"add": "-0.0f", "mul": "1.0f", "min": "INFINITY", "max": "(-INFINITY)"},
     "i32": {"add": "0", "mul": "1", "min": "INT32_MAX", "max": "INT32_MIN", "and": "-1", "or": "0"},
@@ -219,6 +282,11 @@ def _expression(template: str) -> str | None:
 @functools.cache
 def rows(isa_name: str) -> dict[tuple[str, str], str]:
     """The part rows of ISA `isa_name` (an `IsaTable` row hook: c_isa.ROW_HOOKS)."""
+    if isa_name == "scalar":
+        from loopopt.targets.isa_scalar import SCALAR
+
+        memory = {(k, "f16"): t for (k, e), t in SCALAR.rows.items() if e == "f32" and k in F16_SCALAR_MEMORY}
+        return {**F16_SCALAR_ROWS, **memory}
     spelling = SPELLINGS.get(isa_name)
     if spelling is None:
         return {}
@@ -246,6 +314,16 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
                 neutral = NEUTRAL[elt].get(op_key[len("hreduce."):])
                 if neutral is not None:
                     out[(op_key, key)] = template.replace("{a}", spelling.fill[elt].format(a="{a}", n=neutral))
+    f16 = F16.get(isa_name)
+    if f16 is not None:
+        key = part_key("f16", table.lanes["f32"])
+        out[("load", key)] = out[("load_aligned", key)] = "{dst} = " + f16.load.format(p="&{buf}[{idx}]") + ";"
+        out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = f16.store.format(p="&{buf}[{idx}]", v="{value}")
+        out[("convert.f32", key)] = "{dst} = " + f16.to_f32 + ";"
+        out[(f"convert.{key}", "f32")] = "{dst} = " + f16.from_f32 + ";"
+        n = table.lanes["f32"]
+        out[("masked_load", key)] = f16.masked_load or f"{{dst}} = lo_masked_load_f16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});"
+        out[("masked_store", key)] = f16.masked_store or f"lo_masked_store_f16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});"
     return out
 
 
@@ -270,13 +348,106 @@ def lane_conversion_helper(io: LaneIO, name: str, src: str, dst: str, expr: str)
 
 
 def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
-    """`lo_cvt_i64_f32x<W>p`: i64 -> f32 rounded once (no ISA but AVX-512 DQ has it; through
-    f64 it would round twice)."""
-    from loopopt.targets.c_helpers import LaneIO
+    """The scalar f16 conversions (every target), `lo_cvt_i64_f32x<W>p` (i64 -> f32 rounded once:
+    no ISA but AVX-512 DQ has it; through f64 it would round twice) and the lane-by-lane masked
+    f16 accesses of ISAs without 16-bit masked loads."""
+    from loopopt.targets.c_helpers import Helper, LaneIO
 
+    out = [Helper(name, code) for name, code in F16_SCALAR_HELPERS.items()]
     if isa.name not in SPELLINGS:
-        return []
+        return out
     io = LaneIO(isa)
     w = io.n("i64")
-    name = f"lo_cvt_i64_f32x{w}p"
-    return [lane_conversion_helper(io, name, "i64", "f32", "(float)x[k]")]
+    out.append(lane_conversion_helper(io, f"lo_cvt_i64_f32x{w}p", "i64", "f32", "(float)x[k]"))
+    f16 = F16.get(isa.name)
+    if f16 is not None and f16.masked_load is None:
+        out += _f16_masked_helpers(io, f16)
+    return out
+
+
+def _f16_masked_helpers(io: LaneIO, f16: F16Spelling) -> list[Helper]:
+    """`lo_masked_load_f16xW` / `lo_masked_store_f16xW`: the active lanes only, one at a time
+    (a tail runs them once per call)."""
+    from loopopt.targets.c_helpers import Helper
+
+    n = io.n("f32")
+    bools = io.mask_to_bools(n, "mask", "on")
+    load = (
+        f"static inline {f16.c_type} lo_masked_load_f16x{n}(const uint16_t *p, {io.mtype(n)} mask, {f16.c_type} passthru)\n{{\n"
+        f"    {bools}\n    uint16_t r[{n}];\n    {f16.store.format(p='r', v='passthru')}\n"
+        f"    for (int k = 0; k < {n}; k++) if (on[k]) r[k] = p[k];\n    return {f16.load.format(p='r')};\n}}\n"
+    )
+    store = (
+        f"static inline void lo_masked_store_f16x{n}(uint16_t *p, {io.mtype(n)} mask, {f16.c_type} v)\n{{\n"
+        f"    {bools}\n    uint16_t r[{n}];\n    {f16.store.format(p='r', v='v')}\n"
+        f"    for (int k = 0; k < {n}; k++) if (on[k]) p[k] = r[k];\n}}\n"
+    )
+    return [Helper(f"lo_masked_load_f16x{n}", load), Helper(f"lo_masked_store_f16x{n}", store)]
+
+
+F16_SCALAR_HELPERS: dict[str, str] = {
+    "lo_f16_to_f32": """static inline float lo_f16_to_f32(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu, bits;
+    if (e == 0x1Fu)
+        bits = sign | 0x7F800000u | (m << 13); /* inf, NaN */
+    else if (e != 0)
+        bits = sign | ((e + 112u) << 23) | (m << 13); /* normal: exponent bias 15 -> 127 */
+    else if (m == 0)
+        bits = sign; /* +-0 */
+    else { /* subnormal m * 2^-24: normalize (exact in f32) */
+        int s = 0;
+        while (!(m & 0x400u)) { m <<= 1; s++; }
+        bits = sign | ((uint32_t)(113 - s) << 23) | ((m & 0x3FFu) << 13);
+    }
+    union { uint32_t u; float f; } c = { bits };
+    return c.f;
+}
+""",
+    "lo_f32_to_f16": """static inline uint16_t lo_f32_to_f16(float f)
+{
+    union { float f; uint32_t u; } c = { f };
+    uint32_t x = c.u;
+    uint32_t sign = (x >> 16) & 0x8000u, ax = x & 0x7FFFFFFFu;
+    if (ax > 0x7F800000u)
+        return (uint16_t)(sign | 0x7E00u | ((ax >> 13) & 0x3FFu)); /* NaN stays a (quiet) NaN */
+    if (ax >= 0x477FF000u)
+        return (uint16_t)(sign | 0x7C00u); /* >= 65520 rounds to inf */
+    if (ax >= 0x38800000u) { /* a normal half (>= 2^-14): rebias, round to nearest even at bit 13 */
+        uint32_t r = ax - 0x38000000u;
+        r += 0x0FFFu + ((r >> 13) & 1u);
+        return (uint16_t)(sign | (r >> 13));
+    }
+    if (ax <= 0x33000000u)
+        return (uint16_t)sign; /* <= 2^-25: rounds to +-0 (the tie too) */
+    uint32_t e = ax >> 23, man = (ax & 0x7FFFFFu) | 0x800000u, shift = 126u - e; /* units of 2^-24 */
+    uint32_t q = man >> shift, rem = man & ((1u << shift) - 1u), half = 1u << (shift - 1u);
+    q += rem > half || (rem == half && (q & 1u));
+    return (uint16_t)(sign | q);
+}
+""",
+    "lo_f64_to_f16": """static inline uint16_t lo_f64_to_f16(double f)
+{
+    union { double f; uint64_t u; } c = { f };
+    uint64_t x = c.u;
+    uint16_t sign = (uint16_t)((x >> 48) & 0x8000u);
+    uint64_t ax = x & 0x7FFFFFFFFFFFFFFFull;
+    if (ax > 0x7FF0000000000000ull)
+        return (uint16_t)(sign | 0x7E00u | ((ax >> 42) & 0x3FFu));
+    if (ax >= 0x40EFFE0000000000ull)
+        return (uint16_t)(sign | 0x7C00u); /* >= 65520 */
+    if (ax >= 0x3F10000000000000ull) { /* >= 2^-14: rebias 1023 -> 15, round at bit 42 */
+        uint64_t r = ax - 0x3F00000000000000ull;
+        r += 0x1FFFFFFFFFFull + ((r >> 42) & 1u);
+        return (uint16_t)(sign | (uint16_t)(r >> 42));
+    }
+    if (ax <= 0x3E60000000000000ull)
+        return sign; /* <= 2^-25 */
+    uint64_t e = ax >> 52, man = (ax & 0xFFFFFFFFFFFFFull) | 0x10000000000000ull, shift = 1051u - e;
+    uint64_t q = man >> shift, rem = man & ((1ull << shift) - 1u), half = 1ull << (shift - 1u);
+    q += rem > half || (rem == half && (q & 1u));
+    return (uint16_t)(sign | (uint16_t)q);
+}
+""",
+}
+"""Portable scalar f16 conversions: round to nearest even once, like numpy's float16."""

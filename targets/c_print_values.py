@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -33,6 +33,8 @@ MAX_HINT_LENGTH = 40
 
 def scalar_key(t: Attribute) -> str | None:
     """The element key of a scalar type (f32 f64 i8 i16 i32 i64 index i1), None for anything else."""
+    if isinstance(t, Float16Type):
+        return "f16"
     if isinstance(t, Float32Type):
         return "f32"
     if isinstance(t, Float64Type):

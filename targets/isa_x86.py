@@ -122,7 +122,7 @@ class X86:
 
 
 SSE2_X86 = X86("sse2", 128, mask_registers=False, includes=("emmintrin.h",), cflags=("-msse2",))
-AVX2_X86 = X86("avx2", 256, mask_registers=False, includes=("immintrin.h",), cflags=("-mavx2", "-mfma"))
+AVX2_X86 = X86("avx2", 256, mask_registers=False, includes=("immintrin.h",), cflags=("-mavx2", "-mfma", "-mf16c"))
 AVX512_X86 = X86("avx512", 512, mask_registers=True, includes=("immintrin.h",),
                  cflags=("-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"))  # fmt: skip
 

@@ -43,6 +43,7 @@ from typing import Any
 import numpy as np
 
 DTYPES: dict[str, type[np.generic]] = {
+    "f16": np.float16,
     "f32": np.float32,
     "f64": np.float64,
     "i8": np.int8,
@@ -74,7 +75,7 @@ NUMPY_NAMES = frozenset(
     abs absolute add all amax amin any arange arccos arccosh arcsin arcsinh arctan arctan2 arctanh
     argmax argmin array asarray bitwise_and bitwise_not bitwise_or bitwise_xor bool_ cbrt ceil clip
     concatenate copysign cos cosh count_nonzero cumprod cumsum divide dot e equal exp exp2 expm1 fabs
-    bitwise_count float32 float64 floor floor_divide fmax fmin fmod full greater greater_equal hypot inf int8
+    bitwise_count float16 float32 float64 floor floor_divide fmax fmin fmod full greater greater_equal hypot inf int8
     int16 int32 int64 invert isfinite isinf isnan left_shift less less_equal log log10 log1p log2
     logical_and logical_not logical_or logical_xor max maximum mean min minimum mod multiply nan
     negative nonzero not_equal ones pi positive power prod remainder right_shift rint round sign
@@ -290,7 +291,7 @@ class InputSpec:
     high: float | None = None
 
     _SPEC = re.compile(
-        r"^(?P<name>\w+):(?:(?P<dtype>f32|f64|i8|i16|u8|u16|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
+        r"^(?P<name>\w+):(?:(?P<dtype>f16|f32|f64|i8|i16|u8|u16|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
         r"(?:\[(?P<dims>[^\]]*)\])?(?:=(?P<value>[^~]+))?(?:~(?P<lo>[^:]+):(?P<hi>.+))?$"
     )
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FloatAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -71,8 +72,8 @@ Lanes = Uniform | Strided | Varying
 
 
 def is_data_type(t: Attribute) -> bool:
-    """f32 f64 i32 i64: the element types of simd data vectors."""
-    if isinstance(t, Float32Type | Float64Type):
+    """f32 f64 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in (32, 64)
 

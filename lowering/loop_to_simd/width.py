@@ -10,6 +10,10 @@ the lowering, accumulators, tails, masks and the interpreter are unchanged at an
 only the C printer knows that an f32 vector may fill half its register; the cost is that the
 32-bit work of a mixed loop runs at half the register width (docs/design.md).
 
+f16 is a storage type (loaded, stored, converted to f32): its vectors have the f32 lane count,
+half a register of 16-bit lanes, on targets with vector f16 conversions (F16C / AVX-512F /
+NEON); elsewhere (SSE2) a loop touching f16 is a located error.
+
 A width already concrete on the loop is kept when it fits. A mix the C printer has no part
 vectors for (a lane type a quarter of the widest) or a compaction (`loop.append`) of a part
 vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
@@ -17,7 +21,7 @@ vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SC
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float32Type
+from xdsl.dialects.builtin import Float16Type, Float32Type
 from xdsl.ir import Attribute
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -68,6 +72,17 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     if target.vector_bits == 0:
         return 1
     types = data_types(op) or {Float32Type()}
+    if any(isinstance(t, Float16Type) for t in types):
+        if not target.has_f16_conversion:
+            raise LoopoptDiagnostic(
+                f"{op.name} has f16 lanes: {target.name} has no vector f16 <-> f32 conversion (F16C)", op
+            )
+        if any(element_bits(t) == 64 for t in types):
+            raise LoopoptDiagnostic(
+                f"{op.name} mixes f16 with 64-bit lanes: an f16 vector would fill a quarter of a {target.name} register",
+                op,
+            )
+        types = {Float32Type() if isinstance(t, Float16Type) else t for t in types}  # f16 lanes: f32's count
     natural = min(target.width(t) for t in types)
     if len({target.width(t) for t in types}) > 1:
         if not partial:

@@ -189,3 +189,40 @@ func.func @masks_cross_widths(%x: !df.array<f32, [i]>, %y: !df.array<f64, [i]>) 
   }
   func.return %a, %b : !df.array<f64, [i]>, !df.array<f32, [i]>
 }
+
+// f16 storage, f32 compute: F16C (AVX2), AVX-512F and NEON convert vectors; SSE2 keeps the loop
+// scalar (SIMD_FALLBACK_SCALAR) and the scalar code converts with portable helpers.
+// REF: kernel=@scale_f16 inputs=x:f16[n]~-300:300;a:f32~-300:300 ref=(x.astype(np.float32) * a).astype(np.float16)
+func.func @scale_f16(%x: !df.array<f16, [i]>, %a: f32) -> !df.array<f16, [i]> {
+  %y = df.map %x : !df.array<f16, [i]> -> !df.array<f16, [i]> {
+  ^bb0(%e: f16):
+    %w = arith.extf %e : f16 to f32
+    %m = arith.mulf %w, %a : f32
+    %v = arith.truncf %m : f32 to f16
+    df.yield %v : f16
+  }
+  func.return %y : !df.array<f16, [i]>
+}
+
+// REF: kernel=@sum_f16_as_f32 inputs=x:f16[n]~-100:100 tol=reduction:x.astype(np.float32) ref=np.sum(x.astype(np.float32), dtype=np.float32)
+func.func @sum_f16_as_f32(%x: !df.array<f16, [i]>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %w = df.map %x : !df.array<f16, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f16):
+    %v = arith.extf %e : f16 to f32
+    df.yield %v : f32
+  }
+  %s = df.reduce add(%w, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+
+// f64 -> f16 rounds once (a 1:4 lane mix: scalar on every ISA).
+// REF: kernel=@map_f64_to_f16 inputs=x:f64[n]~-70000:70000 ref=x.astype(np.float16)
+func.func @map_f64_to_f16(%x: !df.array<f64, [i]>) -> !df.array<f16, [i]> {
+  %y = df.map %x : !df.array<f64, [i]> -> !df.array<f16, [i]> {
+  ^bb0(%e: f64):
+    %v = arith.truncf %e : f64 to f16
+    df.yield %v : f16
+  }
+  func.return %y : !df.array<f16, [i]>
+}
