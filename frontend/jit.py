@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from loopopt.frontend.trace import SUPPORTED_DTYPES, ArgSpec, JitError, Node, Traced, trace
+from loopopt.frontend.trace import _SUPPORTED, SUPPORTED_DTYPES, ArgSpec, JitError, Node, Traced, trace
 
 __all__ = ["jit", "JitFunction", "Specialization", "JitError"]
 
@@ -84,7 +84,7 @@ def _spec_of(fn: Callable[..., Any], name: str, a: Any) -> ArgSpec:
 
 def _check_dtype(fn: Callable[..., Any], name: str, dt: np.dtype[Any]) -> np.dtype[Any]:
     if dt not in SUPPORTED_DTYPES or not dt.isnative:
-        raise JitError(f"argument '{name}': dtype {dt} is not supported (float32, float64, int32, int64, bool)",
+        raise JitError(f"argument '{name}': dtype {dt} is not supported ({_SUPPORTED})",
                        None, _where_defined(fn))
     return np.dtype(dt.type)
 
@@ -105,6 +105,14 @@ def _flatten_out(out: Any, nodes: list[Node], where: str | None) -> Any:
         return ("c", out)
     raise JitError(f"the jitted function returned a {type(out).__name__}: return traced arrays or scalars "
                    "(or tuples, lists, dicts of them)", None, where)
+
+
+def _signless(x: Any) -> Any:
+    """An unsigned numpy array or scalar as the signed dtype of its width (the kernel's
+    signless integer); anything else unchanged."""
+    if isinstance(x, np.ndarray | np.generic) and x.dtype.kind == "u":
+        return x.view(np.dtype(f"i{x.dtype.itemsize}"))
+    return x
 
 
 def _unflatten(template: Any, values: Any) -> Any:
@@ -154,7 +162,11 @@ class Specialization:
         self.nodes = nodes
         sig = self.kernels.signatures[name]
         # Fast path: no array outputs (only scalar results) and no records / 0-d arrays to unpack.
-        self.direct = self.native and not sig.outputs and not any(
+        self.unsigned = any(n.dtype.kind == "u" for n in nodes) or any(
+            isinstance(a, np.ndarray | np.generic) and a.dtype.kind == "u" for a in args)
+        """Some argument or result is unsigned: the kernel takes and returns signless bits
+        (viewed as the signed dtype on the way in, back as the unsigned one on the way out)."""
+        self.direct = self.native and not self.unsigned and not sig.outputs and not any(
             s.kind == "record" for s in specs) and not any(
             isinstance(a, np.ndarray) and a.ndim == 0 for a in args)
         self.single = self.template == ("v", 0) and len(nodes) == 1
@@ -173,7 +185,7 @@ class Specialization:
                 flat.append(np.ascontiguousarray(a) if a.ndim == 1 else a[()])
             else:
                 flat.append(a)
-        return flat
+        return [_signless(x) for x in flat]
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
         if self.direct:
@@ -232,7 +244,8 @@ class Specialization:
         scalars = [r for j, r in zip(self.visible, results, strict=True) if j not in self.counts]
         values: list[Any] = []
         for n in self.nodes:
-            values.append(outputs.pop(0) if n.is_array else scalars.pop(0))
+            v = outputs.pop(0) if n.is_array else scalars.pop(0)
+            values.append(v.view(n.dtype) if n.dtype.kind == "u" else v)  # int8 bits -> uint8
         return values
 
 

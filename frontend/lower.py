@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import f32, f64, i1, i32, i64
+from xdsl.dialects.builtin import IntegerType, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute, Operation
 
 from loopopt.builder import Array, KernelBuilder, Scalar
@@ -29,16 +29,23 @@ __all__ = ["lower", "DF_TYPES"]
 DF_TYPES: dict[np.dtype[Any], Attribute] = {
     np.dtype(np.float32): f32, np.dtype(np.float64): f64, np.dtype(np.int32): i32,
     np.dtype(np.int64): i64, np.dtype(np.bool_): i1,
+    np.dtype(np.int8): i8, np.dtype(np.int16): i16,
+    # unsigned: the signless integer of the width; the ops say unsigned (_UBIN, _BCMP, emit_cast)
+    np.dtype(np.uint8): i8, np.dtype(np.uint16): i16, np.dtype(np.uint32): i32, np.dtype(np.uint64): i64,
 }
 
 _FBIN = {"add": arith.AddfOp, "sub": arith.SubfOp, "mul": arith.MulfOp, "div": arith.DivfOp,
          "min": arith.MinimumfOp, "max": arith.MaximumfOp, "pow": math.PowFOp}
 _IBIN = {"add": arith.AddiOp, "sub": arith.SubiOp, "mul": arith.MuliOp, "floordiv": arith.FloorDivSIOp,
-         "min": arith.MinSIOp, "max": arith.MaxSIOp, "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp}
+         "min": arith.MinSIOp, "max": arith.MaxSIOp, "and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp,
+         "shl": arith.ShLIOp, "shr": arith.ShRSIOp}
+_UBIN = {**_IBIN, "floordiv": arith.DivUIOp, "mod": arith.RemUIOp, "min": arith.MinUIOp, "max": arith.MaxUIOp,
+         "shr": arith.ShRUIOp}
+"""numpy's unsigned `//` and `%` truncate and give 0 for a zero divisor: divui / remui."""
 _BBIN = {"and": arith.AndIOp, "or": arith.OrIOp, "xor": arith.XOrIOp, "min": arith.AndIOp, "max": arith.OrIOp}
 _FCMP = {"lt": "olt", "le": "ole", "gt": "ogt", "ge": "oge", "eq": "oeq", "ne": "une"}
 _ICMP = {"lt": "slt", "le": "sle", "gt": "sgt", "ge": "sge", "eq": "eq", "ne": "ne"}
-_BCMP = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}  # i1 true is -1 signed
+_BCMP = {"lt": "ult", "le": "ule", "gt": "ugt", "ge": "uge", "eq": "eq", "ne": "ne"}  # i1 true is -1 signed; unsigned ints
 _FUN = {"sqrt": math.SqrtOp, "exp": math.ExpOp, "log": math.LogOp, "sin": math.SinOp, "cos": math.CosOp,
         "tanh": math.TanhOp, "floor": math.FloorOp, "ceil": math.CeilOp, "log2": math.Log2Op,
         "log10": math.Log10Op, "exp2": math.Exp2Op, "expm1": math.ExpM1Op, "log1p": math.Log1pOp,
@@ -144,7 +151,7 @@ class _Lowering:
             if src.kind == "f":
                 op: Operation = arith.CmpfOp(a.value, b.value, _FCMP[node.attr])
             else:
-                op = arith.CmpiOp(a.value, b.value, (_BCMP if src.kind == "b" else _ICMP)[node.attr])
+                op = arith.CmpiOp(a.value, b.value, (_BCMP if src.kind in "bu" else _ICMP)[node.attr])
             r = Scalar(k, k.insert(op).results[0])
         elif node.op == "un":
             r = self.emit_unary(node, env[id(node.args[0])])
@@ -162,7 +169,7 @@ class _Lowering:
         elif dt.kind == "b":
             table = _BBIN
         else:
-            table = _IBIN
+            table = _UBIN if dt.kind == "u" else _IBIN
         if kind == "mod" and dt.kind == "i":
             # numpy: a - floor(a / b) * b, and 0 where b == 0
             q = k.insert(arith.FloorDivSIOp(a.value, b.value)).results[0]
@@ -183,6 +190,8 @@ class _Lowering:
                 return Scalar(k, k.insert(arith.NegfOp(a.value)).results[0])
             zero = k.constant(0, a.type).value
             return Scalar(k, k.insert(arith.SubiOp(zero, a.value)).results[0])
+        if kind == "abs" and dt.kind == "u":
+            return a
         if kind == "abs":
             op = math.AbsFOp(a.value) if dt.kind == "f" else math.AbsIOp(a.value)
             return Scalar(k, k.insert(op).results[0])
@@ -199,9 +208,12 @@ class _Lowering:
         t = DF_TYPES[dst]
         if src == dst:
             return a
-        if src.kind == "b":  # numpy's True is 1: zero-extend
-            op = arith.UIToFPOp(a.value, t) if dst.kind == "f" else arith.ExtUIOp(a.value, t)
-            return Scalar(k, k.insert(op).results[0])
+        if src.kind in "bu" and dst.kind == "f":  # numpy's True is 1; unsigned values
+            return Scalar(k, k.insert(arith.UIToFPOp(a.value, t)).results[0])
+        if src.kind in "bu" and isinstance(t, IntegerType) and t.width.data > src.itemsize * 8:  # zero-extend
+            return Scalar(k, k.insert(arith.ExtUIOp(a.value, t)).results[0])
+        if src.kind == "f" and dst.kind == "u":  # saturating (numpy's cast is undefined out of range)
+            return Scalar(k, k.insert(arith.FPToUIOp(a.value, t)).results[0])
         return k.cast(a, t)
 
     # -- kernel-level values -----------------------------------------------------------
@@ -218,12 +230,27 @@ class _Lowering:
             arr = self.array(x)
             kind = node.attr
             reassoc = node.dtype.kind == "f" and kind in ("add", "mul")
-            r = k.reduce(kind, arr, reassoc=reassoc)
+            if node.dtype.kind == "u" and kind in ("min", "max"):
+                r = self.unsigned_min_max(kind, arr)
+            else:
+                r = k.reduce(kind, arr, reassoc=reassoc)
         else:  # elementwise on scalars, at kernel level
             self.prepare_scalars(node, set())
             r = self.emit(node, {})
         self.scalars[id(node)] = r
         return r
+
+    def unsigned_min_max(self, kind: str, arr: Array) -> Scalar:
+        """min/max in the unsigned order as the signed reduction of the values with their sign
+        bit flipped (x ^ MIN keeps the order and maps [0, 2^w) onto [MIN, MAX]), flipped back."""
+        k = self.k
+        t = arr.element_type
+        assert isinstance(t, IntegerType)
+        def flip(x: Scalar) -> Scalar:
+            sign = k.constant(-(1 << (t.width.data - 1)), t).value
+            return Scalar(k, k.insert(arith.XOrIOp(x.value, sign)).results[0])
+        r = k.reduce(kind, k.map(flip, arr))
+        return flip(r)
 
     def array(self, node: Node) -> Array:
         got = self.arrays.get(id(node))

@@ -11,7 +11,7 @@ unifies their axes (the runtime then checks the lengths are equal). `x[mask]` pu
 result on a new axis owned by the mask: arrays filtered by the same mask share it, and it
 never unifies with another axis (its length is only known at run time).
 
-Dtypes (f32, f64, i32, i64, bool) follow numpy 2's promotion (NEP 50): Python numbers are
+Dtypes (float32, float64, int8..int64, uint8..uint64, bool) follow numpy 2's promotion (NEP 50): Python numbers are
 weak, so `x * 2.0` with an f32 `x` stays f32. Anything else is a `JitError` naming the
 line of the user's function that asked for it.
 """
@@ -31,9 +31,14 @@ from loopopt.diagnostics import LoopoptDiagnostic
 
 __all__ = ["JitError", "Node", "Axis", "TArray", "TScalar", "TRecord", "Trace", "trace", "SUPPORTED_DTYPES"]
 
-SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float64, np.int32, np.int64, np.bool_))
+SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
+                                                np.uint8, np.uint16, np.uint32, np.uint64, np.bool_))
+_SUPPORTED = "float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool"
+"""Unsigned dtypes lower to the signless integer of their width with unsigned ops (`divui`,
+`cmpi ult`, `extui`, `maxui`): docs/integer_semantics.md."""
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
 _F64 = np.dtype(np.float64)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -150,7 +155,7 @@ def promote(*nodes: Node, what: str) -> np.dtype[Any]:
     except TypeError as e:
         raise error(f"{what}: cannot promote {', '.join(str(n.dtype) for n in nodes)}: {e}") from None
     if dt not in SUPPORTED_DTYPES:
-        raise error(f"{what}: the result dtype {dt} is not supported (f32, f64, i32, i64, bool)")
+        raise error(f"{what}: the result dtype {dt} is not supported ({_SUPPORTED})")
     return dt
 
 
@@ -217,7 +222,7 @@ def to_node(v: Any, what: str) -> Node:
     if isinstance(v, np.generic) or (isinstance(v, np.ndarray) and v.ndim == 0):
         dt = np.asarray(v).dtype
         if dt not in SUPPORTED_DTYPES:
-            raise error(f"{what}: dtype {dt} is not supported (f32, f64, i32, i64, bool)")
+            raise error(f"{what}: dtype {dt} is not supported ({_SUPPORTED})")
         return Node("const", (), dt, None, np.asarray(v).item())
     if isinstance(v, np.ndarray):
         raise error(f"{what}: a numpy array that is not an argument of the jitted function cannot be "
@@ -238,8 +243,8 @@ def binary(kind: str, a: Any, b: Any) -> TArray | TScalar:
     if kind == "div":
         if dt.kind != "f":
             dt = _F64
-    elif kind in ("and", "or", "xor"):
-        if dt.kind == "f":
+    elif kind in ("and", "or", "xor", "shl", "shr"):
+        if dt.kind == "f" or (kind in ("shl", "shr") and dt == _BOOL):
             raise error(f"{what} is not defined on floating-point values ({na.dtype}, {nb.dtype})")
     elif kind in ("add", "sub", "mul", "floordiv", "mod", "pow") and dt == _BOOL:
         raise error(f"{what} on two booleans is not supported (use &, | or ^, or cast with .astype)")
@@ -306,7 +311,7 @@ def astype(a: Any, dtype: Any) -> TArray | TScalar:
     except TypeError as e:
         raise error(f"astype: {e}") from None
     if dt not in SUPPORTED_DTYPES:
-        raise error(f"astype: dtype {dt} is not supported (f32, f64, i32, i64, bool)")
+        raise error(f"astype: dtype {dt} is not supported ({_SUPPORTED})")
     if dt == _BOOL and n.dtype != _BOOL:
         return compare("ne", wrap(n), 0)
     return wrap(cast(n, dt))
@@ -325,6 +330,8 @@ def reduce(kind: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = No
     dt = n.dtype
     if kind in ("add", "mul") and dt.kind in "bi" and dt != _I64:
         n, dt = cast(n, _I64), _I64
+    if kind in ("add", "mul") and dt.kind == "u" and dt != _U64:  # numpy sums unsigned in uint64
+        n, dt = cast(n, _U64), _U64
     if kind in ("min", "max") and dt == _BOOL:
         kind = "and" if kind == "min" else "or"
     node = Node("reduce", (n,), dt, None, kind, where=where_now())
@@ -341,6 +348,8 @@ def scan(kind: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None
     dt = n.dtype
     if dt.kind in "bi" and dt != _I64:
         n, dt = cast(n, _I64), _I64
+    if dt.kind == "u" and dt != _U64:
+        n, dt = cast(n, _U64), _U64
     return TArray(Node("scan", (n,), dt, n.axis, kind, where=where_now()))
 
 
@@ -401,6 +410,7 @@ _UFUNCS: dict[Any, tuple[str, str]] = {
     np.fmin: ("bin", "min"), np.fmax: ("bin", "max"),
     np.logical_and: ("bin", "and"), np.logical_or: ("bin", "or"), np.logical_xor: ("bin", "xor"),
     np.bitwise_and: ("bin", "and"), np.bitwise_or: ("bin", "or"), np.bitwise_xor: ("bin", "xor"),
+    np.left_shift: ("bin", "shl"), np.right_shift: ("bin", "shr"),
     np.less: ("cmp", "lt"), np.less_equal: ("cmp", "le"), np.greater: ("cmp", "gt"),
     np.greater_equal: ("cmp", "ge"), np.equal: ("cmp", "eq"), np.not_equal: ("cmp", "ne"),
     np.negative: ("un", "neg"), np.absolute: ("un", "abs"), np.square: ("un", "square"),
@@ -463,7 +473,10 @@ class Traced:
     __len__ = _unsupported("len() of a traced array is not supported (lengths are only known at run time)")
     __iter__ = _unsupported("iterating over a traced array in Python is not supported: use array operations")
     __matmul__ = __rmatmul__ = _unsupported("'@' is not supported")
-    __lshift__ = __rshift__ = _unsupported("shifts are not supported")
+    def __lshift__(self, o): return binary("shl", self, o)
+    def __rlshift__(self, o): return binary("shl", o, self)
+    def __rshift__(self, o): return binary("shr", self, o)  # arithmetic on signed, logical on unsigned
+    def __rrshift__(self, o): return binary("shr", o, self)
     __setitem__ = _unsupported("assignment into an array is not supported: build a new array (np.where)")
 
     def __getattr__(self, name: str) -> Any:
