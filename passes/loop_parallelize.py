@@ -29,6 +29,7 @@ attribute asserts, like an `omp parallel for` pragma.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -37,6 +38,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
+    FixedBitwidthType,
     FloatAttr,
     IndexType,
     IntegerAttr,
@@ -44,21 +46,28 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
 )
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop
+from loopopt.dialects.cpu_models import GENERIC, CpuModel, get_cpu
 from loopopt.lowering import abi
+from loopopt.lowering.target import CPU_NATIVE, native_cpu
 from loopopt.passes.options import check_options
 
 PARALLEL_ATTR = "loop.parallel"
-DEFAULT_CHUNK = 16384
-"""Elements per chunk for kernels whose result depends on the split (float reductions and
-scans): a power of two ≥ 64, so every chunk is a whole number of vectors and cache lines."""
-DEFAULT_MIN_ELEMENTS = 65536
-"""Below this many elements the driver calls the serial kernel (measured: docs/threads.md;
-a constant until the target description has a CPU model)."""
+FROM_CPU = -1
+"""`chunk` / `min_elements` option value: derive it from the CPU model (`sizes_for`)."""
+FORK_JOIN_MARGIN = 4
+"""min_elements is where the serial work costs this many fork/joins. Work W split over t
+threads takes W/t + F (F the fork/join); at W = K·F that is K/(K/t + 1) times the serial
+speed: break-even at K = t/(t-1) (2 for 2 threads), 1.33x at K = 4, so a work estimate off
+by 2x still does not lose."""
+L2_SHARE = 4
+"""A chunk's elements (one of every buffer) fill at most 1/L2_SHARE of the L2: a filter
+chunk's scratch stays cache-resident while the next chunk streams through."""
+MAX_CHUNK = 1 << 24
 ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
@@ -100,6 +109,32 @@ class ParReject(StrEnum):
     """A returned value computed after the loops (e.g. sum / n), or a loop result used again."""
     NOTHING = "PAR_REJECT_NOTHING"
     """No loop to split."""
+
+
+def element_bytes(t: Attribute) -> int:
+    """Bytes of one element of a buffer of `t` (i1 is a byte, index 8)."""
+    if isinstance(t, IndexType):
+        return 8
+    bits = t.bitwidth if isinstance(t, FixedBitwidthType) else 64
+    return max(1, bits // 8)
+
+
+def sizes_for(cpu: CpuModel, bytes_per_element: int) -> tuple[int, int]:
+    """(chunk, min_elements) for a kernel that moves `bytes_per_element` bytes (one element of
+    each buffer) per element of its axis, on `cpu`.
+
+    chunk: the largest power of two whose elements fill at most 1/L2_SHARE of the L2.
+    min_elements: the serial work of FORK_JOIN_MARGIN fork/joins (`Costs.fork_join`), taking a
+    vectorized kernel's work as moving one datapath width per cycle (the fastest a kernel runs
+    from cache, so the estimate errs towards staying serial), rounded up to a power of two, and
+    at least two chunks."""
+    per = max(bytes_per_element, 1)
+    chunk = 1 << max((cpu.caches.l2 // (L2_SHARE * per)).bit_length() - 1, 0)
+    chunk = min(max(chunk, ALIGN), MAX_CHUNK)
+    cycles_per_element = per / (cpu.costs.datapath_bits / 8)
+    work = FORK_JOIN_MARGIN * cpu.costs.fork_join / cycles_per_element
+    min_elements = 1 << max(math.ceil(work) - 1, 0).bit_length()
+    return chunk, max(min_elements, 2 * chunk)
 
 
 class Reject(Exception):
@@ -451,10 +486,17 @@ class _Analysis:
         return stored
 
 
-def plan_kernel(f: func.FuncOp, chunk: int = DEFAULT_CHUNK, min_elements: int = DEFAULT_MIN_ELEMENTS, threads: int = 0) -> ParallelPlan:
-    """The plan of kernel `f`; raises `Reject` when it cannot be split."""
+def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_CPU, threads: int = 0,
+                cpu: CpuModel | None = None) -> ParallelPlan:  # fmt: skip
+    """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk` and
+    `min_elements` as given, or FROM_CPU: `sizes_for` the CPU (generic when None)."""
     if any(o.dialect_name() == "simd" for o in f.walk()):
         raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
+    if chunk == FROM_CPU or min_elements == FROM_CPU:
+        per = sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg))
+        cpu_chunk, cpu_min = sizes_for(cpu or get_cpu(GENERIC), per)
+        chunk = cpu_chunk if chunk == FROM_CPU else chunk
+        min_elements = cpu_min if min_elements == FROM_CPU else min_elements
     return _Analysis(f, chunk, min_elements, threads).run()
 
 
@@ -467,10 +509,13 @@ class LoopParallelizePass(ModulePass):
     threads: int = 0
     """At most this many threads per call (0: what the runtime allows: LOOPOPT_NUM_THREADS,
     loopopt.set_num_threads, else the cores). 1 marks nothing."""
-    min_elements: int = DEFAULT_MIN_ELEMENTS
-    """Calls on fewer elements run the serial kernel."""
-    chunk: int = DEFAULT_CHUNK
-    """Elements per chunk when results depend on the split (float reductions and scans), and for filters."""
+    min_elements: int = FROM_CPU
+    """Calls on fewer elements run the serial kernel (-1: from the CPU's fork/join cost, `sizes_for`)."""
+    chunk: int = FROM_CPU
+    """Elements per chunk when results depend on the split (float reductions and scans), and
+    for filters (-1: from the CPU's L2, `sizes_for`)."""
+    cpu: str = ""
+    """The CPU model the sizes come from (dialects/cpu_models.py name or native; "": generic)."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
@@ -480,14 +525,20 @@ class LoopParallelizePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.threads == 1:
             return
+        cpu = cpu_model(self.cpu)
         for f in op.ops:
             if not isinstance(f, func.FuncOp) or f.is_declaration or abi.KERNEL not in f.attributes:
                 continue
             f.attributes.pop(PARALLEL_ATTR, None)
             try:
-                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads)
+                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu)
             except Reject as r:
                 if self.remarks:
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")
                 continue
             f.attributes[PARALLEL_ATTR] = plan.to_attr()
+
+
+def cpu_model(name: str) -> CpuModel:
+    """The CpuModel of a `cpu=` value ("" is generic; native detects this machine's)."""
+    return native_cpu() if name == CPU_NATIVE else get_cpu(name or GENERIC)

@@ -56,10 +56,14 @@ class IntOption:
     lo: int
     hi: int
     power_of_two: bool = False
+    derived: int | None = None
+    """A value outside [lo, hi] that asks the pass to derive the value itself (e.g. -1: from the CPU)."""
 
     def problem(self, value: Any) -> str | None:
         if not _is_int(value):
             return f"is not an integer (expected one in [{self.lo}, {self.hi}])"
+        if value == self.derived:
+            return None
         if not self.lo <= value <= self.hi:
             return f"is out of range [{self.lo}, {self.hi}]"
         if self.power_of_two and (value < 1 or value & (value - 1)):
@@ -185,8 +189,9 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
     },
     "loop-parallelize": {
         "threads": IntOption(0, 1024),
-        "min_elements": IntOption(0, 1 << 40),
-        "chunk": IntOption(64, 1 << 24, power_of_two=True),
+        "min_elements": IntOption(0, 1 << 40, derived=-1),
+        "chunk": IntOption(64, 1 << 24, power_of_two=True, derived=-1),
+        "cpu": CPU_CHOICE,
         "remarks": BoolOption(),
     },
     "loop-pipeline": {

@@ -13,12 +13,13 @@
 // CHECK: static int64_t positive__chunk(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
 // CHECK: static void cumsum__chunk(const int64_t *restrict x, int64_t x_len, int64_t *restrict out, int64_t out_len)
 
-// A float sum: fixed chunks (16384) whatever the thread count, partials combined in order.
+// A float sum: fixed chunks (32768 on the generic CPU, passes/loop_parallelize.sizes_for)
+// whatever the thread count, partials combined in order.
 // CHECK-LABEL: float sum(const float *restrict x, int64_t x_len)
-// CHECK:         if (lo_n < 65536) {
+// CHECK:         if (lo_n < 131072) {
 // CHECK-NEXT:      return sum__chunk(x, x_len);
 // CHECK:         const int lo_t = lo_par_begin(2);
-// CHECK:         const int64_t lo_cs = 16384;
+// CHECK:         const int64_t lo_cs = 32768;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
 // CHECK:         LO_OMP("omp for schedule(static)")
 // CHECK:           lo_part0[lo_c] = sum__chunk(x + lo_lo, lo_len);
