@@ -38,7 +38,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr
-from loopopt.lowering.loop_to_simd.accum import combine, neutral_vector
+from loopopt.lowering.loop_to_simd.accum import carried_kind, combine, neutral_vector
 from loopopt.lowering.loop_to_simd.lanes import LoopLowering, located
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import scalar_tail
@@ -82,7 +82,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
     k = options.interleave or DEFAULT_SCAN_UNROLL
     accs = op.accumulators
     vtypes = [lowering.vector_type(a.arg.type, op) for a in accs]
-    kinds = [AccumAttr(a.kind, a.reassoc, scan=True) for a in accs]
+    kinds = [carried_kind(AccumAttr(a.kind, a.reassoc, scan=True), vt) for a, vt in zip(accs, vtypes, strict=True)]
     carries = [lowering.broadcast_outside(a.init, vt) for a, vt in zip(accs, vtypes, strict=True)]
     pre = lowering.emit_pre
 
