@@ -231,6 +231,8 @@ class F16Spelling:
     """A statement storing `{v}` to `{p}`."""
     to_f32: str
     from_f32: str
+    broadcast: str
+    """An expression splatting the bits `{a}` (a `uint16_t`)."""
     masked_load: str | None = None
     masked_store: str | None = None
     """Rows with a mask instruction (AVX-512); None: lane by lane (`lo_masked_*_f16xW`)."""
@@ -240,16 +242,19 @@ F16: dict[str, F16Spelling] = {
     "avx2": F16Spelling(
         c_type="__m128i", load="_mm_loadu_si128((const __m128i *){p})", store="_mm_storeu_si128((__m128i *){p}, {v});",
         to_f32="_mm256_cvtph_ps({a})", from_f32="_mm256_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
+        broadcast="_mm_set1_epi16((short){a})",
     ),
     "avx512": F16Spelling(
         c_type="__m256i", load="_mm256_loadu_si256((const __m256i *){p})", store="_mm256_storeu_si256((__m256i *){p}, {v});",
         to_f32="_mm512_cvtph_ps({a})", from_f32="_mm512_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
+        broadcast="_mm256_set1_epi16((short){a})",
         masked_load="{dst} = _mm256_mask_loadu_epi16({passthru}, {mask}, &{buf}[{idx}]);",
         masked_store="_mm256_mask_storeu_epi16(&{buf}[{idx}], {mask}, {value});",
     ),
     "neon": F16Spelling(
         c_type="uint16x4_t", load="vld1_u16({p})", store="vst1_u16({p}, {v});",
         to_f32="vcvt_f32_f16(vreinterpret_f16_u16({a}))", from_f32="vreinterpret_u16_f16(vcvt_f16_f32({a}))",
+        broadcast="vdup_n_u16({a})",
     ),
 }  # fmt: skip
 """Per ISA with vector f16 conversions (x86 F16C and AVX-512F, AArch64 FCVTL/FCVTN): f16 lanes.
@@ -319,6 +324,7 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         key = part_key("f16", table.lanes["f32"])
         out[("load", key)] = out[("load_aligned", key)] = "{dst} = " + f16.load.format(p="&{buf}[{idx}]") + ";"
         out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = f16.store.format(p="&{buf}[{idx}]", v="{value}")
+        out[("broadcast", key)] = "{dst} = " + f16.broadcast + ";"
         out[("convert.f32", key)] = "{dst} = " + f16.to_f32 + ";"
         out[(f"convert.{key}", "f32")] = "{dst} = " + f16.from_f32 + ";"
         n = table.lanes["f32"]

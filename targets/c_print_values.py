@@ -56,6 +56,9 @@ class Buffer:
 
 
 def float_literal(value: float, elt: str) -> str:
+    if elt == "f16":  # storage: the half's bits (NaN, inf and rounding as numpy's float16)
+        with np.errstate(all="ignore"):
+            return f"0x{int(np.array(value, np.float16).view(np.uint16)):04X}"
     if math.isnan(value):
         return "NAN" if elt == "f32" else "(double)NAN"
     if math.isinf(value):

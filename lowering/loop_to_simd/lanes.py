@@ -39,7 +39,6 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.simd_targets import TargetInfo
-from loopopt.lowering.loop_to_simd.gather import emit_gather_load
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
 
 
@@ -84,7 +83,7 @@ def is_mask_type(t: Attribute) -> bool:
 
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
     """`arith.constant value : t` for a scalar type."""
-    if isinstance(t, Float32Type | Float64Type):
+    if isinstance(t, Float16Type | Float32Type | Float64Type):
         return arith.ConstantOp(FloatAttr(float(value), t))
     assert isinstance(t, IntegerType | IndexType)
     return arith.ConstantOp(IntegerAttr(int(value), t))
@@ -571,6 +570,8 @@ class BlockEmitter:
 
     def _load(self, op: loop.LoadOp) -> None:
         if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+            from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
+
             return emit_gather_load(self, op)
         if all(s == 0 for s in self._strides(op)):
             return self._uniform_access(op)

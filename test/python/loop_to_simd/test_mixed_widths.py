@@ -112,8 +112,33 @@ def _sum_count_min(x):
             np.float32(np.min(x, initial=np.float32(np.inf))))  # fmt: skip
 
 
+F16_EDGES = (np.nan, np.inf, -np.inf, -0.0, 65504.0, -65504.0, 6.1e-5, 6e-8, -6e-8, 1e-7)
+"""f16 specials: NaN, infinities, the largest half, the smallest normal and subnormals."""
+F32_TO_F16 = (np.nan, np.inf, -0.0, 65519.99, 65520.0, -65520.0, 1e6, 2.0**-25, 2.0**-25 * 1.0000001, 2.0**-24 * 1.5,
+              1 + 2.0**-11, 1 + 3 * 2.0**-11, 1e-40)  # fmt: skip
+"""f32 -> f16 edges: the overflow threshold 65520, the ties at 2^-25 (to 0) and 1 + 2^-11 (to even),
+subnormal results."""
+
+
+def _f16_scale(x, a):
+    return (x.astype(np.float32) * a).astype(np.float16)
+
+
 CASES = {
     # name: (program, make inputs(n, rng), numpy reference(*inputs))
+    "f16_load_f32_compute_store": (_map("arith.extf", "f16", "f32").replace("@k", "@unused") + """
+func.func @k(%x: !df.array<f16, [i]>, %a: f32) -> !df.array<f16, [i]> {
+  %y = df.map %x : !df.array<f16, [i]> -> !df.array<f16, [i]> {
+  ^bb0(%e: f16):
+    %w = arith.extf %e : f16 to f32
+    %m = arith.mulf %w, %a : f32
+    %v = arith.truncf %m : f32 to f16
+    df.yield %v : f16
+  }
+  func.return %y : !df.array<f16, [i]>
+}""", lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)), _f16_scale),
+    "extf_f16_f32": (_map("arith.extf", "f16", "f32"), _floats(np.float16, F16_EDGES, 6e4), lambda x: x.astype(np.float32)),
+    "truncf_f32_f16": (_map("arith.truncf", "f32", "f16"), _floats(np.float32, F32_TO_F16, 7e4), lambda x: x.astype(np.float16)),
     "fptosi_f64_i32": (_map("arith.fptosi", "f64", "i32"), _floats(np.float64, F64_TO_I32, 5e9), lambda x: _sat(x, np.int32)),
     "fptosi_f32_i64": (_map("arith.fptosi", "f32", "i64"), _floats(np.float32, F32_TO_I64, 2e19), lambda x: _sat(x, np.int64)),
     "sitofp_i64_f32": (_map("arith.sitofp", "i64", "f32"), _ints(np.int64, I64_EDGES), lambda x: x.astype(np.float32)),
@@ -125,6 +150,7 @@ CASES = {
     "extsi_i32_i64": (_map("arith.extsi", "i32", "i64"), _ints(np.int32, (2**31 - 1, -(2**31), -1)), lambda x: x.astype(np.int64)),
     "sum_count_min_f32": (_SUM_COUNT_MIN, _floats(np.float32, (-0.0, 0.0, np.inf, -np.inf), 1e6), _sum_count_min),
 }  # fmt: skip
+F16_CASES = ("f16_load_f32_compute_store", "extf_f16_f32", "truncf_f32_f16")
 
 
 @functools.cache
@@ -166,7 +192,10 @@ def test_mixed_width_loops_are_vectorized(name, isa):
     from loopopt.compile import emit
 
     c = emit(CASES[name][0], isa, None).c_source
-    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": "x2_t"}[isa]
+    if isa == "sse2" and name in F16_CASES:
+        assert "__m128" not in c  # no F16C: f16 loops stay scalar (SIMD_FALLBACK_SCALAR)
+        return
+    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": "x2_t" if name not in F16_CASES else "x4_t"}[isa]
     assert marker in c
 
 
@@ -176,3 +205,53 @@ def test_edge_values_distinguish_the_wrong_roundings():
     x = np.array([2**60 + 2**36 + 1], np.int64)
     assert x.astype(np.float32)[0] != x.astype(np.float64).astype(np.float32)[0]
     assert list(_sat(np.array([np.nan, 1e300, -1e300]), np.int32)) == [0, 2**31 - 1, -(2**31)]
+
+
+F16_HELPER_CHECK = r"""
+#include <stdint.h>
+#include <stdio.h>
+%s
+int main(int argc, char **argv)
+{
+    FILE *in32 = fopen(argv[1], "rb"), *in64 = fopen(argv[2], "rb"), *out = fopen(argv[3], "wb");
+    for (uint32_t h = 0; h < 65536; h++) { float f = lo_f16_to_f32((uint16_t)h); fwrite(&f, 4, 1, out); }
+    float f; double d;
+    while (fread(&f, 4, 1, in32) == 1) { uint16_t h = lo_f32_to_f16(f); fwrite(&h, 2, 1, out); }
+    while (fread(&d, 8, 1, in64) == 1) { uint16_t h = lo_f64_to_f16(d); fwrite(&h, 2, 1, out); }
+    return fclose(out) != 0;
+}
+"""
+
+
+def test_scalar_f16_helpers_round_like_numpy(tmp_path):
+    """The portable f16 conversions every target's scalar code uses: f16 -> f32 on all 65536
+    halves, f32 -> f16 on every 61st f32 of the half range plus random bits, f64 -> f16 on a
+    dense grid and random values, all bit-equal to numpy's float16 (NaN: any NaN)."""
+    import subprocess
+
+    from loopopt.targets.c_part import F16_SCALAR_HELPERS
+
+    rng = np.random.default_rng(12)
+    f32 = np.concatenate([np.arange(0x33000000, 0x47800000, 61, dtype=np.uint32).view(np.float32),
+                          rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32).view(np.float32),
+                          np.array(F32_TO_F16, np.float32)])  # fmt: skip
+    f32 = np.concatenate([f32, -f32])
+    with np.errstate(all="ignore"):  # signaling NaNs among the random bits
+        f64 = np.concatenate([f32.astype(np.float64), np.arange(-70000, 70000, 0.25), rng.uniform(-1e-4, 1e-4, 200_000),
+                              np.array([2.0**-25, 2.0**-25 * (1 + 2**-52), 65520.0, np.nextafter(65520.0, 0)])])  # fmt: skip
+    f32.tofile(tmp_path / "in32")
+    f64.tofile(tmp_path / "in64")
+    (tmp_path / "check.c").write_text(F16_HELPER_CHECK % "".join(F16_SCALAR_HELPERS.values()))
+    subprocess.run(["cc", "-O2", "-std=c11", "-o", tmp_path / "check", tmp_path / "check.c"], check=True)
+    subprocess.run([tmp_path / "check", tmp_path / "in32", tmp_path / "in64", tmp_path / "out"], check=True)
+    raw = (tmp_path / "out").read_bytes()
+    widened = np.frombuffer(raw[: 4 * 65536], np.float32)
+    narrowed = np.frombuffer(raw[4 * 65536 :], np.float16)
+    with np.errstate(all="ignore"):
+        halves = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+        checks = (("f16 -> f32", widened, halves.astype(np.float32)),
+                  ("f32 -> f16", narrowed[: len(f32)], f32.astype(np.float16)),
+                  ("f64 -> f16", narrowed[len(f32) :], f64.astype(np.float16)))  # fmt: skip
+    for what, got, ref in checks:
+        same = (got.view(f"u{got.itemsize}") == ref.view(f"u{ref.itemsize}")) | (np.isnan(got) & np.isnan(ref))
+        assert same.all(), f"{what}: {np.count_nonzero(~same)} values differ, first at {np.flatnonzero(~same)[:5]}"
