@@ -39,6 +39,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.lowering.loop_to_simd.gather import emit_gather_load
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
 
 
@@ -570,8 +571,6 @@ class BlockEmitter:
 
     def _load(self, op: loop.LoadOp) -> None:
         if any(isinstance(self.lanes(v), Varying) for v in op.indices):
-            from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
-
             return emit_gather_load(self, op)
         if all(s == 0 for s in self._strides(op)):
             return self._uniform_access(op)
