@@ -4,7 +4,8 @@
 // A map: uniform operands are broadcast once before the loop, contiguous loads/stores
 // become simd.load/simd.store at the block's first index, the rest runs as the source body.
 // By default a map is unrolled like a reduction is interleaved (4 blocks per iteration on
-// AVX2), then one block per iteration, then the scalar tail.
+// AVX2: the four blocks' loads first, their stores last, so no load follows a store that
+// may 4K-alias it), then one block per iteration, then the scalar tail.
 
 func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   %c0 = arith.constant 0 : index
@@ -46,14 +47,24 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // UNROLL-NEXT:      %[[END32:.*]] = arith.addi %c0, %[[F32]] : index
 // UNROLL:           loop.for %[[I:.*]] in range(%c0, %[[END32]], %{{.*}}) {
 // UNROLL-NEXT:        %[[E0:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<8xf32>
-// UNROLL:             simd.store %{{.*}}, %out[%[[I]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        arith.mulf
+// UNROLL-NEXT:        arith.addf
 // UNROLL-NEXT:        %[[I1:.*]] = arith.addi %[[I]], %{{.*}} : index
 // UNROLL-NEXT:        %[[E1:.*]] = simd.load %x[%[[I1]]] : !loop.buf<f32> -> vector<8xf32>
-// UNROLL:             simd.store %{{.*}}, %out[%[[I1]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        arith.mulf
+// UNROLL-NEXT:        arith.addf
 // UNROLL-NEXT:        %[[I2:.*]] = arith.addi %[[I]], %{{.*}} : index
-// UNROLL:             simd.store %{{.*}}, %out[%[[I2]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        simd.load %x[%[[I2]]]
+// UNROLL-NEXT:        arith.mulf
+// UNROLL-NEXT:        arith.addf
 // UNROLL-NEXT:        %[[I3:.*]] = arith.addi %[[I]], %{{.*}} : index
-// UNROLL:             simd.store %{{.*}}, %out[%[[I3]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        simd.load %x[%[[I3]]]
+// UNROLL-NEXT:        arith.mulf
+// UNROLL-NEXT:        arith.addf
+// UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I1]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I2]]] : vector<8xf32>, !loop.buf<f32>
+// UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I3]]] : vector<8xf32>, !loop.buf<f32>
 // UNROLL-NEXT:      }
 // UNROLL:           %[[END8:.*]] = arith.addi %c0, %{{.*}} : index
 // UNROLL:           loop.for %[[J:.*]] in range(%[[END32]], %[[END8]], %{{.*}}) {
