@@ -41,22 +41,32 @@
 #define LO_ISNAN(v) 0
 #endif
 
-/* ---- horizontal reductions (once per call: store the lanes, combine in order) ---- */
+/* ---- horizontal reductions (once per call) ----
+ * An ISA may define V_HADD / V_HMUL (a shuffle tree in registers, log2(W) dependent steps);
+ * otherwise the lanes are stored and combined in order. */
 
 static inline T LO_HELPER(hadd)(V v) {
+#ifdef V_HADD
+    return V_HADD(v);
+#else
     T t[W];
     V_ST(t, v);
     T s = t[0];
     for (int j = 1; j < W; j++) s = S_ADD(s, t[j]);
     return s;
+#endif
 }
 
 static inline T LO_HELPER(hmul)(V v) {
+#ifdef V_HMUL
+    return V_HMUL(v);
+#else
     T t[W];
     V_ST(t, v);
     T s = t[0];
     for (int j = 1; j < W; j++) s = S_MUL(s, t[j]);
     return s;
+#endif
 }
 
 /* min/max lanes; *nan is set if a lane is NaN (NEON's vminq keeps NaN in the lanes). */
@@ -83,12 +93,15 @@ static inline T LO_HELPER(hmax)(V v, int *nan) {
 }
 
 /* ---- folds over one input ----
- * LO_FOLD1(name, neutral, vector step, combine, horizontal, scalar step) */
+ * LO_FOLD1(name, neutral, vector step, combine, horizontal, scalar step)
+ * The < LO_NACC remainder blocks after the main loop each step their own accumulator and the
+ * masked tail steps the last one (which no remainder block reaches), so none of them waits on
+ * another; the accumulators are combined once, pairwise, at the end. */
 #ifdef V_LDM
 #define LO_FOLD_TAIL(NEUTRAL, VSTEP)                                                               \
     if (i < n) {                                                                                   \
         V xv = V_LDM(V_SET1(NEUTRAL), V_TAILMASK(n - i), x + i);                                   \
-        acc[1] = VSTEP(acc[1], xv);                                                                \
+        acc[LO_NACC - 1] = VSTEP(acc[LO_NACC - 1], xv);                                            \
         i = n;                                                                                     \
     }
 #else
@@ -103,7 +116,8 @@ static inline T LO_HELPER(hmax)(V v, int *nan) {
         for (int j = 0; j < LO_NACC; j++) acc[j] = V_SET1(NEUTRAL);                                \
         for (; i + LO_NACC * W <= n; i += LO_NACC * W)                                             \
             for (int j = 0; j < LO_NACC; j++) acc[j] = VSTEP(acc[j], V_LD(x + i + j * W));         \
-        for (; i + W <= n; i += W) acc[0] = VSTEP(acc[0], V_LD(x + i));                            \
+        for (int j = 0; j < LO_NACC - 1; j++) /* unrolled: acc stays in registers */              \
+            if (i + W <= n) acc[j] = VSTEP(acc[j], V_LD(x + i)), i += W;                           \
         LO_FOLD_TAIL(NEUTRAL, VSTEP)                                                               \
         for (int w = LO_NACC / 2; w >= 1; w /= 2)                                                  \
             for (int j = 0; j < w; j++) acc[j] = VCOMB(acc[j], acc[j + w]);                        \
@@ -190,11 +204,12 @@ T LO_NAME(dot)(const T *restrict x, int64_t x_len, const T *restrict y, int64_t 
     for (int j = 0; j < LO_NACC; j++) acc[j] = V_SET1(0);
     for (; i + LO_NACC * W <= n; i += LO_NACC * W)
         for (int j = 0; j < LO_NACC; j++) acc[j] = V_MACC(acc[j], V_LD(x + i + j * W), V_LD(y + i + j * W));
-    for (; i + W <= n; i += W) acc[0] = V_MACC(acc[0], V_LD(x + i), V_LD(y + i));
+    for (int j = 0; j < LO_NACC - 1; j++)
+        if (i + W <= n) acc[j] = V_MACC(acc[j], V_LD(x + i), V_LD(y + i)), i += W;
 #ifdef V_LDM
     if (i < n) {
         V_MASK m = V_TAILMASK(n - i);
-        acc[1] = V_MACC(acc[1], V_LDM(V_SET1(0), m, x + i), V_LDM(V_SET1(0), m, y + i));
+        acc[LO_NACC - 1] = V_MACC(acc[LO_NACC - 1], V_LDM(V_SET1(0), m, x + i), V_LDM(V_SET1(0), m, y + i));
         i = n;
     }
 #endif

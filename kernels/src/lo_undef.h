@@ -16,6 +16,8 @@
 #undef V_SET1
 #undef V_ADD
 #undef V_MUL
+#undef V_HADD
+#undef V_HMUL
 #undef V_MIN
 #undef V_MAX
 #undef V_MADD
