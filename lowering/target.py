@@ -67,7 +67,7 @@ _INTEL_FAMILY_6 = {  # family 6 models (Intel SDM / arch/x86/include/asm/intel-f
 _ARM_PARTS = {(0x41, 0xD0C): "neoverse-n1"}  # (CPU implementer, CPU part)
 
 
-def _cpuinfo_fields(text: str) -> dict[str, str]:
+def cpuinfo_fields(text: str) -> dict[str, str]:
     """The first processor's `key : value` lines."""
     fields: dict[str, str] = {}
     for line in text.splitlines():
@@ -150,7 +150,7 @@ def detect_cpu(cpuinfo: Path = CPUINFO, cache_dir: Path = CACHE_DIR) -> CpuModel
     """This machine's CpuModel: the table entry for its vendor/family/model (or part), with
     the caches sysfs reports; `generic` costs for a CPU the table does not know."""
     try:
-        fields = _cpuinfo_fields(cpuinfo.read_text(errors="replace"))
+        fields = cpuinfo_fields(cpuinfo.read_text(errors="replace"))
     except OSError:
         fields = {}
     base = CPUS[model_name_of(fields)]

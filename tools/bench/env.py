@@ -15,13 +15,18 @@ from . import baselines as baselines
 
 
 def cpu_model() -> str:
+    """`AMD EPYC (AuthenticAMD family 25 model 17)`: the model name, and the vendor, family and
+    model loopopt's detection reads (a VM's model name alone can hide the generation)."""
+    from loopopt.lowering.target import CPUINFO, cpuinfo_fields
+
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+        fields = cpuinfo_fields(CPUINFO.read_text(errors="replace"))
     except OSError:
-        pass
-    return platform.processor() or platform.machine()
+        fields = {}
+    name = fields.get("model name") or platform.processor() or platform.machine()
+    if "vendor_id" in fields and "cpu family" in fields and "model" in fields:
+        name += f" ({fields['vendor_id']} family {fields['cpu family']} model {fields['model']})"
+    return name
 
 
 def caches() -> str:

@@ -40,13 +40,20 @@ def program_text(patterns: Sequence[BenchPattern]) -> str:
 
 
 def pipeline_for(isa: str) -> str:
+    """`loopopt.compile`'s default pipeline for `isa`, tuned for this machine's CPU model
+    (`cpu=native`: what `target=native` does) when that CPU runs `isa`."""
     from loopopt.compile import default_pipeline
+    from loopopt.lowering.target import native_cpu
 
-    return default_pipeline(isa)
+    pipeline = default_pipeline(isa)
+    cpu = native_cpu()
+    if cpu.runs(isa) and pipeline.endswith("}"):
+        pipeline = pipeline[:-1] + " cpu=native}"
+    return pipeline
 
 
 def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: str) -> LoopoptBuild:
-    """Compile the patterns' df programs for `isa` with loopopt's default pipeline."""
+    """Compile the patterns' df programs for `isa` with `pipeline_for(isa)`."""
     import loopopt.compile as lc
     from xdsl.dialects.builtin import ModuleOp
     from xdsl.dialects.func import FuncOp
@@ -63,7 +70,7 @@ def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: st
         if name not in wanted:
             funcs[name].detach()
     try:
-        compiled = lc.compile(module, target=isa)
+        compiled = lc.compile(module, target=isa, pipeline=build.pipeline)
         for name in wanted:
             build.c_sources[name] = compiled.c_source
             build.signatures[name] = compiled.signatures[name]
@@ -73,7 +80,7 @@ def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: st
         pass
     for name in wanted:
         try:
-            compiled = lc.compile(ModuleOp([funcs[name].clone()]), target=isa)
+            compiled = lc.compile(ModuleOp([funcs[name].clone()]), target=isa, pipeline=build.pipeline)
             build.c_sources[name] = compiled.c_source
             build.signatures[name] = compiled.signatures[name]
             build.callables[name] = compiled[name]
