@@ -1,5 +1,5 @@
 """Every df corpus kernel through `loop-pipeline{parallel=-1}` (chunk 64, no threshold) on
-AVX2 equals numpy (the differential corpus's references and tolerances) with 1 and 3
+AVX2 and AVX-512 equals numpy (the differential corpus's references and tolerances) with 1 and 3
 threads, bit-identically across thread counts, at sizes around chunk boundaries and with
 unaligned buffers; kernels the pass leaves serial must still pass (the pipeline is then the
 default one)."""
@@ -19,6 +19,7 @@ sys.path.insert(0, str(HERE.parent / "differential"))
 
 from corpus import load_corpus  # noqa: E402
 from diff_harness import case_data, expected_for, result_extents  # noqa: E402
+from isa_support import isa_params  # noqa: E402
 from par_programs import pipeline  # noqa: E402
 
 import loopopt  # noqa: E402
@@ -27,15 +28,15 @@ from loopopt.compile import make_context, parse  # noqa: E402
 from loopopt.runtime import threads  # noqa: E402
 from loopopt.tools.loop_run import run_compiled  # noqa: E402
 
-ISA = "avx2"
+ISAS = ("avx2", "avx512")
 CASES = load_corpus()
 SIZES = (0, 1, 63, 64, 65, 129, 1000, 4099)
 
 
 @cache
-def compiled_file(path: Path):
-    return loopopt_compile(parse(path.read_text(), make_context(), str(path)), target=ISA,
-                           pipeline=pipeline(ISA, -1, chunk=64, min_elements=0))
+def compiled_file(path: Path, isa: str = "avx2"):
+    return loopopt_compile(parse(path.read_text(), make_context(), str(path)), target=isa,
+                           pipeline=pipeline(isa, -1, chunk=64, min_elements=0))
 
 
 def test_the_corpus_has_parallel_kernels_of_every_shape():
@@ -49,10 +50,10 @@ def test_the_corpus_has_parallel_kernels_of_every_shape():
     assert len(plans) >= 20 and '"count"' in text and '"add"' in text and "scans = [" in text.replace("scans = []", "")
 
 
-@pytest.mark.isa(ISA)
+@pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
-def test_corpus_kernel_parallel_matches_numpy(case):
-    compiled = compiled_file(case.path)
+def test_corpus_kernel_parallel_matches_numpy(case, isa):
+    compiled = compiled_file(case.path, isa)
     before = threads.get_num_threads()
     try:
         for n in SIZES:
