@@ -74,6 +74,10 @@ EXPECTED_SCALAR: dict[str, list[str]] = {
     # column-wise walks of a row-major matrix
     "fuse_reductions.mlir::row_col_sums_i32": ["VEC_REJECT_NONUNIT_STRIDE"],
     "rank2.mlir::col_max_i32": ["VEC_REJECT_NONUNIT_STRIDE"],
+    # ... until loop-interchange (in loop-pipeline) walks rows outermost: test_column_reductions_vectorize_after_interchange
+    **{f"rank2_vector.mlir::{k}": ["VEC_REJECT_NONUNIT_STRIDE"]
+       for k in ("col_sums_f32", "col_sums_i64", "col_min_f32", "col_max_i32")},
+    "rank2_vector.mlir::col_sums_ordered_f64": ["VEC_REJECT_FLOAT_REDUCTION_ORDER"],
     # an ordered (non-reassoc) float sum
     "fuse_reductions.mlir::ordered_and_free_sums_f32": ["VEC_REJECT_FLOAT_REDUCTION_ORDER"],
     # scans: add/min/max scans vectorize (lowering/loop_to_simd/scan.py); a float sum scan
@@ -150,6 +154,17 @@ def test_row_reduction_vectorizes_its_inner_accumulator_loop():
     (vec,) = vector_loops(kernel)
     assert isinstance(vec, loop.VecLoopOp) and len(vec.accs) == 1
     assert isinstance(vec.parent_op(), loop.ForOp)
+
+
+@pytest.mark.parametrize("kernel", ["col_sums_f32", "col_sums_ordered_f64", "col_sums_i64", "col_min_f32", "col_max_i32"])
+def test_column_reductions_vectorize_after_interchange(kernel):
+    """loop-interchange makes the column loop innermost and contiguous: one map-like vecloop
+    (the accumulators are the output's elements), inside the row loop."""
+    case = next(c for c in CASES if c.id == f"rank2_vector.mlir::{kernel}")
+    ir = kernel_op(lowered_and_transformed(case.path, "loop-interchange,loop-vectorize{remarks=true}"), case.kernel)
+    (vec,) = vector_loops(ir)
+    assert isinstance(vec, loop.VecLoopOp) and not vec.accs.data
+    assert isinstance(vec.parent_op(), loop.ForOp) and decline_codes(ir) == []
 
 
 def test_filters_become_width_w_predloops():
