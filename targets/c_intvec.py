@@ -1,7 +1,8 @@
 """Vector integer rows no ISA table spells by itself: division and remainder, unsigned min/max, popcount.
 
 Kept in one place for SSE2, AVX2, AVX-512 and NEON (a `c_isa.ROW_HOOKS` module, like vector
-math): `minu`/`maxu` use the native unsigned min/max where there is one (AVX2 and AVX-512 i32,
+math): shifts by a constant amount use the x86 immediate forms (`_mm_slli_epi32`, ...: SSE2
+has no per-lane variable shift, so this saves four shifts and the shuffles); `minu`/`maxu` use the native unsigned min/max where there is one (AVX2 and AVX-512 i32,
 AVX-512 i64, NEON i32) and otherwise flip the sign bit and compare signed; `ctpop` counts bits
 with the SWAR shift-and-add (Hacker's Delight 5-1) on x86 (VPOPCNTDQ is not in the AVX-512
 baseline loopopt targets) and `vcntq_u8` + pairwise widening adds on NEON.
@@ -251,6 +252,16 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         **{("ctpop", e): f"{{dst}} = lo_ctpop_{e}x{n}({{a}});" for e, n in (("i32", n32), ("i64", n64))},
         **{(op, e): f"{{dst}} = lo_{op}_{e}x{n}({{a}}, {{b}});" for op in ("minu", "maxu") for e, n in (("i32", n32), ("i64", n64))},
     })  # fmt: skip
+    if isa_name != "neon":
+        # a constant amount `{k}` (clamped to 255 by the printer) as the immediate: x86's immediate
+        # shifts give 0 / the sign fill for counts >= the width, the defined semantics
+        p = "_mm_" if isa_name == "sse2" else f"_mm{_LANES[isa_name]}_"
+        for e, s in (("i32", "epi32"), ("i64", "epi64")):
+            out[("shl_const", e)] = f"{{dst}} = {p}slli_{s}({{a}}, {{k}});"
+            out[("shru_const", e)] = f"{{dst}} = {p}srli_{s}({{a}}, {{k}});"
+        out[("shr_const", "i32")] = f"{{dst}} = {p}srai_epi32({{a}}, {{k}});"
+        if isa_name == "avx512":
+            out[("shr_const", "i64")] = "{dst} = _mm512_srai_epi64({a}, {k});"
     native = {
         "avx2": {"i32": "_mm256_{}_epu32"},
         "avx512": {"i32": "_mm512_{}_epu32", "i64": "_mm512_{}_epu64"},

@@ -33,12 +33,9 @@ class ArithStatements(FunctionCore):
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
             else:
-                fields: dict[str, str] = {}
-                divisor = _constant_divisor(b) if key in _CONST_DIVISOR_KEYS else None
-                if divisor is not None:
-                    # scalar: C's `/` and `%`; vector i32: multiply-high by magic numbers (c_intvec)
-                    key, fields = _const_division(key, divisor, op.results[0].type)
-                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b), **fields)
+                key, fields = self._binary_row(op, key)
+                b_read = self.arith_operands_read(op) is None  # else a constant inside the row: not printed
+                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
             return True
         if t in c_ops.UNARY:
             self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
@@ -64,6 +61,32 @@ class ArithStatements(FunctionCore):
             self._row(op, key, src, a=self.e(op.operands[0]))
             return True
         return False
+
+    def _binary_row(self, op: Operation, key: str) -> tuple[str, dict[str, str]]:
+        """The row key and extra fields of a binary op: `<key>_const` for a division by a
+        constant (C's operators on scalars, multiply-high on i32 vectors: c_intvec) and for a
+        shift by a constant where the ISA has an immediate form; `key` itself otherwise."""
+        b, result_type = op.operands[1], op.results[0].type
+        divisor = _constant_divisor(b) if key in _CONST_DIVISOR_KEYS else None
+        if divisor is not None:
+            return _const_division(key, divisor, result_type)
+        amount = _constant_shift(b) if key in _SHIFT_KEYS else None
+        table, elt = self.row_key(result_type)
+        if amount is not None and table.row(f"{key}_const", elt) is not None:
+            return f"{key}_const", {"k": str(amount)}
+        return key, {}
+
+    def arith_operands_read(self, op: Operation) -> tuple[SSAValue, ...] | None:
+        """The operands a binary op's C reads when that is not all of them (a constant divisor
+        or shift amount folded into the row: its splat is then not printed, -Werror=unused-variable);
+        None for all operands."""
+        key = c_ops.BINARY.get(type(op))
+        if key is None or isinstance(op, arith.XOrIOp):
+            return None
+        row_key, _ = self._binary_row(op, key)
+        table, elt = self.row_key(op.results[0].type)
+        template = table.row(row_key, elt)
+        return (op.operands[0],) if template is not None and "{b}" not in template else None
 
     def _is_all_true(self, value: SSAValue) -> bool:
         owner = value.owner
@@ -150,6 +173,34 @@ def _constant_divisor(value: SSAValue) -> int | None:
     if x in (0, (1 << bits) - 1):
         return None
     return x - (1 << bits) if x >> (bits - 1) else x
+
+
+_SHIFT_KEYS = frozenset({"shl", "shr", "shru"})
+"""Shifts whose `<key>_const` row (where an ISA has one) takes the amount as an immediate `{k}`."""
+
+
+def _constant_shift(value: SSAValue) -> int | None:
+    """A constant shift amount read unsigned (as docs/integer_semantics.md reads it), clamped to
+    255: x86's immediate shifts give 0 (or the sign fill) for any count >= the width, as the
+    rule says, but take an 8-bit immediate. None if `value` is not such a constant."""
+    owner = value.owner
+    if isinstance(owner, simd.BroadcastOp):
+        return _constant_shift(owner.operands[0])
+    if not isinstance(owner, arith.ConstantOp):
+        return None
+    v, t = owner.value, _elt(value.type)
+    if isinstance(v, DenseIntOrFPElementsAttr):
+        values = set(v.get_values())
+        if len(values) != 1:
+            return None
+        x = values.pop()
+    elif isinstance(v, IntegerAttr):
+        x = v.value.data
+    else:
+        return None
+    if not isinstance(t, IntegerType) or isinstance(x, float):
+        return None
+    return min(int(x) % (1 << t.width.data), 255)
 
 
 def _const_division(key: str, d: int, result_type: Attribute) -> tuple[str, dict[str, str]]:

@@ -261,7 +261,8 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
                 return (a,)
             if self._is_all_true(a):
                 return (b,)
-        return tuple(op.operands)
+        read = self.arith_operands_read(op)  # a constant divisor / shift amount inside the row
+        return read if read is not None else tuple(op.operands)
 
     def op_(self, op: Operation) -> None:
         handler = self.dispatch.get(type(op))
