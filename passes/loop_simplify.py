@@ -11,16 +11,12 @@ from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, I
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
-    PatternRewriter,
-    PatternRewriteWalker,
-    RewritePattern,
-)
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import InterpretationError
 
 from loopopt.interp.dtypes import cast_to, numpy_dtype
 from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFunctions
+from loopopt.passes.candidate_walker import CandidateRewriteWalker
 from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
 from loopopt.passes.options import check_options
 
@@ -159,6 +155,9 @@ class LoopSimplifyPass(ModulePass):
         check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
-            GreedyRewritePatternApplier(populate_loop_simplify_patterns(self.fma)),
+        patterns = populate_loop_simplify_patterns(self.fma)
+        roots = frozenset(root for p in patterns if isinstance(p, ApplyRules) for root in p.by_root)
+        CandidateRewriteWalker(  # starts only from ops a fold or a rule can match (and dead ops)
+            GreedyRewritePatternApplier(patterns),
+            candidate=lambda o: type(o) in roots or _foldable_op(o),
         ).rewrite_module(op)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import importlib.util
 import sys
 import time
@@ -241,25 +242,14 @@ class LoopOptMain(xDSLOptMain):
     def _expanded(self, passes: Sequence[ModulePass]) -> tuple[ModulePass, ...]:
         """`loop-pipeline` replaced by the passes it runs (as it runs them), so that
         `--print-between-passes` and `--time-passes` show each of them."""
-        from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+        from loopopt.passes.pipeline import LoopPipelinePass
 
         out: list[ModulePass] = []
         for p in passes:
-            if not isinstance(p, LoopPipelinePass):
+            if isinstance(p, LoopPipelinePass):
+                out.extend(pass_ for _, pass_ in p.step_passes())
+            else:
                 out.append(p)
-                continue
-            available = _all_passes()
-            spelled = p.spelling(set(available))
-            for step in p.steps():
-                factory = available.get(step.name)
-                if factory is None:
-                    continue
-                cls = factory()
-                fields = {f.name for f in dataclasses.fields(cls)}
-                options = {k: v for k, v in step.options.items() if k in fields}
-                if step.name == "convert-loop-to-simd" and "pipeline" in fields:
-                    options["pipeline"] = spelled
-                out.append(cls(**options))
         return tuple(out)
 
     def _between_passes(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
@@ -371,7 +361,10 @@ def run(args: Sequence[str] | None = None) -> int:
 
 
 def main() -> None:
-    """Console entry point."""
+    """Console entry point. A short-lived process: the cyclic garbage collector stays off
+    (its full collections traverse the whole IR: superlinear in module size; the cycles
+    freed by the passes are returned at exit; docs/compile_time.md)."""
+    gc.disable()
     sys.exit(run())
 
 

@@ -1,0 +1,78 @@
+"""A greedy rewrite walker that starts only from the ops its patterns can act on.
+
+xDSL's `PatternRewriteWalker` pushes every op of the module on its worklist, and again on
+every round until nothing changes; each op then pays the applier's dead-code check, its
+trait lookups and every pattern's `match_and_rewrite`. After `convert-loop-to-simd` most
+ops are simd ops that `loop-simplify` and `canonicalize` cannot touch (issue #11: these
+walks were a fifth of the pipeline). `CandidateRewriteWalker` fills the worklist only
+with ops for which `candidate(op)` holds or that are trivially dead (the applier's DCE
+erases those); everything the walk pushes while rewriting (users of a replaced op, the
+inserted ops, operands that lost a use) is pushed as before.
+
+Skipping an op that is not a candidate and not dead changes nothing: popped, it would
+match no pattern. An op that becomes dead during the walk is pushed when its last user is
+erased (the walker pushes single-use operands of an erased op), or found dead by the next
+round's fill. So the rewrites, and their order, are those of the full walk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
+from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+from xdsl.transforms.dead_code_elimination import is_trivially_dead, region_dce
+
+
+def _every_op(op: Operation) -> bool:
+    return True
+
+
+@dataclass(eq=False, repr=False)
+class CandidateRewriteWalker(PatternRewriteWalker):
+    """`PatternRewriteWalker` whose initial worklist holds the candidates and the dead ops."""
+
+    candidate: Callable[[Operation], bool] = field(default=_every_op, kw_only=True)
+    """Whether the pattern may rewrite `op` (a cheap test, typically on the op's class)."""
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        candidate = self.candidate
+        push = self._worklist.push
+        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
+            if candidate(sub_op) or is_trivially_dead(sub_op):
+                push(sub_op)
+
+
+_CANONICALIZABLE: dict[type[Operation], bool] = {}
+"""can_canonicalize's answer per op class (traits belong to the class)."""
+
+
+def can_canonicalize(op: Operation) -> bool:
+    """Whether xDSL's `canonicalize` may rewrite `op` besides erasing it when dead: the op has
+    canonicalization patterns, or a folder and is not a constant (CanonicalizePass's applier)."""
+    cls = type(op)
+    known = _CANONICALIZABLE.get(cls)
+    if known is None:
+        known = _CANONICALIZABLE[cls] = bool(op.get_traits_of_type(HasCanonicalizationPatternsTrait)) or (
+            op.has_trait(HasFolder, value_if_unregistered=False)
+            and not op.has_trait(ConstantLike, value_if_unregistered=True)
+        )
+    return known
+
+
+@dataclass(frozen=True)
+class CandidateCanonicalizePass(ModulePass):
+    """xDSL's `canonicalize` (same patterns, folding, DCE and `region_dce` between rounds),
+    walking from the ops it can rewrite; loop-pipeline's `canonicalize` step."""
+
+    name = "canonicalize"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
+        CandidateRewriteWalker(pattern, post_walk_func=region_dce, candidate=can_canonicalize).rewrite_module(op)
