@@ -11,7 +11,7 @@ loop-simplify                fold, identities
 loop-licm                    hoist loop-invariant code
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads}    only with parallel=N: mark kernels that split into chunks across
+loop-parallelize{threads cpu} only with parallel=N: mark kernels that split into chunks across
                              threads (OpenMP in the C; docs/threads.md)
 convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
@@ -130,6 +130,8 @@ class LoopPipelinePass(ModulePass):
             steps.append(Step("loop-simplify", {"fma": True}))
         if self.parallel:
             par: dict[str, Any] = {"threads": max(self.parallel, 0)}
+            if "cpu" in lower:
+                par["cpu"] = lower["cpu"]  # the size threshold and chunk come from it
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))
