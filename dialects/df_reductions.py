@@ -392,6 +392,17 @@ class ScanOp(IRDLOperation):
       df.yield %p : f32
     }
     ```
+    With a `where` predicate (df-fuse's filter → scan) the scan runs over the kept elements
+    only, in order, and its result lives on a new axis, like a filter's: out[j] = init ⊕
+    v[k_0] ⊕ ... ⊕ v[k_j] for the kept positions k_0 < k_1 < ...; the prologue runs on kept
+    elements only.
+    ```
+    %r = df.scan add(%x, %zero) : !df.array<i32, [i]> -> !df.array<i32, [k]> where {
+    ^bb0(%e: i32):
+      %c = arith.cmpi sgt, %e, %zero : i32
+      df.yield %c : i1
+    }
+    ```
     """
 
     name = "df.scan"
@@ -401,7 +412,7 @@ class ScanOp(IRDLOperation):
     init = operand_def()
     """Initial value, of the scanned value's type."""
     output = result_def(ArrayType)
-    """The prefixes, on the inputs' axis, of the init's type."""
+    """The prefixes, of the init's type: on the inputs' axis, or with `where` on a new axis."""
     kind = prop_def(ReduceKindAttr)
     """add | mul | min | max | and | or | custom."""
     reassoc = opt_prop_def(UnitAttr)
@@ -410,25 +421,35 @@ class ScanOp(IRDLOperation):
     """Optional prologue (x_1..x_n) -> v, lane-wise; empty: the single input's elements."""
     body = region_def()
     """For kind custom: (acc, v) -> acc; else empty."""
+    where = region_def()
+    """Optional predicate (x_1..x_n) -> i1, lane-wise: only elements where it holds are
+    scanned, and the result is on a new axis (filter → scan); empty: every element."""
 
     traits = traits_def(RecursiveMemoryEffect(), RecursivelySpeculatable())
 
     def __init__(self, kind: ReduceKind | str, input: SSAValue | Sequence[SSAValue], init: SSAValue,
                  body: Region | None = None, reassoc: bool = False, *,
-                 map_region: Region | None = None):
+                 map_region: Region | None = None, where: Region | None = None, kept_axis: str | None = None):
         inputs = [input] if isinstance(input, SSAValue) else list(input)
         t0 = inputs[0].type
         assert isinstance(t0, ArrayType)
+        out = t0.with_element(init.type)
+        if kept_axis is not None:
+            out = out.with_axes([kept_axis])
         props: dict[str, Attribute] = {"kind": ReduceKindAttr(ReduceKind(kind))}
         if reassoc:
             props["reassoc"] = UnitAttr()
-        super().__init__(operands=[inputs, init], result_types=[t0.with_element(init.type)],
+        super().__init__(operands=[inputs, init], result_types=[out],
                          properties=props,
-                         regions=[r if r is not None else Region() for r in (map_region, body)])
+                         regions=[r if r is not None else Region() for r in (map_region, body, where)])
 
     @property
     def has_map(self) -> bool:
         return bool(self.map.blocks)
+
+    @property
+    def has_where(self) -> bool:
+        return bool(self.where.blocks)
 
     @classmethod
     def parse(cls, parser: Parser) -> ScanOp:
@@ -443,17 +464,13 @@ class ScanOp(IRDLOperation):
         out_type = parser.parse_type()
         (inputs, (init,)) = resolve_reduction(
             parser, prologue, triples, in_types, [element_type_of(out_type)], pos)
-        has_map = parser.parse_optional_keyword("map") is not None
-        if has_map != (prologue is not None):
-            parser.raise_error("df.scan: inputs in parentheses before the kind go with a map "
-                               "region, an input inside the triple without one")
-        map_region = parser.parse_region() if has_map else Region()
+        where, map_region = parse_prologue_regions(parser, prologue, "df.scan")
         body = parser.parse_optional_region() or Region()
         props: dict[str, Attribute] = {"kind": triples[0][0]}
         if reassoc:
             props["reassoc"] = UnitAttr()
         op = cls.build(operands=[inputs, init], result_types=[out_type], properties=props,
-                       regions=[map_region, body])
+                       regions=[map_region, body, where])
         parse_attrs(parser, op)
         return op
 
@@ -470,6 +487,7 @@ class ScanOp(IRDLOperation):
         print_types(printer, self.inputs.types)
         printer.print_string(" -> ")
         printer.print_attribute(self.output.type)
+        print_region_kw(printer, "where", self.where)
         print_region_kw(printer, "map", self.map)
         if self.body.blocks:
             print_body(printer, self.body)
@@ -496,6 +514,14 @@ class ScanOp(IRDLOperation):
                 f"df.scan init has type {value}, expected the element type {t.element_type}"
             )
         expected = t.with_element(value)
+        if self.has_where:
+            verify_body("df.scan where", self.where, elements, [IntegerAttr(0, 1).type])
+            out = self.output.type
+            if not isinstance(out, ArrayType) or out.rank != 1 or out.axis_names == t.axis_names:
+                raise VerifyException(
+                    f"df.scan with where scans the kept elements onto a new axis: expected a rank-1 "
+                    f"result on an axis other than {format_axes(t.axis_names)}, found {out}")
+            expected = out.with_element(value)
         if self.output.type != expected:
             raise VerifyException(f"df.scan result has type {self.output.type}, expected {expected}")
         kind = self.kind.data

@@ -311,7 +311,7 @@ def _prologue(interpreter: Interpreter, op: df.ReduceOp | df.ScanOp, xs: Sequenc
     """The values a reduce / scan combines: its inputs' elements where its `where`
     predicate holds (all without one), mapped by its `map` prologue (as they are without
     one). The prologue runs on the kept elements only."""
-    if isinstance(op, df.ReduceOp) and op.has_where:
+    if op.has_where:  # a scan with `where` scans the kept elements onto its new axis
         xs = _kept(interpreter, op.where, op, xs)
     if op.has_map:
         return _run_map(interpreter, op.map, op, xs, [v.type for v in _inits(op)])

@@ -12,7 +12,6 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from loopopt.diagnostics import remark
 from loopopt.passes.df_fusion import FusionOptions, populate_df_fusion_patterns
 from loopopt.passes.df_fusion.legality import Rejection
-from loopopt.passes.df_fusion.unsupported import unsupported_fusions
 from loopopt.passes.options import check_options
 
 
@@ -72,9 +71,7 @@ def declined_fusions(module: ModuleOp, options: FusionOptions) -> list[Rejection
     found: list[Rejection] = []
     seen: set[tuple[int, str, str]] = set()
     for op in module.walk():
-        for rejection in [r for p in patterns for r in p.rejections(op)] + list(
-            unsupported_fusions(op)
-        ):
+        for rejection in [r for p in patterns for r in p.rejections(op)]:
             key = (id(rejection.op), rejection.code, rejection.reason)
             if key not in seen:
                 seen.add(key)

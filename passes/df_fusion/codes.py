@@ -32,7 +32,3 @@ class FuseReject(StrEnum):
 
     SPECULATION = "FUSE_REJECT_SPECULATION"
     """The fused form would run a body on elements a filter drops, and the body may trap."""
-
-    NO_FUSED_FORM = "FUSE_REJECT_NO_FUSED_FORM"
-    """A fusable pair for which the df dialect has no fused op (filter → scan): the two stay
-    separate ops, two loops."""

@@ -116,20 +116,6 @@ func.func @speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
 
 // -----
 
-// FUSE_REJECT_NO_FUSED_FORM: filter -> scan (a prefix over the kept elements) has no df op.
-func.func @no_form(%x: !df.array<f32, [i]>, %zero: f32) -> !df.array<f32, [k]> {
-  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
-  ^bb0(%e: f32):
-    %c = arith.cmpf ogt, %e, %zero : f32
-    df.yield %c : i1
-  }
-  %y = df.scan add(%p, %zero) : !df.array<f32, [k]> -> !df.array<f32, [k]>
-  func.return %y : !df.array<f32, [k]>
-}
-// CHECK: remarks.mlir:[[# @LINE - 3]]:3: remark: FUSE_REJECT_NO_FUSED_FORM: filter → scan: df.filter at {{.*}}remarks.mlir:[[# @LINE - 8]]:3 feeds it
-
-// -----
-
 // FUSE_REJECT_DOMAIN_MISMATCH: two reductions of one array keeping different elements.
 func.func @predicates(%x: !df.array<i64, [i]>, %t: i64, %z: i64) -> (i64, i64) {
   %a = df.reduce add(%x, %z) over [i] : !df.array<i64, [i]> -> i64 where {

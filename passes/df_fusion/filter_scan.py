@@ -1,0 +1,97 @@
+"""filter → scan: a prefix over the kept elements, one pass over the unfiltered input."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from xdsl.dialects import arith
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import PatternRewriter
+
+from loopopt.dialects import df
+from loopopt.dialects.df_types import ArrayType
+from loopopt.passes.df_fusion.filter_reduce import foreign_inputs
+from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses, check_speculatable
+from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
+from loopopt.passes.df_fusion.rebuild import clone_region, element_body, inline_body, mapped
+
+
+def where_speculation(op: df.ScanOp, producer: df.FilterOp) -> Rejection | None:
+    """A scan that already has a `where` (a second filter fused before) evaluates it, and the
+    producer's map feeding it, on every element of the producer's input once the
+    predicates are conjoined: neither may trap on the elements the producer drops."""
+    if not op.has_where:
+        return None
+    dropped = "the elements the filter drops"
+    if producer.has_map:
+        rejection = check_speculatable(producer, dropped, at=op, regions=[producer.map])
+        if rejection is not None:
+            return rejection
+    return check_speculatable(op, dropped, regions=[op.where])
+
+
+class FuseFilterIntoScan(FusionPattern):
+    """A df.scan over a df.filter's results scans the filter's inputs `where` the predicate
+    holds; the result stays on the filter's new axis (a predloop appending the running
+    value, later). The filter's map region, if any, composes into the scan's map prologue.
+
+    ```
+    %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+    ^bb0(%e: i32):
+      %c = arith.cmpi sgt, %e, %zero : i32
+      df.yield %c : i1
+    }
+    %r = df.scan add(%p, %zero) : !df.array<i32, [k]> -> !df.array<i32, [k]>
+    ```
+    becomes
+    ```
+    %r = df.scan add(%x, %zero) : !df.array<i32, [i]> -> !df.array<i32, [k]> where {
+    ^bb0(%e: i32):
+      %c = arith.cmpi sgt, %e, %zero : i32
+      df.yield %c : i1
+    }
+    ```
+    Exact for every kind (float sums without `reassoc` too): the kept elements are combined
+    in the same order. Legality: every input of the scan is a result of this filter
+    (DOMAIN_MISMATCH); no effects; the filter used only here or cheap to recompute; a scan
+    that already has a `where` must be safe to evaluate on the dropped elements
+    (SPECULATION). The scan's prologue and custom body never run on dropped elements.
+    """
+
+    def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
+        if not isinstance(op, df.ScanOp):
+            return
+        for producer in producers(op, (df.FilterOp,)):
+            assert isinstance(producer, df.FilterOp)
+            yield (foreign_inputs(op, producer)
+                   or check_effects(producer, op)
+                   or check_producer_uses(producer, op, self.options)
+                   or where_speculation(op, producer)
+                   or producer)
+
+    def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
+        assert isinstance(op, df.ScanOp) and isinstance(partner, df.FilterOp)
+        inputs = list(partner.inputs)
+
+        def consumer_elements(builder, elems):
+            kept = mapped(partner, builder, elems)
+            return [kept[v.index] for v in op.inputs]  # type: ignore[union-attr]
+
+        def predicate(builder, elems):
+            (keep,) = inline_body(partner.body, builder, elems)
+            if op.has_where:
+                (also,) = inline_body(op.where, builder, consumer_elements(builder, elems))
+                keep = builder.insert(arith.AndIOp(keep, also)).result
+            return [keep]
+
+        plain = not op.has_map and not partner.has_map and \
+            [v.index for v in op.inputs] == list(range(len(inputs)))  # type: ignore[union-attr]
+        prologue = None if plain else element_body(
+            inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+        out = op.output.type
+        assert isinstance(out, ArrayType)
+        fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body), op.reassoc is not None,
+                          map_region=prologue, where=element_body(inputs, predicate), kept_axis=out.axis_names[0])
+        fused.location = op.location
+        rewriter.replace(op, fused)
+        erase_if_dead(partner, rewriter)
