@@ -22,15 +22,30 @@ func.func @call(%b: !loop.buf<f32>, %n: index) {
 
 // -----
 
-// Integer division has no SIMD instruction on any target.
-// REMARK: remarks.mlir:[[# @LINE + 7]]:5: remark: VEC_REJECT_NO_VECTOR_FORM: arith.divsi has no vector form
+// Integer division vectorizes (c_intvec: multiply-high for a constant divisor, lanes otherwise).
 // CHECK-LABEL: func.func @divide
-// CHECK:         loop.for
+// CHECK:         loop.vecloop
 func.func @divide(%b: !loop.buf<i32>, %n: index, %k: i32) {
   %c0 = arith.constant 0 : index
   loop.for %i in [%c0, %n) {
     %x = loop.load %b[%i] : !loop.buf<i32>
     %y = arith.divsi %x, %k : i32
+    loop.store %y, %b[%i] : !loop.buf<i32>
+  }
+  func.return
+}
+
+// -----
+
+// Integer power has no vector form on any target.
+// REMARK: remarks.mlir:[[# @LINE + 7]]:5: remark: VEC_REJECT_NO_VECTOR_FORM: math.ipowi has no vector form
+// CHECK-LABEL: func.func @power
+// CHECK:         loop.for
+func.func @power(%b: !loop.buf<i32>, %n: index, %k: i32) {
+  %c0 = arith.constant 0 : index
+  loop.for %i in [%c0, %n) {
+    %x = loop.load %b[%i] : !loop.buf<i32>
+    %y = math.ipowi %x, %k : i32
     loop.store %y, %b[%i] : !loop.buf<i32>
   }
   func.return
