@@ -30,7 +30,7 @@ from xdsl.utils.exceptions import VerifyException
 from loopopt.dialects.df_body import BodyOp, YieldOp, print_body, verify_body
 from loopopt.dialects.df_syntax import parse_attrs, parse_inputs_arrow_results, print_attrs, print_types
 from loopopt.dialects.df_types import ArrayType, axes_of, element_type_of, format_axes, is_value_type
-from loopopt.dialects.df_verify import common_axes
+from loopopt.dialects.df_verify import broadcast_axes, common_axes
 
 
 @irdl_op_definition
@@ -66,7 +66,7 @@ class MapOp(BodyOp):
     def verify_(self) -> None:
         if not self.inputs:
             raise VerifyException("df.map needs at least one input array, found none")
-        axes = common_axes("df.map", self.inputs)
+        axes = broadcast_axes("df.map", self.inputs)
         if not self.outputs:
             raise VerifyException("df.map needs at least one result, found none")
         for i, t in enumerate(self.outputs.types):

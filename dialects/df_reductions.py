@@ -49,7 +49,7 @@ from loopopt.dialects.df_types import (
     is_element_type,
     kind_accepts,
 )
-from loopopt.dialects.df_verify import common_axes, types_text, verify_kind
+from loopopt.dialects.df_verify import broadcast_axes, common_axes, types_text, verify_kind
 
 
 @irdl_op_definition
@@ -225,7 +225,8 @@ class ReduceOp(IRDLOperation):
             )
         if not self.inputs:
             raise VerifyException("df.reduce needs at least one input array, found none")
-        axes = common_axes("df.reduce", self.inputs)
+        # a map prologue may read inputs broadcast along the first input's domain (a matvec's vector)
+        axes = broadcast_axes("df.reduce", self.inputs) if self.has_map else common_axes("df.reduce", self.inputs)
         over = self.over_axis_names
         if not over or len(set(over)) != len(over) or not set(over) <= set(axes):
             raise VerifyException(

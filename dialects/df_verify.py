@@ -16,6 +16,24 @@ def types_text(types: Sequence[Attribute]) -> str:
     return "(" + ", ".join(str(t) for t in types) + ")"
 
 
+def broadcast_axes(op_name: str, values: Sequence[SSAValue]) -> tuple[str, ...]:
+    """The first input's axes (the domain), every other input on those axes or on a
+    subsequence of them (named-axis broadcasting: `v[j]` next to `m[i, j]` is read at each
+    `(i, j)` as `v[j]`); raises naming the first input that is neither."""
+    axes = common_axes(op_name, values[:1])
+    for i, v in enumerate(values[1:], 1):
+        t = v.type
+        if not isinstance(t, ArrayType):
+            raise VerifyException(f"{op_name} input {i} must be a !df.array, found {t}")
+        names = iter(axes)
+        if not t.axis_names or not all(a in names for a in t.axis_names):
+            raise VerifyException(
+                f"{op_name} inputs must share the first input's domain or broadcast along it: input {i} "
+                f"has axes {format_axes(t.axis_names)}, expected {format_axes(axes)} or a subsequence of them"
+            )
+    return axes
+
+
 def common_axes(op_name: str, values: Sequence[SSAValue], what: str = "input") -> tuple[str, ...]:
     """The axes all `values` (df arrays) share; raises naming the first that differs."""
     first = values[0].type

@@ -92,6 +92,28 @@ def _take(value: Any, index: Any) -> Any:
     return value[index]
 
 
+def _broadcast_inputs(op: Operation, args: Sequence[Any]) -> Sequence[Any]:
+    """Inputs on a subsequence of the first input's axes, spread over its domain by axis name
+    (df_verify.broadcast_axes): `v` on `[j]` next to `m` on `[i, j]` becomes `v[None, :]`."""
+    types = [getattr(v.type, "axis_names", None) for v in op.operands[: len(args)]]
+    if not types or all(t == types[0] for t in types):
+        return args
+    full, shape = types[0], _shape_of(args[0])
+    out = []
+    for value, axes in zip(args, types, strict=True):
+        if axes != full:
+            value = np.asarray(value)
+            for k, a in enumerate(axes):
+                if value.shape[k] != shape[full.index(a)]:
+                    raise InterpretationError(
+                        f"{op.name}: an input on axes {list(axes)} has {value.shape[k]} elements on axis {a!r}, "
+                        f"the first input {shape[full.index(a)]}"
+                    )
+            value = np.broadcast_to(np.expand_dims(value, [k for k, a in enumerate(full) if a not in axes]), shape)
+        out.append(value)
+    return out
+
+
 def _common_shape(op: Operation, values: Sequence[Any]) -> tuple[int, ...]:
     shapes = {_shape_of(v) for v in values}
     if len(shapes) != 1:
@@ -302,6 +324,7 @@ def _run_map(
     interpreter: Interpreter, region: Region, op: Operation, args: Sequence[Any], types: Sequence[Attribute]
 ) -> tuple[Any, ...]:
     """A lane-wise map region run once over whole arrays; results broadcast to their shape."""
+    args = _broadcast_inputs(op, args)
     shape = _common_shape(op, args)
     outs = interpreter.run_ssacfg_region(region, tuple(args), op.name)
     return tuple(_broadcast(v, shape, t) for v, t in zip(outs, types, strict=True))

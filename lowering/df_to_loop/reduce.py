@@ -87,11 +87,12 @@ def scalar_init(ctx: KernelLowering, v: SSAValue, user: Operation) -> Lowered:
 
 def load_distinct(ctx: KernelLowering, b: Builder, op: df.ReduceOp | df.ScanOp, inputs: Sequence[Lowered],
                   axes: Sequence[str], point: Point) -> list[Lowered]:
-    """The element of each input at `point`, one load per distinct input value."""
+    """The element of each input at `point`, one load per distinct input value (an input
+    broadcast along some of `axes` is read at its own axes' positions)."""
     loaded: dict[SSAValue, Lowered] = {}
     for v, x in zip(op.inputs, inputs, strict=True):
         if v not in loaded:
-            loaded[v] = load(ctx, b, x, axes, point)
+            loaded[v] = load(ctx, b, x, v.type.axis_names, point)  # type: ignore[attr-defined]
     return [loaded[v] for v in op.inputs]
 
 

@@ -74,7 +74,41 @@ func.func @map_domain(%x: !df.array<f32, [i]>, %y: !df.array<f32, [j]>) {
   }
   func.return
 }
-// CHECK: df.map inputs must share one domain: input 1 has axes [j], expected [i]
+// CHECK: df.map inputs must share the first input's domain or broadcast along it: input 1 has axes [j], expected [i] or a subsequence of them
+
+// -----
+
+// Broadcasting keeps the axis order: [j, i] is not a subsequence of [i, j].
+func.func @map_broadcast_order(%m: !df.array<f32, [i, j]>, %t: !df.array<f32, [j, i]>) {
+  %r = df.map %m, %t : !df.array<f32, [i, j]>, !df.array<f32, [j, i]> -> !df.array<f32, [i, j]> {
+  ^bb0(%a: f32, %b: f32):
+    df.yield %a : f32
+  }
+  func.return
+}
+// CHECK: df.map inputs must share the first input's domain or broadcast along it: input 1 has axes [j, i], expected [i, j] or a subsequence of them
+
+// -----
+
+// The first input carries the domain: a broadcast input comes after it.
+func.func @map_broadcast_first(%v: !df.array<f32, [j]>, %m: !df.array<f32, [i, j]>) {
+  %r = df.map %v, %m : !df.array<f32, [j]>, !df.array<f32, [i, j]> -> !df.array<f32, [i, j]> {
+  ^bb0(%a: f32, %b: f32):
+    df.yield %a : f32
+  }
+  func.return
+}
+// CHECK: df.map inputs must share the first input's domain or broadcast along it: input 1 has axes [i, j], expected [j] or a subsequence of them
+
+// -----
+
+// A reduce without a map prologue reads each input at every point of its domain: no broadcast.
+func.func @reduce_broadcast_without_map(%m: !df.array<f32, [i, j]>, %v: !df.array<f32, [j]>) {
+  %z = arith.constant 0.0 : f32
+  %s, %t = df.reduce add(%m, %z), add(%v, %z) over [j] reassoc : !df.array<f32, [i, j]>, !df.array<f32, [j]> -> !df.array<f32, [i]>, f32
+  func.return
+}
+// CHECK: df.reduce inputs must share one domain: input 1 has axes [j], expected [i, j]
 
 // -----
 

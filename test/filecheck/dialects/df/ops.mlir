@@ -254,3 +254,17 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
   %s = df.reduce add(%x, %z) over [i] : !df.array<f32, [i]> -> f32
   func.return %s : f32
 }
+
+// -----
+
+// Named-axis broadcasting: `v` on [j] is read at every (i, j) of `m` (a matrix-vector product).
+// CHECK-LABEL: func.func @matvec_broadcast
+// CHECK: df.map %{{.*}}, %{{.*}} : !df.array<f32, [i, j]>, !df.array<f32, [j]> -> !df.array<f32, [i, j]>
+func.func @matvec_broadcast(%m: !df.array<f32, [i, j]>, %v: !df.array<f32, [j]>) -> !df.array<f32, [i, j]> {
+  %p = df.map %m, %v : !df.array<f32, [i, j]>, !df.array<f32, [j]> -> !df.array<f32, [i, j]> {
+  ^bb0(%a: f32, %b: f32):
+    %q = arith.mulf %a, %b : f32
+    df.yield %q : f32
+  }
+  func.return %p : !df.array<f32, [i, j]>
+}
