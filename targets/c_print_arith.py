@@ -146,14 +146,12 @@ _CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
 """Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""
 
 
-def _constant_divisor(value: SSAValue) -> int | None:
-    """The divisor as a signed int when `value` is an integer constant other than 0 and -1 (a
-    scalar, a splat vector constant or a `simd.broadcast` of a scalar one): dividing by it cannot
-    trap, overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/` and `%` (scalar) or a
-    multiply-high (vector) are exact. None otherwise."""
+def _constant_bits(value: SSAValue) -> tuple[int, int] | None:
+    """(the unsigned bit pattern, the width) of an integer constant: a scalar, a splat vector
+    constant or a `simd.broadcast` of a scalar one; None for anything else."""
     owner = value.owner
     if isinstance(owner, simd.BroadcastOp):
-        return _constant_divisor(owner.operands[0])
+        return _constant_bits(owner.operands[0])
     if not isinstance(owner, arith.ConstantOp):
         return None
     v, t = owner.value, _elt(value.type)
@@ -169,9 +167,17 @@ def _constant_divisor(value: SSAValue) -> int | None:
     if not isinstance(t, IntegerType | IndexType) or isinstance(x, float):
         return None
     bits = t.width.data if isinstance(t, IntegerType) else 64
-    x = int(x) % (1 << bits)  # 4294967295 : i32 is -1
-    if x in (0, (1 << bits) - 1):
+    return int(x) % (1 << bits), bits  # 4294967295 : i32 and -1 : i32 are the same bits
+
+
+def _constant_divisor(value: SSAValue) -> int | None:
+    """The divisor as a signed int when `value` is an integer constant other than 0 and -1:
+    dividing by it cannot trap, overflow (MIN / -1) or need the defined x / 0 = 0, so C's `/`
+    and `%` (scalar) or a multiply-high (vector) are exact. None otherwise."""
+    found = _constant_bits(value)
+    if found is None or found[0] in (0, (1 << found[1]) - 1):
         return None
+    x, bits = found
     return x - (1 << bits) if x >> (bits - 1) else x
 
 
@@ -183,24 +189,8 @@ def _constant_shift(value: SSAValue) -> int | None:
     """A constant shift amount read unsigned (as docs/integer_semantics.md reads it), clamped to
     255: x86's immediate shifts give 0 (or the sign fill) for any count >= the width, as the
     rule says, but take an 8-bit immediate. None if `value` is not such a constant."""
-    owner = value.owner
-    if isinstance(owner, simd.BroadcastOp):
-        return _constant_shift(owner.operands[0])
-    if not isinstance(owner, arith.ConstantOp):
-        return None
-    v, t = owner.value, _elt(value.type)
-    if isinstance(v, DenseIntOrFPElementsAttr):
-        values = set(v.get_values())
-        if len(values) != 1:
-            return None
-        x = values.pop()
-    elif isinstance(v, IntegerAttr):
-        x = v.value.data
-    else:
-        return None
-    if not isinstance(t, IntegerType) or isinstance(x, float):
-        return None
-    return min(int(x) % (1 << t.width.data), 255)
+    found = _constant_bits(value)
+    return None if found is None else min(found[0], 255)
 
 
 def _const_division(key: str, d: int, result_type: Attribute) -> tuple[str, dict[str, str]]:
