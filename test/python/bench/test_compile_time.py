@@ -222,3 +222,22 @@ def test_pipeline_pauses_the_cyclic_gc_and_restores_it():
         assert not gc.isenabled()  # a caller's choice is kept
     finally:
         gc.enable()
+
+
+def test_loop_opt_version_imports_no_pass_or_lowering_module():
+    """`loop-opt --version` (and listing the registries) imports no pass, lowering or printer
+    module: registry.py looks their files up on disk (importlib.util.find_spec imported the
+    parent packages, `loopopt.lowering.loop_to_simd` pulling in the whole lowering: 0.5 s)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, contextlib, io\n"
+        "from loopopt.tools.loop_opt import run\n"
+        "with contextlib.redirect_stdout(io.StringIO()): run(['--version'])\n"
+        "from loopopt.registry import get_all_passes, get_all_dialects, get_all_targets\n"
+        "assert 'loop-simplify' in get_all_passes() and get_all_dialects() and get_all_targets()\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('loopopt.lowering', 'loopopt.passes', 'loopopt.targets'))))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out
