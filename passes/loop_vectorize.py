@@ -143,12 +143,13 @@ class VectorizePredLoop(_VectorizePattern):
             return
         if self.declined(Candidate.of(op)) is not None:
             return
+        accs = [scan_lanes(rewriter, acc) for acc in op.accumulators]
         pred = rewriter.move_region_contents_to_new_regions(op.pred)
         body = rewriter.move_region_contents_to_new_regions(op.body)
         new = loop.PredLoopOp(
             list(op.bounds),
             list(op.inits),
-            list(op.accs.data),
+            accs,
             pred,
             body,
             self.width,

@@ -28,7 +28,7 @@ class VecReject(StrEnum):
 
     SCAN = "VEC_REJECT_SCAN"
     """A carried value stored every iteration that is not a vectorizable scan (custom kind, a
-    recurrence, the running value used by other ops, mixed with a reduction, in a predloop)."""
+    recurrence, the running value used by other ops, mixed with a reduction)."""
 
     NONUNIT_STRIDE = "VEC_REJECT_NONUNIT_STRIDE"
     """A load/store whose index moves by neither 1 (contiguous) nor 0 (uniform) elements per

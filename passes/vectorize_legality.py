@@ -154,7 +154,8 @@ def scan_shape_error(acc: loop.Accumulator) -> str | None:
 
     The shape (seed 000 §5, parallel prefix): the carried value's only use is its kind's
     combine `t = acc op x` with an x that does not depend on it; t is the yielded next value
-    and is otherwise only stored (`loop.store`, every iteration)."""
+    and is otherwise only stored (`loop.store`, every iteration) or appended (`loop.append` in
+    a predloop: filter → scan, a prefix over the kept elements)."""
     if acc.kind not in SCAN_KINDS:
         return f"a {acc.kind.value} scan has no neutral element to slide into the lanes"
     if not (_is_float(acc.arg.type) or _is_int_lane(acc.arg.type)):
@@ -168,7 +169,7 @@ def scan_shape_error(acc: loop.Accumulator) -> str | None:
         return "the scanned value depends on the running value (a recurrence)"
     for use in step.results[0].uses:
         user = use.operation
-        if not (isinstance(user, loop.YieldOp) or (isinstance(user, loop.StoreOp) and user.value is step.results[0])):
+        if not (isinstance(user, loop.YieldOp) or (isinstance(user, loop.StoreOp | loop.AppendOp) and user.value is step.results[0])):
             return f"the running value is used by {user.name}, a scan only stores and yields it"
     return None
 
@@ -176,8 +177,6 @@ def scan_shape_error(acc: loop.Accumulator) -> str | None:
 def scan(c: Candidate) -> Decline | None:
     stored = [(k, acc) for k, acc in enumerate(c.accumulators) if is_stored(acc)]
     for k, acc in stored:
-        if isinstance(c.op, loop.PredLoopOp):
-            return Decline(c.located_at, VecReject.SCAN, f"accumulator #{k} is a scan of a filter's kept elements (not vectorized)")
         why = scan_shape_error(acc)
         if why is not None:
             return Decline(c.located_at, VecReject.SCAN, f"accumulator #{k} is stored every iteration but is not a scan: {why}")

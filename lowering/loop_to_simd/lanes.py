@@ -38,6 +38,7 @@ from xdsl.traits import is_side_effect_free
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
+from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd.gather import emit_gather_load
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
@@ -425,10 +426,15 @@ class BlockEmitter:
         self.env[result] = Varying(new.results[0])
 
     def _lane_scan(self, op: loop.LaneScanOp) -> None:
-        """The in-register prefix of the block's lanes (a uniform value is splat first)."""
+        """The in-register prefix of the block's lanes (a uniform value is splat first); in a
+        predloop the inactive lanes count as the kind's neutral element."""
         from loopopt.lowering.loop_to_simd.scan import emit_lane_scan  # scan builds on this module
 
-        value = emit_lane_scan(op.kind.data, self.vector(op.value, op), self.lowering, lambda o: self.emit(o, op), op)
+        value = self.vector(op.value, op)
+        if self.store_mask is not None:
+            neutral = self.lowering.splat_constant(neutral_element(op.kind.data, op.value.type), value.type)  # type: ignore[arg-type]
+            value = self.blend(self.store_mask, value, neutral, op)
+        value = emit_lane_scan(op.kind.data, value, self.lowering, lambda o: self.emit(o, op), op)
         self.env[op.result] = Varying(value)
 
     def _masked_step(self, op: Operation, neutral: SSAValue) -> None:

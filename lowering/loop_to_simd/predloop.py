@@ -106,8 +106,10 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     em.run(op.body.block.ops)
     yielded = op.yield_op.values if op.yield_op else ()
     nexts = [
-        em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
-        for v, cur in zip(yielded, accs, strict=True)
+        em.emit(simd.SplatLastOp(em.vector(v, op)), op).results[0] if scan  # the running value (lane_scan
+        # saw the inactive lanes as the neutral element, so the last lane includes every active one)
+        else em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
+        for v, cur, scan in zip(yielded, accs, scan_flags(op), strict=True)
     ]
     if cursor is None:
         return nexts, None
@@ -124,6 +126,11 @@ class PredPlan:
     appends: list[loop.AppendOp]
     cursor: bool
     """Whether the running count is needed: for appends, or because the count result is used."""
+
+
+def scan_flags(op: loop.PredLoopOp) -> list[bool]:
+    """Per accumulator: a scan's running value (filter → scan), carried as its last lane."""
+    return [acc.is_scan for acc in op.accs.data]
 
 
 def masked_accumulation_steps(op: loop.PredLoopOp) -> dict[Operation, int]:
@@ -187,7 +194,8 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     br = BlockRange.of(lowering)
     lowering.hoist_invariants()
     tail = tail_kind(op, options, width)
-    k = interleave_factor(op, options)
+    scans = frozenset(j for j, scan in enumerate(scan_flags(op)) if scan)
+    k = 1 if scans else interleave_factor(op, options)  # a scan is one chain of blocks
     accs = op.accumulators
     n = len(accs)
     types = [a.arg.type for a in accs]
@@ -198,12 +206,13 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     # then starts at its init and steps as `select(mask, step, acc)`, exactly the sequential
     # fold (a float sum without reassoc adds the init first, and a -0.0 init stays -0.0);
     # otherwise lanes start at the neutral element and the init is added after the lanes.
+    # A scan's accumulator holds the running value on every lane, from its init.
     in_order = frozenset(j for j, t in enumerate(types) if width == 1 and k == 1 and not is_mask_type(t))
     inits = [
-        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order else neutral_vector(lowering, a.kind, t, op)
+        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order | scans else neutral_vector(lowering, a.kind, t, op)
         for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))
     ]
-    plan = _plan(op, lowering, in_order)
+    plan = _plan(op, lowering, in_order | scans)
     zero = pre(const_op(0, IndexType())).results[0]
     form = MaskFormAttr(target.mask_form)
     cur_types: list[Attribute] = [IndexType()] if plan.cursor else []
@@ -251,7 +260,8 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
 
     results = [
-        reduce_lanes(a.kind, t, v, width, pre) if j in in_order
+        pre(simd.FirstLaneOp(v)).results[0] if j in scans
+        else reduce_lanes(a.kind, t, v, width, pre) if j in in_order
         else finish(a.kind, t, a.init, v, width, pre, _adds_to_itself(op, j))
         for j, (a, t, v) in enumerate(zip(accs, types, state[:n], strict=True))
     ]

@@ -22,6 +22,11 @@ running value to the scalar tail, which continues it with the source body (there
 `loop.lane_scan` is one lane: the value itself). The tail is always scalar: a masked block
 would carry a lane past the end.
 
+A predloop (filter → scan) lowers its `scan` accumulators in loop_to_simd/predloop.py with
+the same pieces: `loop.lane_scan` sees the dropped lanes as the neutral element
+(BlockEmitter), the running value is compress-stored at the kept lanes, and its last
+lane, which includes every kept one, is the carry; one block per iteration.
+
 Float add/mul scans only come here with `reassoc` (loop-vectorize's float_reduction_order):
 the log-step order adds x0..xk as a tree, so a float prefix differs from the sequential
 one by reassociation (bounded like a pairwise sum); integer and min/max scans are exact.

@@ -6,7 +6,8 @@ sequential loop on scalar. Sizes cover 0, 1, W-1, W, W+1 (and 2W+1) of every wid
 and a large one; every buffer starts one element into a canary-guarded allocation (an
 unaligned view; a write past the output is caught). NEON runs under qemu in one batch.
 
-Integer scans wrap and compare exactly, min/max scans compare exactly (NaN propagates from
+filter → scan (df-fuse: one df.scan with a `where`, a vectorized predloop) runs on the same
+sizes, compared with the numpy scan of the kept elements. Integer scans wrap and compare exactly, min/max scans compare exactly (NaN propagates from
 its position on), and so do float sums of small integers (every order of adding them is
 exact). Float sums of random data are compared with the exact prefix (float64 / long double
 cumsum) within the bound any summation order of k+1 terms obeys:
@@ -48,6 +49,29 @@ def _wrapping(op, init: int, dtype):
     return ref
 
 
+def _filtered_scan(kind: str, elt: str, init: str, cmp: str, reassoc: bool = False) -> str:
+    """filter → scan, which df-fuse fuses into one df.scan with a `where` (a predloop)."""
+    flag = " reassoc" if reassoc else ""
+    zero = "0.0" if elt.startswith("f") else "0"
+    return f"""
+func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [k]> {{
+  %z = arith.constant {init} : {elt}
+  %zero = arith.constant {zero} : {elt}
+  %p = df.filter %x : !df.array<{elt}, [i]> -> !df.array<{elt}, [k]> {{
+  ^bb0(%e: {elt}):
+    %c = {cmp} %e, %zero : {elt}
+    df.yield %c : i1
+  }}
+  %y = df.scan {kind}(%p, %z){flag} : !df.array<{elt}, [k]> -> !df.array<{elt}, [k]>
+  func.return %y : !df.array<{elt}, [k]>
+}}
+"""
+
+
+def _kept(ref, keep):
+    return lambda x: ref(x[keep(x)])
+
+
 CASES = {
     # name: (program, element, reference of x, kind of data)
     "cumsum_i32": (_scan("add", "i32", "7"), "i32", _wrapping(np.add, 7, np.int32), "wide"),
@@ -60,6 +84,15 @@ CASES = {
     "cummax_f64": (_scan("max", "f64", "0xFFF0000000000000"), "f64", _wrapping(np.maximum, -np.inf, np.float64), "nan"),
     "cumsum_f32_ints": (_scan("add", "f32", "0.0", reassoc=True), "f32", _wrapping(np.add, 0, np.float32), "small"),
     "cumsum_f64_ints": (_scan("add", "f64", "2.0", reassoc=True), "f64", _wrapping(np.add, 2, np.float64), "small"),
+    # filter → scan: the prefix over the kept elements (vectorized predloop)
+    "kept_cumsum_i32": (_filtered_scan("add", "i32", "5", "arith.cmpi sgt,"), "i32",
+                        _kept(_wrapping(np.add, 5, np.int32), lambda x: x > 0), "wide"),
+    "kept_cummax_f32": (_filtered_scan("max", "f32", "0xFF800000", "arith.cmpf une,"), "f32",
+                        _kept(_wrapping(np.maximum, -np.inf, np.float32), lambda x: x != 0), "nan"),
+    "kept_cumsum_f64_ints": (_filtered_scan("add", "f64", "0.0", "arith.cmpf olt,", reassoc=True), "f64",
+                             _kept(_wrapping(np.add, 0, np.float64), lambda x: x < 0), "small"),
+    "kept_cumprod_i64": (_filtered_scan("mul", "i64", "1", "arith.cmpi ne,"), "i64",
+                         _kept(_wrapping(np.multiply, 1, np.int64), lambda x: x != 0), "wide"),
     "cumsum_f32": (_scan("add", "f32", "0.0", reassoc=True), "f32", None, "normal"),
     "cumsum_f64": (_scan("add", "f64", "0.0", reassoc=True), "f64", None, "normal"),
 }

@@ -74,3 +74,36 @@ func.func @cummin_f64(%b: !loop.buf<f64>, %o: !loop.buf<f64>, %n: index, %z: f64
   }
   func.return %s : f64
 }
+
+// filter → scan: a predloop whose scan accumulator is appended. Per block the dropped lanes
+// enter the prefix as the neutral element, the running value is compress-stored at the
+// kept lanes, and its last lane (which includes every kept one) is the carry.
+// CHECK-LABEL: func.func @kept_cumsum
+// CHECK:         loop.for %{{.*}} accs(%[[CARRY:.*]] = %{{.*}} : vector<16xi32> add scan, %[[CUR:.*]] = %{{.*}} : index add)
+// CHECK:           %[[X:.*]] = simd.load %b[%{{.*}}]
+// CHECK-NEXT:      %[[M:.*]] = simd.cmp <sgt> %[[X]], %{{.*}} : vector<16xi32> -> vector<16xi1>
+// CHECK-NEXT:      %[[K:.*]] = simd.select %[[M]], %[[X]], %{{.*}} : vector<16xi1>, vector<16xi32>
+// CHECK-NEXT:      simd.slide_up %[[K]], %{{.*}} by 1 : vector<16xi32>
+// CHECK:           simd.slide_up %{{.*}}, %{{.*}} by 8 : vector<16xi32>
+// CHECK-NEXT:      %[[P:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
+// CHECK-NEXT:      %[[T:.*]] = arith.addi %[[CARRY]], %[[P]] : vector<16xi32>
+// CHECK-NEXT:      %[[N:.*]] = simd.compress_store %[[T]], %[[M]], %o[%[[CUR]]] full
+// CHECK-NEXT:      %[[NEXT:.*]] = simd.splat_last %[[T]] : vector<16xi32>
+// CHECK:           loop.yield %[[NEXT]], %{{.*}} : vector<16xi32>, index
+// CHECK:         simd.first_lane %{{.*}} : vector<16xi32> -> i32
+func.func @kept_cumsum(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i32) -> (index, i32) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %cnt, %s = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) accs(%acc = %z : i32 add scan) pred {
+    %e = loop.load %b[%i] : !loop.buf<i32>
+    %c = arith.cmpi sgt, %e, %zero : i32
+    loop.yield %c : i1
+  } body {
+    %x = loop.load %b[%i] : !loop.buf<i32>
+    %p = loop.lane_scan <add> %x : i32
+    %t = arith.addi %acc, %p : i32
+    loop.append %t, %o : !loop.buf<i32>
+    loop.yield %t : i32
+  }
+  func.return %cnt, %s : index, i32
+}
