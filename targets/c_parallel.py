@@ -7,7 +7,7 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
   chunks: `chunk` elements when results depend on the split (float reductions and scans)
           and for filters, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
-                (filters: schedule(static, 1); chunk c's place in the output is published
+                (filters: chunks claimed in increasing order; chunk c's place is published
                 by chunk c - 1 once it has compacted; a chunk whose place is known compacts
                 into the output, else into its thread's chunk-sized scratch, waits for its
                 place and copies)
@@ -91,11 +91,15 @@ static int64_t lo_par_wait(const int64_t *at)
 {
     int64_t v;
     for (unsigned spins = 0; (v = lo_par_peek(at)) < 0; spins++)
-        if (spins >= 1024) /* the chunk before runs on a thread the OS parked: let it run */
+        if (spins >= 16384) /* ~20 µs, a chunk's time: the chunk before is parked, maybe on this core */
             lo_par_yield();
     return v;
 }
 static void lo_par_publish(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
+/* The next filter chunk: claimed in increasing order, so every chunk a claimed one waits for
+   is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
+   parked between chunks takes the following chunks, each with its place known. */
+static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
 """
 
 _UNSIGNED = {"int8_t": "uint8_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
@@ -242,15 +246,18 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w(f"    {v}[0] = 0;")
         w(f"    for (int64_t {c} = 1; {c} <= {nch}; {c}++)")
         w(f"        {v}[{c}] = -1;")
+    nxt = local("lo_next")
+    if filters:
+        w(f"    int64_t {nxt} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
     me = local("lo_me")
     if filters:
         w(f"        const int64_t {me} = lo_par_thread_num();")
-        w('        LO_OMP("omp for schedule(static, 1)")')
+        w(f"        for (int64_t {c}; ({c} = lo_par_claim(&{nxt})) < {nch};) {{")
     else:
         w('        LO_OMP("omp for schedule(static)")')
-    w(f"        for (int64_t {c} = 0; {c} < {nch}; {c}++) {{")
+        w(f"        for (int64_t {c} = 0; {c} < {nch}; {c}++) {{")
     w(f"            const int64_t {lo} = {c} * {cs};")
     w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
     at = {r: local("lo_at") for r in foff}
@@ -303,6 +310,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
             w(f"                memcpy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
         w("            }")
     w("        }")
+    if filters and plan.scans:
+        w('        LO_OMP("omp barrier")')
     if plan.scans:
         w('        LO_OMP("omp single")')
         w("        {")

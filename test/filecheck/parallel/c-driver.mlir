@@ -33,17 +33,18 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
   func.return %s : f32
 }
 
-// A filter: fixed chunks; chunk c's place in the output is published by chunk c - 1 once it
-// has compacted. A chunk whose place is known compacts into the output, else into its
-// thread's chunk-sized scratch, then waits for its place, publishes the next and copies. A
-// short output runs serially.
+// A filter: fixed chunks claimed in increasing order; chunk c's place in the output is
+// published by chunk c - 1 once it has compacted. A chunk whose place is known compacts into
+// the output, else into its thread's chunk-sized scratch, then waits for its place,
+// publishes the next and copies. A short output runs serially.
 // CHECK-LABEL: int64_t positive(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
 // CHECK:         if (lo_n < 65536 || out_len < lo_n) {
 // CHECK:         const int64_t lo_cs = 16384;
 // CHECK:         int32_t *lo_scr_out = malloc(sizeof(int32_t) * (size_t)(lo_cs * lo_t > 0 ? lo_cs * lo_t : 1));
 // CHECK:         int64_t *lo_off = malloc(sizeof(int64_t) * (size_t)(lo_nch + 1 > 0 ? lo_nch + 1 : 1));
 // CHECK:         lo_off[0] = 0;
-// CHECK:         LO_OMP("omp for schedule(static, 1)")
+// CHECK:         int64_t lo_next = 0;
+// CHECK:         for (int64_t lo_c; (lo_c = lo_par_claim(&lo_next)) < lo_nch;) {
 // CHECK:           int64_t lo_at = lo_par_peek(&lo_off[lo_c]);
 // CHECK-NEXT:      if (lo_at >= 0) {
 // CHECK-NEXT:        lo_part0[lo_c] = positive__chunk(x + lo_lo, lo_len, out + lo_at, lo_len);
