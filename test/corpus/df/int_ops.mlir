@@ -108,3 +108,15 @@ func.func @shifts_i32(%x: !df.array<i32, [i]>, %s: !df.array<i32, [i]>) -> !df.a
   }
   func.return %q : !df.array<i32, [i]>
 }
+
+// REF: kernel=@divu_remsi_var_wide_i32 inputs=x:i32[n]~-2147483648:2147483647;y:i32[n]~-2147483648:2147483647 ref=np.where(y == 0, 0, (x.astype(np.uint32) // np.where(y == 0, 1, y).astype(np.uint32)).astype(np.int32)) ^ np.where(y == 0, 0, (x.astype(np.int64) - np.where(y == 0, 1, y).astype(np.int64) * (np.sign(x.astype(np.int64)) * np.sign(np.where(y == 0, 1, y).astype(np.int64)) * (np.abs(x.astype(np.int64)) // np.abs(np.where(y == 0, 1, y).astype(np.int64))))).astype(np.int32))
+func.func @divu_remsi_var_wide_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %q = df.map %x, %y : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%a: i32, %b: i32):
+    %d = arith.divui %a, %b : i32
+    %r = arith.remsi %a, %b : i32
+    %x2 = arith.xori %d, %r : i32
+    df.yield %x2 : i32
+  }
+  func.return %q : !df.array<i32, [i]>
+}
