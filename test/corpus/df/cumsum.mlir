@@ -48,3 +48,17 @@ func.func @cumsum_squares_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   }
   func.return %p : !df.array<i64, [i]>
 }
+
+// filter → scan (df-fuse: one df.scan with a `where`, a vectorized predloop): the running
+// sum of the positive elements, on the filter's new axis.
+// REF: kernel=@positive_cumsum_i32 inputs=x:i32[n] ref=np.cumsum(x[x > 0], dtype=np.int32)
+func.func @positive_cumsum_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  %y = df.scan add(%p, %zero) : !df.array<i32, [k]> -> !df.array<i32, [k]>
+  func.return %y : !df.array<i32, [k]>
+}
