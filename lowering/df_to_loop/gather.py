@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
 from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -40,7 +40,6 @@ from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.nest import Iter, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop.values import BufArray, Point
-from loopopt.lowering.loop_to_simd.lanes import const_op
 
 I32_BOUND = 2**31
 """Bounds of an i32 index are compared against min(len(x), 2**31), unsigned."""
@@ -86,6 +85,13 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         build_nest(ctx, b, [Iter(n.axis, n_ok)], [], [], step)
         _zero_rest(ctx, b, dest, axes, n_ok, n.extent, element)
         ctx.bind(op.result, dest)
+
+
+def const_op(value: int, t) -> arith.ConstantOp:
+    """The zero (or an index value) of scalar type `t`."""
+    if isinstance(t, IntegerType | IndexType):
+        return arith.ConstantOp(IntegerAttr(value, t))
+    return arith.ConstantOp(FloatAttr(float(value), t))
 
 
 def _affine(v: SSAValue):

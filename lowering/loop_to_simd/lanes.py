@@ -40,7 +40,6 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
-from loopopt.lowering.loop_to_simd.gather import emit_gather_load
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
 
 
@@ -63,13 +62,23 @@ class Strided:
 
 
 @dataclass(frozen=True)
+class Stepped(Strided):
+    """An index whose lane k is `base + k * stride * step`, `step` a runtime `index` value
+    defined before the loop: the variable of a loop over range(lo, hi, %step) (and affine
+    functions of it; loop_to_simd/range.py). Only index arithmetic and `arith.index_cast`
+    take it (iota x step); a memory access at it would be strided by an unknown amount."""
+
+    step: SSAValue | None = None
+
+
+@dataclass(frozen=True)
 class Varying:
     """A `vector<WxT>` or `vector<Wxi1>` holding each lane's value."""
 
     value: SSAValue
 
 
-Lanes = Uniform | Strided | Varying
+Lanes = Uniform | Strided | Stepped | Varying
 
 
 def is_data_type(t: Attribute) -> bool:
@@ -135,6 +144,47 @@ class LoopLowering:
     """Everything emitted before the loop, in order (erased again by `abandon`)."""
     scratch: list[Block] = field(default_factory=list[Block])
     """Loop bodies under construction (their ops are dropped by `abandon`)."""
+    runtime_step: tuple[SSAValue, SSAValue] | None = None
+    """(lo, step) of a source loop over range(lo, hi, %step) with a runtime step, whose lowered
+    loops walk its positions (loop_to_simd/range.py BlockRange.over_positions)."""
+
+    def variable_lanes(self, var: SSAValue, block: Block, step: int | None) -> Lanes:
+        """The source loop variable's lanes in a block whose lowered loop variable is `var`:
+        `var` itself by `step`; with a runtime step `var` is a position p and lane 0 is
+        lo + p*step (wrapping i64, exact for every element of the range), emitted into `block`."""
+        if self.runtime_step is None:
+            assert step is not None
+            return Strided(var, step)
+        lo, s = self.runtime_step
+        i64 = IntegerType(64)
+        lo64, s64 = (self.hoisted_cast(v, i64) for v in (lo, s))
+        p64 = arith.IndexCastOp(var, i64)
+        moved = arith.MuliOp(p64.result, s64)
+        at = arith.AddiOp(lo64, moved.result)
+        base = arith.IndexCastOp(at.result, IndexType())
+        for o in (p64, moved, at, base):
+            block.add_op(located(o, self.source))
+        return Stepped(base.result, 1, s)
+
+    def iota_by(self, t: Attribute, step: SSAValue, stride: int) -> SSAValue:
+        """`[0, s, 2s, ...]` with s = stride * step (`step` a runtime index), as `vector<W x t>`
+        in the cast type's wrapping arithmetic, in the preheader (cached)."""
+        vt = VectorType(t, [self.width])
+        key = (("iota_by", step, stride), vt)
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            s = self.hoisted_cast(step, t)
+            if stride != 1:
+                s = self.emit_pre(arith.MuliOp(s, self.emit_pre(const_op(stride, t)).results[0])).results[0]
+            lanes = self.emit_pre(arith.MuliOp(self.iota(t, 1), self.broadcast_outside(s, vt))).results[0]
+            self.broadcasts[key] = lanes  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
+    def hoisted_cast(self, value: SSAValue, t: Attribute) -> SSAValue:
+        """`arith.index_cast value : index to t` before the loop (cached)."""
+        key = (("cast", value), t)
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            self.broadcasts[key] = self.emit_pre(arith.IndexCastOp(value, t)).results[0]  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
 
     def abandon(self, erase: Callable[[Operation], None]) -> None:
         """Undo a lowering that failed half-way (`erase` removes one op, e.g. through the
@@ -360,11 +410,11 @@ class BlockEmitter:
         if isinstance(op, loop.LaneScanOp):
             return self._lane_scan(op)
         operand_lanes = [self.lanes(v) for v in op.operands]
-        if any(isinstance(x, Strided) for x in operand_lanes):
-            return self._index_op(op, operand_lanes)
         if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType) and isinstance(operand_lanes[0], Varying):
             self.env[op.result] = operand_lanes[0]  # index lanes: the integer lanes they were cast from (a gather's)
             return
+        if any(isinstance(x, Strided) for x in operand_lanes):
+            return self._index_op(op, operand_lanes)
         if all(isinstance(x, Uniform) for x in operand_lanes):
             return self._uniform(op)
         return self._varying(op)
@@ -488,6 +538,8 @@ class BlockEmitter:
 
     def _index_op(self, op: Operation, xs: Sequence[Lanes]) -> None:
         """Ops on the loop variable: affine index arithmetic stays strided, index_cast makes lanes."""
+        if any(isinstance(x, Stepped) for x in xs):
+            return self._stepped_op(op, xs)
         if isinstance(op, arith.IndexCastOp) and isinstance(xs[0], Strided):
             s = xs[0]
             t = op.result.type
@@ -515,6 +567,40 @@ class BlockEmitter:
             f"{op.name} on the loop variable has no simd form (only +, -, * by a constant and arith.index_cast)", op
         )
 
+    def _stepped_op(self, op: Operation, xs: Sequence[Lanes]) -> None:
+        """Index arithmetic on a runtime-step loop's variable (`Stepped`): + and - of uniform
+        values or of the same step's lanes, * by a constant; index_cast makes the lanes
+        `base + iota * (stride * step)` in the cast type (which wraps, as the scalar cast does)."""
+        if isinstance(op, arith.IndexCastOp) and isinstance(xs[0], Stepped):
+            x = xs[0]
+            t = op.result.type
+            if not (isinstance(t, IntegerType) and t.width.data in (32, 64)) or x.step is None:
+                raise LoopoptDiagnostic(f"{op.name} of the loop variable to {t} has no simd form", op)
+            base = self.emit(arith.IndexCastOp(x.base, t), op).results[0]
+            new = self.emit(arith.AddiOp(self.splat(base, op), self.lowering.iota_by(t, x.step, x.stride)), op)
+            new.results[0].name_hint = op.results[0].name_hint
+            self.env[op.results[0]] = Varying(new.results[0])
+            return
+        steps = {x.step for x in xs if isinstance(x, Stepped)}
+        plain = all(isinstance(x, Uniform | Stepped) for x in xs)
+        if plain and len(steps) == 1 and isinstance(op, arith.AddiOp | arith.SubiOp | arith.MuliOp):
+            a, b = xs
+            (step,) = steps
+            if isinstance(op, arith.MuliOp):
+                const = _const_int(b.value) if isinstance(b, Uniform) else _const_int(a.value) if isinstance(a, Uniform) else None
+                if const is None:
+                    raise LoopoptDiagnostic(f"{op.name}: the loop variable times a non-constant has no simd form", op)
+                stride = (_stride(a) + _stride(b)) * const
+            else:
+                stride = _stride(a) + (1 if isinstance(op, arith.AddiOp) else -1) * _stride(b)
+            base = self.emit(type(op)(_base(a), _base(b)), op).results[0]
+            self.env[op.result] = Stepped(base, stride, step) if stride else Uniform(base)
+            return
+        raise LoopoptDiagnostic(
+            f"{op.name} on the variable of a loop with a runtime step has no simd form "
+            "(only +, -, * by a constant and arith.index_cast)", op
+        )
+
     def index_at_lane0(self, a: Affine, at: Operation) -> tuple[SSAValue, int]:
         """Lane 0's value of an affine index, and how far it moves per lane."""
         stride = 0
@@ -523,6 +609,7 @@ class BlockEmitter:
             lanes = self.lanes(v)
             if isinstance(lanes, Varying):
                 raise LoopoptDiagnostic(f"{at.name}: a computed (gather/scatter) index has no simd form", at)
+            _no_runtime_stride(lanes, at)
             stride += c * _stride(lanes)
             term = _base(lanes)
             if c != 1:
@@ -544,6 +631,7 @@ class BlockEmitter:
                 lanes = self.lanes(v)
                 if isinstance(lanes, Varying):
                     raise LoopoptDiagnostic(f"{op.name}: a computed (gather/scatter) index has no simd form", op)
+                _no_runtime_stride(lanes, op)
                 s += c * _stride(lanes)
             out.append(s)
         return out
@@ -577,6 +665,8 @@ class BlockEmitter:
 
     def _load(self, op: loop.LoadOp) -> None:
         if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+            from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
+
             return emit_gather_load(self, op)
         if all(s == 0 for s in self._strides(op)):
             return self._uniform_access(op)
@@ -631,6 +721,13 @@ class BlockEmitter:
         value = self.vector(op.value, op)
         new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
         self.append_counts.append(new.results[0])
+
+
+def _no_runtime_stride(x: Lanes, at: Operation) -> None:
+    if isinstance(x, Stepped):
+        raise LoopoptDiagnostic(
+            f"{at.name}: the index moves by the loop's runtime step per lane (a strided access) has no simd form", at
+        )
 
 
 def _base(x: Lanes) -> SSAValue:

@@ -5,6 +5,14 @@ into loops that each cover whole blocks: the main loop over multiples of W·K it
 a remainder loop over multiples of W, then the tail. Every boundary is `lo + m*s` for a
 multiple m of the block size, computed once before the loops from the trip count.
 
+A runtime step s (`range(lo, hi, %s)`) has no constant block stride (`W*K*s` may not even be
+an i64), so such a loop is lowered over its positions instead: the lowered loops walk
+p in [0, trips) with unit step, exactly as a loop over `[0, trips)`, and every block computes
+the variable's lanes `lo + (p + k)*s` (lanes.Stepped: i64 arithmetic, which wraps, so every
+lane is the exact element of the range; iota x step after an index_cast); the scalar tail
+walks the source range from the variable at its first position, `lo + p*s`. A step of 0
+gives 0 trips (docs/ranges.md), so nothing runs.
+
 Nothing overflows for any i64 bounds: the trip count is `len(range(lo, hi, s))` in
 arithmetic that cannot overflow (df_to_loop/trips.py); a boundary after m < trips
 iterations is an element of the range, computed as lo + m*s in i64 arithmetic (which wraps,
@@ -39,27 +47,45 @@ class BlockRange:
     step: int
     trips: SSAValue
     """Number of iterations (>= 0)."""
+    source_range: tuple[SSAValue, SSAValue, SSAValue] | None = None
+    """With a runtime step: the source loop's (lo, end, step); lo/end/step above are then the
+    positions [0, trips) by 1 (see the module docstring)."""
 
     @staticmethod
     def of(lowering: LoopLowering) -> BlockRange:
         op = lowering.source
         pre = lowering.emit_pre
         lo, end = op.lower, op.upper
+        m = IndexMath(pre, lambda n: pre(const_op(n, IndexType())).results[0])
+        if op.step is not None and constant_of(op.step) is None:
+            return BlockRange.over_positions(lowering, m)
         if op.step is None:
             step = 1
         else:
             s = constant_of(op.step)
-            if s is None or s == 0:
+            if s == 0:
                 raise LoopoptDiagnostic(
-                    f"{op.name} over range(start, end, step) needs a nonzero constant step to be lowered to simd", op
+                    f"{op.name} over range(start, end, step) needs a nonzero step to be lowered to simd", op
                 )
+            assert s is not None
             step = s
-        m = IndexMath(pre, lambda n: pre(const_op(n, IndexType())).results[0])
         trips = trip_count(m, lo, end, m.c(step))
         if m.value(trips) is not None:  # constant bounds: a value of its own, not a shared constant
             trips = pre(arith.MaxSIOp(trips, m.c(0))).results[0]
         trips.name_hint = "trips"
         return BlockRange(lowering, lo, end, step, trips)
+
+    @staticmethod
+    def over_positions(lowering: LoopLowering, m: IndexMath) -> BlockRange:
+        """A loop with a runtime step, as its positions [0, trips) by 1 (the module docstring)."""
+        op = lowering.source
+        if isinstance(op, loop.PredLoopOp):
+            raise LoopoptDiagnostic(f"{op.name} over range(start, end, step) with a runtime step has no simd form", op)
+        assert op.step is not None
+        trips = trip_count(m, op.lower, op.upper, op.step)
+        trips.name_hint = "trips"
+        lowering.runtime_step = (op.lower, op.step)
+        return BlockRange(lowering, m.c(0), trips, 1, trips, (op.lower, op.upper, op.step))
 
     def full_blocks(self, block: int, limit: SSAValue | None = None) -> tuple[SSAValue, SSAValue]:
         """(iterations in whole blocks of `block`, the loop variable's value after them).
@@ -103,7 +129,7 @@ class BlockRange:
         pre = self.lowering.emit_pre
         lo = self.point(done)
         trips = pre(arith.SubiOp(self.trips, done)).results[0]
-        return BlockRange(self.lowering, lo, self.end, self.step, trips)
+        return BlockRange(self.lowering, lo, self.end, self.step, trips, self.source_range)
 
     def remaining(self, done: SSAValue) -> SSAValue:
         """Iterations left after `done` of them."""
@@ -130,8 +156,23 @@ class BlockRange:
         return for_op, body
 
     def tail_bounds(self, start: SSAValue) -> list[SSAValue]:
-        """Bounds of a unit loop from `start` to the source loop's end (same step)."""
+        """Bounds of a unit loop from `start` to the source loop's end (same step); with a
+        runtime step `start` is a position, and the loop starts at the variable there."""
         op = self.lowering.source
+        if self.source_range is not None:
+            lo, end, step = self.source_range
+            return [self.variable_at(start, lo, end, step), end, step]
         if op.step is None:
             return [start, self.end]
         return [start, self.end, op.step]
+
+    def variable_at(self, position: SSAValue, lo: SSAValue, end: SSAValue, step: SSAValue) -> SSAValue:
+        """The source loop variable at `position` (<= trips) of a runtime-step loop: lo + p*step in
+        wrapping i64 (an element of the range, so exact), or the end after every iteration."""
+        pre = self.lowering.emit_pre
+        i64 = IntegerType(64)
+        lo64, p64, s64 = (pre(arith.IndexCastOp(v, i64)).results[0] for v in (lo, position, step))
+        at = pre(arith.AddiOp(lo64, pre(arith.MuliOp(p64, s64)).results[0])).results[0]
+        at = pre(arith.IndexCastOp(at, IndexType())).results[0]
+        inside = pre(arith.CmpiOp(position, self.trips, "slt")).results[0]
+        return pre(arith.SelectOp(inside, at, end)).results[0]
