@@ -222,8 +222,12 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
 
     def loop_of(start: SSAValue, stop: SSAValue, copies: int, state: list[SSAValue],
                 mask: SSAValue | None = None, exact_tail: bool = False) -> list[SSAValue]:  # fmt: skip
-        """A loop of `copies` blocks per iteration from `state` (accumulator vectors x copies, cursor)."""
-        m, body = br.block_loop(start, stop, width * copies, state, [*vtypes * copies, *cur_types], kinds * copies + cur_kinds)
+        """A loop of `copies` blocks per iteration from `state` (accumulator vectors x k, cursor).
+
+        With fewer copies than k (one block per iteration after the main loop) each block steps
+        the first copy and rotates it to the back, as vecloop's remainder does: the k copies
+        stay independent chains until they are merged once, after the last block."""
+        m, body = br.block_loop(start, stop, width * copies, state, [*vtypes * k, *cur_types], kinds * k + cur_kinds)
         cursor = body.args[-1] if plan.cursor else None
         nexts: list[SSAValue] = []
         for c in range(copies):
@@ -236,6 +240,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
             accs_in = list(body.args[1 + c * n : 1 + (c + 1) * n])
             out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail)
             nexts += out
+        nexts = [*body.args[1 + copies * n : 1 + k * n], *nexts]  # the copies not stepped, then the stepped
         body.add_op(located(loop.YieldOp(*nexts, *([cursor] if cursor is not None else [])), op))
         m.attributes[MASK_FORM_ATTR] = form
         mark_compress_form([m], options)
@@ -246,8 +251,6 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     # blocks whose full stores stay in bounds (all of them when the capacity is >= the trip count)
     done, main_end = br.full_blocks(width * k, cap)
     state = loop_of(br.lo, main_end, k, [*inits * k, *([zero] if plan.cursor else [])])
-    vaccs = [combine_tree(accs[j].kind, types[j], [state[c * n + j] for c in range(k)], pre) for j in range(n)]
-    state = [*vaccs, *state[k * n :]]
     stop = main_end
     if k > 1:  # the remaining whole blocks, one per iteration
         done, stop = br.full_blocks(width, cap)
@@ -259,6 +262,9 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     elif tail != TailKind.NONE and width > 1:
         state = loop_of(stop, br.end, 1, state, pre(tail_mask(br, done)).results[0])
 
+    # the k copies merged once, pairwise, after the last block
+    vaccs = [combine_tree(accs[j].kind, types[j], state[j : k * n : n], pre) for j in range(n)]
+    state = [*vaccs, *state[k * n :]]
     results = [
         pre(simd.FirstLaneOp(v)).results[0] if j in scans
         else reduce_lanes(a.kind, t, v, width, pre) if j in in_order

@@ -1,5 +1,5 @@
 """Reductions whose K interleaved accumulators run on through the remainder blocks and the tail
-(lowering/loop_to_simd/vecloop.py): compiled per ISA, interleave K and tail form, and compared
+(lowering/loop_to_simd/vecloop.py, predloop.py for filtered ones): compiled per ISA, interleave K and tail form, and compared
 with numpy at the sizes where the blocks change hands (W, K*W, K*W±1, a full remainder plus a
 tail, ...) and at unaligned offsets. Integer and min/max results are exact; a reassoc float sum
 is within a bound; a float sum without `reassoc` keeps element order, bit for bit."""
@@ -30,6 +30,35 @@ func.func @stats(%x: !df.array<f32, [i]>, %y: !df.array<i32, [i]>) -> (f32, f32,
   %s, %m, %t, %lo = df.reduce add(%sq, %zero), max(%x, %ninf), add(%y, %izero), min(%y, %imax) over [i] reassoc
       : !df.array<f32, [i]>, !df.array<f32, [i]>, !df.array<i32, [i]>, !df.array<i32, [i]> -> f32, f32, i32, i32
   func.return %s, %m, %t, %lo : f32, f32, i32, i32
+}
+
+func.func @kept(%x: !df.array<f32, [i]>, %y: !df.array<i32, [i]>) -> (f32, i32) {
+  %zero = arith.constant 0.0 : f32
+  %izero = arith.constant 0 : i32
+  %imin = arith.constant -2147483648 : i32
+  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf ogt, %e, %zero : f32
+    df.yield %c : i1
+  }
+  %s = df.reduce add(%p, %zero) over [k] reassoc : !df.array<f32, [k]> -> f32
+  %q = df.filter %y : !df.array<i32, [i]> -> !df.array<i32, [j]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %izero : i32
+    df.yield %c : i1
+  }
+  %m = df.reduce max(%q, %imin) over [j] : !df.array<i32, [j]> -> i32
+  func.return %s, %m : f32, i32
+}
+
+func.func @packed(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
+  %zero = arith.constant 0.0 : f32
+  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %c = arith.cmpf ogt, %e, %zero : f32
+    df.yield %c : i1
+  }
+  func.return %p : !df.array<f32, [k]>
 }
 
 func.func @ordered(%x: !df.array<f32, [i]>) -> f32 {
@@ -75,8 +104,11 @@ def test_accumulators_through_remainder_and_tail(isa, k, tail):
         for offset in (0, 1):  # a view one element in: every vector access unaligned
             cases.append([x[offset : offset + n], y[offset : offset + n]])
             where.append(f"isa={isa} K={k} tail={tail} n={n} offset={offset}")
-    got = run_compiled_batch(_compiled(isa, k, tail), "stats", cases)
-    for (xv, yv), (s, m, t, lo), at in zip(cases, got, where, strict=True):
+    lib = _compiled(isa, k, tail)
+    got = run_compiled_batch(lib, "stats", cases)
+    kept = run_compiled_batch(lib, "kept", cases)
+    packed = run_compiled_batch(lib, "packed", [[xv] for xv, _ in cases])
+    for (xv, yv), (s, m, t, lo), (fs, fm), (p,), at in zip(cases, got, kept, packed, where, strict=True):
         n = len(xv)
         exact = float(np.sum(xv.astype(np.float64) ** 2))
         # n rounded products and n-1 rounded adds in any order: within n*u of the sum of |terms|
@@ -84,6 +116,10 @@ def test_accumulators_through_remainder_and_tail(isa, k, tail):
         assert m == (xv.max() if n else np.float32(-np.inf)), at
         assert t == np.sum(yv, dtype=np.int32), at  # wraps, like the kernel
         assert lo == (yv.min() if n else np.int32(2**31 - 1)), at
+        pos = xv[xv > 0].astype(np.float64)
+        assert abs(float(fs) - pos.sum()) <= max(len(pos), 1) * 2.0**-23 * pos.sum(), at  # filter -> sum (predloop)
+        assert fm == (yv[yv > 0].max() if (yv > 0).any() else np.int32(-(2**31))), at  # filter -> max
+        np.testing.assert_array_equal(p, xv[xv > 0], err_msg=at)  # filter (compaction at a cursor)
 
 
 @pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512", "neon")))

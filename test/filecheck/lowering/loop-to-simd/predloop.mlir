@@ -113,8 +113,16 @@ func.func @positive_sum(%x: !loop.buf<f32>) -> f32 {
 // K4:               %[[T3:.*]] = arith.addf %[[A3]], %{{.*}} : vector<16xf32>
 // K4-NEXT:          loop.yield %[[T0]], %[[T1]], %[[T2]], %[[T3]] : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
 // K4-NEXT:        }
-// K4-NEXT:        %[[AB:.*]] = arith.addf %[[A]], %[[B]] : vector<16xf32>
-// K4-NEXT:        %[[CD:.*]] = arith.addf %[[C]], %[[D]] : vector<16xf32>
+// The remainder blocks and the masked tail keep the four copies apart (each block steps the
+// first and rotates it to the back); they are merged once, pairwise, after the last block.
+// K4:             %[[R0:.*]], %[[R1:.*]], %[[R2:.*]], %[[R3:.*]] = loop.for %{{.*}} accs(%[[B0:.*]] = %[[A]] : vector<16xf32> add reassoc, %[[B1:.*]] = %[[B]] : vector<16xf32> add reassoc, %[[B2:.*]] = %[[C]] : vector<16xf32> add reassoc, %[[B3:.*]] = %[[D]] : vector<16xf32> add reassoc)
+// K4:               %[[U:.*]] = arith.addf %[[B0]], %{{.*}} : vector<16xf32>
+// K4-NEXT:          loop.yield %[[B1]], %[[B2]], %[[B3]], %[[U]] : vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>
+// K4:             %[[W0:.*]], %[[W1:.*]], %[[W2:.*]], %[[W3:.*]] = loop.for %{{.*}} accs(%{{.*}} = %[[R0]] : vector<16xf32> add reassoc, %{{.*}} = %[[R1]] : vector<16xf32> add reassoc, %{{.*}} = %[[R2]] : vector<16xf32> add reassoc, %{{.*}} = %[[R3]] : vector<16xf32> add reassoc)
+// K4:               simd.masked_load
+// K4:             }
+// K4-NEXT:        %[[AB:.*]] = arith.addf %[[W0]], %[[W1]] : vector<16xf32>
+// K4-NEXT:        %[[CD:.*]] = arith.addf %[[W2]], %[[W3]] : vector<16xf32>
 // K4-NEXT:        %[[ALL:.*]] = arith.addf %[[AB]], %[[CD]] : vector<16xf32>
 // K4-NOT:         simd.mask_popcount
 // K4:             func.return
