@@ -258,7 +258,7 @@ def is_gather(c: Candidate, op: loop.LoadOp | loop.StoreOp | loop.AppendOp) -> b
     if not isinstance(op, loop.LoadOp) or op.buf_type.rank.data != 1:
         return False
     ((coeffs, offset),) = op.normalized_indices()
-    return offset == 0 and len(coeffs) == 1 and all(k == 1 and c.defined_inside(v) for v, k in coeffs.items())
+    return offset == 0 and len(coeffs) == 1 and all(k == 1 and v not in c.vars and c.defined_inside(v) for v, k in coeffs.items())
 
 
 def nonunit_stride(c: Candidate) -> Decline | None:

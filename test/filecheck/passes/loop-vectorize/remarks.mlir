@@ -156,19 +156,20 @@ func.func @column(%m: !loop.buf<i32, 2>, %r: index, %j: index, %z: i32) -> i32 {
 
 // -----
 
-// An index computed in the body (a gather), and a runtime step (unknown stride).
-// REMARK: remarks.mlir:[[# @LINE + 10]]:5: remark: VEC_REJECT_NONUNIT_STRIDE: index of dimension 0 is computed in the loop body (a gather/scatter)
+// A store at an index computed in the body (a scatter; a load there is a gather, which
+// vectorizes), and a load moving with a runtime step (unknown stride).
+// REMARK: remarks.mlir:[[# @LINE + 11]]:5: remark: VEC_REJECT_NONUNIT_STRIDE: index of dimension 0 is computed in the loop body (a gather/scatter)
 // REMARK: remarks.mlir:[[# @LINE + 13]]:5: remark: VEC_REJECT_NONUNIT_STRIDE: the loop's step is not a constant: unknown stride
-// CHECK-LABEL: func.func @gather_and_step
+// CHECK-LABEL: func.func @scatter_and_step
 // CHECK:         loop.for
 // CHECK:         loop.for
-func.func @gather_and_step(%b: !loop.buf<f32>, %idx: !loop.buf<i64>, %o: !loop.buf<f32>, %n: index, %s: index) {
+func.func @scatter_and_step(%b: !loop.buf<f32>, %idx: !loop.buf<i64>, %o: !loop.buf<f32>, %n: index, %s: index) {
   %c0 = arith.constant 0 : index
   loop.for %i in [%c0, %n) {
     %k = loop.load %idx[%i] : !loop.buf<i64>
     %j = arith.index_cast %k : i64 to index
-    %x = loop.load %b[%j] : !loop.buf<f32>
-    loop.store %x, %o[%i] : !loop.buf<f32>
+    %x = loop.load %b[%i] : !loop.buf<f32>
+    loop.store %x, %o[%j] : !loop.buf<f32>
   }
   loop.for %i in range(%c0, %n, %s) {
     %x = loop.load %b[%i] : !loop.buf<f32>
