@@ -23,6 +23,8 @@ from loopopt.passes.df_fusion.rebuild import (
     clone_region,
     element_body,
     inline_body,
+    kept_predicate,
+    kept_values,
     mapped,
 )
 
@@ -100,15 +102,10 @@ class FuseFilterIntoReduction(FusionPattern):
         inputs = list(partner.inputs)
 
         def consumer_elements(builder, elems):
-            kept = mapped(partner, builder, elems)
-            return [kept[v.index] for v in op.inputs]  # type: ignore[union-attr]
+            return kept_values(op, partner, builder, elems)
 
         def predicate(builder, elems):
-            (keep,) = inline_body(partner.body, builder, elems)
-            if isinstance(op, df.ReduceOp) and op.has_where:
-                (also,) = inline_body(op.where, builder, consumer_elements(builder, elems))
-                keep = builder.insert(arith.AndIOp(keep, also)).result
-            return [keep]
+            return kept_predicate(op, partner, builder, elems)
 
         if isinstance(op, df.FoldOp):
             def step(builder, accs, elems):

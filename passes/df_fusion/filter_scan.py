@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from xdsl.dialects import arith
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
@@ -13,7 +12,7 @@ from loopopt.dialects.df_types import ArrayType
 from loopopt.passes.df_fusion.filter_reduce import foreign_inputs
 from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses, check_speculatable
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
-from loopopt.passes.df_fusion.rebuild import clone_region, element_body, inline_body, mapped
+from loopopt.passes.df_fusion.rebuild import clone_region, element_body, kept_predicate, kept_values, mapped
 
 
 def where_speculation(op: df.ScanOp, producer: df.FilterOp) -> Rejection | None:
@@ -73,25 +72,14 @@ class FuseFilterIntoScan(FusionPattern):
         assert isinstance(op, df.ScanOp) and isinstance(partner, df.FilterOp)
         inputs = list(partner.inputs)
 
-        def consumer_elements(builder, elems):
-            kept = mapped(partner, builder, elems)
-            return [kept[v.index] for v in op.inputs]  # type: ignore[union-attr]
-
-        def predicate(builder, elems):
-            (keep,) = inline_body(partner.body, builder, elems)
-            if op.has_where:
-                (also,) = inline_body(op.where, builder, consumer_elements(builder, elems))
-                keep = builder.insert(arith.AndIOp(keep, also)).result
-            return [keep]
-
         plain = not op.has_map and not partner.has_map and \
             [v.index for v in op.inputs] == list(range(len(inputs)))  # type: ignore[union-attr]
         prologue = None if plain else element_body(
-            inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+            inputs, lambda b, elems: mapped(op, b, kept_values(op, partner, b, elems)))
         out = op.output.type
         assert isinstance(out, ArrayType)
         fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body), op.reassoc is not None,
-                          map_region=prologue, where=element_body(inputs, predicate), kept_axis=out.axis_names[0])
+                          map_region=prologue, where=element_body(inputs, lambda b, elems: kept_predicate(op, partner, b, elems)), kept_axis=out.axis_names[0])
         fused.location = op.location
         rewriter.replace(op, fused)
         erase_if_dead(partner, rewriter)

@@ -106,6 +106,23 @@ def mapped(op: df.ReduceOp | df.ScanOp | df.FilterOp, builder: Builder, elems: S
     return inline_body(op.map, builder, elems) if op.has_map else list(elems)
 
 
+def kept_values(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+    """What `consumer` reads of a kept element, from the elements `elems` of the filter's
+    inputs: the filter's results (its map's values, or the elements) it takes, in order."""
+    kept = mapped(producer, builder, elems)
+    return [kept[v.index] for v in consumer.inputs]  # type: ignore[attr-defined]
+
+
+def kept_predicate(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+    """The fused `where`: the filter's predicate, and-ed with the consumer's own `where`
+    (evaluated on the kept values) when it has one."""
+    (keep,) = inline_body(producer.body, builder, elems)
+    if isinstance(consumer, df.ReduceOp | df.ScanOp) and consumer.has_where:
+        (also,) = inline_body(consumer.where, builder, kept_values(consumer, producer, builder, elems))
+        keep = builder.insert(arith.AndIOp(keep, also)).result
+    return [keep]
+
+
 def is_total(op: df.ReduceOp) -> bool:
     """A reduction over every axis of its inputs (scalar results), which a fold can express."""
     return set(op.over_axis_names) == set(axes_of(op.inputs.types[0]))
