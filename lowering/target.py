@@ -175,3 +175,39 @@ def resolve_cpu(name: str, target: str) -> CpuModel:
     if model.name != GENERIC and not model.runs(isa):
         raise ValueError(f"cpu '{model.name}' does not run target '{isa}' (it runs {', '.join(model.isas)})")
     return model
+
+
+def describe(cpu: CpuModel) -> list[str]:
+    """The CPU model and the speed decisions it drives, one line each (docs/targets.md)."""
+    c = cpu.caches
+    lines = [
+        f"cpu: {cpu.name} ({cpu.title})",
+        f"caches: L1d {c.l1d // KIB} KiB, L2 {c.l2 // KIB} KiB, LLC {c.llc // MIB} MiB shared by {c.llc_cores} cores",
+        f"runs: {', '.join(cpu.isas)}",
+        f"stream threshold: {cpu.stream_threshold_bytes // MIB} MiB",
+    ]
+    if cpu.runs("avx512"):
+        lines.append(f"avx512 compaction: {'register' if cpu.compress_in_register() else 'memory'}")
+    for isa, width in (("avx512", 16), ("avx2", 8)):
+        masked = cpu.masked_tail_cost(isa, 1, 0) if cpu.runs(isa) else None
+        if masked is not None:
+            scalar = cpu.scalar_tail_cost((width - 1) / 2, True)
+            lines.append(f"{isa} f32 sum tail: {'masked' if masked < scalar else 'scalar'} ({masked:g} vs {scalar:g} cycles)")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m loopopt.lowering.target [--cpuinfo FILE] [--caches DIR]`: what `cpu=native`
+    detects here (or from the given /proc/cpuinfo copy and sysfs cache directory)."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m loopopt.lowering.target", description=main.__doc__)
+    p.add_argument("--cpuinfo", type=Path, default=CPUINFO)
+    p.add_argument("--caches", type=Path, default=CACHE_DIR)
+    args = p.parse_args(argv)
+    print("\n".join(describe(detect_cpu(args.cpuinfo, args.caches))))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -46,8 +46,16 @@ def _caches(tmp_path: Path, rows: list[tuple[int, str, str, str]]) -> Path:
     [
         ("AuthenticAMD", 25, 0x01, "zen3"),  # Milan (this CI host)
         ("AuthenticAMD", 25, 0x21, "zen3"),  # Vermeer
-        ("AuthenticAMD", 25, 0x11, "zen4"),  # Genoa
+        ("AuthenticAMD", 25, 0x11, "zen4"),  # Genoa (the issue-11 host: model 17)
+        ("AuthenticAMD", 25, 0x10, "zen4"),  # Genoa range 0x10-0x1f: both ends
+        ("AuthenticAMD", 25, 0x1F, "zen4"),
         ("AuthenticAMD", 25, 0x61, "zen4"),  # Raphael
+        ("AuthenticAMD", 25, 0x60, "zen4"),  # Raphael / Phoenix range 0x60-0x7f: both ends
+        ("AuthenticAMD", 25, 0x7F, "zen4"),
+        ("AuthenticAMD", 25, 0xA0, "zen4"),  # Bergamo / Siena range 0xa0-0xaf: both ends
+        ("AuthenticAMD", 25, 0xAF, "zen4"),
+        ("AuthenticAMD", 25, 0x0F, "zen3"),  # just below Genoa: Milan's range
+        ("AuthenticAMD", 25, 0xB0, "generic"),  # past Bergamo: not tabled
         ("AuthenticAMD", 26, 0x02, "zen4"),  # Zen 5: closest tabled
         ("AuthenticAMD", 23, 0x31, "generic"),  # Zen 2: not tabled
         ("GenuineIntel", 6, 0x55, "skylake-x"),
