@@ -62,7 +62,7 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
 from loopopt.passes.loop_deps import LoopDependencies, defined_inside, is_effect_free, may_write
 from loopopt.passes.loop_fusion.noalias import may_alias
-from loopopt.passes.loop_surgery import index_const, is_innermost, located
+from loopopt.passes.loop_surgery import index_const, is_innermost, located, split_point
 from loopopt.passes.options import check_options
 
 
@@ -135,9 +135,9 @@ def _reject_dependences(columns: loop.ForOp, rows: loop.ForOp, stores: Sequence[
         if defined_inside(v, columns):
             return Reject(rows, InterchangeReject.SHAPE, "the row loop's bounds or inits are computed per column")
     for store in stores:
-        (index,) = store.affine_indices if store.buf_type.rank.data == 1 else (None,)
-        if index is None or index.coeff(columns.var) == 0 or deps.of_op(store) - {columns.var, rows.var} - _outer_vars(columns):
-            return Reject(store, InterchangeReject.SHAPE, "a result is not stored to a rank-1 buffer at an index that moves with the column")
+        moves = [a.coeff(columns.var) != 0 for a in store.affine_indices]
+        if moves.count(True) != 1 or deps.of_op(store) - {columns.var, rows.var} - _outer_vars(columns):
+            return Reject(store, InterchangeReject.SHAPE, "a result is not stored at an index that moves with the column")
         if any(defined_inside(v, columns) for v in store.indices if v is not columns.var):
             return Reject(store, InterchangeReject.SHAPE, "a result's index is computed per column")
     outs = [s.buf for s in stores]
@@ -172,6 +172,7 @@ class InterchangeColumnReduction(RewritePattern):
     the column loop blocked by `columns` when it is > 0."""
 
     columns: int = 0
+    rows: int = 1
     remarks: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
@@ -197,6 +198,11 @@ class InterchangeColumnReduction(RewritePattern):
         init_block.add_op(located(loop.YieldOp(), cols))
         rewriter.insert(located(loop.ForOp([lo_j, hi_j], [], [], init_block), cols))
 
+        split: SSAValue | None = None
+        if self.rows > 1:
+            lo_i, hi_i = rows.bounds
+            c_rows = rewriter.insert(index_const(self.rows, rows)).result
+            split, _ = split_point(rewriter, rows, lo_i, hi_i, self.rows, c_rows)
         if self.columns > 0:
             c_block = rewriter.insert(index_const(self.columns, cols)).result
             block_loop = Block(arg_types=[IndexType()])
@@ -205,13 +211,23 @@ class InterchangeColumnReduction(RewritePattern):
             end = located(arith.AddiOp(jb, c_block), cols)
             je = located(arith.MinSIOp(end, hi_j), cols)
             je.result.name_hint = "je"
-            block_loop.add_ops([end, je, self._row_loop(nest, jb, je.result), located(loop.YieldOp(), cols)])
+            block_loop.add_ops([end, je, *self._row_loops(nest, jb, je.result, split), located(loop.YieldOp(), cols)])
             rewriter.replace(cols, located(loop.ForOp([lo_j, hi_j, c_block], [], [], block_loop), cols))
         else:
-            rewriter.replace(cols, self._row_loop(nest, lo_j, hi_j))
+            rewriter.replace(cols, self._row_loops(nest, lo_j, hi_j, split))
 
-    def _row_loop(self, nest: ColumnReduction, lo_j: SSAValue, hi_j: SSAValue) -> loop.ForOp:
-        """`for i { for j in [lo_j, hi_j) { a = load out[j]; B; store out[j] } }`."""
+    def _row_loops(self, nest: ColumnReduction, lo_j: SSAValue, hi_j: SSAValue, split: SSAValue | None) -> list[Operation]:
+        """The row loop over all rows, or with `rows=U` one over groups of U rows up to `split`
+        (each column updated U rows at a time, in row order) and one over the rest."""
+        lo_i, hi_i = nest.rows.bounds
+        if split is None:
+            return [self._row_loop(nest, lo_j, hi_j, [lo_i, hi_i], 1)]
+        step = _const_like(self.rows, nest.rows)
+        return [step, self._row_loop(nest, lo_j, hi_j, [lo_i, split, step.result], self.rows),
+                self._row_loop(nest, lo_j, hi_j, [split, hi_i], 1)]
+
+    def _row_loop(self, nest: ColumnReduction, lo_j: SSAValue, hi_j: SSAValue, bounds: Sequence[SSAValue], group: int) -> loop.ForOp:
+        """`for i { for j in [lo_j, hi_j) { a = load out[j]; B(i); ...; B(i + group - 1); store out[j] } }`."""
         cols, rows = nest.columns, nest.rows
         row_block = Block(arg_types=[IndexType()])
         i = row_block.args[0]
@@ -219,23 +235,37 @@ class InterchangeColumnReduction(RewritePattern):
         col_block = Block(arg_types=[IndexType()])
         j = col_block.args[0]
         j.name_hint = cols.var.name_hint
-        mapper: dict[SSAValue, SSAValue] = {rows.var: i, cols.var: j}
+        current: list[SSAValue] = []
         for store, acc in zip(nest.stores, rows.acc_args, strict=True):
             load = located(loop.LoadOp(store.buf, [a.substitute(cols.var, Affine.var(j)) for a in store.affine_indices]), store)
             load.result.name_hint = acc.name_hint
             col_block.add_op(load)
-            mapper[acc] = load.result
-        yielded: Sequence[SSAValue] = ()
-        for op in rows.body.block.ops:
-            if isinstance(op, loop.YieldOp):
-                yielded = [mapper.get(v, v) for v in op.values]
-                continue
-            col_block.add_op(op.clone(mapper))
-        for store, value in zip(nest.stores, yielded, strict=True):
+            current.append(load.result)
+        for u in range(group):
+            row: SSAValue = i
+            if u:  # row i + u, computed outside the column loop (a uniform row for loop-vectorize)
+                offset = located(arith.AddiOp(i, _const_like(u, rows, row_block).result), rows)
+                row_block.add_op(offset)
+                row = offset.result
+            mapper: dict[SSAValue, SSAValue] = {rows.var: row, cols.var: j, **dict(zip(rows.acc_args, current, strict=True))}
+            for op in rows.body.block.ops:
+                if isinstance(op, loop.YieldOp):
+                    current = [mapper.get(v, v) for v in op.values]
+                    continue
+                col_block.add_op(op.clone(mapper))
+        for store, value in zip(nest.stores, current, strict=True):
             col_block.add_op(located(_store_like(store, value, {cols.var: j}), store))
         col_block.add_op(located(loop.YieldOp(), cols))
         row_block.add_ops([located(loop.ForOp([lo_j, hi_j], [], [], col_block), cols), located(loop.YieldOp(), rows)])
-        return located(loop.ForOp(list(rows.bounds), [], [], row_block), rows)  # type: ignore[return-value]
+        return located(loop.ForOp(list(bounds), [], [], row_block), rows)  # type: ignore[return-value]
+
+
+def _const_like(value: int, like: Operation, block: Block | None = None) -> arith.ConstantOp:
+    """`arith.constant value : index` located at `like` (added to `block` when given)."""
+    c = index_const(value, like)
+    if block is not None:
+        block.add_op(c)
+    return c
 
 
 def _store_like(store: loop.StoreOp, value: SSAValue, vars: dict[SSAValue, SSAValue]) -> loop.StoreOp:
@@ -246,8 +276,8 @@ def _store_like(store: loop.StoreOp, value: SSAValue, vars: dict[SSAValue, SSAVa
     return loop.StoreOp(value, store.buf, indices)
 
 
-def populate_loop_interchange_patterns(columns: int = 0, remarks: bool = False) -> list[RewritePattern]:
-    return [InterchangeColumnReduction(columns, remarks)]
+def populate_loop_interchange_patterns(columns: int = 0, rows: int = 1, remarks: bool = False) -> list[RewritePattern]:
+    return [InterchangeColumnReduction(columns, rows, remarks)]
 
 
 @dataclass(frozen=True)
@@ -264,6 +294,9 @@ class LoopInterchangePass(ModulePass):
 
     columns: int = 0
     """Walk the columns in blocks of this many (2-D tiling for cache); 0: all columns per row."""
+    rows: int = 1
+    """Update each column this many rows at a time (unroll-and-jam of the row loop: one load and
+    store of the accumulators per group of rows, in row order); the last n mod rows rows one by one."""
     remarks: bool = False
     """Print INTERCHANGE_REJECT_* for a column-walking nest left as it is."""
 
@@ -271,7 +304,7 @@ class LoopInterchangePass(ModulePass):
         check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = populate_loop_interchange_patterns(self.columns, self.remarks)
+        patterns = populate_loop_interchange_patterns(self.columns, self.rows, self.remarks)
         nests = [o for o in op.walk() if isinstance(o, loop.ForOp)]
         for nest in nests:
             if nest.parent is None:
