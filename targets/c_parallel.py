@@ -246,7 +246,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w(f"    {v}[0] = 0;")
         w(f"    for (int64_t {c} = 1; {c} <= {nch}; {c}++)")
         w(f"        {v}[{c}] = -1;")
-    nxt = local("lo_next")
+    nxt = local("lo_next") if filters else ""
     if filters:
         w(f"    int64_t {nxt} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
