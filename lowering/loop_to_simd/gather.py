@@ -72,7 +72,7 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     em.env[op.result] = Varying(new.results[0])
 
 
-def gather_instruction_pays(target: TargetInfo, cpu: CpuModel, width: int) -> bool:
+def gather_instruction_pays(target: TargetInfo, cpu: CpuModel) -> bool:
     """The gather instruction is cheaper per lane than scalar loads on `cpu` (or its cost is unknown)."""
     cost = cpu.costs.gather_512 if target.name == "avx512" else cpu.costs.gather_256 if target.name == "avx2" else None
     if cost is None:
@@ -84,5 +84,5 @@ def gather_instruction_pays(target: TargetInfo, cpu: CpuModel, width: int) -> bo
 def choose_gather_forms(module: ModuleOp, target: TargetInfo, cpu: CpuModel) -> None:
     """Mark every `simd.gather` `lanewise` where the instruction does not pay on `cpu`."""
     for op in module.walk():
-        if isinstance(op, simd.GatherOp) and not gather_instruction_pays(target, cpu, simd.lanes(op.result.type)):
+        if isinstance(op, simd.GatherOp) and not gather_instruction_pays(target, cpu):
             op.properties["lanewise"] = UnitAttr()
