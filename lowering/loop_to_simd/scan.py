@@ -37,13 +37,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import VectorType
+from xdsl.dialects.builtin import Float32Type, Float64Type, VectorType
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr
 from loopopt.lowering.loop_to_simd.accum import carried_kind, combine, neutral_vector
+from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.lanes import LoopLowering, located
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import scalar_tail
@@ -90,6 +91,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
     kinds = [carried_kind(AccumAttr(a.kind, a.reassoc, scan=True), vt) for a, vt in zip(accs, vtypes, strict=True)]
     carries = [lowering.broadcast_outside(a.init, vt) for a, vt in zip(accs, vtypes, strict=True)]
     pre = lowering.emit_pre
+    steps = [scan_step_operand(op, j) for j in range(len(accs))]
 
     def chained_blocks(start: SSAValue, stop: SSAValue, blocks: int, inits: list[SSAValue]) -> list[SSAValue]:
         """A loop of `blocks` chained W-lane blocks per iteration over [start, stop)."""
@@ -100,7 +102,8 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
             if copy:
                 var = _emit_in(body, arith.AddiOp(var, lowering.index_const(copy * width * br.step)), op).results[0]
             nexts = emit_block(lowering, body, var, carry)
-            carry = [_emit_in(body, simd.SplatLastOp(t), op).results[0] for t in nexts]
+            carry = [next_carry(accs[j], steps[j], t, c, lambda o: _emit_in(body, o, op))
+                     for j, (t, c) in enumerate(zip(nexts, carry, strict=True))]
         body.add_op(located(loop.YieldOp(*carry), op))
         pre(for_op)
         return list(for_op.res)
@@ -113,6 +116,34 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
         carries = chained_blocks(main_end, stop, 1, carries)
     running = [pre(simd.FirstLaneOp(c)).results[0] for c in carries]
     rewriter.replace(op, [], list(scalar_tail(br, stop, running).res))
+
+
+def scan_step_operand(op: loop.VecLoopOp, j: int) -> int | None:
+    """Which operand of accumulator j's step is the block's prefix, when the step is
+    `acc ⊕ loop.lane_scan(x)` (in either order) with ⊕ the accumulator's kind; else None."""
+    acc = op.accumulators[j]
+    step = acc.next.owner if acc.next is not None else None
+    if not isinstance(step, Operation) or len(step.operands) != 2 or acc.kind == AccKind.CUSTOM:
+        return None
+    table = FLOAT_COMBINE if isinstance(acc.arg.type, Float32Type | Float64Type) else INT_COMBINE
+    if type(step) is not table.get(acc.kind) or list(step.operands).count(acc.arg) != 1:
+        return None
+    k = 1 - list(step.operands).index(acc.arg)
+    return k if isinstance(step.operands[k].owner, loop.LaneScanOp) else None
+
+
+def next_carry(acc: loop.Accumulator, prefix_at: int | None, running: SSAValue, carry: SSAValue, emit: Emit) -> SSAValue:
+    """The carry into the next block: the running value's last lane on every lane.
+
+    For a step `carry ⊕ p` it is computed as `carry ⊕ splat_last(p)` — lane for lane the same
+    operation on the same operands, so the same bits, floats included — which takes the lane
+    permute off the loop-carried chain (one combine per block instead of combine + permute)."""
+    step = running.owner
+    if prefix_at is None or not isinstance(step, Operation) or len(step.operands) != 2:
+        return emit(simd.SplatLastOp(running)).results[0]
+    last = emit(simd.SplatLastOp(step.operands[prefix_at])).results[0]
+    operands = [carry, last] if prefix_at == 1 else [last, carry]
+    return emit(step.clone(value_mapper=dict(zip(step.operands, operands, strict=True)))).results[0]
 
 
 def _emit_in(block: Block, new: Operation, like: Operation) -> Operation:

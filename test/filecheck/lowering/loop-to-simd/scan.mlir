@@ -3,8 +3,9 @@
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=scalar}' | filecheck %s --check-prefix=SCALAR
 
 // A scan vecloop: per block of 16 lanes, log2(16) = 4 slide-and-combine steps with the
-// neutral element (0) sliding in, the carry added on every lane, the last lane splat as the
-// next carry; lane 0 of the carry continues in the scalar tail (where lane_scan is one lane).
+// neutral element (0) sliding in, the carry added on every lane; the next carry is the
+// carry plus the prefix's last lane (the running value's last lane, with the permute off the
+// carried chain); lane 0 of the carry continues in the scalar tail (lane_scan: one lane).
 // CHECK-LABEL: func.func @cumsum_i32
 // CHECK:         %[[INIT:.*]] = simd.broadcast %z : i32 -> vector<16xi32>
 // CHECK:         %[[ZERO:.*]] = simd.broadcast %{{.*}} : i32 -> vector<16xi32>
@@ -20,7 +21,8 @@
 // CHECK-NEXT:      %[[P8:.*]] = arith.addi %[[S8]], %[[P4]] : vector<16xi32>
 // CHECK-NEXT:      %[[T:.*]] = arith.addi %[[CARRY]], %[[P8]] : vector<16xi32>
 // CHECK-NEXT:      simd.store %[[T]], %o[%{{.*}}] : vector<16xi32>, !loop.buf<i32>
-// CHECK-NEXT:      %[[NEXT:.*]] = simd.splat_last %[[T]] : vector<16xi32>
+// CHECK-NEXT:      %[[LAST:.*]] = simd.splat_last %[[P8]] : vector<16xi32>
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[CARRY]], %[[LAST]] : vector<16xi32>
 // CHECK-NEXT:      loop.yield %[[NEXT]] : vector<16xi32>
 // CHECK:         %[[RUNNING:.*]] = simd.first_lane %[[C]] : vector<16xi32> -> i32
 // CHECK:         %[[S:.*]] = loop.for %{{.*}} in [%{{.*}}, %n) accs(%{{.*}} = %[[RUNNING]] : i32 add scan) {
@@ -30,10 +32,13 @@
 // Two blocks per iteration (the avx2 default): the second block starts from the first's carry.
 // K2-LABEL: func.func @cumsum_i32
 // K2:         loop.for %{{.*}} accs(%[[CARRY:.*]] = %{{.*}} : vector<8xi32> add scan) {
-// K2:           %[[T0:.*]] = arith.addi %[[CARRY]], %{{.*}} : vector<8xi32>
-// K2:           %[[C0:.*]] = simd.splat_last %[[T0]] : vector<8xi32>
+// K2:           simd.slide_up %{{.*}}, %{{.*}} by 4 : vector<8xi32>
+// K2-NEXT:      %[[P0:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<8xi32>
+// K2-NEXT:      %[[T0:.*]] = arith.addi %[[CARRY]], %[[P0]] : vector<8xi32>
+// K2:           %[[L0:.*]] = simd.splat_last %[[P0]] : vector<8xi32>
+// K2-NEXT:      %[[C0:.*]] = arith.addi %[[CARRY]], %[[L0]] : vector<8xi32>
 // K2:           %[[T1:.*]] = arith.addi %[[C0]], %{{.*}} : vector<8xi32>
-// K2:           %[[C1:.*]] = simd.splat_last %[[T1]] : vector<8xi32>
+// K2:           %[[C1:.*]] = arith.addi %[[C0]], %{{.*}} : vector<8xi32>
 // K2-NEXT:      loop.yield %[[C1]] : vector<8xi32>
 // K2:         loop.for {{.*}} accs({{.*}} : vector<8xi32> add scan)
 // K2:         simd.first_lane

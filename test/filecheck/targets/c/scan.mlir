@@ -23,7 +23,8 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // SSE2:         _mm_castsi128_ps(_mm_or_si128(_mm_slli_si128(_mm_castps_si128({{v_[0-9]+}}), 8), _mm_srli_si128(_mm_castps_si128([[Z]]), 8)));
 // SSE2:         __m128 [[T:v_[0-9]+]] = _mm_add_ps(acc_v, {{v_[0-9]+}});
 // SSE2:         _mm_storeu_ps(&out[i], [[T]]);
-// SSE2-NEXT:    __m128 {{v_[0-9]+}} = _mm_shuffle_ps([[T]], [[T]], 0xFF);
+// SSE2-NEXT:    __m128 [[L:v_[0-9]+]] = _mm_shuffle_ps([[P:v_[0-9]+]], [[P]], 0xFF);
+// SSE2-NEXT:    __m128 {{v_[0-9]+}} = _mm_add_ps(acc_v, [[L]]);
 // SSE2:         float {{v_[0-9]+}} = _mm_cvtss_f32(acc_v);
 // SSE2-LABEL: void cummax_i64(
 // SSE2:         _mm_or_si128(_mm_slli_si128(({{v_[0-9]+}}), 8), _mm_srli_si128(({{v_[0-9]+}}), 8))
@@ -35,7 +36,7 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // AVX2:         _mm256_alignr_epi8(_mm256_castps_si256({{v_[0-9]+}}), _mm256_permute2x128_si256({{.*}}, _mm256_castps_si256([[Z]]), 0x03), 8)
 // AVX2:         _mm256_castsi256_ps(_mm256_permute2x128_si256(_mm256_castps_si256({{v_[0-9]+}}), _mm256_castps_si256([[Z]]), 0x03));
 // AVX2:         __m256 [[T:v_[0-9]+]] = _mm256_add_ps(acc_v, {{v_[0-9]+}});
-// AVX2:         _mm256_permutevar8x32_ps([[T]], _mm256_set1_epi32(7));
+// AVX2:         _mm256_permutevar8x32_ps({{v_[0-9]+}}, _mm256_set1_epi32(7));
 // AVX2:         float {{v_[0-9]+}} = _mm256_cvtss_f32(acc_v);
 // AVX2-LABEL: void cummax_i64(
 // AVX2:         _mm256_alignr_epi8(({{v_[0-9]+}}), _mm256_permute2x128_si256(({{v_[0-9]+}}), ({{v_[0-9]+}}), 0x03), 8)
@@ -49,7 +50,7 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // AVX512:         _mm512_alignr_epi32(_mm512_castps_si512({{v_[0-9]+}}), _mm512_castps_si512([[Z]]), 12)
 // AVX512:         _mm512_alignr_epi32(_mm512_castps_si512({{v_[0-9]+}}), _mm512_castps_si512([[Z]]), 8)
 // AVX512:         __m512 [[T:v_[0-9]+]] = _mm512_add_ps(acc_v, {{v_[0-9]+}});
-// AVX512:         _mm512_permutexvar_ps(_mm512_set1_epi32(15), [[T]]);
+// AVX512:         _mm512_permutexvar_ps(_mm512_set1_epi32(15), {{v_[0-9]+}});
 // AVX512:         float {{v_[0-9]+}} = _mm512_cvtss_f32(acc_v);
 // AVX512-LABEL: void cummax_i64(
 // AVX512:         _mm512_alignr_epi64(({{v_[0-9]+}}), ({{v_[0-9]+}}), 7)
@@ -61,7 +62,7 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // NEON:         vextq_f32([[Z:v_[0-9]+]], {{v_[0-9]+}}, 3);
 // NEON:         vextq_f32([[Z]], {{v_[0-9]+}}, 2);
 // NEON:         float32x4_t [[T:v_[0-9]+]] = vaddq_f32(acc_v, {{v_[0-9]+}});
-// NEON:         vdupq_laneq_f32([[T]], 3);
+// NEON:         vdupq_laneq_f32({{v_[0-9]+}}, 3);
 // NEON:         float {{v_[0-9]+}} = vgetq_lane_f32(acc_v, 0);
 // NEON-LABEL: void cummax_i64(
 // NEON:         vextq_s64({{v_[0-9]+}}, {{v_[0-9]+}}, 1);
