@@ -58,6 +58,7 @@ from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, interleave_factor, lower_transactionally, tail_kind
+from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand
 
 MASK_FORM_ATTR = "loop.mask_form"
 """Discardable attribute on the lowered loops: the MaskForm they were lowered with."""
@@ -106,10 +107,12 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     em.run(op.body.block.ops)
     yielded = op.yield_op.values if op.yield_op else ()
     nexts = [
-        em.emit(simd.SplatLastOp(em.vector(v, op)), op).results[0] if scan  # the running value (lane_scan
-        # saw the inactive lanes as the neutral element, so the last lane includes every active one)
+        # a scan carries its running value's last lane (lane_scan saw the inactive lanes as the
+        # neutral element, so it includes every active one)
+        next_carry(op.accumulators[j], scan_step_operand(op, j), em.vector(v, op), cur, lambda o: em.emit(o, op))
+        if scan
         else em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
-        for v, cur, scan in zip(yielded, accs, scan_flags(op), strict=True)
+        for j, (v, cur, scan) in enumerate(zip(yielded, accs, scan_flags(op), strict=True))
     ]
     if cursor is None:
         return nexts, None

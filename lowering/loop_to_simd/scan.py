@@ -118,7 +118,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
     rewriter.replace(op, [], list(scalar_tail(br, stop, running).res))
 
 
-def scan_step_operand(op: loop.VecLoopOp, j: int) -> int | None:
+def scan_step_operand(op: loop.VecLoopOp | loop.PredLoopOp, j: int) -> int | None:
     """Which operand of accumulator j's step is the block's prefix, when the step is
     `acc ⊕ loop.lane_scan(x)` (in either order) with ⊕ the accumulator's kind; else None."""
     acc = op.accumulators[j]

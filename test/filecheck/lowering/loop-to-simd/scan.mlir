@@ -93,7 +93,8 @@ func.func @cummin_f64(%b: !loop.buf<f64>, %o: !loop.buf<f64>, %n: index, %z: f64
 // CHECK-NEXT:      %[[P:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<16xi32>
 // CHECK-NEXT:      %[[T:.*]] = arith.addi %[[CARRY]], %[[P]] : vector<16xi32>
 // CHECK-NEXT:      %[[N:.*]] = simd.compress_store %[[T]], %[[M]], %o[%[[CUR]]] full
-// CHECK-NEXT:      %[[NEXT:.*]] = simd.splat_last %[[T]] : vector<16xi32>
+// CHECK-NEXT:      %[[LAST:.*]] = simd.splat_last %[[P]] : vector<16xi32>
+// CHECK-NEXT:      %[[NEXT:.*]] = arith.addi %[[CARRY]], %[[LAST]] : vector<16xi32>
 // CHECK:           loop.yield %[[NEXT]], %{{.*}} : vector<16xi32>, index
 // CHECK:         simd.first_lane %{{.*}} : vector<16xi32> -> i32
 func.func @kept_cumsum(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i32) -> (index, i32) {
