@@ -56,6 +56,6 @@ def helpers(isa: IsaTable) -> list[Helper]:
             f"    {t} r[{n}]; {io.store(elt, 'r', 'passthru')}\n"
             f"    {it} i[{n}]; {io.store(ie, 'i', 'ix')}\n"
             f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            r[k] = p[i[k]];\n"
-            f"    return {io.load(elt, 'r')};\n}}\n"
+            f"    return {io.from_lanes(elt, 'r')};\n}}\n"
         )))  # fmt: skip
     return out
