@@ -35,3 +35,28 @@ func.func @lookup_scale_i64(%x: !df.array<i64, [j]>, %idx: !df.array<i64, [i]>, 
   }
   func.return %y : !df.array<i64, [i]>
 }
+
+// Indices from a filter (the result lives on the filter's new axis: a compacted output).
+// REF: kernel=@take_positive inputs=x:f32[n+3];idx:i64[n]~-5:1005 ref=np.where((idx[idx > 0] < x.size), x[np.clip(idx[idx > 0], 0, x.size - 1)], np.float32(0))
+func.func @take_positive(%x: !df.array<f32, [j]>, %idx: !df.array<i64, [i]>) -> !df.array<f32, [k]> {
+  %p = df.filter %idx : !df.array<i64, [i]> -> !df.array<i64, [k]> {
+  ^bb0(%e: i64):
+    %z = arith.constant 0 : i64
+    %c = arith.cmpi sgt, %e, %z : i64
+    df.yield %c : i1
+  }
+  %g = df.gather %x[%p] : !df.array<f32, [j]>, !df.array<i64, [k]> -> !df.array<f32, [k]>
+  func.return %g : !df.array<f32, [k]>
+}
+
+// A gather from a computed array (the map's result is materialized, then gathered).
+// REF: kernel=@gather_of_map inputs=x:f64[n+3];idx:i64[n]~-5:1005 ref=np.where((idx >= 0) & (idx < x.size), 2 * x[np.clip(idx, 0, x.size - 1)], np.float64(0))
+func.func @gather_of_map(%x: !df.array<f64, [j]>, %idx: !df.array<i64, [i]>) -> !df.array<f64, [i]> {
+  %y = df.map %x : !df.array<f64, [j]> -> !df.array<f64, [j]> {
+  ^bb0(%e: f64):
+    %m = arith.addf %e, %e : f64
+    df.yield %m : f64
+  }
+  %g = df.gather %y[%idx] : !df.array<f64, [j]>, !df.array<i64, [i]> -> !df.array<f64, [i]>
+  func.return %g : !df.array<f64, [i]>
+}
