@@ -17,9 +17,9 @@ from loopopt.targets.c import isa_table
 from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, without
 
 PINNED = {
-    "sse2": "ccccc382bda058c5692b9bc1a4fb3f6152e4a54a80f26ac3b835422ad5805d12",
-    "avx2": "d26b134c1fc79387d336dbe9caeda9597469c36bb349fdb9a0110dd2b285abb1",
-    "avx512": "47139eff83fab9ba2e962f5b94ced9c357d794f28ba70802f040a3d18c14d988",
+    "sse2": "2bea42809d85ac4eca119544436e47f3a51e7f0a0771788da1c90f978e13b154",
+    "avx2": "507b9a537d5b49d5e2fd90594d96004c922da6f159817a915cce3df62992557a",
+    "avx512": "f6ef985d26db04f20ed798540445c93abbdcc82393f93bf2d9179b42563a842e",
 }
 
 
