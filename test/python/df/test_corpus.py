@@ -73,3 +73,15 @@ def test_compare_rejects_wrong_results():
             bad = bad + type(bad)(1)
         with pytest.raises(AssertionError):
             case.compare([bad, *got[1:]], ref)
+
+
+def test_close_tolerance_accepts_equal_infinities_only():
+    """tol=close: the same infinity on both sides matches (inf - inf is NaN, which failed it); an
+    infinity against a finite value or the other infinity does not."""
+    case = next(c for c in CASES if c.tol.startswith("close"))
+    ref = case.reference(case.make_inputs(4, np.random.default_rng(0)))
+    r = np.array([np.inf, -np.inf, 1.0], dtype=np.float32)
+    case._compare_one("inf", r.copy(), r, ref, 0)
+    for bad in ([np.inf, np.inf, 1.0], [1e30, -np.inf, 1.0]):
+        with pytest.raises(AssertionError):
+            case._compare_one("inf", np.array(bad, dtype=np.float32), r, ref, 0)
