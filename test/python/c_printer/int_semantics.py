@@ -25,7 +25,7 @@ from loopopt.targets.isa_scalar import SCALAR
 from loopopt.targets.isa_sse2 import SSE2
 
 TABLES: dict[str, IsaTable] = {"scalar": SCALAR, "sse2": SSE2, "avx2": AVX2, "avx512": AVX512, "neon": NEON}
-BITS = {"i32": 32, "i64": 64}
+BITS = {"i8": 8, "i16": 16, "i32": 32, "i64": 64}
 
 
 def wrap(x: int, bits: int) -> int:
@@ -323,7 +323,8 @@ def mask_cases(isa: IsaTable) -> list[Case]:
 
 
 def all_cases(isa: IsaTable) -> tuple[list[Case], list[Case], list[Case], list[Case]]:
-    ops = [c for e in ("i32", "i64") for c in int_cases(isa, e)]
+    elts = ("i8", "i16", "i32", "i64") if isa.name == "scalar" else ("i32", "i64")  # i8/i16 lanes: scalar C only
+    ops = [c for e in elts for c in int_cases(isa, e)]
     red = [c for e in ("i32", "i64") for c in hreduce_cases(isa, e)]
     return ops, red, convert_cases(isa), mask_cases(isa)
 
