@@ -1,4 +1,4 @@
-"""`loop-parallelize{threads min_elements chunk remarks}`: mark kernels whose outer axis splits
+"""`loop-parallelize{threads min_elements chunk cpu stream_bytes remarks}`: mark kernels whose outer axis splits
 into chunks, so the C target runs them on several threads (docs/threads.md).
 
 A kernel is split along the axis of its buffers when a call on a chunk [lo, hi) of every
@@ -158,6 +158,9 @@ class ParallelPlan:
     """Argument positions of outputs holding a scan."""
     scan_kinds: tuple[str, ...] = ()
     """The kind of each scan: add (init 0), min or max."""
+    stream_bytes: int = 0
+    """A filter output of at least this many bytes (its n elements) is copied from scratch with
+    non-temporal stores (0: never): the CPU's streaming threshold, as for maps."""
 
     def to_attr(self) -> DictionaryAttr:
         return DictionaryAttr(
@@ -169,6 +172,7 @@ class ParallelPlan:
                 "results": ArrayAttr([StringAttr(r) for r in self.results]),
                 "scans": ArrayAttr([IntegerAttr(k, 64) for k in self.scans]),
                 "scan_kinds": ArrayAttr([StringAttr(k) for k in self.scan_kinds]),
+                "stream_bytes": IntegerAttr(self.stream_bytes, 64),
             }
         )
 
@@ -189,8 +193,9 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    if set(d) != known:
-        raise _fail(f, f"needs exactly the keys {', '.join(sorted(known))}")
+    optional = {"stream_bytes"}
+    if not known <= set(d) <= known | optional:
+        raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
     def integer(key: str, lo: int, hi: int) -> int:
         v = d[key]
@@ -206,6 +211,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, f"chunk = {chunk} is not a multiple of {ALIGN}")
     min_elements = integer("min_elements", 0, 1 << 62)
     threads = integer("threads", 0, MAX_THREADS)
+    stream_bytes = integer("stream_bytes", 0, 1 << 62) if "stream_bytes" in d else 0
     results, scans = d["results"], d["scans"]
     if not isinstance(results, ArrayAttr) or not all(isinstance(r, StringAttr) and r.data in COMBINERS for r in results):
         raise _fail(f, f"results must list one of {', '.join(COMBINERS)} per result")
@@ -251,7 +257,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
             raise _fail(f, f"scans names argument #{k}, which is not a plain output buffer")
         if scan_args.count(k) > 1:
             raise _fail(f, f"scans names argument #{k} twice")
-    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds)
+    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -292,9 +298,9 @@ def _depends_on(values: set[SSAValue], block_ops: list[Operation]) -> set[SSAVal
 
 
 class _Analysis:
-    def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int):
+    def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int):
         self.f = f
-        self.chunk, self.min_elements, self.threads = chunk, min_elements, threads
+        self.chunk, self.min_elements, self.threads, self.stream_bytes = chunk, min_elements, threads, stream_bytes
 
     def run(self) -> ParallelPlan:
         f = self.f
@@ -389,8 +395,9 @@ class _Analysis:
                     raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is used by {o.name} outside its predloop", o)
         order = sorted(scans)
         return ParallelPlan(
-            axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order), tuple(scans[k] for k in order)
-        )
+            axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
+            tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0,
+        )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
         owner = v.owner
@@ -487,17 +494,21 @@ class _Analysis:
 
 
 def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_CPU, threads: int = 0,
-                cpu: CpuModel | None = None) -> ParallelPlan:  # fmt: skip
-    """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk` and
-    `min_elements` as given, or FROM_CPU: `sizes_for` the CPU (generic when None)."""
+                cpu: CpuModel | None = None, stream_bytes: int = FROM_CPU) -> ParallelPlan:  # fmt: skip
+    """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk`,
+    `min_elements` and `stream_bytes` as given, or FROM_CPU: `sizes_for` the CPU and its
+    streaming threshold (generic when None)."""
     if any(o.dialect_name() == "simd" for o in f.walk()):
         raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
+    model = cpu or get_cpu(GENERIC)
     if chunk == FROM_CPU or min_elements == FROM_CPU:
         per = sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg))
-        cpu_chunk, cpu_min = sizes_for(cpu or get_cpu(GENERIC), per)
+        cpu_chunk, cpu_min = sizes_for(model, per)
         chunk = cpu_chunk if chunk == FROM_CPU else chunk
         min_elements = cpu_min if min_elements == FROM_CPU else min_elements
-    return _Analysis(f, chunk, min_elements, threads).run()
+    if stream_bytes == FROM_CPU:
+        stream_bytes = model.stream_threshold_bytes
+    return _Analysis(f, chunk, min_elements, threads, stream_bytes).run()
 
 
 @dataclass(frozen=True)
@@ -516,6 +527,9 @@ class LoopParallelizePass(ModulePass):
     for filters (-1: from the CPU's L2, `sizes_for`)."""
     cpu: str = ""
     """The CPU model the sizes come from (dialects/cpu_models.py name or native; "": generic)."""
+    stream_bytes: int = FROM_CPU
+    """Filter outputs of at least this many bytes are copied from scratch with non-temporal
+    stores; 0 never; -1 the CPU's streaming threshold (half its LLC, as maps)."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
@@ -531,7 +545,7 @@ class LoopParallelizePass(ModulePass):
                 continue
             f.attributes.pop(PARALLEL_ATTR, None)
             try:
-                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu)
+                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes)
             except Reject as r:
                 if self.remarks:
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")

@@ -193,6 +193,7 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
         "min_elements": IntOption(0, 1 << 40, derived=-1),
         "chunk": IntOption(64, 1 << 24, power_of_two=True, derived=-1),
         "cpu": CPU_CHOICE,
+        "stream_bytes": IntOption(-1, MAX_STREAM_BYTES),
         "remarks": BoolOption(),
     },
     "loop-pipeline": {

@@ -12,8 +12,8 @@ loop-licm                    hoist loop-invariant code
 loop-interchange             column reductions -> row loop outermost (not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads cpu} only with parallel=N: mark kernels that split into chunks across
-                             threads (OpenMP in the C; docs/threads.md)
+loop-parallelize{threads cpu stream_bytes}  only with parallel=N: mark kernels that split into
+                             chunks across threads (OpenMP in the C; docs/threads.md)
 convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
                              target cannot express stay scalar, with a remark under remarks=true;
@@ -136,6 +136,8 @@ class LoopPipelinePass(ModulePass):
             par: dict[str, Any] = {"threads": max(self.parallel, 0)}
             if "cpu" in lower:
                 par["cpu"] = lower["cpu"]  # the size threshold and chunk come from it
+            if self.stream_bytes >= 0:
+                par["stream_bytes"] = self.stream_bytes  # filters' non-temporal copies, as maps
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))

@@ -96,6 +96,34 @@ static int64_t lo_par_wait(const int64_t *at)
     return v;
 }
 static void lo_par_publish(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
+/* Copy a filter chunk's scratch to its place; `stream`: with non-temporal stores for the
+   whole cache lines (an output past the streaming threshold would only evict the caches). */
+#ifdef __SSE2__
+#include <emmintrin.h>
+static void lo_par_copy(void *dst, const void *src, size_t bytes, _Bool stream)
+{
+    char *d = dst;
+    const char *s = src;
+    size_t head = (size_t)((0u - (uintptr_t)d) & 63u);
+    if (!stream || bytes < head + 64) {
+        memcpy(d, s, bytes);
+        return;
+    }
+    memcpy(d, s, head); /* the neighbouring chunk may write the rest of these lines */
+    d += head, s += head, bytes -= head;
+    size_t lines = bytes & ~(size_t)63;
+    for (size_t i = 0; i < lines; i += 16)
+        _mm_stream_si128((__m128i *)(d + i), _mm_loadu_si128((const __m128i *)(s + i)));
+    _mm_sfence();
+    memcpy(d + lines, s + lines, bytes - lines);
+}
+#else
+static void lo_par_copy(void *dst, const void *src, size_t bytes, _Bool stream)
+{
+    (void)stream;
+    memcpy(dst, src, bytes);
+}
+#endif
 /* The next filter chunk: claimed in increasing order, so every chunk a claimed one waits for
    is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
    parked between chunks takes the following chunks, each with its place known. */
@@ -307,7 +335,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         for a in filters:
             ptr, _, ct = buf[a.index]
             cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
-            w(f"                memcpy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt});")
+            stream = f"{n} >= {plan.stream_bytes} / (int64_t)sizeof({ct})" if plan.stream_bytes else "0"
+            w(f"                lo_par_copy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt}, {stream});")
         w("            }")
     w("        }")
     if filters and plan.scans:

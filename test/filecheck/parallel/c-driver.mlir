@@ -36,7 +36,8 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
 // A filter: fixed chunks claimed in increasing order; chunk c's place in the output is
 // published by chunk c - 1 once it has compacted. A chunk whose place is known compacts into
 // the output, else into its thread's chunk-sized scratch, then waits for its place,
-// publishes the next and copies. A short output runs serially.
+// publishes the next and copies — with non-temporal stores when the output's n elements
+// reach the CPU's streaming threshold (generic: 4 MiB). A short output runs serially.
 // CHECK-LABEL: int64_t positive(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
 // CHECK:         if (lo_n < 65536 || out_len < lo_n) {
 // CHECK:         const int64_t lo_cs = 16384;
@@ -53,7 +54,7 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
 // CHECK-NEXT:        lo_part0[lo_c] = positive__chunk(x + lo_lo, lo_len, lo_scr_out + lo_me * lo_cs, lo_len);
 // CHECK-NEXT:        lo_at = lo_par_wait(&lo_off[lo_c]);
 // CHECK-NEXT:        lo_par_publish(&lo_off[lo_c + 1], lo_at + lo_part0[lo_c]);
-// CHECK-NEXT:        memcpy(out + lo_at, lo_scr_out + lo_me * lo_cs, sizeof(int32_t) * (size_t)lo_part0[lo_c]);
+// CHECK-NEXT:        lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs, sizeof(int32_t) * (size_t)lo_part0[lo_c], lo_n >= 4194304 / (int64_t)sizeof(int32_t));
 // CHECK-NEXT:      }
 // CHECK:         return lo_r0;
 func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {

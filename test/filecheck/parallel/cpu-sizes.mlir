@@ -9,6 +9,8 @@
 // RUN: loop-opt %s -p 'convert-df-to-loop,loop-parallelize{cpu=zen4 chunk=1024 min_elements=4096}' | filecheck %s --check-prefix=GIVEN
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=2}' | filecheck %s --check-prefix=ZEN4
 // RUN: not loop-opt %s -p 'loop-parallelize{cpu=zen5}' 2>&1 | filecheck %s --check-prefix=UNKNOWN
+// RUN: loop-opt %s -p 'convert-df-to-loop,loop-parallelize{cpu=zen4 stream_bytes=0}' | filecheck %s --check-prefix=NEVER
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=2 stream_bytes=1024}' | filecheck %s --check-prefix=PIPE
 
 // The size threshold and the chunk come from the CPU model (passes/loop_parallelize.sizes_for,
 // dialects/cpu_models.py). bytes = one element of every buffer: 8 for the f32 map (in + out),
@@ -20,16 +22,19 @@
 // Zen 4: 1 MiB L2, 256-bit, 3000; Skylake-SP: 1 MiB, 512-bit, 10000;
 // Ice Lake-SP: 1.25 MiB, 512-bit, 10000; Sapphire Rapids: 2 MiB, 512-bit, 10000;
 // Neoverse N1: 1 MiB, 128-bit, 10000. Explicit options win.
+// A filter copies chunks with non-temporal stores when its output's n elements reach the
+// CPU's streaming threshold (stream_bytes: half the LLC, as maps; 0 on kernels without a
+// filter); loop-pipeline passes its stream_bytes on.
 
 // GENERIC: @axpb{{.*}}chunk = 16384 : i64, min_elements = 65536 : i64
 // GENERIC: @sum{{.*}}chunk = 32768 : i64, min_elements = 131072 : i64
-// GENERIC: @positive_f64{{.*}}chunk = 8192 : i64, min_elements = 32768 : i64
+// GENERIC: @positive_f64{{.*}}chunk = 8192 : i64, min_elements = 32768 : i64{{.*}}stream_bytes = 4194304 : i64
 // ZEN3: @axpb{{.*}}chunk = 16384 : i64, min_elements = 65536 : i64
 // ZEN3: @sum{{.*}}chunk = 32768 : i64, min_elements = 131072 : i64
 // ZEN3: @positive_f64{{.*}}chunk = 8192 : i64, min_elements = 32768 : i64
 // ZEN4: @axpb{{.*}}chunk = 32768 : i64, min_elements = 65536 : i64
-// ZEN4: @sum{{.*}}chunk = 65536 : i64, min_elements = 131072 : i64
-// ZEN4: @positive_f64{{.*}}chunk = 16384 : i64, min_elements = 32768 : i64
+// ZEN4: @sum{{.*}}chunk = 65536 : i64, min_elements = 131072 : i64{{.*}}stream_bytes = 0 : i64
+// ZEN4: @positive_f64{{.*}}chunk = 16384 : i64, min_elements = 32768 : i64{{.*}}stream_bytes = 16777216 : i64
 // SKX: @axpb{{.*}}chunk = 32768 : i64, min_elements = 524288 : i64
 // SKX: @sum{{.*}}chunk = 65536 : i64, min_elements = 1048576 : i64
 // SKX: @positive_f64{{.*}}chunk = 16384 : i64, min_elements = 262144 : i64
@@ -46,6 +51,8 @@
 // GIVEN: @sum{{.*}}chunk = 1024 : i64, min_elements = 4096 : i64
 // GIVEN: @positive_f64{{.*}}chunk = 1024 : i64, min_elements = 4096 : i64
 // UNKNOWN: error: loop-parallelize: option cpu=zen5
+// NEVER: @positive_f64{{.*}}stream_bytes = 0 : i64
+// PIPE: @positive_f64{{.*}}stream_bytes = 1024 : i64
 
 func.func @axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
   %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {

@@ -3,7 +3,7 @@
 // results), folds (one combiner per result), filters (the count), scans (the output).
 
 // CHECK-LABEL: func.func @axpy
-// CHECK-SAME: loop.parallel = {axis = "i", chunk = 1024 : i64, min_elements = 4096 : i64, threads = 2 : i64, results = [], scans = [], scan_kinds = []}
+// CHECK-SAME: loop.parallel = {axis = "i", chunk = 1024 : i64, min_elements = 4096 : i64, threads = 2 : i64, results = [], scans = [], scan_kinds = [], stream_bytes = 0 : i64}
 func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [i]> {
   %r = df.map %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> {
   ^bb0(%e: f32, %f: f32):

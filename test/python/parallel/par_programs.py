@@ -141,7 +141,9 @@ def pipeline(isa: str, parallel: int = -1, **options: int) -> str:
 
 
 @functools.cache
-def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int = 0):
+def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int = 0, stream_bytes: int = -1):
+    """SOURCE compiled for `isa`; stream_bytes >= 0 sets the filters' non-temporal copy threshold."""
     if parallel == 0:
         return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, 0))
-    return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, parallel, chunk=chunk, min_elements=min_elements))
+    extra = {"stream_bytes": stream_bytes} if stream_bytes >= 0 else {}
+    return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, parallel, chunk=chunk, min_elements=min_elements, **extra))

@@ -143,12 +143,14 @@ def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
                 assert all(same_bits(a, b) for a, b in zip(got, first)), (isa, name, n, t)
 
 
+@pytest.mark.parametrize("stream_bytes", [-1, 64], ids=["plain", "nontemporal"])
 @pytest.mark.parametrize("isa", isa_params(("avx2", "avx512")))
-def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa):
+def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa, stream_bytes):
     """A filter chunk compacts into the output when its place is known when it starts, else
-    into scratch and copies (which one depends on the threads' timing): many calls over
-    hundreds of chunks on 2-4 threads, every one equal to numpy, records and two counts too."""
-    k = compiled(isa)
+    into scratch and copies (which one depends on the threads' timing; with stream_bytes=64,
+    whole cache lines with non-temporal stores): many calls over hundreds of chunks on 2-4
+    threads, every one equal to numpy, records and two counts too."""
+    k = compiled(isa, stream_bytes=stream_bytes)
     rng = np.random.default_rng(141)
     n = 300 * CHUNK + 5
     for name in ("filter_scale_f32", "filter_i32", "split_signs_i32"):
@@ -249,13 +251,14 @@ def test_neon_parallel_kernels_under_qemu(isa):
 @pytest.mark.parametrize("isa", isa_params(("avx2",)))
 def test_parallel_drivers_under_address_and_undefined_sanitizers(isa):
     """Every array in an allocation of exactly its size (and one element in): the drivers'
-    offset pointers, scratch and compaction stay in bounds; LOOPOPT_NUM_THREADS=3 in the
-    runner (no Python runtime: the weak symbols are unresolved, the env var is read)."""
+    offset pointers, scratch, compaction and the filters' non-temporal copies (stream_bytes=64)
+    stay in bounds; LOOPOPT_NUM_THREADS=3 in the runner (no Python runtime: the weak symbols
+    are unresolved, the env var is read)."""
     from loopopt.runtime.sanitize import emit_program, sanitized_kernels
 
     from par_programs import SOURCE, pipeline
 
-    prog = emit_program(SOURCE, isa, pipeline(isa, -1, chunk=CHUNK, min_elements=0))
+    prog = emit_program(SOURCE, isa, pipeline(isa, -1, chunk=CHUNK, min_elements=0, stream_bytes=64))
     kernels = sanitized_kernels(prog.c_source, prog.signatures.values(), isa)
     rng = np.random.default_rng(11)
     os.environ["LOOPOPT_NUM_THREADS"] = "3"
