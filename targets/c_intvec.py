@@ -187,7 +187,7 @@ def _x86_minmax_popcount(isa: IsaTable) -> list[Helper]:
 
 
 def _f64_division(isa: IsaTable) -> list[Helper]:
-    """i32 division by a variable through f64 on AVX2 and AVX-512 (vdivpd; no integer divide).
+    """i32 division by a variable through f64 on SSE2 (signed only), AVX2 and AVX-512 (divpd).
 
     Exact: with |a|, |b| < 2^32, a quotient a/b that is not an integer lies at least 1/|b| from
     the nearest integer, while rounding it to f64 moves it by at most half an ulp of a number
@@ -196,7 +196,14 @@ def _f64_division(isa: IsaTable) -> list[Helper]:
     2^31, which `cvttpd` turns into 0x80000000 = MIN (the rule). Unsigned lanes enter as
     (a ^ MIN) + 2^31 and leave as floor(q) - 2^31 converted and xor-ed with MIN (AVX2) or through
     the AVX-512 unsigned conversions."""
-    if isa.name == "avx2":
+    if isa.name == "sse2":  # two f64 lanes per half: lanes 0-1, then 2-3 moved down
+        lo, hi = "{}", "_mm_shuffle_epi32({}, _MM_SHUFFLE(1, 0, 3, 2))"
+        join = "_mm_unpacklo_epi64({}, {})"
+        v, p, half = "__m128i", "_mm_", 4
+        keep = "_mm_andnot_si128(_mm_cmpeq_epi32(b, _mm_setzero_si128()), {})"
+        u2d = d2u = ""
+        s2d, d2s, mullo = "_mm_cvtepi32_pd({})", "_mm_cvttpd_epi32({})", "lo_mullo_i32x4"
+    elif isa.name == "avx2":
         lo, hi = "_mm256_castsi256_si128({})", "_mm256_extracti128_si256({}, 1)"
         join = "_mm256_inserti128_si256(_mm256_castsi128_si256({}), {}, 1)"
         v, p, half = "__m256i", "_mm256_", 8
@@ -216,6 +223,8 @@ def _f64_division(isa: IsaTable) -> list[Helper]:
     out = []
     for signed, name in ((True, "div"), (False, "divu")):
         to_d, from_d = (s2d, d2s) if signed else (u2d, d2u)
+        if isa.name == "sse2" and not signed:
+            continue  # no floor before SSE4.1: unsigned SSE2 lanes divide lane by lane
         q_lo = from_d.format(f"{p}div_pd({to_d.format(lo.format('a'))}, {to_d.format(lo.format('b'))})")
         q_hi = from_d.format(f"{p}div_pd({to_d.format(hi.format('a'))}, {to_d.format(hi.format('b'))})")
         out.append(Helper(f"lo_{name}_f64_i32x{half}", (
@@ -276,7 +285,7 @@ def helpers(isa: IsaTable) -> list[Helper]:
         out.append(lanewise_helper(io, f"lo_{op}_const_i64x{isa.lanes['i64']}", "i64", "i64", 2,
                                    f"r[k] = (int64_t)((uint64_t)a[k] {c} (uint64_t)b[k]);"))  # fmt: skip
     out += _split(_NEON_MAGIC + _NEON_BITS) if isa.name == "neon" else _x86_magic(isa) + _x86_minmax_popcount(isa)
-    if isa.name in ("avx2", "avx512"):
+    if isa.name in ("sse2", "avx2", "avx512"):
         out += _f64_division(isa)
     return out
 
@@ -297,8 +306,9 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         **{("ctpop", e): f"{{dst}} = lo_ctpop_{e}x{n}({{a}});" for e, n in (("i32", n32), ("i64", n64))},
         **{(op, e): f"{{dst}} = lo_{op}_{e}x{n}({{a}}, {{b}});" for op in ("minu", "maxu") for e, n in (("i32", n32), ("i64", n64))},
     })  # fmt: skip
-    if isa_name in ("avx2", "avx512"):  # a variable i32 divisor: exact through f64 (_f64_division)
-        out.update({(op, "i32"): f"{{dst}} = lo_{op}_f64_i32x{n32}({{a}}, {{b}});" for op in ("div", "rem", "divu", "remu")})
+    if isa_name in ("sse2", "avx2", "avx512"):  # a variable i32 divisor: exact through f64 (_f64_division)
+        ops = ("div", "rem") if isa_name == "sse2" else ("div", "rem", "divu", "remu")
+        out.update({(op, "i32"): f"{{dst}} = lo_{op}_f64_i32x{n32}({{a}}, {{b}});" for op in ops})
     if isa_name != "neon":
         # a constant amount `{k}` (clamped to 255 by the printer) as the immediate: x86's immediate
         # shifts give 0 / the sign fill for counts >= the width, the defined semantics
