@@ -16,6 +16,7 @@ import functools
 
 import numpy as np
 import pytest
+from isa_support import isa_params
 
 from loopopt.compile import compile
 from loopopt.runtime.isa import host_isas
@@ -108,11 +109,7 @@ def _compiled(name: str, isa: str):
     return compile(CASES[name][0], target=isa)
 
 
-def _rules(name: str) -> dict:
-    return {0: ("close", 1e-4)} if name.startswith("sum_f") else {}
-
-
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ISAS])
+@pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("name", CASES)
 def test_gather_matches_numpy(name: str, isa: str) -> None:
     compiled = _compiled(name, isa)
@@ -140,7 +137,7 @@ def test_same_width_gathers_vectorize() -> None:
         assert "lo_gather_" in emit_program(CASES[name][0], "neon").c_source, name
 
 
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ("scalar", "sse2", "avx2", "avx512")])
+@pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512")))
 def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
     """ASan + UBSan on every case: each array in an allocation of exactly its size (and one
     element in), the gather instructions replaced by checked lane-wise C."""
@@ -173,7 +170,7 @@ func.func @k(%b: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}, %idx: !lo
 """
 
 
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ("avx2", "avx512")])
+@pytest.mark.parametrize("isa", isa_params(("avx2", "avx512")))
 def test_sanitizers_see_an_out_of_bounds_gather(isa: str) -> None:
     """The check above can fail: Loop IR that gathers without a bounds check (a Loop IR load
     promises its index is in bounds) is reported when a lane reads past the source."""

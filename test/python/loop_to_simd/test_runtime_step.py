@@ -14,8 +14,9 @@ import functools
 
 import numpy as np
 import pytest
+from isa_support import isa_params
 
-from loopopt.compile import compile, make_context, parse
+from loopopt.compile import compile, emit, make_context, parse
 from loopopt.interp.runner import run_function
 from loopopt.tools.loop_run import run_compiled, run_compiled_batch
 
@@ -93,7 +94,7 @@ def _compiled(isa: str):
     return compile(PROGRAM, target=isa)
 
 
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ISAS])
+@pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("kernel", ["sum_i64", "affine_i32", "max_f64"])
 def test_runtime_step_loops_match_python(kernel: str, isa: str) -> None:
     compiled = _compiled(isa)
@@ -109,7 +110,7 @@ def test_runtime_step_loops_match_python(kernel: str, isa: str) -> None:
         assert float(got[0]) == want if kernel == "max_f64" else int(got[0]) == want, (kernel, isa, case, got, want)
 
 
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ("avx2", "avx512")])
+@pytest.mark.parametrize("isa", isa_params(("avx2", "avx512")))
 @pytest.mark.parametrize("tail", ["masked", "scalar"])
 def test_runtime_step_tails(isa: str, tail: str) -> None:
     """The last trips mod W positions in one masked block, or the scalar loop from the variable
@@ -123,12 +124,12 @@ def test_runtime_step_tails(isa: str, tail: str) -> None:
 
 
 def test_runtime_step_loops_are_vector_code() -> None:
-    """No SIMD_FALLBACK_SCALAR: the C has the iota x step lanes on every vector ISA."""
-    for isa, marker in (("avx2", "_mm256_"), ("avx512", "_mm512_"), ("sse2", "_mm_"), ("neon", "q_")):
-        c = compile(PROGRAM, target=isa).c_source if isa != "neon" else None
-        if c is not None:
-            body = c[c.index("sum_i64("):]
-            assert marker in body[: body.index("\n}\n")], isa
+    """No SIMD_FALLBACK_SCALAR: every kernel's C has vector intrinsics on every vector ISA."""
+    for isa, marker in (("avx2", "_mm256_"), ("avx512", "_mm512_"), ("sse2", "_mm_"), ("neon", "vdupq_n_")):
+        c = emit(PROGRAM, target=isa).c_source
+        for name in ("sum_i64", "affine_i32", "max_f64"):
+            body = c[c.index(f"{name}("):]
+            assert marker in body[: body.index("\n}\n")], (isa, name)
 
 
 def test_interpreter_agrees_on_small_ranges() -> None:
