@@ -1,4 +1,4 @@
-// Narrow integers: u8 / i8 / u16 data (signless i8 / i16; the ops say unsigned), counted into
+// Narrow integers: u8 / i8 / u16 / i16 data (signless i8 / i16; the ops say unsigned), counted into
 // wide counters without a histogram, and narrow maps. Semantics: docs/integer_semantics.md.
 
 // REF: kernel=@count_u8_in_range inputs=x:u8[n]~0:255;lo:u8=48;hi:u8=57 ref=np.int64(np.count_nonzero((x >= 48) & (x <= 57)))
@@ -50,4 +50,29 @@ func.func @max_u8(%x: !df.array<i8, [i]>) -> i8 {
     df.yield %r : i8
   }
   func.return %m : i8
+}
+
+// REF: kernel=@u16_scale_clamp inputs=x:u16[n]~0:65535;k:i16=3 ref=np.minimum(x.astype(np.int64) // 3, 20000).astype(np.uint16).astype(np.int16)
+func.func @u16_scale_clamp(%x: !df.array<i16, [i]>, %k: i16) -> !df.array<i16, [i]> {
+  %cap = arith.constant 20000 : i16
+  %y = df.map %x : !df.array<i16, [i]> -> !df.array<i16, [i]> {
+  ^bb0(%e: i16):
+    %q = arith.divui %e, %k : i16
+    %c = arith.minui %q, %cap : i16
+    df.yield %c : i16
+  }
+  func.return %y : !df.array<i16, [i]>
+}
+
+// REF: kernel=@i16_sum_of_shifted inputs=x:i16[n]~-32768:32767;s:i16[n]~-1:17 ref=np.sum(np.where((s < 0) | (s >= 16), np.where(x < 0, -1, 0), np.right_shift(x, np.clip(s, 0, 15))).astype(np.int64))
+func.func @i16_sum_of_shifted(%x: !df.array<i16, [i]>, %s: !df.array<i16, [i]>) -> i64 {
+  %zero = arith.constant 0 : i64
+  %w = df.map %x, %s : !df.array<i16, [i]>, !df.array<i16, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i16, %t: i16):
+    %r = arith.shrsi %e, %t : i16
+    %v = arith.extsi %r : i16 to i64
+    df.yield %v : i64
+  }
+  %sum = df.reduce add(%w, %zero) over [i] : !df.array<i64, [i]> -> i64
+  func.return %sum : i64
 }
