@@ -273,7 +273,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     loop.for %i in [lo, lo + peel) { the source body }                 // scalar
     %nt   = arith.select %big, whole K*W blocks of (trips - peel), 0
     loop.for %i in range(lo + peel, lo + peel + nt, K*W) { ... simd.store ... aligned nontemporal }
-    simd.store_fence
+    loop.for %f in [0, select(%big, 1, 0)) { simd.store_fence }          // fence only if streamed
     ```
     """
     op = lowering.source
@@ -307,7 +307,15 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     body.add_op(located(loop.YieldOp(), op))
     sink_stores(body)
     pre(nt)
-    pre(simd.StoreFenceOp())
+    # the fence only where something streamed: an sfence orders every store before it (the
+    # previous call's too); a 1 Ki-element map on Zen 4 was 1-3% faster without it. A
+    # loop.for that runs once when `big` (like the masked tail, no branch op needed)
+    fences = pre(arith.SelectOp(big, lowering.index_const(1), zero)).results[0]
+    fence_body = Block(arg_types=[index])
+    fence_body.add_ops([located(simd.StoreFenceOp(), op), located(loop.YieldOp(), op)])
+    fence = loop.ForOp([zero, fences], [], [], fence_body)
+    fence.location = op.location
+    pre(fence)
     return after
 
 

@@ -89,7 +89,10 @@ func.func @axpb(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f3
 // AVX512:             _mm512_stream_ps(&out[{{.*}}], s_2);
 // AVX512:             _mm512_stream_ps(&out[{{.*}}], s_3);
 // AVX512-NEXT:    }
-// AVX512-NEXT:    _mm_sfence();
+// AVX512-NEXT:    int64_t [[FENCES:.*]] = (stream) ? 1 : 0;
+// AVX512-NEXT:    for (int64_t i = 0; i < [[FENCES]]; i++) {
+// AVX512-NEXT:        _mm_sfence();
+// AVX512-NEXT:    }
 // AVX512:         for (int64_t i = [[NTEND]], i_left = ([[MAINEND:[^)]*]]) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 64ull)) {
 // AVX512:             _mm512_storeu_ps(&out[i], s);
 // AVX512:             _mm512_storeu_ps(&out[{{.*}}], s_3);

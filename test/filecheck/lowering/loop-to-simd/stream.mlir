@@ -2,7 +2,8 @@
 // RUN: loop-opt %s -p 'convert-loop-to-simd{target=neon interleave=1 stream_bytes=1024}' | filecheck %s --check-prefix=NEON
 
 // A map whose output is at least stream_bytes at run time streams it: peel (scalar) to the
-// output's vector alignment, then whole blocks with aligned nontemporal stores and a fence;
+// output's vector alignment, then whole blocks with aligned nontemporal stores and a fence
+// (in a loop that runs once when it streamed: an sfence waits for every earlier store);
 // then the ordinary loops. No branch: when the output is smaller, %peel and the streamed
 // count are 0 and both loops are empty. NEON has no streaming stores: nothing changes.
 
@@ -40,7 +41,10 @@ func.func @scale(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // CHECK-NEXT:       %[[M:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<16xf32>
 // CHECK-NEXT:       simd.store %[[M]], %out[%[[I]]] aligned nontemporal : vector<16xf32>, !loop.buf<f32>
 // CHECK-NEXT:     }
-// CHECK-NEXT:     simd.store_fence
+// CHECK:          %[[FENCES:.*]] = arith.select %stream, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:     loop.for %{{.*}} in [%{{.*}}, %[[FENCES]]) {
+// CHECK-NEXT:       simd.store_fence
+// CHECK-NEXT:     }
 // CHECK:          loop.for %[[J:.*]] in range(%[[NTEND]], %{{.*}}, %{{.*}}) {
 // CHECK-NEXT:       simd.load %x[%[[J]]]
 // CHECK-NEXT:       arith.mulf
