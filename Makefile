@@ -21,7 +21,7 @@ test: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/loop-bench --out results
+	$(BIN)/loop-bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

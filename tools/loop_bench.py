@@ -1,12 +1,14 @@
 """`loop-bench`: loopopt's generated code against the kernel library, gcc, numpy and STREAM.
 
-    loop-bench --out results                       # the full run (several minutes)
+    loop-bench                                     # the full run (several minutes), into results/<cpu>/
     loop-bench --quick --out /tmp/b                # tiny sizes, one trial (CI smoke)
     loop-bench --patterns sum,axpy --sizes 1Ki,16Mi --dtypes f32 --isa avx2,avx512
 
 Writes <out>/README.md (the tables and the targets), <out>/bench.png (the plot, with the
 `bench` extra's matplotlib), <out>/bench.json (raw numbers) and <out>/generated/<isa>.c
-(the C loopopt generated, for reading next to the numbers).
+(the C loopopt generated, for reading next to the numbers). <out> is by default
+results/<vendor>-<cpu model>/ (results/amd-zen4/): one folder per CPU, so runs on
+different machines sit side by side.
 """
 
 from __future__ import annotations
@@ -38,9 +40,17 @@ def _list(text: str | None, valid: Sequence[str], what: str) -> list[str] | None
     return items
 
 
+def default_out() -> Path:
+    """results/<vendor>-<cpu model> of this machine (lowering/target.py's detection)."""
+    from loopopt.lowering.target import native_cpu
+
+    cpu = native_cpu()
+    return Path("results") / f"{cpu.vendor}-{cpu.name}"
+
+
 def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(prog="loop-bench", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=Path("results"), help="results folder (default: results)")
+    ap.add_argument("--out", type=Path, default=None, help="results folder (default: results/<vendor>-<cpu model>, e.g. results/amd-zen4)")
     ap.add_argument("--quick", action="store_true", help="tiny sizes, one short trial, best ISA only, no 10k-op module (CI smoke)")
     ap.add_argument("--patterns", help=f"comma-separated subset of {','.join(PATTERNS)}")
     ap.add_argument("--sizes", help="comma-separated element counts, e.g. 1Ki,64Ki,1Mi,16Mi (default) or 5000")
@@ -88,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     env["wall_time_s"] = round(time.perf_counter() - started, 1)
     run = bench_report.Run(env, tuple(isas), pipelines, config, streams, cells, overheads, build_errors)
 
-    out: Path = args.out
+    out: Path = args.out or default_out()
     out.mkdir(parents=True, exist_ok=True)
     generated = out / "generated"
     generated.mkdir(exist_ok=True)
