@@ -43,7 +43,7 @@ func.func @scale(%x: !loop.buf<f16>, %out: !loop.buf<f16>, %a: f32) {
 // NEON:         uint16x4_t h = vreinterpret_u16_f16(vcvt_f16_f32(m));
 // NEON-NEXT:    vst1_u16(&out[i], h);
 
-// SSE2: f16_storage.mlir:14:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop has f16 lanes: sse2 has no vector f16 <-> f32 conversion (F16C)
+// SSE2: f16_storage_c.mlir:14:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop has f16 lanes: sse2 has no vector f16 <-> f32 conversion (F16C)
 // SSE2: static inline float lo_f16_to_f32(uint16_t h)
 // SSE2: static inline uint16_t lo_f32_to_f16(float f)
 // SSE2-LABEL: void scale(
