@@ -15,7 +15,9 @@ becomes, at W = 8,
 ```
 The Loop IR load promises that every index is in bounds (convert-df-to-loop's `df.gather`
 clamps out-of-bounds indices to 0 and zeroes their values: lowering/df_to_loop/gather.py),
-so every lane is active except the lanes past the end in a masked tail.
+so every lane is active except the lanes past the end in a masked tail. Index and element
+widths may differ (f32 data by i64 indices): the loop then runs at the 64-bit lane count and
+the 32-bit vector is a part vector (targets/c_part.py), which the C prints lane by lane.
 
 Which form (`choose_gather_forms`, after the lowering): the ISA's gather instruction where
 the CPU model's gather cost per lane is below `SCALAR_LOAD_LANE_COST`, else `lanewise`
@@ -32,7 +34,7 @@ from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType, i1
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.cpu_models import CpuModel
-from loopopt.dialects.simd_targets import TargetInfo, element_bits
+from loopopt.dialects.simd_targets import TargetInfo
 
 if TYPE_CHECKING:
     from loopopt.lowering.loop_to_simd.lanes import BlockEmitter
@@ -57,12 +59,6 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     indices = lanes.value
     vt = em.lowering.vector_type(op.result.type, op)
     assert isinstance(indices.type, VectorType)
-    if element_bits(indices.type.element_type) != element_bits(vt.element_type):
-        raise LoopoptDiagnostic(
-            f"{op.name}: a gather of {vt.element_type} by {indices.type.element_type} indices has no simd form "
-            "(index and element widths must match: f32/i32 by i32, f64/i64 by i64)",
-            op,
-        )
     mask = em.load_mask
     if mask is None:
         mask = em.lowering.splat_constant(True, VectorType(i1, [em.width]))

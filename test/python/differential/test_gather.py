@@ -58,7 +58,7 @@ CASES = {
     "take_i64_by_i64": (_take("i64", "i64"), "i64", "i64"),
     "sum_f32_by_i32": (_sum("f32", "i32"), "f32", "i32"),
     "sum_i64_by_i64": (_sum("i64", "i64"), "i64", "i64"),
-    # mixed widths: scalar until loops mixing widths vectorize, but just as bounded
+    # mixed widths: the 32-bit side is a part vector, the gather lane by lane
     "take_f32_by_i64": (_take("f32", "i64"), "f32", "i64"),
     "take_f64_by_i32": (_take("f64", "i32"), "f64", "i32"),
 }
@@ -127,14 +127,17 @@ def test_gather_matches_numpy(name: str, isa: str) -> None:
         assert not problems, f"{name} on {isa}, len(x)={len(inputs[0])}, n={len(inputs[1])}: " + "; ".join(problems)
 
 
-def test_same_width_gathers_vectorize() -> None:
-    """The same-lane-count cases print the ISA's gather instruction (AVX2/AVX-512) or the
-    lane-wise helper (SSE2, NEON); never a scalar loop only."""
+def test_gathers_vectorize() -> None:
+    """The same-width cases print the ISA's gather instruction (AVX2/AVX-512) or the lane-wise
+    helper (SSE2, NEON); the mixed-width ones the lane-wise helper everywhere."""
     for name in ("take_f32_by_i32", "take_f64_by_i64", "take_i32_by_i32", "take_i64_by_i64"):
         assert "_mm512_mask_i" in emit_program(CASES[name][0], "avx512").c_source, name
         assert "_mm256_mask_i" in emit_program(CASES[name][0], "avx2").c_source, name
         assert "lo_gather_" in emit_program(CASES[name][0], "sse2").c_source, name
         assert "lo_gather_" in emit_program(CASES[name][0], "neon").c_source, name
+    for name, helper in (("take_f32_by_i64", "lo_gather_f32_by_i64"), ("take_f64_by_i32", "lo_gather_f64_by_i32")):
+        for isa in ("sse2", "avx2", "avx512", "neon"):
+            assert helper + "(" in emit_program(CASES[name][0], isa).c_source, (name, isa)
 
 
 @pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512")))
