@@ -5,7 +5,8 @@ into loops that each cover whole blocks: the main loop over multiples of W·K it
 a remainder loop over multiples of W, then the tail. Every boundary is `lo + m*s` for a
 multiple m of the block size, computed once before the loops from the trip count.
 
-A runtime step s (`range(lo, hi, %s)`) has no constant block stride (`W*K*s` may not even be
+A runtime step s (`range(lo, hi, %s)`, or a constant one too large for a block of W*K
+iterations to stay an i64 step) has no constant block stride (`W*K*s` may not even be
 an i64), so such a loop is lowered over its positions instead: the lowered loops walk
 p in [0, trips) with unit step, exactly as a loop over `[0, trips)`, and every block computes
 the variable's lanes `lo + (p + k)*s` (lanes.Stepped: i64 arithmetic, which wraps, so every
@@ -37,6 +38,11 @@ from loopopt.lowering.df_to_loop.trips import INT64_MAX, INT64_MIN, IndexMath, c
 from loopopt.lowering.loop_to_simd.lanes import LoopLowering, const_op
 
 
+LARGE_STEP = INT64_MAX // 256
+"""Constant steps larger than this are lowered over positions like runtime ones: a block of
+W*K iterations (up to 16 lanes x 16 blocks) would step past the i64 range."""
+
+
 @dataclass
 class BlockRange:
     """The source loop's range as (lo, step, trips), and the block boundaries derived from it."""
@@ -57,7 +63,7 @@ class BlockRange:
         pre = lowering.emit_pre
         lo, end = op.lower, op.upper
         m = IndexMath(pre, lambda n: pre(const_op(n, IndexType())).results[0])
-        if op.step is not None and constant_of(op.step) is None:
+        if op.step is not None and (constant_of(op.step) is None or abs(constant_of(op.step)) > LARGE_STEP):
             return BlockRange.over_positions(lowering, m)
         if op.step is None:
             step = 1

@@ -62,6 +62,31 @@ func.func @max_f64(%a: index, %b: index, %s: index) -> f64 attributes {loop.kern
 """
 
 
+HUGE_STEPS = """
+func.func @up(%a: index, %b: index) -> i64 attributes {loop.kernel} {
+  %s = arith.constant 4611686018427387904 : index
+  %z = arith.constant 0 : i64
+  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {
+    %k = arith.index_cast %i : index to i64
+    %t = arith.addi %acc, %k : i64
+    loop.yield %t : i64
+  }
+  func.return %r : i64
+}
+
+func.func @down(%a: index, %b: index) -> i64 attributes {loop.kernel} {
+  %s = arith.constant -2305843009213693953 : index
+  %z = arith.constant 0 : i64
+  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {
+    %k = arith.index_cast %i : index to i64
+    %t = arith.addi %acc, %k : i64
+    loop.yield %t : i64
+  }
+  func.return %r : i64
+}
+"""
+
+
 def _wrap(v: int, bits: int) -> int:
     v %= 2**bits
     return v - 2**bits if v >= 2 ** (bits - 1) else v
@@ -121,6 +146,20 @@ def test_runtime_step_tails(isa: str, tail: str) -> None:
             args = tuple(np.int64(v) for v in case)
             got = [run_compiled(compiled, name, args)[0] for name in ("sum_i64", "affine_i32", "max_f64")]
             assert (int(got[0]), int(got[1]), float(got[2])) == _expected(*case), (isa, tail, k, case)
+
+
+@pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512")))
+def test_huge_constant_steps(isa: str) -> None:
+    """A constant step too large for a block of W*K iterations is lowered over positions too
+    (it used to stay scalar: 'a block of 16 iterations of step ... spans more than the i64 range')."""
+    compiled = compile(HUGE_STEPS, target=isa)
+    if isa != "scalar":
+        body = compiled.c_source[compiled.c_source.index("up("):]
+        assert "_mm" in body[: body.index("\n}\n")], "the huge-step loop stayed scalar"
+    for a, b in ((I64_MIN, I64_MAX), (0, I64_MAX), (-5, 2**62 + 1), (I64_MAX, I64_MIN), (3, 3), (0, -(2**61))):
+        for name, step in (("up", 2**62), ("down", -(2**61) - 1)):
+            got = run_compiled(compiled, name, (np.int64(a), np.int64(b)))[0]
+            assert int(got) == _wrap(sum(range(a, b, step)), 64), (isa, name, a, b)
 
 
 def test_runtime_step_loops_are_vector_code() -> None:
