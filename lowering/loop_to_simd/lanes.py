@@ -464,6 +464,11 @@ class BlockEmitter:
             vt = self.lowering.vector_type(result.type, op)
             one, zero = self.lowering.splat_constant(1, vt), self.lowering.splat_constant(0, vt)
             new = simd.SelectOp(self.vector(op.input, op), one, zero)
+        elif isinstance(op, arith.ExtUIOp) and isinstance(op.input.type, IntegerType):
+            # zero extension = sign extension & (2^w - 1): simd.convert extends signed
+            vt = self.lowering.vector_type(result.type, op)
+            wide = self.emit(simd.ConvertOp(self.vector(op.input, op), vt), op).results[0]
+            new = arith.AndIOp(wide, self.lowering.splat_constant((1 << op.input.type.width.data) - 1, vt))
         else:
             reason = NO_VECTOR_FORM.get(cls, "no vector form")
             raise LoopoptDiagnostic(

@@ -226,3 +226,16 @@ func.func @map_f64_to_f16(%x: !df.array<f64, [i]>) -> !df.array<f16, [i]> {
   }
   func.return %y : !df.array<f16, [i]>
 }
+
+// Zero extension i32 -> i64 (arith.extui): the sign extension masked to the low 32 bits.
+// REF: kernel=@sum_u32_as_i64 inputs=x:i32[n]~-2147483648:2147483647 ref=np.sum(x.astype(np.uint32).astype(np.int64))
+func.func @sum_u32_as_i64(%x: !df.array<i32, [i]>) -> i64 {
+  %z = arith.constant 0 : i64
+  %w = df.map %x : !df.array<i32, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i32):
+    %v = arith.extui %e : i32 to i64
+    df.yield %v : i64
+  }
+  %s = df.reduce add(%w, %z) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s : i64
+}
