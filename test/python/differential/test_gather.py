@@ -26,7 +26,7 @@ from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_b
 ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 4099)
 SOURCE_LENGTHS = (0, 1, 5, 1000)
-TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i1": np.bool_}
 
 
 def _take(elt: str, ie: str) -> str:
@@ -61,6 +61,9 @@ CASES = {
     # mixed widths: the 32-bit side is a part vector, the gather lane by lane
     "take_f32_by_i64": (_take("f32", "i64"), "f32", "i64"),
     "take_f64_by_i32": (_take("f64", "i32"), "f64", "i32"),
+    # bytes and bools: scalar loops (no i8 or bool lanes yet), just as bounded
+    "take_i8_by_i32": (_take("i8", "i32"), "i8", "i32"),
+    "take_bool_by_i64": (_take("i1", "i64"), "i1", "i64"),
 }
 
 
@@ -97,6 +100,10 @@ def _cases(name: str) -> list[tuple[tuple[np.ndarray, np.ndarray], tuple]]:
             rng = np.random.default_rng([nx, n, len(name)])
             if elt.startswith("f"):
                 x = rng.standard_normal(nx).astype(TYPES[elt])
+            elif elt == "i1":
+                x = rng.random(nx) < 0.5
+            elif elt == "i8":
+                x = rng.integers(-128, 128, size=nx).astype(np.int8)
             else:
                 x = rng.integers(-(2**30), 2**30, size=nx).astype(TYPES[elt])
             idx = hostile_indices(ie, nx, n, rng)
