@@ -66,9 +66,10 @@ class MapOp(BodyOp):
     def verify_(self) -> None:
         if not self.inputs:
             raise VerifyException("df.map needs at least one input array, found none")
-        axes = broadcast_axes("df.map", self.inputs)
         if not self.outputs:
             raise VerifyException("df.map needs at least one result, found none")
+        # the results' axes are the domain; inputs on some of them are broadcast by axis name
+        axes = broadcast_axes("df.map", self.inputs, axes_of(self.outputs.types[0]))
         for i, t in enumerate(self.outputs.types):
             assert isinstance(t, ArrayType)
             if t.axis_names != axes:

@@ -44,6 +44,7 @@ from loopopt.dialects.df_types import (
     ArrayType,
     ReduceKind,
     ReduceKindAttr,
+    axes_of,
     element_type_of,
     format_axes,
     is_element_type,
@@ -131,9 +132,14 @@ class ReduceOp(IRDLOperation):
         *,
         map_region: Region | None = None,
         where: Region | None = None,
+        domain: Sequence[str] | None = None,
     ):
+        """`domain`: the axes iterated when the map prologue's inputs are broadcast (the results
+        are on its axes other than `over_axes`); by default the first input's."""
         t0 = inputs[0].type
         assert isinstance(t0, ArrayType)
+        if domain is not None:
+            t0 = t0.with_axes(list(domain))
         over = list(over_axes) if over_axes is not None else list(t0.axis_names)
         result_types = [reduced_type(t0.with_element(v.type), over) for v in inits]
         props: dict[str, Attribute] = {
@@ -162,6 +168,20 @@ class ReduceOp(IRDLOperation):
     @property
     def has_where(self) -> bool:
         return bool(self.where.blocks)
+
+    @property
+    def broadcasts(self) -> bool:
+        """A map prologue reads inputs on different axes (broadcast by axis name)."""
+        return self.has_map and len({getattr(t, "axis_names", None) for t in self.inputs.types}) > 1
+
+    @property
+    def domain_axes(self) -> tuple[str, ...]:
+        """The axes the reduction iterates: the inputs' (the first's when they share them), or
+        with broadcasting inputs the result's axes followed by the reduced ones (a matrix
+        product's `[i, k]` + `[j]`), read by axis name."""
+        if not self.broadcasts:
+            return axes_of(self.inputs.types[0])
+        return (*axes_of(self.outputs.types[0]), *self.over_axis_names)
 
     @property
     def value_types(self) -> list[Attribute]:
@@ -225,8 +245,8 @@ class ReduceOp(IRDLOperation):
             )
         if not self.inputs:
             raise VerifyException("df.reduce needs at least one input array, found none")
-        # a map prologue may read inputs broadcast along the first input's domain (a matvec's vector)
-        axes = broadcast_axes("df.reduce", self.inputs) if self.has_map else common_axes("df.reduce", self.inputs)
+        # a map prologue may read inputs broadcast along the domain (a matvec's vector, a matmul's rows and columns)
+        axes = broadcast_axes("df.reduce", self.inputs, self.domain_axes) if self.broadcasts else common_axes("df.reduce", self.inputs)
         over = self.over_axis_names
         if not over or len(set(over)) != len(over) or not set(over) <= set(axes):
             raise VerifyException(
@@ -257,6 +277,7 @@ class ReduceOp(IRDLOperation):
             verify_body("df.reduce where", self.where, elements, [IntegerAttr(0, 1).type])
         t0 = self.inputs.types[0]
         assert isinstance(t0, ArrayType)
+        t0 = t0.with_axes(list(axes))
         custom_accs: list[Attribute] = []
         for i, (kind, value, out) in enumerate(zip(self.kind_values, values, self.outputs, strict=True)):
             expected = reduced_type(t0.with_element(value), over)

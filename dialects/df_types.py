@@ -172,8 +172,8 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
                 f"df.array element type must be f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
                 f"found {self.element_type}"
             )
-        if self.rank not in (1, 2):
-            raise VerifyException(f"df.array rank must be 1 or 2, found {self.rank} axes")
+        if self.rank not in (1, 2, 3):  # rank 3 only between a broadcasting map and its reduction
+            raise VerifyException(f"df.array rank must be 1, 2 or 3, found {self.rank} axes")
         if len(set(self.axis_names)) != self.rank:
             raise VerifyException(f"df.array axes must be distinct, found {format_axes(self.axis_names)}")
 

@@ -16,22 +16,25 @@ def types_text(types: Sequence[Attribute]) -> str:
     return "(" + ", ".join(str(t) for t in types) + ")"
 
 
-def broadcast_axes(op_name: str, values: Sequence[SSAValue]) -> tuple[str, ...]:
-    """The first input's axes (the domain), every other input on those axes or on a
-    subsequence of them (named-axis broadcasting: `v[j]` next to `m[i, j]` is read at each
-    `(i, j)` as `v[j]`); raises naming the first input that is neither."""
-    axes = common_axes(op_name, values[:1])
-    for i, v in enumerate(values[1:], 1):
+def broadcast_axes(op_name: str, values: Sequence[SSAValue], domain: Sequence[str]) -> tuple[str, ...]:
+    """`domain` (the op's iteration axes), checked against its inputs: each on some of the
+    domain's axes, in any order (named-axis broadcasting: `v[j]` next to `m[i, j]` is read at
+    each `(i, j)` as `v[j]`), and every domain axis on some input (its length comes from one)."""
+    domain = tuple(domain)
+    covered: set[str] = set()
+    for i, v in enumerate(values):
         t = v.type
         if not isinstance(t, ArrayType):
             raise VerifyException(f"{op_name} input {i} must be a !df.array, found {t}")
-        names = iter(axes)
-        if not t.axis_names or not all(a in names for a in t.axis_names):
+        if not set(t.axis_names) <= set(domain):
             raise VerifyException(
-                f"{op_name} inputs must share the first input's domain or broadcast along it: input {i} "
-                f"has axes {format_axes(t.axis_names)}, expected {format_axes(axes)} or a subsequence of them"
+                f"{op_name} input {i} has axes {format_axes(t.axis_names)}, expected axes of the domain "
+                f"{format_axes(domain)}"
             )
-    return axes
+        covered |= set(t.axis_names)
+    if missing := [a for a in domain if a not in covered]:
+        raise VerifyException(f"{op_name} domain axis {missing[0]!r} is on no input (its length is unknown)")
+    return domain
 
 
 def common_axes(op_name: str, values: Sequence[SSAValue], what: str = "input") -> tuple[str, ...]:

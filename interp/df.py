@@ -92,24 +92,34 @@ def _take(value: Any, index: Any) -> Any:
     return value[index]
 
 
+def _domain(op: Operation) -> tuple[str, ...] | None:
+    """The axes a map (its results') or a broadcasting reduce (`ReduceOp.domain_axes`) iterates."""
+    if isinstance(op, df.MapOp):
+        return op.outputs.types[0].axis_names  # type: ignore[attr-defined]
+    if isinstance(op, df.ReduceOp) and op.broadcasts:
+        return op.domain_axes
+    return None
+
+
 def _broadcast_inputs(op: Operation, args: Sequence[Any]) -> Sequence[Any]:
-    """Inputs on a subsequence of the first input's axes, spread over its domain by axis name
-    (df_verify.broadcast_axes): `v` on `[j]` next to `m` on `[i, j]` becomes `v[None, :]`."""
+    """Inputs on some of the domain's axes, spread over it by axis name (df_verify.broadcast_axes):
+    `v` on `[j]` next to `m` on `[i, j]` becomes `v[None, :]`; `b` on `[j, k]` in an `[i, k, j]`
+    domain becomes `b.T[None, :, :]`."""
     types = [getattr(v.type, "axis_names", None) for v in op.operands[: len(args)]]
-    if not types or all(t == types[0] for t in types):
+    domain = _domain(op)
+    if domain is None or all(t == domain for t in types):
         return args
-    full, shape = types[0], _shape_of(args[0])
+    extent: dict[str, int] = {}
+    for value, axes in zip(args, types, strict=True):
+        for a, n in zip(axes, np.shape(value), strict=True):
+            if extent.setdefault(a, n) != n:
+                raise InterpretationError(f"{op.name}: inputs have {extent[a]} and {n} elements on axis {a!r}")
+    shape = tuple(extent[a] for a in domain)
     out = []
     for value, axes in zip(args, types, strict=True):
-        if axes != full:
-            value = np.asarray(value)
-            for k, a in enumerate(axes):
-                if value.shape[k] != shape[full.index(a)]:
-                    raise InterpretationError(
-                        f"{op.name}: an input on axes {list(axes)} has {value.shape[k]} elements on axis {a!r}, "
-                        f"the first input {shape[full.index(a)]}"
-                    )
-            value = np.broadcast_to(np.expand_dims(value, [k for k, a in enumerate(full) if a not in axes]), shape)
+        if axes != domain:
+            value = np.asarray(value).transpose(sorted(range(len(axes)), key=lambda k: domain.index(axes[k])))
+            value = np.broadcast_to(np.expand_dims(value, [k for k, a in enumerate(domain) if a not in axes]), shape)
         out.append(value)
     return out
 
@@ -230,9 +240,8 @@ class DFFunctions(InterpreterFunctions):
     def run_reduce(self, interpreter: Interpreter, op: df.ReduceOp, args: PythonValues):
         n = len(op.inputs)
         xs, inits = _prologue(interpreter, op, args[:n]), args[n:]
-        in_type = op.inputs.types[0]
-        assert isinstance(in_type, ArrayType)
-        axes = tuple(in_type.axis_names.index(a) for a in op.over_axis_names)
+        domain = op.domain_axes
+        axes = tuple(domain.index(a) for a in op.over_axis_names)
         results: list[Any] = [None] * len(inits)
         custom = [k for k, kind in enumerate(op.kind_values) if kind == ReduceKind.CUSTOM]
         for k, kind in enumerate(op.kind_values):

@@ -25,6 +25,16 @@ from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.df_to_loop.values import BufArray, Lowered, RecordArray
 
 
+def check_buffer_rank(t: ArrayType, at: Operation) -> None:
+    """Buffers have rank 1 or 2: a rank-3 df array exists only inside a reduction it fuses into."""
+    if t.rank > 2:
+        raise LoopoptDiagnostic(
+            f"{t} needs a rank-{t.rank} buffer: rank-3 arrays are only supported fused into a df.reduce "
+            "over one of their axes (a broadcasting map then its reduction, e.g. a matrix product)",
+            at,
+        )
+
+
 @dataclass(frozen=True)
 class RangeExtent:
     """What the kernel computes for a df.range's axis."""
@@ -181,6 +191,7 @@ class KernelLowering:
                     for n, ft in elem.fields
                 ),
             )
+        check_buffer_rank(t, self.func)
         op = builder.insert(loop.AllocOp(sizes, loop.BufType(elem, t.rank)))
         if hint:
             op.result.name_hint = hint

@@ -41,7 +41,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.abi import AXES, CAPACITY, COUNT, EXTENTS, FIELD, KERNEL, RESULT, ROLE, STEPS
-from loopopt.lowering.df_to_loop.context import KernelLowering
+from loopopt.lowering.df_to_loop.context import KernelLowering, check_buffer_rank
 from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.values import (
     BufArray,
@@ -86,6 +86,7 @@ def _new_input(ctx: KernelLowering, t: Attribute, hint: str, arg: BlockArgument)
                 _new_input(ctx, t.with_element(ft), f"{hint}_{n}", arg) for n, ft in elem.fields
             )
             return RecordArray(elem, fields)
+        check_buffer_rank(t, ctx.func)
         new = block.insert_arg(loop.BufType(elem, t.rank), len(block.args))
         new.name_hint = hint
         ctx.arg_attrs[new] = {ROLE: StringAttr("in"), AXES: _axes_attr(t.axis_names)}
@@ -136,6 +137,7 @@ def _new_output(ctx: KernelLowering, t: ArrayType, hint: str, position: int, fie
             tuple(_new_output(ctx, t.with_element(ft), f"{hint}_{n}", position, n) for n, ft in elem.fields),
         )
     block = ctx.block
+    check_buffer_rank(t, ctx.func)
     new = block.insert_arg(loop.BufType(elem, t.rank), len(block.args))
     new.name_hint = hint
     ctx.arg_attrs[new] = {

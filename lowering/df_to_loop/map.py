@@ -62,8 +62,9 @@ class LowerMap(DFLoweringPattern[df.MapOp]):
         t = op.outputs.types[0]
         assert isinstance(t, ArrayType)
         axes = t.axis_names
-        extents = inputs[0].extents  # type: ignore[union-attr]
-        dests = [ctx.destination(b, r, extents) for r in op.outputs]
+        in_axes = [v.type.axis_names for v in op.inputs]  # type: ignore[attr-defined]
+        iters = iters_for(inputs, axes, axes, in_axes)  # an input on fewer axes is broadcast by name
+        dests = [ctx.destination(b, r, [it.extent for it in iters]) for r in op.outputs]
 
         def emit(inner: Builder, point: Point, elements: list[Lowered]) -> None:
             outs = inline_body(ctx, inner, op.body.block, elements, op)
@@ -71,15 +72,14 @@ class LowerMap(DFLoweringPattern[df.MapOp]):
                 store(inner, value, dest, axes, point)
 
         if zips(inputs, t.rank):
-            build_zip(ctx, b, inputs, extents[0], axes[0], emit)
+            build_zip(ctx, b, inputs, iters[0].extent, axes[0], emit)
         else:
-            in_axes = [v.type.axis_names for v in op.inputs]  # type: ignore[attr-defined]
 
             def step(inner: Builder, point: Point, accs: list[SSAValue]) -> list[SSAValue]:
                 emit(inner, point, [load(ctx, inner, x, a, point) for x, a in zip(inputs, in_axes, strict=True)])
                 return []
 
-            build_nest(ctx, b, iters_for(inputs, axes, axes), [], [], step)
+            build_nest(ctx, b, iters, [], [], step)
         for r, dest in zip(op.outputs, dests, strict=True):
             ctx.bind(r, dest)
 

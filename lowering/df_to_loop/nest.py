@@ -41,15 +41,22 @@ class Iter:
     extent: SSAValue
 
 
-def iters_for(arrays: Sequence[Lowered], axes: Sequence[str], walk: Sequence[str]) -> list[Iter]:
+def iters_for(arrays: Sequence[Lowered], axes: Sequence[str], walk: Sequence[str],
+              array_axes: Sequence[Sequence[str]] | None = None) -> list[Iter]:
     """Loops over axes `walk` of arrays on `axes` (the op's spelling): a range input on an
     axis bounds that loop by its guarded length (which is at most every buffer's extent on
-    the axis); otherwise the first input's extent bounds it."""
+    the axis); otherwise the first input's extent bounds it. With `array_axes` (each array's
+    own axes, when some are broadcast) the first array on the axis does."""
     out: list[Iter] = []
     for a in walk:
-        d = list(axes).index(a)
         rng = next((x for x in arrays if isinstance(x, RangeArray) and x.axis == a), None)
-        extent = rng.count if rng is not None else arrays[0].extents[d]  # type: ignore[union-attr]
+        if rng is not None:
+            extent = rng.count
+        elif array_axes is None:
+            extent = arrays[0].extents[list(axes).index(a)]  # type: ignore[union-attr]
+        else:
+            k = next(k for k, own in enumerate(array_axes) if a in own)
+            extent = arrays[k].extents[list(array_axes[k]).index(a)]  # type: ignore[union-attr]
         out.append(Iter(a, extent))
     return out
 

@@ -49,7 +49,7 @@ from xdsl.ir import Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df
-from loopopt.dialects.df_types import ArrayType, ReduceKind
+from loopopt.dialects.df_types import ReduceKind
 from loopopt.lowering.df_to_loop.body import inline_body
 from loopopt.lowering.df_to_loop.combine import accum, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering
@@ -109,10 +109,9 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
         inputs = [ctx.get(v, op) for v in op.inputs]
         inits = [scalar_init(ctx, v, op) for v in op.inits]
         kinds = op.kind_values
-        t = op.inputs.types[0]
-        assert isinstance(t, ArrayType)
-        axes, over = t.axis_names, op.over_axis_names
+        axes, over = op.domain_axes, op.over_axis_names
         kept = [a for a in axes if a not in over]
+        in_axes = [v.type.axis_names for v in op.inputs] if op.broadcasts else None  # type: ignore[attr-defined]
         reassoc = op.reassoc is not None
         flat_inits = flatten(inits)
         accs = [accum(k, reassoc) for k, v in zip(kinds, inits, strict=True) for _ in scalars_of(v)]
@@ -133,7 +132,7 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
                     nxt[k] = v
             return flatten(nxt)
 
-        over_iters = iters_for(inputs, axes, over)
+        over_iters = iters_for(inputs, axes, over, in_axes)
         if op.has_where:  # rank 1 (verified): one predloop
             (it,) = over_iters
 
@@ -153,8 +152,8 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
                 ctx.bind(r, v)
             return
 
-        (kept_iter,) = iters_for(inputs, axes, kept)
-        dests = [ctx.destination(b, r, (kept_iter.extent,)) for r in op.outputs]
+        kept_iters = iters_for(inputs, axes, kept, in_axes)
+        dests = [ctx.destination(b, r, [it.extent for it in kept_iters]) for r in op.outputs]
 
         def row(outer: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
             finals = build_nest(ctx, outer, over_iters, flat_inits, accs, step, point)
@@ -162,6 +161,6 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
                 store(outer, v, dest, kept, point)
             return []
 
-        build_nest(ctx, b, [kept_iter], [], [], row)
+        build_nest(ctx, b, kept_iters, [], [], row)
         for r, dest in zip(op.outputs, dests, strict=True):
             ctx.bind(r, dest)

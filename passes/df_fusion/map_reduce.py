@@ -84,7 +84,7 @@ class FuseMapIntoReduction(FusionPattern):
                         inputs, lambda b, elems: inline_body(op.where, b, consumer_elements(b, elems)))
                 fused = df.ReduceOp(op.kind_values, inputs, list(op.inits), op.over_axis_names,
                                     op.reassoc is not None, clone_region(op.body),
-                                    map_region=prologue, where=where)
+                                    map_region=prologue, where=where, domain=op.domain_axes)
             fused.location = op.location
         rewriter.replace(op, fused)
         erase_if_dead(partner, rewriter)

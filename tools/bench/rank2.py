@@ -2,18 +2,19 @@
 
     python -m loopopt.tools.bench.rank2 [--target avx512] [--trials 15]
 
-Each row times loopopt's kernel (built by `loop-pipeline{target}`, or for the matrix multiply
-the listed Loop IR pipeline) against numpy, interleaved (tools/bench/timing.py: this thread's
-CPU time, median of the trials). The matrix-vector row also times a hand-written AVX-512 /
-AVX2 row-dot kernel (four accumulators per row, gcc -O3 -march=native) next to numpy's
-`m @ v` (OpenBLAS sgemv); the matrix multiply is compared with numpy's `a @ b` (OpenBLAS
-sgemm, one thread: run with OPENBLAS_NUM_THREADS=1 for a like-for-like ratio, and without
-OPENBLAS_CORETYPE so OpenBLAS picks its Zen kernels).
+Each row times loopopt's kernel from the df corpus (test/corpus/df/rank2_vector.mlir,
+matvec.mlir, matmul.mlir) built by `loop-pipeline{target}` (and, where the jam factor of
+`loop-interchange{rows=R}` matters, with other R) against numpy, interleaved
+(tools/bench/timing.py: this thread's CPU time, median of the trials). The matrix-vector rows
+also time a hand-written AVX-512 / AVX2 row-dot kernel (four accumulators per row, gcc -O3
+-march=native) next to numpy's `m @ v` (OpenBLAS sgemv); the matrix multiply is compared with
+numpy's `a @ b` (OpenBLAS sgemm; run with OPENBLAS_NUM_THREADS=1 for a like-for-like ratio,
+and without OPENBLAS_CORETYPE so OpenBLAS picks its Zen kernels).
 
-The matrix multiply is Loop IR (`MATMUL`): df arrays have rank at most 2, so `C[i,k] = Σ_j
-A[i,j] B[j,k]` has no df spelling yet. `loop-interchange{rows=R}` turns its k/j nest so each
-row of C is updated by R rows of B at a time (vectorized along k), which is the register
-blocking this pipeline reaches: R FMAs per load and store of a C vector.
+The matrix multiply is `map(a[i,j], b[j,k]) -> [i,k,j]` reduced over `j` (named-axis
+broadcasting, docs/df.md): the nest i, k, j, which `loop-interchange{rows=R}` turns into rows of
+C updated R rows of B at a time, vectorized along k: R FMAs per load and store of a C vector,
+the register blocking this pipeline reaches.
 """
 
 from __future__ import annotations
@@ -33,38 +34,6 @@ from loopopt.tools.bench.timing import TimingConfig, python_loop, time_group
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "test" / "corpus" / "df"
-
-MATMUL = """
-func.func @matmul_f32(%a: !loop.buf<f32, 2> {loop.role = "in", loop.axes = ["i", "j"]},
-                      %b: !loop.buf<f32, 2> {loop.role = "in", loop.axes = ["j", "k"]},
-                      %c: !loop.buf<f32, 2> {loop.role = "out", loop.axes = ["i", "k"], loop.result = 0 : i64})
-    attributes {loop.kernel} {
-  %c0 = arith.constant 0 : index
-  %n_i = loop.dim %a, 0 : !loop.buf<f32, 2>
-  %n_j = loop.dim %a, 1 : !loop.buf<f32, 2>
-  %n_k = loop.dim %b, 1 : !loop.buf<f32, 2>
-  %zero = arith.constant 0.0 : f32
-  loop.for %i in [%c0, %n_i) {
-    loop.for %k in [%c0, %n_k) {
-      %s = loop.for %j in [%c0, %n_j) accs(%acc = %zero : f32 add reassoc) {
-        %x = loop.load %a[%i, %j] : !loop.buf<f32, 2>
-        %y = loop.load %b[%j, %k] : !loop.buf<f32, 2>
-        %p = arith.mulf %x, %y : f32
-        %t = arith.addf %acc, %p : f32
-        loop.yield %t : f32
-      }
-      loop.store %s, %c[%i, %k] : !loop.buf<f32, 2>
-    }
-  }
-  func.return
-}
-"""
-
-
-def matmul_pipeline(target: str, rows: int) -> str:
-    return (f"loop-interchange{{rows={rows}}},loop-vectorize,loop-simplify{{fma=true}},"
-            f"convert-loop-to-simd{{target={target} fallback=true}},loop-simplify,canonicalize,cse")
-
 
 HAND_MATVEC = r"""
 #include <immintrin.h>
@@ -177,7 +146,7 @@ def rows(target: str, config: TimingConfig) -> list[tuple[str, str, dict[str, fl
     c = np.empty((n, n), np.float32)
     runners = {}
     for r in (4, 8):
-        k = loopopt.compile(MATMUL, target=target, pipeline=matmul_pipeline(target, r))
+        k = loopopt.compile((CORPUS / "matmul.mlir").read_text(), target=target, pipeline=_pipeline_with_rows(target, r))
         k.matmul_f32(a, b, c)
         ok = np.allclose(c, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-3)
         runners[f"loopopt rows={r}"] = kernel_runner(k.matmul_f32, a, b, c)
