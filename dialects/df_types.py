@@ -128,7 +128,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     name = "df.array"
 
     element_type: Attribute
-    """The dtype of every element: f32, f64, i1, i8, i16, i32, i64 or a `!df.record`."""
+    """The dtype of every element: f16 (storage), f32, f64, i1, i8, i16, i32, i64 or a `!df.record`."""
     axes: ArrayAttr[StringAttr]
     """Axis names, outermost first."""
 
@@ -169,7 +169,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_element_type(self.element_type):
             raise VerifyException(
-                f"df.array element type must be f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
+                f"df.array element type must be f16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
                 f"found {self.element_type}"
             )
         if self.rank not in (1, 2, 3):  # rank 3 only between a broadcasting map and its reduction

@@ -74,7 +74,7 @@ class BufType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_element_type(self.element_type):
             raise VerifyException(
-                f"!loop.buf element type must be one of f32, f64, i8, i16, i32, i64, i1, found {self.element_type}"
+                f"!loop.buf element type must be one of f16, f32, f64, i8, i16, i32, i64, i1, found {self.element_type}"
             )
         if self.rank.data not in (1, 2):
             raise VerifyException(f"!loop.buf rank must be 1 or 2, found {self.rank.data}")
