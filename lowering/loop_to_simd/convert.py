@@ -145,8 +145,8 @@ class ConvertLoopToSimdPass(ModulePass):
     interleave: int = 0
     """Independent vector accumulators per reduction; 0 picks per target."""
     partial: bool = True
-    """Allow loops mixing element widths (their narrower vectors fill part of a register);
-    false makes them an error (or scalar under `fallback`): the C printer prints full registers only."""
+    """Allow loops mixing 32- and 64-bit lanes (their 32-bit vectors fill half a register, printed
+    by targets/c_part.py); false makes them an error (or scalar under `fallback`)."""
     fallback: bool = False
     """Keep a vector loop the target cannot express as the scalar loop it means (width 1)
     instead of failing; with `remarks`, say why (SIMD_FALLBACK_SCALAR)."""
