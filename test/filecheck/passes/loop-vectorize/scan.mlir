@@ -100,3 +100,31 @@ func.func @scan_and_max(%b: !loop.buf<i64>, %o: !loop.buf<i64>, %n: index, %z: i
   }
   func.return %s#0, %s#1 : i64, i64
 }
+
+// -----
+
+// filter → scan as lowered (a width-1 predloop appending the running value) gets width W,
+// lane_scan and a scan accumulator like a vecloop scan.
+// CHECK-LABEL: func.func @kept_cumsum
+// CHECK:         loop.predloop %{{.*}} width(W) tail(scalar) mask(unset) accs(%[[ACC:.*]] = %{{.*}} : i32 add scan) pred {
+// CHECK:         } body {
+// CHECK-NEXT:      %[[X:.*]] = loop.load
+// CHECK-NEXT:      %[[P:.*]] = loop.lane_scan <add> %[[X]] : i32
+// CHECK-NEXT:      %[[T:.*]] = arith.addi %[[ACC]], %[[P]] : i32
+// CHECK-NEXT:      loop.append %[[T]], %{{.*}} : !loop.buf<i32>
+// CHECK-NEXT:      loop.yield %[[T]] : i32
+func.func @kept_cumsum(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i32) -> (index, i32) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %cnt, %s = loop.predloop %i in [%c0, %n) width(1) tail(scalar) mask(unset) accs(%acc = %z : i32 add) pred {
+    %e = loop.load %b[%i] : !loop.buf<i32>
+    %c = arith.cmpi sgt, %e, %zero : i32
+    loop.yield %c : i1
+  } body {
+    %x = loop.load %b[%i] : !loop.buf<i32>
+    %t = arith.addi %acc, %x : i32
+    loop.append %t, %o : !loop.buf<i32>
+    loop.yield %t : i32
+  }
+  func.return %cnt, %s : index, i32
+}
