@@ -192,15 +192,20 @@ class LoopStatements(FunctionCore):
         assert isinstance(parent, loop.LoopLike)
         targets = [self.e(a) for a in parent.acc_args]
         values = [self.e(v) for v in op.values]
-        pairs = [(t, v) for t, v in zip(targets, values) if t != v]
-        if len(pairs) > 1 and any(v in targets for _, v in pairs):
+        moves = [
+            (t, v, acc)
+            for t, v, acc in zip(targets, values, parent.acc_args, strict=True)
+            if t != v
+        ]
+        if len(moves) > 1 and any(v in targets for _, v, _ in moves):
+            # a parallel copy (the accumulators permute): through temporaries of each one's type
             temps = []
-            for (t, v), acc in zip(pairs, parent.acc_args):
+            for t, v, acc in moves:
                 tmp = self.fresh(f"{t}_next")
                 self.line(f"{self.c_type(acc.type, op)} {tmp} = {v};")
-                temps.append((t, tmp))
-            pairs = temps
-        for t, v in pairs:
+                temps.append((t, tmp, acc))
+            moves = temps
+        for t, v, _ in moves:
             self.line(f"{t} = {v};")
 
 
