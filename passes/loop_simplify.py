@@ -19,6 +19,7 @@ from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFun
 from loopopt.passes.candidate_walker import CandidateRewriteWalker
 from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
 from loopopt.passes.options import check_options
+from loopopt.passes.select_minmax import SelectOfCompareToMinMax
 
 FOLDABLE: tuple[type[Operation], ...] = (
     *BINARY,
@@ -125,8 +126,9 @@ class ApplyRules(RewritePattern):
             return
 
 
-def populate_loop_simplify_patterns(fma: bool = False) -> list[RewritePattern]:
-    return [FoldConstant(), ApplyRules(RULES + (FMA_RULES if fma else ()))]
+def populate_loop_simplify_patterns(fma: bool = False, target: str | None = None) -> list[RewritePattern]:
+    """`target`: the module's `loop.target` (after lowering), which select -> min/max reads."""
+    return [FoldConstant(), ApplyRules(RULES + (FMA_RULES if fma else ())), SelectOfCompareToMinMax(target)]
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,8 @@ class LoopSimplifyPass(ModulePass):
       rules only where IEEE-exact);
     * integer power unrolling: `math.ipowi` / `math.fpowi` with constant exponent 0..4,
       `math.powf` with exponent 0.0..4.0 (`x**3 -> x*x*x`);
+    * after lowering, integer `select(x > c, x, c)` -> `max(x, c)` (and min, unsigned, swapped)
+      where the target's min/max is one instruction (passes/select_minmax.py);
     * with `fma=true`, `a + b*c` and `b*c + a` on floats become `math.fma(b, c, a)` when
       the product has no other use. Off by default: SSE2 and scalar targets must not
       contract (the pipeline sets it per target).
@@ -155,8 +159,11 @@ class LoopSimplifyPass(ModulePass):
         check_options(self)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = populate_loop_simplify_patterns(self.fma)
+        from loopopt.targets.c import module_target  # the printer's tables: not at loop-opt start-up
+
+        patterns = populate_loop_simplify_patterns(self.fma, module_target(op))
         roots = frozenset(root for p in patterns if isinstance(p, ApplyRules) for root in p.by_root)
+        roots |= frozenset(SelectOfCompareToMinMax.roots)
         CandidateRewriteWalker(  # starts only from ops a fold or a rule can match (and dead ops)
             GreedyRewritePatternApplier(patterns),
             candidate=lambda o: type(o) in roots or _foldable_op(o),
