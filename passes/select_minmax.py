@@ -48,8 +48,10 @@ _SIMD_OP: dict[str, type[Operation]] = {
 """After lowering, signed min/max are simd ops; unsigned ones stay arith on vectors (the lowering's
 SAME_OP, printed by targets/c_intvec.py's `minu`/`maxu` rows)."""
 
-_ONE_INTRINSIC = re.compile(r"\{dst\} = (?!lo_)\w+\(\{a\}, \{b\}\);")
-"""A row that is one intrinsic call on the two operands, not an lo_* helper or a blend."""
+_CAST = r"(?:vreinterpretq_\w+\()?"  # NEON's free type reinterpretations around the operands
+_ONE_INTRINSIC = re.compile(rf"\{{dst\}} = {_CAST}(?!lo_)\w+\({_CAST}\{{a\}}\)?, {_CAST}\{{b\}}\)?\)\)?;")
+"""A row that is one intrinsic call on the two operands (`_mm256_max_epi32({a}, {b})`, NEON's
+`vmaxq_u32` between reinterpret casts), not an lo_* helper or a compare and a blend."""
 
 
 def _predicate(cmp: Operation) -> str | None:
