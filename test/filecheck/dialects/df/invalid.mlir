@@ -508,6 +508,7 @@ func.func @scan_result(%x: !df.array<f32, [i]>, %z: f32) {
 func.func @scan_init(%x: !df.array<f32, [i]>, %z: i32) {
   %s = "df.scan"(%x, %z) <{kind = #df.kind<add>}> ({
   }, {
+  }, {
   }) : (!df.array<f32, [i]>, i32) -> !df.array<f32, [i]>
   func.return
 }
@@ -545,6 +546,7 @@ func.func @scan_body_not_custom(%x: !df.array<f32, [i]>, %z: f32) {
 func.func @scan_no_input(%z: f32) {
   %s = "df.scan"(%z) <{kind = #df.kind<add>}> ({
   }, {
+  }, {
   }) : (f32) -> !df.array<f32, [i]>
   func.return
 }
@@ -554,6 +556,7 @@ func.func @scan_no_input(%z: f32) {
 
 func.func @scan_inputs(%x: !df.array<f32, [i]>, %z: f32) {
   %s = "df.scan"(%x, %x, %z) <{kind = #df.kind<add>}> ({
+  }, {
   }, {
   }) : (!df.array<f32, [i]>, !df.array<f32, [i]>, f32) -> !df.array<f32, [i]>
   func.return
