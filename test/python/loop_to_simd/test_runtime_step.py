@@ -23,17 +23,26 @@ from loopopt.tools.loop_run import run_compiled, run_compiled_batch
 ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 
-PROGRAM = """
-func.func @sum_i64(%a: index, %b: index, %s: index) -> i64 attributes {loop.kernel} {
+
+
+def _sum_i64(name: str, step: int | None) -> str:
+    """Sum of i64(i) over range(%a, %b, step): a runtime step argument `%s` when step is None."""
+    params, const = ("%a: index, %b: index, %s: index", "") if step is None else (
+        "%a: index, %b: index", f"\n  %s = arith.constant {step} : index")
+    return f"""
+func.func @{name}({params}) -> i64 attributes {{loop.kernel}} {{{const}
   %z = arith.constant 0 : i64
-  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {
+  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {{
     %k = arith.index_cast %i : index to i64
     %t = arith.addi %acc, %k : i64
     loop.yield %t : i64
-  }
+  }}
   func.return %r : i64
-}
+}}
+"""
 
+
+PROGRAM = _sum_i64("sum_i64", None) + """
 func.func @affine_i32(%a: index, %b: index, %s: index) -> i32 attributes {loop.kernel} {
   %z = arith.constant 0 : i32
   %c3 = arith.constant 3 : index
@@ -62,29 +71,7 @@ func.func @max_f64(%a: index, %b: index, %s: index) -> f64 attributes {loop.kern
 """
 
 
-HUGE_STEPS = """
-func.func @up(%a: index, %b: index) -> i64 attributes {loop.kernel} {
-  %s = arith.constant 4611686018427387904 : index
-  %z = arith.constant 0 : i64
-  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {
-    %k = arith.index_cast %i : index to i64
-    %t = arith.addi %acc, %k : i64
-    loop.yield %t : i64
-  }
-  func.return %r : i64
-}
-
-func.func @down(%a: index, %b: index) -> i64 attributes {loop.kernel} {
-  %s = arith.constant -2305843009213693953 : index
-  %z = arith.constant 0 : i64
-  %r = loop.for %i in range(%a, %b, %s) accs(%acc = %z : i64 add) {
-    %k = arith.index_cast %i : index to i64
-    %t = arith.addi %acc, %k : i64
-    loop.yield %t : i64
-  }
-  func.return %r : i64
-}
-"""
+HUGE_STEPS = _sum_i64("up", 2**62) + _sum_i64("down", -(2**61) - 1)
 
 
 def _wrap(v: int, bits: int) -> int:
