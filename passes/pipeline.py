@@ -19,7 +19,8 @@ convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}
                              target cannot express stay scalar, with a remark under remarks=true;
                              with a cpu (given, or native for target=native): tail=auto on
                              targets with masked memory ops unless `tail` is given)
-loop-simplify                clean up the index arithmetic of the lowering
+loop-simplify                clean up the index arithmetic of the lowering; integer
+                             select(x > c, x, c) -> max where the target has it (select_minmax)
 canonicalize, cse            fold and merge the duplicated constants and loads
 ```
 Contraction comes after vectorization: loop-vectorize recognizes a reduction by its
