@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -9,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cprint_programs import module_text
-from loopopt.compile import parse
+from loopopt.compile import make_context, parse, run_pipeline
 from loopopt.targets.c import emit_c
 
 WERROR = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-c", "-o", "/dev/null"]
@@ -29,6 +30,7 @@ COMPILERS = [
 ]
 
 FILECHECK_INPUTS = Path(__file__).parents[2] / "filecheck" / "targets" / "c"
+_RUN_PIPELINE = re.compile(r"^// RUN: loop-opt %s -p '([^']*)' -t c\b", re.MULTILINE)
 
 
 def _compile(tmp_path: Path, command: list[str], source: str) -> None:
@@ -51,11 +53,20 @@ def test_simd_programs_compile_without_warnings(tmp_path: Path, isa: str, comman
 
 @pytest.mark.parametrize(("isa", "command"), COMPILERS, ids=[f"{i}-{c[0]}" for i, c in COMPILERS])
 def test_filecheck_inputs_compile_without_warnings(tmp_path: Path, isa: str, command: list[str]) -> None:
-    """The FileCheck inputs of this ISA (and the scalar Loop IR one, on every ISA)."""
+    """The FileCheck inputs of this ISA (and the scalar Loop IR one, on every ISA); an input whose
+    RUN lines compile it with `-p 'loop-pipeline{target=ISA}'` is printed through that pipeline."""
     for path in sorted(FILECHECK_INPUTS.glob("*.mlir")):
         if path.name.startswith("error_"):
             continue
-        module = parse(path.read_text(), name=str(path))
+        text = path.read_text()
+        module = parse(text, name=str(path))
+        pipelines = _RUN_PIPELINE.findall(text)
+        if pipelines:
+            for pipeline in (p for p in pipelines if f"target={isa}" in p):
+                module = parse(text, name=str(path))
+                run_pipeline(module, pipeline, make_context())
+                _compile(tmp_path, command, emit_c(module))
+            continue
         recorded = module.attributes.get("loop.target")
         if recorded is not None and recorded.data != isa:  # type: ignore[attr-defined]
             continue

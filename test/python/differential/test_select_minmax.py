@@ -136,7 +136,7 @@ _MAX = {"avx2": ("_mm256_max_epi32", None), "avx512": ("_mm512_max_epi32", "_mm5
 def test_filtered_sum_uses_max_where_it_is_one_instruction(isa: str) -> None:
     for elt, intrinsic in zip(TYPES, _MAX[isa]):
         c = emit_program(_filtered_sum(elt, "sgt"), isa).c_source
-        if intrinsic is not None:  # the declines are pinned by targets/c/filter_sum_minmax.mlir
+        if intrinsic is not None:  # the declines are pinned by passes/loop-simplify/select-minmax-c.mlir
             assert intrinsic in c, (isa, elt)
 
 
