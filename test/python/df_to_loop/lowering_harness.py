@@ -18,8 +18,14 @@ from loopopt.lowering.abi import find_kernel
 from loopopt.lowering.df_to_loop.convert import ConvertDFToLoopPass
 
 LOOP_OPS = (loop.ForOp, loop.ZipOp, loop.PredLoopOp, loop.VecLoopOp)
-DF_LOOP_OPS = (df.MapOp, df.FilterOp, df.ReduceOp, df.FoldOp, df.ScanOp)
-"""df ops that need a loop (plus df.select on arrays)."""
+DF_LOOP_OPS = (df.MapOp, df.FilterOp, df.ReduceOp, df.FoldOp, df.ScanOp, df.GatherOp)
+"""df ops that need a loop (plus df.select on arrays); a gather needs two (nests_of)."""
+
+
+def nests_of(op) -> int:
+    """Loop nests one df op lowers to: a gather's in-bounds loop plus the loop writing zeros
+    where its source is empty (lowering/df_to_loop/gather.py); one for the others."""
+    return 2 if isinstance(op, df.GatherOp) else 1
 
 
 def lowering_context() -> Context:
