@@ -14,7 +14,7 @@ from functools import cache
 import numpy as np
 import pytest
 from corpus import SIZES, Expected, load_corpus
-from lowering_harness import FUSED_FORMS_DIR, lower, parse, result_extents
+from lowering_harness import FUSED_FORMS_DIR, lower, lower_unfused_where_possible, parse, result_extents
 
 from loopopt.lowering.abi import call_loop_kernel, find_kernel
 
@@ -24,7 +24,7 @@ MODES = {"df-to-loop": False, "df-fuse+df-to-loop": True}
 
 @cache
 def lowered(path, fuse: bool):
-    return lower(parse(path), fuse)
+    return lower(parse(path), fuse) if fuse else lower_unfused_where_possible(path)
 
 
 @pytest.mark.parametrize("mode", MODES)

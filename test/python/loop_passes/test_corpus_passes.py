@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 import pytest
 from corpus import SIZES, Expected, load_corpus
-from lowering_harness import lower, loop_nests, lowering_context, parse, result_extents
+from lowering_harness import lower_unfused_where_possible, loop_nests, lowering_context, result_extents
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
@@ -64,7 +64,7 @@ FUSED_TO_ONE_LOOP = {
 
 @cache
 def lowered(path) -> ModuleOp:
-    return lower(parse(path), fuse=False)
+    return lower_unfused_where_possible(path)
 
 
 @cache
