@@ -11,12 +11,12 @@ def test_flags_per_isa():
     x86 = list(isa.X86_CFLAGS) if isa._x86_host() else []
     assert isa.cflags("scalar") == x86
     assert isa.cflags("sse2") == ["-msse2", *x86]
-    assert isa.cflags("avx2") == ["-mavx2", "-mfma", *x86]
+    assert isa.cflags("avx2") == ["-mavx2", "-mfma", "-mf16c", *x86]  # f16 storage converts with F16C
     assert isa.cflags("avx512") == ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma", *x86]
     assert isa.cflags("native") == ["-march=native", *x86]
     assert isa.cflags("neon") == []
     full = isa.compile_flags("avx2")
-    assert full == [*isa.COMMON_CFLAGS, *isa.GENERATED_CFLAGS, "-mavx2", "-mfma", *x86]
+    assert full == [*isa.COMMON_CFLAGS, *isa.GENERATED_CFLAGS, "-mavx2", "-mfma", "-mf16c", *x86]
     assert "-fno-tree-vectorize" in full  # docs/build_flags.md: gcc 12's vectorizer miscompiles generated folds
     native = isa.compile_flags("native")
     assert "-march=native" in native and "-fno-tree-vectorize" not in native
