@@ -22,7 +22,7 @@ class Pattern:
     """One pattern: its kind and the dtypes it exists for."""
 
     name: str
-    kind: str  # "map", "zip_map", "fold", "zip_fold", "filter_map"
+    kind: str  # "map", "zip_map", "fold", "zip_fold", "filter_map", "scan"
     dtypes: tuple[str, ...] = DTYPES
     doc: str = ""
 
@@ -41,6 +41,7 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("dot", "zip_fold", doc="sum of x*y"),
         Pattern("filter_gt0_sum", "fold", doc="sum of the x > 0"),
         Pattern("filter_gt0_scale", "filter_map", doc="out[k++] = a*x[i] for each x[i] > 0; returns k"),
+        Pattern("cumsum", "scan", doc="out[i] = x[0] + ... + x[i] (integers wrap; floats reassociated)"),
     )
 }
 
@@ -77,6 +78,8 @@ def signature(pattern: str, dtype: str, isa: str | None = None) -> KernelSignatu
         return KernelSignature(name, (x,), (dtype,))
     if kind == "zip_fold":
         return KernelSignature(name, (x, y), (dtype,))
+    if kind == "scan":
+        return KernelSignature(name, (x, ArrayParam("out", dtype, output=True, axes=("n",))))
     assert kind == "filter_map"
     out = ArrayParam("out", dtype, output=True, capacity="n", count_result=0)
     return KernelSignature(name, (x, a, out), ("i64",))

@@ -41,7 +41,9 @@ extern "C" {
     X(DT, T, filter_gt0_sum, T, return, (const T *LO_RESTRICT x, int64_t x_len), (x, x_len))        \
     X(DT, T, filter_gt0_scale, int64_t, return,                                                    \
       (const T *LO_RESTRICT x, int64_t x_len, T a, T *LO_RESTRICT out, int64_t out_len),            \
-      (x, x_len, a, out, out_len))
+      (x, x_len, a, out, out_len))                                                                 \
+    X(DT, T, cumsum, void, , (const T *LO_RESTRICT x, int64_t x_len, T *LO_RESTRICT out, int64_t out_len), \
+      (x, x_len, out, out_len))
 
 #define LO_KERNELS_FLOAT_ONLY(X, DT, T)                                                            \
     X(DT, T, sqrt_abs_axpb, void, ,                                                                \

@@ -54,6 +54,37 @@ static inline int64_t lo_pack_i64_avx2(int64_t *out, __m256i v, __m256i x) {
     return lo_pack_avx2(out, v, lo_pack4x64[m], m);
 }
 
+/* Inclusive prefix sums inside one register: the scan of each 128-bit half (byte shifts stay
+ * within a half), then the low half's last lane added to the high half; and the last lane
+ * broadcast (the carry into the next block). */
+#define LO_SCAN 1
+static inline __m256 lo_pscan_f32_avx2(__m256 v) {
+    v = _mm256_add_ps(v, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(v), 4)));
+    v = _mm256_add_ps(v, _mm256_castsi256_ps(_mm256_slli_si256(_mm256_castps_si256(v), 8)));
+    __m256 t = _mm256_permute_ps(v, 0xFF);
+    return _mm256_add_ps(v, _mm256_permute2f128_ps(t, t, 0x08));
+}
+static inline __m256d lo_pscan_f64_avx2(__m256d v) {
+    v = _mm256_add_pd(v, _mm256_castsi256_pd(_mm256_slli_si256(_mm256_castpd_si256(v), 8)));
+    __m256d t = _mm256_unpackhi_pd(v, v);
+    return _mm256_add_pd(v, _mm256_permute2f128_pd(t, t, 0x08));
+}
+static inline __m256i lo_pscan_i32_avx2(__m256i v) {
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    __m256i t = _mm256_shuffle_epi32(v, 0xFF);
+    return _mm256_add_epi32(v, _mm256_permute2x128_si256(t, t, 0x08));
+}
+static inline __m256i lo_pscan_i64_avx2(__m256i v) {
+    v = _mm256_add_epi64(v, _mm256_slli_si256(v, 8));
+    __m256i t = _mm256_unpackhi_epi64(v, v);
+    return _mm256_add_epi64(v, _mm256_permute2x128_si256(t, t, 0x08));
+}
+static inline __m256 lo_blast_f32_avx2(__m256 v) { return _mm256_permutevar8x32_ps(v, _mm256_set1_epi32(7)); }
+static inline __m256d lo_blast_f64_avx2(__m256d v) { return _mm256_permute4x64_pd(v, 0xFF); }
+static inline __m256i lo_blast_i32_avx2(__m256i v) { return _mm256_permutevar8x32_epi32(v, _mm256_set1_epi32(7)); }
+static inline __m256i lo_blast_i64_avx2(__m256i v) { return _mm256_permute4x64_epi64(v, 0xFF); }
+
 /* ---- f32 ---- */
 #define T float
 #define V __m256
@@ -157,3 +188,4 @@ static inline int64_t lo_pack_i64_avx2(int64_t *out, __m256i v, __m256i x) {
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef LO_SCAN

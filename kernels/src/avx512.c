@@ -45,6 +45,45 @@ LO_DEF_PACK(i64, int64_t, __m512i, __mmask8, LO_GT0_EPI64, _mm512_maskz_compress
             _mm512_mask_storeu_epi64)
 
 
+/* Inclusive prefix sums inside one register: log2(W) steps of v + (v moved up k lanes), the
+ * move a valignd/valignq against zero; and the last lane broadcast (the carry into the next
+ * block). */
+#define LO_SCAN 1
+#define LO_UP32(v, k) _mm512_alignr_epi32(v, _mm512_setzero_si512(), 16 - (k))
+#define LO_UP64(v, k) _mm512_alignr_epi64(v, _mm512_setzero_si512(), 8 - (k))
+static inline __m512i lo_pscan_i32_avx512(__m512i v) {
+    v = _mm512_add_epi32(v, LO_UP32(v, 1));
+    v = _mm512_add_epi32(v, LO_UP32(v, 2));
+    v = _mm512_add_epi32(v, LO_UP32(v, 4));
+    return _mm512_add_epi32(v, LO_UP32(v, 8));
+}
+static inline __m512i lo_pscan_i64_avx512(__m512i v) {
+    v = _mm512_add_epi64(v, LO_UP64(v, 1));
+    v = _mm512_add_epi64(v, LO_UP64(v, 2));
+    return _mm512_add_epi64(v, LO_UP64(v, 4));
+}
+#define LO_UPPS(v, k) _mm512_castsi512_ps(LO_UP32(_mm512_castps_si512(v), k))
+#define LO_UPPD(v, k) _mm512_castsi512_pd(LO_UP64(_mm512_castpd_si512(v), k))
+static inline __m512 lo_pscan_f32_avx512(__m512 v) {
+    v = _mm512_add_ps(v, LO_UPPS(v, 1));
+    v = _mm512_add_ps(v, LO_UPPS(v, 2));
+    v = _mm512_add_ps(v, LO_UPPS(v, 4));
+    return _mm512_add_ps(v, LO_UPPS(v, 8));
+}
+static inline __m512d lo_pscan_f64_avx512(__m512d v) {
+    v = _mm512_add_pd(v, LO_UPPD(v, 1));
+    v = _mm512_add_pd(v, LO_UPPD(v, 2));
+    return _mm512_add_pd(v, LO_UPPD(v, 4));
+}
+#undef LO_UP32
+#undef LO_UP64
+#undef LO_UPPS
+#undef LO_UPPD
+static inline __m512 lo_blast_f32_avx512(__m512 v) { return _mm512_permutexvar_ps(_mm512_set1_epi32(15), v); }
+static inline __m512d lo_blast_f64_avx512(__m512d v) { return _mm512_permutexvar_pd(_mm512_set1_epi64(7), v); }
+static inline __m512i lo_blast_i32_avx512(__m512i v) { return _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v); }
+static inline __m512i lo_blast_i64_avx512(__m512i v) { return _mm512_permutexvar_epi64(_mm512_set1_epi64(7), v); }
+
 /* ---- f32 ---- */
 #define T float
 #define V __m512
@@ -182,3 +221,4 @@ LO_DEF_PACK(i64, int64_t, __m512i, __mmask8, LO_GT0_EPI64, _mm512_maskz_compress
 #undef LO_GT0_EPI32
 #undef LO_GT0_EPI64
 #undef LO_STORE_SI512
+#undef LO_SCAN

@@ -22,6 +22,8 @@
  *   S_MADD(a, x, b)                         scalar a*x + b with the vector contract
  *   floats only: V_SQRT_ABS(v); NaN tracker NT, NT_INIT, NT_UPD(nt, v), NT_ANY(nt)
  *   optional masks: V_MASK, V_TAILMASK(r) (first r < W lanes), V_LDM(fill, m, p), V_STM(p, m, v)
+ *   optional scan (LO_SCAN defined by the ISA file): functions lo_pscan_<dt>_<isa>(v), the inclusive
+ *   prefix sum inside one register, and lo_blast_<dt>_<isa>(v), the last lane broadcast
  */
 
 #ifndef LO_NACC
@@ -284,6 +286,31 @@ void LO_NAME(sqrt_abs_axpb)(const T *restrict x, int64_t x_len, T a, T b, T *res
     LO_MAP_LOOPS(LO_VB_SQRTABS, LO_SB_SQRTABS)
 }
 #endif
+
+/* ---- scan: inclusive prefix sum ----
+ * out[i] = x[0] + ... + x[i]. With LO_SCAN each block of W is scanned in a register and the
+ * previous block's last lane (broadcast) added: the blocks' scans are independent, only the
+ * add of the carry chains. Floats are therefore summed in another order than the sequential
+ * loop (kernels/README.md's bound, per prefix); integers wrap and are exact. The tail (and
+ * every element without LO_SCAN) is the sequential loop from the carry. */
+void LO_NAME(cumsum)(const T *restrict x, int64_t x_len, T *restrict out, int64_t out_len) {
+    const int64_t n = x_len < out_len ? x_len : out_len;
+    int64_t i = 0;
+    T carry = 0;
+#ifdef LO_SCAN
+    V vcarry = V_SET1(0);
+    for (; i + W <= n; i += W) {
+        V s = V_ADD(LO_CAT6(lo_pscan_, LO_DT, _, LO_ISA, , )(V_LD(x + i)), vcarry);
+        V_ST(out + i, s);
+        vcarry = LO_CAT6(lo_blast_, LO_DT, _, LO_ISA, , )(s);
+    }
+    if (i > 0) carry = out[i - 1];
+#endif
+    for (; i < n; i++) {
+        carry = S_ADD(carry, x[i]);
+        out[i] = carry;
+    }
+}
 
 /* ---- filter -> map with compaction ----
  * Writes at most out_len elements and returns how many elements passed (so a count above

@@ -56,6 +56,26 @@ static inline int64x2_t lo_mul_s64_neon(int64x2_t a, int64x2_t b) {
     return vreinterpretq_s64_u64(vaddq_u64(vmull_u32(al, bl), vshll_n_u32(cross, 32)));
 }
 
+/* Inclusive prefix sums inside one register (vextq against zero moves the lanes up; integer
+ * lanes add unsigned, wrapping) and the last lane broadcast (the carry into the next block). */
+#define LO_SCAN 1
+static inline float32x4_t lo_pscan_f32_neon(float32x4_t v) {
+    const float32x4_t z = vdupq_n_f32(0.0f);
+    v = vaddq_f32(v, vextq_f32(z, v, 3));
+    return vaddq_f32(v, vextq_f32(z, v, 2));
+}
+static inline float64x2_t lo_pscan_f64_neon(float64x2_t v) { return vaddq_f64(v, vextq_f64(vdupq_n_f64(0.0), v, 1)); }
+static inline int32x4_t lo_pscan_i32_neon(int32x4_t v) {
+    const int32x4_t z = vdupq_n_s32(0);
+    v = lo_add_s32_neon(v, vextq_s32(z, v, 3));
+    return lo_add_s32_neon(v, vextq_s32(z, v, 2));
+}
+static inline int64x2_t lo_pscan_i64_neon(int64x2_t v) { return lo_add_s64_neon(v, vextq_s64(vdupq_n_s64(0), v, 1)); }
+static inline float32x4_t lo_blast_f32_neon(float32x4_t v) { return vdupq_laneq_f32(v, 3); }
+static inline float64x2_t lo_blast_f64_neon(float64x2_t v) { return vdupq_laneq_f64(v, 1); }
+static inline int32x4_t lo_blast_i32_neon(int32x4_t v) { return vdupq_laneq_s32(v, 3); }
+static inline int64x2_t lo_blast_i64_neon(int64x2_t v) { return vdupq_laneq_s64(v, 1); }
+
 /* ---- f32 ---- */
 #define T float
 #define V float32x4_t
@@ -158,3 +178,4 @@ static inline int64x2_t lo_mul_s64_neon(int64x2_t a, int64x2_t b) {
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef LO_SCAN

@@ -73,6 +73,26 @@ static inline int64_t lo_pack2x64_sse2(void *out, __m128i v, int m) {
     return lo_popcount8[m];
 }
 
+/* Inclusive prefix sums inside one register (log2(W) shift-and-add steps; _mm_slli_si128
+ * shifts zeros in) and the last lane broadcast (the carry into the next block). */
+#define LO_SCAN 1
+static inline __m128 lo_pscan_f32_sse2(__m128 v) {
+    v = _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 4)));
+    return _mm_add_ps(v, _mm_castsi128_ps(_mm_slli_si128(_mm_castps_si128(v), 8)));
+}
+static inline __m128d lo_pscan_f64_sse2(__m128d v) {
+    return _mm_add_pd(v, _mm_castsi128_pd(_mm_slli_si128(_mm_castpd_si128(v), 8)));
+}
+static inline __m128i lo_pscan_i32_sse2(__m128i v) {
+    v = _mm_add_epi32(v, _mm_slli_si128(v, 4));
+    return _mm_add_epi32(v, _mm_slli_si128(v, 8));
+}
+static inline __m128i lo_pscan_i64_sse2(__m128i v) { return _mm_add_epi64(v, _mm_slli_si128(v, 8)); }
+static inline __m128 lo_blast_f32_sse2(__m128 v) { return _mm_shuffle_ps(v, v, 0xFF); }
+static inline __m128d lo_blast_f64_sse2(__m128d v) { return _mm_unpackhi_pd(v, v); }
+static inline __m128i lo_blast_i32_sse2(__m128i v) { return _mm_shuffle_epi32(v, 0xFF); }
+static inline __m128i lo_blast_i64_sse2(__m128i v) { return _mm_shuffle_epi32(v, 0xEE); }
+
 /* ---- f32 ---- */
 #define T float
 #define V __m128
@@ -176,3 +196,4 @@ static inline int64_t lo_pack2x64_sse2(void *out, __m128i v, int m) {
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef LO_SCAN

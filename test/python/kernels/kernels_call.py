@@ -27,5 +27,8 @@ def call(fn: Callable[..., Any], pattern: str, x: np.ndarray, y: np.ndarray, a: 
     if kind == "zip_map":
         assert fn(x, y, a, out) is None
         return out
+    if kind == "scan":
+        assert fn(x, out) is None
+        return out
     count = fn(x, a, out)
     return out[:count]

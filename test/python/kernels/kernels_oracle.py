@@ -6,7 +6,9 @@ scalar/sse2). Float reductions are reassociated by the kernels, so they are
 compared within |got - ref| <= C * n * eps * sum(|terms|) (C = REDUCTION_C),
 the classic bound for any summation order ((n-1) * eps/2 * sum|terms|) with a
 factor 2 of margin; products within C * n * eps * |ref|. Integers are exact
-and wrap like numpy. min/max are exact (NaN if any NaN; -0.0 == 0.0).
+and wrap like numpy. min/max are exact (NaN if any NaN; -0.0 == 0.0). Float scans
+(cumsum) are reassociated per block, so each prefix is held to the same bound over
+its own terms, C * n * eps * sum(|x[:i+1]|).
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ def expected(pattern: str, dtype: str, isa: str, x: np.ndarray, y: np.ndarray, a
             return (np.sqrt(np.abs(a * x)) + b).astype(t)
         if pattern == "filter_gt0_scale":
             return (a * x[x > 0]).astype(t)
+        if pattern == "cumsum":  # integers wrap (numpy's cumsum in the element type); floats: exact-ish in f64/longdouble
+            return np.cumsum(x, dtype=t) if dtype[0] == "i" else np.cumsum(x.astype(np.float64 if dtype == "f32" else np.longdouble))
         if dtype[0] == "i":  # integer folds: exact, wrapping in the element type
             terms = {"sum": x, "prod": x, "sumsq": x * x, "dot": x * y, "filter_gt0_sum": x[x > 0]}
             if pattern in ("min", "max"):
@@ -91,7 +95,10 @@ def _check(pattern: str, dtype: str, isa: str, got: Any, x: np.ndarray, y: np.nd
     ref = expected(pattern, dtype, isa, x, y, a, b)
     ctx = f"{pattern}_{dtype}_{isa} n={x.size} {what}"
     kind = PATTERNS[pattern].kind
-    if kind in ("map", "zip_map", "filter_map"):
+    if kind == "scan" and dtype[0] == "f":
+        _check_float_scan(np.asarray(got), ref, x, dtype, ctx)
+        return
+    if kind in ("map", "zip_map", "filter_map", "scan"):
         got = np.asarray(got)
         assert got.dtype == ref.dtype and got.shape == ref.shape, f"{ctx}: shape {got.shape} != {ref.shape}"
         # bit-exact, NaN payloads aside
@@ -119,3 +126,16 @@ def _check(pattern: str, dtype: str, isa: str, got: Any, x: np.ndarray, y: np.nd
         return
     err = abs(float(got_t) - exact)
     assert err <= bound, f"{ctx}: got {got_t!r}, expected {exact!r}, error {err:.3g} > bound {bound:.3g}"
+
+
+def _check_float_scan(got: np.ndarray, ref: np.ndarray, x: np.ndarray, dtype: str, ctx: str) -> None:
+    """Each prefix within C * n * eps * sum(|x[:i+1]|) of the exact prefix sum; NaN/Inf where the reference has them."""
+    assert got.dtype == NP[dtype] and got.shape == ref.shape, f"{ctx}: shape {got.shape} != {ref.shape}"
+    eps = float(np.finfo(NP[dtype]).eps)
+    bound = REDUCTION_C * x.size * eps * np.cumsum(np.abs(x.astype(ref.dtype)))
+    finite = np.isfinite(ref)
+    err = np.abs(got.astype(ref.dtype) - ref)
+    bad = np.flatnonzero(finite & ~(err <= bound))
+    assert bad.size == 0, f"{ctx}: prefix {bad[0]}: got {got[bad[0]]!r}, expected {ref[bad[0]]!r} ± {bound[bad[0]]:.3g}"
+    special = ~finite & ~((np.isnan(ref) & np.isnan(got)) | (got == ref))
+    assert not special.any(), f"{ctx}: prefix {np.flatnonzero(special)[0]}: special value differs"

@@ -37,6 +37,7 @@ def mux_source(dtype: str) -> tuple[str, KernelSignature, list[str]]:
             "fold": f"*ret0 = {f}(xs, m);",
             "zip_fold": f"*ret0 = {f}(xs, m, ys, m);",
             "filter_map": f"*ret1 = {f}(xs, m, a, os, m);",
+            "scan": f"{f}(xs, m, os, m);",
         }[kind]
         cases.append(f"    case {k}: {call} break;")
     src = "\n".join(
@@ -105,7 +106,7 @@ def test_neon_kernels_under_qemu(dtype):
     for (pattern, _, x, y, a, b, off), ((out,), (result, count)) in zip(cases, runs):
         xs, ys = x[off:], y[off:]
         kind = kernels.PATTERNS[pattern].kind
-        if kind in ("map", "zip_map"):
+        if kind in ("map", "zip_map", "scan"):
             got = out[off:]
         elif kind == "filter_map":
             got = out[off : off + count]

@@ -67,7 +67,7 @@ def test_filters_on_nan_zero_inf(libraries, isa, dtype, pattern):
 
 @pytest.mark.parametrize("isa", isa_params())
 @pytest.mark.parametrize("dtype", ["i32", "i64"])
-@pytest.mark.parametrize("pattern", ["sum", "prod", "sumsq", "dot", "filter_gt0_sum", "axpb", "axpy", "min", "max"])
+@pytest.mark.parametrize("pattern", ["sum", "prod", "sumsq", "dot", "filter_gt0_sum", "axpb", "axpy", "min", "max", "cumsum"])
 def test_integer_extremes_wrap(libraries, isa, dtype, pattern):
     """INT_MIN / INT_MAX / -1 in every lane: results wrap in the element type, min/max hit the limits."""
     fn = libraries[isa][kernel_name(pattern, dtype, isa)]
