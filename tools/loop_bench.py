@@ -1,8 +1,9 @@
-"""`loop-bench`: loopopt's generated code against the kernel library, gcc, numpy and STREAM.
+"""`loop-bench`: loopopt's generated code against the kernel library, gcc, numpy, BLAS and STREAM.
 
     loop-bench                                     # the full run (several minutes), into results/<cpu>/
     loop-bench --quick --out /tmp/b                # tiny sizes, one trial (CI smoke)
     loop-bench --patterns sum,axpy --sizes 1Ki,16Mi --dtypes f32 --isa avx2,avx512
+    loop-bench --patterns softmax,cumsum,row_sum,matvec,matmul --sizes 64Ki,1Mi   # issue 12's rows
 
 Writes <out>/README.md (the tables and the targets), <out>/bench.png (the plot, with the
 `bench` extra's matplotlib), <out>/bench.json (raw numbers) and <out>/generated/<isa>.c
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from loopopt import runtime
 
-from .bench import env as bench_env, report as bench_report
+from .bench import blas as bench_blas, env as bench_env, report as bench_report
 from .bench.cells import measure_all
 from .bench.impls import build_all
 from .bench.overhead import measure_overheads
@@ -84,6 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     started = time.perf_counter()
     env = bench_env.environment(tuple(isas))
+    env["blas"] = bench_blas.single_thread()
     log(f"loop-bench: {env['cpu']}; ISAs {', '.join(isas)}; sizes {', '.join(map(str, sizes))}; building ...")
     built = build_all(patterns, dtypes, isas)
     pipelines = {isa: b.pipeline for isa, b in built.loopopt.items()}

@@ -26,26 +26,18 @@ def gcc_name(pattern: BenchPattern, dtype: str) -> str:
 
 
 def gcc_signature(pattern: BenchPattern, dtype: str) -> KernelSignature:
-    """The kernel library's signature for the pattern, under the plain C function's name."""
-    from loopopt import kernels
-
-    sig = kernels.signature(pattern.name, dtype, "scalar")
-    return KernelSignature(gcc_name(pattern, dtype), sig.params, sig.results)
+    """The pattern's C calling convention (the kernel library's, for its patterns) under the plain C function's name."""
+    return pattern.c_signature(gcc_name(pattern, dtype), dtype)
 
 
 def gcc_source(pattern: BenchPattern, dtype: str) -> str:
-    """The plain C function: the pattern's loop over `n` = x_len, in the calling convention."""
+    """The plain C function: the pattern's loop, in the calling convention."""
     t = C_TYPES[dtype]
-    params = {
-        "map": "const T *restrict x, int64_t n, T a, T b, T *restrict out, int64_t out_len",
-        "zip_map": "const T *restrict x, int64_t n, const T *restrict y, int64_t y_len, T a, T *restrict out, int64_t out_len",
-        "fold": "const T *restrict x, int64_t n",
-        "filter_map": "const T *restrict x, int64_t n, T a, T *restrict out, int64_t out_len",
-    }[pattern.kind].replace("T ", f"{t} ")
-    ret = {"map": "void", "zip_map": "void", "fold": t, "filter_map": "int64_t"}[pattern.kind]
-    unused = {"map": "(void)out_len;", "zip_map": "(void)y_len; (void)out_len;", "fold": "", "filter_map": "(void)out_len;"}
-    body = pattern.c_body.replace("T s", f"{t} s")
-    return f"{ret} {gcc_name(pattern, dtype)}({params})\n{{\n    {unused[pattern.kind]}\n    {body}\n}}\n"
+    params, ret, unused = pattern.c_params()
+    params = params.replace("T ", f"{t} ")
+    ret = t if ret == "T" else ret
+    body = pattern.c_body.replace("T s", f"{t} s").replace("T mx", f"{t} mx").replace("T aij", f"{t} aij")
+    return f"{ret} {gcc_name(pattern, dtype)}({params})\n{{\n    {unused}\n    {body}\n}}\n"
 
 
 def gcc_program(cells: list[tuple[BenchPattern, str]]) -> tuple[str, list[KernelSignature]]:

@@ -29,6 +29,8 @@ class CellResult:
     n: int
     bytes: int
     """Bytes the pattern must move: inputs read + outputs written."""
+    size: str = ""
+    """The size as the table shows it (`1Ki`; a rank-2 row's shape, `1×1024`, `256³`)."""
     timings: dict[str, Timing] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
 
@@ -62,6 +64,8 @@ class StreamResult:
 def mismatch(pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray, got: tuple[np.ndarray | None, Any],
              expected: tuple[np.ndarray | None, Any]) -> str | None:
     """Why `got` is not an acceptable result, or None."""
+    if pattern.custom_check:
+        return pattern.mismatch(dtype, pattern.inputs(x, y, dtype), got, expected)
     out, result = got
     ref_out, ref_result = expected
     if pattern.kind == "filter_map" and result != ref_result:
@@ -96,7 +100,7 @@ def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config
     x, y = make_data(n, dtype)
     expected = pattern.reference(x, y, dtype)
     count = expected[1] if pattern.kind == "filter_map" else 0
-    cell = CellResult(pattern.name, pattern.seed, dtype, n, pattern.bytes_moved(n, x.itemsize, count))
+    cell = CellResult(pattern.name, pattern.seed, dtype, n, pattern.bytes_moved(n, x.itemsize, count), pattern.size_text(n))
     runnable: dict[str, Callable[[int], object]] = {}
     for c in candidates(built, pattern, dtype, x, y):
         error = c.error or _check(c, pattern, dtype, x, y, expected)
@@ -129,10 +133,10 @@ def measure_all(built: Built, patterns: Sequence[BenchPattern], dtypes: Sequence
         log(f"[{size_label(n)}] STREAM " + ", ".join(f"{k} {s.gbps(k):.1f}" for k in s.timings) + " GB/s")
         for p in patterns:
             for d in dtypes:
-                if d not in p.dtypes:
+                if d not in p.dtypes or not p.fits(n):
                     continue
                 cell = measure_cell(built, p, d, n, config)
                 cells.append(cell)
                 shown = ", ".join(f"{k} {cell.gbps(k):.1f}" for k in cell.timings)
-                log(f"[{size_label(n)}] {p.name}_{d}: {shown} GB/s" + (f"; {len(cell.errors)} without a number" if cell.errors else ""))
+                log(f"[{cell.size}] {p.name}_{d}: {shown} GB/s" + (f"; {len(cell.errors)} without a number" if cell.errors else ""))
     return streams, cells

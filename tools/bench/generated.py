@@ -36,7 +36,8 @@ def first_line(error: BaseException) -> str:
 
 
 def program_text(patterns: Sequence[BenchPattern]) -> str:
-    return "\n".join(p.program.read_text() for p in patterns)
+    """The patterns' df programs, each file once (corpus files hold several kernels)."""
+    return "\n".join(path.read_text() for path in dict.fromkeys(p.program for p in patterns))
 
 
 def pipeline_for(isa: str) -> str:
@@ -66,8 +67,10 @@ def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: st
         build.errors.update({k: f"parse: {first_line(e)}" for k in wanted})
         return build
     funcs = {op.sym_name.data: op for op in module.ops if isinstance(op, FuncOp)}
+    needed = {name: _with_callees(name, funcs) for name in wanted if name in funcs}
+    keep = set().union(*needed.values()) if needed else set()
     for name in list(funcs):
-        if name not in wanted:
+        if name not in keep:
             funcs[name].detach()
     try:
         compiled = lc.compile(module, target=isa, pipeline=build.pipeline)
@@ -80,10 +83,24 @@ def compile_isa(patterns: Sequence[BenchPattern], dtypes: Sequence[str], isa: st
         pass
     for name in wanted:
         try:
-            compiled = lc.compile(ModuleOp([funcs[name].clone()]), target=isa, pipeline=build.pipeline)
+            module = ModuleOp([funcs[f].clone() for f in sorted(needed.get(name, {name}))])
+            compiled = lc.compile(module, target=isa, pipeline=build.pipeline)
             build.c_sources[name] = compiled.c_source
             build.signatures[name] = compiled.signatures[name]
             build.callables[name] = compiled[name]
         except Exception as e:
             build.errors[name] = first_line(e)
     return build
+
+
+def _with_callees(name: str, funcs: dict[str, Any]) -> set[str]:
+    """`name` and the functions its `df.decl_ref`s reach (softmax's max-reduce is one): a corpus
+    kernel compiles with the kernels it calls."""
+    seen, todo = set(), [name]
+    while todo:
+        f = todo.pop()
+        if f in seen or f not in funcs:
+            continue
+        seen.add(f)
+        todo += [op.decl.root_reference.data for op in funcs[f].walk() if op.name == "df.decl_ref"]
+    return seen

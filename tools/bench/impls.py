@@ -2,7 +2,8 @@
 
 Columns: `loopopt/<isa>` (the generated C, per ISA this CPU runs), `kernels/<isa>` (the
 hand-written library), `gcc` (plain loop, `-O3 -march=native`), `gcc-ffast-math` (float
-reductions only) and `numpy` (plus `numpy:<expr>` for extra spellings). The C ones are
+reductions only), `numpy` (plus `numpy:<expr>` for extra spellings) and `BLAS` (numpy's `@`),
+each only for the patterns that declare that baseline (`BenchPattern.baselines`). The C ones are
 built with repeat wrappers (bench/harness.py) through `loopopt.runtime.compile_library`, with
 the same flags `loopopt.compile` / `loopopt.kernels` use for that ISA. Builds run on a
 thread pool: gcc runs outside the GIL.
@@ -22,12 +23,14 @@ from loopopt import runtime
 from . import baselines as baselines
 from .harness import with_wrappers, wrapper_name
 from .generated import LoopoptBuild, compile_isa, first_line
-from .patterns import BenchPattern, aligned_empty
+from .patterns import BLAS, GCC_BASELINE, KERNELS, NUMPY_BASELINE, BenchPattern, aligned_empty
+from .rows import BLAS_EXPRS
 from .timing import Runner, python_loop
 
 GCC = "gcc"
 GCC_FAST = "gcc-ffast-math"
 NUMPY = "numpy"
+BLAS_LABEL = "BLAS"
 
 
 def loopopt_label(isa: str) -> str:
@@ -81,8 +84,10 @@ def build_all(
     built = Built(tuple(isas))
 
     def kernel_lib(isa: str) -> runtime.Library:
-        sigs = [kernels.signature(p.name, d, isa) for p, d in cells]
-        src, wsigs = with_wrappers(kernels.isa_source(isa), sigs)
+        hand = [(p, d, *p.hand_kernel(d, isa)) for p, d in cells if p.has(KERNELS)]
+        glue = "".join(dict.fromkeys(g for *_, g in hand if g))
+        sigs = [p.c_signature(name, d) for p, d, name, _ in hand]
+        src, wsigs = with_wrappers(kernels.isa_source(isa) + glue, sigs)
         return runtime.compile_library(src, wsigs, isa=isa)
 
     def gcc_lib(flags: tuple[str, ...], subset: list[tuple[BenchPattern, str]]) -> runtime.Library:
@@ -101,10 +106,12 @@ def build_all(
         b = compile_isa(patterns, dtypes, isa)
         return b, _loopopt_libraries(b)
 
-    fast_cells = [(p, d) for p, d in cells if p.reduction and d == "f32"]
+    gcc_cells = [(p, d) for p, d in cells if p.has(GCC_BASELINE)]
+    fast_cells = [(p, d) for p, d in gcc_cells if p.reduction and d == "f32"]
+    with_kernels = any(p.has(KERNELS) for p, _ in cells)
     with ThreadPoolExecutor(max_workers=2) as pool:
-        k_futures = {isa: pool.submit(_try, lambda isa=isa: kernel_lib(isa)) for isa in isas}
-        g_future = pool.submit(_try, lambda: gcc_lib(baselines.GCC_FLAGS, cells))
+        k_futures = {isa: pool.submit(_try, lambda isa=isa: kernel_lib(isa)) for isa in isas} if with_kernels else {}
+        g_future = pool.submit(_try, lambda: gcc_lib(baselines.GCC_FLAGS, gcc_cells))
         gf_future = pool.submit(_try, lambda: gcc_lib(baselines.GCC_FAST_MATH_FLAGS, fast_cells)) if fast_cells else None
         s_future = pool.submit(_try, stream_lib)
         # loopopt's pipeline is Python (GIL-bound): run it here while gcc builds the rest.
@@ -140,7 +147,10 @@ def _c_candidate(label: str, lib: runtime.Library | str | None, kernel: str, pat
         return Candidate(label, None, error="not built")
     if isinstance(lib, str):
         return Candidate(label, None, error=f"build failed: {lib}")
-    fn = lib[wrapper_name(kernel)]
+    try:
+        fn = lib[wrapper_name(kernel)]
+    except Exception as e:  # a kernel missing from its library costs its cell, not the run
+        return Candidate(label, None, error=f"not in the library: {first_line(e)}")
     outs = (out,) if out is not None else ()
 
     def run(reps: int) -> None:
@@ -159,11 +169,9 @@ def _c_candidate(label: str, lib: runtime.Library | str | None, kernel: str, pat
 
 
 def candidates(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray) -> list[Candidate]:
-    """Every implementation of (pattern, dtype) on data x, y, in table column order."""
-    from loopopt import kernels
-
+    """Every implementation of (pattern, dtype) on data x, y that the pattern has a baseline for, in table column order."""
     inputs = pattern.inputs(x, y, dtype)
-    out = aligned_empty(len(x), dtype) if pattern.has_output() else None
+    out = pattern.out_buffer(len(x), dtype)
     found: list[Candidate] = []
     for isa in built.isas:
         name = pattern.kernel(dtype)
@@ -175,15 +183,20 @@ def candidates(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarray, y
             found.append(Candidate(label, None, error=build.errors[name]))
         else:
             found.append(_c_candidate(label, built.loopopt_libs.get(f"{isa}:{name}"), name, pattern, inputs, out))
-    for isa in built.isas:
-        found.append(_c_candidate(kernels_label(isa), built.kernels.get(isa), kernels.kernel_name(pattern.name, dtype, isa),
-                                  pattern, inputs, out))
-    found.append(_c_candidate(GCC, built.gcc.get(GCC), baselines.gcc_name(pattern, dtype), pattern, inputs, out))
-    if pattern.reduction and dtype == "f32":
-        found.append(_c_candidate(GCC_FAST, built.gcc.get(GCC_FAST), baselines.gcc_name(pattern, dtype), pattern, inputs, out))
-    for i, expr in enumerate(pattern.numpy):
-        label = NUMPY if i == 0 else f"{NUMPY}:{expr.label}"
-        found.append(Candidate(label, python_loop(expr.run, *inputs)))
+    if pattern.has(KERNELS):
+        for isa in built.isas:
+            found.append(_c_candidate(kernels_label(isa), built.kernels.get(isa), pattern.hand_kernel(dtype, isa)[0],
+                                      pattern, inputs, out))
+    if pattern.has(GCC_BASELINE):
+        found.append(_c_candidate(GCC, built.gcc.get(GCC), baselines.gcc_name(pattern, dtype), pattern, inputs, out))
+        if pattern.reduction and dtype == "f32":
+            found.append(_c_candidate(GCC_FAST, built.gcc.get(GCC_FAST), baselines.gcc_name(pattern, dtype), pattern, inputs, out))
+    if pattern.has(NUMPY_BASELINE):
+        for i, expr in enumerate(pattern.numpy):
+            label = NUMPY if i == 0 else f"{NUMPY}:{expr.label}"
+            found.append(Candidate(label, python_loop(expr.run, *inputs)))
+    if pattern.has(BLAS):
+        found.append(Candidate(BLAS_LABEL, python_loop(BLAS_EXPRS[pattern.name].run, *inputs)))
     return found
 
 

@@ -1,9 +1,12 @@
 """The seed patterns `loop-bench` measures: what each computes, in every implementation.
 
 One row per pattern ties together the kernel library's pattern (same C parameter order),
-the df program under tools/bench/programs/, the plain scalar C loop gcc gets, numpy's
-natural unfused expression(s), the bytes the pattern must move, and a reference result
-to check every implementation against before it is timed (a wrong kernel gets no number).
+the df program (tools/bench/programs/, or a test/corpus/df/ program), the plain scalar C loop
+gcc gets, numpy's natural unfused expression(s), the bytes the pattern must move, and a
+reference result to check every implementation against before it is timed (a wrong kernel
+gets no number). Patterns differ in their baselines (`BenchPattern.baselines`): the kernel
+library only where it has a hand kernel, BLAS (numpy's `@`) only for matrix products; the
+seed patterns are here, the rest of the language's rows in bench/rows.py.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -59,9 +62,15 @@ class NumpyExpr:
     run: Callable[..., Any]
 
 
+KERNELS, GCC_BASELINE, NUMPY_BASELINE, BLAS = "kernels", "gcc", "numpy", "blas"
+BASELINES: tuple[str, ...] = (KERNELS, GCC_BASELINE, NUMPY_BASELINE, BLAS)
+"""The baselines a pattern may declare: the hand-written kernel library (per ISA), gcc -O3
+-march=native on the plain scalar C, numpy's natural expression, BLAS (numpy's `@`)."""
+
+
 @dataclass(frozen=True)
 class BenchPattern:
-    """A seed pattern. `kind` follows the kernel library's signature kinds."""
+    """A pattern. `kind` follows the kernel library's signature kinds (bench/rows.py adds more)."""
 
     name: str
     """The kernel library's pattern name (also the df program file and kernel name prefix)."""
@@ -77,6 +86,12 @@ class BenchPattern:
     """The STREAM kernel with the same read/write mix, the bandwidth limit of this pattern."""
     reduction: bool = False
     """A float reduction (gcc needs -ffast-math to vectorize it)."""
+    baselines: tuple[str, ...] = (KERNELS, GCC_BASELINE, NUMPY_BASELINE)
+    """Which of BASELINES this pattern has; the others print "—"."""
+    issue11: bool = True
+    """Counted in issue 11's targets (the seed patterns)."""
+    custom_check: ClassVar[bool] = False
+    """Whether `mismatch` checks results (else bench/cells.py's seed-pattern check does)."""
 
     @property
     def program(self) -> Path:
@@ -85,6 +100,54 @@ class BenchPattern:
     def kernel(self, dtype: str) -> str:
         """The df kernel's symbol in the program."""
         return f"{self.name}_{dtype}"
+
+    def has(self, baseline: str) -> bool:
+        return baseline in self.baselines
+
+    def shape(self, n: int) -> tuple[int, ...]:
+        """The input's shape at size n (rank 1: n elements)."""
+        return (n,)
+
+    def size_text(self, n: int) -> str:
+        return size_label(n)
+
+    def fits(self, n: int) -> bool:
+        """Whether the pattern runs at size n (every seed pattern does)."""
+        return True
+
+    def c_signature(self, name: str, dtype: str) -> Any:
+        """The C calling convention of the pattern under `name` (gcc's plain loop, hand glue)."""
+        from loopopt import kernels
+        from loopopt.runtime import KernelSignature
+
+        sig = kernels.signature(self.name, dtype, "scalar")
+        return KernelSignature(name, sig.params, sig.results)
+
+    def hand_kernel(self, dtype: str, isa: str) -> tuple[str, str]:
+        """(C symbol, glue C or "") of the kernel-library implementation on `isa`."""
+        from loopopt import kernels
+
+        return kernels.kernel_name(self.name, dtype, isa), ""
+
+    def out_buffer(self, n: int, dtype: str) -> np.ndarray | None:
+        return aligned_empty(n, dtype) if self.has_output() else None
+
+    def c_params(self) -> tuple[str, str, str]:
+        """gcc's plain C function: (parameters over T, return type over T, statements silencing unused lengths)."""
+        params = {
+            "map": "const T *restrict x, int64_t n, T a, T b, T *restrict out, int64_t out_len",
+            "zip_map": "const T *restrict x, int64_t n, const T *restrict y, int64_t y_len, T a, T *restrict out, int64_t out_len",
+            "fold": "const T *restrict x, int64_t n",
+            "filter_map": "const T *restrict x, int64_t n, T a, T *restrict out, int64_t out_len",
+        }[self.kind]
+        ret = {"map": "void", "zip_map": "void", "fold": "T", "filter_map": "int64_t"}[self.kind]
+        unused = {"map": "(void)out_len;", "zip_map": "(void)y_len; (void)out_len;", "fold": "", "filter_map": "(void)out_len;"}
+        return params, ret, unused[self.kind]
+
+    def mismatch(self, dtype: str, args: tuple[Any, ...], got: tuple[np.ndarray | None, Any],
+                 expected: tuple[np.ndarray | None, Any]) -> str | None:
+        """Why `got` is not acceptable, for the patterns whose check is not bench/cells.py's (None: use that)."""
+        return None
 
     def inputs(self, x: np.ndarray, y: np.ndarray, dtype: str) -> tuple[Any, ...]:
         """The inputs in C order (scalars included), without outputs."""
@@ -204,3 +267,8 @@ def aligned_empty(n: int, dtype: str, align: int = 64) -> np.ndarray:
     raw = np.empty(n * t.itemsize + align, np.uint8)
     start = -raw.ctypes.data % align
     return raw[start : start + n * t.itemsize].view(t)
+
+
+from .rows import ROWS  # noqa: E402  (rows.py builds on the definitions above)
+
+PATTERNS.update({p.name: p for p in ROWS})

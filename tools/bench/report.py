@@ -13,9 +13,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .cells import CellResult, StreamResult
-from .impls import GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
+from .impls import BLAS_LABEL, GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
 from .overhead import Overheads
-from .patterns import PATTERNS, size_label
+from .patterns import KERNELS, PATTERNS, size_label
 from .timing import TimingConfig
 
 L1_L2 = (1 << 10, 1 << 16)
@@ -70,9 +70,9 @@ def ratio(cell: CellResult, a: str, b: str, best_of: bool = False) -> float | No
 
 def best_baseline(run: Run, cell: CellResult) -> str | None:
     """The fastest (median) of the hand-written kernels on every ISA run (on AVX-512 their filters
-    are the hand register-compress form) and gcc (-ffast-math for float reductions): the bar
-    loopopt is held to in each cell (issue 11)."""
-    labels = [kernels_label(isa) for isa in run.isas] + [gcc_label(cell)]
+    are the hand register-compress form), gcc (-ffast-math for float reductions) and BLAS where
+    the pattern has it: the bar loopopt is held to in each cell (issues 11, 12)."""
+    labels = [kernels_label(isa) for isa in run.isas] + [gcc_label(cell), BLAS_LABEL]
     timed = [(cell.timings[k].median, k) for k in labels if cell.timings.get(k)]
     return min(timed)[1] if timed else None
 
@@ -80,7 +80,7 @@ def best_baseline(run: Run, cell: CellResult) -> str | None:
 def stream_fraction(run: Run, cell: CellResult, label: str, plain_only: bool = False) -> float | None:
     s = run.stream(cell.n)
     kind = PATTERNS[cell.pattern].stream
-    limit = (s.gbps(kind) if plain_only else s.limit(kind)) if s else None
+    limit = (s.gbps(kind) if plain_only else s.limit(kind)) if s and kind else None
     got = cell.gbps(label)
     return got / limit if got is not None and limit else None
 
@@ -98,8 +98,12 @@ def _pct(v: float | None) -> str:
 
 
 def _why(cell: CellResult, label: str) -> str:
-    error = cell.errors.get(label)
-    return "n/a" if error is None else "✗"
+    """✗: the implementation exists but has no number; —: the pattern has no such baseline."""
+    return "✗" if label in cell.errors else "—"
+
+
+def _size(cell: CellResult) -> str:
+    return cell.size or size_label(cell.n)
 
 
 def _gbps_or_why(cell: CellResult, label: str) -> str:
@@ -127,7 +131,8 @@ def header(run: Run) -> list[str]:
         "",
         f"* CPU: **{env['cpu']}**, {env['cores']} cores; caches {env['caches']}; ISAs run here: {', '.join(env['host_isas'])}",
         f"* loopopt's CPU model for `target=native`: {env.get('loopopt_cpu', 'not recorded')}",
-        f"* Compiler: {env['compiler']}; Python {env['python']}, numpy {env['numpy']}",
+        f"* Compiler: {env['compiler']}; Python {env['python']}, numpy {env['numpy']}"
+        + (f"; BLAS: {env['blas']}" if env.get("blas") else ""),
         f"* Load average (1/5/15 min) at start: {env['load_average_start']}; at end: {env.get('load_average_end', '?')}"
         " — the machine is shared, so absolute GB/s drift; ratios are computed within the run.",
         f"* Timing: warm-up and calibration, then samples of ≥ {run.config.min_sample * 1e3:g} ms of the thread's CPU time"
@@ -176,22 +181,30 @@ def main_table(run: Run) -> list[str]:
         f"## loopopt ({best}) vs the kernel library ({best}), gcc and numpy" + on_cpu(run),
         "",
         "GB/s (higher is better) and loopopt's speed ratio (its time divided into the other's: > 1 means loopopt is faster).",
-        "÷best: against the fastest of the kernel library on every ISA run here and gcc, named in brackets.",
+        f"Each ratio column names its baseline: ÷{kl} the hand-written kernel library (row sum and matvec: its"
+        " `lo_sum` / `lo_dot` once per row), ÷gcc the plain scalar C, ÷numpy numpy's natural expression (its first"
+        " spelling), ÷BLAS numpy's `@` (OpenBLAS, one thread); ÷best the fastest of the kernel library on every ISA"
+        " run here, gcc and BLAS, named in brackets.",
         "gcc is `-O3 -march=native`, with `-ffast-math` for float reductions (the numbers without it are in the gcc (no fast-math) column).",
-        "✗: no number — see \"Cells without a number\".",
+        "Sizes are elements, or a rank-2 row's shape (rows×cols; matmul s³ is s×s times s×s); GB/s counts each input read"
+        " and each output written once (for matmul that is far from its bound, the flops: compare its ratios).",
+        "—: the pattern has no such baseline (no hand kernel for softmax or matmul, BLAS only for matrix products)."
+        " ✗: no number — see \"Cells without a number\".",
         "",
-        "| pattern | dtype | size | loopopt GB/s | ns/elt | kernels GB/s | gcc GB/s | gcc (no fast-math) | numpy GB/s | ÷kernels | ÷gcc | ÷best (which) | ÷numpy | % of STREAM |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        f"| pattern | dtype | size | loopopt GB/s | ns/elt | kernels GB/s | gcc GB/s | gcc (no fast-math) | numpy GB/s | BLAS GB/s "
+        f"| ÷{kl} | ÷gcc | ÷BLAS | ÷best (which) | ÷numpy | % of STREAM |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for c in run.cells:
         g = gcc_label(c)
         b = best_baseline(run, c)
         ns = c.ns_per_element(lo)
         lines.append(
-            f"| {c.seed} `{c.pattern}` | {c.dtype} | {size_label(c.n)} | {_gbps_or_why(c, lo)} | "
+            f"| {c.seed} `{c.pattern}` | {c.dtype} | {_size(c)} | {_gbps_or_why(c, lo)} | "
             f"{'—' if ns is None else f'{ns:.3f}'} | {_gbps_or_why(c, kl)} | {_gbps_or_why(c, g)} | "
-            f"{_gbps_or_why(c, GCC) if g == GCC_FAST else ''} | {_gbps_or_why(c, NUMPY)} | "
-            f"{_x(ratio(c, lo, kl))} | {_x(ratio(c, lo, g))} | {_x(ratio(c, lo, b) if b else None)}{f' ({b})' if b else ''} | "
+            f"{_gbps_or_why(c, GCC) if g == GCC_FAST else ''} | {_gbps_or_why(c, NUMPY)} | {_gbps_or_why(c, BLAS_LABEL)} | "
+            f"{_x(ratio(c, lo, kl))} | {_x(ratio(c, lo, g))} | {_x(ratio(c, lo, BLAS_LABEL))} | "
+            f"{_x(ratio(c, lo, b) if b else None)}{f' ({b})' if b else ''} | "
             f"{_x(ratio(c, lo, NUMPY), 1)} | {_pct(stream_fraction(run, c, lo))} |"
         )
     return lines + [""]
@@ -211,7 +224,7 @@ def isa_table(run: Run) -> list[str]:
         for isa in run.isas:
             r = ratio(c, loopopt_label(isa), kernels_label(isa))
             cols.append(_x(r) if r is not None else _why(c, loopopt_label(isa)) if loopopt_label(isa) in c.errors else "—")
-        lines.append(f"| {c.seed} `{c.pattern}` | {c.dtype} | {size_label(c.n)} | " + " | ".join(cols) + " |")
+        lines.append(f"| {c.seed} `{c.pattern}` | {c.dtype} | {_size(c)} | " + " | ".join(cols) + " |")
     return lines + [""]
 
 
@@ -226,9 +239,10 @@ def targets(run: Run) -> list[str]:
     best = run.best
     lo = loopopt_label(best)
     lines = ["## Targets" + on_cpu(run), ""]
+    seed_cells = [c for c in run.cells if PATTERNS[c.pattern].issue11]
 
-    # 0: issue 11: loopopt vs the best baseline in every cell.
-    rs = [(c, ratio(c, lo, b) if (b := best_baseline(run, c)) else None) for c in run.cells]
+    # 0: issue 11: loopopt vs the best baseline in every cell of the seed patterns.
+    rs = [(c, ratio(c, lo, b) if (b := best_baseline(run, c)) else None) for c in seed_cells]
     got = [(c, r) for c, r in rs if r is not None]
     if got:
         under = [(c, r) for c, r in got if r < 0.95]
@@ -247,7 +261,7 @@ def targets(run: Run) -> list[str]:
         lines.append(text)
 
     # 1-2: loopopt vs kernels and gcc at L1/L2 on the best ISA.
-    small = [c for c in run.cells if c.n in L1_L2]
+    small = [c for c in seed_cells if c.n in L1_L2 and PATTERNS[c.pattern].has(KERNELS)]
     for name, other, bar, floor in (
         ("the kernel library", lambda c: kernels_label(best), 1.0, 0.9),
         ("gcc -O3 -march=native (-ffast-math for float reductions)", gcc_label, 1.0, None),
@@ -313,6 +327,8 @@ def targets(run: Run) -> list[str]:
             parts.append(part)
         lines.append(f"* {seed} `{pattern}` at 1 Mi ≥ {bar:g}× numpy: {_verdict(all(oks))}: " + ", ".join(parts) + ".")
 
+    lines += issue12_targets(run, lo)
+
     # 5: fixed costs.
     o = run.overheads
     if o is not None:
@@ -356,6 +372,32 @@ def targets(run: Run) -> list[str]:
     return lines + [""]
 
 
+ISSUE12_BARS: tuple[tuple[str, str, float, str], ...] = (
+    # pattern, baseline ("best": the fastest of hand/gcc/BLAS), minimum loopopt ratio, what
+    ("matvec", "best", 0.8, "matvec ≥ 80% of the hand-written/BLAS speed"),
+    ("matmul", BLAS_LABEL, 0.5, "matmul 256³ ≥ 50% of OpenBLAS (numpy's `@`)"),
+    ("cumsum", GCC, 2.0, "cumsum ≥ 2× the scalar loop (gcc -O3 -march=native does not vectorize a scan)"),
+)
+
+
+def issue12_targets(run: Run, lo: str) -> list[str]:
+    """Issue 12's bars on its rows, each against the baseline it names."""
+    lines = []
+    for pattern, base, bar, what in ISSUE12_BARS:
+        cs = [c for c in run.cells if c.pattern == pattern and (pattern != "matmul" or c.size == "256³")]
+        if not cs:
+            lines.append(f"* {what}: {_verdict(None)} (not in this run).")
+            continue
+        parts, oks = [], []
+        for c in cs:
+            b = best_baseline(run, c) if base == "best" else base
+            r = ratio(c, lo, b) if b else None
+            oks.append(r is not None and r >= bar)
+            parts.append(f"{c.dtype} {_size(c)} {_x(r)} ({b})")
+        lines.append(f"* {what}: {_verdict(all(oks))}: " + ", ".join(parts) + ".")
+    return lines
+
+
 def overhead_section(run: Run) -> list[str]:
     o = run.overheads
     if o is None:
@@ -388,7 +430,7 @@ def errors_section(run: Run) -> list[str]:
     seen: dict[tuple[str, str], list[str]] = {}
     for c in run.cells:
         for label, error in c.errors.items():
-            seen.setdefault((label, error), []).append(f"{c.pattern}/{c.dtype}/{size_label(c.n)}")
+            seen.setdefault((label, error), []).append(f"{c.pattern}/{c.dtype}/{_size(c)}")
     lines = ["## Cells without a number" + on_cpu(run), ""]
     if not seen and not run.build_errors:
         return lines + ["None: every implementation built and matched the reference in every cell.", ""]
