@@ -2,6 +2,10 @@
 
     python -m loopopt.tools.bench.rank2 [--target avx512] [--trials 15]
 
+`loop-bench` has the row sum, matvec and matmul rows too (bench/rows.py, against the kernel
+library, gcc, numpy and BLAS); this script keeps the shapes it sweeps, the column sums and the
+`loop-interchange{rows=R}` jam-factor comparison.
+
 Each row times loopopt's kernel from the df corpus (test/corpus/df/rank2_vector.mlir,
 matvec.mlir, matmul.mlir) built by `loop-pipeline{target}` (and, where the jam factor of
 `loop-interchange{rows=R}` matters, with other R) against numpy, interleaved
