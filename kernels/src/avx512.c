@@ -51,34 +51,30 @@ LO_DEF_PACK(i64, int64_t, __m512i, __mmask8, LO_GT0_EPI64, _mm512_maskz_compress
 #define LO_SCAN 1
 #define LO_UP32(v, k) _mm512_alignr_epi32(v, _mm512_setzero_si512(), 16 - (k))
 #define LO_UP64(v, k) _mm512_alignr_epi64(v, _mm512_setzero_si512(), 8 - (k))
-static inline __m512i lo_pscan_i32_avx512(__m512i v) {
-    v = _mm512_add_epi32(v, LO_UP32(v, 1));
-    v = _mm512_add_epi32(v, LO_UP32(v, 2));
-    v = _mm512_add_epi32(v, LO_UP32(v, 4));
-    return _mm512_add_epi32(v, LO_UP32(v, 8));
-}
-static inline __m512i lo_pscan_i64_avx512(__m512i v) {
-    v = _mm512_add_epi64(v, LO_UP64(v, 1));
-    v = _mm512_add_epi64(v, LO_UP64(v, 2));
-    return _mm512_add_epi64(v, LO_UP64(v, 4));
-}
 #define LO_UPPS(v, k) _mm512_castsi512_ps(LO_UP32(_mm512_castps_si512(v), k))
 #define LO_UPPD(v, k) _mm512_castsi512_pd(LO_UP64(_mm512_castpd_si512(v), k))
+#define LO_SCAN_STEP(ADD, UP, v, k) ((v) = ADD(v, UP(v, k)))
+static inline __m512i lo_pscan_i32_avx512(__m512i v) {
+    LO_SCAN_STEP(_mm512_add_epi32, LO_UP32, v, 1), LO_SCAN_STEP(_mm512_add_epi32, LO_UP32, v, 2);
+    return LO_SCAN_STEP(_mm512_add_epi32, LO_UP32, v, 4), LO_SCAN_STEP(_mm512_add_epi32, LO_UP32, v, 8);
+}
 static inline __m512 lo_pscan_f32_avx512(__m512 v) {
-    v = _mm512_add_ps(v, LO_UPPS(v, 1));
-    v = _mm512_add_ps(v, LO_UPPS(v, 2));
-    v = _mm512_add_ps(v, LO_UPPS(v, 4));
-    return _mm512_add_ps(v, LO_UPPS(v, 8));
+    LO_SCAN_STEP(_mm512_add_ps, LO_UPPS, v, 1), LO_SCAN_STEP(_mm512_add_ps, LO_UPPS, v, 2);
+    return LO_SCAN_STEP(_mm512_add_ps, LO_UPPS, v, 4), LO_SCAN_STEP(_mm512_add_ps, LO_UPPS, v, 8);
+}
+static inline __m512i lo_pscan_i64_avx512(__m512i v) {
+    LO_SCAN_STEP(_mm512_add_epi64, LO_UP64, v, 1), LO_SCAN_STEP(_mm512_add_epi64, LO_UP64, v, 2);
+    return LO_SCAN_STEP(_mm512_add_epi64, LO_UP64, v, 4);
 }
 static inline __m512d lo_pscan_f64_avx512(__m512d v) {
-    v = _mm512_add_pd(v, LO_UPPD(v, 1));
-    v = _mm512_add_pd(v, LO_UPPD(v, 2));
-    return _mm512_add_pd(v, LO_UPPD(v, 4));
+    LO_SCAN_STEP(_mm512_add_pd, LO_UPPD, v, 1), LO_SCAN_STEP(_mm512_add_pd, LO_UPPD, v, 2);
+    return LO_SCAN_STEP(_mm512_add_pd, LO_UPPD, v, 4);
 }
 #undef LO_UP32
 #undef LO_UP64
 #undef LO_UPPS
 #undef LO_UPPD
+#undef LO_SCAN_STEP
 static inline __m512 lo_blast_f32_avx512(__m512 v) { return _mm512_permutexvar_ps(_mm512_set1_epi32(15), v); }
 static inline __m512d lo_blast_f64_avx512(__m512d v) { return _mm512_permutexvar_pd(_mm512_set1_epi64(7), v); }
 static inline __m512i lo_blast_i32_avx512(__m512i v) { return _mm512_permutexvar_epi32(_mm512_set1_epi32(15), v); }
