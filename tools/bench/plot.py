@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .impls import NUMPY, kernels_label, loopopt_label
+from .impls import BLAS_LABEL, NUMPY, kernels_label, loopopt_label
 from .patterns import PATTERNS, size_label
 from .report import Run, gcc_label
 
@@ -34,6 +34,7 @@ def plot(run: Run, path: Path) -> Path | None:
         (f"kernel library ({run.best})", lambda c: kernels_label(run.best), "tab:orange"),
         ("gcc -O3 -march=native", gcc_label, "tab:green"),
         ("numpy", lambda c: NUMPY, "tab:gray"),
+        ("BLAS (numpy @, 1 thread)", lambda c: BLAS_LABEL, "tab:purple"),
     ]
     ncols = min(4, len(panels))
     nrows = -(-len(panels) // ncols)
