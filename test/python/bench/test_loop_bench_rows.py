@@ -85,8 +85,8 @@ def test_quick_run_has_the_rows_and_dash_cells(tmp_path):
     cells = {(c["pattern"], c["dtype"]) for c in data["cells"]}
     assert cells == {(p, d) for p in ROW_NAMES for d in PATTERNS[p].dtypes}
     for c in data["cells"]:
-        baselines = {k: v for k, v in c["errors"].items() if not k.startswith("loopopt/")}
-        assert baselines == {}, (c["pattern"], c["dtype"], baselines)
+        # Every row compiles today (softmax with the max-reduce kernel it df.decl_refs), and every baseline agrees.
+        assert c["errors"] == {}, (c["pattern"], c["dtype"], c["errors"])
         labels = set(c["timings"])
         assert ("BLAS" in labels) == PATTERNS[c["pattern"]].has(BLAS)
         assert any(l.startswith("kernels/") for l in labels) == PATTERNS[c["pattern"]].has(KERNELS)
