@@ -22,7 +22,7 @@ class Pattern:
     """One pattern: its kind and the dtypes it exists for."""
 
     name: str
-    kind: str  # "map", "zip_map", "fold", "zip_fold", "filter_map", "scan"
+    kind: str  # "map", "zip_map", "fold", "zip_fold", "filter_map", "scan", "row_fold"
     dtypes: tuple[str, ...] = DTYPES
     doc: str = ""
 
@@ -42,6 +42,7 @@ PATTERNS: dict[str, Pattern] = {
         Pattern("filter_gt0_sum", "fold", doc="sum of the x > 0"),
         Pattern("filter_gt0_scale", "filter_map", doc="out[k++] = a*x[i] for each x[i] > 0; returns k"),
         Pattern("cumsum", "scan", doc="out[i] = x[0] + ... + x[i] (integers wrap; floats reassociated)"),
+        Pattern("row_sum", "row_fold", doc="out[r] = sum of row r of the row-major matrix x (this ISA's sum per row)"),
     )
 }
 
@@ -80,6 +81,9 @@ def signature(pattern: str, dtype: str, isa: str | None = None) -> KernelSignatu
         return KernelSignature(name, (x, y), (dtype,))
     if kind == "scan":
         return KernelSignature(name, (x, ArrayParam("out", dtype, output=True, axes=("n",))))
+    if kind == "row_fold":
+        m = ArrayParam("x", dtype, 2, axes=("r", "n"))
+        return KernelSignature(name, (m, ArrayParam("out", dtype, output=True, axes=("r",))))
     assert kind == "filter_map"
     out = ArrayParam("out", dtype, output=True, capacity="n", count_result=0)
     return KernelSignature(name, (x, a, out), ("i64",))

@@ -43,7 +43,10 @@ extern "C" {
       (const T *LO_RESTRICT x, int64_t x_len, T a, T *LO_RESTRICT out, int64_t out_len),            \
       (x, x_len, a, out, out_len))                                                                 \
     X(DT, T, cumsum, void, , (const T *LO_RESTRICT x, int64_t x_len, T *LO_RESTRICT out, int64_t out_len), \
-      (x, x_len, out, out_len))
+      (x, x_len, out, out_len))                                                                    \
+    X(DT, T, row_sum, void, ,                                                                      \
+      (const T *LO_RESTRICT x, int64_t x_rows, int64_t x_cols, T *LO_RESTRICT out, int64_t out_len), \
+      (x, x_rows, x_cols, out, out_len))
 
 #define LO_KERNELS_FLOAT_ONLY(X, DT, T)                                                            \
     X(DT, T, sqrt_abs_axpb, void, ,                                                                \

@@ -312,6 +312,14 @@ void LO_NAME(cumsum)(const T *restrict x, int64_t x_len, T *restrict out, int64_
     }
 }
 
+/* ---- row fold: the sum of each row of a row-major x_rows × x_cols matrix ----
+ * One call of this ISA's sum per row (its accumulators, tail and float contract); rows past
+ * out_len are not summed. */
+void LO_NAME(row_sum)(const T *restrict x, int64_t x_rows, int64_t x_cols, T *restrict out, int64_t out_len) {
+    const int64_t rows = x_rows < out_len ? x_rows : out_len;
+    for (int64_t r = 0; r < rows; r++) out[r] = LO_NAME(sum)(x + r * x_cols, x_cols);
+}
+
 /* ---- filter -> map with compaction ----
  * Writes at most out_len elements and returns how many elements passed (so a count above
  * out_len means the output was truncated). With out_len >= x_len (the usual case) the

@@ -181,8 +181,8 @@ def main_table(run: Run) -> list[str]:
         f"## loopopt ({best}) vs the kernel library ({best}), gcc and numpy" + on_cpu(run),
         "",
         "GB/s (higher is better) and loopopt's speed ratio (its time divided into the other's: > 1 means loopopt is faster).",
-        f"Each ratio column names its baseline: ÷{kl} the hand-written kernel library (row sum and matvec: its"
-        " `lo_sum` / `lo_dot` once per row), ÷gcc the plain scalar C, ÷numpy numpy's natural expression (its first"
+        f"Each ratio column names its baseline: ÷{kl} the hand-written kernel library (matvec: its"
+        " `lo_dot` once per row), ÷gcc the plain scalar C, ÷numpy numpy's natural expression (its first"
         " spelling), ÷BLAS numpy's `@` (OpenBLAS, one thread); ÷best the fastest of the kernel library on every ISA"
         " run here, gcc and BLAS, named in brackets.",
         "gcc is `-O3 -march=native`, with `-ffast-math` for float reductions (the numbers without it are in the gcc (no fast-math) column).",

@@ -3,8 +3,9 @@
 Their df programs are the corpus's (test/corpus/df/: vmath.mlir's softmax, cumsum.mlir,
 rank2_vector.mlir's row sums, matvec.mlir, matmul.mlir), not copies. Their baselines differ:
 
-* kernel library: cumsum is its hand in-register scan (`lo_cumsum_<dt>_<isa>`); row sum and
-  matvec call its `lo_sum` / `lo_dot` once per row (4 vector accumulators each, glue C below);
+* kernel library: cumsum is its hand in-register scan (`lo_cumsum_<dt>_<isa>`), row sum its
+  `lo_row_sum_<dt>_<isa>` (its `lo_sum` once per row); matvec calls its `lo_dot` once per row
+  (4 vector accumulators, glue C below);
   softmax (no vector exp in the library) and matmul have none, so their cells print "—".
 * BLAS: matvec and matmul only, numpy's `m @ v` / `a @ b` (OpenBLAS on one thread, bench/blas.py).
 * gcc -O3 -march=native on the plain scalar C, and numpy's natural expression, for every row.
@@ -41,12 +42,6 @@ MATMUL_MAX = 256
 """The largest matmul side measured (256³: 2·256³ flops, ~1 ms scalar)."""
 
 HAND_GLUE = {
-    "row_sum": """
-void {name}(const {T} *restrict m, int64_t rows, int64_t cols, {T} *restrict out, int64_t out_len)
-{{
-    for (int64_t r = 0; r < rows && r < out_len; r++) out[r] = lo_sum_{DT}_{ISA}(m + r * cols, cols);
-}}
-""",
     "matvec": """
 void {name}(const {T} *restrict m, int64_t rows, int64_t cols, const {T} *restrict v, int64_t v_len,
             {T} *restrict out, int64_t out_len)
@@ -55,7 +50,7 @@ void {name}(const {T} *restrict m, int64_t rows, int64_t cols, const {T} *restri
 }}
 """,
 }
-"""Hand rows from the kernel library: one library call per row."""
+"""Hand kernels composed from the kernel library: matvec is one `lo_dot` call per row."""
 
 
 @dataclass(frozen=True)

@@ -41,3 +41,4 @@ def unaligned(arr: np.ndarray, offset: int) -> np.ndarray:
     view = buf[offset:]
     view[:] = arr
     return view
+

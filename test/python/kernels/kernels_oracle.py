@@ -8,7 +8,7 @@ the classic bound for any summation order ((n-1) * eps/2 * sum|terms|) with a
 factor 2 of margin; products within C * n * eps * |ref|. Integers are exact
 and wrap like numpy. min/max are exact (NaN if any NaN; -0.0 == 0.0). Float scans
 (cumsum) are reassociated per block, so each prefix is held to the same bound over
-its own terms, C * n * eps * sum(|x[:i+1]|).
+its own terms, C * n * eps * sum(|x[:i+1]|); row sums each row, over that row's terms.
 """
 
 from __future__ import annotations
@@ -36,6 +36,12 @@ def edge_sizes(w: int) -> list[int]:
     sizes = {0, 1, 2, 3, w - 1, w, w + 1, 2 * w - 1, 2 * w, 2 * w + 3, 4 * w - 1, 4 * w, 4 * w + 1}
     sizes |= {5 * w + 3, 8 * w + 7, 7, 13, 31, 61, 127, 257, 1000, 1021, 65537}
     return sorted(s for s in sizes if s >= 0)
+
+
+def row_shape(n: int) -> tuple[int, int]:
+    """The matrix a row fold sees n elements as: 3 rows when n divides by 3, else one row; no rows when n = 0."""
+    rows = 0 if n == 0 else 3 if n % 3 == 0 else 1
+    return rows, n // max(rows, 1)
 
 
 def neutral(pattern: str, dtype: str) -> Any:
@@ -68,6 +74,9 @@ def expected(pattern: str, dtype: str, isa: str, x: np.ndarray, y: np.ndarray, a
             return (np.sqrt(np.abs(a * x)) + b).astype(t)
         if pattern == "filter_gt0_scale":
             return (a * x[x > 0]).astype(t)
+        if pattern == "row_sum":  # per row, like sum: integers wrap; floats exact-ish in f64/longdouble
+            m = x.reshape(row_shape(x.size))
+            return m.sum(axis=1, dtype=t) if dtype[0] == "i" else m.astype(np.float64 if dtype == "f32" else np.longdouble).sum(axis=1)
         if pattern == "cumsum":  # integers wrap (numpy's cumsum in the element type); floats: exact-ish in f64/longdouble
             return np.cumsum(x, dtype=t) if dtype[0] == "i" else np.cumsum(x.astype(np.float64 if dtype == "f32" else np.longdouble))
         if dtype[0] == "i":  # integer folds: exact, wrapping in the element type
@@ -95,10 +104,16 @@ def _check(pattern: str, dtype: str, isa: str, got: Any, x: np.ndarray, y: np.nd
     ref = expected(pattern, dtype, isa, x, y, a, b)
     ctx = f"{pattern}_{dtype}_{isa} n={x.size} {what}"
     kind = PATTERNS[pattern].kind
-    if kind == "scan" and dtype[0] == "f":
-        _check_float_scan(np.asarray(got), ref, x, dtype, ctx)
+    if kind in ("scan", "row_fold") and dtype[0] == "f":
+        a = np.abs(x.astype(ref.dtype))
+        if kind == "scan":
+            bound = REDUCTION_C * x.size * float(np.finfo(NP[dtype]).eps) * np.cumsum(a)
+        else:
+            m = a.reshape(row_shape(x.size))
+            bound = REDUCTION_C * m.shape[1] * float(np.finfo(NP[dtype]).eps) * m.sum(axis=1)
+        _check_float_outputs(np.asarray(got), ref, bound, dtype, ctx)
         return
-    if kind in ("map", "zip_map", "filter_map", "scan"):
+    if kind in ("map", "zip_map", "filter_map", "scan", "row_fold"):
         got = np.asarray(got)
         assert got.dtype == ref.dtype and got.shape == ref.shape, f"{ctx}: shape {got.shape} != {ref.shape}"
         # bit-exact, NaN payloads aside
@@ -128,14 +143,12 @@ def _check(pattern: str, dtype: str, isa: str, got: Any, x: np.ndarray, y: np.nd
     assert err <= bound, f"{ctx}: got {got_t!r}, expected {exact!r}, error {err:.3g} > bound {bound:.3g}"
 
 
-def _check_float_scan(got: np.ndarray, ref: np.ndarray, x: np.ndarray, dtype: str, ctx: str) -> None:
-    """Each prefix within C * n * eps * sum(|x[:i+1]|) of the exact prefix sum; NaN/Inf where the reference has them."""
+def _check_float_outputs(got: np.ndarray, ref: np.ndarray, bound: np.ndarray, dtype: str, ctx: str) -> None:
+    """Each output within its bound of the exact one (prefix sums, row sums); NaN/Inf where the reference has them."""
     assert got.dtype == NP[dtype] and got.shape == ref.shape, f"{ctx}: shape {got.shape} != {ref.shape}"
-    eps = float(np.finfo(NP[dtype]).eps)
-    bound = REDUCTION_C * x.size * eps * np.cumsum(np.abs(x.astype(ref.dtype)))
     finite = np.isfinite(ref)
     err = np.abs(got.astype(ref.dtype) - ref)
     bad = np.flatnonzero(finite & ~(err <= bound))
-    assert bad.size == 0, f"{ctx}: prefix {bad[0]}: got {got[bad[0]]!r}, expected {ref[bad[0]]!r} ± {bound[bad[0]]:.3g}"
+    assert bad.size == 0, f"{ctx}: output {bad[0]}: got {got[bad[0]]!r}, expected {ref[bad[0]]!r} ± {bound[bad[0]]:.3g}"
     special = ~finite & ~((np.isnan(ref) & np.isnan(got)) | (got == ref))
-    assert not special.any(), f"{ctx}: prefix {np.flatnonzero(special)[0]}: special value differs"
+    assert not special.any(), f"{ctx}: output {np.flatnonzero(special)[0]}: special value differs"

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kernels_data import scalars, values
-from kernels_oracle import NP, check, edge_sizes, lanes
+from kernels_oracle import NP, check, edge_sizes, lanes, row_shape
 from loopopt import kernels, runtime
 from loopopt.runtime import ArrayParam, KernelSignature, ScalarParam
 
@@ -38,6 +38,7 @@ def mux_source(dtype: str) -> tuple[str, KernelSignature, list[str]]:
             "zip_fold": f"*ret0 = {f}(xs, m, ys, m);",
             "filter_map": f"*ret1 = {f}(xs, m, a, os, m);",
             "scan": f"{f}(xs, m, os, m);",
+            "row_fold": f"{f}(xs, rows, rows ? m / rows : 0, os, m);",
         }[kind]
         cases.append(f"    case {k}: {call} break;")
     src = "\n".join(
@@ -49,6 +50,7 @@ def mux_source(dtype: str) -> tuple[str, KernelSignature, list[str]]:
             "    (void)y_len; (void)out_len;",
             f"    const {t} *xs = x + off, *ys = y + off; {t} *os = out + off; int64_t m = x_len - off;",
             "    *ret0 = 0; *ret1 = 0;",
+            "    const int64_t rows = m == 0 ? 0 : m % 3 == 0 ? 3 : 1; (void)rows; /* kernels_oracle.row_shape */",
             "    switch (which) {",
             *cases,
             "    }",
@@ -110,6 +112,8 @@ def test_neon_kernels_under_qemu(dtype):
             got = out[off:]
         elif kind == "filter_map":
             got = out[off : off + count]
+        elif kind == "row_fold":
+            got = out[off : off + row_shape(xs.size)[0]]
         else:
             got = result
         check(pattern, dtype, "neon", got, xs, ys, a, b, what=f"off={off} (qemu)")

@@ -1,7 +1,7 @@
 """loopopt's compiled df programs agree with the hand-written kernel library (the oracle).
 
 For every pattern of `loopopt.kernels.PATTERNS` (axpb, axpy, sqrt_abs_axpb, sum, prod, min,
-max, sumsq, dot, filter_gt0_sum, filter_gt0_scale, cumsum) × its dtypes × every ISA this machine
+max, sumsq, dot, filter_gt0_sum, filter_gt0_scale, cumsum, row_sum) × its dtypes × every ISA this machine
 runs (scalar, sse2, avx2, avx512 natively; neon under qemu), hypothesis draws sizes biased
 to 0, 1, W-1, W, W+1, near multiples of W and large (1000, 4099, 65537), data (integers
 full-range or small; floats at scales 1e-3..1e3, near 1 for products, with NaN, ±Inf and
@@ -12,7 +12,8 @@ full-range or small; floats at scales 1e-3..1e3, near 1 for products, with NaN, 
 * integer folds and float min/max: the kernel's value exactly (NaN if any NaN; ±0 equal);
 * reassociated float folds: within 2·n·eps·Σ|tᵢ| of the kernel (each of them is within
   n·eps·Σ|tᵢ| of the exact value, kernels/README.md), products within 2·n·eps·|ref|;
-  float scans (cumsum) the same per prefix, over that prefix's terms;
+  float scans (cumsum) the same per prefix, over that prefix's terms, and row sums per row
+  (n elements as 3 rows when n divides by 3, else one row);
   a NaN or infinite kernel result must be matched exactly.
 NEON: each hypothesis example is a batch of cases run through one qemu process per side.
 """
@@ -93,7 +94,13 @@ class Case:
     def df_inputs(self) -> list[Any]:
         x, y, a, b = self.data()
         kind = kernels.PATTERNS[self.pattern].kind
+        if kind == "row_fold":
+            return [x.reshape(self.rows(), -1) if self.n else x.reshape(0, 0)]
         return {"map": [x, a, b], "zip_map": [x, y, a], "fold": [x], "zip_fold": [x, y], "filter_map": [x, a], "scan": [x]}[kind]
+
+    def rows(self) -> int:
+        """A row fold's rows (test/python/kernels/kernels_oracle.row_shape's rule)."""
+        return 0 if self.n == 0 else 3 if self.n % 3 == 0 else 1
 
 
 @st.composite
@@ -132,6 +139,8 @@ def oracle_native(case: Case, isa: str) -> Any:
         return fn(*inputs)
     buf = np.full(case.n + case.offset, 7, NP[case.dtype])
     out = buf[case.offset :]
+    if kind == "row_fold":
+        out = out[: case.rows()]
     count = fn(*inputs, out)
     return out[:count] if kind == "filter_map" else out
 
@@ -146,10 +155,10 @@ def agree(case: Case, got: Any, ref: Any, isa: str) -> None:
     same = (got == ref) | (np.isnan(got) & np.isnan(ref)) if floats else got == ref
     if np.all(same):
         return
-    if kind == "scan" and floats:
-        _agree_scan(case, got, ref, where)
+    if kind in ("scan", "row_fold") and floats:
+        _agree_per_output(case, got, ref, where)
         return
-    if kind in ("map", "zip_map", "filter_map", "scan") or not floats or case.pattern in ("min", "max"):
+    if kind in ("map", "zip_map", "filter_map", "scan", "row_fold") or not floats or case.pattern in ("min", "max"):
         bad = np.flatnonzero(~np.atleast_1d(same))
         first = int(bad[0])
         raise AssertionError(
@@ -169,17 +178,23 @@ def agree(case: Case, got: Any, ref: Any, isa: str) -> None:
     assert err <= bound, f"{where}: loopopt {got!r}, kernel {ref!r}: |diff| {err:.3g} > bound {bound:.3g}"
 
 
-def _agree_scan(case: Case, got: np.ndarray, ref: np.ndarray, where: str) -> None:
-    """Float prefix sums: each within 2·n·eps·Σ|x[:i+1]| of the kernel's; non-finite prefixes exactly equal."""
+def _agree_per_output(case: Case, got: np.ndarray, ref: np.ndarray, where: str) -> None:
+    """Float prefix sums (row sums): each within 2·m·eps·Σ|its terms| of the kernel's, m = n (the row
+    length); non-finite outputs exactly equal."""
     x, _, _, _ = case.data()
     eps = float(np.finfo(NP[case.dtype]).eps)
     with np.errstate(all="ignore"):
-        bound = 2.0 * case.n * eps * np.cumsum(np.abs(x.astype(np.float64))) + float(np.finfo(NP[case.dtype]).tiny)
+        a = np.abs(x.astype(np.float64))
+        if kernels.PATTERNS[case.pattern].kind == "scan":
+            terms, m = np.cumsum(a), case.n
+        else:
+            terms, m = a.reshape(case.rows(), -1).sum(axis=1) if case.n else a[:0], case.n // max(case.rows(), 1)
+        bound = 2.0 * m * eps * terms + float(np.finfo(NP[case.dtype]).tiny)
         finite = np.isfinite(ref)
         ok = np.where(finite, np.abs(got.astype(np.float64) - ref.astype(np.float64)) <= bound,
                       (got == ref) | (np.isnan(got) & np.isnan(ref)))
     bad = np.flatnonzero(~ok)
-    assert bad.size == 0, f"{where}: prefix {bad[0]}: loopopt {got[bad[0]]!r}, kernel {ref[bad[0]]!r}"
+    assert bad.size == 0, f"{where}: output {bad[0]}: loopopt {got[bad[0]]!r}, kernel {ref[bad[0]]!r}"
 
 
 def _ours_value(results: tuple[Any, ...]) -> Any:
