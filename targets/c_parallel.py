@@ -182,7 +182,44 @@ def _param_type(p: str) -> str:
     return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
 
 
-def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
+_STREAM_DECISION = re.compile(r"^(?P<indent>[ ]+)_Bool (?P<var>stream(?:_[0-9]+)?) = (?P<bytes>[A-Za-z_][A-Za-z0-9_]*) >= (?P<thr>[0-9]+);$", re.M)
+"""The lowering's streaming decision (loop_to_simd/vecloop.emit_streaming): the bytes the map
+stores, `trips * sizeof(T)`, against the CPU's threshold."""
+
+
+def _stream_by_whole_call(f: FuncOp, body: str, length: str, params: list[str]) -> tuple[str, str | None]:
+    """The chunk's body with each streaming decision taken on the whole call's output, and
+    the name of the parameter (the call's n) it now reads; `(body, None)` when it streams nothing.
+
+    A chunk is the serial kernel on a range, so it would decide from the range's bytes: with t
+    threads an output between the threshold and t times it would be written with plain stores
+    (and their read-for-ownership traffic) although the serial kernel streams it. The map's
+    loop runs over [0, length) (the plan's shape), so `bytes / length` is sizeof(T) exactly
+    and `bytes / length * n` the whole output's bytes."""
+    if not _STREAM_DECISION.search(body):
+        if re.search(r"_stream_(?:ps|pd|si\d+)\(", body):
+            raise LoopoptDiagnostic(f"@{f.sym_name.data}: a parallel kernel streams its stores but its streaming decision was not found", f)
+        return body, None
+    taken = {_param_name(p) for p in params}
+    whole, k = "lo_whole", 1
+    while whole in taken or re.search(rf"\b{whole}\b", body):
+        whole, k = f"lo_whole_{k}", k + 1
+
+    def by_whole(m: re.Match[str]) -> str:
+        per = f"{m['bytes']} / ({length} > 0 ? {length} : 1)"
+        return f"{m['indent']}_Bool {m['var']} = {per} * {whole} >= {m['thr']}; /* the whole call's output */"
+
+    return _STREAM_DECISION.sub(by_whole, body), whole
+
+
+def _c_position(f: FuncOp, index: int) -> int:
+    """The C parameter position of ABI argument `index` (a buffer is a pointer and a length)."""
+    return sum(2 if isinstance(a, abi.BufferArg) else 1 for a in abi.kernel_args(f)[:index])
+
+
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: str | None) -> str:
+    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
+    `whole` (its parameter's name) is set."""
     name = f.sym_name.data
     chunk_fn = f"{name}__chunk"
     args = abi.kernel_args(f)
@@ -215,7 +252,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     ordered = plan.scans and any(_is_float(args[k].element_type) for k in plan.scans)  # type: ignore[union-attr]
     ordered = bool(ordered) or any(_is_float(rt) and kind != "count" for rt, kind in zip(results, plan.results, strict=True))
     all_names = ", ".join(names)
-    serial = f"{chunk_fn}({all_names})"
+    serial = f"{chunk_fn}({all_names}{f', {n}' if whole else ''})"
     serial_stmt = f"return {serial};" if len(results) == 1 else f"{serial}; return;"
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
@@ -309,6 +346,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
                 pos += 1
         if len(results) >= 2:
             call_args += [f"&{p}[{c}]" for p in parts]
+        if whole:
+            call_args.append(n)
         text = f"{chunk_fn}({', '.join(call_args)})"
         return f"{parts[0]}[{c}] = {text};" if len(results) == 1 else f"{text};"
 
@@ -401,8 +440,14 @@ def parallelize(module: ModuleOp, code: str) -> str:
         m = _header(code, name, f)
         ret = m.group("ret")
         params = [p.strip() for p in m.group("params").split(",")] if m.group("params") != "void" else []
-        code = code[: m.start()] + f"static {ret} {name}__chunk(" + code[m.start("params") :]
-        drivers.append(_driver(f, plan, ret, params))
+        end = code.index("\n}\n", m.end()) + 3
+        first_in = next(a for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output)
+        length = _param_name(params[_c_position(f, first_in.index) + 1])
+        body, whole = _stream_by_whole_call(f, code[m.end() : end], length, params)
+        extra = f", int64_t {whole}" if whole else ""
+        head = f"static {ret} {name}__chunk({m.group('params')}{extra})\n{{"
+        code = code[: m.start()] + head + body + code[end:]
+        drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))

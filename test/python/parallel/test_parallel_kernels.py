@@ -12,9 +12,10 @@ import threading
 import numpy as np
 import pytest
 from isa_support import isa_params
-from par_programs import CHUNK, PARALLEL_KERNELS, compiled
+from par_programs import CHUNK, PARALLEL_KERNELS, SOURCE, compiled
 
 import loopopt
+from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
 from loopopt.runtime import threads
 
 SIZES = (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 2 * CHUNK + 1, 5 * CHUNK + 17, 1009, 20011)
@@ -162,6 +163,37 @@ def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa, stre
                 got = k.outputs_and_results(name, *args)
                 outs = got[: len(want)]
                 assert all(same_bits(g, w) for g, w in zip(outs, want)), (isa, name, t)
+
+
+STREAM_BYTES = 4096
+"""A low streaming threshold (1 Ki f32 elements) so that whole outputs above it split into
+ranges below it."""
+
+
+@pytest.mark.parametrize("isa", isa_params(("sse2", "avx2", "avx512")))
+def test_parallel_map_streams_by_the_whole_output_and_matches_serial(isa):
+    """A chunk decides non-temporal stores from the whole call's output (targets/c_parallel.py
+    `_stream_by_whole_call`), so a range below the threshold streams when the call is above
+    it: its peel aligns its own (unaligned: the views are offset by one element) range.
+    Outputs around the threshold and around the range boundaries of 1-4 threads are
+    bit-identical to the serial kernel (which is numpy's but for fma contraction)."""
+    spelled = LoopPipelinePass(target=isa, parallel=-1, stream_bytes=STREAM_BYTES).spelling(set(_all_passes()))
+    serial_spelled = spelled.replace(f",loop-parallelize{{threads=0 stream_bytes={STREAM_BYTES}}}", "")
+    assert "loop-parallelize" not in serial_spelled and f"stream_bytes={STREAM_BYTES}" in serial_spelled
+    par = loopopt.compile(SOURCE, target=isa, pipeline=spelled.replace("loop-parallelize{", "loop-parallelize{min_elements=0 chunk=64 "))
+    serial = loopopt.compile(SOURCE, target=isa, pipeline=serial_spelled)
+    rng = np.random.default_rng(17)
+    k = STREAM_BYTES // 4
+    sizes = (k - 1, k, k + 1, 2 * k - 63, 2 * k + 1, 3 * k + 190, 4 * k + 1, 4 * k + 255, 8 * k + 17, 20011)
+    for name in ("axpy", "sq_i32"):
+        for n in sizes:
+            args = inputs(name, n, rng)
+            want = serial.outputs_and_results(name, *args)
+            assert all(close(a, b) for a, b in zip(want, reference(name, args))), (isa, name, n)
+            for t in THREADS:
+                loopopt.set_num_threads(t)
+                got = par.outputs_and_results(name, *args)
+                assert all(same_bits(a, b) for a, b in zip(got, want)), (isa, name, n, t)
 
 
 @pytest.mark.parametrize("isa", isa_params(("avx2",)))
