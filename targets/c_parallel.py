@@ -4,15 +4,15 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
 ```
 <k>(args):  n = the first input's length
   n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
-  chunks: `chunk` elements when results depend on the split (float reductions and scans)
-          and for filters, else one range per thread, a multiple of 64 elements
+  chunks: `chunk` elements when results depend on the split (float reductions) and for
+          filters and scans, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
                 (filters: chunks claimed in increasing order; chunk c's place is published
                 by chunk c - 1 once it has compacted; a chunk whose place is known compacts
                 into the output, else into its thread's chunk-sized scratch, waits for its
-                place and copies)
-                omp single: the scan of the chunk totals (add, min or max)
-                omp for over chunks c >= 1: combine it into the chunk's scan
+                place and copies; scans: chunks claimed in increasing order; chunk c
+                waits for the scan up to chunk c - 1's end, publishes its own end and
+                combines the offset into its elements, still in cache)
   results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
 ```
 The thread count is `loopopt_num_threads` (a weak symbol the Python runtime defines:
@@ -263,7 +263,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: s
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
     w(f"    (void){t}; /* unused without -fopenmp */")
-    if ordered or filters:
+    claimed = bool(filters or plan.scans)  # chunks claimed in increasing order, places/offsets chained
+    if ordered or claimed:
         w(f"    const int64_t {cs} = {plan.chunk};")
     else:
         w(f"    const int64_t {cs} = (({n} - 1) / {t} + {ALIGN}) / {ALIGN} * {ALIGN};")
@@ -287,11 +288,16 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: s
         if a.count_result not in foff:
             foff[a.count_result] = v = local("lo_off")  # type: ignore[index]
             allocs.append((v, "int64_t", f"{nch} + 1"))
+    # Per scan output, the scan up to the end of chunk c - 1 (entry c >= 1); one flag per chunk
+    # for all of them: -1 until chunk c - 1 has published them (lo_par_publish).
     soff: dict[int, str] = {}
     for k in plan.scans:
         v = local(f"lo_soff_{buf[k][0]}")
         soff[k] = v
         allocs.append((v, buf[k][2], nch))
+    sready = local("lo_sready") if plan.scans else ""
+    if plan.scans:
+        allocs.append((sready, "int64_t", nch))
     if not ordered:
         w(f"    if ({t} < 2 || {nch} < 2) {{")
         w("        lo_par_end();")
@@ -311,14 +317,19 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: s
         w(f"    {v}[0] = 0;")
         w(f"    for (int64_t {c} = 1; {c} <= {nch}; {c}++)")
         w(f"        {v}[{c}] = -1;")
-    nxt = local("lo_next") if filters else ""
-    if filters:
+    if plan.scans:
+        w(f"    {sready}[0] = 0;")
+        w(f"    for (int64_t {c} = 1; {c} < {nch}; {c}++)")
+        w(f"        {sready}[{c}] = -1;")
+    nxt = local("lo_next") if claimed else ""
+    if claimed:
         w(f"    int64_t {nxt} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
     me = local("lo_me")
     if filters:
         w(f"        const int64_t {me} = lo_par_thread_num();")
+    if claimed:
         w(f"        for (int64_t {c}; ({c} = lo_par_claim(&{nxt})) < {nch};) {{")
     else:
         w('        LO_OMP("omp for schedule(static)")')
@@ -377,33 +388,32 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: s
             stream = f"{n} >= {plan.stream_bytes} / (int64_t)sizeof({ct})" if plan.stream_bytes else "0"
             w(f"                lo_par_copy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt}, {stream});")
         w("            }")
-    w("        }")
-    if filters and plan.scans:
-        w('        LO_OMP("omp barrier")')
     if plan.scans:
-        w('        LO_OMP("omp single")')
-        w("        {")
-        for k, v in soff.items():  # soff[c]: the scan up to the end of chunk c - 1
-            ptr, _, ct = buf[k]
-            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
-            w(f"            if ({nch} > 1)")
-            w(f"                {v}[1] = {ptr}[{cs} - 1];")
-            w(f"            for (int64_t {c} = 2; {c} < {nch}; {c}++)")
-            w(f"                {v}[{c}] = {step};")
-        w("        }")
-        w('        LO_OMP("omp for schedule(static)")')
-        w(f"        for (int64_t {c} = 1; {c} < {nch}; {c}++) {{")
-        w(f"            const int64_t {lo} = {c} * {cs};")
-        w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
-        w(f"            (void){ln};")
+        # Chunk c has scanned locally: once the scan up to chunk c - 1's end is published, it
+        # publishes its own end (its last local value combined in) for chunk c + 1, then
+        # combines the offset into its elements while they are still in cache. So every
+        # chunk's offset is the same expression of the same chunk totals as a pass after all
+        # chunks would compute: the bits do not depend on the thread count or the timing.
+        w(f"            lo_par_wait(&{sready}[{c}]);")
+        w(f"            if ({c} + 1 < {nch}) {{")
         for k, v in soff.items():
             ptr, _, ct = buf[k]
-            i = local("lo_i")
-            add = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", f"{ptr}[{i}]")  # type: ignore[union-attr]
-            w('            LO_OMP("omp simd")')
-            w(f"            for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
-            w(f"                {ptr}[{i}] = {add};")
-        w("        }")
+            last = f"{ptr}[{lo} + {ln} - 1]"
+            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", last)  # type: ignore[union-attr]
+            w(f"                {v}[{c} + 1] = {c} == 0 ? {last} : {step};")
+        w(f"                lo_par_publish(&{sready}[{c} + 1], 0);")
+        w("            }")
+        w(f"            if ({c} > 0) {{")
+        for k, v in soff.items():
+            ptr, _, ct = buf[k]
+            i, off = local("lo_i"), local("lo_off")
+            add = _combine(kinds[k], args[k].element_type, ct, off, f"{ptr}[{i}]")  # type: ignore[union-attr]
+            w(f"                const {ct} {off} = {v}[{c}];")
+            w('                LO_OMP("omp simd")')
+            w(f"                for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
+            w(f"                    {ptr}[{i}] = {add};")
+        w("            }")
+    w("        }")
     w("    }")
     finals = []
     for k, (rt, kind, p) in enumerate(zip(result_types, plan.results, parts, strict=True)):

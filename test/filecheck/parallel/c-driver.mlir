@@ -67,12 +67,25 @@ func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %p : !df.array<i32, [k]>
 }
 
-// An integer scan: local scans, then each chunk adds the wrapped prefix of the chunk totals.
+// An integer scan: fixed chunks claimed in increasing order; each scans locally, waits for
+// the scan up to the previous chunk's end, publishes its own end for the next chunk, then
+// adds its offset (wrapping) to its elements while they are in cache: no second pass.
 // CHECK-LABEL: void cumsum(const int64_t *restrict x, int64_t x_len, int64_t *restrict out, int64_t out_len)
-// CHECK:             lo_soff_out[lo_c] = (int64_t)((uint64_t)lo_soff_out[lo_c - 1] + (uint64_t)out[lo_c * lo_cs - 1]);
-// CHECK:           LO_OMP("omp simd")
-// CHECK-NEXT:      for (int64_t lo_i = lo_lo; lo_i < lo_lo + lo_len; lo_i++)
-// CHECK-NEXT:        out[lo_i] = (int64_t)((uint64_t)lo_soff_out[lo_c] + (uint64_t)out[lo_i]);
+// CHECK:         const int64_t lo_cs = 8192;
+// CHECK:         lo_sready[0] = 0;
+// CHECK:         for (int64_t lo_c; (lo_c = lo_par_claim(&lo_next)) < lo_nch;) {
+// CHECK:           cumsum__chunk(x + lo_lo, lo_len, out + lo_lo, lo_len);
+// CHECK-NEXT:      lo_par_wait(&lo_sready[lo_c]);
+// CHECK-NEXT:      if (lo_c + 1 < lo_nch) {
+// CHECK-NEXT:        lo_soff_out[lo_c + 1] = lo_c == 0 ? out[lo_lo + lo_len - 1] : (int64_t)((uint64_t)lo_soff_out[lo_c] + (uint64_t)out[lo_lo + lo_len - 1]);
+// CHECK-NEXT:        lo_par_publish(&lo_sready[lo_c + 1], 0);
+// CHECK-NEXT:      }
+// CHECK-NEXT:      if (lo_c > 0) {
+// CHECK-NEXT:        const int64_t lo_off = lo_soff_out[lo_c];
+// CHECK-NEXT:        LO_OMP("omp simd")
+// CHECK-NEXT:        for (int64_t lo_i = lo_lo; lo_i < lo_lo + lo_len; lo_i++)
+// CHECK-NEXT:          out[lo_i] = (int64_t)((uint64_t)lo_off + (uint64_t)out[lo_i]);
+// CHECK-NOT:     omp single
 func.func @cumsum(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %z = arith.constant 0 : i64
   %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
