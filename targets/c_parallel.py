@@ -450,7 +450,8 @@ def parallelize(module: ModuleOp, code: str) -> str:
         m = _header(code, name, f)
         ret = m.group("ret")
         params = [p.strip() for p in m.group("params").split(",")] if m.group("params") != "void" else []
-        end = code.index("\n}\n", m.end()) + 3
+        end = code.find("\n}\n", m.end())  # the printer closes a function at column 0
+        end = len(code) if end < 0 else end + 3
         first_in = next(a for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output)
         length = _param_name(params[_c_position(f, first_in.index) + 1])
         body, whole = _stream_by_whole_call(f, code[m.end() : end], length, params)

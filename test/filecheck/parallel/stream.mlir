@@ -2,6 +2,7 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=sse2 parallel=2}' -t c | filecheck %s --check-prefix=SSE2
 // RUN: loop-opt %s -p 'loop-pipeline{target=scalar parallel=2}' -t c | filecheck %s --check-prefix=SCALAR
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefix=SERIAL
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=NAMES
 // A parallel map streams its output when the *whole call's* output reaches the CPU's
 // streaming threshold (zen4: 16 MiB), not when one chunk's does: the chunk takes the call's n
 // last (lo_whole) and its decision scales its bytes per element by it. Otherwise an output
@@ -48,4 +49,19 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
   %z = arith.constant 0.0 : f32
   %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
   func.return %s : f32
+}
+
+// A parameter named lo_whole: the printer reserves lo_ names (v_lo_whole), so the chunk's
+// extra parameter keeps its name.
+// NAMES-LABEL: static void scale__chunk(const float *restrict x, int64_t x_len, float v_lo_whole, float *restrict out, int64_t out_len, int64_t lo_whole)
+// NAMES:         _Bool stream = {{v[_0-9]*}} / (x_len > 0 ? x_len : 1) * lo_whole >= 16777216; /* the whole call's output */
+// NAMES-LABEL: void scale(
+// NAMES:           scale__chunk(x + lo_lo, lo_len, v_lo_whole, out + lo_lo, lo_len, lo_n);
+func.func @scale(%x: !df.array<f32, [i]>, %lo_whole: f32) -> !df.array<f32, [i]> {
+  %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32):
+    %m = arith.mulf %lo_whole, %e : f32
+    df.yield %m : f32
+  }
+  func.return %r : !df.array<f32, [i]>
 }
