@@ -362,56 +362,87 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: s
         text = f"{chunk_fn}({', '.join(call_args)})"
         return f"{parts[0]}[{c}] = {text};" if len(results) == 1 else f"{text};"
 
+    def scan_chain(ind: str, into_scratch: bool) -> None:
+        """Chunk c has scanned locally: once the scan up to chunk c - 1's end is published, it
+        publishes its own end (its last local value combined in) for chunk c + 1, then
+        combines the offset into its elements while they are still in cache. So every chunk's
+        offset is the same expression of the same chunk totals as a pass after all chunks
+        would compute: the bits do not depend on the thread count or the timing. The flag
+        published is a bit mask: bit j when scan j has an offset (a value before the chunk;
+        a filter's chunks may select nothing)."""
+        has = local("lo_has")
+        w(f"{ind}const int64_t {has} = lo_par_wait(&{sready}[{c}]);")
+        where: list[tuple[str, str, str, str, str]] = []  # (offset array, base, count, bit, C type)
+        for j, (k, v) in enumerate(soff.items()):
+            ptr, _, ct = buf[k]
+            r = args[k].count_result  # type: ignore[union-attr]
+            if r is None:
+                where.append((v, f"{ptr} + {lo}", "", f"(({has} >> {j}) & 1)", ct))
+            elif into_scratch:
+                where.append((v, f"{scratch[k]} + {me} * {cs}", f"{parts[r]}[{c}]", f"(({has} >> {j}) & 1)", ct))
+            else:
+                where.append((v, f"{ptr} + {at[r]}", f"{parts[r]}[{c}]", f"(({has} >> {j}) & 1)", ct))
+        w(f"{ind}if ({c} + 1 < {nch}) {{")
+        bits = [f"{has}"]
+        for j, (v, base, cnt, bit, ct) in enumerate(where):
+            k = list(soff)[j]
+            last = f"({base})[{cnt or ln} - 1]"
+            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", last)  # type: ignore[union-attr]
+            if not cnt:
+                w(f"{ind}    {v}[{c} + 1] = {bit} ? {step} : {last};")
+                bits.append(f"((int64_t)1 << {j})")
+            else:
+                w(f"{ind}    if ({cnt} > 0)")
+                w(f"{ind}        {v}[{c} + 1] = {bit} ? {step} : {last};")
+                w(f"{ind}    else if ({bit})")
+                w(f"{ind}        {v}[{c} + 1] = {v}[{c}];")
+                bits.append(f"((int64_t)({cnt} > 0) << {j})")
+        w(f"{ind}    lo_par_publish(&{sready}[{c} + 1], {' | '.join(bits)});")
+        w(f"{ind}}}")
+        for j, (v, base, cnt, bit, ct) in enumerate(where):
+            k = list(soff)[j]
+            i, off, at_ = local("lo_i"), local("lo_off"), local("lo_s")
+            add = _combine(kinds[k], args[k].element_type, ct, off, f"{at_}[{i}]")  # type: ignore[union-attr]
+            w(f"{ind}if ({bit}) {{")
+            w(f"{ind}    const {ct} {off} = {v}[{c}];")
+            w(f"{ind}    {ct} *const {at_} = {base};")
+            w(f'{ind}    LO_OMP("omp simd")')
+            w(f"{ind}    for (int64_t {i} = 0; {i} < {cnt or ln}; {i}++)")
+            w(f"{ind}        {at_}[{i}] = {add};")
+            w(f"{ind}}}")
+
     if not filters:
         w(f"            {call(False)}")
+        if plan.scans:
+            scan_chain(" " * 12, False)
     else:
         # A chunk whose place is known (every chunk before it has compacted) compacts straight
         # into the output and then publishes the next chunk's place; otherwise it compacts into
         # this thread's cache-resident scratch, waits for its place, publishes the next one and
         # copies. A chunk learns its place only after the chunk before it has returned, so no
         # two chunks write the output's same elements at once (a kernel's full-vector stores
-        # past its count land where the later chunks write afterwards).
+        # past its count land where the later chunks write afterwards). Scans (of the selected
+        # values, or of the whole axis) are chained after the places, before the copies.
         for r, v in foff.items():
             w(f"            int64_t {at[r]} = lo_par_peek(&{v}[{c}]);")
         w(f"            if ({' && '.join(f'{a} >= 0' for a in at.values())}) {{")
         w(f"                {call(False)}")
         for r, v in foff.items():
             w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
+        if plan.scans:
+            scan_chain(" " * 16, False)
         w("            } else {")
         w(f"                {call(True)}")
         for r, v in foff.items():
             w(f"                {at[r]} = lo_par_wait(&{v}[{c}]);")
             w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
+        if plan.scans:
+            scan_chain(" " * 16, True)
         for a in filters:
             ptr, _, ct = buf[a.index]
             cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
             stream = f"{n} >= {plan.stream_bytes} / (int64_t)sizeof({ct})" if plan.stream_bytes else "0"
             w(f"                lo_par_copy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt}, {stream});")
-        w("            }")
-    if plan.scans:
-        # Chunk c has scanned locally: once the scan up to chunk c - 1's end is published, it
-        # publishes its own end (its last local value combined in) for chunk c + 1, then
-        # combines the offset into its elements while they are still in cache. So every
-        # chunk's offset is the same expression of the same chunk totals as a pass after all
-        # chunks would compute: the bits do not depend on the thread count or the timing.
-        w(f"            lo_par_wait(&{sready}[{c}]);")
-        w(f"            if ({c} + 1 < {nch}) {{")
-        for k, v in soff.items():
-            ptr, _, ct = buf[k]
-            last = f"{ptr}[{lo} + {ln} - 1]"
-            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", last)  # type: ignore[union-attr]
-            w(f"                {v}[{c} + 1] = {c} == 0 ? {last} : {step};")
-        w(f"                lo_par_publish(&{sready}[{c} + 1], 0);")
-        w("            }")
-        w(f"            if ({c} > 0) {{")
-        for k, v in soff.items():
-            ptr, _, ct = buf[k]
-            i, off = local("lo_i"), local("lo_off")
-            add = _combine(kinds[k], args[k].element_type, ct, off, f"{ptr}[{i}]")  # type: ignore[union-attr]
-            w(f"                const {ct} {off} = {v}[{c}];")
-            w('                LO_OMP("omp simd")')
-            w(f"                for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
-            w(f"                    {ptr}[{i}] = {add};")
         w("            }")
     w("        }")
     w("    }")

@@ -47,6 +47,9 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "running_max_f64": lambda: (view(nan_sprinkled(rng.standard_normal(n))),),
         "running_min_i32": lambda: (i32(),),
         "split_signs_i32": lambda: (view(rng.integers(-3, 4, n).astype(np.int32)),),
+        "pos_cumsum_i32": lambda: (i32(),),
+        "rare_cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n) * 2),),  # 1 in 256 kept: most chunks select nothing
+        "pos_running_max_f64": lambda: (view(rng.standard_normal(n)),),
     }[name]()
 
 
@@ -84,6 +87,13 @@ def reference(name: str, args: tuple) -> tuple:
             return (x[x > 0], x[x < 0])
         if name == "running_max_f64":
             return (np.maximum.accumulate(x) if len(x) else x,)
+        if name == "pos_cumsum_i32":
+            return (np.cumsum(x[x > 0], dtype=np.int32),)
+        if name == "rare_cumsum_i64":
+            return (np.cumsum(x[x > 0x7F00000000000000]),)
+        if name == "pos_running_max_f64":
+            kept = x[x > -1.0]
+            return (np.maximum.accumulate(kept) if len(kept) else kept,)
         if name == "running_min_i32":
             return (np.minimum.accumulate(np.minimum(x, np.int32(7))) if len(x) else x,)
     raise KeyError(name)
@@ -130,7 +140,7 @@ def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
             for t in THREADS:
                 loopopt.set_num_threads(t)
                 got = k.outputs_and_results(name, *args)
-                if name.startswith("filter_") and name != "filter_sum_f32":
+                if (name.startswith("filter_") and name != "filter_sum_f32") or name.startswith(("pos_", "rare_")):
                     assert got[1] == len(got[0]), name  # the count result
                     got = got[:1]
                 if name == "split_signs_i32":
@@ -150,11 +160,12 @@ def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa, stre
     """A filter chunk compacts into the output when its place is known when it starts, else
     into scratch and copies (which one depends on the threads' timing; with stream_bytes=64,
     whole cache lines with non-temporal stores): many calls over hundreds of chunks on 2-4
-    threads, every one equal to numpy, records and two counts too."""
+    threads, every one equal to numpy, records and two counts too, and scans of the selected
+    values (chained after the places; most of rare_cumsum's chunks select nothing)."""
     k = compiled(isa, stream_bytes=stream_bytes)
     rng = np.random.default_rng(141)
     n = 300 * CHUNK + 5
-    for name in ("filter_scale_f32", "filter_i32", "split_signs_i32"):
+    for name in ("filter_scale_f32", "filter_i32", "split_signs_i32", "pos_cumsum_i32", "rare_cumsum_i64"):
         args = inputs(name, n, rng)
         want = reference(name, args)
         for t in (2, 3, 4):
