@@ -185,7 +185,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     """The kernel's `ParallelPlan`, or None when it has none; a located error when the
     attribute is malformed or inconsistent with the kernel's ABI (what the C driver relies on
     to stay in bounds: rank-1 buffers on the axis, a combiner per result of a fitting type,
-    counts exactly on the filter count results, scans on plain outputs)."""
+    counts exactly on the filter count results, scans on outputs)."""
     raw = f.attributes.get(PARALLEL_ATTR)
     if raw is None:
         return None
@@ -253,8 +253,8 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     by_index = {a.index: a for a in args}
     for k in scan_args:
         a = by_index.get(k)
-        if not isinstance(a, abi.BufferArg) or not a.output or a.capacity is not None:
-            raise _fail(f, f"scans names argument #{k}, which is not a plain output buffer")
+        if not isinstance(a, abi.BufferArg) or not a.output:
+            raise _fail(f, f"scans names argument #{k}, which is not an output buffer")
         if scan_args.count(k) > 1:
             raise _fail(f, f"scans names argument #{k} twice")
     return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes)
@@ -375,8 +375,10 @@ class _Analysis:
                         raise Reject(ParReject.SCAN, "a scan whose total is also returned", L)
                     for s in stored:
                         k = block.args.index(s) if s in block.args else -1
-                        if k < 0 or s in capacity_outs:
-                            raise Reject(ParReject.SCAN, "a scan stored to an intermediate or a filter output", L)
+                        if k < 0:
+                            raise Reject(ParReject.SCAN, "a scan stored to an intermediate", L)
+                        if (s in capacity_outs) != isinstance(L, loop.PredLoopOp):
+                            raise Reject(ParReject.SCAN, "a scan of the whole axis stored to a filter output, or the reverse", L)
                         if k in scans:
                             raise Reject(ParReject.SCAN, "one output holds two scans", f)
                         scans[k] = acc.kind.value
@@ -482,6 +484,9 @@ class _Analysis:
                 continue
             if isinstance(o, loop.StoreOp) and use.index == 0:
                 stored.append(o.buf)
+                continue
+            if isinstance(o, loop.AppendOp) and use.index == 0:  # a scan of the filtered values
+                stored.append(o.out)
                 continue
             raise Reject(ParReject.SCAN, f"the running value is used by {o.name}", o)
         if not stored:

@@ -4,15 +4,15 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
 ```
 <k>(args):  n = the first input's length
   n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
-  chunks: `chunk` elements when results depend on the split (float reductions and scans)
-          and for filters, else one range per thread, a multiple of 64 elements
+  chunks: `chunk` elements when results depend on the split (float reductions) and for
+          filters and scans, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
                 (filters: chunks claimed in increasing order; chunk c's place is published
                 by chunk c - 1 once it has compacted; a chunk whose place is known compacts
                 into the output, else into its thread's chunk-sized scratch, waits for its
-                place and copies)
-                omp single: the scan of the chunk totals (add, min or max)
-                omp for over chunks c >= 1: combine it into the chunk's scan
+                place and copies; scans: chunks claimed in increasing order; chunk c
+                waits for the scan up to chunk c - 1's end, publishes its own end and
+                combines the offset into its elements, still in cache)
   results: part[0] ⊕ part[1] ⊕ ... in chunk order (so every thread count gives the same bits)
 ```
 The thread count is `loopopt_num_threads` (a weak symbol the Python runtime defines:
@@ -182,7 +182,44 @@ def _param_type(p: str) -> str:
     return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
 
 
-def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
+_STREAM_DECISION = re.compile(r"^(?P<indent>[ ]+)_Bool (?P<var>stream(?:_[0-9]+)?) = (?P<bytes>[A-Za-z_][A-Za-z0-9_]*) >= (?P<thr>[0-9]+);$", re.M)
+"""The lowering's streaming decision (loop_to_simd/vecloop.emit_streaming): the bytes the map
+stores, `trips * sizeof(T)`, against the CPU's threshold."""
+
+
+def _stream_by_whole_call(f: FuncOp, body: str, length: str, params: list[str]) -> tuple[str, str | None]:
+    """The chunk's body with each streaming decision taken on the whole call's output, and
+    the name of the parameter (the call's n) it now reads; `(body, None)` when it streams nothing.
+
+    A chunk is the serial kernel on a range, so it would decide from the range's bytes: with t
+    threads an output between the threshold and t times it would be written with plain stores
+    (and their read-for-ownership traffic) although the serial kernel streams it. The map's
+    loop runs over [0, length) (the plan's shape), so `bytes / length` is sizeof(T) exactly
+    and `bytes / length * n` the whole output's bytes."""
+    if not _STREAM_DECISION.search(body):
+        if re.search(r"_stream_(?:ps|pd|si\d+)\(", body):
+            raise LoopoptDiagnostic(f"@{f.sym_name.data}: a parallel kernel streams its stores but its streaming decision was not found", f)
+        return body, None
+    taken = {_param_name(p) for p in params}
+    whole, k = "lo_whole", 1
+    while whole in taken or re.search(rf"\b{whole}\b", body):
+        whole, k = f"lo_whole_{k}", k + 1
+
+    def by_whole(m: re.Match[str]) -> str:
+        per = f"{m['bytes']} / ({length} > 0 ? {length} : 1)"
+        return f"{m['indent']}_Bool {m['var']} = {per} * {whole} >= {m['thr']}; /* the whole call's output */"
+
+    return _STREAM_DECISION.sub(by_whole, body), whole
+
+
+def _c_position(f: FuncOp, index: int) -> int:
+    """The C parameter position of ABI argument `index` (a buffer is a pointer and a length)."""
+    return sum(2 if isinstance(a, abi.BufferArg) else 1 for a in abi.kernel_args(f)[:index])
+
+
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: str | None) -> str:
+    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
+    `whole` (its parameter's name) is set."""
     name = f.sym_name.data
     chunk_fn = f"{name}__chunk"
     args = abi.kernel_args(f)
@@ -215,7 +252,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     ordered = plan.scans and any(_is_float(args[k].element_type) for k in plan.scans)  # type: ignore[union-attr]
     ordered = bool(ordered) or any(_is_float(rt) and kind != "count" for rt, kind in zip(results, plan.results, strict=True))
     all_names = ", ".join(names)
-    serial = f"{chunk_fn}({all_names})"
+    serial = f"{chunk_fn}({all_names}{f', {n}' if whole else ''})"
     serial_stmt = f"return {serial};" if len(results) == 1 else f"{serial}; return;"
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
@@ -226,7 +263,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
     w(f"    (void){t}; /* unused without -fopenmp */")
-    if ordered or filters:
+    claimed = bool(filters or plan.scans)  # chunks claimed in increasing order, places/offsets chained
+    if ordered or claimed:
         w(f"    const int64_t {cs} = {plan.chunk};")
     else:
         w(f"    const int64_t {cs} = (({n} - 1) / {t} + {ALIGN}) / {ALIGN} * {ALIGN};")
@@ -250,11 +288,16 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         if a.count_result not in foff:
             foff[a.count_result] = v = local("lo_off")  # type: ignore[index]
             allocs.append((v, "int64_t", f"{nch} + 1"))
+    # Per scan output, the scan up to the end of chunk c - 1 (entry c >= 1); one flag per chunk
+    # for all of them: -1 until chunk c - 1 has published them (lo_par_publish).
     soff: dict[int, str] = {}
     for k in plan.scans:
         v = local(f"lo_soff_{buf[k][0]}")
         soff[k] = v
         allocs.append((v, buf[k][2], nch))
+    sready = local("lo_sready") if plan.scans else ""
+    if plan.scans:
+        allocs.append((sready, "int64_t", nch))
     if not ordered:
         w(f"    if ({t} < 2 || {nch} < 2) {{")
         w("        lo_par_end();")
@@ -274,14 +317,19 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
         w(f"    {v}[0] = 0;")
         w(f"    for (int64_t {c} = 1; {c} <= {nch}; {c}++)")
         w(f"        {v}[{c}] = -1;")
-    nxt = local("lo_next") if filters else ""
-    if filters:
+    if plan.scans:
+        w(f"    {sready}[0] = 0;")
+        w(f"    for (int64_t {c} = 1; {c} < {nch}; {c}++)")
+        w(f"        {sready}[{c}] = -1;")
+    nxt = local("lo_next") if claimed else ""
+    if claimed:
         w(f"    int64_t {nxt} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
     me = local("lo_me")
     if filters:
         w(f"        const int64_t {me} = lo_par_thread_num();")
+    if claimed:
         w(f"        for (int64_t {c}; ({c} = lo_par_claim(&{nxt})) < {nch};) {{")
     else:
         w('        LO_OMP("omp for schedule(static)")')
@@ -309,29 +357,87 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
                 pos += 1
         if len(results) >= 2:
             call_args += [f"&{p}[{c}]" for p in parts]
+        if whole:
+            call_args.append(n)
         text = f"{chunk_fn}({', '.join(call_args)})"
         return f"{parts[0]}[{c}] = {text};" if len(results) == 1 else f"{text};"
 
+    def scan_chain(ind: str, into_scratch: bool) -> None:
+        """Chunk c has scanned locally: once the scan up to chunk c - 1's end is published, it
+        publishes its own end (its last local value combined in) for chunk c + 1, then
+        combines the offset into its elements while they are still in cache. So every chunk's
+        offset is the same expression of the same chunk totals as a pass after all chunks
+        would compute: the bits do not depend on the thread count or the timing. The flag
+        published is a bit mask: bit j when scan j has an offset (a value before the chunk;
+        a filter's chunks may select nothing)."""
+        has = local("lo_has")
+        w(f"{ind}const int64_t {has} = lo_par_wait(&{sready}[{c}]);")
+        where: list[tuple[str, str, str, str, str]] = []  # (offset array, base, count, bit, C type)
+        for j, (k, v) in enumerate(soff.items()):
+            ptr, _, ct = buf[k]
+            r = args[k].count_result  # type: ignore[union-attr]
+            if r is None:
+                where.append((v, f"{ptr} + {lo}", "", f"(({has} >> {j}) & 1)", ct))
+            elif into_scratch:
+                where.append((v, f"{scratch[k]} + {me} * {cs}", f"{parts[r]}[{c}]", f"(({has} >> {j}) & 1)", ct))
+            else:
+                where.append((v, f"{ptr} + {at[r]}", f"{parts[r]}[{c}]", f"(({has} >> {j}) & 1)", ct))
+        w(f"{ind}if ({c} + 1 < {nch}) {{")
+        bits = [f"{has}"]
+        for j, (v, base, cnt, bit, ct) in enumerate(where):
+            k = list(soff)[j]
+            last = f"({base})[{cnt or ln} - 1]"
+            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", last)  # type: ignore[union-attr]
+            if not cnt:
+                w(f"{ind}    {v}[{c} + 1] = {bit} ? {step} : {last};")
+                bits.append(f"((int64_t)1 << {j})")
+            else:
+                w(f"{ind}    if ({cnt} > 0)")
+                w(f"{ind}        {v}[{c} + 1] = {bit} ? {step} : {last};")
+                w(f"{ind}    else if ({bit})")
+                w(f"{ind}        {v}[{c} + 1] = {v}[{c}];")
+                bits.append(f"((int64_t)({cnt} > 0) << {j})")
+        w(f"{ind}    lo_par_publish(&{sready}[{c} + 1], {' | '.join(bits)});")
+        w(f"{ind}}}")
+        for j, (v, base, cnt, bit, ct) in enumerate(where):
+            k = list(soff)[j]
+            i, off, at_ = local("lo_i"), local("lo_off"), local("lo_s")
+            add = _combine(kinds[k], args[k].element_type, ct, off, f"{at_}[{i}]")  # type: ignore[union-attr]
+            w(f"{ind}if ({bit}) {{")
+            w(f"{ind}    const {ct} {off} = {v}[{c}];")
+            w(f"{ind}    {ct} *const {at_} = {base};")
+            w(f'{ind}    LO_OMP("omp simd")')
+            w(f"{ind}    for (int64_t {i} = 0; {i} < {cnt or ln}; {i}++)")
+            w(f"{ind}        {at_}[{i}] = {add};")
+            w(f"{ind}}}")
+
     if not filters:
         w(f"            {call(False)}")
+        if plan.scans:
+            scan_chain(" " * 12, False)
     else:
         # A chunk whose place is known (every chunk before it has compacted) compacts straight
         # into the output and then publishes the next chunk's place; otherwise it compacts into
         # this thread's cache-resident scratch, waits for its place, publishes the next one and
         # copies. A chunk learns its place only after the chunk before it has returned, so no
         # two chunks write the output's same elements at once (a kernel's full-vector stores
-        # past its count land where the later chunks write afterwards).
+        # past its count land where the later chunks write afterwards). Scans (of the selected
+        # values, or of the whole axis) are chained after the places, before the copies.
         for r, v in foff.items():
             w(f"            int64_t {at[r]} = lo_par_peek(&{v}[{c}]);")
         w(f"            if ({' && '.join(f'{a} >= 0' for a in at.values())}) {{")
         w(f"                {call(False)}")
         for r, v in foff.items():
             w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
+        if plan.scans:
+            scan_chain(" " * 16, False)
         w("            } else {")
         w(f"                {call(True)}")
         for r, v in foff.items():
             w(f"                {at[r]} = lo_par_wait(&{v}[{c}]);")
             w(f"                lo_par_publish(&{v}[{c} + 1], {at[r]} + {parts[r]}[{c}]);")
+        if plan.scans:
+            scan_chain(" " * 16, True)
         for a in filters:
             ptr, _, ct = buf[a.index]
             cnt = f"{parts[a.count_result]}[{c}]"  # type: ignore[index]
@@ -339,32 +445,6 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str]) -> str:
             w(f"                lo_par_copy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt}, {stream});")
         w("            }")
     w("        }")
-    if filters and plan.scans:
-        w('        LO_OMP("omp barrier")')
-    if plan.scans:
-        w('        LO_OMP("omp single")')
-        w("        {")
-        for k, v in soff.items():  # soff[c]: the scan up to the end of chunk c - 1
-            ptr, _, ct = buf[k]
-            step = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c} - 1]", f"{ptr}[{c} * {cs} - 1]")  # type: ignore[union-attr]
-            w(f"            if ({nch} > 1)")
-            w(f"                {v}[1] = {ptr}[{cs} - 1];")
-            w(f"            for (int64_t {c} = 2; {c} < {nch}; {c}++)")
-            w(f"                {v}[{c}] = {step};")
-        w("        }")
-        w('        LO_OMP("omp for schedule(static)")')
-        w(f"        for (int64_t {c} = 1; {c} < {nch}; {c}++) {{")
-        w(f"            const int64_t {lo} = {c} * {cs};")
-        w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
-        w(f"            (void){ln};")
-        for k, v in soff.items():
-            ptr, _, ct = buf[k]
-            i = local("lo_i")
-            add = _combine(kinds[k], args[k].element_type, ct, f"{v}[{c}]", f"{ptr}[{i}]")  # type: ignore[union-attr]
-            w('            LO_OMP("omp simd")')
-            w(f"            for (int64_t {i} = {lo}; {i} < {lo} + {ln}; {i}++)")
-            w(f"                {ptr}[{i}] = {add};")
-        w("        }")
     w("    }")
     finals = []
     for k, (rt, kind, p) in enumerate(zip(result_types, plan.results, parts, strict=True)):
@@ -401,8 +481,15 @@ def parallelize(module: ModuleOp, code: str) -> str:
         m = _header(code, name, f)
         ret = m.group("ret")
         params = [p.strip() for p in m.group("params").split(",")] if m.group("params") != "void" else []
-        code = code[: m.start()] + f"static {ret} {name}__chunk(" + code[m.start("params") :]
-        drivers.append(_driver(f, plan, ret, params))
+        end = code.find("\n}\n", m.end())  # the printer closes a function at column 0
+        end = len(code) if end < 0 else end + 3
+        first_in = next(a for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output)
+        length = _param_name(params[_c_position(f, first_in.index) + 1])
+        body, whole = _stream_by_whole_call(f, code[m.end() : end], length, params)
+        extra = f", int64_t {whole}" if whole else ""
+        head = f"static {ret} {name}__chunk({m.group('params')}{extra})\n{{"
+        code = code[: m.start()] + head + body + code[end:]
+        drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))

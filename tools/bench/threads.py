@@ -1,21 +1,30 @@
-"""Benchmark parallel kernels (by hand, not CI): 1 vs 2 threads at 16 Mi, and the small-size cost.
+"""Benchmark parallel kernels (by hand, not CI): 1 vs 2 threads at large sizes, the hand
+OpenMP ceiling, and the small-size cost.
 
-    .venv/bin/python -m loopopt.tools.bench.threads [--n 16777216] [--small 1024] [--repeat 15]
+    .venv/bin/python -m loopopt.tools.bench.threads [--n 16777216,6291456] [--small 1024]
+        [--repeat 31] [--cpu native]
 
 For a map (a*x+b), a fold (sum, f32 reassoc) and a filter→map (a*x for x > 0, compacted) it
-compiles the module twice for the best ISA — serial (`loop-pipeline`) and parallel
-(`loop-pipeline{parallel=-1}`) — and prints a markdown table of the best wall time over
-`--repeat` interleaved rounds (each round calls serial, parallel with 1 thread and parallel
-with 2 threads once, outputs preallocated, C parameter order) and the speed-up 2 threads /
-1 thread; then the same at `--small` elements (below the threshold, where the driver calls
-the serial kernel), per call, over many calls; with the load average before and after each
-table (the machine may be shared). docs/threads.md holds the latest run.
+compiles the module twice for the best ISA and `--cpu` — serial (`loop-pipeline`) and
+parallel (`loop-pipeline{parallel=-1}`) — and prints a markdown table per size of the best
+wall time over `--repeat` interleaved rounds (each round calls serial, parallel with 1 thread,
+parallel with 2 threads, and the hand-written OpenMP loops with 1 and 2 threads once; same
+buffers, warmed, outputs preallocated), the speed-up 2 threads / 1 thread and the hand
+loops' (the ceiling: `gcc -O3 -march=native -fopenmp`, non-temporal stores for the map);
+then the same at `--small` elements (below the threshold, where the driver calls the serial
+kernel), per call, over many calls; with the load average before and after each table (the
+machine may be shared: a 2-thread wall time at a load above ~1 measures the scheduler).
+The default sizes: 16 Mi (the goal's) and 6 Mi (a 24 MiB output, between Zen 4's 16 MiB
+streaming threshold and twice it). docs/threads.md holds the latest run.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import os
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -59,8 +68,67 @@ func.func @filter_scale(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]>
 """
 
 
-def calls(name: str, x: np.ndarray):
-    out = np.empty_like(x)
+HAND = r"""
+#include <stdint.h>
+#include <immintrin.h>
+/* The ceiling: the obvious OpenMP loops, y = a*x + b with non-temporal stores (aligned by a
+   scalar peel) and a sum with 4 vector accumulators per thread. */
+void hand_axpb(const float *x, int64_t n, float a, float b, float *y, int t)
+{
+    int64_t peel = (int64_t)((64 - (uintptr_t)y % 64) % 64 / 4);
+    peel = peel < n ? peel : n;
+    for (int64_t i = 0; i < peel; i++)
+        y[i] = a * x[i] + b;
+    int64_t m = peel + (n - peel) / 16 * 16;
+    #pragma omp parallel for num_threads(t) schedule(static)
+    for (int64_t i = peel; i < m; i += 16)
+        _mm512_stream_ps(y + i, _mm512_fmadd_ps(_mm512_set1_ps(a), _mm512_loadu_ps(x + i), _mm512_set1_ps(b)));
+    _mm_sfence();
+    for (int64_t i = m; i < n; i++)
+        y[i] = a * x[i] + b;
+}
+float hand_sum(const float *x, int64_t n, int t)
+{
+    float r = 0;
+    int64_t m = n / 64 * 64;
+    #pragma omp parallel num_threads(t) reduction(+ : r)
+    {
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        #pragma omp for schedule(static)
+        for (int64_t i = 0; i < m; i += 64) {
+            a0 = _mm512_add_ps(a0, _mm512_loadu_ps(x + i));
+            a1 = _mm512_add_ps(a1, _mm512_loadu_ps(x + i + 16));
+            a2 = _mm512_add_ps(a2, _mm512_loadu_ps(x + i + 32));
+            a3 = _mm512_add_ps(a3, _mm512_loadu_ps(x + i + 48));
+        }
+        r += _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+    }
+    for (int64_t i = m; i < n; i++)
+        r += x[i];
+    return r;
+}
+"""
+
+
+def hand_loops() -> ctypes.CDLL | None:
+    """The hand-written OpenMP loops (AVX-512 only; None elsewhere or without gcc)."""
+    if "avx512f" not in Path("/proc/cpuinfo").read_text():
+        return None
+    tmp = Path(tempfile.mkdtemp(prefix="lo_threads_"))
+    (tmp / "hand.c").write_text(HAND)
+    try:
+        subprocess.run(["gcc", "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", "-o", str(tmp / "hand.so"), str(tmp / "hand.c")],
+                       check=True)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    lib = ctypes.CDLL(str(tmp / "hand.so"))
+    lib.hand_axpb.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_float, ctypes.c_float, ctypes.c_void_p, ctypes.c_int]
+    lib.hand_sum.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int]
+    lib.hand_sum.restype = ctypes.c_float
+    return lib
+
+
+def calls(name: str, x: np.ndarray, out: np.ndarray):
     return {
         "axpb": lambda f: f(x, np.float32(2.0), np.float32(1.0), out),
         "sum": lambda f: f(x),
@@ -68,15 +136,28 @@ def calls(name: str, x: np.ndarray):
     }[name]
 
 
+def hand_call(lib: ctypes.CDLL | None, name: str, x: np.ndarray, out: np.ndarray, threads: int):
+    """The hand loop of kernel `name` on `threads` threads, or None (no hand filter)."""
+    if lib is None or name == "filter_scale":
+        return None
+    px, po, n = x.ctypes.data, out.ctypes.data, len(x)
+    if name == "axpb":
+        return lambda: lib.hand_axpb(px, n, 2.0, 1.0, po, threads)
+    return lambda: lib.hand_sum(px, n, threads)
+
+
 def interleaved(variants: dict[str, tuple[int, Callable[[], None]]], repeat: int, inner: int, clock) -> dict[str, float]:
     """Best time per call of each variant (threads, call) over `repeat` rounds; every round
-    runs each variant once (`inner` calls) in turn, so a load change hits all of them alike."""
+    runs each variant once (`inner` calls) in turn, so a load change hits all of them alike,
+    starting one variant later each round (what runs just before a call — a 2-thread call
+    leaves OpenMP's worker spinning for a while — then varies alike too)."""
     times: dict[str, list[float]] = {k: [] for k in variants}
     for threads, fn in variants.values():
         loopopt.set_num_threads(threads)
         fn()  # warm: page faults, the OpenMP pool
-    for _ in range(repeat):
-        for name, (threads, fn) in variants.items():
+    order = list(variants.items())
+    for r in range(repeat):
+        for name, (threads, fn) in order[r % len(order) :] + order[: r % len(order)]:
             loopopt.set_num_threads(threads)
             t = clock()
             for _ in range(inner):
@@ -94,45 +175,56 @@ def loadavg() -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=16 * 1024 * 1024)
+    ap.add_argument("--n", default=f"{16 << 20},{6 << 20}", help="sizes, comma-separated")
     ap.add_argument("--small", type=int, default=1024)
-    ap.add_argument("--repeat", type=int, default=15)
+    ap.add_argument("--repeat", type=int, default=31)
+    ap.add_argument("--cpu", default="native", help="loop-pipeline's cpu (the threshold, chunk, streaming)")
     args = ap.parse_args()
     isa = best_isa()
-    serial = loopopt_compile(SOURCE, target=isa, pipeline=f"loop-pipeline{{target={isa}}}")
-    par = loopopt_compile(SOURCE, target=isa, pipeline=f"loop-pipeline{{target={isa} parallel=-1}}")
+    base = f"loop-pipeline{{target={isa} cpu={args.cpu}"
+    serial = loopopt_compile(SOURCE, target=isa, pipeline=base + "}")
+    par = loopopt_compile(SOURCE, target=isa, pipeline=base + " parallel=-1}")
+    lib = hand_loops()
     rng = np.random.default_rng(0)
-    print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; ISA {isa}; {os.cpu_count()} cores\n")
+    print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; ISA {isa}; {os.cpu_count()} cores")
+    print(f"pipeline: {base} parallel=-1}}; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '')}; "
+          f"OMP_PROC_BIND={os.environ.get('OMP_PROC_BIND', '')}\n")  # fmt: skip
     # Large: wall time (the work spans threads). Small: below the threshold everything runs on
     # this thread, so its CPU time (immune to preemption on a loaded machine) is the measure.
-    for n, inner, unit, scale, clock in (
-        (args.n, 1, "ms", 1e3, time.perf_counter),
-        (args.small, 20000, "µs", 1e6, time.thread_time),
-    ):
+    sizes = [(int(v), 1, "ms", 1e3, time.perf_counter) for v in args.n.split(",") if v]
+    for n, inner, unit, scale, clock in (*sizes, (args.small, 20000, "µs", 1e6, time.thread_time)):
         x = rng.standard_normal(n).astype(np.float32)
+        out = np.empty_like(x)
         what = "wall" if clock is time.perf_counter else "CPU time of this thread"
         before = loadavg()
+        big = clock is time.perf_counter
         print(f"n = {n}: best of {args.repeat} interleaved rounds ({unit} per call, {what})\n")
-        print("| kernel | serial | parallel, 1 thread | parallel, 2 threads | 2 threads / 1 thread | parallel 1 thread / serial |")
-        print("|---|---|---|---|---|---|")
+        hand_cols = " hand 1 thread | hand 2 threads | hand 2 / 1 |" if big else ""
+        print(f"| kernel | serial | parallel, 1 thread | parallel, 2 threads | 2 threads / 1 thread | parallel 1 thread / serial |{hand_cols}")
+        print("|---|---|---|---|---|---|" + ("---|---|---|" if big else ""))
         for name in ("axpb", "sum", "filter_scale"):
-            run = calls(name, x)
-            best = interleaved(
-                {
-                    "serial": (1, lambda: run(serial[name])),
-                    "1": (1, lambda: run(par[name])),
-                    "2": (2, lambda: run(par[name])),
-                },
-                args.repeat, inner, clock,
-            )  # fmt: skip
+            run = calls(name, x, out)
+            variants = {
+                "serial": (1, lambda: run(serial[name])),
+                "1": (1, lambda: run(par[name])),
+                "2": (2, lambda: run(par[name])),
+            }
+            hands = [hand_call(lib, name, x, out, t) for t in (1, 2)] if big else []
+            for t, h in zip((1, 2), hands, strict=False):
+                if h is not None:
+                    variants[f"hand{t}"] = (1, h)
+            best = interleaved(variants, args.repeat, inner, clock)
             t_serial, t1, t2 = best["serial"], best["1"], best["2"]
-            print(
-                f"| {name} | {t_serial * scale:.3f} | {t1 * scale:.3f} | {t2 * scale:.3f} | "
-                f"{t1 / t2:.2f}× | {t1 / t_serial:.3f} |"
-            )
+            row = f"| {name} | {t_serial * scale:.3f} | {t1 * scale:.3f} | {t2 * scale:.3f} | {t1 / t2:.2f}× | {t1 / t_serial:.3f} |"
+            if big:
+                if "hand1" in best:
+                    h1, h2 = best["hand1"], best["hand2"]
+                    row += f" {h1 * scale:.3f} | {h2 * scale:.3f} | {h1 / h2:.2f}× |"
+                else:
+                    row += " — | — | — |"
+            print(row)
         print(f"\nload average (1, 5, 15 min) before {before}, after {loadavg()}\n")
     loopopt.set_num_threads(0)
-
 
 if __name__ == "__main__":
     main()

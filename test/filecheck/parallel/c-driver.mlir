@@ -67,14 +67,58 @@ func.func @positive(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %p : !df.array<i32, [k]>
 }
 
-// An integer scan: local scans, then each chunk adds the wrapped prefix of the chunk totals.
+// An integer scan: fixed chunks claimed in increasing order; each scans locally, waits for
+// the scan up to the previous chunk's end (a bit mask: bit j when scan j has an offset),
+// publishes its own end for the next chunk, then adds its offset (wrapping) to its elements
+// while they are in cache: no second pass.
 // CHECK-LABEL: void cumsum(const int64_t *restrict x, int64_t x_len, int64_t *restrict out, int64_t out_len)
-// CHECK:             lo_soff_out[lo_c] = (int64_t)((uint64_t)lo_soff_out[lo_c - 1] + (uint64_t)out[lo_c * lo_cs - 1]);
-// CHECK:           LO_OMP("omp simd")
-// CHECK-NEXT:      for (int64_t lo_i = lo_lo; lo_i < lo_lo + lo_len; lo_i++)
-// CHECK-NEXT:        out[lo_i] = (int64_t)((uint64_t)lo_soff_out[lo_c] + (uint64_t)out[lo_i]);
+// CHECK:         const int64_t lo_cs = 8192;
+// CHECK:         lo_sready[0] = 0;
+// CHECK:         for (int64_t lo_c; (lo_c = lo_par_claim(&lo_next)) < lo_nch;) {
+// CHECK:           cumsum__chunk(x + lo_lo, lo_len, out + lo_lo, lo_len);
+// CHECK-NEXT:      const int64_t lo_has = lo_par_wait(&lo_sready[lo_c]);
+// CHECK-NEXT:      if (lo_c + 1 < lo_nch) {
+// CHECK-NEXT:        lo_soff_out[lo_c + 1] = ((lo_has >> 0) & 1) ? (int64_t)((uint64_t)lo_soff_out[lo_c] + (uint64_t)(out + lo_lo)[lo_len - 1]) : (out + lo_lo)[lo_len - 1];
+// CHECK-NEXT:        lo_par_publish(&lo_sready[lo_c + 1], lo_has | ((int64_t)1 << 0));
+// CHECK-NEXT:      }
+// CHECK-NEXT:      if (((lo_has >> 0) & 1)) {
+// CHECK-NEXT:        const int64_t lo_off = lo_soff_out[lo_c];
+// CHECK-NEXT:        int64_t *const lo_s = out + lo_lo;
+// CHECK-NEXT:        LO_OMP("omp simd")
+// CHECK-NEXT:        for (int64_t lo_i = 0; lo_i < lo_len; lo_i++)
+// CHECK-NEXT:          lo_s[lo_i] = (int64_t)((uint64_t)lo_off + (uint64_t)lo_s[lo_i]);
+// CHECK-NOT:     omp single
 func.func @cumsum(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %z = arith.constant 0 : i64
   %p = df.scan add(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
   func.return %p : !df.array<i64, [i]>
+}
+
+// A scan of the filtered values: chained after the places; a chunk that compacted into
+// scratch adds its offset there before the copy; a chunk that selected nothing passes the
+// offset on (and sets no bit if there was none).
+// CHECK-LABEL: int64_t pos_cumsum(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len)
+// CHECK:             lo_part0[lo_c] = pos_cumsum__chunk(x + lo_lo, lo_len, out + lo_at, lo_len);
+// CHECK-NEXT:        lo_par_publish(&lo_off[lo_c + 1], lo_at + lo_part0[lo_c]);
+// CHECK-NEXT:        const int64_t lo_has = lo_par_wait(&lo_sready[lo_c]);
+// CHECK-NEXT:        if (lo_c + 1 < lo_nch) {
+// CHECK-NEXT:          if (lo_part0[lo_c] > 0)
+// CHECK-NEXT:            lo_soff_out[lo_c + 1] = ((lo_has >> 0) & 1) ? (int32_t)((uint32_t)lo_soff_out[lo_c] + (uint32_t)(out + lo_at)[lo_part0[lo_c] - 1]) : (out + lo_at)[lo_part0[lo_c] - 1];
+// CHECK-NEXT:          else if (((lo_has >> 0) & 1))
+// CHECK-NEXT:            lo_soff_out[lo_c + 1] = lo_soff_out[lo_c];
+// CHECK-NEXT:          lo_par_publish(&lo_sready[lo_c + 1], lo_has | ((int64_t)(lo_part0[lo_c] > 0) << 0));
+// CHECK:               lo_s[lo_i] = (int32_t)((uint32_t)lo_off_1 + (uint32_t)lo_s[lo_i]);
+// CHECK:           } else {
+// CHECK:             lo_at = lo_par_wait(&lo_off[lo_c]);
+// CHECK:             int32_t *const lo_s_1 = lo_scr_out + lo_me * lo_cs;
+// CHECK:             lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs,
+func.func @pos_cumsum(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %pos = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  %p = df.scan add(%pos, %zero) : !df.array<i32, [k]> -> !df.array<i32, [k]>
+  func.return %p : !df.array<i32, [k]>
 }

@@ -27,7 +27,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !lo
 
 // -----
 
-// CHECK: error: @m: loop.parallel: scans names argument #0, which is not a plain output buffer
+// CHECK: error: @m: loop.parallel: scans names argument #0, which is not an output buffer
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = [], scans = [0 : i64], scan_kinds = ["add"]}} {
   func.return
 }

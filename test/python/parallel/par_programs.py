@@ -119,12 +119,45 @@ func.func @running_min_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
   %p = df.scan min(%x, %big) : !df.array<i32, [i]> -> !df.array<i32, [i]>
   func.return %p : !df.array<i32, [i]>
 }
+func.func @pos_cumsum_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %pos = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  %p = df.scan add(%pos, %zero) : !df.array<i32, [k]> -> !df.array<i32, [k]>
+  func.return %p : !df.array<i32, [k]>
+}
+func.func @rare_cumsum_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [k]> {
+  %zero = arith.constant 0 : i64
+  %big = arith.constant 9151314442816847872 : i64
+  %sel = df.filter %x : !df.array<i64, [i]> -> !df.array<i64, [k]> {
+  ^bb0(%e: i64):
+    %c = arith.cmpi sgt, %e, %big : i64
+    df.yield %c : i1
+  }
+  %p = df.scan add(%sel, %zero) : !df.array<i64, [k]> -> !df.array<i64, [k]>
+  func.return %p : !df.array<i64, [k]>
+}
+func.func @pos_running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [k]> {
+  %m1 = arith.constant -1.0 : f64
+  %ninf = arith.constant 0xFFF0000000000000 : f64
+  %sel = df.filter %x : !df.array<f64, [i]> -> !df.array<f64, [k]> {
+  ^bb0(%e: f64):
+    %c = arith.cmpf ogt, %e, %m1 : f64
+    df.yield %c : i1
+  }
+  %p = df.scan max(%sel, %ninf) : !df.array<f64, [k]> -> !df.array<f64, [k]>
+  func.return %p : !df.array<f64, [k]>
+}
 """
 
 PARALLEL_KERNELS = (
     "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
     "running_max_f64", "running_min_i32", "split_signs_i32",
+    "pos_cumsum_i32", "rare_cumsum_i64", "pos_running_max_f64",
 )  # fmt: skip
 
 CHUNK = 64

@@ -12,9 +12,10 @@ import threading
 import numpy as np
 import pytest
 from isa_support import isa_params
-from par_programs import CHUNK, PARALLEL_KERNELS, compiled
+from par_programs import CHUNK, PARALLEL_KERNELS, SOURCE, compiled
 
 import loopopt
+from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
 from loopopt.runtime import threads
 
 SIZES = (0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 2 * CHUNK, 2 * CHUNK + 1, 5 * CHUNK + 17, 1009, 20011)
@@ -46,6 +47,9 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "running_max_f64": lambda: (view(nan_sprinkled(rng.standard_normal(n))),),
         "running_min_i32": lambda: (i32(),),
         "split_signs_i32": lambda: (view(rng.integers(-3, 4, n).astype(np.int32)),),
+        "pos_cumsum_i32": lambda: (i32(),),
+        "rare_cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n) * 2),),  # 1 in 256 kept: most chunks select nothing
+        "pos_running_max_f64": lambda: (view(rng.standard_normal(n)),),
     }[name]()
 
 
@@ -83,6 +87,13 @@ def reference(name: str, args: tuple) -> tuple:
             return (x[x > 0], x[x < 0])
         if name == "running_max_f64":
             return (np.maximum.accumulate(x) if len(x) else x,)
+        if name == "pos_cumsum_i32":
+            return (np.cumsum(x[x > 0], dtype=np.int32),)
+        if name == "rare_cumsum_i64":
+            return (np.cumsum(x[x > 0x7F00000000000000]),)
+        if name == "pos_running_max_f64":
+            kept = x[x > -1.0]
+            return (np.maximum.accumulate(kept) if len(kept) else kept,)
         if name == "running_min_i32":
             return (np.minimum.accumulate(np.minimum(x, np.int32(7))) if len(x) else x,)
     raise KeyError(name)
@@ -129,7 +140,7 @@ def test_every_kernel_is_parallel_and_matches_numpy_for_every_thread_count(isa):
             for t in THREADS:
                 loopopt.set_num_threads(t)
                 got = k.outputs_and_results(name, *args)
-                if name.startswith("filter_") and name != "filter_sum_f32":
+                if (name.startswith("filter_") and name != "filter_sum_f32") or name.startswith(("pos_", "rare_")):
                     assert got[1] == len(got[0]), name  # the count result
                     got = got[:1]
                 if name == "split_signs_i32":
@@ -149,11 +160,12 @@ def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa, stre
     """A filter chunk compacts into the output when its place is known when it starts, else
     into scratch and copies (which one depends on the threads' timing; with stream_bytes=64,
     whole cache lines with non-temporal stores): many calls over hundreds of chunks on 2-4
-    threads, every one equal to numpy, records and two counts too."""
+    threads, every one equal to numpy, records and two counts too, and scans of the selected
+    values (chained after the places; most of rare_cumsum's chunks select nothing)."""
     k = compiled(isa, stream_bytes=stream_bytes)
     rng = np.random.default_rng(141)
     n = 300 * CHUNK + 5
-    for name in ("filter_scale_f32", "filter_i32", "split_signs_i32"):
+    for name in ("filter_scale_f32", "filter_i32", "split_signs_i32", "pos_cumsum_i32", "rare_cumsum_i64"):
         args = inputs(name, n, rng)
         want = reference(name, args)
         for t in (2, 3, 4):
@@ -162,6 +174,37 @@ def test_filter_chunks_land_in_order_whichever_path_their_timing_takes(isa, stre
                 got = k.outputs_and_results(name, *args)
                 outs = got[: len(want)]
                 assert all(same_bits(g, w) for g, w in zip(outs, want)), (isa, name, t)
+
+
+STREAM_BYTES = 4096
+"""A low streaming threshold (1 Ki f32 elements) so that whole outputs above it split into
+ranges below it."""
+
+
+@pytest.mark.parametrize("isa", isa_params(("sse2", "avx2", "avx512")))
+def test_parallel_map_streams_by_the_whole_output_and_matches_serial(isa):
+    """A chunk decides non-temporal stores from the whole call's output (targets/c_parallel.py
+    `_stream_by_whole_call`), so a range below the threshold streams when the call is above
+    it: its peel aligns its own (unaligned: the views are offset by one element) range.
+    Outputs around the threshold and around the range boundaries of 1-4 threads are
+    bit-identical to the serial kernel (which is numpy's but for fma contraction)."""
+    spelled = LoopPipelinePass(target=isa, parallel=-1, stream_bytes=STREAM_BYTES).spelling(set(_all_passes()))
+    serial_spelled = spelled.replace(f",loop-parallelize{{threads=0 stream_bytes={STREAM_BYTES}}}", "")
+    assert "loop-parallelize" not in serial_spelled and f"stream_bytes={STREAM_BYTES}" in serial_spelled
+    par = loopopt.compile(SOURCE, target=isa, pipeline=spelled.replace("loop-parallelize{", "loop-parallelize{min_elements=0 chunk=64 "))
+    serial = loopopt.compile(SOURCE, target=isa, pipeline=serial_spelled)
+    rng = np.random.default_rng(17)
+    k = STREAM_BYTES // 4
+    sizes = (k - 1, k, k + 1, 2 * k - 63, 2 * k + 1, 3 * k + 190, 4 * k + 1, 4 * k + 255, 8 * k + 17, 20011)
+    for name in ("axpy", "sq_i32"):
+        for n in sizes:
+            args = inputs(name, n, rng)
+            want = serial.outputs_and_results(name, *args)
+            assert all(close(a, b) for a, b in zip(want, reference(name, args))), (isa, name, n)
+            for t in THREADS:
+                loopopt.set_num_threads(t)
+                got = par.outputs_and_results(name, *args)
+                assert all(same_bits(a, b) for a, b in zip(got, want)), (isa, name, n, t)
 
 
 @pytest.mark.parametrize("isa", isa_params(("avx2",)))
