@@ -79,3 +79,59 @@ def test_avx512_c_compiles_for_every_cpu(tmp_path, compiler):
         done = subprocess.run([compiler, "-std=c11", "-O2", "-Wall", "-Werror", *flags, "-c", str(src), "-o",
                                str(tmp_path / f"{cpu}.o")], capture_output=True, text=True)  # fmt: skip
         assert done.returncode == 0, f"{cpu}: {done.stderr}"
+
+
+MAPS = """
+func.func @axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
+  %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32):
+    %m = arith.mulf %a, %e : f32
+    %s = arith.addf %m, %b : f32
+    df.yield %s : f32
+  }
+  func.return %r : !df.array<f32, [i]>
+}
+
+func.func @axpy(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>, %a: i32) -> !df.array<i32, [i]> {
+  %r = df.map %x, %y : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i32, %f: i32):
+    %m = arith.muli %a, %e : i32
+    %s = arith.addi %m, %f : i32
+    df.yield %s : i32
+  }
+  func.return %r : !df.array<i32, [i]>
+}
+
+func.func @twice(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
+  %r = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {
+  ^bb0(%e: f64):
+    %s = arith.addf %e, %e : f64
+    df.yield %s : f64
+  }
+  func.return %r : !df.array<f64, [i]>
+}
+"""
+MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2729, 2730, 2731, 2737, 4095, 4096, 4097, 4111, 5003)
+"""Around every vector width and the L1 limits of a one-block map on Zen 4 (32 KiB over 8, 12
+and 16 bytes an iteration: 4096, 2730, 2048 trips), where the K-block main loop starts to run."""
+
+
+@pytest.mark.parametrize(("isa", "cpu"), _cases(("sse2", "avx2", "avx512")))
+def test_maps_are_exact_on_both_sides_of_the_l1_limit(isa, cpu):
+    why = isa_unavailable(isa)
+    if why:
+        pytest.skip(why)
+    lib = loopopt.compile(MAPS, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
+    rng = np.random.default_rng(19)
+    a, b = np.float32(1.5), np.float32(-0.25)
+    for n in MAP_SIZES:
+        x = rng.standard_normal(n).astype(np.float32)
+        xi, yi = rng.integers(-1000, 1000, n, dtype=np.int32), rng.integers(-1000, 1000, n, dtype=np.int32)
+        xd = rng.standard_normal(n)
+        for offset in (0, 1):
+            (r,) = run_compiled(lib, "axpb", [x, a, b], offset)
+            np.testing.assert_allclose(r, a * x.astype(np.float64) + b, rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+            (r,) = run_compiled(lib, "axpy", [xi, yi, np.int32(7)], offset)
+            np.testing.assert_array_equal(r, 7 * xi + yi, err_msg=f"n={n} offset={offset}")
+            (r,) = run_compiled(lib, "twice", [xd], offset)
+            np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
