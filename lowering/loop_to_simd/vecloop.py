@@ -325,10 +325,11 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
     a CPU that is faster in L1 (Zen 4, 512-bit blocks: the K-unrolled body runs at ~0.8x
     there). True/False at compile time for constant bounds, else an i1 on the trip count:
     when it holds, the K-block main loop runs no iteration and the one-block remainder loop
-    all whole blocks (a select, no branch)."""
+    all whole blocks (a select, no branch). Not for a loop nested in another: its trips say
+    nothing about the data the outer loop walks (the rows of a matrix beyond the L1d)."""
     per = bytes_per_iteration(lowering.source)
     limit = cpu.short_map_bytes(lowering.target.vector_bits)
-    if not limit or not per:
+    if not limit or not per or in_a_loop(lowering.source):
         return False
     most = limit // per
     op = lowering.source
@@ -339,6 +340,16 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
     short = pre(arith.CmpiOp(br.trips, pre(const_op(most, IndexType())).results[0], "sle")).results[0]
     short.name_hint = "in_l1"
     return short
+
+
+def in_a_loop(op: loop.VecLoopOp) -> bool:
+    """Whether `op` is nested in another loop."""
+    parent = op.parent_op()
+    while parent is not None:
+        if isinstance(parent, loop.LoopLike):
+            return True
+        parent = parent.parent_op()
+    return False
 
 
 def bytes_per_iteration(op: loop.VecLoopOp | loop.PredLoopOp) -> int:

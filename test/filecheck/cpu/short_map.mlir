@@ -102,3 +102,27 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 // UNROLLED-NEXT:  simd.store
 // UNROLLED-NEXT:  simd.store
 // UNROLLED-NOT: in_l1
+
+// A map nested in another loop (the rows of a matrix) keeps the K-block body: its trips are
+// one row's, not the data the nest walks.
+
+func.func @rows(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %rows: index) {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  loop.for %r in [%c0, %rows) {
+    loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
+      %e = loop.load %x[%i] : !loop.buf<f32>
+      %m = arith.mulf %a, %e : f32
+      loop.store %m, %out[%i] : !loop.buf<f32>
+    }
+  }
+  func.return
+}
+
+// ZEN4-LABEL: func.func @rows
+// ZEN4-NOT:     in_l1
+// ZEN4:         simd.store
+// ZEN4-NEXT:    simd.store
+// ZEN4-NEXT:    simd.store
+// ZEN4-NEXT:    simd.store
+// ZEN4:         func.return
