@@ -81,27 +81,8 @@ def test_avx512_c_compiles_for_every_cpu(tmp_path, compiler):
         assert done.returncode == 0, f"{cpu}: {done.stderr}"
 
 
-MAPS = """
-func.func @axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
-  %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
-  ^bb0(%e: f32):
-    %m = arith.mulf %a, %e : f32
-    %s = arith.addf %m, %b : f32
-    df.yield %s : f32
-  }
-  func.return %r : !df.array<f32, [i]>
-}
-
-func.func @axpy(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>, %a: i32) -> !df.array<i32, [i]> {
-  %r = df.map %x, %y : !df.array<i32, [i]>, !df.array<i32, [i]> -> !df.array<i32, [i]> {
-  ^bb0(%e: i32, %f: i32):
-    %m = arith.muli %a, %e : i32
-    %s = arith.addi %m, %f : i32
-    df.yield %s : i32
-  }
-  func.return %r : !df.array<i32, [i]>
-}
-
+PROGRAMS = Path(__file__).resolve().parents[3] / "tools" / "bench" / "programs"
+MAPS = (PROGRAMS / "axpb.mlir").read_text() + (PROGRAMS / "axpy.mlir").read_text() + """
 func.func @twice(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
   %r = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {
   ^bb0(%e: f64):
@@ -129,9 +110,13 @@ def test_maps_are_exact_on_both_sides_of_the_l1_limit(isa, cpu):
         xi, yi = rng.integers(-1000, 1000, n, dtype=np.int32), rng.integers(-1000, 1000, n, dtype=np.int32)
         xd = rng.standard_normal(n)
         for offset in (0, 1):
-            (r,) = run_compiled(lib, "axpb", [x, a, b], offset)
+            (r,) = run_compiled(lib, "axpb_f32", [x, a, b], offset)
             np.testing.assert_allclose(r, a * x.astype(np.float64) + b, rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
-            (r,) = run_compiled(lib, "axpy", [xi, yi, np.int32(7)], offset)
+            (r,) = run_compiled(lib, "axpy_f32", [x, x[::-1].copy(), a], offset)
+            np.testing.assert_allclose(r, a * x.astype(np.float64) + x[::-1], rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+            (r,) = run_compiled(lib, "axpb_i32", [xi, np.int32(-3), np.int32(5)], offset)
+            np.testing.assert_array_equal(r, -3 * xi + 5, err_msg=f"n={n} offset={offset}")
+            (r,) = run_compiled(lib, "axpy_i32", [xi, yi, np.int32(7)], offset)
             np.testing.assert_array_equal(r, 7 * xi + yi, err_msg=f"n={n} offset={offset}")
             (r,) = run_compiled(lib, "twice", [xd], offset)
             np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
