@@ -33,6 +33,7 @@ copy no earlier remainder block stepped) and a masked tail, and are merged once,
 just before the horizontal epilogue: no block waits on the merge or on another block.
 With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
 `simd.select` keeping inactive lanes' accumulators) stepping copy 0 before the merge.
+A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
+from loopopt.lowering.df_to_loop.trips import constant_of
 from loopopt.lowering.loop_to_simd.accum import (
     adds_to_itself,
     carried_kind,
@@ -71,7 +73,6 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_data_type,
     located,
 )
-from loopopt.lowering.df_to_loop.trips import constant_of
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd.width import choose_width
@@ -321,9 +322,9 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
 
 
 def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | SSAValue:
-    """Whether a map whose data fits `cpu.short_map_bytes` runs one block an iteration: on such
-    a CPU that is faster in L1 (Zen 4, 512-bit blocks: the K-unrolled body runs at ~0.8x
-    there). True/False at compile time for constant bounds, else an i1 on the trip count:
+    """Whether a memory-bound map whose data fits `cpu.short_map_bytes` runs one block an
+    iteration: on such a CPU that is faster in L1 (Zen 4, 512-bit blocks: the K-unrolled body
+    runs at ~0.8x there). True/False at compile time for constant bounds, else an i1 on the trip count:
     when it holds, the K-block main loop runs no iteration and the one-block remainder loop
     all whole blocks (a select, no branch). Not for a loop nested in another: its trips say
     nothing about the data the outer loop walks (the rows of a matrix beyond the L1d)."""
@@ -344,7 +345,7 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
 
 def memory_bound(op: loop.VecLoopOp) -> bool:
     """At most one arithmetic op per load: out = a*x + b as one FMA, a*x + y in i32. A body
-    with more work a load (i32 a*x + b: a multiply and an add) gains from the K independent
+    with more work per load (i32 a*x + b: a multiply and an add) gains from the K independent
     blocks of the unrolled body even in L1 (Zen 4: 1 Ki-element i32 axpb 0.92x one block an
     iteration, issue 11)."""
     ops = list(op.body.walk())
