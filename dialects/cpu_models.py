@@ -74,6 +74,11 @@ class Costs:
     fp_latency: float = 4.0
     """Latency of a float add / FMA: the cost per element of a dependent scalar chain
     (a reduction's scalar tail)."""
+    one_block_in_l1: bool = False
+    """A map (no accumulators) whose data fits the L1d runs faster one vector block an
+    iteration than K-unrolled when its blocks are wider than the datapath: true on Zen 4
+    (issue 11, measured for 512-bit blocks; its 256-bit blocks are faster unrolled), unknown
+    (false: keep the unrolled body) elsewhere."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
@@ -104,6 +109,14 @@ class CpuModel:
         whose output and one input of the same size fit the LLC together keeps plain stores
         (they may be read again from cache); larger ones would only evict them."""
         return self.caches.llc // 2
+
+    def short_map_bytes(self, vector_bits: int) -> int:
+        """Maps that load and store at most this many bytes in all run one `vector_bits`
+        block an iteration instead of K (0: always K): the L1d where `one_block_in_l1` and the
+        block is wider than the datapath (so it is already two issue slots deep). Beyond the
+        L1d the unrolled body with its stores after its loads wins."""
+        wide = vector_bits > self.costs.datapath_bits
+        return self.caches.l1d if self.costs.one_block_in_l1 and wide else 0
 
     def compress_in_register(self) -> bool:
         """AVX-512 compaction compresses in a register and stores when that is cheaper than
@@ -162,13 +175,16 @@ CPUS: dict[str, CpuModel] = {
     # loads/stores 1 (uops.info); vmaskmovps store still microcoded (~12, uops.info).
     # fork_join: empty `omp parallel` on 2 threads, libgomp pool warm: min 0.84 µs, median 1.1 µs on
     # a 2-vCPU Zen 4 KVM guest (issue 14, measured; ~3,000 cycles); ~5-7 µs with the pool asleep.
+    # one_block_in_l1: out = a*x + b (f32, AVX-512) in L1, best TSC cycles a call: 1000 elements
+    # 94 one block an iteration vs 116 K = 4, 4096: 412-431 vs 478-480; AVX2 blocks the other way
+    # (183 vs 115 at 1000); at 16 Ki (L2) K = 4 wins when the output 4K-aliases an input (issue 11).
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
         costs=Costs(
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
-            gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000,
+            gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
         ),
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,

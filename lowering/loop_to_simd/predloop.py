@@ -65,7 +65,7 @@ MASK_FORM_ATTR = "loop.mask_form"
 
 IN_REGISTER_ATTR = "simd.compress_in_register"
 """Discardable unit attribute on a `simd.compress_store`: print it as a compress in a
-register and a store (AVX-512 `_mm512_maskz_compress_*` + `storeu`, or a masked store of the
+register and a store (AVX-512 `_mm512_mask_compress_*` + `storeu`, or a masked store of the
 count's prefix when not `full`) instead of a compress to memory. Set where the CPU model says
 that is faster (CpuModel.compress_in_register: ~80 cycles for the memory form on Zen 4);
 the two forms write the same elements, so a pass that drops the attribute changes speed only."""

@@ -45,11 +45,11 @@ func.func @positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>) -> index {
 // AVX2-NOT:      compress_in_register
 
 // REG-C-LABEL: int64_t positive(
-// REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_maskz_compress_ps(mask, e));
-// REG-C:         _mm512_mask_storeu_ps(&out[{{.*}}], (__mmask16)((1u << [[N:.*]]) - 1u), _mm512_maskz_compress_ps(mask, e));
+// REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_mask_compress_ps(e, mask, e));
+// REG-C:         _mm512_mask_storeu_ps(&out[{{.*}}], (__mmask16)((1u << [[N:.*]]) - 1u), _mm512_mask_compress_ps(e, mask, e));
 // REG-C-NOT:     compressstoreu
 
 // MEM-C-LABEL: int64_t positive(
 // MEM-C:         _mm512_mask_compressstoreu_ps(&out[{{.*}}], mask, e);
 // MEM-C:         _mm512_mask_compressstoreu_ps(&out[{{.*}}], mask, e);
-// MEM-C-NOT:     maskz_compress
+// MEM-C-NOT:     _mm512_mask_compress_ps

@@ -15,7 +15,7 @@
 // ZEN4:          float s = _mm512_reduce_add_ps(
 // ZEN4-NEXT:     return s;
 // ZEN4-LABEL:  int64_t scale_positive(
-// ZEN4:          _mm512_storeu_ps(&out[cursor], _mm512_maskz_compress_ps(mask, m));
+// ZEN4:          _mm512_storeu_ps(&out[cursor], _mm512_mask_compress_ps(m, mask, m));
 // ZEN4-NOT:      compressstoreu
 // ZEN4-LABEL:  void sqrt_abs_axpb(
 // ZEN4:          _Bool stream = v >= 16777216;
@@ -26,7 +26,7 @@
 // SPR-NEXT:      return s;
 // SPR-LABEL:   int64_t scale_positive(
 // SPR:           _mm512_mask_compressstoreu_ps(&out[cursor], mask, m);
-// SPR-NOT:       maskz_compress
+// SPR-NOT:       _mm512_mask_compress_ps
 // SPR-LABEL:   void sqrt_abs_axpb(
 // SPR:           _Bool stream = v >= 55050240;
 
@@ -37,7 +37,7 @@
 // GENERIC-NEXT:    float s = [[H]];
 // GENERIC-NEXT:    for (int64_t i = {{.*}}; i < x_len; i++) {
 // GENERIC-LABEL: int64_t scale_positive(
-// GENERIC:         _mm512_storeu_ps(&out[cursor], _mm512_maskz_compress_ps(mask, m));
+// GENERIC:         _mm512_storeu_ps(&out[cursor], _mm512_mask_compress_ps(m, mask, m));
 // GENERIC-LABEL: void sqrt_abs_axpb(
 // GENERIC:         _Bool stream = v >= 4194304;
 

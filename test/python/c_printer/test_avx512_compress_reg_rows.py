@@ -29,7 +29,7 @@ def test_row_shape(key: str, elt: str) -> None:
     row = AVX512.row(key, elt)
     assert row is not None
     assert COUNT in row, "{dst} is the number of lanes written, like compress_store"
-    assert f"_mm512_maskz_compress_{s}({{mask}}, {{value}})" in row
+    assert f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}})" in row, "merges into the value: no false dependency"
     assert "compressstoreu" not in row, "vcompress to memory is what these rows avoid"
     if key == "compress_store_reg":
         assert row.startswith(COUNT), "the count must exist before the store mask uses it"

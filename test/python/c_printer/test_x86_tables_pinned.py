@@ -19,7 +19,7 @@ from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, w
 PINNED = {
     "sse2": "2bea42809d85ac4eca119544436e47f3a51e7f0a0771788da1c90f978e13b154",
     "avx2": "507b9a537d5b49d5e2fd90594d96004c922da6f159817a915cce3df62992557a",
-    "avx512": "f6ef985d26db04f20ed798540445c93abbdcc82393f93bf2d9179b42563a842e",
+    "avx512": "68a260d17bbe8536d34b2a9dc8d5b639ea6de4817e062bef40e369493dca45fd",
 }
 
 

@@ -79,3 +79,44 @@ def test_avx512_c_compiles_for_every_cpu(tmp_path, compiler):
         done = subprocess.run([compiler, "-std=c11", "-O2", "-Wall", "-Werror", *flags, "-c", str(src), "-o",
                                str(tmp_path / f"{cpu}.o")], capture_output=True, text=True)  # fmt: skip
         assert done.returncode == 0, f"{cpu}: {done.stderr}"
+
+
+PROGRAMS = Path(__file__).resolve().parents[3] / "tools" / "bench" / "programs"
+MAPS = (PROGRAMS / "axpb.mlir").read_text() + (PROGRAMS / "axpy.mlir").read_text() + """
+func.func @twice(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
+  %r = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {
+  ^bb0(%e: f64):
+    %s = arith.addf %e, %e : f64
+    df.yield %s : f64
+  }
+  func.return %r : !df.array<f64, [i]>
+}
+"""
+MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2729, 2730, 2731, 2737, 4095, 4096, 4097, 4111, 5003)
+"""Around every vector width and the L1 limits of a one-block map on Zen 4 (32 KiB over 8, 12
+and 16 bytes an iteration: 4096, 2730, 2048 trips), where the K-block main loop starts to run."""
+
+
+@pytest.mark.parametrize(("isa", "cpu"), _cases(("sse2", "avx2", "avx512")))
+def test_maps_are_exact_on_both_sides_of_the_l1_limit(isa, cpu):
+    why = isa_unavailable(isa)
+    if why:
+        pytest.skip(why)
+    lib = loopopt.compile(MAPS, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
+    rng = np.random.default_rng(19)
+    a, b = np.float32(1.5), np.float32(-0.25)
+    for n in MAP_SIZES:
+        x = rng.standard_normal(n).astype(np.float32)
+        xi, yi = rng.integers(-1000, 1000, n, dtype=np.int32), rng.integers(-1000, 1000, n, dtype=np.int32)
+        xd = rng.standard_normal(n)
+        for offset in (0, 1):
+            (r,) = run_compiled(lib, "axpb_f32", [x, a, b], offset)
+            np.testing.assert_allclose(r, a * x.astype(np.float64) + b, rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+            (r,) = run_compiled(lib, "axpy_f32", [x, x[::-1].copy(), a], offset)
+            np.testing.assert_allclose(r, a * x.astype(np.float64) + x[::-1], rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+            (r,) = run_compiled(lib, "axpb_i32", [xi, np.int32(-3), np.int32(5)], offset)
+            np.testing.assert_array_equal(r, -3 * xi + 5, err_msg=f"n={n} offset={offset}")
+            (r,) = run_compiled(lib, "axpy_i32", [xi, yi, np.int32(7)], offset)
+            np.testing.assert_array_equal(r, 7 * xi + yi, err_msg=f"n={n} offset={offset}")
+            (r,) = run_compiled(lib, "twice", [xd], offset)
+            np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
