@@ -20,13 +20,13 @@
 #define LO_DEF_PACK(DT, T, V, MASK, CMPGT0, COMPRESS, STORE, MASK_STORE)                           \
     static inline int64_t lo_pack_##DT##_avx512(T *out, V v, V x) {                                \
         MASK m = CMPGT0(x);                                                                        \
-        STORE(out, COMPRESS(m, v));                                                                \
+        STORE(out, COMPRESS(v, m, v)); /* merging, not zeroing: no wait on the old destination */ \
         return __builtin_popcount((unsigned)m);                                                    \
     }                                                                                              \
     static inline int64_t lo_pack_tail_##DT##_avx512(T *out, MASK valid, V v, V x) {               \
         MASK m = valid & CMPGT0(x);                                                                \
         int64_t count = __builtin_popcount((unsigned)m);                                           \
-        MASK_STORE(out, (MASK)((1u << count) - 1u), COMPRESS(m, v));                               \
+        MASK_STORE(out, (MASK)((1u << count) - 1u), COMPRESS(v, m, v));                            \
         return count;                                                                              \
     }
 
@@ -35,13 +35,13 @@
 #define LO_GT0_EPI32(x) _mm512_cmpgt_epi32_mask(x, _mm512_setzero_si512())
 #define LO_GT0_EPI64(x) _mm512_cmpgt_epi64_mask(x, _mm512_setzero_si512())
 #define LO_STORE_SI512(p, v) _mm512_storeu_si512((void *)(p), v)
-LO_DEF_PACK(f32, float, __m512, __mmask16, LO_GT0_PS, _mm512_maskz_compress_ps, _mm512_storeu_ps,
+LO_DEF_PACK(f32, float, __m512, __mmask16, LO_GT0_PS, _mm512_mask_compress_ps, _mm512_storeu_ps,
             _mm512_mask_storeu_ps)
-LO_DEF_PACK(f64, double, __m512d, __mmask8, LO_GT0_PD, _mm512_maskz_compress_pd, _mm512_storeu_pd,
+LO_DEF_PACK(f64, double, __m512d, __mmask8, LO_GT0_PD, _mm512_mask_compress_pd, _mm512_storeu_pd,
             _mm512_mask_storeu_pd)
-LO_DEF_PACK(i32, int32_t, __m512i, __mmask16, LO_GT0_EPI32, _mm512_maskz_compress_epi32, LO_STORE_SI512,
+LO_DEF_PACK(i32, int32_t, __m512i, __mmask16, LO_GT0_EPI32, _mm512_mask_compress_epi32, LO_STORE_SI512,
             _mm512_mask_storeu_epi32)
-LO_DEF_PACK(i64, int64_t, __m512i, __mmask8, LO_GT0_EPI64, _mm512_maskz_compress_epi64, LO_STORE_SI512,
+LO_DEF_PACK(i64, int64_t, __m512i, __mmask8, LO_GT0_EPI64, _mm512_mask_compress_epi64, LO_STORE_SI512,
             _mm512_mask_storeu_epi64)
 
 
