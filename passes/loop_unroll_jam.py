@@ -50,7 +50,7 @@ on the row variable; every op with memory effects is a load or store; every buff
 writes is accessed only at row `i + c` (one `c` per buffer, no other index involving `i`)
 and may alias no other buffer the nest touches, so the R rows of a group touch disjoint
 memory. A row loop with something to gain (a load in an inner loop that does not depend on
-the row, loaded once instead of R times) that may not be jammed prints `UNROLL_JAM_REJECT_*`
+the row, loaded once instead of R times) that may not be jammed prints `JAM_REJECT_*`
 with `remarks=true` (docs/remarks.md).
 """
 
@@ -80,11 +80,11 @@ from loopopt.passes.options import check_options
 class UnrollJamReject(StrEnum):
     """Why a row loop whose inner loops would reuse a load across rows stays as it is."""
 
-    SHAPE = "UNROLL_JAM_REJECT_SHAPE"
+    SHAPE = "JAM_REJECT_SHAPE"
     """The row loop is not an interval or carries values, or a loop nested in it carries
     values, is not a `loop.for`, or has bounds that change with the row."""
 
-    DEPENDENCE = "UNROLL_JAM_REJECT_DEPENDENCE"
+    DEPENDENCE = "JAM_REJECT_DEPENDENCE"
     """Two rows may touch the same memory: a written buffer is accessed at more than one row
     offset or at an index that moves with the row other than `i + c`, may alias another
     buffer of the nest, or an op has memory effects other than a load or store."""
@@ -229,7 +229,7 @@ class LoopUnrollJamPass(ModulePass):
     rows: int = 4
     """Rows per group (R); 1 leaves every loop as it is."""
     remarks: bool = False
-    """Print UNROLL_JAM_REJECT_* for a row loop with reuse that stays as it is."""
+    """Print JAM_REJECT_* for a row loop with reuse that stays as it is."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
