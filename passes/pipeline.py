@@ -54,10 +54,10 @@ JAM_ROWS: dict[str, int] = {"avx512": 4, "neon": 4, "avx2": 4, "sse2": 4}
 """loop-unroll-jam's R per target. With loop-interchange's J = 4 rows of B, the innermost loop
 keeps R x J broadcasts of A, J vectors of B and R of C live: R = 4 holds all 24 in the 32
 vector registers of AVX-512 and NEON. On the 16 of AVX2 and SSE2 a register-fitting R would be
-2, but R = 4 measured faster there too (256^3 f32 on Zen 4, docs/rank2.md: avx2 1.03x numpy
-at R=4 vs 0.54x at R=2 and 0.95x at R=6; sse2 0.43x vs 0.34x and 0.39x): gcc keeps the A
-broadcasts that do not fit on the stack and each FMA reads one as a memory operand (an L1
-load), which costs less than the C loads and stores R = 2 adds."""
+2, but R = 4 measured faster there too (256^3 f32 on Zen 4, docs/rank2.md: avx2 1.04x numpy
+at R=4 vs 0.57x at R=2; sse2 0.45x vs 0.38x): gcc keeps the A broadcasts that do not fit on
+the stack and each FMA reads one as a memory operand (an L1 load), which costs less than the
+C loads and stores R = 2 adds."""
 
 
 def _spell(value: Any) -> str:
@@ -141,8 +141,8 @@ class LoopPipelinePass(ModulePass):
             # column reductions walk rows outermost (4 rows per pass: 1.4-1.5x faster than 1 on
             # Zen 4, tools/bench/rank2.py), so their inner loop is contiguous
             steps.append(Step("loop-interchange", {"rows": 4, **({"remarks": True} if self.remarks else {})}))
-            # register blocking of matrix products (R rows per B load; R per target:
-            # passes/loop_unroll_jam.py JAM_ROWS, measured in docs/rank2.md)
+            # register blocking of matrix products (each B load used by R rows; R per target:
+            # JAM_ROWS above, measured in docs/rank2.md)
             steps.append(Step("loop-unroll-jam", {"rows": JAM_ROWS.get(name, 4), **({"remarks": True} if self.remarks else {})}))
             steps.append(Step("loop-vectorize", {"remarks": True} if self.remarks else {}))
         if info.has_fma:
