@@ -30,6 +30,7 @@ PASSES: dict[str, str] = {
     "loop-fuse": "loopopt.passes.loop_fuse:LoopFusePass",
     "loop-tile": "loopopt.passes.loop_tile:LoopTilePass",
     "loop-interchange": "loopopt.passes.loop_interchange:LoopInterchangePass",
+    "loop-unroll-jam": "loopopt.passes.loop_unroll_jam:LoopUnrollJamPass",
     "loop-vectorize": "loopopt.passes.loop_vectorize:LoopVectorizePass",
     "loop-unroll": "loopopt.passes.loop_unroll:LoopUnrollPass",
     "loop-simplify": "loopopt.passes.loop_simplify:LoopSimplifyPass",

@@ -173,6 +173,7 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
     },
     "loop-tile": {"size": IntOption(1, MAX_TILE)},
     "loop-interchange": {"columns": IntOption(0, MAX_TILE), "rows": IntOption(1, MAX_UNROLL), "remarks": BoolOption()},
+    "loop-unroll-jam": {"rows": IntOption(1, MAX_UNROLL), "remarks": BoolOption()},
     "loop-vectorize": {"width": WidthOption(64), "remarks": BoolOption()},
     "loop-unroll": {"factor": IntOption(1, MAX_UNROLL), "full_threshold": IntOption(0, MAX_UNROLL)},
     "loop-simplify": {"fma": BoolOption()},

@@ -10,6 +10,8 @@ loop-fuse                    fuse loops over the same range
 loop-simplify                fold, identities
 loop-licm                    hoist loop-invariant code
 loop-interchange             column reductions -> row loop outermost (not on scalar)
+loop-unroll-jam{rows=R}      row loops whose inner loops reuse a load across rows (a matrix
+                             product's B) step R rows, jammed (register blocking; not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
 loop-parallelize{threads cpu stream_bytes}  only with parallel=N: mark kernels that split into
@@ -47,6 +49,15 @@ from xdsl.passes import ModulePass
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.lowering.target import CPU_NATIVE, NATIVE, resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
+
+JAM_ROWS: dict[str, int] = {"avx512": 4, "neon": 4, "avx2": 4, "sse2": 4}
+"""loop-unroll-jam's R per target. With loop-interchange's J = 4 rows of B, the innermost loop
+keeps R x J broadcasts of A, J vectors of B and R of C live: R = 4 holds all 24 in the 32
+vector registers of AVX-512 and NEON. On the 16 of AVX2 and SSE2 a register-fitting R would be
+2, but R = 4 measured faster there too (256^3 f32 on Zen 4, docs/rank2.md: avx2 1.04x numpy
+at R=4 vs 0.57x at R=2; sse2 0.45x vs 0.38x): gcc keeps the A broadcasts that do not fit on
+the stack and each FMA reads one as a memory operand (an L1 load), which costs less than the
+C loads and stores R = 2 adds."""
 
 
 def _spell(value: Any) -> str:
@@ -130,6 +141,9 @@ class LoopPipelinePass(ModulePass):
             # column reductions walk rows outermost (4 rows per pass: 1.4-1.5x faster than 1 on
             # Zen 4, tools/bench/rank2.py), so their inner loop is contiguous
             steps.append(Step("loop-interchange", {"rows": 4, **({"remarks": True} if self.remarks else {})}))
+            # register blocking of matrix products (each B load used by R rows; R per target:
+            # JAM_ROWS above, measured in docs/rank2.md)
+            steps.append(Step("loop-unroll-jam", {"rows": JAM_ROWS.get(name, 4), **({"remarks": True} if self.remarks else {})}))
             steps.append(Step("loop-vectorize", {"remarks": True} if self.remarks else {}))
         if info.has_fma:
             steps.append(Step("loop-simplify", {"fma": True}))

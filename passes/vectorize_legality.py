@@ -304,6 +304,16 @@ def _index_key(c: Candidate, op: loop.LoadOp | loop.StoreOp) -> tuple[tuple[froz
     return tuple(key)
 
 
+def _never_meet(c: Candidate, w: loop.StoreOp, a: loop.LoadOp | loop.StoreOp) -> bool:
+    """The two accesses differ by a nonzero constant in a dimension the loop variable does not
+    move (`out[%i, %k]` and `out[%i + 1, %k]`, rows that loop-unroll-jam jammed): in every
+    iteration they name different elements, so they carry no dependence."""
+    for (wv, wo), (av, ao) in zip(_index_key(c, w), _index_key(c, a), strict=True):
+        if wv == av and wo != ao and not any(n == "<loop var>" for n, _ in wv):
+            return True
+    return False
+
+
 def memory_dependence(c: Candidate) -> Decline | None:
     accesses = list(_accesses(c))
     for w in accesses:
@@ -323,6 +333,8 @@ def memory_dependence(c: Candidate) -> Decline | None:
                 continue
             other = a.out if isinstance(a, loop.AppendOp) else a.buf
             if other is not buf:
+                continue
+            if isinstance(w, loop.StoreOp) and not isinstance(a, loop.AppendOp) and _never_meet(c, w, a):
                 continue
             same = (
                 isinstance(w, loop.StoreOp)

@@ -16,9 +16,12 @@ numpy's `a @ b` (OpenBLAS sgemm; run with OPENBLAS_NUM_THREADS=1 for a like-for-
 and without OPENBLAS_CORETYPE so OpenBLAS picks its Zen kernels).
 
 The matrix multiply is `map(a[i,j], b[j,k]) -> [i,k,j]` reduced over `j` (named-axis
-broadcasting, docs/df.md): the nest i, k, j, which `loop-interchange{rows=R}` turns into rows of
-C updated R rows of B at a time, vectorized along k: R FMAs per load and store of a C vector,
-the register blocking this pipeline reaches.
+broadcasting, docs/df.md): the nest i, k, j, which `loop-interchange{rows=4}` turns into rows of
+C updated 4 rows of B at a time, vectorized along k, and `loop-unroll-jam{rows=R}` into R rows
+of C per pass (register blocking: an R x 4 block of A broadcast in registers, each B vector
+loaded once for R rows, R x 4 FMAs per 4 B loads and R loads and stores of C). Its rows time
+the default pipeline (R = 4, passes/pipeline.py JAM_ROWS) against other R and R = 1 (no jam,
+the pipeline before loop-unroll-jam); docs/rank2.md has the measurements.
 """
 
 from __future__ import annotations
@@ -144,20 +147,26 @@ def rows(target: str, config: TimingConfig) -> list[tuple[str, str, dict[str, fl
                         "numpy m @ v": python_loop(np.matmul, m, v)}, config)
         out.append(("matvec f32", f"{shape[0]}x{shape[1]}", {k: v.median for k, v in t.items()}, "ok" if ok else "WRONG"))
 
+    out.append(matmul_row(target, config, rng))
+    return out
+
+
+def matmul_row(target: str, config: TimingConfig, rng: np.random.Generator) -> tuple[str, str, dict[str, float], str]:
+    """256x256x256 f32: the default pipeline, other jam factors, numpy's `a @ b`."""
     n = 256
     a = rng.standard_normal((n, n)).astype(np.float32)
     b = rng.standard_normal((n, n)).astype(np.float32)
     c = np.empty((n, n), np.float32)
     runners = {}
-    for r in (4, 8):
-        k = loopopt.compile((CORPUS / "matmul.mlir").read_text(), target=target, pipeline=_pipeline_with_rows(target, r))
+    ok = True
+    for r in (4, 1, 2, 8):
+        k = loopopt.compile((CORPUS / "matmul.mlir").read_text(), target=target, pipeline=_pipeline_with_jam(target, r))
         k.matmul_f32(a, b, c)
-        ok = np.allclose(c, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-3)
-        runners[f"loopopt rows={r}"] = kernel_runner(k.matmul_f32, a, b, c)
+        ok = ok and np.allclose(c, a.astype(np.float64) @ b, rtol=1e-3, atol=1e-3)
+        runners["loopopt (default, jam 4)" if r == 4 else f"loopopt jam {r}"] = kernel_runner(k.matmul_f32, a, b, c)
     runners["numpy a @ b"] = python_loop(np.matmul, a, b)
     t = time_group(runners, config)
-    out.append(("matmul f32", f"{n}x{n}x{n}", {k: v.median for k, v in t.items()}, "ok" if ok else "WRONG"))
-    return out
+    return ("matmul f32", f"{n}x{n}x{n}", {k: v.median for k, v in t.items()}, "ok" if ok else "WRONG")
 
 
 def _pipeline_with_rows(target: str, rows: int) -> str:
@@ -168,16 +177,27 @@ def _pipeline_with_rows(target: str, rows: int) -> str:
     return re.sub(r"loop-interchange(\{[^}]*\})?", f"loop-interchange{{rows={rows}}}", spelled, count=1)
 
 
+def _pipeline_with_jam(target: str, rows: int) -> str:
+    """loop-pipeline's passes with `loop-unroll-jam{rows=R}` (R = 1: without the pass)."""
+    from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+
+    spelled = LoopPipelinePass(target=target).spelling(set(_all_passes()))
+    step = f"loop-unroll-jam{{rows={rows}}}," if rows > 1 else ""
+    return re.sub(r"loop-unroll-jam(\{[^}]*\})?,", step, spelled, count=1)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--target", default="avx512")
     parser.add_argument("--trials", type=int, default=15)
+    parser.add_argument("--only", choices=("matmul",), help="time only the matrix multiply rows")
     args = parser.parse_args(argv)
     config = TimingConfig(trials=args.trials)
     print(f"CPU: {env.cpu_model()}; target {args.target}; load average at start {env.load_average()}")
     print("| kernel | shape | implementation | time | vs numpy | check |")
     print("|---|---|---|---|---|---|")
-    for kernel, shape, times, check in rows(args.target, config):
+    table = [matmul_row(args.target, config, np.random.default_rng(0))] if args.only else rows(args.target, config)
+    for kernel, shape, times, check in table:
         base = next(v for k, v in times.items() if k.startswith("numpy"))
         for name, sec in times.items():
             print(f"| {kernel} | {shape} | {name} | {sec * 1e6:.1f} µs | {base / sec:.2f}x | {check} |")

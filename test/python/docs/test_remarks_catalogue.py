@@ -16,6 +16,7 @@ from loopopt.lowering.loop_to_simd.convert import FALLBACK_REMARK
 from loopopt.passes.df_fusion.codes import FuseReject
 from loopopt.passes.loop_fusion.codes import LoopFuseReject
 from loopopt.passes.loop_interchange import InterchangeReject
+from loopopt.passes.loop_unroll_jam import UnrollJamReject
 from loopopt.passes.vectorize_codes import VecReject
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -27,6 +28,7 @@ CODES = {
     "df-fuse": [c.value for c in FuseReject],
     "loop-fuse": [c.value for c in LoopFuseReject],
     "loop-interchange": [c.value for c in InterchangeReject],
+    "loop-unroll-jam": [c.value for c in UnrollJamReject],
     "loop-vectorize": [c.value for c in VecReject],
     "convert-loop-to-simd": [FALLBACK_REMARK],
 }

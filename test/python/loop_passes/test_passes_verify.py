@@ -46,6 +46,8 @@ CHAINS: dict[str, list[Step]] = {
     "loop-vectorize-8": [*LOWER, ("loop-vectorize", {"width": 8})],
     "loop-interchange": [*FUSED, ("loop-interchange", {"rows": 3, "columns": 16}), ("loop-vectorize", {}),
                          ("convert-loop-to-simd", {"target": "avx512", "fallback": True})],
+    "loop-unroll-jam": [*FUSED, ("loop-interchange", {"rows": 2}), ("loop-unroll-jam", {"rows": 3}), ("loop-vectorize", {}),
+                        ("convert-loop-to-simd", {"target": "avx512", "fallback": True})],
     "tile-then-vectorize": [*FUSED, ("loop-tile", {"size": 16}), ("loop-vectorize", {}),
                             ("convert-loop-to-simd", {"target": "avx512", "fallback": True})],
     "unroll-then-vectorize": [*FUSED, ("loop-unroll", {"factor": 2}), ("loop-vectorize", {}),
