@@ -62,7 +62,7 @@ __all__ = ["TARGETS", "TargetInfo", "get_target", "Simd"]
 # --------------------------------------------------------------------------- types
 
 MAX_VECTOR_BITS = 512
-LANE_COUNTS = (1, 2, 4, 8, 16)
+LANE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # 32 and 64: i8/i16 lanes
 
 
 def _element_class(t: Attribute) -> str | None:
@@ -70,7 +70,7 @@ def _element_class(t: Attribute) -> str | None:
     lanes, loaded, stored and converted to f32)."""
     if isinstance(t, Float16Type | Float32Type | Float64Type):
         return "float"
-    if isinstance(t, IntegerType) and t.width.data in (32, 64):
+    if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):
         return "int"
     if isinstance(t, IntegerType) and t.width.data == 1:
         return "mask"

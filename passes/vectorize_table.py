@@ -98,11 +98,11 @@ VECTOR_FORMS: dict[type[Operation], str] = {
 
 
 def is_lane_type(t: Attribute) -> bool:
-    """f32 f64 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64); f16
+    """f32 f64 i8 i16 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64); f16
     lanes are storage (`F16_STORAGE_OPS`)."""
     if isinstance(t, Float16Type | Float32Type | Float64Type | IndexType):
         return True
-    return isinstance(t, IntegerType) and t.width.data in (1, 32, 64)
+    return isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64)
 
 
 _TO_LANE_CONVERSIONS = (arith.SIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp)

@@ -29,6 +29,9 @@ Rows = dict[tuple[str, str], str]
 FLOATS = ("f32", "f64")
 INTS = ("i32", "i64")
 ELTS = (*FLOATS, *INTS)
+NARROW = ("i8", "i16")
+"""Narrow integer lanes: their rows are built in targets/c_narrow.py (a row hook), the table
+only knows their lane counts, vector types and masks."""
 
 SUFFIX = {"f32": "ps", "f64": "pd", "i32": "epi32", "i64": "epi64"}
 """The element suffix of arithmetic intrinsics (`_mm_add_ps`, `_mm256_add_epi64`)."""
@@ -113,9 +116,9 @@ class X86:
         return IsaTable(
             name=self.name,
             includes=self.includes,
-            lanes={e: self.lanes(e) for e in ELTS},
-            vector_types={e: self.vector_type(e) for e in ELTS},
-            mask_types={self.lanes(e): self.mask_type(self.lanes(e)) for e in ("i32", "i64")},
+            lanes={e: self.lanes(e) for e in (*ELTS, *NARROW)},
+            vector_types={e: self.vector_type(e) for e in (*ELTS, *NARROW)},
+            mask_types={self.lanes(e): self.mask_type(self.lanes(e)) for e in ("i32", "i64", *NARROW)},
             rows=rows,
             cflags=self.cflags,
         )

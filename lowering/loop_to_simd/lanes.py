@@ -82,10 +82,10 @@ Lanes = Uniform | Strided | Stepped | Varying
 
 
 def is_data_type(t: Attribute) -> bool:
-    """f32 f64 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
+    """f32 f64 i8 i16 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
     if isinstance(t, Float16Type | Float32Type | Float64Type):
         return True
-    return isinstance(t, IntegerType) and t.width.data in (32, 64)
+    return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
 
 
 def is_mask_type(t: Attribute) -> bool:

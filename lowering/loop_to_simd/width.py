@@ -48,6 +48,12 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
     """Raise unless every type narrower than the widest fills exactly half a register at W."""
     widest = max(element_bits(t) for t in types)
     for t in types:
+        if element_bits(t) < 32:
+            raise LoopoptDiagnostic(
+                f"{op.name} mixes {t} with {widest}-bit lanes: i8/i16 lanes vectorize only in loops whose "
+                f"data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)",
+                op,
+            )
         if element_bits(t) not in (widest, widest // 2):
             raise LoopoptDiagnostic(
                 f"{op.name} mixes {t} with {widest}-bit lanes: a {t} vector would fill "
@@ -97,7 +103,7 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     if given is None:
         return natural
     widest = max(element_bits(t) for t in types)
-    if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16):
+    if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16, 32, 64):
         raise LoopoptDiagnostic(
             f"{op.name} width {given} does not fit {target.name}: {given} x {widest}-bit lanes > "
             f"{target.vector_bits}-bit registers (expected at most {natural})",

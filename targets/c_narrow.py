@@ -1,0 +1,284 @@
+"""i8 and i16 lanes on SSE2, AVX2, AVX-512 (BW) and NEON: full registers of narrow integers.
+
+A loop whose data is all i8 (or all i16) runs at the register's byte (16-bit) lane count:
+32 i8 lanes on AVX2, 64 on AVX-512, 16 on SSE2/NEON (loop_to_simd/width.py). Its rows are
+built here from one line per ISA (a `c_isa.ROW_HOOKS` module, like the division rows):
+
+    op            SSE2                     AVX2                 AVX-512 BW             NEON
+    add/sub/neg   add_epi8/16              add_epi8/16          add_epi8/16            vaddq_s8/16
+    mul i16       mullo_epi16              mullo_epi16          mullo_epi16            vmulq_s16
+    mul i8        two mullo_epi16 (even/odd bytes), recombined                         vmulq_s8
+    min/max       i16 native, i8 biased    native               native                 vminq/vmaxq
+    minu/maxu     i8 native, i16 biased    native               native                 vminq_u8/16
+    cmp signed    cmpeq/cmpgt (+ xor ~0)   cmpeq/cmpgt          cmp_epi8_mask          vceqq/vcgtq/...
+    cmp unsigned  xor 0x80.. then signed   (the same)           cmp_epu8_mask          vcgtq_u8/16 ...
+    select        and/andnot/or            blendv_epi8          mask_blend_epi8/16     vbslq
+    shift by k    i16 slli/srli/srai; i8: the 16-bit shift masked to bytes              lane by lane
+    masked mem    lane by lane (c_mask)    lane by lane         mask_loadu_epi8/16     lane by lane
+
+Wrapping is the instructions' own (add/sub/mullo keep the low bits). A mask of N narrow lanes
+is all-ones lanes of that width (SSE2/AVX2 `__m128i`/`__m256i`, NEON `uint8x16_t` /
+`uint16x8_t`) or an `__mmask32`/`__mmask64` (AVX-512); since every lane count of an ISA
+belongs to one element width, the mask key `i1x32` names its layout. What no ISA has
+(division, remainder, popcount, |x| on SSE2, shifts by a per-lane amount) goes lane by lane
+through the scalar table's own row (`lo_lane_<op>_<T>xN`), so its semantics are the scalar
+code's exactly. Horizontal reductions are the generic halving trees (c_hreduce).
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_helpers import Helper, LaneIO, c_type
+from loopopt.targets.c_isa import IsaTable, mask_key
+
+NARROW = ("i8", "i16")
+_BITS = {"sse2": 128, "avx2": 256, "avx512": 512, "neon": 128}
+_INT_CMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+LANE_BY_LANE = ("div", "rem", "divu", "remu", "floordiv", "ceildiv", "ceildivu", "ctpop",
+                "div_const", "rem_const", "divu_const", "remu_const", "shl", "shr", "shru")  # fmt: skip
+"""Operation keys with no narrow instruction on any ISA: lane by lane, the scalar row per lane."""
+
+_HREDUCE = ("add", "mul", "min", "max", "and", "or")
+
+
+def _lanes(isa: str, e: str) -> int:
+    return _BITS[isa] // int(e[1:])
+
+
+def _lane_rows(isa: str, e: str, keys: tuple[str, ...]) -> dict[tuple[str, str], str]:
+    n = _lanes(isa, e)
+    return {(k, e): f"{{dst}} = lo_lane_{k}_{e}x{n}({{a}}{'' if k == 'ctpop' else ', {b}'});" for k in keys}
+
+
+# ---------------------------------------------------------------------------- x86
+
+
+def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
+    bits, n = _BITS[isa], _lanes(isa, e)
+    w = int(e[1:])
+    p = "_mm_" if bits == 128 else f"_mm{bits}_"
+    si, s, m = f"si{bits}", f"epi{w}", mask_key(n)
+    ptr = "" if bits == 512 else f"(const __m{bits}i *)"
+    wptr = "" if bits == 512 else f"(__m{bits}i *)"
+    t = "char" if w == 8 else "short"
+    bias = f"{p}set1_{s}(({t}){'0x80' if w == 8 else '0x8000'})"
+    zero = f"{p}setzero_{si}()"
+    rows = {
+        ("load", e): f"{{dst}} = {p}loadu_{si}({ptr}&{{buf}}[{{idx}}]);",
+        ("load_aligned", e): f"{{dst}} = {p}load_{si}({ptr}&{{buf}}[{{idx}}]);",
+        ("store", e): f"{p}storeu_{si}({wptr}&{{buf}}[{{idx}}], {{value}});",
+        ("store_aligned", e): f"{p}store_{si}({wptr}&{{buf}}[{{idx}}], {{value}});",
+        ("store_nt", e): f"{p}stream_{si}({wptr or '(void *)'}&{{buf}}[{{idx}}], {{value}});",
+        ("broadcast", e): f"{{dst}} = {p}set1_{s}(({t}){{a}});",
+        ("add", e): f"{{dst}} = {p}add_{s}({{a}}, {{b}});",
+        ("sub", e): f"{{dst}} = {p}sub_{s}({{a}}, {{b}});",
+        ("neg", e): f"{{dst}} = {p}sub_{s}({zero}, {{a}});",
+        ("mul", e): f"{{dst}} = {p}mullo_epi16({{a}}, {{b}});" if w == 16 else f"{{dst}} = lo_mul_i8x{n}({{a}}, {{b}});",
+        **{(op, e): f"{{dst}} = {p}{op}_{si}({{a}}, {{b}});" for op in ("and", "or", "xor")},
+        # a constant amount {k} (clamped to 255 by the printer): >= the width gives 0 / the sign fill
+        ("shl_const", e): f"{{dst}} = {p}slli_epi16({{a}}, {{k}});" if w == 16
+        else f"{{dst}} = {p}and_{si}({p}slli_epi16({{a}}, {{k}}), {p}set1_epi8((char)(({{k}}) < 8 ? 0xFFu << (({{k}}) & 7) : 0u)));",
+        ("shru_const", e): f"{{dst}} = {p}srli_epi16({{a}}, {{k}});" if w == 16
+        else f"{{dst}} = {p}and_{si}({p}srli_epi16({{a}}, {{k}}), {p}set1_epi8((char)(({{k}}) < 8 ? 0xFFu >> (({{k}}) & 7) : 0u)));",
+        # i8 arithmetic shift: the logical one, sign-extended from bit 7 - k ((x ^ s) - s, s = 0x80 >> k)
+        ("shr_const", e): f"{{dst}} = {p}srai_epi16({{a}}, {{k}});" if w == 16
+        else (f"{{dst}} = {p}sub_epi8({p}xor_{si}({p}and_{si}({p}srli_epi16({{a}}, ({{k}}) < 7 ? ({{k}}) : 7), "
+              f"{p}set1_epi8((char)(0xFFu >> (({{k}}) < 7 ? ({{k}}) : 7)))), {p}set1_epi8((char)(0x80u >> (({{k}}) < 7 ? ({{k}}) : 7)))), "
+              f"{p}set1_epi8((char)(0x80u >> (({{k}}) < 7 ? ({{k}}) : 7))));"),
+        **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});" for k in _HREDUCE},
+        **_lane_rows(isa, e, LANE_BY_LANE),
+    }  # fmt: skip
+    # min/max: SSE2 has signed 16-bit and unsigned 8-bit ones; the others through the bias
+    # (x ^ 0x80.. maps unsigned order onto signed order and back)
+    native_min = {("min", 16), ("minu", 8)} if isa == "sse2" else {("min", 16), ("minu", 8), ("min", 8), ("minu", 16)}
+    for op, fn in (("min", "min"), ("max", "max"), ("minu", "min"), ("maxu", "max")):
+        signed = op in ("min", "max")
+        native = (("min" if signed else "minu"), w) in native_min
+        suffix = f"ep{'i' if signed else 'u'}{w}"
+        if native:
+            rows[(op, e)] = f"{{dst}} = {p}{fn}_{suffix}({{a}}, {{b}});"
+        else:
+            other = f"ep{'u' if signed else 'i'}{w}"
+            rows[(op, e)] = f"{{dst}} = {p}xor_{si}({p}{fn}_{other}({p}xor_{si}({{a}}, {bias}), {p}xor_{si}({{b}}, {bias})), {bias});"
+    if isa == "avx512":
+        mt = f"__mmask{n}"
+        cmps = {"eq": "EQ", "ne": "NE", "slt": "LT", "sle": "LE", "sgt": "NLE", "sge": "NLT"}
+        rows.update({(f"cmp.{pr}", e): f"{{dst}} = _mm512_cmp_{s}_mask({{a}}, {{b}}, _MM_CMPINT_{c});" for pr, c in cmps.items()})
+        ucmps = {"ult": "LT", "ule": "LE", "ugt": "NLE", "uge": "NLT"}
+        rows.update({(f"cmp.{pr}", e): f"{{dst}} = _mm512_cmp_epu{w}_mask({{a}}, {{b}}, _MM_CMPINT_{c});" for pr, c in ucmps.items()})
+        rows.update({
+            ("select", e): f"{{dst}} = _mm512_mask_blend_{s}({{mask}}, {{b}}, {{a}});",
+            ("select_zero", e): f"{{dst}} = _mm512_maskz_mov_{s}({{mask}}, {{a}});",
+            ("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);",
+            ("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
+            ("abs", e): f"{{dst}} = _mm512_abs_{s}({{a}});",
+            ("prefix_mask", m): f"{{dst}} = ({mt})({{a}} <= 0 ? 0ull : {{a}} >= {n} ? ~0ull : (1ull << {{a}}) - 1ull);",
+            **{(op, m): f"{{dst}} = ({mt})({{a}} {c} {{b}});" for op, c in (("and", "&"), ("or", "|"), ("xor", "^"))},
+            ("not", m): f"{{dst}} = ({mt})~{{a}};",
+            ("select", m): f"{{dst}} = ({mt})(({{mask}} & {{a}}) | (~{{mask}} & {{b}}));",
+            ("broadcast", m): f"{{dst}} = ({mt})({{a}} ? ~0ull : 0ull);",
+            ("popcount", m): f"{{dst}} = (int64_t)__builtin_popcountll((unsigned long long){{a}});",
+        })  # fmt: skip
+        return rows
+    ones = f"{p}set1_epi32(-1)"
+    eq, gt = f"{p}cmpeq_{s}", f"{p}cmpgt_{s}"
+    ua, ub = f"{p}xor_{si}({{a}}, {bias})", f"{p}xor_{si}({{b}}, {bias})"
+    rows.update({
+        ("cmp.eq", e): f"{{dst}} = {eq}({{a}}, {{b}});",
+        ("cmp.ne", e): f"{{dst}} = {p}xor_{si}({eq}({{a}}, {{b}}), {ones});",
+        ("cmp.sgt", e): f"{{dst}} = {gt}({{a}}, {{b}});",
+        ("cmp.slt", e): f"{{dst}} = {gt}({{b}}, {{a}});",
+        ("cmp.sle", e): f"{{dst}} = {p}xor_{si}({gt}({{a}}, {{b}}), {ones});",
+        ("cmp.sge", e): f"{{dst}} = {p}xor_{si}({gt}({{b}}, {{a}}), {ones});",
+        ("cmp.ugt", e): f"{{dst}} = {gt}({ua}, {ub});",
+        ("cmp.ult", e): f"{{dst}} = {gt}({ub}, {ua});",
+        ("cmp.ule", e): f"{{dst}} = {p}xor_{si}({gt}({ua}, {ub}), {ones});",
+        ("cmp.uge", e): f"{{dst}} = {p}xor_{si}({gt}({ub}, {ua}), {ones});",
+        ("select_zero", e): f"{{dst}} = {p}and_{si}({{mask}}, {{a}});",
+        ("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});",
+        ("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
+        **{(op, m): f"{{dst}} = {p}{op}_{si}({{a}}, {{b}});" for op in ("and", "or", "xor")},
+        ("not", m): f"{{dst}} = {p}xor_{si}({{a}}, {ones});",
+        ("broadcast", m): f"{{dst}} = {p}set1_{s}(({t})-({t})({{a}}));",
+        # lane k < clamp(a, 0, n): the iota compared with the count (both fit the signed lanes)
+        ("prefix_mask", m): f"{{dst}} = {p}cmpgt_{s}({p}set1_{s}(({t})({{a}} < 0 ? 0 : {{a}} > {n} ? {n} : {{a}})), lo_iota_{e}x{n}());",
+        # movemask has one bit per byte: a 16-bit lane sets two
+        ("popcount", m): f"{{dst}} = (int64_t)__builtin_popcount((unsigned){p}movemask_epi8({{a}})){' / 2' if w == 16 else ''};",
+    })  # fmt: skip
+    blend = f"{p}blendv_epi8({{b}}, {{a}}, {{mask}})" if isa == "avx2" else f"{p}or_{si}({p}and_{si}({{mask}}, {{a}}), {p}andnot_{si}({{mask}}, {{b}}))"
+    rows[("select", e)] = rows[("select", m)] = f"{{dst}} = {blend};"
+    rows[("abs", e)] = f"{{dst}} = {p}abs_{s}({{a}});" if isa == "avx2" else f"{{dst}} = lo_lane_abs_{e}x{n}({{a}});"
+    return rows
+
+
+def _x86_helpers(isa: IsaTable) -> list[Helper]:
+    bits = _BITS[isa.name]
+    p, v = ("_mm_" if bits == 128 else f"_mm{bits}_"), f"__m{bits}i"
+    si = f"si{bits}"
+    out = []
+    n8 = bits // 8
+    # 8-bit multiply: even bytes from the 16-bit product's low byte, odd bytes from the product of
+    # the high bytes shifted back up (the low 8 bits of a product depend on the low 8 bits only)
+    out.append(Helper(f"lo_mul_i8x{n8}", (
+        f"static inline {v} lo_mul_i8x{n8}({v} a, {v} b)\n{{\n"
+        f"    {v} even = {p}and_{si}({p}mullo_epi16(a, b), {p}set1_epi16(0x00FF));\n"
+        f"    {v} odd = {p}slli_epi16({p}mullo_epi16({p}srli_epi16(a, 8), {p}srli_epi16(b, 8)), 8);\n"
+        f"    return {p}or_{si}(even, odd);\n}}\n")))  # fmt: skip
+    if isa.name != "avx512":
+        for e in NARROW:
+            n = bits // int(e[1:])
+            lanes = ", ".join(str(k) for k in reversed(range(n)))
+            out.append(Helper(f"lo_iota_{e}x{n}", (
+                f"static inline {v} lo_iota_{e}x{n}(void)\n{{\n    return {p}set_epi{e[1:]}({lanes});\n}}\n")))
+    return out
+
+
+# ---------------------------------------------------------------------------- NEON
+
+
+def _neon_rows(e: str) -> dict[tuple[str, str], str]:
+    w = int(e[1:])
+    n = 128 // w
+    s, u, m = f"s{w}", f"u{w}", mask_key(n)
+    to_u, from_u = f"vreinterpretq_u{w}_s{w}", f"vreinterpretq_s{w}_u{w}"
+    umax = "UINT8_MAX" if w == 8 else "UINT16_MAX"
+    return {
+        ("load", e): f"{{dst}} = vld1q_{s}(&{{buf}}[{{idx}}]);",
+        ("load_aligned", e): f"{{dst}} = vld1q_{s}(&{{buf}}[{{idx}}]);",
+        **{(k, e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for k in ("store", "store_aligned", "store_nt")},
+        ("broadcast", e): f"{{dst}} = vdupq_n_{s}({{a}});",
+        ("add", e): f"{{dst}} = vaddq_{s}({{a}}, {{b}});",
+        ("sub", e): f"{{dst}} = vsubq_{s}({{a}}, {{b}});",
+        ("mul", e): f"{{dst}} = vmulq_{s}({{a}}, {{b}});",
+        # NEG and ABS saturate nothing (vqneg would): MIN stays MIN, as in the scalar code
+        ("neg", e): f"{{dst}} = vnegq_{s}({{a}});",
+        ("abs", e): f"{{dst}} = vabsq_{s}({{a}});",
+        ("and", e): f"{{dst}} = vandq_{s}({{a}}, {{b}});",
+        ("or", e): f"{{dst}} = vorrq_{s}({{a}}, {{b}});",
+        ("xor", e): f"{{dst}} = veorq_{s}({{a}}, {{b}});",
+        ("min", e): f"{{dst}} = vminq_{s}({{a}}, {{b}});",
+        ("max", e): f"{{dst}} = vmaxq_{s}({{a}}, {{b}});",
+        ("minu", e): f"{{dst}} = {from_u}(vminq_{u}({to_u}({{a}}), {to_u}({{b}})));",
+        ("maxu", e): f"{{dst}} = {from_u}(vmaxq_{u}({to_u}({{a}}), {to_u}({{b}})));",
+        ("cmp.eq", e): f"{{dst}} = vceqq_{s}({{a}}, {{b}});",
+        ("cmp.ne", e): f"{{dst}} = vmvnq_{u}(vceqq_{s}({{a}}, {{b}}));",
+        **{(f"cmp.s{pr}", e): f"{{dst}} = vc{pr}q_{s}({{a}}, {{b}});" for pr in ("lt", "le", "gt", "ge")},
+        **{(f"cmp.u{pr}", e): f"{{dst}} = vc{pr}q_{u}({to_u}({{a}}), {to_u}({{b}}));" for pr in ("lt", "le", "gt", "ge")},
+        ("select", e): f"{{dst}} = vbslq_{s}({{mask}}, {{a}}, {{b}});",
+        ("select_zero", e): f"{{dst}} = vandq_{s}({from_u}({{mask}}), {{a}});",
+        ("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});",
+        ("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
+        **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});" for k in _HREDUCE},
+        **_lane_rows("neon", e, LANE_BY_LANE),  # shifts by a constant too: the `shl` rows (no `_const` ones)
+        ("and", m): f"{{dst}} = vandq_{u}({{a}}, {{b}});",
+        ("or", m): f"{{dst}} = vorrq_{u}({{a}}, {{b}});",
+        ("xor", m): f"{{dst}} = veorq_{u}({{a}}, {{b}});",
+        ("not", m): f"{{dst}} = vmvnq_{u}({{a}});",
+        ("select", m): f"{{dst}} = vbslq_{u}({{mask}}, {{a}}, {{b}});",
+        ("broadcast", m): f"{{dst}} = vdupq_n_{u}(({{a}}) ? {umax} : 0u);",
+        ("prefix_mask", m): f"{{dst}} = vcltq_{u}(lo_iota_{e}x{n}(), vdupq_n_{u}(({{a}}) < 0 ? 0 : ({{a}}) > {n} ? {n} : ({{a}})));",
+        ("popcount", m): f"{{dst}} = (int64_t)vaddlvq_{u}(vshrq_n_{u}({{a}}, {w - 1}));",
+    }  # fmt: skip
+
+
+def _neon_helpers() -> list[Helper]:
+    out = []
+    for e in NARROW:
+        w = int(e[1:])
+        n = 128 // w
+        lanes = ", ".join(str(k) for k in range(n))
+        out.append(Helper(f"lo_iota_{e}x{n}", (
+            f"static inline uint{w}x{n}_t lo_iota_{e}x{n}(void)\n{{\n"
+            f"    static const uint{w}_t k[{n}] = {{{lanes}}};\n    return vld1q_u{w}(k);\n}}\n")))  # fmt: skip
+    return out
+
+
+# ---------------------------------------------------------------------------- every ISA
+
+
+def rows(isa_name: str) -> dict[tuple[str, str], str]:
+    """The i8/i16 rows of ISA `isa_name` (none on the scalar target, whose table has them)."""
+    if isa_name not in _BITS:
+        return {}
+    out: dict[tuple[str, str], str] = {}
+    for e in NARROW:
+        out.update(_neon_rows(e) if isa_name == "neon" else _x86_rows(isa_name, e))
+    return out
+
+
+def _lane_helper(io: LaneIO, key: str, e: str) -> Helper:
+    """`lo_lane_<key>_<e>xN`: the scalar table's row for `key`, applied lane by lane."""
+    from loopopt.targets.isa_scalar import SCALAR
+
+    n = io.n(e)
+    t, vt = c_type(e), io.vtype(e)
+    unary = key in ("ctpop", "abs")
+    body = SCALAR.rows[(key, e)].format(dst="r[k]", a="a[k]", b="b[k]", T=t)
+    name = f"lo_lane_{key}_{e}x{n}"
+    params = f"{vt} av" if unary else f"{vt} av, {vt} bv"
+    spill = f"{t} a[{n}]; {io.store(e, 'a', 'av')}"
+    if not unary:
+        spill += f" {t} b[{n}]; {io.store(e, 'b', 'bv')}"
+    code = (
+        f"static inline {vt} {name}({params})\n{{\n    {spill}\n    {t} r[{n}];\n"
+        f"    for (int k = 0; k < {n}; k++) {body}\n    return {io.load(e, 'r')};\n}}\n"
+    )
+    return Helper(name, code)
+
+
+def helpers(isa: IsaTable) -> list[Helper]:
+    """The lane-by-lane rows, the 8-bit multiply (x86), the lane indices of prefix masks and
+    the lane-by-lane masked accesses of AVX2 (which has no byte / word maskload)."""
+    if isa.name not in _BITS:
+        return []
+    io = LaneIO(isa)
+    out = [_lane_helper(io, k, e) for e in NARROW for k in (*LANE_BY_LANE, "abs")]
+    if isa.name == "neon":
+        out += _neon_helpers()
+    else:
+        out += _x86_helpers(isa)
+    if isa.name == "avx2":
+        from loopopt.targets.c_mask import masked_helpers
+
+        for e in NARROW:
+            out += masked_helpers(io, e)
+    return out
