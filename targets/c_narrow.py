@@ -150,6 +150,50 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
     return rows
 
 
+def _x86_widen_rows(isa: str) -> dict[tuple[str, str], str]:
+    """`widen_addu.<A>` / `widen_adds.<A>` of i8/i16 lanes into i32/i64 lanes (simd.widen_add).
+
+    Unsigned group sums: bytes with `psadbw` against zero (each 64-bit lane gets the sum of its
+    8 bytes; as i32 lanes the even ones hold the sums), words by adding each 32-bit lane's
+    halves (then each 64-bit lane's). Signed lanes go through the unsigned ones with the sign
+    bit flipped, x ^ 2^(w-1) = x + 2^(w-1), minus the bias of the lanes each accumulator lane
+    received; signed words into i32 use `pmaddwd` by ones directly."""
+    bits = _BITS[isa]
+    p, si = ("_mm_" if bits == 128 else f"_mm{bits}_"), f"si{bits}"
+    e64 = "epi64" if bits == 512 else "epi64x"
+    zero = f"{p}setzero_{si}()"
+    words = f"{p}add_epi32({p}and_{si}({{x}}, {p}set1_epi32(0xFFFF)), {p}srli_epi32({{x}}, 16))"
+    group = {
+        ("i8", "i64"): (f"{p}sad_epu8({{x}}, {zero})", f"{p}set1_{e64}(8 * 128)"),
+        ("i8", "i32"): (f"{p}sad_epu8({{x}}, {zero})", f"{p}set1_{e64}(8 * 128)"),  # (sum, 0) pairs of i32 lanes
+        ("i16", "i32"): (words, f"{p}set1_epi32(2 * 32768)"),
+        ("i16", "i64"): (f"lo_widen_u16_i64x{bits // 64}({{x}})", f"{p}set1_{e64}(4 * 32768)"),
+    }
+    rows = {}
+    for (e, acc), (u, bias_sum) in group.items():
+        w, a = int(e[1:]), acc[1:]
+        flip = f"{p}xor_{si}({{b}}, {p}set1_epi{w}({'(char)0x80' if w == 8 else '(short)0x8000'}))"
+        rows[(f"widen_addu.{acc}", e)] = f"{{dst}} = {p}add_epi{a}({{a}}, {u.format(x='{b}')});"
+        rows[(f"widen_adds.{acc}", e)] = f"{{dst}} = {p}add_epi{a}({{a}}, {p}sub_epi{a}({u.format(x=flip)}, {bias_sum}));"
+    rows[("widen_adds.i32", "i16")] = f"{{dst}} = {p}add_epi32({{a}}, {p}madd_epi16({{b}}, {p}set1_epi16(1)));"
+    return rows
+
+
+def _neon_widen_rows() -> dict[tuple[str, str], str]:
+    """NEON's pairwise widening adds (`vpaddlq`, accumulating `vpadalq`), signed or unsigned."""
+    rows = {}
+    for sign, key in (("u", "widen_addu"), ("s", "widen_adds")):
+        for e, acc, chain in (("i8", "i32", ("8",)), ("i8", "i64", ("8", "16")), ("i16", "i32", ()), ("i16", "i64", ("16",))):
+            w, a = int(e[1:]), int(acc[1:])
+            x = f"vreinterpretq_{sign}{w}_s{w}({{b}})" if sign == "u" else "{b}"
+            for k in chain:
+                x = f"vpaddlq_{sign}{k}({x})"
+            acc_v = f"vreinterpretq_{sign}{a}_s{a}({{a}})" if sign == "u" else "{a}"
+            step = f"vpadalq_{sign}{a // 2}({acc_v}, {x})"
+            rows[(f"{key}.{acc}", e)] = f"{{dst}} = {f'vreinterpretq_s{a}_u{a}({step})' if sign == 'u' else step};"
+    return rows
+
+
 def _x86_helpers(isa: IsaTable) -> list[Helper]:
     bits = _BITS[isa.name]
     p, v = ("_mm_" if bits == 128 else f"_mm{bits}_"), f"__m{bits}i"
@@ -163,6 +207,11 @@ def _x86_helpers(isa: IsaTable) -> list[Helper]:
         f"    {v} even = {p}and_{si}({p}mullo_epi16(a, b), {p}set1_epi16(0x00FF));\n"
         f"    {v} odd = {p}slli_epi16({p}mullo_epi16({p}srli_epi16(a, 8), {p}srli_epi16(b, 8)), 8);\n"
         f"    return {p}or_{si}(even, odd);\n}}\n")))  # fmt: skip
+    n64 = bits // 64
+    out.append(Helper(f"lo_widen_u16_i64x{n64}", (
+        f"static inline {v} lo_widen_u16_i64x{n64}({v} x)\n{{\n"
+        f"    {v} s = {p}add_epi32({p}and_{si}(x, {p}set1_epi32(0xFFFF)), {p}srli_epi32(x, 16));\n"
+        f"    return {p}add_epi64({p}and_{si}(s, {p}set1_{'epi64' if bits == 512 else 'epi64x'}(0xFFFFFFFFll)), {p}srli_epi64(s, 32));\n}}\n")))  # fmt: skip
     if isa.name != "avx512":
         for e in NARROW:
             n = bits // int(e[1:])
@@ -239,7 +288,7 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
     """The i8/i16 rows of ISA `isa_name` (none on the scalar target, whose table has them)."""
     if isa_name not in _BITS:
         return {}
-    out: dict[tuple[str, str], str] = {}
+    out: dict[tuple[str, str], str] = _neon_widen_rows() if isa_name == "neon" else _x86_widen_rows(isa_name)
     for e in NARROW:
         out.update(_neon_rows(e) if isa_name == "neon" else _x86_rows(isa_name, e))
     return out

@@ -21,21 +21,25 @@ vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SC
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float16Type, Float32Type
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.loop_to_simd.lanes import is_data_type
+from loopopt.lowering.loop_to_simd.widen import NARROW_BITS, WideningSum, widened_values, widening_sums
 
 
-def data_types(op: loop.VecLoopOp | loop.PredLoopOp) -> set[Attribute]:
-    """The f32 f64 i32 i64 types a loop's body touches (values, buffers, accumulators)."""
-    found: set[Attribute] = {v.type for v in op.inits if is_data_type(v.type)}
+def data_types(op: loop.VecLoopOp | loop.PredLoopOp, ignore: set[SSAValue] = frozenset()) -> set[Attribute]:  # type: ignore[assignment]
+    """The f32 f64 i8 i16 i32 i64 types a loop's body touches (values, buffers, accumulators),
+    except those of the values in `ignore`."""
+    found: set[Attribute] = {v.type for v in op.inits if is_data_type(v.type) and v not in ignore}
     for region in op.regions:
         for inner in region.walk():
             for value in (*inner.operands, *inner.results):
+                if value in ignore:
+                    continue
                 t = value.type
                 if isinstance(t, loop.BufType):
                     t = t.element_type
@@ -69,6 +73,19 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
             )
 
 
+def widening(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo) -> tuple[int, list[WideningSum]] | None:
+    """(W, the sums) when `op`'s data is all of one narrow width apart from widening sums
+    (loop_to_simd/widen.py): W is that width's lane count. None otherwise."""
+    sums = widening_sums(op)
+    if not sums or target.vector_bits == 0:
+        return None
+    rest = data_types(op, widened_values(sums, op))
+    bits = {t.width.data if isinstance(t, IntegerType) else 0 for t in rest}
+    if len(bits) != 1 or not bits <= set(NARROW_BITS):
+        return None
+    return target.vector_bits // bits.pop(), sums
+
+
 def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, partial: bool = True) -> int:
     """W for `op` on `target` (1 on the scalar target).
 
@@ -77,6 +94,15 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     """
     if target.vector_bits == 0:
         return 1
+    found = widening(op, target)
+    if found is not None:
+        natural = found[0]
+        if op.width.concrete not in (None, natural):
+            raise LoopoptDiagnostic(
+                f"{op.name} width {op.width.concrete}: a widening sum of narrow lanes runs at {natural} lanes on {target.name}",
+                op,
+            )
+        return natural
     types = data_types(op) or {Float32Type()}
     if any(isinstance(t, Float16Type) for t in types):
         if not target.has_f16_conversion:
