@@ -49,6 +49,20 @@ def _lane_rows(isa: str, e: str, keys: tuple[str, ...]) -> dict[tuple[str, str],
     return {(k, e): f"{{dst}} = lo_lane_{k}_{e}x{n}({{a}}{'' if k == 'ctpop' else ', {b}'});" for k in keys}
 
 
+def _mask_cmp_rows(m: str, not_: str, and_: str, or_: str, xor: str) -> dict[tuple[str, str], str]:
+    """Integer compares of masks (i1 lanes): as a signed integer true is -1 (true < false), as
+    an unsigned one it is 1; spelled with the ISA's mask `not_`/`and_`/`or_`/`xor` formats."""
+    na, nb = not_.format("{a}"), not_.format("{b}")
+    exprs = {
+        "eq": not_.format(xor.format("{a}", "{b}")), "ne": xor.format("{a}", "{b}"),
+        "slt": and_.format("{a}", nb), "ugt": and_.format("{a}", nb),
+        "sgt": and_.format(na, "{b}"), "ult": and_.format(na, "{b}"),
+        "sge": or_.format(na, "{b}"), "ule": or_.format(na, "{b}"),
+        "sle": or_.format("{a}", nb), "uge": or_.format("{a}", nb),
+    }  # fmt: skip
+    return {(f"cmp.{pr}", m): f"{{dst}} = {e};" for pr, e in exprs.items()}
+
+
 # ---------------------------------------------------------------------------- x86
 
 
@@ -117,6 +131,7 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
             ("select", m): f"{{dst}} = ({mt})(({{mask}} & {{a}}) | (~{{mask}} & {{b}}));",
             ("broadcast", m): f"{{dst}} = ({mt})({{a}} ? ~0ull : 0ull);",
             ("popcount", m): f"{{dst}} = (int64_t)__builtin_popcountll((unsigned long long){{a}});",
+            **_mask_cmp_rows(m, f"({mt})~({{}})", f"({mt})(({{}}) & ({{}}))", f"({mt})(({{}}) | ({{}}))", f"({mt})(({{}}) ^ ({{}}))"),
         })  # fmt: skip
         return rows
     ones = f"{p}set1_epi32(-1)"
@@ -138,6 +153,8 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
         ("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
         **{(op, m): f"{{dst}} = {p}{op}_{si}({{a}}, {{b}});" for op in ("and", "or", "xor")},
         ("not", m): f"{{dst}} = {p}xor_{si}({{a}}, {ones});",
+        **_mask_cmp_rows(m, f"{p}xor_{si}({{}}, {ones})", f"{p}and_{si}({{}}, {{}})", f"{p}or_{si}({{}}, {{}})",
+                         f"{p}xor_{si}({{}}, {{}})"),
         ("broadcast", m): f"{{dst}} = {p}set1_{s}(({t})-({t})({{a}}));",
         # lane k < clamp(a, 0, n): the iota compared with the count (both fit the signed lanes)
         ("prefix_mask", m): f"{{dst}} = {p}cmpgt_{s}({p}set1_{s}(({t})({{a}} < 0 ? 0 : {{a}} > {n} ? {n} : {{a}})), lo_iota_{e}x{n}());",
@@ -262,6 +279,7 @@ def _neon_rows(e: str) -> dict[tuple[str, str], str]:
         ("or", m): f"{{dst}} = vorrq_{u}({{a}}, {{b}});",
         ("xor", m): f"{{dst}} = veorq_{u}({{a}}, {{b}});",
         ("not", m): f"{{dst}} = vmvnq_{u}({{a}});",
+        **_mask_cmp_rows(m, f"vmvnq_{u}({{}})", f"vandq_{u}({{}}, {{}})", f"vorrq_{u}({{}}, {{}})", f"veorq_{u}({{}}, {{}})"),
         ("select", m): f"{{dst}} = vbslq_{u}({{mask}}, {{a}}, {{b}});",
         ("broadcast", m): f"{{dst}} = vdupq_n_{u}(({{a}}) ? {umax} : 0u);",
         ("prefix_mask", m): f"{{dst}} = vcltq_{u}(lo_iota_{e}x{n}(), vdupq_n_{u}(({{a}}) < 0 ? 0 : ({{a}}) > {n} ? {n} : ({{a}})));",
