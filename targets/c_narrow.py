@@ -14,13 +14,15 @@ built here from one line per ISA (a `c_isa.ROW_HOOKS` module, like the division 
     cmp unsigned  xor 0x80.. then signed   (the same)           cmp_epu8_mask          vcgtq_u8/16 ...
     select        and/andnot/or            blendv_epi8          mask_blend_epi8/16     vbslq
     shift by k    i16 slli/srli/srai; i8: the 16-bit shift masked to bytes              lane by lane
+    shift by v    lane by lane             i16: 32-bit sllv x2  i16: sllv_epi16        lane by lane
     masked mem    lane by lane (c_mask)    lane by lane         mask_loadu_epi8/16     lane by lane
 
 Wrapping is the instructions' own (add/sub/mullo keep the low bits). A mask of N narrow lanes
 is all-ones lanes of that width (SSE2/AVX2 `__m128i`/`__m256i`, NEON `uint8x16_t` /
 `uint16x8_t`) or an `__mmask32`/`__mmask64` (AVX-512); since every lane count of an ISA
 belongs to one element width, the mask key `i1x32` names its layout. What no ISA has
-(division, remainder, popcount, |x| on SSE2, shifts by a per-lane amount) goes lane by lane
+(division, remainder, popcount, |x| on SSE2, per-lane shifts of bytes, and of words on SSE2
+and NEON) goes lane by lane
 through the scalar table's own row (`lo_lane_<op>_<T>xN`), so its semantics are the scalar
 code's exactly. Horizontal reductions are the generic halving trees (c_hreduce).
 """
@@ -125,6 +127,9 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
             ("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);",
             ("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
             ("abs", e): f"{{dst}} = _mm512_abs_{s}({{a}});",
+            # BW's per-lane 16-bit shifts read the amount as unsigned: >= 16 gives 0 / the sign fill
+            **({(op, e): f"{{dst}} = _mm512_{fn}_epi16({{a}}, {{b}});" for op, fn in (("shl", "sllv"), ("shr", "srav"), ("shru", "srlv"))}
+               if w == 16 else {}),
             ("prefix_mask", m): f"{{dst}} = ({mt})({{a}} <= 0 ? 0ull : {{a}} >= {n} ? ~0ull : (1ull << {{a}}) - 1ull);",
             **{(op, m): f"{{dst}} = ({mt})({{a}} {c} {{b}});" for op, c in (("and", "&"), ("or", "|"), ("xor", "^"))},
             ("not", m): f"{{dst}} = ({mt})~{{a}};",
@@ -164,6 +169,8 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
     blend = f"{p}blendv_epi8({{b}}, {{a}}, {{mask}})" if isa == "avx2" else f"{p}or_{si}({p}and_{si}({{mask}}, {{a}}), {p}andnot_{si}({{mask}}, {{b}}))"
     rows[("select", e)] = rows[("select", m)] = f"{{dst}} = {blend};"
     rows[("abs", e)] = f"{{dst}} = {p}abs_{s}({{a}});" if isa == "avx2" else f"{{dst}} = lo_lane_abs_{e}x{n}({{a}});"
+    if isa == "avx2" and w == 16:  # per-lane 16-bit shifts through the 32-bit ones (lo_shl_i16x16, ...)
+        rows.update({(op, e): f"{{dst}} = lo_{op}_i16x16({{a}}, {{b}});" for op in ("shl", "shr", "shru")})
     return rows
 
 
@@ -209,6 +216,33 @@ def _neon_widen_rows() -> dict[tuple[str, str], str]:
             step = f"vpadalq_{sign}{a // 2}({acc_v}, {x})"
             rows[(f"{key}.{acc}", e)] = f"{{dst}} = {f'vreinterpretq_s{a}_u{a}({step})' if sign == 'u' else step};"
     return rows
+
+
+_AVX2_SHIFTS_I16 = """static inline __m256i lo_shl_i16x16(__m256i a, __m256i b)
+{
+    /* the low and high word of each 32-bit lane shifted apart; amounts >= 16 shift all out */
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    __m256i lo = _mm256_sllv_epi32(a, _mm256_and_si256(b, low));
+    __m256i hi = _mm256_sllv_epi32(_mm256_andnot_si256(low, a), _mm256_srli_epi32(b, 16));
+    return _mm256_blend_epi16(lo, hi, 0xAA);
+}
+static inline __m256i lo_shru_i16x16(__m256i a, __m256i b)
+{
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    __m256i lo = _mm256_srlv_epi32(_mm256_and_si256(a, low), _mm256_and_si256(b, low));
+    __m256i hi = _mm256_srlv_epi32(_mm256_andnot_si256(low, a), _mm256_srli_epi32(b, 16));
+    return _mm256_blend_epi16(lo, hi, 0xAA);
+}
+static inline __m256i lo_shr_i16x16(__m256i a, __m256i b)
+{
+    /* the low word sign-extended to 32 bits first; srav gives the sign fill for amounts >= 32 */
+    const __m256i low = _mm256_set1_epi32(0xFFFF);
+    __m256i lo = _mm256_srav_epi32(_mm256_srai_epi32(_mm256_slli_epi32(a, 16), 16), _mm256_and_si256(b, low));
+    __m256i hi = _mm256_srav_epi32(a, _mm256_srli_epi32(b, 16));
+    return _mm256_blend_epi16(lo, hi, 0xAA);
+}
+"""
+"""AVX2's per-lane shifts of i16 lanes: two 32-bit variable shifts (`vpsllvd`) per register."""
 
 
 def _x86_helpers(isa: IsaTable) -> list[Helper]:
@@ -344,7 +378,10 @@ def helpers(isa: IsaTable) -> list[Helper]:
     else:
         out += _x86_helpers(isa)
     if isa.name == "avx2":
+        from loopopt.targets.c_intvec import _split
         from loopopt.targets.c_mask import masked_helpers
+
+        out += _split(_AVX2_SHIFTS_I16)
 
         for e in NARROW:
             out += masked_helpers(io, e)

@@ -84,7 +84,7 @@ def _pairs(elt: str) -> tuple[np.ndarray, np.ndarray]:
         v = np.arange(-128, 128, dtype=np.int64)
         a, b = np.repeat(v, 256), np.tile(v, 256)
     else:
-        ev = np.array(edge_values("i16") + [127, 128, 255, 256, -129, 0x5555, -0x5556], np.int64)
+        ev = np.array(edge_values("i16") + [8, 9, 15, 16, 17, 127, 128, 255, 256, -129, 0x5555, -0x5556], np.int64)
         rng = np.random.default_rng(16)
         a = np.concatenate([np.repeat(ev, len(ev)), rng.integers(-32768, 32768, 20000)])
         b = np.concatenate([np.tile(ev, len(ev)), rng.integers(-32768, 32768, 20000)])
