@@ -16,15 +16,15 @@ built here from one line per ISA (a `c_isa.ROW_HOOKS` module, like the division 
     shift by k    i16 slli/srli/srai; i8: the 16-bit shift masked to bytes              lane by lane
     shift by v    lane by lane             i16: 32-bit sllv x2  i16: sllv_epi16        lane by lane
     masked mem    lane by lane (c_mask)    lane by lane         mask_loadu_epi8/16     lane by lane
+    i16 div/rem   through f32 (divps: exact for 16-bit operands)                          lane by lane
 
 Wrapping is the instructions' own (add/sub/mullo keep the low bits). A mask of N narrow lanes
 is all-ones lanes of that width (SSE2/AVX2 `__m128i`/`__m256i`, NEON `uint8x16_t` /
 `uint16x8_t`) or an `__mmask32`/`__mmask64` (AVX-512); since every lane count of an ISA
-belongs to one element width, the mask key `i1x32` names its layout. What no ISA has
-(division, remainder, popcount, |x| on SSE2, per-lane shifts of bytes, and of words on SSE2
-and NEON) goes lane by lane
-through the scalar table's own row (`lo_lane_<op>_<T>xN`), so its semantics are the scalar
-code's exactly. Horizontal reductions are the generic halving trees (c_hreduce).
+belongs to one element width, the mask key `i1x32` names its layout. What no ISA has (i8
+division and remainder, i16 ones on NEON, popcount, |x| on SSE2, per-lane shifts of bytes, and
+of words on SSE2 and NEON) goes lane by lane through the scalar table's own row
+(`lo_lane_<op>_<T>xN`), so its semantics are the scalar code's exactly. Horizontal reductions are the generic halving trees (c_hreduce).
 """
 
 from __future__ import annotations
@@ -115,6 +115,9 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
         else:
             other = f"ep{'u' if signed else 'i'}{w}"
             rows[(op, e)] = f"{{dst}} = {p}xor_{si}({p}{fn}_{other}({p}xor_{si}({{a}}, {bias}), {p}xor_{si}({{b}}, {bias})), {bias});"
+    if w == 16:  # division by a variable (or a constant) through f32: exact (_f32_division_i16)
+        for op in ("div", "rem", "divu", "remu"):
+            rows[(op, e)] = rows[(f"{op}_const", e)] = f"{{dst}} = lo_{op}_f32_i16x{n}({{a}}, {{b}});"
     if isa == "avx512":
         mt = f"__mmask{n}"
         cmps = {"eq": "EQ", "ne": "NE", "slt": "LT", "sle": "LE", "sgt": "NLE", "sge": "NLT"}
@@ -243,6 +246,61 @@ static inline __m256i lo_shr_i16x16(__m256i a, __m256i b)
 }
 """
 """AVX2's per-lane shifts of i16 lanes: two 32-bit variable shifts (`vpsllvd`) per register."""
+
+
+_F32_DIV_I16 = {
+    # (signed, unsigned) widening of the low / high half of `{v}` to i32 lanes, the f32 quotient
+    # truncated, and the i32 quotients back to i16 keeping their low 16 bits
+    "sse2": dict(
+        v="__m128i", p="_mm_", n=8, half="__m128i",
+        lo=("_mm_srai_epi32(_mm_unpacklo_epi16({v}, {v}), 16)", "_mm_unpacklo_epi16({v}, _mm_setzero_si128())"),
+        hi=("_mm_srai_epi32(_mm_unpackhi_epi16({v}, {v}), 16)", "_mm_unpackhi_epi16({v}, _mm_setzero_si128())"),
+        join="_mm_packs_epi32(_mm_srai_epi32(_mm_slli_epi32(ql, 16), 16), _mm_srai_epi32(_mm_slli_epi32(qh, 16), 16))",
+        keep="_mm_andnot_si128(_mm_cmpeq_epi16(b, _mm_setzero_si128()), {q})",
+    ),
+    "avx2": dict(
+        v="__m256i", p="_mm256_", n=16, half="__m256i",
+        lo=("_mm256_cvtepi16_epi32(_mm256_castsi256_si128({v}))", "_mm256_cvtepu16_epi32(_mm256_castsi256_si128({v}))"),
+        hi=("_mm256_cvtepi16_epi32(_mm256_extracti128_si256({v}, 1))", "_mm256_cvtepu16_epi32(_mm256_extracti128_si256({v}, 1))"),
+        join="_mm256_permute4x64_epi64(_mm256_packus_epi32(_mm256_and_si256(ql, _mm256_set1_epi32(0xFFFF)), "
+             "_mm256_and_si256(qh, _mm256_set1_epi32(0xFFFF))), 0xD8)",
+        keep="_mm256_andnot_si256(_mm256_cmpeq_epi16(b, _mm256_setzero_si256()), {q})",
+    ),
+    "avx512": dict(
+        v="__m512i", p="_mm512_", n=32, half="__m512i",
+        lo=("_mm512_cvtepi16_epi32(_mm512_castsi512_si256({v}))", "_mm512_cvtepu16_epi32(_mm512_castsi512_si256({v}))"),
+        hi=("_mm512_cvtepi16_epi32(_mm512_extracti64x4_epi64({v}, 1))", "_mm512_cvtepu16_epi32(_mm512_extracti64x4_epi64({v}, 1))"),
+        join="_mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi32_epi16(ql)), _mm512_cvtepi32_epi16(qh), 1)",
+        keep="_mm512_maskz_mov_epi16(_mm512_test_epi16_mask(b, b), {q})",
+    ),
+}  # fmt: skip
+"""Per x86 ISA, the pieces of `lo_div[u]_f32_i16xN`: i16 division by a variable through f32."""
+
+
+def _f32_division_i16(isa: str) -> list[Helper]:
+    """i16 division by a variable through f32 (`divps`), exact: with |a|, |b| < 2^16 a quotient
+    that is not an integer lies at least 1/|b| from the nearest integer, and rounding it to f32
+    moves it by at most 2^-24 |a/b| < 2^-8/|b|, so truncating the rounded quotient gives the
+    truncated one. b == 0 lanes give 0 (the rule); MIN / -1 = 32768 keeps its low 16 bits, MIN
+    (the rule); the remainder a - q*b wraps (MIN % -1 = 0, x % 0 = 0)."""
+    d = _F32_DIV_I16[isa]
+    v, p, n = d["v"], d["p"], d["n"]
+    out = []
+    for signed, name in ((0, "div"), (1, "divu")):
+        lo, hi = d["lo"][signed], d["hi"][signed]
+        q = {h: f"{p}cvttps_epi32({p}div_ps({p}cvtepi32_ps({x.format(v='a')}), {p}cvtepi32_ps({x.format(v='b')})))"
+             for h, x in (("ql", lo), ("qh", hi))}  # fmt: skip
+        out.append(Helper(f"lo_{name}_f32_i16x{n}", (
+            f"static inline {v} lo_{name}_f32_i16x{n}({v} a, {v} b)\n{{\n"
+            f"    /* exact through f32 (c_narrow._f32_division_i16); b == 0 lanes give 0 */\n"
+            f"    {d['half']} ql = {q['ql']};\n    {d['half']} qh = {q['qh']};\n"
+            f"    return {d['keep'].format(q=d['join'])};\n}}\n")))  # fmt: skip
+        rem = "rem" if name == "div" else "remu"
+        out.append(Helper(f"lo_{rem}_f32_i16x{n}", (
+            f"static inline {v} lo_{rem}_f32_i16x{n}({v} a, {v} b)\n{{\n"
+            f"    {v} r = {p}sub_epi16(a, {p}mullo_epi16(lo_{name}_f32_i16x{n}(a, b), b));  /* wraps: MIN % -1 = 0 */\n"
+            f"    return {d['keep'].format(q='r')};  /* x % 0 = 0 */\n}}\n")))
+    return out
 
 
 def _x86_helpers(isa: IsaTable) -> list[Helper]:
@@ -376,7 +434,7 @@ def helpers(isa: IsaTable) -> list[Helper]:
     if isa.name == "neon":
         out += _neon_helpers()
     else:
-        out += _x86_helpers(isa)
+        out += _x86_helpers(isa) + _f32_division_i16(isa.name)
     if isa.name == "avx2":
         from loopopt.targets.c_intvec import _split
         from loopopt.targets.c_mask import masked_helpers

@@ -96,3 +96,26 @@ func.func @bytes(%x: !df.array<i8, [i]>, %y: !df.array<i8, [i]>) -> !df.array<i8
   }
   func.return %r : !df.array<i8, [i]>
 }
+
+// u16 division by a runtime value: through f32 on x86 (exact for 16-bit operands), lane by lane
+// through the scalar row on NEON; per-lane i16 shifts: two 32-bit variable shifts on AVX2,
+// vpsrlvw on AVX-512 BW.
+// AVX2-LABEL: void div_shift_u16(
+// AVX2: __m256i {{.*}} = lo_divu_f32_i16x16(
+// AVX2: __m256i {{.*}} = lo_shru_i16x16(
+// SSE2-LABEL: void div_shift_u16(
+// SSE2: __m128i {{.*}} = lo_divu_f32_i16x8(
+// AVX512-LABEL: void div_shift_u16(
+// AVX512: __m512i {{.*}} = lo_divu_f32_i16x32(
+// AVX512: __m512i {{.*}} = _mm512_srlv_epi16(
+// NEON-LABEL: void div_shift_u16(
+// NEON: int16x8_t {{.*}} = lo_lane_divu_i16x8(
+func.func @div_shift_u16(%x: !df.array<i16, [i]>, %s: !df.array<i16, [i]>, %k: i16) -> !df.array<i16, [i]> {
+  %r = df.map %x, %s : !df.array<i16, [i]>, !df.array<i16, [i]> -> !df.array<i16, [i]> {
+  ^bb0(%a: i16, %b: i16):
+    %q = arith.divui %a, %k : i16
+    %v = arith.shrui %q, %b : i16
+    df.yield %v : i16
+  }
+  func.return %r : !df.array<i16, [i]>
+}
