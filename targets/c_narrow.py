@@ -31,10 +31,11 @@ from __future__ import annotations
 
 from loopopt.targets.c_helpers import Helper, LaneIO, c_type
 from loopopt.targets.c_isa import IsaTable, mask_key
+from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, lane_int_cmp_rows, memory_rows
 
 NARROW = ("i8", "i16")
 _BITS = {"sse2": 128, "avx2": 256, "avx512": 512, "neon": 128}
-_INT_CMP = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+_X86: dict[str, X86] = {x.name: x for x in (SSE2_X86, AVX2_X86, AVX512_X86)}
 LANE_BY_LANE = ("div", "rem", "divu", "remu", "floordiv", "ceildiv", "ceildivu", "ctpop",
                 "div_const", "rem_const", "divu_const", "remu_const", "shl", "shr", "shru")  # fmt: skip
 """Operation keys with no narrow instruction on any ISA: lane by lane, the scalar row per lane."""
@@ -73,17 +74,13 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
     w = int(e[1:])
     p = "_mm_" if bits == 128 else f"_mm{bits}_"
     si, s, m = f"si{bits}", f"epi{w}", mask_key(n)
-    ptr = "" if bits == 512 else f"(const __m{bits}i *)"
-    wptr = "" if bits == 512 else f"(__m{bits}i *)"
     t = "char" if w == 8 else "short"
     bias = f"{p}set1_{s}(({t}){'0x80' if w == 8 else '0x8000'})"
     zero = f"{p}setzero_{si}()"
+    x = _X86[isa]
+    memory = memory_rows(x)  # whole-register integer accesses: the i32 rows, element-agnostic
     rows = {
-        ("load", e): f"{{dst}} = {p}loadu_{si}({ptr}&{{buf}}[{{idx}}]);",
-        ("load_aligned", e): f"{{dst}} = {p}load_{si}({ptr}&{{buf}}[{{idx}}]);",
-        ("store", e): f"{p}storeu_{si}({wptr}&{{buf}}[{{idx}}], {{value}});",
-        ("store_aligned", e): f"{p}store_{si}({wptr}&{{buf}}[{{idx}}], {{value}});",
-        ("store_nt", e): f"{p}stream_{si}({wptr or '(void *)'}&{{buf}}[{{idx}}], {{value}});",
+        **{(k, e): memory[(k, "i32")] for k in ("load", "load_aligned", "store", "store_aligned", "store_nt")},
         ("broadcast", e): f"{{dst}} = {p}set1_{s}(({t}){{a}});",
         ("add", e): f"{{dst}} = {p}add_{s}({{a}}, {{b}});",
         ("sub", e): f"{{dst}} = {p}sub_{s}({{a}}, {{b}});",
@@ -142,20 +139,10 @@ def _x86_rows(isa: str, e: str) -> dict[tuple[str, str], str]:
             **_mask_cmp_rows(m, f"({mt})~({{}})", f"({mt})(({{}}) & ({{}}))", f"({mt})(({{}}) | ({{}}))", f"({mt})(({{}}) ^ ({{}}))"),
         })  # fmt: skip
         return rows
-    ones = f"{p}set1_epi32(-1)"
-    eq, gt = f"{p}cmpeq_{s}", f"{p}cmpgt_{s}"
-    ua, ub = f"{p}xor_{si}({{a}}, {bias})", f"{p}xor_{si}({{b}}, {bias})"
+    ones = x.ones
     rows.update({
-        ("cmp.eq", e): f"{{dst}} = {eq}({{a}}, {{b}});",
-        ("cmp.ne", e): f"{{dst}} = {p}xor_{si}({eq}({{a}}, {{b}}), {ones});",
-        ("cmp.sgt", e): f"{{dst}} = {gt}({{a}}, {{b}});",
-        ("cmp.slt", e): f"{{dst}} = {gt}({{b}}, {{a}});",
-        ("cmp.sle", e): f"{{dst}} = {p}xor_{si}({gt}({{a}}, {{b}}), {ones});",
-        ("cmp.sge", e): f"{{dst}} = {p}xor_{si}({gt}({{b}}, {{a}}), {ones});",
-        ("cmp.ugt", e): f"{{dst}} = {gt}({ua}, {ub});",
-        ("cmp.ult", e): f"{{dst}} = {gt}({ub}, {ua});",
-        ("cmp.ule", e): f"{{dst}} = {p}xor_{si}({gt}({ua}, {ub}), {ones});",
-        ("cmp.uge", e): f"{{dst}} = {p}xor_{si}({gt}({ub}, {ua}), {ones});",
+        # signed: cmpeq/cmpgt (+ xor with all ones); unsigned: the sign bits flipped first (isa_x86)
+        **lane_int_cmp_rows(x, e, f"{p}cmpeq_{s}", f"{p}cmpgt_{s}"),
         ("select_zero", e): f"{{dst}} = {p}and_{si}({{mask}}, {{a}});",
         ("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});",
         ("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",

@@ -307,7 +307,8 @@ def lane_int_cmp_rows(x: X86, e: str, eq: str, gt: str, lt: str | None = None) -
     def lt_(a: str, b: str) -> str:
         return f"{lt}({a}, {b})" if lt else f"{gt}({b}, {a})"
 
-    bias = f"{x.p}set1_epi32(INT32_MIN)" if e == "i32" else f"{x.set1('i64')}(INT64_MIN)"
+    bias = {"i8": f"{x.p}set1_epi8((char)0x80)", "i16": f"{x.p}set1_epi16((short)0x8000)",  # (c_narrow)
+            "i32": f"{x.p}set1_epi32(INT32_MIN)"}.get(e, f"{x.set1('i64')}(INT64_MIN)")  # fmt: skip
     ua, ub = f"{xor}({{a}}, {bias})", f"{xor}({{b}}, {bias})"
     return {
         ("cmp.eq", e): f"{{dst}} = {eq}({{a}}, {{b}});",
