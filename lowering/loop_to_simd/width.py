@@ -128,6 +128,10 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     given = op.width.concrete
     if given is None:
         return natural
+    if given != natural and all(element_bits(t) < 32 for t in types):
+        raise LoopoptDiagnostic(
+            f"{op.name} width {given}: i8/i16 lanes fill whole {target.name} registers ({natural} lanes)", op
+        )
     widest = max(element_bits(t) for t in types)
     if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16, 32, 64):
         raise LoopoptDiagnostic(

@@ -129,3 +129,16 @@ func.func @filter_i8(%x: !df.array<i8, [i]>) -> !df.array<i8, [j]> {
   }
   func.return %r : !df.array<i8, [j]>
 }
+
+// -----
+
+// A vector loop of i16 lanes given a width other than a whole register's (16 on AVX2).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 8: i8/i16 lanes fill whole avx2 registers (16 lanes)
+func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
+  %c0 = arith.constant 0 : index
+  loop.vecloop %i in [%c0, %n) width(8) tail(scalar) {
+    %v = loop.load %x[%i] : !loop.buf<i16>
+    loop.store %v, %o[%i] : !loop.buf<i16>
+  }
+  func.return
+}
