@@ -214,7 +214,7 @@ class LoopLowering:
             return _vector_type(t, self.width)
         raise LoopoptDiagnostic(
             f"{at.name}: lane-varying values of type {t} have no simd form on {self.target.name} "
-            "(lanes hold f32, f64, i32, i64 or i1 masks)",
+            "(lanes hold f32, f64, i8, i16, i32, i64 or i1 masks)",
             at,
         )
 
