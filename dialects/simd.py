@@ -62,7 +62,7 @@ __all__ = ["TARGETS", "TargetInfo", "get_target", "Simd"]
 # --------------------------------------------------------------------------- types
 
 MAX_VECTOR_BITS = 512
-LANE_COUNTS = (1, 2, 4, 8, 16)
+LANE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # 32 and 64: i8/i16 lanes
 
 
 def _element_class(t: Attribute) -> str | None:
@@ -70,7 +70,7 @@ def _element_class(t: Attribute) -> str | None:
     lanes, loaded, stored and converted to f32)."""
     if isinstance(t, Float16Type | Float32Type | Float64Type):
         return "float"
-    if isinstance(t, IntegerType) and t.width.data in (32, 64):
+    if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):
         return "int"
     if isinstance(t, IntegerType) and t.width.data == 1:
         return "mask"
@@ -736,6 +736,49 @@ class HReduceOp(IRDLOperation):
 
 
 @irdl_op_definition
+class WidenAddOp(IRDLOperation):
+    """`simd.widen_add %acc, %x : vector<4xi64>, vector<32xi8>`: the lanes of a narrow vector,
+    extended (zero-extended; `signed`: sign-extended), added into an accumulator of wider lanes
+    that fills the same register: the step of a sum of i8/i16 data (or of 0/1 counts) into an
+    i32/i64 accumulator at the narrow lane count (loop_to_simd/widen.py).
+
+    Every lane of `x` is added (wrapping) to exactly one accumulator lane. Which one is the
+    printer's choice (`_mm256_sad_epu8` sums bytes 0-7 into lane 0; SSE2's i32 accumulators
+    take the 16 bytes in lanes 0 and 2), so only the total over the accumulator's lanes is
+    defined: the lowering folds it with `simd.hreduce <add>`. The interpreter adds group k
+    of consecutive lanes into lane k."""
+
+    name = "simd.widen_add"
+
+    T: ClassVar = VarConstraint("T", IntVector)
+    acc = operand_def(T)
+    value = operand_def(IntVector)
+    signed = opt_prop_def(UnitAttr)
+    """Present when the narrow lanes are sign-extended (arith.extsi), else zero-extended."""
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$acc `,` $value (`signed` $signed^)? attr-dict `:` type($acc) `,` type($value)"
+
+    def __init__(self, acc: SSAValue | Operation, value: SSAValue | Operation, signed: bool = False):
+        acc = SSAValue.get(acc)
+        properties: dict[str, Attribute] = {"signed": UnitAttr()} if signed else {}
+        super().__init__(operands=[acc, value], result_types=[acc.type], properties=properties)
+
+    def verify_(self) -> None:
+        acc_t, x_t = self.acc.type, self.value.type
+        assert isinstance(acc_t, VectorType) and isinstance(x_t, VectorType)
+        if self.result.type != acc_t:
+            raise VerifyException(f"result type {self.result.type} != accumulator type {acc_t}")
+        wide, narrow = element_bits(acc_t.element_type), element_bits(x_t.element_type)
+        if wide <= narrow:
+            raise VerifyException(f"accumulator lanes ({acc_t}) must be wider than the added lanes ({x_t})")
+        if lanes(acc_t) * wide != lanes(x_t) * narrow:
+            raise VerifyException(f"{acc_t} and {x_t} must fill the same register")
+
+
+@irdl_op_definition
 class SlideUpOp(IRDLOperation):
     """`simd.slide_up %v, %fill by 2 : vector<8xf32>`: lane k = v[k - 2], fill[N - 2 + k] below 2.
 
@@ -896,6 +939,7 @@ Simd = Dialect(
         # horizontal
         HReduceOp,
         MaskPopcountOp,
+        WidenAddOp,
     ],
     [
         CmpPredicateAttr,

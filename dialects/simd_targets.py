@@ -29,9 +29,9 @@ def element_bits(element_type: Attribute) -> int:
         return 32
     if isinstance(element_type, Float64Type | IndexType):
         return 64
-    if isinstance(element_type, IntegerType) and element_type.width.data in (32, 64):
+    if isinstance(element_type, IntegerType) and element_type.width.data in (8, 16, 32, 64):
         return element_type.width.data
-    raise ValueError(f"{element_type} is not a simd element type (f32, f64, i32, i64)")
+    raise ValueError(f"{element_type} is not a simd element type (f32, f64, i8, i16, i32, i64)")
 
 
 @dataclass(frozen=True)

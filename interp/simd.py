@@ -300,6 +300,15 @@ class SimdFunctions(InterpreterFunctions):
         value = _vector(args[0], op.value.type)
         return (tree_reduce(REDUCE[op.kind.data], value),)
 
+    @impl(simd.WidenAddOp)
+    def run_widen_add(self, interpreter: Interpreter, op: simd.WidenAddOp, args: PythonValues):
+        acc = _vector(args[0], op.acc.type)
+        value = _vector(args[1], op.value.type)
+        wide = acc.dtype
+        ext = value.astype(wide) if op.signed is not None else value.view(f"u{value.dtype.itemsize}").astype(wide)
+        groups = ext.reshape(len(acc), -1).sum(axis=1, dtype=wide)  # wraps modulo 2^bits, as the C does
+        return ((acc + groups).astype(wide),)
+
     @impl(simd.MaskPopcountOp)
     def run_mask_popcount(self, interpreter: Interpreter, op: simd.MaskPopcountOp, args: PythonValues):
         return (np.int64(np.count_nonzero(_mask(args[0], _lanes(op.mask.type)))),)

@@ -9,8 +9,8 @@ rows of targets/c_intvec.py: division and remainder, unsigned min/max, ctpop) ca
 the other transcendentals (log10, tan, atan, cbrt, ...), rounding (floor, ceil) and calls are
 absent on purpose and decline with VEC_REJECT_NO_VECTOR_FORM. Integer division keeps the
 defined semantics in vector form too (by zero gives 0, MIN / -1 = MIN, never a trap).
-Integer lanes are i32 and i64: i8 and i16 loops stay scalar (VEC_REJECT_NO_VECTOR_FORM, "lanes
-hold f32, f64, i32, i64, i1 or index").
+Integer lanes are i8, i16, i32 and i64 (i8/i16 rows: targets/c_narrow.py); which widths a loop may
+mix is convert-loop-to-simd's decision (loop_to_simd/width.py, widen.py), not legality's.
 """
 
 from __future__ import annotations
@@ -98,11 +98,11 @@ VECTOR_FORMS: dict[type[Operation], str] = {
 
 
 def is_lane_type(t: Attribute) -> bool:
-    """f32 f64 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64); f16
+    """f32 f64 i8 i16 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64); f16
     lanes are storage (`F16_STORAGE_OPS`)."""
     if isinstance(t, Float16Type | Float32Type | Float64Type | IndexType):
         return True
-    return isinstance(t, IntegerType) and t.width.data in (1, 32, 64)
+    return isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64)
 
 
 _TO_LANE_CONVERSIONS = (arith.SIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.TruncFOp, arith.ExtSIOp, arith.TruncIOp)
@@ -127,7 +127,7 @@ def missing_vector_form(op: Operation) -> str | None:
         if isinstance(value.type, loop.BufType):
             continue
         if not is_lane_type(value.type):
-            return f"{op.name} on {value.type}: lanes hold f32, f64, i32, i64, i1 or index"
+            return f"{op.name} on {value.type}: lanes hold f32, f64, i8, i16, i32, i64, i1 or index"
     if not isinstance(op, F16_STORAGE_OPS) and any(isinstance(v.type, Float16Type) for v in (*op.operands, *op.results)):
         return f"{op.name} on f16: f16 lanes are storage, only loaded, stored and converted (extf/truncf) to f32"
     if isinstance(op, _TO_LANE_CONVERSIONS) and _is_i1(op.results[0].type):

@@ -81,7 +81,7 @@ class LaneIO:
         if isa == "neon":
             return self.load(elt, r)
         p, _ = _x86_prefix(isa)
-        suffix = {"f32": "ps", "f64": "pd", "i32": "epi32", "i64": "epi64x"}[elt]
+        suffix = {"f32": "ps", "f64": "pd", "i8": "epi8", "i16": "epi16", "i32": "epi32", "i64": "epi64x"}[elt]
         if isa == "avx512" and elt == "i64":
             suffix = "epi64"
         return f"{p}_set_{suffix}({', '.join(f'{r}[{k}]' for k in reversed(range(self.n(elt))))})"
@@ -112,7 +112,7 @@ class LaneIO:
         return f"lo_bools_to_mask{lane_bits}x{n}({src})"
 
 
-_NEON_SUFFIX = {"f32": "f32", "f64": "f64", "i32": "s32", "i64": "s64"}
+_NEON_SUFFIX = {"f32": "f32", "f64": "f64", "i8": "s8", "i16": "s16", "i32": "s32", "i64": "s64"}
 
 
 def _x86_prefix(isa: str) -> tuple[str, int]:
@@ -151,7 +151,7 @@ def bools_to_mask_helpers(io: LaneIO) -> list[Helper]:
             out.append(Helper(
                 f"lo_bools_to_mask{n}",
                 f"static inline {mt} lo_bools_to_mask{n}(const _Bool *on)\n{{\n"
-                f"    unsigned m = 0;\n    for (int k = 0; k < {n}; k++) m |= (unsigned)on[k] << k;\n"
+                f"    unsigned long long m = 0;\n    for (int k = 0; k < {n}; k++) m |= (unsigned long long)on[k] << k;\n"
                 f"    return ({mt})m;\n}}\n",
             ))  # fmt: skip
             continue
@@ -177,12 +177,12 @@ HelperSource = Callable[[IsaTable], Iterable[Helper]]
 
 def all_helpers(isa: IsaTable) -> dict[str, Helper]:
     """Every helper defined for `isa`, by name."""
-    from loopopt.targets import c_emulate, c_gather, c_hreduce, c_leftpack, c_mask, c_part, c_vmath
+    from loopopt.targets import c_emulate, c_gather, c_hreduce, c_leftpack, c_mask, c_narrow, c_part, c_vmath
 
     found: dict[str, Helper] = {}
     sources: list[HelperSource] = [
         c_emulate.helpers, c_hreduce.helpers, c_mask.helpers, c_leftpack.helpers, c_vmath.helpers, c_gather.helpers,
-        c_part.helpers,
+        c_part.helpers, c_narrow.helpers,
     ]  # fmt: skip
     for source in sources:
         for h in source(isa):

@@ -185,6 +185,8 @@ def _sse2(io: LaneIO) -> list[Helper]:
         "    return _mm_or_si128(_mm_and_si128(move, _mm_srli_si128(v, 8)), _mm_andnot_si128(move, v));\n}\n"
     ))]  # fmt: skip
     for elt, n in io.isa.lanes.items():
+        if elt in ("i8", "i16"):
+            continue  # narrow lanes have no compaction (loop.append of i8/i16 stays scalar)
         vt = io.vtype(elt)
         movemask = "_mm_movemask_ps(_mm_castsi128_ps(m))" if n == 4 else "_mm_movemask_pd(_mm_castsi128_pd(m))"
         to_i = {"f32": "_mm_castps_si128(v)", "f64": "_mm_castpd_si128(v)"}.get(elt, "v")
@@ -212,6 +214,8 @@ def _neon(io: LaneIO) -> list[Helper]:
         Helper("lo_lane_bits2", "static const uint64_t lo_lane_bits2[2] = {1, 2};\n"),
     ]
     for elt, n in io.isa.lanes.items():
+        if elt in ("i8", "i16"):
+            continue  # narrow lanes have no compaction (loop.append of i8/i16 stays scalar)
         vt, s = io.vtype(elt), _NEON[elt]
         u = "u32" if n == 4 else "u64"
         bits = f"    unsigned bits = (unsigned)vaddvq_{u}(vandq_{u}(m, vld1q_{u}(lo_lane_bits{n})));\n"

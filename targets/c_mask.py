@@ -19,21 +19,30 @@ def helpers(isa: IsaTable) -> list[Helper]:
         return []
     io = LaneIO(isa)
     out = []
-    for elt, n in isa.lanes.items():
-        t, vt, mt = c_type(elt), io.vtype(elt), io.mtype(n)
-        load = f"lo_masked_load_{elt}x{n}"
-        out.append(Helper(load, (
-            f"static inline {vt} {load}(const {t} *p, {mt} m, {vt} passthru)\n{{\n"
-            f"    {io.mask_to_bools(n, 'm', 'on')}\n"
-            f"    {t} r[{n}]; {io.store(elt, 'r', 'passthru')}\n"
-            f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            r[k] = p[k];\n"
-            f"    return {io.load(elt, 'r')};\n}}\n"
-        )))  # fmt: skip
-        store = f"lo_masked_store_{elt}x{n}"
-        out.append(Helper(store, (
-            f"static inline void {store}({t} *p, {mt} m, {vt} v)\n{{\n"
-            f"    {io.mask_to_bools(n, 'm', 'on')}\n"
-            f"    {t} x[{n}]; {io.store(elt, 'x', 'v')}\n"
-            f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            p[k] = x[k];\n}}\n"
-        )))  # fmt: skip
+    for elt in isa.lanes:
+        out += masked_helpers(io, elt)
+    return out
+
+
+def masked_helpers(io: LaneIO, elt: str) -> list[Helper]:
+    """`lo_masked_load_<elt>xN` and `lo_masked_store_<elt>xN` of one element type (also AVX2's
+    i8/i16 lanes, which have no maskload: targets/c_narrow.py)."""
+    n = io.n(elt)
+    out = []
+    t, vt, mt = c_type(elt), io.vtype(elt), io.mtype(n)
+    load = f"lo_masked_load_{elt}x{n}"
+    out.append(Helper(load, (
+        f"static inline {vt} {load}(const {t} *p, {mt} m, {vt} passthru)\n{{\n"
+        f"    {io.mask_to_bools(n, 'm', 'on')}\n"
+        f"    {t} r[{n}]; {io.store(elt, 'r', 'passthru')}\n"
+        f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            r[k] = p[k];\n"
+        f"    return {io.load(elt, 'r')};\n}}\n"
+    )))  # fmt: skip
+    store = f"lo_masked_store_{elt}x{n}"
+    out.append(Helper(store, (
+        f"static inline void {store}({t} *p, {mt} m, {vt} v)\n{{\n"
+        f"    {io.mask_to_bools(n, 'm', 'on')}\n"
+        f"    {t} x[{n}]; {io.store(elt, 'x', 'v')}\n"
+        f"    for (int k = 0; k < {n}; k++)\n        if (on[k])\n            p[k] = x[k];\n}}\n"
+    )))  # fmt: skip
     return out

@@ -165,6 +165,10 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
             simd.FirstLaneOp: lambda o: self._row(o, "first_lane", o.value.type, a=self.e(o.value)),
             loop.LaneScanOp: self._lane_scan,
             simd.MaskPopcountOp: lambda o: self._row(o, "popcount", o.mask.type, a=self.e(o.mask)),
+            simd.WidenAddOp: lambda o: self._row(  # widen_addu.i64 / widen_adds.i32 of i8 / i16 lanes (c_narrow)
+                o, f"widen_add{'s' if o.signed is not None else 'u'}.{scalar_key(o.acc.type.element_type)}",
+                o.value.type, a=self.e(o.acc), b=self.e(o.value),
+            ),
         }
 
     # ------------------------------------------------------------------ functions

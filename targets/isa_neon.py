@@ -180,9 +180,10 @@ ROWS |= {
 NEON = IsaTable(
     name="neon",
     includes=("arm_neon.h",),
-    lanes={"f32": 4, "f64": 2, "i32": 4, "i64": 2},
-    vector_types={"f32": "float32x4_t", "f64": "float64x2_t", "i32": "int32x4_t", "i64": "int64x2_t"},
-    mask_types={4: "uint32x4_t", 2: "uint64x2_t"},
+    lanes={"f32": 4, "f64": 2, "i32": 4, "i64": 2, "i8": 16, "i16": 8},  # i8/i16 rows: targets/c_narrow.py
+    vector_types={"f32": "float32x4_t", "f64": "float64x2_t", "i32": "int32x4_t", "i64": "int64x2_t",
+                  "i8": "int8x16_t", "i16": "int16x8_t"},
+    mask_types={4: "uint32x4_t", 2: "uint64x2_t", 16: "uint8x16_t", 8: "uint16x8_t"},
     rows=ROWS,
     cflags=(),
 )

@@ -189,7 +189,7 @@ _COMMON: dict[tuple[str, str], str] = {
     **{("compress_store_full", e): "{buf}[{idx}] = {value}; {dst} = (int64_t)({mask});" for e in _ALL},
     # elements from &buf[idx] to the next multiple of {align} bytes (plain C on every target)
     **{("align_offset", e): "{dst} = (int64_t)(((0u - (uintptr_t)&{buf}[{idx}]) & ({align}u - 1u)) / sizeof({buf}[0]));"
-       for e in ("f32", "f64", "i32", "i64")},
+       for e in ("f32", "f64", "i8", "i16", "i32", "i64")},
     **{("broadcast", e): "{dst} = {a};" for e in _ALL},
     **{("select", e): "{dst} = ({mask}) ? {a} : {b};" for e in _ALL},
     **{("iota", e): "{dst} = 0;" for e in _ALL},

@@ -29,6 +29,9 @@ Rows = dict[tuple[str, str], str]
 FLOATS = ("f32", "f64")
 INTS = ("i32", "i64")
 ELTS = (*FLOATS, *INTS)
+NARROW = ("i8", "i16")
+"""Narrow integer lanes: their rows are built in targets/c_narrow.py (a row hook), the table
+only knows their lane counts, vector types and masks."""
 
 SUFFIX = {"f32": "ps", "f64": "pd", "i32": "epi32", "i64": "epi64"}
 """The element suffix of arithmetic intrinsics (`_mm_add_ps`, `_mm256_add_epi64`)."""
@@ -113,9 +116,9 @@ class X86:
         return IsaTable(
             name=self.name,
             includes=self.includes,
-            lanes={e: self.lanes(e) for e in ELTS},
-            vector_types={e: self.vector_type(e) for e in ELTS},
-            mask_types={self.lanes(e): self.mask_type(self.lanes(e)) for e in ("i32", "i64")},
+            lanes={e: self.lanes(e) for e in (*ELTS, *NARROW)},
+            vector_types={e: self.vector_type(e) for e in (*ELTS, *NARROW)},
+            mask_types={self.lanes(e): self.mask_type(self.lanes(e)) for e in ("i32", "i64", *NARROW)},
             rows=rows,
             cflags=self.cflags,
         )
@@ -304,7 +307,8 @@ def lane_int_cmp_rows(x: X86, e: str, eq: str, gt: str, lt: str | None = None) -
     def lt_(a: str, b: str) -> str:
         return f"{lt}({a}, {b})" if lt else f"{gt}({b}, {a})"
 
-    bias = f"{x.p}set1_epi32(INT32_MIN)" if e == "i32" else f"{x.set1('i64')}(INT64_MIN)"
+    bias = {"i8": f"{x.p}set1_epi8((char)0x80)", "i16": f"{x.p}set1_epi16((short)0x8000)",  # (c_narrow)
+            "i32": f"{x.p}set1_epi32(INT32_MIN)"}.get(e, f"{x.set1('i64')}(INT64_MIN)")  # fmt: skip
     ua, ub = f"{xor}({{a}}, {bias})", f"{xor}({{b}}, {bias})"
     return {
         ("cmp.eq", e): f"{{dst}} = {eq}({{a}}, {{b}});",

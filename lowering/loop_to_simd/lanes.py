@@ -18,6 +18,7 @@ broadcasts), so the main loop carries only the per-block work.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, math
@@ -82,10 +83,10 @@ Lanes = Uniform | Strided | Stepped | Varying
 
 
 def is_data_type(t: Attribute) -> bool:
-    """f32 f64 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
+    """f32 f64 i8 i16 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
     if isinstance(t, Float16Type | Float32Type | Float64Type):
         return True
-    return isinstance(t, IntegerType) and t.width.data in (32, 64)
+    return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
 
 
 def is_mask_type(t: Attribute) -> bool:
@@ -147,6 +148,17 @@ class LoopLowering:
     runtime_step: tuple[SSAValue, SSAValue] | None = None
     """(lo, step) of a source loop over range(lo, hi, %step) with a runtime step, whose lowered
     loops walk its positions (loop_to_simd/range.py BlockRange.over_positions)."""
+    widening: dict[int, Any] = field(default_factory=dict)
+    """Accumulator index -> its `WideningSum` (loop_to_simd/widen.py): stepped by simd.widen_add."""
+    narrow_type: IntegerType | None = None
+    """The narrow lane type of a loop with widening sums (a 0/1 count is added in it)."""
+
+    def widening_step(self, op: Operation) -> Any:
+        """The `WideningSum` whose extension or combine `op` is, or None."""
+        for w in self.widening.values():
+            if op is w.ext or op is w.combine:
+                return w
+        return None
 
     def variable_lanes(self, var: SSAValue, block: Block, step: int | None) -> Lanes:
         """The source loop variable's lanes in a block whose lowered loop variable is `var`:
@@ -202,7 +214,7 @@ class LoopLowering:
             return _vector_type(t, self.width)
         raise LoopoptDiagnostic(
             f"{at.name}: lane-varying values of type {t} have no simd form on {self.target.name} "
-            "(lanes hold f32, f64, i32, i64 or i1 masks)",
+            "(lanes hold f32, f64, i8, i16, i32, i64 or i1 masks)",
             at,
         )
 
@@ -405,6 +417,8 @@ class BlockEmitter:
             return self._store(op)
         if isinstance(op, loop.AppendOp):
             return self._append(op)
+        if (w := self.lowering.widening_step(op)) is not None:
+            return self._widening_step(op, w)
         if op in self.masked_steps:
             return self._masked_step(op, self.masked_steps[op])
         if isinstance(op, loop.LaneScanOp):
@@ -491,6 +505,26 @@ class BlockEmitter:
             value = self.blend(self.store_mask, value, neutral, op)
         value = emit_lane_scan(op.kind.data, value, self.lowering, lambda o: self.emit(o, op), op)
         self.env[op.result] = Varying(value)
+
+    def _widening_step(self, op: Operation, w: Any) -> None:
+        """`simd.widen_add acc, x` for a widening sum's combine (loop_to_simd/widen.py); its
+        extension emits nothing. A 0/1 count adds select(mask, ±1, 0) in the narrow lanes, and
+        the inactive lanes of a masked block add 0."""
+        if op is w.ext:
+            return
+        x = self.vector(w.source, op)
+        assert isinstance(x.type, VectorType) and self.lowering.narrow_type is not None
+        nt = _vector_type(self.lowering.narrow_type, self.width)
+        zero = self.lowering.splat_constant(0, nt)
+        if is_mask_type(x.type.element_type):
+            x = self.emit(simd.SelectOp(x, self.lowering.splat_constant(-1 if w.signed else 1, nt), zero), op).results[0]
+        mask = self.store_mask if self.store_mask is not None else self.load_mask
+        if mask is not None:
+            x = self.emit(simd.SelectOp(mask, x, zero), op).results[0]
+        acc = self.vector(self.lowering.source.acc_args[w.index], op)
+        new = self.emit(simd.WidenAddOp(acc, x, w.signed), op)
+        new.results[0].name_hint = w.combine.result.name_hint
+        self.env[w.combine.result] = Varying(new.results[0])
 
     def _masked_step(self, op: Operation, neutral: SSAValue) -> None:
         """`acc <op> x` on the active lanes only, as `acc <op> select(mask, x, neutral)`."""
@@ -723,6 +757,12 @@ class BlockEmitter:
             raise LoopoptDiagnostic(f"{op.name} outside a predicated block", op)
         if not is_data_type(op.value.type):
             raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
+        if isinstance(op.value.type, IntegerType) and op.value.type.width.data < 32:
+            raise LoopoptDiagnostic(
+                f"{op.name} of {op.value.type}: compaction of i8/i16 lanes has no simd.compress_store form "
+                "(no byte/word compress below AVX-512 VBMI2, and no left-pack tables for 16 or more lanes)",
+                op,
+            )
         value = self.vector(op.value, op)
         new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
         self.append_counts.append(new.results[0])

@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
@@ -75,7 +75,8 @@ from loopopt.lowering.loop_to_simd.lanes import (
 )
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
-from loopopt.lowering.loop_to_simd.width import choose_width
+from loopopt.lowering.loop_to_simd.widen import accumulator_type
+from loopopt.lowering.loop_to_simd.width import choose_width, widening
 
 DEFAULT_INTERLEAVE: dict[str, int] = {"avx512": 4, "avx2": 4, "sse2": 4, "neon": 4}
 """Independent vector accumulators of a reduction (blocks per main-loop iteration) when
@@ -166,8 +167,9 @@ def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[S
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming)
     em.run(op.body.block.ops)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
-    if load_mask is not None:
-        out = [em.blend(load_mask, new, cur, op) for new, cur in zip(out, accs, strict=True)]
+    if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
+        out = [new if j in lowering.widening else em.blend(load_mask, new, cur, op)
+               for j, (new, cur) in enumerate(zip(out, accs, strict=True))]  # fmt: skip
     return out
 
 
@@ -220,6 +222,9 @@ def lower_transactionally(
     for acc in op.accumulators:
         check_vectorizable(acc, op)
     lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
+    if (found := widening(op, options.target)) is not None:
+        lowering.widening = {w.index: w for w in found[1]}
+        lowering.narrow_type = IntegerType(options.target.vector_bits // found[0])
     try:
         lower(op, rewriter, options, lowering, width)
     except LoopoptDiagnostic:
@@ -382,9 +387,11 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         br = emit_streaming(lowering, br, store, width, k, options.stream_bytes)
     accs = op.accumulators
     types = [a.arg.type for a in accs]
-    vtypes = [lowering.vector_type(t, op) for t in types]
+    vtypes = [accumulator_type(t, options.target.vector_bits) if j in lowering.widening else lowering.vector_type(t, op)
+              for j, t in enumerate(types)]  # fmt: skip
     kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
-    neutral = [neutral_vector(lowering, a.kind, t, op) for a, t in zip(accs, types, strict=True)]
+    neutral = [lowering.splat_constant(0, vt) if j in lowering.widening else neutral_vector(lowering, a.kind, t, op)
+               for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))]  # fmt: skip
     pre = lowering.emit_pre
 
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each

@@ -14,6 +14,11 @@ f16 is a storage type (loaded, stored, converted to f32): its vectors have the f
 half a register of 16-bit lanes, on targets with vector f16 conversions (F16C / AVX-512F /
 NEON); elsewhere (SSE2) a loop touching f16 is a located error.
 
+i8/i16 data fills whole registers of its own lanes (targets/c_narrow.py) and mixes with nothing
+wider, except through a widening sum (loop_to_simd/widen.py: an i32/i64 sum of extended i8/i16
+values or 0/1 counts), whose accumulator is left out of the choice: such a loop runs at the
+narrow lane count.
+
 A width already concrete on the loop is kept when it fits. A mix the C printer has no part
 vectors for (a lane type a quarter of the widest) or a compaction (`loop.append`) of a part
 vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
@@ -21,21 +26,25 @@ vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SC
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float16Type, Float32Type
-from xdsl.ir import Attribute
+from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.ir import Attribute, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.loop_to_simd.lanes import is_data_type
+from loopopt.lowering.loop_to_simd.widen import NARROW_BITS, WideningSum, widened_values, widening_sums
 
 
-def data_types(op: loop.VecLoopOp | loop.PredLoopOp) -> set[Attribute]:
-    """The f32 f64 i32 i64 types a loop's body touches (values, buffers, accumulators)."""
-    found: set[Attribute] = {v.type for v in op.inits if is_data_type(v.type)}
+def data_types(op: loop.VecLoopOp | loop.PredLoopOp, ignore: set[SSAValue] = frozenset()) -> set[Attribute]:  # type: ignore[assignment]
+    """The f32 f64 i8 i16 i32 i64 types a loop's body touches (values, buffers, accumulators),
+    except those of the values in `ignore`."""
+    found: set[Attribute] = {v.type for v in op.inits if is_data_type(v.type) and v not in ignore}
     for region in op.regions:
         for inner in region.walk():
             for value in (*inner.operands, *inner.results):
+                if value in ignore:
+                    continue
                 t = value.type
                 if isinstance(t, loop.BufType):
                     t = t.element_type
@@ -48,6 +57,12 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
     """Raise unless every type narrower than the widest fills exactly half a register at W."""
     widest = max(element_bits(t) for t in types)
     for t in types:
+        if element_bits(t) < 32:
+            raise LoopoptDiagnostic(
+                f"{op.name} mixes {t} with {widest}-bit lanes: i8/i16 lanes vectorize only in loops whose "
+                f"data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)",
+                op,
+            )
         if element_bits(t) not in (widest, widest // 2):
             raise LoopoptDiagnostic(
                 f"{op.name} mixes {t} with {widest}-bit lanes: a {t} vector would fill "
@@ -63,6 +78,19 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
             )
 
 
+def widening(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo) -> tuple[int, list[WideningSum]] | None:
+    """(W, the sums) when `op`'s data is all of one narrow width apart from widening sums
+    (loop_to_simd/widen.py): W is that width's lane count. None otherwise."""
+    sums = widening_sums(op)
+    if not sums or target.vector_bits == 0:
+        return None
+    rest = data_types(op, widened_values(sums, op))
+    bits = {t.width.data if isinstance(t, IntegerType) else 0 for t in rest}
+    if len(bits) != 1 or not bits <= set(NARROW_BITS):
+        return None
+    return target.vector_bits // bits.pop(), sums
+
+
 def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, partial: bool = True) -> int:
     """W for `op` on `target` (1 on the scalar target).
 
@@ -71,6 +99,15 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     """
     if target.vector_bits == 0:
         return 1
+    found = widening(op, target)
+    if found is not None:
+        natural = found[0]
+        if op.width.concrete not in (None, natural):
+            raise LoopoptDiagnostic(
+                f"{op.name} width {op.width.concrete}: a widening sum of narrow lanes runs at {natural} lanes on {target.name}",
+                op,
+            )
+        return natural
     types = data_types(op) or {Float32Type()}
     if any(isinstance(t, Float16Type) for t in types):
         if not target.has_f16_conversion:
@@ -96,8 +133,12 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     given = op.width.concrete
     if given is None:
         return natural
+    if given != natural and all(element_bits(t) < 32 for t in types):
+        raise LoopoptDiagnostic(
+            f"{op.name} width {given}: i8/i16 lanes fill whole {target.name} registers ({natural} lanes)", op
+        )
     widest = max(element_bits(t) for t in types)
-    if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16):
+    if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16, 32, 64):
         raise LoopoptDiagnostic(
             f"{op.name} width {given} does not fit {target.name}: {given} x {widest}-bit lanes > "
             f"{target.vector_bits}-bit registers (expected at most {natural})",

@@ -60,7 +60,7 @@ func.func @vector_lanes(%x : vector<3xf32>) {
   %y = simd.min %x, %x : vector<3xf32>
   func.return
 }
-// CHECK: vector<3xf32>: lanes 3 is not one of (1, 2, 4, 8, 16)
+// CHECK: vector<3xf32>: lanes 3 is not one of (1, 2, 4, 8, 16, 32, 64)
 
 // -----
 
@@ -165,3 +165,19 @@ func.func @popcount_not_mask(%x : vector<4xi32>) {
   func.return
 }
 // CHECK: expected a vector of mask lanes, got vector<4xi32>
+
+// -----
+
+func.func @widen_add_not_wider(%a : vector<16xi16>, %x : vector<16xi16>) {
+  %y = simd.widen_add %a, %x : vector<16xi16>, vector<16xi16>
+  func.return
+}
+// CHECK: accumulator lanes (vector<16xi16>) must be wider than the added lanes (vector<16xi16>)
+
+// -----
+
+func.func @widen_add_other_register(%a : vector<8xi64>, %x : vector<32xi8>) {
+  %y = simd.widen_add %a, %x signed : vector<8xi64>, vector<32xi8>
+  func.return
+}
+// CHECK: vector<8xi64> and vector<32xi8> must fill the same register

@@ -76,3 +76,13 @@ func.func @horizontal(%v : vector<16xi32>, %m : vector<16xi1>) -> (i32, i32, ind
   %p = simd.mask_popcount %m : vector<16xi1>
   func.return %r, %o, %p : i32, i32, index
 }
+
+// simd.widen_add: narrow lanes extended and added into a register of wider lanes.
+// CHECK-LABEL: func.func @widen_add
+// CHECK: %{{.*}} = simd.widen_add %a, %x : vector<4xi64>, vector<32xi8>
+// CHECK: %{{.*}} = simd.widen_add %b, %w signed : vector<4xi32>, vector<8xi16>
+func.func @widen_add(%a : vector<4xi64>, %x : vector<32xi8>, %b : vector<4xi32>, %w : vector<8xi16>) {
+  %s = simd.widen_add %a, %x : vector<4xi64>, vector<32xi8>
+  %t = simd.widen_add %b, %w signed : vector<4xi32>, vector<8xi16>
+  func.return
+}

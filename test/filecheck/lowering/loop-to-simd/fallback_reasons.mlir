@@ -41,8 +41,8 @@ func.func @index_accumulator(%n: index) -> index {
 
 // -----
 
-// A vector loop (hand-written: loop-vectorize declines i16) casting its variable to a type
-// lanes do not hold.
+// A vector loop casting its variable to a type its lane indices do not take (i8/i16 lanes
+// hold data, not the loop's indices).
 // CHECK: fallback_reasons.mlir:[[# @LINE + 4]]:5: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: arith.index_cast of the loop variable to i16 has no simd form
 func.func @cast_to_i16(%n: index, %o: !loop.buf<i16>) {
   %c0 = arith.constant 0 : index
@@ -100,4 +100,45 @@ func.func @gather_expression(%b: !loop.buf<f32>, %idx: !loop.buf<i64>, %n: index
     loop.yield %t : f32
   }
   func.return %r : f32
+}
+
+// -----
+
+// i8 values widened next to 32-bit lanes by a map (not a widening sum, which vectorizes at the
+// i8 lane count: loop_to_simd/widen.py).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop mixes i8 with 32-bit lanes: i8/i16 lanes vectorize only in loops whose data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)
+func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i32, [i]> {
+  %r = df.map %x : !df.array<i8, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i8):
+    %v = arith.extsi %e : i8 to i32
+    df.yield %v : i32
+  }
+  func.return %r : !df.array<i32, [i]>
+}
+
+// -----
+
+// A filter keeping bytes: no compaction of i8/i16 lanes.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i8: compaction of i8/i16 lanes has no simd.compress_store form (no byte/word compress below AVX-512 VBMI2, and no left-pack tables for 16 or more lanes)
+func.func @filter_i8(%x: !df.array<i8, [i]>) -> !df.array<i8, [j]> {
+  %r = df.filter %x : !df.array<i8, [i]> -> !df.array<i8, [j]> {
+  ^bb0(%e: i8):
+    %c3 = arith.constant 3 : i8
+    %c = arith.cmpi sgt, %e, %c3 : i8
+    df.yield %c : i1
+  }
+  func.return %r : !df.array<i8, [j]>
+}
+
+// -----
+
+// A vector loop of i16 lanes given a width other than a whole register's (16 on AVX2).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 8: i8/i16 lanes fill whole avx2 registers (16 lanes)
+func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
+  %c0 = arith.constant 0 : index
+  loop.vecloop %i in [%c0, %n) width(8) tail(scalar) {
+    %v = loop.load %x[%i] : !loop.buf<i16>
+    loop.store %v, %o[%i] : !loop.buf<i16>
+  }
+  func.return
 }
