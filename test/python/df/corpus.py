@@ -182,11 +182,16 @@ class CorpusCase:
 
 
 @cache
+def _cases_by_kernel(directory: Path) -> dict[tuple[Path, str], CorpusCase]:
+    return {(c.path, c.kernel): c for c in load_corpus(directory)}
+
+
+@cache
 def _work(path: Path, kernel: str, n: int) -> int:
     from loopopt.dialects.df_types import ArrayType
     from loopopt.lowering.abi import find_kernel
 
-    case = next(c for c in load_corpus(path.parent) if c.path == path and c.kernel == kernel)
+    case = _cases_by_kernel(path.parent)[path, kernel]
     func_op = find_kernel(case.module(), kernel)
     extents: dict[str, int] = {}
     for t, v in zip(func_op.function_type.inputs, case.args(case.make_inputs(n, np.random.default_rng(0))), strict=True):
