@@ -19,11 +19,11 @@ from xdsl.traits import (
     MemoryEffect,
     SymbolTable,
     SymbolUserOpInterface,
-    get_effects,
 )
 from xdsl.utils.exceptions import VerifyException
 
 from loopopt.dialects.df_verify import types_text
+from loopopt.dialects.effects import effects_of
 
 
 class DeclRefSymbolUse(SymbolUserOpInterface):
@@ -65,7 +65,7 @@ class DeclRefEffects(MemoryEffect):
                 for inner in block.ops:  # nested ops count through their parents' effects
                     if inner.has_trait(IsTerminator):
                         continue
-                    e = get_effects(inner)
+                    e = effects_of(inner)
                     if e is None:
                         return None
                     effects |= set(e)

@@ -16,12 +16,11 @@ In the matmul nest `for m, n: C[m,n] = Σ_k A[m,k] * B[k,n]`, `A[m,k]` depends o
 
 from __future__ import annotations
 
-from collections.abc import Set
-
 from xdsl.ir import Block, BlockArgument, Operation, SSAValue
-from xdsl.traits import EffectInstance, MemoryEffect, MemoryEffectKind, RecursiveMemoryEffect
+from xdsl.traits import MemoryEffectKind
 
 from loopopt.dialects import loop
+from loopopt.dialects.effects import effects_of, is_effect_free  # noqa: F401 (the passes import them from here)
 from loopopt.passes.loop_fusion.noalias import may_alias
 
 
@@ -42,41 +41,6 @@ def enclosing_loops(op: Operation) -> list[loop.LoopLike]:
             out.append(parent)
         parent = parent.parent_op()
     return out
-
-
-EFFECT_FREE_DIALECTS = ("arith", "math")
-"""Dialects whose region-free ops never touch memory (xDSL leaves a few, such as
-arith.extsi, without an effect trait, which would read as "unknown effects")."""
-
-
-def effects_of(op: Operation) -> Set[EffectInstance] | None:
-    """xDSL's `get_effects`, with arith/math ops effect-free, also inside region ops.
-    None means unknown effects."""
-    if op.name.split(".")[0] in EFFECT_FREE_DIALECTS and not op.regions:
-        return frozenset()
-    traits = op.get_traits_of_type(MemoryEffect)
-    if not traits:
-        return None
-    effects: set[EffectInstance] = set()
-    for trait in traits:
-        if isinstance(trait, RecursiveMemoryEffect):
-            for region in op.regions:
-                for child in (o for block in region.blocks for o in block.ops):
-                    inner = effects_of(child)
-                    if inner is None:
-                        return None
-                    effects |= inner
-            continue
-        own = trait.get_effects(op)
-        if own is None:
-            return None
-        effects |= own
-    return effects
-
-
-def is_effect_free(op: Operation) -> bool:
-    effects = effects_of(op)
-    return effects is not None and not effects
 
 
 def may_write(region_op: Operation, buf: SSAValue) -> bool:

@@ -57,9 +57,9 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.rewriter import InsertPoint
 
-from loopopt.diagnostics import remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
+from loopopt.passes.decline import Decline
 from loopopt.passes.loop_deps import LoopDependencies, defined_inside, is_effect_free, may_write
 from loopopt.passes.loop_fusion.noalias import may_alias
 from loopopt.passes.loop_surgery import index_const, is_innermost, located, split_point
@@ -76,13 +76,6 @@ class InterchangeReject(StrEnum):
     DEPENDENCE = "INTERCHANGE_REJECT_DEPENDENCE"
     """The row loop writes memory, or reads a buffer the nest writes (an output it accumulates
     into): running all columns of a row before the next row would change what it reads."""
-
-
-@dataclass(frozen=True)
-class Reject:
-    op: Operation
-    code: InterchangeReject
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -106,52 +99,52 @@ def walks_a_column(rows: loop.ForOp, column_var: SSAValue) -> bool:
     return False
 
 
-def match_column_reduction(columns: loop.ForOp) -> ColumnReduction | Reject | None:
-    """The nest's parts, a Reject naming what stops the interchange, or None when `columns`
+def match_column_reduction(columns: loop.ForOp) -> ColumnReduction | Decline | None:
+    """The nest's parts, a Decline naming what stops the interchange, or None when `columns`
     is not a column loop around a column-walking row reduction (nothing to say)."""
     body = [op for op in columns.body.block.ops if not isinstance(op, loop.YieldOp)]
     rows = next((op for op in body if isinstance(op, loop.ForOp)), None)
     if rows is None or not is_innermost(rows) or not walks_a_column(rows, columns.var):
         return None
     if columns.accs.data or not columns.is_interval or not rows.is_interval or not rows.accs.data:
-        return Reject(columns, InterchangeReject.SHAPE, "the column loop carries values or a loop is not over an interval")
+        return Decline(columns, InterchangeReject.SHAPE, "the column loop carries values or a loop is not over an interval")
     stores = [op for op in body if op is not rows]
     if len(stores) != len(rows.res) or not all(isinstance(s, loop.StoreOp) for s in stores):
-        return Reject(columns, InterchangeReject.SHAPE, "the column loop does more than run the row loop and store its results")
+        return Decline(columns, InterchangeReject.SHAPE, "the column loop does more than run the row loop and store its results")
     by_result = {s.value: s for s in stores if isinstance(s, loop.StoreOp)}
     if set(by_result) != set(rows.res) or any(len(list(r.uses)) != 1 for r in rows.res):
-        return Reject(columns, InterchangeReject.SHAPE, "a row-loop result is not stored exactly once")
+        return Decline(columns, InterchangeReject.SHAPE, "a row-loop result is not stored exactly once")
     ordered = tuple(by_result[r] for r in rows.res)
     if reject := _reject_dependences(columns, rows, ordered):
         return reject
     return ColumnReduction(columns, rows, ordered)
 
 
-def _reject_dependences(columns: loop.ForOp, rows: loop.ForOp, stores: Sequence[loop.StoreOp]) -> Reject | None:
+def _reject_dependences(columns: loop.ForOp, rows: loop.ForOp, stores: Sequence[loop.StoreOp]) -> Decline | None:
     """Seed 004's loop-dependency sets decide: what runs once per column before the row loop
     must not depend on the column, and no load may depend on the column through memory."""
     deps = LoopDependencies()
     for v in (*rows.bounds, *rows.inits):
         if defined_inside(v, columns):
-            return Reject(rows, InterchangeReject.SHAPE, "the row loop's bounds or inits are computed per column")
+            return Decline(rows, InterchangeReject.SHAPE, "the row loop's bounds or inits are computed per column")
     for store in stores:
         moves = [a.coeff(columns.var) != 0 for a in store.affine_indices]
         if moves.count(True) != 1 or deps.of_op(store) - {columns.var, rows.var} - _outer_vars(columns):
-            return Reject(store, InterchangeReject.SHAPE, "a result is not stored at an index that moves with the column")
+            return Decline(store, InterchangeReject.SHAPE, "a result is not stored at an index that moves with the column")
         if any(defined_inside(v, columns) for v in store.indices if v is not columns.var):
-            return Reject(store, InterchangeReject.SHAPE, "a result's index is computed per column")
+            return Decline(store, InterchangeReject.SHAPE, "a result's index is computed per column")
     outs = [s.buf for s in stores]
     if len({*outs}) != len(outs) or any(may_alias(a, b) for k, a in enumerate(outs) for b in outs[k + 1:]):
-        return Reject(columns, InterchangeReject.DEPENDENCE, "two results are stored to the same buffer")
+        return Decline(columns, InterchangeReject.DEPENDENCE, "two results are stored to the same buffer")
     for op in rows.body.walk():
         if op is rows:
             continue
         if isinstance(op, loop.LoadOp):
             if may_write(columns, op.buf):
                 # its dependency set would hold the column variable through memory
-                return Reject(op, InterchangeReject.DEPENDENCE, "the row loop reads a buffer the nest writes")
+                return Decline(op, InterchangeReject.DEPENDENCE, "the row loop reads a buffer the nest writes")
         elif not isinstance(op, loop.YieldOp) and not is_effect_free(op):
-            return Reject(op, InterchangeReject.DEPENDENCE, f"{op.name} in the row loop has memory effects")
+            return Decline(op, InterchangeReject.DEPENDENCE, f"{op.name} in the row loop has memory effects")
     return None
 
 
@@ -179,9 +172,9 @@ class InterchangeColumnReduction(RewritePattern):
         if not isinstance(op, loop.ForOp):
             return
         found = match_column_reduction(op)
-        if isinstance(found, Reject):
+        if isinstance(found, Decline):
             if self.remarks:
-                remark(found.op, found.code.value, found.reason)
+                found.remark()
             return
         if found is None:
             return

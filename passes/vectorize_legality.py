@@ -22,18 +22,10 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccKind
+from loopopt.passes.decline import Decline
 from loopopt.passes.loop_surgery import constant_index
 from loopopt.passes.vectorize_codes import VecReject
 from loopopt.passes.vectorize_table import missing_vector_form
-
-
-@dataclass(frozen=True)
-class Decline:
-    """Why a loop stays scalar: the op at fault, the code and a reason."""
-
-    op: Operation
-    code: VecReject
-    reason: str
 
 
 @dataclass(frozen=True)

@@ -46,12 +46,23 @@ def _dtype_name(t: Attribute) -> str:
     return "i1" if name == "bool" else name
 
 
+class Inputs(list):
+    """A kernel's argument values, remembering the size `n` they were made for (what
+    `input_size` reports when no argument is an array: a kernel of scalars, such as the
+    bounds of a df.range, sizes its work from them)."""
+
+    def __init__(self, values: Sequence[Any], n: int):
+        super().__init__(values)
+        self.n = n
+
+
 def make_inputs(kernel: func.FuncOp, n: int, rng: np.random.Generator,
-                header: RefHeader | None = None, given: Mapping[str, Any] | None = None) -> list[Any]:
+                header: RefHeader | None = None, given: Mapping[str, Any] | None = None) -> Inputs:
     """One value per argument of df kernel `kernel`: given, from the REF spec, or random of size n.
 
     Without a spec, an array's first axis has extent n and any other axis 4; scalars are
     random (floats in [-1, 1), integers in [1, 8]: scalars are often lengths or steps).
+    The result remembers n, or 0 when every argument is given (nothing was made of n).
     """
     from loopopt.dialects.df_types import ArrayType, RecordType
 
@@ -74,7 +85,8 @@ def make_inputs(kernel: func.FuncOp, n: int, rng: np.random.Generator,
             dt = _dtype_name(t)
             low, high = (None, None) if dt in ("f32", "f64", "i1") else (1, 8)
             values.append(random_values(dt, (), rng, low, high)[()])
-    return values
+    made_of_n = any(name not in given for name in arg_names(kernel))
+    return Inputs(values, n if made_of_n else 0)
 
 
 def check_header(kernel: func.FuncOp, header: RefHeader) -> None:
@@ -165,10 +177,11 @@ def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[st
 
 
 def input_size(inputs: Sequence[Any]) -> int:
-    """The size n of a set of inputs: the first axis of the first array."""
+    """The size n of a set of inputs: the first axis of the first array; without arrays, the
+    n `make_inputs` made them for (0 for other sequences)."""
     for v in inputs:
         if isinstance(v, dict):
             v = next(iter(v.values()))
         if isinstance(v, np.ndarray) and v.ndim:
             return v.shape[0]
-    return 0
+    return getattr(inputs, "n", 0)

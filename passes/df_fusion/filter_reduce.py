@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from xdsl.dialects import arith
-from xdsl.ir import Operation
+from xdsl.ir import Operation, Region
 from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import df
 from loopopt.passes.df_fusion.codes import FuseReject
 from loopopt.passes.df_fusion.legality import (
+    FusionOptions,
     Rejection,
     check_effects,
     check_producer_uses,
@@ -40,6 +41,29 @@ def foreign_inputs(consumer: Operation, producer: df.FilterOp) -> Rejection | No
                          f"it also reads {foreign[0].type}, which is not a result "
                          f"of {where(producer)}, so it has no element per filter input")
     return None
+
+
+def check_filter_into(op: Operation, producer: df.FilterOp, options: FusionOptions,
+                      on_dropped: Sequence[Region] | None) -> Rejection | None:
+    """The legality of fusing a filter into its consumer (a reduce, fold or scan), in order:
+    DOMAIN_MISMATCH, effects, the producer's other uses, then SPECULATION when the fused
+    form runs the consumer's `on_dropped` regions (and so the filter's map) on every element
+    (None: it runs nothing on the elements the filter drops)."""
+    return (foreign_inputs(op, producer)
+            or check_effects(producer, op)
+            or check_producer_uses(producer, op, options)
+            or (None if on_dropped is None else speculation_on_dropped(op, producer, on_dropped)))
+
+
+def speculation_on_dropped(op: Operation, producer: df.FilterOp, regions: Sequence[Region]) -> Rejection | None:
+    """The filter's map and the consumer's `regions` would run on the elements the filter
+    drops once the predicate is evaluated everywhere: none of their ops may trap."""
+    dropped = "the elements the filter drops"
+    if producer.has_map:
+        rejection = check_speculatable(producer, dropped, at=op, regions=[producer.map])
+        if rejection is not None:
+            return rejection
+    return check_speculatable(op, dropped, regions=regions)
 
 
 class FuseFilterIntoReduction(FusionPattern):
@@ -77,25 +101,8 @@ class FuseFilterIntoReduction(FusionPattern):
             return
         for producer in producers(op, (df.FilterOp,)):
             assert isinstance(producer, df.FilterOp)
-            yield (foreign_inputs(op, producer)
-                   or check_effects(producer, op)
-                   or check_producer_uses(producer, op, self.options)
-                   or self._check_speculation(op, producer)
-                   or producer)
-
-    @staticmethod
-    def _check_speculation(op: Operation, producer: df.FilterOp) -> Rejection | None:
-        dropped = "the elements the filter drops"
-        runs_everywhere = isinstance(op, df.FoldOp) or (isinstance(op, df.ReduceOp) and op.has_where)
-        if not runs_everywhere:
-            return None
-        rejection = None
-        if producer.has_map:
-            rejection = check_speculatable(producer, dropped, at=op, regions=[producer.map])
-        if rejection is None:
-            regions = [op.where] if isinstance(op, df.ReduceOp) else None
-            rejection = check_speculatable(op, dropped, regions=regions)
-        return rejection
+            on_dropped = list(op.regions) if isinstance(op, df.FoldOp) else [op.where] if op.has_where else None
+            yield check_filter_into(op, producer, self.options, on_dropped) or producer
 
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, Consumers) and isinstance(partner, df.FilterOp)

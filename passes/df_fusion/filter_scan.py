@@ -9,24 +9,10 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType
-from loopopt.passes.df_fusion.filter_reduce import foreign_inputs
-from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses, check_speculatable
+from loopopt.passes.df_fusion.filter_reduce import check_filter_into
+from loopopt.passes.df_fusion.legality import Rejection
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
 from loopopt.passes.df_fusion.rebuild import clone_region, element_body, kept_predicate, kept_values, mapped
-
-
-def where_speculation(op: df.ScanOp, producer: df.FilterOp) -> Rejection | None:
-    """A scan that already has a `where` (a second filter fused before) evaluates it, and the
-    producer's map feeding it, on every element of the producer's input once the
-    predicates are conjoined: neither may trap on the elements the producer drops."""
-    if not op.has_where:
-        return None
-    dropped = "the elements the filter drops"
-    if producer.has_map:
-        rejection = check_speculatable(producer, dropped, at=op, regions=[producer.map])
-        if rejection is not None:
-            return rejection
-    return check_speculatable(op, dropped, regions=[op.where])
 
 
 class FuseFilterIntoScan(FusionPattern):
@@ -62,11 +48,10 @@ class FuseFilterIntoScan(FusionPattern):
             return
         for producer in producers(op, (df.FilterOp,)):
             assert isinstance(producer, df.FilterOp)
-            yield (foreign_inputs(op, producer)
-                   or check_effects(producer, op)
-                   or check_producer_uses(producer, op, self.options)
-                   or where_speculation(op, producer)
-                   or producer)
+            # a scan that already has a `where` (a second filter fused before) evaluates it
+            # on every element once the predicates are conjoined
+            on_dropped = [op.where] if op.has_where else None
+            yield check_filter_into(op, producer, self.options, on_dropped) or producer
 
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, df.ScanOp) and isinstance(partner, df.FilterOp)

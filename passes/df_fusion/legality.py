@@ -13,11 +13,12 @@ from dataclasses import dataclass
 
 from xdsl.dialects.builtin import Float32Type, Float64Type
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.traits import IsTerminator, get_effects, is_speculatable
+from xdsl.traits import IsTerminator
 
 from loopopt.diagnostics import location_of
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ReduceKind
+from loopopt.dialects.effects import effects_of, is_speculatable
 from loopopt.passes.df_fusion.codes import FuseReject
 
 
@@ -53,7 +54,7 @@ def where(op: Operation) -> str:
 
 
 def _is_rng(op: Operation) -> bool:
-    effects = get_effects(op)
+    effects = effects_of(op)
     return effects is not None and any(
         isinstance(e.resource, df.RandomEffect.RngResource) for e in effects
     )
@@ -70,14 +71,15 @@ def body_ops(op: Operation) -> Iterable[Operation]:
 def check_effects(*ops: Operation) -> Rejection | None:
     """No op in the fusion region (the bodies of `ops`) has effects: RNG or unknown ones
     (a func.call, an op without an effect interface) would run a different number of
-    times or in a different order once fused. The remark points at the last op (the
+    times or in a different order once fused. arith/math ops are effect-free, casts such as
+    arith.extsi included (dialects/effects.py). The remark points at the last op (the
     consumer)."""
     for op in ops:
         for inner in body_ops(op):
             if _is_rng(inner):
                 return Rejection(ops[-1], FuseReject.EFFECTS_RNG,
                                  f"{where(inner)} draws random numbers in the fusion region")
-            effects = get_effects(inner)
+            effects = effects_of(inner)
             if effects is None or effects:
                 return Rejection(ops[-1], FuseReject.EFFECTS_UNKNOWN,
                                  f"{where(inner)} has unknown effects in the fusion region")
@@ -223,8 +225,9 @@ def check_independent(earlier: Operation, later: Operation) -> Rejection | None:
 def check_speculatable(op: Operation, why: str, at: Operation | None = None,
                        regions: Sequence[Region] | None = None) -> Rejection | None:
     """Every op of `op`'s bodies (or only of `regions`) may run on elements it did not run
-    on before (`why`): none may trap (an integer division by a non-constant, say). The
-    remark points at `at` (default `op`)."""
+    on before (`why`): none may trap. arith/math ops never do (docs/integer_semantics.md:
+    a division by zero is 0); an op of another dialect may (`llvm.sdiv`). The remark points
+    at `at` (default `op`)."""
     inner_ops = body_ops(op) if regions is None else (
         inner for r in regions for inner in r.walk() if not inner.has_trait(IsTerminator))
     for inner in inner_ops:

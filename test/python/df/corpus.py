@@ -33,6 +33,13 @@ CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus" / "df"
 SIZES = (0, 1, 7, 8, 9, 1000, 1009)
 """Sizes every case runs at: empty, one, around a vector width of 8, large, and a prime."""
 
+INTERPRETER_BUDGET = 16_384
+"""Elements of a kernel's largest iteration space (`CorpusCase.work`) above which the tests
+that run a kernel element by element in loopopt's loop and simd interpreters skip a size
+(`interpreted_sizes`). A matrix product at n = 1000 has 437k (its rank-3 products): minutes of
+interpreting that test nothing size 9 does not, since its loop nest does not depend on n;
+every size still runs compiled (test/python/differential) and in the df interpreter."""
+
 
 def context() -> Context:
     """A context with the dialects corpus files use."""
@@ -108,6 +115,15 @@ class CorpusCase:
     def args(self, inputs: dict[str, Any]) -> tuple[Any, ...]:
         return tuple(inputs[s.name] for s in self.inputs)
 
+    def work(self, n: int) -> int:
+        """Elements of the kernel's largest array at size n, intermediates included (a matrix
+        product's rank-3 products: i * k * j): what an element-by-element interpreter runs."""
+        return _work(self.path, self.kernel, n)
+
+    def interpreted_sizes(self, sizes: Sequence[int]) -> tuple[int, ...]:
+        """`sizes` without those whose work exceeds INTERPRETER_BUDGET (sizes up to 9 stay)."""
+        return tuple(n for n in sizes if n <= 9 or self.work(n) <= INTERPRETER_BUDGET)
+
     def run(self, inputs: dict[str, Any], module: ModuleOp | None = None) -> tuple[Any, ...]:
         """The kernel's results through loopopt's interpreter (on `module` if given)."""
         from loopopt.interp.runner import run_function
@@ -163,6 +179,26 @@ class CorpusCase:
             assert np.all(ok), f"{what}: {g} vs {r} (rtol {ref.rtol})"
         else:
             np.testing.assert_array_equal(g, r, err_msg=what)  # NaNs compare equal here
+
+
+@cache
+def _cases_by_kernel(directory: Path) -> dict[tuple[Path, str], CorpusCase]:
+    return {(c.path, c.kernel): c for c in load_corpus(directory)}
+
+
+@cache
+def _work(path: Path, kernel: str, n: int) -> int:
+    from loopopt.dialects.df_types import ArrayType
+    from loopopt.lowering.abi import find_kernel
+
+    case = _cases_by_kernel(path.parent)[path, kernel]
+    func_op = find_kernel(case.module(), kernel)
+    extents: dict[str, int] = {}
+    for t, v in zip(func_op.function_type.inputs, case.args(case.make_inputs(n, np.random.default_rng(0))), strict=True):
+        if isinstance(t, ArrayType):
+            extents.update(zip(t.axis_names, np.shape(next(iter(v.values())) if isinstance(v, dict) else v)))
+    types = [t for op in func_op.walk() for t in (*op.operand_types, *op.result_types) if isinstance(t, ArrayType)]
+    return max((int(np.prod([extents.get(a, n) for a in t.axis_names])) for t in types), default=0)
 
 
 def _size(inputs: dict[str, Any]) -> int:

@@ -7,6 +7,7 @@ from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import Builtin
 from xdsl.parser import Parser
 from xdsl.traits import MemoryEffectKind, get_effects, is_side_effect_free
+from xdsl.traits import is_speculatable as xdsl_is_speculatable
 
 from loopopt.dialects.df import DF
 
@@ -78,3 +79,49 @@ def test_decl_ref_has_the_effects_of_its_declaration():
     pure_ref, rng_ref = _ops(_module(), "df.decl_ref")
     assert is_side_effect_free(pure_ref)
     assert {e.kind for e in get_effects(rng_ref)} == {MemoryEffectKind.READ, MemoryEffectKind.WRITE}
+
+
+CASTS_AND_DIVISIONS = """
+func.func @widen(%e: i32) -> i64 {
+  %s = arith.extsi %e : i32 to i64
+  func.return %s : i64
+}
+func.func @ops(%a: i32, %b: i32) -> (i64, i32, i32, i32, i64) {
+  %s = arith.extsi %a : i32 to i64
+  %r = arith.remui %a, %b : i32
+  %d = arith.divsi %a, %b : i32
+  %u = arith.ceildivui %a, %b : i32
+  %w = df.decl_ref @widen(%a) : (i32) -> i64
+  func.return %s, %r, %d, %u, %w : i64, i32, i32, i32, i64
+}
+"""
+
+
+def test_arith_is_effect_free_and_never_traps_in_loopopt():
+    """xDSL gives arith.extsi and arith.remui no effect trait and calls the divisions
+    unspeculatable; loopopt's arith is total (docs/integer_semantics.md), so
+    dialects/effects.py says effect-free and speculatable, for a decl_ref through its body too."""
+    from loopopt.dialects.effects import effects_of, is_speculatable
+
+    ctx = Context()
+    for d in (Builtin, func.Func, arith.Arith, DF):
+        ctx.load_dialect(d)
+    module = Parser(ctx, CASTS_AND_DIVISIONS).parse_module()
+    module.verify()
+    ops = {op.name: op for op in module.walk() if op.name.startswith(("arith.", "df."))}
+    assert get_effects(ops["arith.extsi"]) is None and not xdsl_is_speculatable(ops["arith.divsi"])
+    for name in ("arith.extsi", "arith.remui", "arith.divsi", "arith.ceildivui", "df.decl_ref"):
+        assert effects_of(ops[name]) == frozenset(), name
+    for name in ("arith.extsi", "arith.remui", "arith.divsi", "arith.ceildivui"):
+        assert is_speculatable(ops[name]), name
+
+
+def test_a_foreign_division_stays_unspeculatable():
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import i32
+    from xdsl.utils.test_value import create_ssa_value
+
+    from loopopt.dialects.effects import effects_of, is_speculatable
+
+    sdiv = llvm.SDivOp(create_ssa_value(i32), create_ssa_value(i32))
+    assert effects_of(sdiv) == frozenset() and not is_speculatable(sdiv)

@@ -177,3 +177,25 @@ def result_extents(case: CorpusCase, ref: Expected) -> dict[str, int]:
             arr = next(iter(r.values())) if isinstance(r, dict) else r
             extents.update(zip(t.axis_names, np.shape(arr)))
     return extents
+
+
+# -- hand-written kernels (test_gather, test_scan, test_select_minmax) ----------------------
+
+ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
+"""Every ISA a kernel is run on (each test skips those this machine cannot run)."""
+
+
+@functools.cache
+def compiled_source(source: str, isa: str) -> CompiledKernels:
+    """A df program's text compiled with the default pipeline for `isa`, once per run."""
+    return compile(source, target=isa)
+
+
+def run_each(compiled: CompiledKernels, name: str, args_list: list[tuple]) -> list[tuple]:
+    """Kernel `name` on each argument tuple: natively with every buffer one element into a
+    canary-guarded allocation, or (NEON: no library to load) in one qemu batch."""
+    from loopopt.tools.loop_run import run_compiled, run_compiled_batch
+
+    if compiled.library is None:
+        return run_compiled_batch(compiled, name, args_list)
+    return [run_compiled(compiled, name, args, offset=1) for args in args_list]

@@ -12,18 +12,15 @@ runtime/sanitize.py) proves no lane reads outside x. Results compare exactly (th
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
+from diff_harness import ISAS, compiled_source, run_each
 from isa_support import isa_params
 
-from loopopt.compile import compile
 from loopopt.runtime.isa import host_isas
 from loopopt.runtime.sanitize import emit_program, sanitized_kernels
-from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_batch
+from loopopt.tools.loop_run import compare_results
 
-ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 4099)
 SOURCE_LENGTHS = (0, 1, 5, 1000)
 TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i1": np.bool_}
@@ -111,20 +108,11 @@ def _cases(name: str) -> list[tuple[tuple[np.ndarray, np.ndarray], tuple]]:
     return out
 
 
-@functools.cache
-def _compiled(name: str, isa: str):
-    return compile(CASES[name][0], target=isa)
-
-
 @pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("name", CASES)
 def test_gather_matches_numpy(name: str, isa: str) -> None:
-    compiled = _compiled(name, isa)
     cases = _cases(name)
-    if compiled.library is None:
-        runs = run_compiled_batch(compiled, "k", [inputs for inputs, _ in cases])
-    else:
-        runs = [run_compiled(compiled, "k", inputs, offset=1) for inputs, _ in cases]
+    runs = run_each(compiled_source(CASES[name][0], isa), "k", [inputs for inputs, _ in cases])
     for (inputs, ref), got in zip(cases, runs, strict=True):
         if name.startswith("sum_f"):
             tol = 1e-4 * (1 + np.sum(np.abs(ref[0])) + np.sum(np.abs(inputs[0])))

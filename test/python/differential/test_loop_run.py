@@ -55,6 +55,29 @@ def test_given_inputs(tmp_path):
     assert status == 0 and "scale_positive: matches the interpreter (n=3)" in text
 
 
+RANGES = EXAMPLE.parents[1] / "test" / "corpus" / "df" / "range.mlir"
+
+
+@pytest.mark.isa("scalar")
+def test_scalar_inputs_report_the_size_they_were_made_for():
+    """A kernel of scalars only (df.range bounds from the REF spec `end=2*n+5`) ran at the
+    requested n: the check and the timing line say so (they said n=0, and numpy's reference
+    was timed at n=0)."""
+    status, text = run(str(RANGES), "-t", "scalar", "--n", "400", "--check-n", "30", "-k", "sum_range_i64",
+                       "-k", "squares_of_range_i32")
+    assert status == 0, text
+    for name in ("sum_range_i64", "squares_of_range_i32"):
+        assert f"{name}: matches the interpreter (n=30)" in text, text
+    assert text.count("  n=400: loopopt ") == 2, text
+
+
+@pytest.mark.isa("scalar")
+def test_given_scalars_only_have_no_size():
+    status, text = run(str(RANGES), "-t", "scalar", "--no-time", "-k", "sum_range_i64",
+                       "--input", "start=0", "--input", "end=10", "--input", "step=1")
+    assert status == 0 and "sum_range_i64: matches the interpreter (n=0)" in text, text
+
+
 def test_user_errors(tmp_path, capsys):
     assert run(str(tmp_path / "missing.mlir"))[0] == loop_run.EXIT_ERROR
     assert run(str(EXAMPLE), "-k", "nope")[0] == loop_run.EXIT_ERROR

@@ -16,16 +16,15 @@ cumsum) within the bound any summation order of k+1 terms obeys:
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
+from diff_harness import ISAS, compiled_source, run_each
+from isa_support import isa_params
 
 from loopopt.compile import compile
 from loopopt.runtime.sanitize import emit_program
-from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_batch
+from loopopt.tools.loop_run import compare_results, run_compiled
 
-ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 65537)
 TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 
@@ -129,11 +128,6 @@ def _cases(name: str) -> list[tuple[np.ndarray, np.ndarray | None]]:
     return out
 
 
-@functools.cache
-def _compiled(name: str, isa: str):
-    return compile(CASES[name][0], target=isa)
-
-
 def _check_float_sum(name: str, isa: str, x: np.ndarray, got: np.ndarray) -> None:
     eps = np.finfo(x.dtype).eps
     exact = _exact_cumsum(x)
@@ -144,15 +138,11 @@ def _check_float_sum(name: str, isa: str, x: np.ndarray, got: np.ndarray) -> Non
     assert not len(bad), f"{name} on {isa}, n={len(x)}: prefix {bad[0]} off by {err[bad[0]]} > {bound[bad[0]]}"
 
 
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ISAS])
+@pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("name", CASES)
 def test_scan_matches_numpy(name: str, isa: str) -> None:
-    compiled = _compiled(name, isa)
     cases = _cases(name)
-    if compiled.library is None:
-        runs = run_compiled_batch(compiled, "k", [(x,) for x, _ in cases])
-    else:
-        runs = [run_compiled(compiled, "k", (x,), offset=1) for x, _ in cases]
+    runs = run_each(compiled_source(CASES[name][0], isa), "k", [(x,) for x, _ in cases])
     for (x, ref), got in zip(cases, runs, strict=True):
         if ref is None:
             _check_float_sum(name, isa, x, np.asarray(got[0]))

@@ -11,16 +11,14 @@ the target's max is one instruction, so the first one runs the rewritten code.
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
+from diff_harness import ISAS, compiled_source, run_each
+from isa_support import isa_params
 
-from loopopt.compile import compile
 from loopopt.runtime.sanitize import emit_program
-from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_batch
+from loopopt.tools.loop_run import compare_results
 
-ISAS = ("scalar", "sse2", "avx2", "avx512", "neon")
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 65537)
 TYPES = {"i32": np.int32, "i64": np.int64}
 
@@ -108,20 +106,11 @@ def _cases(name: str) -> list[tuple[tuple, np.ndarray]]:
     return out
 
 
-@functools.cache
-def _compiled(name: str, isa: str):
-    return compile(CASES[name][0], target=isa)
-
-
-@pytest.mark.parametrize("isa", [pytest.param(i, marks=pytest.mark.isa(i), id=i) for i in ISAS])
+@pytest.mark.parametrize("isa", isa_params(ISAS))
 @pytest.mark.parametrize("name", CASES)
 def test_select_minmax_matches_numpy(name: str, isa: str) -> None:
-    compiled = _compiled(name, isa)
     cases = _cases(name)
-    if compiled.library is None:
-        runs = run_compiled_batch(compiled, "k", [args for args, _ in cases])
-    else:
-        runs = [run_compiled(compiled, "k", args, offset=1) for args, _ in cases]
+    runs = run_each(compiled_source(CASES[name][0], isa), "k", [args for args, _ in cases])
     for (args, ref), got in zip(cases, runs, strict=True):
         problems = compare_results(got, (ref,), {})
         assert not problems, f"{name} on {isa}, n={len(args[0])}: " + "; ".join(problems)

@@ -97,7 +97,8 @@ func.func @dependence(%x: !df.array<f64, [i]>, %z: f64) -> (f64, f64) {
 
 // -----
 
-// FUSE_REJECT_SPECULATION: the fold divides by its element, which the filter drops when 0.
+// FUSE_REJECT_SPECULATION: the fold divides by its element, which the filter drops when 0,
+// with llvm.sdiv (undefined on zero; arith.divsi gives 0 and fuses: total-ops.mlir).
 func.func @speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
   %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
   ^bb0(%e: i32):
@@ -106,13 +107,13 @@ func.func @speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
   }
   %q = df.fold(%p) init(%zero) : !df.array<i32, [k]> -> i32 {
   ^bb0(%acc: i32, %e: i32):
-    %d = arith.divsi %c, %e : i32
+    %d = llvm.sdiv %c, %e : i32
     %s = arith.addi %acc, %d : i32
     df.yield %s : i32
   }
   func.return %q : i32
 }
-// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_SPECULATION: arith.divsi at {{.*}}remarks.mlir:[[# @LINE - 6]]:5 may trap and would run on the elements the filter drops
+// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_SPECULATION: llvm.sdiv at {{.*}}remarks.mlir:[[# @LINE - 6]]:5 may trap and would run on the elements the filter drops
 
 // -----
 
@@ -155,7 +156,7 @@ func.func @filter_shared(%x: !df.array<f32, [i]>, %zero: f32) -> (!df.array<f32,
 // -----
 
 // FUSE_REJECT_SPECULATION: a reduce that already has a where predicate: the conjunction would
-// evaluate its divsi on the elements the filter drops.
+// evaluate its llvm.sdiv on the elements the filter drops.
 func.func @where_speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i32 {
   %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
   ^bb0(%e: i32):
@@ -164,10 +165,10 @@ func.func @where_speculation(%x: !df.array<i32, [i]>, %zero: i32, %c: i32) -> i3
   }
   %q = df.reduce add(%p, %zero) over [k] : !df.array<i32, [k]> -> i32 where {
   ^bb0(%e: i32):
-    %d = arith.divsi %c, %e : i32
+    %d = llvm.sdiv %c, %e : i32
     %pos = arith.cmpi sgt, %d, %zero : i32
     df.yield %pos : i1
   }
   func.return %q : i32
 }
-// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_SPECULATION: arith.divsi at {{.*}}remarks.mlir:[[# @LINE - 6]]:5 may trap and would run on the elements the filter drops
+// CHECK: remarks.mlir:[[# @LINE - 8]]:3: remark: FUSE_REJECT_SPECULATION: llvm.sdiv at {{.*}}remarks.mlir:[[# @LINE - 6]]:5 may trap and would run on the elements the filter drops
