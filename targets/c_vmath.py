@@ -355,6 +355,58 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
+NATIVE_F32: tuple[str, ...] = ("exp",)
+"""Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
+the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
+
+# The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
+# (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes.
+_CORE_F32 = r"""
+// @helper lo_vf$M
+typedef float lo_vf$M __attribute__((vector_size($B)));
+// @helper lo_vi$M
+typedef int lo_vi$M __attribute__((vector_size($B)));
+// @helper lo_vm_sel_f$M
+/* Lanes of a where the mask m is all-ones, of b elsewhere. */
+static inline lo_vf$M lo_vm_sel_f$M(lo_vi$M m, lo_vf$M a, lo_vf$M b)
+{
+    return (lo_vf$M)((m & (lo_vi$M)a) | (~m & (lo_vi$M)b));
+}
+// @helper lo_vm_expfast_f$M
+/* e^x for x in [-87.33, 88] (normal results, no checks): x = k ln2 + r + rl, |r| <= ln2/2
+   (Cody-Waite, ln2 = C1 + C2, k C1 exact; rl is the rounding error of r); e^r = (1 + r) + r^2 q(r),
+   q a degree-5 least-squares fit on Chebyshev nodes (|error of r^2 q| < 2^-31); 1 + r is split
+   exactly (Fast2Sum), so only the last addition rounds at the result's size; 2^k is the exponent
+   field. All 2^32 inputs scanned: at most 0.681 ulp. */
+static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
+{
+    lo_vf$M t = x * 1.44269504f + 0x1.8p23f;
+    lo_vf$M kf = t - 0x1.8p23f;
+    lo_vi$M k = (lo_vi$M)t - 0x4b400000;
+    lo_vf$M rh = x - kf * 0x1.62e4p-1f;
+    lo_vf$M cl = kf * 0x1.7f7d1cp-20f;
+    lo_vf$M r = rh - cl;
+    lo_vf$M rl = (rh - r) - cl;
+    lo_vf$M q = ((((0x1.a1892cp-13f * r + 0x1.6d517cp-10f) * r + 0x1.1110ap-7f) * r + 0x1.5554e4p-5f) * r
+                 + 0x1.555556p-3f) * r + 0.5f;
+    lo_vf$M s = 1.0f + r;
+    lo_vf$M e = (1.0f - s) + r;
+    lo_vf$M y = s + (e + (rl + r * r * q));
+    return y * (lo_vf$M)((k + 127) << 23);
+}
+// @helper lo_vm_exp_f$M
+/* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
+   are the C library's expf, one at a time. */
+static inline lo_vf$M lo_vm_exp_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x >= -87.33f) & (lo_vi$M)(x <= 88.0f));
+    lo_vf$M y = lo_vm_expfast_f$M(lo_vm_sel_f$M(bad, x - x, x));
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
+    return y;
+}
+"""
+
 _SECTION = re.compile(r"^// @helper (\S+)\n", re.M)
 
 
@@ -411,6 +463,9 @@ def _core_helpers(n: int, any_expr: str) -> list[Helper]:
         f"lo_vm_any{n}",
         f"static inline int lo_vm_any{n}(lo_vl{n} m)\n{{\n    return {any_expr};\n}}\n",
     ))  # fmt: skip
+    text32 = _CORE_F32.replace("$M", str(2 * n)).replace("$N", str(n)).replace("$B", str(8 * n))
+    parts = _SECTION.split(text32)
+    out += [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
     return out
 
 
@@ -438,6 +493,9 @@ def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
         vf = f"float __attribute__((vector_size({8 * n})))"
         body = f"return ({g.f32})(({vf}){{{lanes}}} / ({vf}){g.sqrt_f32}(x));"
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    {body}\n}}\n")
+    if fn in NATIVE_F32:
+        m = 2 * n
+        return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    return ({g.f32})lo_vm_{fn}_f{m}((lo_vf{m})x);\n}}\n")
     lo_x, hi_x = g.widen
     if fn in BINARY_FUNCTIONS:
         lo_y, hi_y = (w.replace("(x", "(y").replace("x)", "y)") for w in g.widen)
