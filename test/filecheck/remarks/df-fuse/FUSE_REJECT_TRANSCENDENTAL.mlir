@@ -18,4 +18,4 @@ func.func @softmax(%x: !df.array<f32, [i]>, %m: f32) -> !df.array<f32, [i]> {
 
 // RUN: loop-opt %s -p 'df-fuse{remarks=true}' 2>&1 >/dev/null | filecheck %s
 // CHECK: {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:10:3: remark: FUSE_REJECT_TRANSCENDENTAL: producer df.map at {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:4:3 has 1 other user(s) and computes math.exp at {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:7:5: it stays materialized, computed once
-// CHECK: {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:11:3: remark: FUSE_REJECT_TRANSCENDENTAL: producer df.map at {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:4:3 has 1 other user(s) and computes math.exp
+// CHECK: {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:11:3: remark: FUSE_REJECT_TRANSCENDENTAL: producer df.map at {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:4:3 has 1 other user(s) and computes math.exp at {{.*}}FUSE_REJECT_TRANSCENDENTAL.mlir:7:5: it stays materialized, computed once
