@@ -355,7 +355,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp",)
+NATIVE_F32: tuple[str, ...] = ("exp", "log")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -403,6 +403,31 @@ static inline lo_vf$M lo_vm_exp_f$M(lo_vf$M x)
     lo_vf$M y = lo_vm_expfast_f$M(lo_vm_sel_f$M(bad, x - x, x));
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
+    return y;
+}
+// @helper lo_vm_log_f$M
+/* log(x) = e ln2 + log1p(f), x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)) (f exact), log1p(f) =
+   f - f^2/2 + f^3 P(f), P a degree-8 least-squares fit (relative error 2^-29.4); e ln2 = C1 + C2
+   with e C1 exact, e C1 + f split exactly (Fast2Sum), so the small terms join before the one
+   last rounding. All positive floats scanned: at most 0.812 ulp. Lanes off the fast path (NaN,
+   x <= 0, subnormal x, +inf) are the C library's logf. */
+static inline lo_vf$M lo_vm_log_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f));
+    lo_vi$M bits = (lo_vi$M)lo_vm_sel_f$M(bad, x - x + 1.0f, x);
+    lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
+    lo_vf$M f = (lo_vf$M)(bits - (ei << 23)) - 1.0f;
+    lo_vf$M e = __builtin_convertvector(ei, lo_vf$M);
+    lo_vf$M p = (((((((0x1.116b4cp-4f * f - 0x1.dd09b8p-4f) * f + 0x1.e79df4p-4f) * f - 0x1.fc5d96p-4f) * f
+                  + 0x1.232eb2p-3f) * f - 0x1.555a74p-3f) * f + 0x1.99a528p-3f) * f - 0x1.00000ap-2f) * f
+                + 0x1.555546p-2f;
+    lo_vf$M ff = f * f;
+    lo_vf$M c = (ff * f * p + e * 0x1.7f7d1cp-20f) - 0.5f * ff;
+    lo_vf$M a = e * 0x1.62e4p-1f;
+    lo_vf$M s = a + f;
+    lo_vf$M y = s + (((a - s) + f) + c);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = logf(x[i]);
     return y;
 }
 """
