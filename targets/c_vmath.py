@@ -358,7 +358,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "log")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -375,27 +375,34 @@ static inline lo_vf$M lo_vm_sel_f$M(lo_vi$M m, lo_vf$M a, lo_vf$M b)
 {
     return (lo_vf$M)((m & (lo_vi$M)a) | (~m & (lo_vi$M)b));
 }
+// @helper lo_vm_exp2k_f$M
+/* 2^k e^(u + ul) for |u + ul| <= ln2/2, |ul| < 2^-13, k in [-126, 127] (normal results): with v = u + ul
+   rounded, e^(u + ul) = (1 + u) + ul + v^2 q(v),
+   q a degree-5 least-squares fit on Chebyshev nodes (|error of v^2 q| < 2^-31); 1 + u is split
+   exactly (Fast2Sum), so ul, the split error and v^2 q join before the single last rounding; 2^k
+   is the exponent field. */
+static inline lo_vf$M lo_vm_exp2k_f$M(lo_vf$M u, lo_vf$M ul, lo_vi$M k)
+{
+    lo_vf$M v = u + ul;
+    lo_vf$M q = ((((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v
+                 + 0x1.555556p-3f) * v + 0.5f;
+    lo_vf$M s = 1.0f + u;
+    lo_vf$M e = (1.0f - s) + u;
+    lo_vf$M y = s + (e + (ul + v * v * q));
+    return y * (lo_vf$M)((k + 127) << 23);
+}
 // @helper lo_vm_expfast_f$M
 /* e^x for x in [-87.33, 88] (normal results, no checks): x = k ln2 + r + rl, |r| <= ln2/2
-   (Cody-Waite, ln2 = C1 + C2, k C1 exact; rl is the rounding error of r); e^r = (1 + r) + r^2 q(r),
-   q a degree-5 least-squares fit on Chebyshev nodes (|error of r^2 q| < 2^-31); 1 + r is split
-   exactly (Fast2Sum), so only the last addition rounds at the result's size; 2^k is the exponent
-   field. All 2^32 inputs scanned: at most 0.681 ulp. */
+   (Cody-Waite, ln2 = C1 + C2, k C1 exact; rl is the rounding error of r). All 2^32 f32 inputs
+   of exp scanned: at most 0.681 ulp. */
 static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
 {
     lo_vf$M t = x * 1.44269504f + 0x1.8p23f;
     lo_vf$M kf = t - 0x1.8p23f;
-    lo_vi$M k = (lo_vi$M)t - 0x4b400000;
     lo_vf$M rh = x - kf * 0x1.62e4p-1f;
     lo_vf$M cl = kf * 0x1.7f7d1cp-20f;
     lo_vf$M r = rh - cl;
-    lo_vf$M rl = (rh - r) - cl;
-    lo_vf$M q = ((((0x1.a1892cp-13f * r + 0x1.6d517cp-10f) * r + 0x1.1110ap-7f) * r + 0x1.5554e4p-5f) * r
-                 + 0x1.555556p-3f) * r + 0.5f;
-    lo_vf$M s = 1.0f + r;
-    lo_vf$M e = (1.0f - s) + r;
-    lo_vf$M y = s + (e + (rl + r * r * q));
-    return y * (lo_vf$M)((k + 127) << 23);
+    return lo_vm_exp2k_f$M(r, (rh - r) - cl, (lo_vi$M)t - 0x4b400000);
 }
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
@@ -408,29 +415,81 @@ static inline lo_vf$M lo_vm_exp_f$M(lo_vf$M x)
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
     return y;
 }
-// @helper lo_vm_log_f$M
-/* log(x) = e ln2 + log1p(f), x = 2^e (1 + f), 1 + f in [sqrt(1/2), sqrt(2)) (f exact), log1p(f) =
-   f - f^2/2 + f^3 P(f), P a degree-8 least-squares fit (relative error 2^-29.4); e ln2 = C1 + C2
-   with e C1 exact, e C1 + f split exactly (Fast2Sum), so the small terms join before the one
-   last rounding. All positive floats scanned: at most 0.812 ulp. Lanes off the fast path (NaN,
-   x <= 0, subnormal x, +inf) are the C library's logf. */
-static inline lo_vf$M lo_vm_log_f$M(lo_vf$M x)
+// @helper lo_vm_exp2_f$M
+/* 2^x = 2^k e^(r ln2), k = round(x), r = x - k exact (|r| <= 1/2); r = rh + rl with rh a multiple of
+   2^-12 (12 bits) and ln2 = L1 + L2 with L1 of 12 bits, so rh L1 is exact and the rest is tiny.
+   Lanes off [-126, 127] (NaN, +-inf, overflow, subnormal and zero results) are the C library's
+   exp2f. */
+static inline lo_vf$M lo_vm_exp2_f$M(lo_vf$M x)
 {
-    lo_vi$M bad = ~((lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f));
-    lo_vi$M bits = (lo_vi$M)lo_vm_sel_f$M(bad, x - x + 1.0f, x);
+    lo_vi$M bad = ~((lo_vi$M)(x >= -126.0f) & (lo_vi$M)(x <= 127.0f));
+    lo_vf$M xc = lo_vm_sel_f$M(bad, x - x, x);
+    lo_vf$M t = xc + 0x1.8p23f;
+    lo_vf$M r = xc - (t - 0x1.8p23f);
+    lo_vf$M rh = (r + 0x1.8p11f) - 0x1.8p11f;
+    lo_vf$M u = rh * 0x1.62ep-1f;
+    lo_vf$M ul = (r - rh) * 0x1.62ep-1f + r * 0x1.0bfbe8p-15f;
+    lo_vf$M y = lo_vm_exp2k_f$M(u, ul, (lo_vi$M)t - 0x4b400000);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = exp2f(x[i]);
+    return y;
+}
+// @helper lo_vm_logsplit_f$M
+/* For positive normal x: x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) by integer arithmetic on
+   the bits (f exact); returns f, sets *e, *p3 = f^3 P(f) and *h = f^2/2, so log1p(f) = f - h + p3.
+   P is a degree-8 least-squares fit (relative error of log1p 2^-29.4). */
+static inline lo_vf$M lo_vm_logsplit_f$M(lo_vf$M x, lo_vf$M *e, lo_vf$M *p3, lo_vf$M *h)
+{
+    lo_vi$M bits = (lo_vi$M)x;
     lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
     lo_vf$M f = (lo_vf$M)(bits - (ei << 23)) - 1.0f;
-    lo_vf$M e = __builtin_convertvector(ei, lo_vf$M);
+    *e = __builtin_convertvector(ei, lo_vf$M);
     lo_vf$M p = (((((((0x1.116b4cp-4f * f - 0x1.dd09b8p-4f) * f + 0x1.e79df4p-4f) * f - 0x1.fc5d96p-4f) * f
                   + 0x1.232eb2p-3f) * f - 0x1.555a74p-3f) * f + 0x1.99a528p-3f) * f - 0x1.00000ap-2f) * f
                 + 0x1.555546p-2f;
     lo_vf$M ff = f * f;
-    lo_vf$M c = (ff * f * p + e * 0x1.7f7d1cp-20f) - 0.5f * ff;
+    *p3 = ff * f * p;
+    *h = 0.5f * ff;
+    return f;
+}
+// @helper lo_vm_log_f$M
+/* log(x) = e ln2 + log1p(f); e ln2 = C1 + C2 with e C1 exact, e C1 + f split exactly (Fast2Sum), so
+   the small terms join before the one last rounding. All positive floats scanned: at most 0.812
+   ulp. Lanes off the fast path (NaN, x <= 0, subnormal x, +inf) are the C library's logf. */
+static inline lo_vf$M lo_vm_log_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f));
+    lo_vf$M e, p3, h, f = lo_vm_logsplit_f$M(lo_vm_sel_f$M(bad, x - x + 1.0f, x), &e, &p3, &h);
+    lo_vf$M c = (p3 + e * 0x1.7f7d1cp-20f) - h;
     lo_vf$M a = e * 0x1.62e4p-1f;
     lo_vf$M s = a + f;
     lo_vf$M y = s + (((a - s) + f) + c);
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = logf(x[i]);
+    return y;
+}
+// @helper lo_vm_log2_f$M
+/* log2(x) = e + log1p(f) log2(e). f = fh + fl with fh a multiple of 2^-12 (11 bits), so f^2/2 =
+   fh^2/2 (exact) + fl (f + fh)/2, and log1p(f) = lh + ll with lh = f - fh^2/2 split exactly
+   (Fast2Sum). lh = gh + gl with gh its upper 12 bits (Dekker's split) and log2(e) = H + L with H
+   of 12 bits: gh H is exact and e + gh H splits exactly, so only small terms (gl H, lh L, ll log2(e)) join before the last
+   rounding. Lanes off the fast path as log's. */
+static inline lo_vf$M lo_vm_log2_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f));
+    lo_vf$M e, p3, h, f = lo_vm_logsplit_f$M(lo_vm_sel_f$M(bad, x - x + 1.0f, x), &e, &p3, &h);
+    lo_vf$M fh = (f + 0x1.8p11f) - 0x1.8p11f;
+    lo_vf$M hh = 0.5f * (fh * fh);
+    lo_vf$M lh = f - hh;
+    lo_vf$M ll = ((f - lh) - hh) + (p3 - 0.5f * ((f - fh) * (f + fh)));
+    lo_vf$M gc = lh * 4097.0f;
+    lo_vf$M gh = gc - (gc - lh);
+    lo_vf$M b = gh * 0x1.714p0f;
+    lo_vf$M a = e + b;
+    lo_vf$M c = ((lh - gh) * 0x1.714p0f + lh * 0x1.47652cp-12f) + ll * 0x1.715476p0f;
+    lo_vf$M y = a + (((e - a) + b) + c);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = log2f(x[i]);
     return y;
 }
 """

@@ -140,11 +140,15 @@ def test_the_check_catches_an_error() -> None:
 _SCANS = {
     # fn: (sign-magnitude bit ranges scanned, maximum of the exhaustive scan in docs/vector_math.md)
     "exp": (((0x80000000, np.float32(-104.0).view(np.uint32)), (0, np.float32(89.0).view(np.uint32))), 0.681),
+    "exp2": (((0x80000000, np.float32(-151.0).view(np.uint32)), (0, np.float32(129.0).view(np.uint32))), 0.677),
     "log": (((0, 0x7F800000),), 0.812),  # every positive float, subnormals and +inf included
+    "log2": (((0, 0x7F800000),), 0.711),
 }  # fmt: skip
 _SCAN_EDGES = {
     "exp": [-87.33, -87.3299, 88.0, 88.0001, -87.336, 88.7228, 88.7229, -103.97, -104.0],
+    "exp2": [-126.0, -126.00001, 127.0, 127.00001, -149.0, -150.0, 128.0, 0.5, -0.5, 0.49999997],
     "log": [1.0, 0.70710677, 0.7071068, 1.4142135, 1.4142137, 1.17549435e-38, 1.1754942e-38, 3.4028235e38],
+    "log2": [1.0, 2.0, 0.5, 0.70710677, 0.7071068, 1.4142135, 1.4142137, 1.17549435e-38, 3.4028235e38],
 }  # fmt: skip
 
 
