@@ -375,34 +375,49 @@ static inline lo_vf$M lo_vm_sel_f$M(lo_vi$M m, lo_vf$M a, lo_vf$M b)
 {
     return (lo_vf$M)((m & (lo_vi$M)a) | (~m & (lo_vi$M)b));
 }
+// @helper lo_vm_expq_f$M
+/* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q a degree-5 least-squares fit on Chebyshev nodes
+   (|error| < 2^-31). */
+static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
+{
+    lo_vf$M q = ((((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v
+                 + 0x1.555556p-3f) * v + 0.5f;
+    return v * v * q;
+}
 // @helper lo_vm_exp2k_f$M
 /* 2^k e^(u + ul) for |u + ul| <= ln2/2, |ul| < 2^-13, k in [-126, 127] (normal results): with v = u + ul
-   rounded, e^(u + ul) = (1 + u) + ul + v^2 q(v),
-   q a degree-5 least-squares fit on Chebyshev nodes (|error of v^2 q| < 2^-31); 1 + u is split
+   rounded, e^(u + ul) = (1 + u) + ul + v^2 q(v) (the fit above); 1 + u is split
    exactly (Fast2Sum), so ul, the split error and v^2 q join before the single last rounding; 2^k
    is the exponent field. */
 static inline lo_vf$M lo_vm_exp2k_f$M(lo_vf$M u, lo_vf$M ul, lo_vi$M k)
 {
-    lo_vf$M v = u + ul;
-    lo_vf$M q = ((((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v
-                 + 0x1.555556p-3f) * v + 0.5f;
     lo_vf$M s = 1.0f + u;
     lo_vf$M e = (1.0f - s) + u;
-    lo_vf$M y = s + (e + (ul + v * v * q));
+    lo_vf$M y = s + (e + (ul + lo_vm_expq_f$M(u + ul)));
     return y * (lo_vf$M)((k + 127) << 23);
 }
-// @helper lo_vm_expfast_f$M
-/* e^x for x in [-87.33, 88] (normal results, no checks): x = k ln2 + r + rl, |r| <= ln2/2
-   (Cody-Waite, ln2 = C1 + C2, k C1 exact; rl is the rounding error of r). All 2^32 f32 inputs
-   of exp scanned: at most 0.681 ulp. */
-static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
+// @helper lo_vm_expred_f$M
+/* x = k ln2 + u + *ul with |u| <= ln2/2 for x in [-87.33, 88] (Cody-Waite, ln2 = C1 + C2, k C1
+   exact; *ul is the rounding error of u); returns u, sets *k. */
+static inline lo_vf$M lo_vm_expred_f$M(lo_vf$M x, lo_vi$M *k, lo_vf$M *ul)
 {
     lo_vf$M t = x * 1.44269504f + 0x1.8p23f;
     lo_vf$M kf = t - 0x1.8p23f;
     lo_vf$M rh = x - kf * 0x1.62e4p-1f;
     lo_vf$M cl = kf * 0x1.7f7d1cp-20f;
-    lo_vf$M r = rh - cl;
-    return lo_vm_exp2k_f$M(r, (rh - r) - cl, (lo_vi$M)t - 0x4b400000);
+    lo_vf$M u = rh - cl;
+    *k = (lo_vi$M)t - 0x4b400000;
+    *ul = (rh - u) - cl;
+    return u;
+}
+// @helper lo_vm_expfast_f$M
+/* e^x for x in [-87.33, 88] (normal results, no checks). All 2^32 f32 inputs of exp scanned: at
+   most 0.681 ulp. */
+static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
+{
+    lo_vi$M k;
+    lo_vf$M ul, u = lo_vm_expred_f$M(x, &k, &ul);
+    return lo_vm_exp2k_f$M(u, ul, k);
 }
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
