@@ -24,6 +24,10 @@ class FuseReject(StrEnum):
     MULTI_USE = "FUSE_REJECT_MULTI_USE"
     """The producer has other users and is too costly (or not allowed) to recompute: it stays materialized."""
 
+    TRANSCENDENTAL = "FUSE_REJECT_TRANSCENDENTAL"
+    """The producer has other users and computes a transcendental (exp, log, sin, ...): recomputing
+    it in each consumer would repeat the costliest op, so it stays materialized and is computed once."""
+
     ORDER = "FUSE_REJECT_ORDER"
     """Fusing would change the evaluation order of a non-reassociative reduction."""
 

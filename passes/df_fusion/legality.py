@@ -104,12 +104,29 @@ def other_users(producer: Operation, consumer: Operation) -> list[Operation]:
     return list(seen.values())
 
 
+TRANSCENDENTAL_OPS: frozenset[str] = frozenset({
+    "math.exp", "math.exp2", "math.expm1", "math.log", "math.log2", "math.log10", "math.log1p",
+    "math.sin", "math.cos", "math.tan", "math.sinh", "math.cosh", "math.tanh", "math.asin", "math.acos",
+    "math.atan", "math.atan2", "math.asinh", "math.acosh", "math.atanh", "math.erf", "math.powf",
+    "math.fpowi", "math.cbrt",
+})  # fmt: skip
+"""Ops a recompute never duplicates, whatever the body size: each costs tens of simple ops
+(targets/c_vmath.py's cores, libm on scalars). sqrt/rsqrt are one instruction and not listed."""
+
+
+def transcendental_in(op: Operation) -> Operation | None:
+    """The first transcendental op in `op`'s bodies, if any."""
+    return next((inner for inner in body_ops(op) if inner.name in TRANSCENDENTAL_OPS), None)
+
+
 def check_producer_uses(
     producer: Operation, consumer: Operation, options: FusionOptions
 ) -> Rejection | None:
     """The producer is consumed only here, or is cheap enough to recompute here (seed 003's
     virtualization: inline when the computation is small, materialize otherwise). A
-    recomputed producer stays for its other users."""
+    recomputed producer stays for its other users. A producer with a transcendental is
+    never recomputed: softmax's exp map feeds the sum and the scaling map, and recomputing it
+    in both doubled the exps (issue 12)."""
     others = other_users(producer, consumer)
     if not others:
         return None
@@ -118,6 +135,10 @@ def check_producer_uses(
         return Rejection(consumer, FuseReject.MULTI_USE,
                          f"producer {where(producer)} has {len(others)} other user(s) and "
                          f"recompute=false: it stays materialized")
+    if (costly := transcendental_in(producer)) is not None:
+        return Rejection(consumer, FuseReject.TRANSCENDENTAL,
+                         f"producer {where(producer)} has {len(others)} other user(s) and computes "
+                         f"{where(costly)}: it stays materialized, computed once")
     if size > options.max_recompute_ops:
         return Rejection(consumer, FuseReject.MULTI_USE,
                          f"producer {where(producer)} has {len(others)} other user(s) and "

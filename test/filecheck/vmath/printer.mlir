@@ -17,10 +17,13 @@ func.func @exp_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
   func.return %y : !df.array<f32, [i]>
 }
 
-// AVX2: typedef double lo_vd4 __attribute__((vector_size(32)));
+// f32 exp is a native f32 core (c_vmath.NATIVE_F32): f32 lanes, no f64 types.
+// AVX2-NOT: lo_vd4
+// AVX2: typedef float lo_vf8 __attribute__((vector_size(32)));
 // AVX2-NOT: lo_vm_sin
 // AVX2-NOT: lo_vm_log
-// AVX2: static inline lo_vd4 lo_vm_exp_d4(lo_vd4 x)
+// AVX2-NOT: lo_vd4
+// AVX2: static inline lo_vf8 lo_vm_exp_f8(lo_vf8 x)
 // AVX2: static inline __m256 lo_vm_exp_f32x8(__m256 x)
 // AVX2-NOT: static inline {{.*}}lo_vm_exp_f32x8
 // AVX2: void exp_map(
@@ -31,12 +34,13 @@ func.func @exp_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 // SSE2: void exp_map(
 // SSE2: lo_vm_exp_f32x4(
 
-// AVX512: static inline lo_vd8 lo_vm_exp_d8(lo_vd8 x)
+// AVX512: static inline lo_vf16 lo_vm_exp_f16(lo_vf16 x)
 // AVX512: static inline __m512 lo_vm_exp_f32x16(__m512 x)
 // AVX512: lo_vm_exp_f32x16(
 
+// NEON-NOT: vcvt_high_f64_f32
+// NEON: static inline lo_vf4 lo_vm_exp_f4(lo_vf4 x)
 // NEON: static inline float32x4_t lo_vm_exp_f32x4(float32x4_t x)
-// NEON: vcvt_high_f64_f32
 // NEON: lo_vm_exp_f32x4(
 
 // SCALAR-NOT: lo_vm_

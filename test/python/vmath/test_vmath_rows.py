@@ -43,10 +43,17 @@ def test_only_the_used_helpers_are_printed(isa: str) -> None:
     names = [h.name for h in required_helpers(table, code, all_helpers(table))]
     n = table.lanes["f64"]
     assert names[-1] == f"lo_vm_exp_f32x{2 * n}"
-    assert f"lo_vm_exp_d{n}" in names and f"lo_vd{n}" in names
+    # f32 exp is a native f32 core: no f64 lanes (c_vmath.NATIVE_F32)
+    assert f"lo_vm_exp_f{2 * n}" in names and f"lo_vf{2 * n}" in names and f"lo_vd{n}" not in names
     assert not any(name.startswith(("lo_vm_sin", "lo_vm_log", "lo_vm_pow_", "lo_vm_powf", "lo_vm_trig")) for name in names)
     # dependencies come before their users
-    assert names.index(f"lo_vd{n}") < names.index(f"lo_vm_expfast_d{n}") < names.index(f"lo_vm_exp_d{n}")
+    assert names.index(f"lo_vf{2 * n}") < names.index(f"lo_vm_expfast_f{2 * n}") < names.index(f"lo_vm_exp_f{2 * n}")
+    f64 = [h.name for h in required_helpers(table, table.row("exp", "f64").format(dst="y", a="x"), all_helpers(table))]
+    assert names_in_order(f64, f"lo_vd{n}", f"lo_vm_expfast_d{n}", f"lo_vm_exp_d{n}")
+
+
+def names_in_order(names: list[str], *wanted: str) -> bool:
+    return all(w in names for w in wanted) and [names.index(w) for w in wanted] == sorted(names.index(w) for w in wanted)
 
 
 def test_uses_transcendentals_sees_libm_and_vector_math_but_not_sqrt() -> None:

@@ -77,6 +77,20 @@ func.func @multi_use(%x: !df.array<f32, [i]>, %one: f32) -> (!df.array<f32, [i]>
 
 // -----
 
+// FUSE_REJECT_TRANSCENDENTAL: a 1-op producer (within max_recompute_ops=1) with another user, but an exp.
+func.func @transcendental(%x: !df.array<f32, [i]>, %z: f32) -> (f32, !df.array<f32, [i]>) {
+  %e = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%v: f32):
+    %x1 = math.exp %v : f32
+    df.yield %x1 : f32
+  }
+  %s = df.reduce add(%e, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s, %e : f32, !df.array<f32, [i]>
+}
+// CHECK: remarks.mlir:[[# @LINE - 3]]:3: remark: FUSE_REJECT_TRANSCENDENTAL: producer df.map at {{.*}}remarks.mlir:[[# @LINE - 8]]:3 has 1 other user(s) and computes math.exp at {{.*}}remarks.mlir:[[# @LINE - 6]]:5: it stays materialized, computed once
+
+// -----
+
 // FUSE_REJECT_ORDER: a reassociable float sum and a sequential one.
 func.func @order(%x: !df.array<f32, [i]>, %z: f32) -> (f32, f32) {
   %a = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
