@@ -65,8 +65,9 @@ class ReductionKind(StrEnum):
     def neutral(self, t: Attribute) -> int | float | bool:
         """The identity of this kind on scalar type `t`: where every lane of a vector
         accumulator starts. add 0, mul 1, min +inf / INT_MAX, max -inf / INT_MIN, and
-        all-ones, or 0; i1 as a bool. Float add's 0.0 is the identity up to the sign of a
-        zero (-0.0 + 0.0 is +0.0). ValueError for custom or a kind `t` lacks."""
+        all-ones, or 0; i1 as a bool. Float add's identity is -0.0 (x + -0.0 is x for every x,
+        while -0.0 + +0.0 is +0.0); loop_to_simd.accum.lane_start starts a sum from +0.0 where
+        that gives the same bits. ValueError for custom or a kind `t` lacks."""
         if not self.is_builtin:
             raise ValueError("a custom accumulator has no neutral element")
         if isinstance(t, Float32Type | Float64Type):
@@ -111,7 +112,7 @@ class ReductionKind(StrEnum):
 
 
 _FLOAT_NEUTRAL: dict[ReductionKind, float] = {
-    ReductionKind.ADD: 0.0,
+    ReductionKind.ADD: -0.0,
     ReductionKind.MUL: 1.0,
     ReductionKind.MIN: float("inf"),
     ReductionKind.MAX: float("-inf"),

@@ -163,6 +163,10 @@ def reduce_builtin(kind: ReduceKind, x: np.ndarray, init: Any, axes: tuple[int, 
         r = np.full(out_shape, init, dtype=dt)
         return r if out_shape else dt.type(init)
     r = _UFUNC[kind].reduce(x, axis=axes, dtype=dt)
+    if kind == ReduceKind.ADD and dt.kind == "f":
+        # numpy's add.reduce starts from +0.0; a round-to-nearest sum is -0.0 exactly when
+        # every term is (in any order), so those sums get their sign back
+        r = np.where(np.all((x == 0) & np.signbit(x), axis=axes), dt.type(-0.0), r)
     r = np.asarray(_combine(kind, dt.type(init), r)).astype(dt)
     return r if out_shape else dt.type(r[()])
 

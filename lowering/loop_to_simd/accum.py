@@ -64,6 +64,30 @@ def neutral_vector(lowering: LoopLowering, kind: AccKind, t: Attribute, at: Oper
     return lowering.splat_constant(neutral_element(kind, t), lowering.vector_type(t, at))
 
 
+def lane_start(kind: AccKind, t: Attribute, init: SSAValue) -> int | float | bool:
+    """Where a vector accumulator's lanes start, and what its masked-off lanes add: the kind's
+    neutral element (-0.0 for a float sum), except that a float sum whose init is the constant
+    +0.0 starts at +0.0. Its result is never -0.0 (+0.0 + -0.0 is +0.0), and +0.0 lanes zero in
+    one instruction, make a masked step an AND and need no final add of the init
+    (`init_is_identity`); a -0.0 start would give the same bits a little slower."""
+    if kind == AccKind.ADD and _is_float(t) and _is_constant(init, 0.0, negative=False):
+        return 0.0
+    return neutral_element(kind, t)
+
+
+def accumulator_start(lowering: LoopLowering, kind: AccKind, t: Attribute, init: SSAValue, at: Operation) -> SSAValue:
+    """`lane_start` in every lane (built once, before the loop)."""
+    return lowering.splat_constant(lane_start(kind, t, init), lowering.vector_type(t, at))
+
+
+def _is_constant(value: SSAValue, expected: float, negative: bool) -> bool:
+    owner = value.owner
+    if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, FloatAttr):
+        return False
+    v = owner.value.value.data
+    return v == expected and (math.copysign(1.0, v) < 0) == negative
+
+
 def _is_float(t: Attribute) -> bool:
     return isinstance(t, Float32Type | Float64Type)
 

@@ -42,8 +42,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import loop, simd
-from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind, neutral_element
-from loopopt.lowering.loop_to_simd.accum import carried_kind, combine_tree, finish, neutral_vector, reduce_lanes
+from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind
+from loopopt.lowering.loop_to_simd.accum import accumulator_start, carried_kind, combine_tree, finish, lane_start, reduce_lanes
 from loopopt.lowering.loop_to_simd.lanes import (
     BlockEmitter,
     Lanes,
@@ -168,10 +168,10 @@ def _plan(op: loop.PredLoopOp, lowering: LoopLowering, in_order: frozenset[int] 
             continue
         acc = op.accumulators[j]
         vt = lowering.vector_type(acc.arg.type, op)
-        # the kind's neutral element leaves every lane as it is: for a float sum +0.0, since
-        # lanes start at +0.0 and a round-to-nearest sum is -0.0 only when both terms are
-        # (so no lane is ever -0.0, the one value +0.0 changes); +0.0 makes the select an AND
-        steps[step] = lowering.splat_constant(neutral_element(acc.kind, acc.arg.type), vt)
+        # where the lanes started leaves every lane as it is (accum.lane_start): the neutral
+        # element, or for a float sum from +0.0 that +0.0, since a round-to-nearest sum is -0.0
+        # only when both terms are (no lane is ever -0.0); +0.0 makes the select an AND
+        steps[step] = lowering.splat_constant(lane_start(acc.kind, acc.arg.type, acc.init), vt)
     appends = [o for o in op.body.block.ops if isinstance(o, loop.AppendOp)]
     return PredPlan(steps, appends, bool(appends) or bool(op.count.uses))
 
@@ -212,7 +212,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     # A scan's accumulator holds the running value on every lane, from its init.
     in_order = frozenset(j for j, t in enumerate(types) if width == 1 and k == 1 and not is_mask_type(t))
     inits = [
-        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order | scans else neutral_vector(lowering, a.kind, t, op)
+        pre(simd.BroadcastOp(a.init, vt)).results[0] if j in in_order | scans else accumulator_start(lowering, a.kind, t, a.init, op)
         for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))
     ]
     plan = _plan(op, lowering, in_order | scans)

@@ -61,7 +61,7 @@ from loopopt.lowering.loop_to_simd.accum import (
     combine_tree,
     finish,
     is_float_sum_or_product,
-    neutral_vector,
+    accumulator_start,
 )
 from loopopt.lowering.loop_to_simd.lanes import (
     BlockEmitter,
@@ -390,7 +390,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     vtypes = [accumulator_type(t, options.target.vector_bits) if j in lowering.widening else lowering.vector_type(t, op)
               for j, t in enumerate(types)]  # fmt: skip
     kinds = [carried_kind(a, vt) for a, vt in zip(op.accs.data, vtypes, strict=True)]
-    neutral = [lowering.splat_constant(0, vt) if j in lowering.widening else neutral_vector(lowering, a.kind, t, op)
+    neutral = [lowering.splat_constant(0, vt) if j in lowering.widening else accumulator_start(lowering, a.kind, t, a.init, op)
                for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))]  # fmt: skip
     pre = lowering.emit_pre
 

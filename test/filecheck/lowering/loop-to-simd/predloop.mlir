@@ -32,7 +32,7 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 
 // CHECK-LABEL:  func.func @scale_positive
 // CHECK:          %[[START:.*]] = simd.broadcast %{{.*}} : f32 -> vector<[[W:[0-9]+]]xf32>
-// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<[[W]]xf32>
 // CHECK:          %[[CAP:.*]] = loop.dim %out, 0 : !loop.buf<f32>
 // CHECK:          %[[CAPREM:.*]] = arith.remsi %[[CAP]], %{{.*}} : index

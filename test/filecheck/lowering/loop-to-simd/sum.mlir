@@ -19,7 +19,7 @@ func.func @sum(%b: !loop.buf<f32>, %init: f32) -> f32 {
 }
 
 // CHECK-LABEL: func.func @sum
-// CHECK:         %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:    %[[Z:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<8xf32>
 // CHECK:         %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:    %[[R0:.*]], %[[R1:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END16:.*]], %{{.*}}) accs(%[[A0:.*]] = %[[Z]] : vector<8xf32> add reassoc, %[[A1:.*]] = %[[Z]] : vector<8xf32> add reassoc) {
