@@ -10,7 +10,8 @@ changes (`OpTraits.add_trait` makes a new frozenset).
 IRDL constraints (a fresh type-variable context per op) before its traits: for an op without
 regions or successors that part depends only on the op's definition and those attribute values,
 and the lowered module has ~100 distinct such signatures in 10,000 ops. A signature that passed
-is remembered; the traits still run for every op, and a failing or new signature runs xDSL's
+is remembered; the traits still run for every op (but SameOperandsAndResultType, a check of the
+signature's types), and a failing or new signature runs xDSL's
 own code (same checks, same order, same message). Attributes are immutable values, so equal
 signatures verify alike (docs/compile_time.md, third round).
 
@@ -23,9 +24,13 @@ from typing import Any
 
 from xdsl.ir import Operation
 from xdsl.irdl.operations import OpDef
+from xdsl.traits import SameOperandsAndResultType
 
 _SIGNATURES_MAX = 4096
 """Remembered verified signatures (cleared when full: a module has a few hundred)."""
+
+_TYPE_ONLY_TRAITS: frozenset[type] = frozenset({SameOperandsAndResultType})
+"""Traits whose `verify` reads only the op's operand and result types: part of a signature."""
 
 _installed = False
 
@@ -84,7 +89,8 @@ def _install_signature_cache() -> None:
             verified.add(key)
             return
         for trait in self.traits:
-            trait.verify(op)
+            if type(trait) not in _TYPE_ONLY_TRAITS:
+                trait.verify(op)
 
     OpDef.verify = verify  # type: ignore[method-assign]
 
