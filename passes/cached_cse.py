@@ -4,8 +4,11 @@ xDSL 0.74's CSE keys its scoped table with `OperationInfo(op)`, whose `__hash__`
 op's name, attributes, properties, result types and operands again on every use: once for the
 lookup, once for the insertion, twice per equality check of a hit and once per user of a
 replaced value (`wasVisited`): ~2.3 hashes per op, half of `cse`'s time (docs/compile_time.md).
-Here the driver is xDSL's, with an `OperationInfo` that hashes at creation and one info
-per visited op for its lookup and insertion.
+Here the driver is xDSL's, with an `OperationInfo` that hashes at creation (each attribute
+object hashed once per run) and one info per visited op for its lookup and insertion.
+
+The effects of each op (is it side-effect free, does it only read) are computed once
+(passes/memo_dce.py); the dead-op test, which looks at the values effects name, is xDSL's.
 
 Why caching is exact: a key's op never changes while it is in a live table. The only
 mutation before the final erasures is `_replace_and_delete`, which rewires the users of a
@@ -16,9 +19,9 @@ from __future__ import annotations
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
-from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind, is_side_effect_free, only_has_effect
+from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind
 from xdsl.transforms.common_subexpression_elimination import (
     CSEDriver,
     KnownOps,
@@ -27,13 +30,37 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
+from loopopt.passes.memo_dce import EffectMemo
+
+
+_ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
+"""hash() per attribute object during one cse run (the object kept: its id stays its own)."""
+
+
+def _attribute_hash(a: Attribute) -> int:
+    known = _ATTRIBUTE_HASHES.get(id(a))
+    if known is None or known[0] is not a:
+        known = _ATTRIBUTE_HASHES[id(a)] = (a, hash(a))
+    return known[1]
+
 
 class _HashedInfo(OperationInfo):
-    """`OperationInfo` with its hash computed once."""
+    """`OperationInfo` with its hash computed once, from remembered attribute hashes. Not the
+    number xDSL computes, but equal for equal ops (equal attributes hash alike), which is all
+    the table needs: its lookups and its order (insertion order) are the same."""
 
     def __init__(self, op: Operation):
         self.op = op
-        self._hash = OperationInfo.__hash__(self)
+        h = _attribute_hash
+        self._hash = hash(
+            (
+                self.name,
+                sum(hash((k, h(v))) for k, v in op.attributes.items()),
+                sum(hash((k, h(v))) for k, v in op.properties.items()),
+                tuple(h(t) for t in op.result_types),
+                hash(op.operands),
+            )
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -66,6 +93,10 @@ class HashedCSEDriver(CSEDriver):
 
     def __init__(self) -> None:
         super().__init__(_known_ops=_HashedKnownOps())
+        self._effects = EffectMemo()
+        """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
+        its body. Rewiring uses (all this driver changes before its final erasures) changes
+        the values effects name, never their kinds, so these answers hold for the whole run."""
 
     def _simplify_operation(self, op: Operation) -> None:
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
@@ -78,9 +109,10 @@ class HashedCSEDriver(CSEDriver):
             return
         table = self._known_ops._known_ops
         info = _HashedInfo(op)
-        if not is_side_effect_free(op):
-            if not only_has_effect(op, MemoryEffectKind.READ):
-                return
+        effects = self._effects.get_effects(op)
+        if effects is None or effects:  # not is_side_effect_free(op)
+            if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
+                return  # not only_has_effect(op, READ)
             if existing := table.get(info):
                 if op.parent_block() is existing.parent_block() and not has_other_side_effecting_op_in_between(
                     existing, op
@@ -122,4 +154,8 @@ class HashedCSEPass(ModulePass):
     name = "cse"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        HashedCSEDriver().simplify(op)
+        _ATTRIBUTE_HASHES.clear()
+        try:
+            HashedCSEDriver().simplify(op)
+        finally:
+            _ATTRIBUTE_HASHES.clear()
