@@ -307,3 +307,12 @@ def test_loop_opt_version_imports_no_pass_or_lowering_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def test_loop_opt_help_explains_disable_verify(capsys):
+    """loop-opt verifies after every pass (mlir-opt's --verify-each); --help says how to skip it."""
+    from loopopt.tools.loop_opt import run
+
+    assert run(["--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--disable-verify skip verifying the input and the IR after every pass" in help_text
