@@ -23,6 +23,10 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
 
+from loopopt import xdsl_fastpaths
+
+xdsl_fastpaths.install()  # memoized trait lookups and op signature checks (docs/compile_time.md)
+
 AttributeInvT = TypeVar("AttributeInvT", bound=Attribute)
 
 SAFE_STRING_LITERAL = re.compile(r'"(?:[^"\\\n\v\f]|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*"')

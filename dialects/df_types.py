@@ -117,6 +117,10 @@ def is_element_type(t: Attribute) -> bool:
     return is_scalar_type(t) or isinstance(t, RecordType)
 
 
+_ARRAY_PARAMETERS: dict[str, tuple[Attribute, ...]] = {}
+"""ArrayType's parameters per spelling of its `<...>` (ArrayType.parse_parameters)."""
+
+
 @irdl_attr_definition
 class ArrayType(ParametrizedAttribute, TypeAttribute):
     """`!df.array<f32, [i]>`, `!df.array<i64, [i, j]>`: an array over named axes.
@@ -153,6 +157,25 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
+        # A module spells the same few array types thousands of times: `<f32, [i]>` (a builtin
+        # element type) is parsed once per spelling and skipped by text after that.
+        text = parser.lexer.input.content
+        start = parser.pos
+        end = text.find(">", start)
+        body = text[start:end + 1] if end > start and text.startswith("<", start) else None
+        if body is not None and any(c in body[1:] for c in "<!#/"):  # nested, aliased or commented:
+            body = None  # parsed every time (an alias means something else in another module)
+        known = _ARRAY_PARAMETERS.get(body) if body is not None else None
+        if known is not None:
+            parser._resume_from(end + 1)
+            return list(known)
+        params = cls._parse_parameters(parser)
+        if body is not None and not text[end + 1:parser.pos].strip() and len(_ARRAY_PARAMETERS) < 4096:
+            _ARRAY_PARAMETERS[body] = tuple(params)
+        return params
+
+    @classmethod
+    def _parse_parameters(cls, parser: AttrParser) -> list[Attribute]:
         with parser.in_angle_brackets():
             element = parser.parse_type()
             parser.parse_punctuation(",")

@@ -27,7 +27,8 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
-from xdsl.transforms.dead_code_elimination import is_trivially_dead, region_dce
+
+from loopopt.passes.memo_dce import EffectMemo, memo_region_dce
 
 
 def _every_op(op: Operation) -> bool:
@@ -44,8 +45,9 @@ class CandidateRewriteWalker(PatternRewriteWalker):
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
         candidate = self.candidate
         push = self._worklist.push
+        dead = EffectMemo().is_trivially_dead  # the fill only reads the IR
         for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
-            if candidate(sub_op) or is_trivially_dead(sub_op):
+            if candidate(sub_op) or dead(sub_op):
                 push(sub_op)
 
 
@@ -68,11 +70,12 @@ def can_canonicalize(op: Operation) -> bool:
 
 @dataclass(frozen=True)
 class CandidateCanonicalizePass(ModulePass):
-    """xDSL's `canonicalize` (same patterns, folding, DCE and `region_dce` between rounds),
+    """xDSL's `canonicalize` (same patterns, folding, DCE and `region_dce` between rounds, the
+    latter with memoized effects: passes/memo_dce.py),
     walking from the ops it can rewrite; loop-pipeline's `canonicalize` step."""
 
     name = "canonicalize"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = GreedyRewritePatternApplier([CanonicalizationRewritePattern()], ctx=ctx, folding_enabled=True)
-        CandidateRewriteWalker(pattern, post_walk_func=region_dce, candidate=can_canonicalize).rewrite_module(op)
+        CandidateRewriteWalker(pattern, post_walk_func=memo_region_dce, candidate=can_canonicalize).rewrite_module(op)

@@ -217,11 +217,11 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 def _all_passes() -> dict[str, Any]:
     """The passes the steps name. `canonicalize` is xDSL's, walked from the ops it can rewrite
-    (passes/candidate_walker.py: the same rewrites, a fraction of the walk); `cse` is xDSL's."""
-    from xdsl.transforms import get_all_passes as xdsl_passes
-
+    (passes/candidate_walker.py: the same rewrites, a fraction of the walk); `cse` is xDSL's,
+    hashing each op once (passes/cached_cse.py)."""
+    from loopopt.passes.cached_cse import HashedCSEPass
     from loopopt.passes.candidate_walker import CandidateCanonicalizePass
     from loopopt.registry import get_all_passes
 
     ours = {k: v for k, v in get_all_passes().items() if k != LoopPipelinePass.name}
-    return {"canonicalize": lambda: CandidateCanonicalizePass, "cse": xdsl_passes()["cse"], **ours}
+    return {"canonicalize": lambda: CandidateCanonicalizePass, "cse": lambda: HashedCSEPass, **ours}

@@ -9,6 +9,7 @@ through its ISA table row. `FunctionPrinter` (c_printer) combines them.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass
@@ -87,6 +88,12 @@ def int_literal(value: int, elt: str) -> str:
     return f"({text})" if value < 0 else text
 
 
+@functools.lru_cache(maxsize=1024)
+def _declaring(template: str) -> str:
+    """A row's template with its `{dst} = ` assignments as declarations (`{decl} = `)."""
+    return re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
+
+
 class FunctionCore:
     """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
 
@@ -101,6 +108,8 @@ class FunctionCore:
     """Per name base, the first `_k` suffix fresh() may still find free in this scope."""
     lines: list[str]
     depth: int
+    row_keys: dict[int, tuple[Attribute, tuple[IsaTable, str]]]
+    """row_key's answer per type object (the object kept, so that its id is not reused)."""
     cursors: dict[Operation, str]
     """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
     uses_alloc: bool
@@ -175,7 +184,14 @@ class FunctionCore:
         return self.c_type(t, op)
 
     def row_key(self, t: Attribute) -> tuple[IsaTable, str]:
-        """The table and element key that print ops on values of type `t`."""
+        """The table and element key that print ops on values of type `t` (remembered per type
+        object: every row asks, ~10 times per df op)."""
+        known = self.row_keys.get(id(t))
+        if known is None or known[0] is not t:
+            known = self.row_keys[id(t)] = (t, self._row_key(t))
+        return known[1]
+
+    def _row_key(self, t: Attribute) -> tuple[IsaTable, str]:
         if isinstance(t, VectorType):
             elt = scalar_key(t.element_type) or str(t.element_type)
             n = t.get_shape()[0]
@@ -202,7 +218,7 @@ class FunctionCore:
             result = op.results[0]
             ctype = self.c_type(result.type, op)
             dst = self.name_of(result)
-            template = re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
+            template = _declaring(template)
             fields = {**fields, "dst": dst, "decl": f"{ctype} {dst}"}
         scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
         fields.setdefault("T", ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void"))

@@ -41,6 +41,7 @@ from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, s
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
 
 WRITERS = (loop.StoreOp, loop.AppendOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
+_LIVE_ANYWAY = (*WRITERS, loop.AllocOp)
 
 
 @dataclass
@@ -118,6 +119,8 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.lines = []
         self.depth = 1
         self.cursors = {}
+        self.row_keys = {}
+        self.reads: dict[Operation, tuple[SSAValue, ...]] = {}
         self.uses_alloc = False
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
         self.written = {_written_buffer(o) for o in op.walk() if isinstance(o, WRITERS)}
@@ -245,12 +248,16 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         """Ops worth printing: those with effects or regions, and what they (transitively) use."""
         live: set[Operation] = set()
         used: set[SSAValue] = set()
+        reads = self.reads
         for o in reversed(list(block.ops)):
-            effectful = bool(o.regions) or not o.results or isinstance(o, (*WRITERS, loop.AllocOp))
+            effectful = bool(o.regions) or not o.results or isinstance(o, _LIVE_ANYWAY)
             if effectful or any(r in used for r in o.results):
                 live.add(o)
                 for inner in o.walk():
-                    used.update(self._printed_operands(inner))
+                    read = reads.get(inner)
+                    if read is None:  # asked once per enclosing block: remembered
+                        read = reads[inner] = self._printed_operands(inner)
+                    used.update(read)
         return live
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:

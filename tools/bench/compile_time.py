@@ -8,13 +8,15 @@ run one by one (LoopPipelinePass.step_passes), one verification (diagnostics.ver
 and C printing, with the cyclic garbage collector off as in `loop-opt`; then ops/s over the whole. `--verify-each` adds a verification after every
 step (not counted in the total). The module is
 tools/bench/overhead.generated_module (copies of a map→map→filter→map→reduce kernel).
-`--profile` writes a cProfile of the last run to the given file.
+`--profile` writes a cProfile of the last run to the given file. The load average is printed
+with every size: the machines are shared, compare variants interleaved (docs/compile_time.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import os
 import time
 from pathlib import Path
 
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--profile", type=Path)
     p.add_argument("--verify-each", action="store_true", help="also verify after every step (compile.run_pipeline's check per pass)")
     args = p.parse_args(argv)
-    print(f"CPU: {cpu_model()}; target {args.target}; process CPU seconds, best of {args.best_of}")
+    print(f"CPU: {cpu_model()}; target {args.target}; process CPU seconds, best of {args.best_of}; "
+          f"load average {os.getloadavg()[0]:.1f}")
     for size in args.sizes:
         runs = []
         for _ in range(args.best_of):
@@ -87,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         ops = int(best.pop("ops"))
         extra = sum(v for k, v in best.items() if k.startswith("verify after"))
         total = sum(best.values()) - extra
-        print(f"\n{ops} ops: {total:.2f} s as loop-opt runs it, {ops / total:.0f} ops/s")
+        print(f"\n{ops} ops: {total:.2f} s as loop-opt runs it, {ops / total:.0f} ops/s "
+              f"(load average {os.getloadavg()[0]:.1f})")
         for k, v in best.items():
             print(f"  {v:8.3f} s  {k}")
     return 0

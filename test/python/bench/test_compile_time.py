@@ -206,6 +206,72 @@ def test_candidate_walker_rewrites_exactly_what_the_full_walk_does(monkeypatch):
     assert _c(text, "avx2") == fast
 
 
+def _lowered(text: str, target: str = "avx2"):
+    """`text` through loop-pipeline up to (not including) canonicalize and cse."""
+    from loopopt.passes.pipeline import LoopPipelinePass
+
+    ctx = lc.make_context()
+    module = lc.parse(text, ctx, "t")
+    for step, pass_ in LoopPipelinePass(target=target).step_passes():
+        if step.spelling() in ("canonicalize", "cse"):
+            break
+        pass_.apply(ctx, module)
+    return ctx, module
+
+
+def test_hashed_cse_is_xdsl_cse(monkeypatch):
+    """passes/cached_cse.py: the same IR as xDSL's cse, on the lowered module and on the whole
+    pipeline's C."""
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+    from loopopt.passes.cached_cse import HashedCSEPass
+
+    text = generated_module(60) + _chain(30)
+    ctx, a = _lowered(text)
+    _, b = _lowered(text)
+    before = len(list(a.walk()))
+    HashedCSEPass().apply(ctx, a)
+    CommonSubexpressionElimination().apply(ctx, b)
+    assert len(list(a.walk())) < before  # it did eliminate something
+    assert str(a) == str(b)
+    fast = _c(text, "sse2")
+    monkeypatch.setattr(HashedCSEPass, "apply", CommonSubexpressionElimination.apply)
+    assert _c(text, "sse2") == fast
+
+
+def test_effect_memo_answers_as_xdsl():
+    """passes/memo_dce.py: every op's effects and dead-op tests as xDSL's, loops included."""
+    from xdsl.traits import get_effects
+    from xdsl.transforms.dead_code_elimination import is_trivially_dead, would_be_trivially_dead
+
+    from loopopt.passes.memo_dce import EffectMemo
+
+    _, module = _lowered(generated_module(40))
+    memo = EffectMemo()
+    ops = list(module.walk())
+    assert any(op.regions and get_effects(op) for op in ops)  # loops with nested effects
+    for op in ops:
+        assert memo.get_effects(op) == get_effects(op)
+        assert memo.would_be_trivially_dead(op) == would_be_trivially_dead(op)
+        assert memo.is_trivially_dead(op) == is_trivially_dead(op)
+
+
+def test_memo_region_dce_is_region_dce(monkeypatch):
+    from xdsl.transforms.dead_code_elimination import region_dce
+
+    import loopopt.passes.candidate_walker as cw
+    from loopopt.passes.memo_dce import memo_region_dce
+
+    _, a = _lowered(generated_module(40))
+    _, b = _lowered(generated_module(40))
+    assert memo_region_dce(a.body) == region_dce(b.body)
+    assert str(a) == str(b)
+    text = generated_module(60) + _chain(30)
+    fast = _c(text, "avx512")
+    monkeypatch.setattr(cw, "memo_region_dce", region_dce)
+    assert _c(text, "avx512") == fast
+
+
 def test_pipeline_pauses_the_cyclic_gc_and_restores_it():
     import gc
 
@@ -241,3 +307,12 @@ def test_loop_opt_version_imports_no_pass_or_lowering_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]", out
+
+
+def test_loop_opt_help_explains_disable_verify(capsys):
+    """loop-opt verifies after every pass (mlir-opt's --verify-each); --help says how to skip it."""
+    from loopopt.tools.loop_opt import run
+
+    assert run(["--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "--disable-verify skip verifying the input and the IR after every pass" in help_text

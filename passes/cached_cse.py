@@ -1,0 +1,161 @@
+"""xDSL's `cse`, hashing each op once.
+
+xDSL 0.74's CSE keys its scoped table with `OperationInfo(op)`, whose `__hash__` hashes the
+op's name, attributes, properties, result types and operands again on every use: once for the
+lookup, once for the insertion, twice per equality check of a hit and once per user of a
+replaced value (`wasVisited`): ~2.3 hashes per op, half of `cse`'s time (docs/compile_time.md).
+Here the driver is xDSL's, with an `OperationInfo` that hashes at creation (each attribute
+object hashed once per run) and one info per visited op for its lookup and insertion.
+
+The effects of each op (is it side-effect free, does it only read) are computed once
+(passes/memo_dce.py); the dead-op test, which looks at the values effects name, is xDSL's.
+
+Why caching is exact: a key's op never changes while it is in a live table. The only
+mutation before the final erasures is `_replace_and_delete`, which rewires the users of a
+replaced op only if none of them is in the table (`wasVisited`), so no key's operands change.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Attribute, Block, Operation, Region
+from xdsl.passes import ModulePass
+from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind
+from xdsl.transforms.common_subexpression_elimination import (
+    CSEDriver,
+    KnownOps,
+    OperationInfo,
+    has_other_side_effecting_op_in_between,
+)
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
+
+from loopopt.passes.memo_dce import EffectMemo
+
+
+_ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
+"""hash() per attribute object during one cse run (the object kept: its id stays its own)."""
+
+
+def _attribute_hash(a: Attribute) -> int:
+    known = _ATTRIBUTE_HASHES.get(id(a))
+    if known is None or known[0] is not a:
+        known = _ATTRIBUTE_HASHES[id(a)] = (a, hash(a))
+    return known[1]
+
+
+class _HashedInfo(OperationInfo):
+    """`OperationInfo` with its hash computed once, from remembered attribute hashes. Not the
+    number xDSL computes, but equal for equal ops (equal attributes hash alike), which is all
+    the table needs: its lookups and its order (insertion order) are the same."""
+
+    def __init__(self, op: Operation):
+        self.op = op
+        h = _attribute_hash
+        self._hash = hash(
+            (
+                self.name,
+                sum(hash((k, h(v))) for k, v in op.attributes.items()),
+                sum(hash((k, h(v))) for k, v in op.properties.items()),
+                tuple(h(t) for t in op.result_types),
+                hash(op.operands),
+            )
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
+class _HashedKnownOps(KnownOps):
+    """xDSL's `KnownOps` keyed by `_HashedInfo`; `get_info`/`set_info` reuse one info."""
+
+    def __init__(self, known_ops: KnownOps | None = None):
+        self._known_ops = {} if known_ops is None else dict(known_ops._known_ops)
+
+    def __getitem__(self, k: Operation) -> Operation:
+        return self._known_ops[_HashedInfo(k)]
+
+    def __setitem__(self, k: Operation, v: Operation) -> None:
+        self._known_ops[_HashedInfo(k)] = v
+
+    def __contains__(self, k: Operation) -> bool:
+        return _HashedInfo(k) in self._known_ops
+
+    def get(self, k: Operation, default=None):  # type: ignore[override]
+        return self._known_ops.get(_HashedInfo(k), default)
+
+    def pop(self, k: Operation) -> Operation:
+        return self._known_ops.pop(_HashedInfo(k))
+
+
+class HashedCSEDriver(CSEDriver):
+    """xDSL's `CSEDriver` (same walk, same decisions) over `_HashedKnownOps`."""
+
+    def __init__(self) -> None:
+        super().__init__(_known_ops=_HashedKnownOps())
+        self._effects = EffectMemo()
+        """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
+        its body. Rewiring uses (all this driver changes before its final erasures) changes
+        the values effects name, never their kinds, so these answers hold for the whole run."""
+
+    def _simplify_operation(self, op: Operation) -> None:
+        # xDSL's _simplify_operation, with one info for the lookup and the insertion
+        if op.has_trait(IsTerminator):
+            return
+        if is_trivially_dead(op):
+            self._mark_erasure(op)
+            return
+        if any(len(region.blocks) > 1 for region in op.regions):
+            return
+        table = self._known_ops._known_ops
+        info = _HashedInfo(op)
+        effects = self._effects.get_effects(op)
+        if effects is None or effects:  # not is_side_effect_free(op)
+            if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
+                return  # not only_has_effect(op, READ)
+            if existing := table.get(info):
+                if op.parent_block() is existing.parent_block() and not has_other_side_effecting_op_in_between(
+                    existing, op
+                ):
+                    self._replace_and_delete(op, existing)
+                    return
+            table[info] = op
+            return
+        if existing := table.get(info):
+            self._replace_and_delete(op, existing)
+            return
+        table[info] = op
+
+    def _simplify_block(self, block: Block) -> None:
+        for op in block.ops:
+            if op.regions:
+                if op.has_trait(IsolatedFromAbove, value_if_unregistered=True):
+                    old_scope = self._known_ops
+                    self._known_ops = _HashedKnownOps()
+                    for region in op.regions:
+                        self._simplify_region(region)
+                    self._known_ops = old_scope
+                else:
+                    for region in op.regions:
+                        self._simplify_region(region)
+            self._simplify_operation(op)
+
+    def _simplify_region(self, region: Region) -> None:
+        if len(region.blocks) == 1:
+            old_scope = self._known_ops
+            self._known_ops = _HashedKnownOps(self._known_ops)
+            self._simplify_block(region.block)
+            self._known_ops = old_scope
+
+
+class HashedCSEPass(ModulePass):
+    """xDSL's `cse` through `HashedCSEDriver`: loop-pipeline's `cse` step."""
+
+    name = "cse"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        _ATTRIBUTE_HASHES.clear()
+        try:
+            HashedCSEDriver().simplify(op)
+        finally:
+            _ATTRIBUTE_HASHES.clear()

@@ -1,0 +1,119 @@
+"""xDSL's dead-op tests with each op's memory effects computed once per read-only walk.
+
+xDSL 0.74's `get_effects` of a loop (`RecursiveMemoryEffect`) walks the loop's whole body, so
+asking it of every op of a nest walks each op once per enclosing loop, and `region_dce`
+asks it of every op on every round of its liveness fixpoint. While nothing is rewritten
+the effects cannot change: `EffectMemo` answers `get_effects` / `is_trivially_dead` /
+`would_be_trivially_dead` exactly as xDSL does (same traits, same order, same None for
+unknown effects), remembering each op's effects for the life of the memo.
+`memo_region_dce` is xDSL's `region_dce` with one memo for its liveness rounds (the deletions
+come after them). Use a memo only while the IR does not change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set
+from typing import Any
+
+from xdsl.ir import Operation, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriterListener
+from xdsl.traits import (
+    EffectInstance,
+    IsTerminator,
+    MemoryEffect,
+    MemoryEffectKind,
+    RecursiveMemoryEffect,
+    SymbolOpInterface,
+)
+from xdsl.transforms.dead_code_elimination import LiveSet
+
+_RECURSIVE = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
+
+
+class EffectMemo:
+    """`get_effects` and the dead-op tests built on it, remembered per op."""
+
+    def __init__(self) -> None:
+        self._effects: dict[Operation, Set[EffectInstance] | None] = {}
+
+    def get_effects(self, op: Operation) -> Set[EffectInstance] | None:
+        try:
+            return self._effects[op]
+        except KeyError:
+            pass
+        effects: set[EffectInstance] | None = None
+        interfaces = op.get_traits_of_type(MemoryEffect)
+        if interfaces:
+            effects = set()
+            for it in interfaces:
+                found = self._nested(op) if _is_recursive(it) else it.get_effects(op)
+                if found is None:
+                    effects = None
+                    break
+                effects.update(found)
+        self._effects[op] = effects
+        return effects
+
+    def _nested(self, op: Operation) -> set[EffectInstance] | None:
+        """RecursiveMemoryEffect.get_effects, its children's effects from the memo."""
+        effects: set[EffectInstance] = set()
+        for r in op.regions:
+            for b in r.blocks:
+                for child in b.ops:
+                    found = self.get_effects(child)
+                    if found is None:
+                        return None
+                    effects.update(found)
+        return effects
+
+    def would_be_trivially_dead(self, op: Operation) -> bool:
+        return (
+            not op.has_trait(IsTerminator, value_if_unregistered=False)
+            and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
+            and self._result_only_effects(op)
+        )
+
+    def is_trivially_dead(self, op: Operation) -> bool:
+        return all(result.first_use is None for result in op.results) and self.would_be_trivially_dead(op)
+
+    def _result_only_effects(self, root: Operation) -> bool:
+        effects = self.get_effects(root)
+        return effects is not None and all(
+            e.kind == MemoryEffectKind.READ
+            or (e.kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner))
+            for e in effects
+        )
+
+
+def _is_recursive(trait: Any) -> bool:
+    get = getattr(type(trait).get_effects, "__func__", None)
+    return get is _RECURSIVE
+
+
+class _MemoLiveSet(LiveSet):
+    """xDSL's LiveSet asking an EffectMemo whether an op would be dead."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.memo = EffectMemo()
+
+    def propagate_op_liveness(self, op: Operation) -> None:
+        for region in op.regions:
+            self.propagate_region_liveness(region)
+        if self.is_live(op):
+            return
+        if not self.memo.would_be_trivially_dead(op):
+            self.set_live(op)
+            return
+        if any(self.is_live(use.operation) for result in op.results for use in result.uses):
+            self.set_live(op)
+
+
+def memo_region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:
+    """xDSL's `region_dce` (same liveness, same deletions in the same order)."""
+    live_set = _MemoLiveSet()
+    while live_set.changed:
+        live_set.changed = False
+        live_set.propagate_region_liveness(region)
+    live_set.delete_dead(region, listener)
+    return live_set.changed
