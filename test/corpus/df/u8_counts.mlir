@@ -44,11 +44,7 @@ func.func @sum_u8_wide(%x: !df.array<i8, [i]>) -> i64 {
 // REF: kernel=@max_u8 inputs=x:u8[n]~0:255 ref=np.int8(np.int16(np.max(x, initial=0)) - 256 * (np.max(x, initial=0) > 127))
 func.func @max_u8(%x: !df.array<i8, [i]>) -> i8 {
   %zero = arith.constant 0 : i8
-  %m = df.fold(%x) init(%zero) : !df.array<i8, [i]> -> i8 {
-  ^bb0(%acc: i8, %e: i8):
-    %r = arith.maxui %acc, %e : i8
-    df.yield %r : i8
-  }
+  %m = df.reduce umax(%x, %zero) over [i] : !df.array<i8, [i]> -> i8
   func.return %m : i8
 }
 

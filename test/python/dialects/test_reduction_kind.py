@@ -160,7 +160,7 @@ def test_one_enum_for_three_dialects():
 
 
 def test_simd_has_no_custom_kind():
-    with pytest.raises(ParseError, match="Expected `add`, `mul`, `min`, `max`, `and`, or `or`."):
+    with pytest.raises(ParseError, match="Expected `add`, `mul`, `min`, `max`, `umin`, `umax`, `and`, or `or`."):
         Parser(make_context(), "#simd.reduce_kind<custom>").parse_attribute()
     with pytest.raises(VerifyException, match="simd.reduce_kind has no kind custom"):
         simd.ReduceKindAttr(ReductionKind.CUSTOM)
