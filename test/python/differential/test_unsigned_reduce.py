@@ -127,3 +127,32 @@ def test_reference_is_not_the_signed_one() -> None:
     x = _data("i8", 65, "low", rng)
     assert _reference("umax", x, np.int8(5)) != x.max()
     assert ReductionKind.UMAX.combine(None, np.int8(-1), np.int8(1)) == -1
+
+
+_MIXED = """
+func.func @mix(%x: !df.array<i32, [i]>, %y: !df.array<i64, [i]>) -> (i32, i64) {
+  %z = arith.constant 0 : i32
+  %z64 = arith.constant 0 : i64
+  %a, %b = df.reduce umax(%x, %z), add(%y, %z64) over [i] : !df.array<i32, [i]>, !df.array<i64, [i]> -> i32, i64
+  func.return %a, %b : i32, i64
+}
+"""
+"""An i32 umax next to an i64 sum: the i32 lanes are a part vector (half a register) on SSE2 / AVX2,
+whose upper lanes the horizontal max fills with umax's neutral 0 (targets/c_part.py)."""
+
+
+@pytest.mark.parametrize("isa", isa_params(ISAS))
+def test_unsigned_reduce_next_to_a_wider_sum(isa: str) -> None:
+    compiled = compiled_source(_MIXED, isa)
+    cases = []
+    for n in SIZES:
+        rng = np.random.default_rng([n, 3])
+        x = rng.integers(0, 100, n).astype(np.int32)
+        if n:
+            x[rng.integers(0, n)] = -7
+        y = rng.integers(-5, 5, n).astype(np.int64)
+        cases.append(((x, y), (_reference("umax0", x, np.int32(0)), np.sum(y))))
+    runs = run_each(compiled, "mix", [args for args, _ in cases])
+    for (args, ref), got in zip(cases, runs, strict=True):
+        problems = compare_results(got, tuple(np.asarray(r) for r in ref), {})
+        assert not problems, f"mix on {isa}, n={len(args[0])}: " + "; ".join(problems)
