@@ -48,6 +48,13 @@ func.func @max_u8(%x: !df.array<i8, [i]>) -> i8 {
   func.return %m : i8
 }
 
+// REF: kernel=@min_u16 inputs=x:u16[n]~30000:65535 ref=np.int16(np.int32(np.min(x, initial=65535)) - 65536 * (np.min(x, initial=65535) > 32767))
+func.func @min_u16(%x: !df.array<i16, [i]>) -> i16 {
+  %ones = arith.constant -1 : i16
+  %m = df.reduce umin(%x, %ones) over [i] : !df.array<i16, [i]> -> i16
+  func.return %m : i16
+}
+
 // REF: kernel=@u16_scale_clamp inputs=x:u16[n]~0:65535;k:i16=3 ref=np.minimum(x.astype(np.int64) // 3, 20000).astype(np.uint16).astype(np.int16)
 func.func @u16_scale_clamp(%x: !df.array<i16, [i]>, %k: i16) -> !df.array<i16, [i]> {
   %cap = arith.constant 20000 : i16
