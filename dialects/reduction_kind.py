@@ -30,8 +30,9 @@ class ReductionKind(StrEnum):
     """How a reduction, scan or accumulator combines elements.
 
     Integers are signed and wrap in their width, except umin/umax, which read the same bits as
-    unsigned; i1 is a bool (add is xor, mul, min and umin are and, max and umax are or). Float min/max propagate NaN (arith.minimumf, numpy.minimum); float
-    add/mul follow IEEE, so they are not associative (`float_order_matters`)."""
+    unsigned; i1 is a bool (add is xor, mul, min and umin are and, max and umax are or). Float
+    min/max propagate NaN (arith.minimumf, numpy.minimum); float add/mul follow IEEE, so they
+    are not associative (`float_order_matters`)."""
 
     ADD = auto()
     """Sum; integers wrap in the element type."""
@@ -69,9 +70,10 @@ class ReductionKind(StrEnum):
     def neutral(self, t: Attribute) -> int | float | bool:
         """The identity of this kind on scalar type `t`: where every lane of a vector
         accumulator starts. add 0, mul 1, min +inf / INT_MAX, max -inf / INT_MIN, and
-        all-ones, or 0, umin all-ones (-1: UINT_MAX's bits), umax 0; i1 as a bool. Float add's identity is -0.0 (x + -0.0 is x for every x,
-        while -0.0 + +0.0 is +0.0); loop_to_simd.accum.lane_start starts a sum from +0.0 where
-        that gives the same bits. ValueError for custom or a kind `t` lacks."""
+        all-ones, or 0, umin all-ones (-1: UINT_MAX's bits), umax 0; i1 as a bool. Float add's
+        identity is -0.0 (x + -0.0 is x for every x, while -0.0 + +0.0 is +0.0);
+        loop_to_simd.accum.lane_start starts a sum from +0.0 where that gives the same bits.
+        ValueError for custom or a kind `t` lacks (umin/umax on floats)."""
         if not self.is_builtin:
             raise ValueError("a custom accumulator has no neutral element")
         if isinstance(t, Float32Type | Float64Type):
