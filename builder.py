@@ -150,6 +150,8 @@ def _wrap(builder: KernelBuilder, v: SSAValue) -> Scalar | Array:
 
 def _neutral(kind: ReduceKind, t: Attribute) -> int | float | bool:
     """The identity of a built-in kind on type t (the default init)."""
+    if kind in (ReduceKind.UMIN, ReduceKind.UMAX):
+        return kind.neutral(t)
     if kind == ReduceKind.ADD or kind == ReduceKind.OR:
         return 0
     if kind == ReduceKind.MUL:

@@ -27,8 +27,21 @@ _UFUNCS: dict[str, dict[str, np.ufunc]] = {
     "and": {"int": np.bitwise_and, "bool": np.logical_and},
     "or": {"int": np.bitwise_or, "bool": np.logical_or},
 }
-_IDEMPOTENT = {"min", "max", "and", "or"}
+_IDEMPOTENT = {"min", "max", "umin", "umax", "and", "or"}
 """Kinds for which folding the init into every chunk's partial is exact (init ⊕ init = init)."""
+
+
+_UNSIGNED = ("umin", "umax")
+"""Kinds that order the bits as unsigned (numpy's min/max on the unsigned view: reduction_kind)."""
+
+
+def _binop(kind: str, dtype: np.dtype[Any]) -> Callable[[Any, Any], Any]:
+    """`a ⊕ b` of `kind` on `dtype` (the ufunc, or umin/umax on the unsigned view)."""
+    if kind in _UNSIGNED:
+        from loopopt.dialects.reduction_kind import ReductionKind, unsigned_minmax
+
+        return lambda a, b: unsigned_minmax(ReductionKind(kind), a, b)
+    return _UFUNCS[kind][_family(dtype)]
 
 
 def _family(dtype: np.dtype[Any]) -> str:
@@ -38,7 +51,9 @@ def _family(dtype: np.dtype[Any]) -> str:
 def _neutral(kind: str, dtype: np.dtype[Any]) -> Any:
     """The neutral element of `kind` on `dtype` (cumreduction's `ident`)."""
     if dtype == np.bool_:
-        return kind in ("min", "and")
+        return kind in ("min", "umin", "and")
+    if kind in _UNSIGNED:  # 0 / all-ones, in the (signed or unsigned) dtype
+        return np.array(0 if kind == "umax" else -1, dtype=np.int64).astype(dtype)[()]
     if kind == "add":
         return dtype.type(0)
     if kind == "mul":
@@ -135,6 +150,9 @@ def _merge(x: np.ndarray, axis: Any = None, keepdims: bool = True, *, kinds: Seq
         return out
     for n, kind in zip(names, kinds):
         column = x[n]
+        if kind in _UNSIGNED:
+            out[n][0] = functools.reduce(_binop(kind, column.dtype), column, _neutral(kind, column.dtype))
+            continue
         ufunc = _UFUNCS[kind][_family(column.dtype)]
         out[n][0] = ufunc.reduce(column, dtype=column.dtype) if len(column) else _neutral(kind, column.dtype)
     return out
@@ -235,7 +253,7 @@ def _is_neutral(kind: str, init: Any) -> bool:
     if v is None:
         return False
     if isinstance(init.type, IntegerType) and init.type.width.data == 1:
-        return bool(v) == (kind in ("min", "and", "mul"))
+        return bool(v) == (kind in ("min", "umin", "and", "mul"))
     return v == (0 if kind == "add" else 1)
 
 
@@ -435,7 +453,7 @@ def scan(k: DaskKernel, *args: Any) -> da.Array:
     if chunks != arrays[0].chunks[0]:
         args = [a.rechunk((chunks,)) if isinstance(a, da.Array) else a for a in args]
     local = _blockwise(_scan_block, args, (chunks,), dtype, ref=k.ref)
-    return cumreduction(_identity_scan, _UFUNCS[kind][_family(dtype)], _neutral(kind, dtype), local,
+    return cumreduction(_identity_scan, _binop(kind, dtype), _neutral(kind, dtype), local,
                         axis=0, dtype=dtype)
 
 

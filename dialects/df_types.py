@@ -237,7 +237,7 @@ def kind_accepts(kind: ReduceKind, element_type: Attribute) -> bool:
     """Whether a built-in kind is defined on this element type (custom accepts all)."""
     if kind == ReduceKind.CUSTOM:
         return True
-    if kind in (ReduceKind.AND, ReduceKind.OR):
+    if kind in (ReduceKind.AND, ReduceKind.OR, ReduceKind.UMIN, ReduceKind.UMAX):
         return is_integer_type(element_type)
     if kind in (ReduceKind.ADD, ReduceKind.MUL):
         return is_float_type(element_type) or (

@@ -60,6 +60,8 @@ def verify_kind(op_name: str, index: int, kind: ReduceKind, element_type: Attrib
         need = {
             ReduceKind.AND: "an integer or i1",
             ReduceKind.OR: "an integer or i1",
+            ReduceKind.UMIN: "an integer or i1",
+            ReduceKind.UMAX: "an integer or i1",
             ReduceKind.ADD: "a float or i32/i64",
             ReduceKind.MUL: "a float or i32/i64",
         }.get(kind, "a scalar")

@@ -271,8 +271,8 @@ def parse_acc_spec(parser: AttrParser) -> tuple[AccKind, bool, bool]:
 
 
 def acc_kind_fits_type(kind: AccKind, t: Attribute) -> bool:
-    """and/or need integers (i1 included); the other kinds take any scalar type."""
-    if kind in (AccKind.AND, AccKind.OR):
+    """and/or/umin/umax need integers (i1 included); the other kinds take any scalar type."""
+    if kind in (AccKind.AND, AccKind.OR, AccKind.UMIN, AccKind.UMAX):
         return isinstance(t, IntegerType | IndexType)
     return True
 

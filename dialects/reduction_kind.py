@@ -29,9 +29,10 @@ from xdsl.utils.str_enum import StrEnum
 class ReductionKind(StrEnum):
     """How a reduction, scan or accumulator combines elements.
 
-    Integers are signed and wrap in their width; i1 is a bool (add is xor, mul and min are
-    and, max is or). Float min/max propagate NaN (arith.minimumf, numpy.minimum); float
-    add/mul follow IEEE, so they are not associative (`float_order_matters`)."""
+    Integers are signed and wrap in their width, except umin/umax, which read the same bits as
+    unsigned; i1 is a bool (add is xor, mul, min and umin are and, max and umax are or). Float
+    min/max propagate NaN (arith.minimumf, numpy.minimum); float add/mul follow IEEE, so they
+    are not associative (`float_order_matters`)."""
 
     ADD = auto()
     """Sum; integers wrap in the element type."""
@@ -41,6 +42,10 @@ class ReductionKind(StrEnum):
     """Minimum (signed for integers; a NaN operand gives NaN, like numpy and arith.minimumf)."""
     MAX = auto()
     """Maximum (signed for integers; NaN-propagating for floats)."""
+    UMIN = auto()
+    """Unsigned minimum (integers only: the bits read as unsigned; on i1 it is and)."""
+    UMAX = auto()
+    """Unsigned maximum (integers only: the bits read as unsigned; on i1 it is or)."""
     AND = auto()
     """Bitwise and (integers and i1 only)."""
     OR = auto()
@@ -65,9 +70,10 @@ class ReductionKind(StrEnum):
     def neutral(self, t: Attribute) -> int | float | bool:
         """The identity of this kind on scalar type `t`: where every lane of a vector
         accumulator starts. add 0, mul 1, min +inf / INT_MAX, max -inf / INT_MIN, and
-        all-ones, or 0; i1 as a bool. Float add's identity is -0.0 (x + -0.0 is x for every x,
-        while -0.0 + +0.0 is +0.0); loop_to_simd.accum.lane_start starts a sum from +0.0 where
-        that gives the same bits. ValueError for custom or a kind `t` lacks."""
+        all-ones, or 0, umin all-ones (-1: UINT_MAX's bits), umax 0; i1 as a bool. Float add's
+        identity is -0.0 (x + -0.0 is x for every x, while -0.0 + +0.0 is +0.0);
+        loop_to_simd.accum.lane_start starts a sum from +0.0 where that gives the same bits.
+        ValueError for custom or a kind `t` lacks (umin/umax on floats)."""
         if not self.is_builtin:
             raise ValueError("a custom accumulator has no neutral element")
         if isinstance(t, Float32Type | Float64Type):
@@ -83,6 +89,8 @@ class ReductionKind(StrEnum):
                 ReductionKind.MUL: 1,
                 ReductionKind.MIN: 2 ** (bits - 1) - 1,
                 ReductionKind.MAX: -(2 ** (bits - 1)),
+                ReductionKind.UMIN: -1,
+                ReductionKind.UMAX: 0,
                 ReductionKind.AND: -1,
                 ReductionKind.OR: 0,
             }[self]
@@ -98,17 +106,46 @@ class ReductionKind(StrEnum):
 
     def combine(self, t: Attribute, a: Any, b: Any) -> Any:
         """`a ⊕ b` on numpy scalars or arrays of `t`'s dtype, with `arith_combiner`'s meaning
-        (wrapping integers, NaN-propagating min/max, i1 add as xor)."""
+        (wrapping integers, NaN-propagating min/max, i1 add as xor, umin/umax on the unsigned
+        view of the same bits, returned in the operands' dtype)."""
         import numpy as np
 
         if not self.is_builtin:
             raise ValueError("a custom kind has no fixed combiner")
+        if self in _UNSIGNED and not (isinstance(t, IntegerType) and t.width.data == 1):
+            return unsigned_minmax(self, a, b)
         if isinstance(t, IntegerType) and t.width.data == 1:
             fn = np.logical_xor if self is ReductionKind.ADD else getattr(np, _BOOL_UFUNC[self])
         else:
             fn = getattr(np, _UFUNC[self])
         with np.errstate(over="ignore"):
             return fn(a, b)
+
+
+_UNSIGNED = (ReductionKind.UMIN, ReductionKind.UMAX)
+
+
+def unsigned_order(x: Any) -> Any:
+    """A numpy integer array (or scalar) viewed with the unsigned dtype of its width, so that
+    numpy's minimum/maximum compare the bits as umin/umax do (bools and unsigned as they are)."""
+    import numpy as np
+
+    x = np.asarray(x)
+    if x.dtype.kind == "i":
+        return x.view(np.dtype(f"u{x.dtype.itemsize}"))
+    if x.dtype.kind not in "ub":
+        raise ValueError(f"unsigned min/max is defined on integers, not {x.dtype}")
+    return x
+
+
+def unsigned_minmax(kind: ReductionKind, a: Any, b: Any) -> Any:
+    """umin / umax of two integer operands (numpy scalars or arrays), in `a`'s dtype."""
+    import numpy as np
+
+    a = np.asarray(a)
+    fn = np.maximum if kind is ReductionKind.UMAX else np.minimum
+    r = fn(unsigned_order(a), unsigned_order(np.asarray(b).astype(a.dtype, copy=False))).view(a.dtype)
+    return r[()] if r.ndim == 0 else r
 
 
 _FLOAT_NEUTRAL: dict[ReductionKind, float] = {
@@ -122,6 +159,8 @@ _BOOL_NEUTRAL: dict[ReductionKind, bool] = {
     ReductionKind.MUL: True,
     ReductionKind.MIN: True,
     ReductionKind.MAX: False,
+    ReductionKind.UMIN: True,
+    ReductionKind.UMAX: False,
     ReductionKind.AND: True,
     ReductionKind.OR: False,
 }
@@ -136,6 +175,8 @@ _INT_COMBINERS: dict[ReductionKind, type[Operation]] = {
     ReductionKind.MUL: arith.MuliOp,
     ReductionKind.MIN: arith.MinSIOp,
     ReductionKind.MAX: arith.MaxSIOp,
+    ReductionKind.UMIN: arith.MinUIOp,
+    ReductionKind.UMAX: arith.MaxUIOp,
     ReductionKind.AND: arith.AndIOp,
     ReductionKind.OR: arith.OrIOp,
 }
@@ -144,6 +185,8 @@ _BOOL_COMBINERS: dict[ReductionKind, type[Operation]] = {
     ReductionKind.MUL: arith.AndIOp,
     ReductionKind.MIN: arith.AndIOp,
     ReductionKind.MAX: arith.OrIOp,
+    ReductionKind.UMIN: arith.AndIOp,
+    ReductionKind.UMAX: arith.OrIOp,
     ReductionKind.AND: arith.AndIOp,
     ReductionKind.OR: arith.OrIOp,
 }
@@ -159,6 +202,8 @@ _BOOL_UFUNC: dict[ReductionKind, str] = {
     ReductionKind.MUL: "logical_and",
     ReductionKind.MIN: "logical_and",
     ReductionKind.MAX: "logical_or",
+    ReductionKind.UMIN: "logical_and",
+    ReductionKind.UMAX: "logical_or",
     ReductionKind.AND: "logical_and",
     ReductionKind.OR: "logical_or",
 }

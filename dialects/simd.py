@@ -731,7 +731,7 @@ class HReduceOp(IRDLOperation):
                 f"result type {self.result.type} != vector element type {element_type}"
             )
         kind = self.kind.data
-        if kind in (ReduceKind.AND, ReduceKind.OR) and _element_class(element_type) != "int":
+        if kind in (ReduceKind.AND, ReduceKind.OR, ReduceKind.UMIN, ReduceKind.UMAX) and _element_class(element_type) != "int":
             raise VerifyException(f"hreduce <{kind}> needs integer lanes, got {self.value.type}")
 
 

@@ -231,26 +231,13 @@ class _Lowering:
             kind = node.attr
             reassoc = node.dtype.kind == "f" and kind in ("add", "mul")
             if node.dtype.kind == "u" and kind in ("min", "max"):
-                r = self.unsigned_min_max(kind, arr)
-            else:
-                r = k.reduce(kind, arr, reassoc=reassoc)
+                kind = "u" + kind  # the unsigned order: df.reduce umin / umax
+            r = k.reduce(kind, arr, reassoc=reassoc)
         else:  # elementwise on scalars, at kernel level
             self.prepare_scalars(node, set())
             r = self.emit(node, {})
         self.scalars[id(node)] = r
         return r
-
-    def unsigned_min_max(self, kind: str, arr: Array) -> Scalar:
-        """min/max in the unsigned order as the signed reduction of the values with their sign
-        bit flipped (x ^ MIN keeps the order and maps [0, 2^w) onto [MIN, MAX]), flipped back."""
-        k = self.k
-        t = arr.element_type
-        assert isinstance(t, IntegerType)
-        def flip(x: Scalar) -> Scalar:
-            sign = k.constant(-(1 << (t.width.data - 1)), t).value
-            return Scalar(k, k.insert(arith.XOrIOp(x.value, sign)).results[0])
-        r = k.reduce(kind, k.map(flip, arr))
-        return flip(r)
 
     def array(self, node: Node) -> Array:
         got = self.arrays.get(id(node))

@@ -38,6 +38,7 @@ from xdsl.utils.exceptions import InterpretationError
 
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType, RecordType, ReduceKind, element_type_of
+from loopopt.dialects.reduction_kind import unsigned_minmax, unsigned_order
 from loopopt.interp.dtypes import numpy_dtype
 
 MAX_RANGE_ELEMENTS = 1 << 40
@@ -134,7 +135,10 @@ def _common_shape(op: Operation, values: Sequence[Any]) -> tuple[int, ...]:
 
 
 def _combine(kind: ReduceKind, a: Any, b: Any) -> Any:
-    """The binary operator of a built-in kind (numpy, NaN-propagating min/max)."""
+    """The binary operator of a built-in kind (numpy, NaN-propagating min/max, umin/umax on
+    the unsigned view)."""
+    if kind in (ReduceKind.UMIN, ReduceKind.UMAX):
+        return unsigned_minmax(kind, a, b)
     return {
         ReduceKind.ADD: np.add,
         ReduceKind.MUL: np.multiply,
@@ -150,9 +154,16 @@ _UFUNC = {
     ReduceKind.MUL: np.multiply,
     ReduceKind.MIN: np.minimum,
     ReduceKind.MAX: np.maximum,
+    ReduceKind.UMIN: np.minimum,  # on the unsigned view (_ordered)
+    ReduceKind.UMAX: np.maximum,
     ReduceKind.AND: np.bitwise_and,
     ReduceKind.OR: np.bitwise_or,
 }
+
+
+def _ordered(kind: ReduceKind, x: np.ndarray) -> np.ndarray:
+    """x as `_UFUNC[kind]` must see it: umin/umax compare the unsigned view of the bits."""
+    return unsigned_order(x) if kind in (ReduceKind.UMIN, ReduceKind.UMAX) else x
 
 
 def reduce_builtin(kind: ReduceKind, x: np.ndarray, init: Any, axes: tuple[int, ...]) -> Any:
@@ -162,7 +173,8 @@ def reduce_builtin(kind: ReduceKind, x: np.ndarray, init: Any, axes: tuple[int, 
     if any(x.shape[a] == 0 for a in axes):
         r = np.full(out_shape, init, dtype=dt)
         return r if out_shape else dt.type(init)
-    r = _UFUNC[kind].reduce(x, axis=axes, dtype=dt)
+    o = _ordered(kind, x)
+    r = np.asarray(_UFUNC[kind].reduce(o, axis=axes, dtype=o.dtype)).astype(dt)
     if kind == ReduceKind.ADD and dt.kind == "f":
         # numpy's add.reduce starts from +0.0; a round-to-nearest sum is -0.0 exactly when
         # every term is (in any order), so those sums get their sign back
@@ -283,7 +295,8 @@ class DFFunctions(InterpreterFunctions):
         kind = op.kind.data
         if kind != ReduceKind.CUSTOM:
             seq = np.concatenate([np.asarray([init], dtype=x.dtype), x])
-            return (_UFUNC[kind].accumulate(seq, dtype=x.dtype)[1:].astype(x.dtype),)
+            o = _ordered(kind, seq)
+            return (_UFUNC[kind].accumulate(o, dtype=o.dtype)[1:].astype(x.dtype),)
         out = np.empty_like(x)
         acc = init
         for k in range(x.shape[0]):

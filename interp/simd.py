@@ -25,6 +25,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import InterpretationError
 
 from loopopt.dialects import loop_attrs, simd
+from loopopt.dialects.reduction_kind import unsigned_minmax
 from loopopt.interp.dtypes import numpy_dtype
 from loopopt.interp.lanewise import CMPF, CMPI, exact_fma, fp_to_int, int_cast, int_to_fp
 
@@ -105,6 +106,8 @@ REDUCE: dict[simd.ReduceKind, Callable[[Any, Any], Any]] = {
     simd.ReduceKind.MUL: np.multiply,
     simd.ReduceKind.MIN: np.minimum,  # NaN-propagating
     simd.ReduceKind.MAX: np.maximum,
+    simd.ReduceKind.UMIN: lambda a, b: unsigned_minmax(simd.ReduceKind.UMIN, a, b),
+    simd.ReduceKind.UMAX: lambda a, b: unsigned_minmax(simd.ReduceKind.UMAX, a, b),
     simd.ReduceKind.AND: np.bitwise_and,
     simd.ReduceKind.OR: np.bitwise_or,
 }

@@ -74,7 +74,7 @@ elements: whole vectors of every ISA and whole cache lines of every element type
 POSITION_FREE_LOOP_OPS = ("loop.lane_scan",)
 """Loop ops a chunk computes as the whole loop does: `loop.lane_scan` (a vectorized scan's
 prefix within one block; every chunk starts at a block boundary of its own call)."""
-COMBINERS = ("add", "mul", "min", "max", "and", "or", "count")
+COMBINERS = ("add", "mul", "min", "max", "umin", "umax", "and", "or", "count")
 SCAN_KINDS = ("add", "min", "max")
 MAX_THREADS = 1024
 
@@ -267,6 +267,8 @@ KIND_OPS: dict[str, tuple[type[Operation], ...]] = {
     "mul": (arith.MuliOp, arith.MulfOp),
     "min": (arith.MinSIOp, arith.MinimumfOp),
     "max": (arith.MaxSIOp, arith.MaximumfOp),
+    "umin": (arith.MinUIOp,),
+    "umax": (arith.MaxUIOp,),
     "and": (arith.AndIOp,),
     "or": (arith.OrIOp,),
 }
@@ -283,7 +285,7 @@ def _constant(v: SSAValue) -> int | float | None:
 
 def _is_neutral(kind: str, init: SSAValue) -> bool:
     c = _constant(init)
-    if kind in ("min", "max", "and", "or"):
+    if kind in ("min", "max", "umin", "umax", "and", "or"):
         return True  # idempotent: init ⊕ init = init, so every chunk may start from it
     return c is not None and c == (0 if kind == "add" else 1)
 

@@ -72,6 +72,8 @@ COMBINE_OPS: dict[AccKind, tuple[type[Operation], ...]] = {
     # the kinds mean NaN-propagating min/max (like the interpreter's horizontal combine)
     AccKind.MIN: (arith.MinimumfOp, arith.MinSIOp),
     AccKind.MAX: (arith.MaximumfOp, arith.MaxSIOp),
+    AccKind.UMIN: (arith.MinUIOp,),
+    AccKind.UMAX: (arith.MaxUIOp,),
     AccKind.AND: (arith.AndIOp,),
     AccKind.OR: (arith.OrIOp,),
 }

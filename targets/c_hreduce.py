@@ -20,7 +20,9 @@ from loopopt.targets.c_isa import IsaTable
 from loopopt.targets.isa_scalar import SCALAR
 
 KINDS_FLOAT = ("add", "mul", "min", "max")
-KINDS_INT = ("add", "mul", "min", "max", "and", "or")
+KINDS_INT = ("add", "mul", "min", "max", "umin", "umax", "and", "or")
+_SCALAR_OP = {"umin": "minu", "umax": "maxu"}
+"""The scalar table's row for a reduction kind whose name differs from the row's."""
 
 _X86_FLOAT_ADD: dict[str, str] = {
     "lo_hreduce_add_f32x4": """static inline float lo_hreduce_add_f32x4(__m128 v)
@@ -72,7 +74,7 @@ def tree_helper(io: LaneIO, kind: str, elt: str) -> Helper:
     """The generic halving reduction of `kind` over the lanes of a native `elt` vector."""
     n = io.n(elt)
     name = f"lo_hreduce_{kind}_{elt}x{n}"
-    step = SCALAR.rows[(kind, elt)].format(dst="x[k]", a="x[k]", b="x[k + w]", T=c_type(elt))
+    step = SCALAR.rows[(_SCALAR_OP.get(kind, kind), elt)].format(dst="x[k]", a="x[k]", b="x[k + w]", T=c_type(elt))
     code = (
         f"static inline {c_type(elt)} {name}({io.vtype(elt)} v)\n{{\n"
         f"    {c_type(elt)} x[{n}];\n"

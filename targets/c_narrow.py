@@ -40,7 +40,7 @@ LANE_BY_LANE = ("div", "rem", "divu", "remu", "floordiv", "ceildiv", "ceildivu",
                 "div_const", "rem_const", "divu_const", "remu_const", "shl", "shr", "shru")  # fmt: skip
 """Operation keys with no narrow instruction on any ISA: lane by lane, the scalar row per lane."""
 
-_HREDUCE = ("add", "mul", "min", "max", "and", "or")
+_HREDUCE = ("add", "mul", "min", "max", "umin", "umax", "and", "or")
 
 
 def _lanes(isa: str, e: str) -> int:
@@ -353,6 +353,8 @@ def _neon_rows(e: str) -> dict[tuple[str, str], str]:
         ("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});",
         ("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});",
         **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});" for k in _HREDUCE},
+        # unsigned across-lane min/max (vmaxvq_u8 ...), read back as the signless lane type
+        **{(f"hreduce.u{k}", e): f"{{dst}} = (int{w}_t)v{k}vq_{u}({to_u}({{a}}));" for k in ("min", "max")},
         **_lane_rows("neon", e, LANE_BY_LANE),  # shifts by a constant too: the `shl` rows (no `_const` ones)
         ("and", m): f"{{dst}} = vandq_{u}({{a}}, {{b}});",
         ("or", m): f"{{dst}} = vorrq_{u}({{a}}, {{b}});",

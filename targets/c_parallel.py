@@ -130,7 +130,7 @@ static void lo_par_copy(void *dst, const void *src, size_t bytes, _Bool stream)
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
 """
 
-_UNSIGNED = {"int8_t": "uint8_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
+_UNSIGNED = {"int8_t": "uint8_t", "int16_t": "uint16_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
 
 
 def _is_float(t: Attribute) -> bool:
@@ -146,7 +146,7 @@ def _combine(kind: str, t: Attribute, ctype: str, a: str, b: str) -> str:
     if kind == "count":
         return f"{a} + {b}"
     if _is_bool(t):
-        op = {"add": "^", "mul": "&", "min": "&", "max": "|", "and": "&", "or": "|"}[kind]
+        op = {"add": "^", "mul": "&", "min": "&", "max": "|", "umin": "&", "umax": "|", "and": "&", "or": "|"}[kind]
         return f"({ctype})({a} {op} {b})"
     if _is_float(t):
         if kind == "add":
@@ -162,6 +162,8 @@ def _combine(kind: str, t: Attribute, ctype: str, a: str, b: str) -> str:
         "mul": f"({ctype})(({u}){a} * ({u}){b})",
         "min": f"{a} < {b} ? {a} : {b}",
         "max": f"{a} > {b} ? {a} : {b}",
+        "umin": f"({u}){a} < ({u}){b} ? {a} : {b}",
+        "umax": f"({u}){a} > ({u}){b} ? {a} : {b}",
         "and": f"{a} & {b}",
         "or": f"{a} | {b}",
     }[kind]

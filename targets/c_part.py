@@ -273,7 +273,7 @@ F16_SCALAR_MEMORY = ("load", "store", "align_offset")
 
 NEUTRAL: dict[str, dict[str, str]] = {
     "f32": {"add": "-0.0f", "mul": "1.0f", "min": "INFINITY", "max": "(-INFINITY)"},
-    "i32": {"add": "0", "mul": "1", "min": "INT32_MAX", "max": "INT32_MIN", "and": "-1", "or": "0"},
+    "i32": {"add": "0", "mul": "1", "min": "INT32_MAX", "max": "INT32_MIN", "umin": "-1", "umax": "0", "and": "-1", "or": "0"},
 }
 """The element that leaves a reduction unchanged, per part element and kind (upper-lane fill)."""
 

@@ -114,6 +114,9 @@ ROWS: Rows = {
     ("hreduce.mul", "f32"): "{dst} = _mm512_reduce_mul_ps({a});",
     ("hreduce.mul", "f64"): "{dst} = _mm512_reduce_mul_pd({a});",
     **{(f"hreduce.{k}", e): f"{{dst}} = _mm512_reduce_{k}_{SUFFIX[e]}({{a}});" for k in ("min", "max", "and", "or") for e in ("i32", "i64")},
+    # unsigned: the epu forms, their unsigned result read back as the signless lane type
+    **{(f"hreduce.u{k}", e): f"{{dst}} = ({t})_mm512_reduce_{k}_epu{e[1:]}({{a}});"
+       for k in ("min", "max") for e, t in (("i32", "int32_t"), ("i64", "int64_t"))},
     **helper_hreduce_rows(AVX512_X86, ("min", "max"), ("add", "mul")),
     # lane construction
     ("iota", "i32"): "{dst} = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);",

@@ -138,6 +138,9 @@ ROWS: dict[tuple[str, str], str] = {
     ("hreduce.max", "i32"): "{dst} = vmaxvq_s32({a});",
     ("hreduce.min", "i64"): "{dst} = lo_hreduce_min_i64x2({a});",
     ("hreduce.max", "i64"): "{dst} = lo_hreduce_max_i64x2({a});",
+    # unsigned: across-lane vminvq_u32 / vmaxvq_u32 on the reinterpreted lanes; no u64 form
+    **{(f"hreduce.u{k}", "i32"): f"{{dst}} = (int32_t)v{k}vq_u32(vreinterpretq_u32_s32({{a}}));" for k in ("min", "max")},
+    **{(f"hreduce.u{k}", "i64"): f"{{dst}} = lo_hreduce_u{k}_i64x2({{a}});" for k in ("min", "max")},
     **{("hreduce.mul", e): f"{{dst}} = lo_hreduce_mul_{e}x{n}({{a}});" for e, n, _, _ in _TYPES},
     **{(f"hreduce.{k}", e): f"{{dst}} = lo_hreduce_{k}_{e}x{n}({{a}});"
        for e, n, _, _ in _TYPES[2:] for k in ("and", "or")},

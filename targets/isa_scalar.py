@@ -194,7 +194,7 @@ _COMMON: dict[tuple[str, str], str] = {
     **{("select", e): "{dst} = ({mask}) ? {a} : {b};" for e in _ALL},
     **{("iota", e): "{dst} = 0;" for e in _ALL},
     # a width-1 horizontal reduction is the lane itself
-    **{(f"hreduce.{k}", e): "{dst} = {a};" for e in _ALL for k in ("add", "mul", "min", "max", "and", "or")},
+    **{(f"hreduce.{k}", e): "{dst} = {a};" for e in _ALL for k in ("add", "mul", "min", "max", "umin", "umax", "and", "or")},
 }
 
 ROWS: dict[tuple[str, str], str] = {

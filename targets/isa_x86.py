@@ -258,7 +258,7 @@ def lane_mask_rows(x: X86) -> Rows:
         **lane_select_zero_rows(x),
         **lane_iota_prefix_rows(x),
         **leftpack_compress_rows(x),
-        **helper_hreduce_rows(x, ("add", "mul", "min", "max"), ("add", "mul", "min", "max", "and", "or")),
+        **helper_hreduce_rows(x, ("add", "mul", "min", "max"), ("add", "mul", "min", "max", "umin", "umax", "and", "or")),
     }
 
 

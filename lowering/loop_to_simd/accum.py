@@ -51,10 +51,10 @@ def carried_kind(acc: AccumAttr, carried_type: Attribute) -> AccumAttr:
     """The `#loop.acc` of a lowered loop's accumulator of `carried_type`.
 
     The lowered loops are plain `loop.for`s, which never split their accumulators, so the
-    kind is informative only; and/or are stated as `custom` on vectors and on index cursors
+    kind is informative only; and/or/umin/umax are stated as `custom` on vectors and on index cursors
     since the loop dialect accepts and/or only on scalar integer types.
     """
-    if acc.acc_kind in (AccKind.AND, AccKind.OR) and not acc_kind_fits_type(acc.acc_kind, carried_type):
+    if not acc_kind_fits_type(acc.acc_kind, carried_type):
         return AccumAttr(AccKind.CUSTOM)
     return acc
 
@@ -121,11 +121,11 @@ def reduce_lanes(kind: AccKind, t: Attribute, vector: SSAValue, width: int, emit
         return emit(simd.HReduceOp(kind, vector)).results[0]  # loop and simd share one ReductionKind
     count = emit(simd.MaskPopcountOp(vector)).results[0]
     index = IndexType()
-    if kind in (AccKind.AND, AccKind.MIN, AccKind.MUL):  # all lanes true
+    if kind in (AccKind.AND, AccKind.MIN, AccKind.UMIN, AccKind.MUL):  # all lanes true
         w = emit(const_op(width, index)).results[0]
         return emit(arith.CmpiOp(count, w, "eq")).results[0]
     zero = emit(const_op(0, index)).results[0]
-    if kind in (AccKind.OR, AccKind.MAX):  # some lane true
+    if kind in (AccKind.OR, AccKind.MAX, AccKind.UMAX):  # some lane true
         return emit(arith.CmpiOp(count, zero, "ne")).results[0]
     one = emit(const_op(1, index)).results[0]  # add on i1: parity
     odd = emit(arith.AndIOp(count, one)).results[0]
@@ -162,7 +162,7 @@ def init_is_identity(kind: AccKind, t: Attribute, init: SSAValue, no_negative_ze
         return False
     if isinstance(value, IntegerAttr) and isinstance(t, IntegerType):
         v = value.value.data
-        return {AccKind.ADD: 0, AccKind.OR: 0, AccKind.MUL: 1, AccKind.AND: -1}.get(kind) == v
+        return {AccKind.ADD: 0, AccKind.OR: 0, AccKind.MUL: 1, AccKind.AND: -1, AccKind.UMAX: 0}.get(kind) == v
     return False
 
 

@@ -65,6 +65,8 @@ INT_COMBINE: dict[AccKind, type[Operation]] = {
     AccKind.MUL: arith.MuliOp,
     AccKind.MIN: arith.MinSIOp,
     AccKind.MAX: arith.MaxSIOp,
+    AccKind.UMIN: arith.MinUIOp,  # vectors too: the printer's minu / maxu rows
+    AccKind.UMAX: arith.MaxUIOp,
     AccKind.AND: arith.AndIOp,
     AccKind.OR: arith.OrIOp,
 }
@@ -75,6 +77,8 @@ MASK_COMBINE: dict[AccKind, type[Operation]] = {
     AccKind.OR: arith.OrIOp,
     AccKind.MIN: arith.AndIOp,  # on i1, min is and
     AccKind.MAX: arith.OrIOp,   # on i1, max is or
+    AccKind.UMIN: arith.AndIOp,
+    AccKind.UMAX: arith.OrIOp,
     AccKind.MUL: arith.AndIOp,  # on i1, mul is and
     AccKind.ADD: arith.XOrIOp,  # on i1, add wraps: xor
 }  # fmt: skip

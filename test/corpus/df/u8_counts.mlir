@@ -44,12 +44,15 @@ func.func @sum_u8_wide(%x: !df.array<i8, [i]>) -> i64 {
 // REF: kernel=@max_u8 inputs=x:u8[n]~0:255 ref=np.int8(np.int16(np.max(x, initial=0)) - 256 * (np.max(x, initial=0) > 127))
 func.func @max_u8(%x: !df.array<i8, [i]>) -> i8 {
   %zero = arith.constant 0 : i8
-  %m = df.fold(%x) init(%zero) : !df.array<i8, [i]> -> i8 {
-  ^bb0(%acc: i8, %e: i8):
-    %r = arith.maxui %acc, %e : i8
-    df.yield %r : i8
-  }
+  %m = df.reduce umax(%x, %zero) over [i] : !df.array<i8, [i]> -> i8
   func.return %m : i8
+}
+
+// REF: kernel=@min_u16 inputs=x:u16[n]~30000:65535 ref=np.int16(np.int32(np.min(x, initial=65535)) - 65536 * (np.min(x, initial=65535) > 32767))
+func.func @min_u16(%x: !df.array<i16, [i]>) -> i16 {
+  %ones = arith.constant -1 : i16
+  %m = df.reduce umin(%x, %ones) over [i] : !df.array<i16, [i]> -> i16
+  func.return %m : i16
 }
 
 // REF: kernel=@u16_scale_clamp inputs=x:u16[n]~0:65535;k:i16=3 ref=np.minimum(x.astype(np.int64) // 3, 20000).astype(np.uint16).astype(np.int16)

@@ -26,6 +26,19 @@ func.func @prod_min_i64(%x: !df.array<i64, [i]>) -> (i64, i64) {
   func.return %p, %m : i64, i64
 }
 
+func.func @umax_umin_i16(%x: !df.array<i16, [i]>) -> (i16, i16) {
+  %zero = arith.constant 0 : i16
+  %ones = arith.constant -1 : i16
+  %a, %b = df.reduce umax(%x, %zero), umin(%x, %ones) over [i] : !df.array<i16, [i]>, !df.array<i16, [i]> -> i16, i16
+  func.return %a, %b : i16, i16
+}
+
+func.func @running_umax_i8(%x: !df.array<i8, [i]>) -> !df.array<i8, [i]> {
+  %zero = arith.constant 0 : i8
+  %p = df.scan umax(%x, %zero) : !df.array<i8, [i]> -> !df.array<i8, [i]>
+  func.return %p : !df.array<i8, [i]>
+}
+
 func.func @moments_f64(%x: !df.array<f64, [i]>) -> (f64, f64, f64) {
   %zero = arith.constant 0.0 : f64
   %sq = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {

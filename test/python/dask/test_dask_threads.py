@@ -57,6 +57,24 @@ def test_integer_reductions_are_exact(dask_kernels, pattern):
     assert p == np.prod(y, dtype=np.int64) and lo == y.min()
 
 
+@pytest.mark.parametrize("pattern", CHUNKINGS)
+def test_unsigned_min_max_combine_in_the_unsigned_order(dask_kernels, pattern):
+    """umax/umin partials combine on the unsigned view (a signed combine would pick the small
+    values over the one with its top bit set), in reductions and scan carries."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(1, 1000, 200).astype(np.int16)
+    x[137] = -5  # the unsigned max: 65531
+    u = x.view(np.uint16)
+    hi, lo = threads(ldask.reduce(dask_kernels["umax_umin_i16"], darr(x, pattern)))
+    assert hi.dtype == np.int16 and hi == -5 and lo == u.min().astype(np.int16)
+    hi0, lo0 = threads(ldask.reduce(dask_kernels["umax_umin_i16"], darr(np.zeros(0, np.int16), pattern)))
+    assert (hi0, lo0) == (0, -1)
+    y = rng.integers(0, 100, 100).astype(np.int8)
+    y[[30, 70]] = [-100, -3]
+    got = threads(ldask.scan(dask_kernels["running_umax_i8"], darr(y, pattern)))
+    np.testing.assert_array_equal(got, np.maximum.accumulate(y.view(np.uint8)).view(np.int8))
+
+
 def test_empty_array_gives_the_init(dask_kernels):
     s, m = threads(ldask.apply(dask_kernels["sum_and_max_i32"], da.zeros(0, dtype=np.int32)))
     assert (s, m) == (0, np.iinfo(np.int32).min)

@@ -38,6 +38,9 @@ EXACT = {
     ReductionKind.MUL: lambda a, b: a * b,
     ReductionKind.MIN: min,
     ReductionKind.MAX: max,
+    # unsigned order of n-bit values (n <= 64, given signed): the order of v mod 2^64
+    ReductionKind.UMIN: lambda a, b: min(a, b, key=lambda v: v % (1 << 64)),
+    ReductionKind.UMAX: lambda a, b: max(a, b, key=lambda v: v % (1 << 64)),
     ReductionKind.AND: lambda a, b: a & b,
     ReductionKind.OR: lambda a, b: a | b,
 }
@@ -122,6 +125,40 @@ def test_kinds_without_a_neutral_element():
     assert ReductionKind.OR.arith_combiner(f64) is None and ReductionKind.CUSTOM.arith_combiner(i32) is None
 
 
+UNSIGNED_NP = {8: (np.int8, np.uint8), 16: (np.int16, np.uint16), 32: (np.int32, np.uint32), 64: (np.int64, np.uint64)}
+
+
+@pytest.mark.parametrize("n", UNSIGNED_NP)
+def test_unsigned_kinds_against_python_ints(n):
+    """umin/umax on i8..i64: neutral all-ones / 0 (UINT_MAX / 0 as unsigned), and the combine on
+    the signed dtype and on the unsigned one equals the exact min/max of the values mod 2^n."""
+    t, (sdt, udt) = IntegerType(n), UNSIGNED_NP[n]
+    assert ReductionKind.UMIN.neutral(t) == -1 and ReductionKind.UMAX.neutral(t) == 0
+    us = sorted({v % (1 << n) for v in int_samples(n)} | {(1 << n) - 1, 1 << (n - 1), (1 << (n - 1)) - 1})
+    for kind, exact in ((ReductionKind.UMIN, min), (ReductionKind.UMAX, max)):
+        assert exact(kind.neutral(t) % (1 << n), 12) == 12 and exact(12, kind.neutral(t) % (1 << n)) == 12
+        for a in us:
+            got_u = kind.combine(t, udt(a), np.array(us, dtype=udt))
+            assert got_u.dtype == udt and got_u.tolist() == [exact(a, b) for b in us], (kind, n, a)
+            got_s = kind.combine(t, np.array(wrap(a, n), dtype=sdt), np.array([wrap(b, n) for b in us], dtype=sdt))
+            assert got_s.dtype == sdt and got_s.tolist() == [wrap(exact(a, b), n) for b in us], (kind, n, a)
+        scalar = kind.combine(t, sdt(-1), sdt(1))  # numpy scalars stay scalars of their dtype
+        assert isinstance(scalar, sdt) and int(scalar) == (-1 if kind is ReductionKind.UMAX else 1)
+
+
+def test_unsigned_kinds_are_integer_only():
+    for kind in (ReductionKind.UMIN, ReductionKind.UMAX):
+        assert kind.arith_combiner(f32) is None and kind.arith_combiner(f64) is None
+        with pytest.raises(ValueError, match="no neutral element on f64"):
+            kind.neutral(f64)
+        with pytest.raises(ValueError, match="integers"):
+            kind.combine(f32, np.float32(1), np.float32(2))
+        assert not kind.order_matters(i32)
+    assert ReductionKind.UMAX.arith_combiner(i32) is arith.MaxUIOp
+    assert ReductionKind.UMIN.arith_combiner(IntegerType(8)) is arith.MinUIOp
+    assert ReductionKind.UMIN.arith_combiner(i1) is arith.AndIOp and ReductionKind.UMAX.arith_combiner(i1) is arith.OrIOp
+
+
 def test_arith_combiners():
     assert ReductionKind.MIN.arith_combiner(f32) is arith.MinimumfOp  # NaN-propagating
     assert ReductionKind.MAX.arith_combiner(i64) is arith.MaxSIOp
@@ -160,7 +197,7 @@ def test_one_enum_for_three_dialects():
 
 
 def test_simd_has_no_custom_kind():
-    with pytest.raises(ParseError, match="Expected `add`, `mul`, `min`, `max`, `and`, or `or`."):
+    with pytest.raises(ParseError, match="Expected `add`, `mul`, `min`, `max`, `umin`, `umax`, `and`, or `or`."):
         Parser(make_context(), "#simd.reduce_kind<custom>").parse_attribute()
     with pytest.raises(VerifyException, match="simd.reduce_kind has no kind custom"):
         simd.ReduceKindAttr(ReductionKind.CUSTOM)

@@ -61,7 +61,6 @@ corpus.INTERPRETER_BUDGET (matrix products) run the small sizes only."""
 EXPECTED_SCALAR: dict[str, list[str]] = {
     # i8/i16 lanes vectorize (targets/c_narrow.py, widening sums: loop_to_simd/widen.py); an
     # unsigned max fold is a custom reduction (its kind means signed max)
-    "u8_counts.mlir::max_u8": ["VEC_REJECT_CUSTOM_REDUCTION"],
     "fuse_reductions.mlir::even_count_max_i32": ["VEC_REJECT_CUSTOM_REDUCTION"],
     # custom folds
     "fold.mlir::horner_f64": ["VEC_REJECT_CUSTOM_REDUCTION"],

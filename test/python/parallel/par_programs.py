@@ -48,6 +48,11 @@ func.func @min_i64(%x: !df.array<i64, [i]>) -> i64 {
   %s = df.reduce min(%x, %m) over [i] : !df.array<i64, [i]> -> i64
   func.return %s : i64
 }
+func.func @umax_u8(%x: !df.array<i8, [i]>) -> i8 {
+  %z = arith.constant 0 : i8
+  %s = df.reduce umax(%x, %z) over [i] : !df.array<i8, [i]> -> i8
+  func.return %s : i8
+}
 func.func @filter_scale_f32(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]> {
   %zero = arith.constant 0.0 : f32
   %pos = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
@@ -154,7 +159,7 @@ func.func @pos_running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [k]> {
 """
 
 PARALLEL_KERNELS = (
-    "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64",
+    "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64", "umax_u8",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
     "running_max_f64", "running_min_i32", "split_signs_i32",
     "pos_cumsum_i32", "rare_cumsum_i64", "pos_running_max_f64",

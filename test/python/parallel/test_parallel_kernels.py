@@ -39,6 +39,7 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "sum_i32": lambda: (i32(),),
         "sum_max_f64": lambda: (view(rng.standard_normal(n)),),
         "min_i64": lambda: (view(rng.integers(-(2**62), 2**62, n)),),
+        "umax_u8": lambda: (view(top_bit_once(rng.integers(0, 100, n).astype(np.int8), rng)),),
         "filter_scale_f32": lambda: (f32(), np.float32(-2.0)),
         "filter_i32": lambda: (i32(),),
         "filter_sum_f32": lambda: (f32(),),
@@ -51,6 +52,13 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "rare_cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n) * 2),),  # 1 in 256 kept: most chunks select nothing
         "pos_running_max_f64": lambda: (view(rng.standard_normal(n)),),
     }[name]()
+
+
+def top_bit_once(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Small values and one with the top bit set (the unsigned max, the signed min) in one chunk."""
+    if len(a):
+        a[rng.integers(0, len(a))] = -100
+    return a
 
 
 def nan_sprinkled(a: np.ndarray) -> np.ndarray:
@@ -71,6 +79,8 @@ def reference(name: str, args: tuple) -> tuple:
             return (x.sum(dtype=x.dtype),)
         if name == "sum_max_f64":
             return (x.sum(), x.max() if len(x) else -np.inf)
+        if name == "umax_u8":
+            return (x.view(np.uint8).max(initial=0).astype(np.uint8).view(np.int8)[()],)
         if name == "min_i64":
             return (x.min() if len(x) else np.int64(2**63 - 1),)
         if name == "filter_scale_f32":

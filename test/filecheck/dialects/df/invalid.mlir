@@ -335,6 +335,22 @@ func.func @reduce_kind(%x: !df.array<f32, [i]>, %z: f32) {
 
 // -----
 
+func.func @reduce_umax_float(%x: !df.array<f32, [i]>, %z: f32) {
+  %s = df.reduce umax(%x, %z) over [i] : !df.array<f32, [i]> -> f32
+  func.return
+}
+// CHECK: df.reduce kind umax (triple 0) needs an integer or i1 element type, found f32
+
+// -----
+
+func.func @scan_umin_float(%x: !df.array<f64, [i]>, %z: f64) {
+  %s = df.scan umin(%x, %z) : !df.array<f64, [i]> -> !df.array<f64, [i]>
+  func.return
+}
+// CHECK: df.scan kind umin (triple 0) needs an integer or i1 element type, found f64
+
+// -----
+
 func.func @reduce_add_bool(%x: !df.array<i1, [i]>, %z: i1) {
   %s = df.reduce add(%x, %z) over [i] : !df.array<i1, [i]> -> i1
   func.return

@@ -268,3 +268,17 @@ func.func @matvec_broadcast(%m: !df.array<f32, [i, j]>, %v: !df.array<f32, [j]>)
   }
   func.return %p : !df.array<f32, [i, j]>
 }
+
+// Unsigned min/max kinds: integers read as unsigned (docs/df.md), also on scans.
+// CHECK-LABEL: func.func @unsigned_kinds
+func.func @unsigned_kinds(%x: !df.array<i8, [i]>, %y: !df.array<i64, [i]>) -> (i8, i64, !df.array<i64, [i]>) {
+  %z = df.constant 0 : i8
+  %o = df.constant -1 : i64
+  %m = df.reduce umax(%x, %z) over [i] : !df.array<i8, [i]> -> i8
+  %n = df.reduce umin(%y, %o) over [i] : !df.array<i64, [i]> -> i64
+  %s = df.scan umax(%y, %o) : !df.array<i64, [i]> -> !df.array<i64, [i]>
+  func.return %m, %n, %s : i8, i64, !df.array<i64, [i]>
+}
+// CHECK:         %{{.*}} = df.reduce umax(%{{.*}}, %{{.*}}) over [i] : !df.array<i8, [i]> -> i8
+// CHECK-NEXT:    %{{.*}} = df.reduce umin(%{{.*}}, %{{.*}}) over [i] : !df.array<i64, [i]> -> i64
+// CHECK-NEXT:    %{{.*}} = df.scan umax(%{{.*}}, %{{.*}}) : !df.array<i64, [i]> -> !df.array<i64, [i]>

@@ -152,6 +152,16 @@ func.func @acc_kind_type(%n: index, %init: f32) {
 
 // -----
 
+func.func @acc_kind_umax_float(%n: index, %init: f64) {
+  %s = loop.for %i in [%n, %n) accs(%a = %init : f64 umax) {
+    loop.yield %a : f64
+  }
+  func.return
+}
+// CHECK: accumulator #0 of kind umax needs an integer type, found f64
+
+// -----
+
 func.func @results(%n: index, %init: f32) {
   %s = "loop.for"(%n, %n, %init) <{range_kind = #loop.range_kind<interval>, accs = [#loop.acc<add>], operandSegmentSizes = array<i32: 2, 1>}> ({
   ^bb0(%i: index, %a: f32):

@@ -230,3 +230,18 @@ func.func @loop_attributes(%n: index) {
 }
 // CHECK:         loop.for %{{.*}} in [%{{.*}}, %{{.*}}) attributes {tag = "outer"} {
 // CHECK-NEXT:    }
+
+// CHECK-LABEL: func.func @unsigned_accumulators
+func.func @unsigned_accumulators(%b: !loop.buf<i16>, %n: index, %init: i16) -> (i16, i16) {
+  %c0 = arith.constant 0 : index
+  %mx, %mn = loop.vecloop %i in [%c0, %n) width(8) tail(scalar) accs(%a = %init : i16 umax, %m = %init : i16 umin) {
+    %x = loop.load %b[%i] : !loop.buf<i16>
+    %t = arith.maxui %a, %x : i16
+    %u = arith.minui %m, %x : i16
+    loop.yield %t, %u : i16, i16
+  }
+  func.return %mx, %mn : i16, i16
+}
+// CHECK:         %{{.*}}, %{{.*}} = loop.vecloop %{{.*}} in [%{{.*}}, %{{.*}}) width(8) tail(scalar) accs(%{{.*}} = %{{.*}} : i16 umax, %{{.*}} = %{{.*}} : i16 umin) {
+// CHECK:           arith.maxui
+// CHECK-NEXT:      arith.minui

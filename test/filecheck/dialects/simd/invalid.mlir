@@ -144,6 +144,14 @@ func.func @hreduce_and_float(%x : vector<8xf32>) {
 
 // -----
 
+func.func @hreduce_umax_float(%x : vector<4xf64>) {
+  %r = simd.hreduce <umax> %x : vector<4xf64> -> f64
+  func.return
+}
+// CHECK: hreduce <umax> needs integer lanes, got vector<4xf64>
+
+// -----
+
 func.func @convert_lanes(%x : vector<8xi32>) {
   %r = simd.convert %x : vector<8xi32> -> vector<4xf64>
   func.return

@@ -86,3 +86,12 @@ func.func @widen_add(%a : vector<4xi64>, %x : vector<32xi8>, %b : vector<4xi32>,
   %t = simd.widen_add %b, %w signed : vector<4xi32>, vector<8xi16>
   func.return
 }
+
+// CHECK-LABEL: func.func @horizontal_unsigned
+func.func @horizontal_unsigned(%v : vector<16xi8>, %w : vector<2xi64>) -> (i8, i64) {
+  // CHECK:      %{{.*}} = simd.hreduce <umax> %{{.*}} : vector<16xi8> -> i8
+  // CHECK-NEXT: %{{.*}} = simd.hreduce <umin> %{{.*}} : vector<2xi64> -> i64
+  %r = simd.hreduce <umax> %v : vector<16xi8> -> i8
+  %o = simd.hreduce <umin> %w : vector<2xi64> -> i64
+  func.return %r, %o : i8, i64
+}
