@@ -17,9 +17,9 @@ from loopopt.targets.c import isa_table
 from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, without
 
 PINNED = {
-    "sse2": "53630fbbda5c42c54096302ac07b817ac6f2b1afbb2b0899bee745402d931f68",
-    "avx2": "d0cc80df896df09715ab25a70d4ddea3fe138083f3c9eb05c029959ab3716ba2",
-    "avx512": "3f65b89685ffedcd7dd18dc83f52f57bda5c1893ff86d4433571a9693eb5fe11",
+    "sse2": "a68f1c2f6dc942537e3bbcf710052aba82d2cdfc4d38d1d275ab01941d98e932",
+    "avx2": "6d5e2247711d9e1be991f6f82db40cc9494c3e01bbfcdbdddef8a75ad5873fbf",
+    "avx512": "6df9e73d5dc53388e8bb418ca444cf3f0e5ec1d5d23a610362b41f693ed49d55",
 }
 
 
