@@ -70,7 +70,7 @@ def lane_start(kind: AccKind, t: Attribute, init: SSAValue) -> int | float | boo
     +0.0 starts at +0.0. Its result is never -0.0 (+0.0 + -0.0 is +0.0), and +0.0 lanes zero in
     one instruction, make a masked step an AND and need no final add of the init
     (`init_is_identity`); a -0.0 start would give the same bits a little slower."""
-    if kind == AccKind.ADD and _is_float(t) and _is_constant(init, 0.0, negative=False):
+    if kind == AccKind.ADD and _is_float(t) and _is_positive_zero(init):
         return 0.0
     return neutral_element(kind, t)
 
@@ -80,12 +80,13 @@ def accumulator_start(lowering: LoopLowering, kind: AccKind, t: Attribute, init:
     return lowering.splat_constant(lane_start(kind, t, init), lowering.vector_type(t, at))
 
 
-def _is_constant(value: SSAValue, expected: float, negative: bool) -> bool:
+def _is_positive_zero(value: SSAValue) -> bool:
+    """`value` is the float constant +0.0 (not -0.0)."""
     owner = value.owner
     if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, FloatAttr):
         return False
     v = owner.value.value.data
-    return v == expected and (math.copysign(1.0, v) < 0) == negative
+    return v == 0.0 and math.copysign(1.0, v) > 0
 
 
 def _is_float(t: Attribute) -> bool:
@@ -147,8 +148,9 @@ def init_is_identity(kind: AccKind, t: Attribute, init: SSAValue, no_negative_ze
     """`init <kind> h == h` bit for bit for every h the lanes can fold to.
 
     Integers: add/or 0, mul 1, and -1. Floats: mul 1.0 and add -0.0 always; add +0.0 when
-    `no_negative_zero` (+0.0 + -0.0 is +0.0): the lanes start at +0.0 and only ever add to
-    themselves, and a round-to-nearest sum is -0.0 only when both terms are."""
+    `no_negative_zero` (+0.0 + -0.0 is +0.0): the lanes start at +0.0 (`lane_start`: only
+    for this init) and only ever add to themselves, and a round-to-nearest sum is -0.0 only
+    when both terms are."""
     owner = init.owner
     if not isinstance(owner, arith.ConstantOp) or is_mask_type(t):
         return False
