@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -16,26 +15,13 @@ from loopopt.passes.loop_deps import LoopDependencies, defined_inside, enclosing
 from loopopt.passes.loop_fusion.elem0 import IndexForm, elem0_domain, index_form
 from loopopt.passes.options import check_options
 
-TRAPPING: tuple[type[Operation], ...] = (
-    arith.DivSIOp,
-    arith.DivUIOp,
-    arith.RemSIOp,
-    arith.RemUIOp,
-    arith.FloorDivSIOp,
-    arith.CeilDivSIOp,
-    arith.CeilDivUIOp,
-)
-"""Integer division traps on a zero divisor (and INT_MIN / -1): not run speculatively."""
-
-
 def is_speculatable(op: Operation) -> bool:
-    """Effect-free and cannot trap: safe to run even when the loop runs zero times."""
-    if op.regions or not is_effect_free(op):
-        return False
-    if isinstance(op, TRAPPING):
-        divisor = index_form(op.operands[1]).constant
-        return divisor is not None and divisor not in (0, -1)
-    return True
+    """Effect-free and cannot trap: safe to run even when the loop runs zero times.
+
+    Integer division is total in loopopt (`x / 0 = 0`, `MIN / -1 = MIN`; the C printer
+    routes any divisor that may be 0 or -1 through the non-trapping `lo_div*` helpers), so
+    a division by a loop-invariant variable hoists like any other arithmetic."""
+    return not op.regions and is_effect_free(op)
 
 
 def runs_at_least_once(op: loop.LoopLike) -> bool:
@@ -71,8 +57,8 @@ class LoopLICMPass(ModulePass):
     An op in a loop body moves before the loop when its loop-dependency set
     (passes/loop_deps.py) does not contain the loop's variable, its operands are defined
     outside the loop, and running it when the loop would not is harmless:
-    effect-free arithmetic that cannot trap (integer division only by a constant other
-    than 0 and -1), `loop.dim`, and invariant loads (no write to the buffer in the loop)
+    effect-free arithmetic (every arith op is total in loopopt, integer division included:
+    docs/integer_semantics.md), `loop.dim`, and invariant loads (no write to the buffer in the loop)
     when the loop runs at least once or the load is provably in bounds (each index is the
     variable of an enclosing `[0, dim(buf, d))` loop); `speculate_loads=true` hoists
     invariant loads regardless. Stores, nested loops and ops with regions stay.

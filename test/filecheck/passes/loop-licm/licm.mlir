@@ -102,12 +102,12 @@ func.func @in_bounds(%a: !loop.buf<f32>, %b: !loop.buf<f32>, %o: !loop.buf<f32, 
 
 // -----
 
-// Division by a value that may be zero is not speculated; by a constant it is.
-// Accumulator updates depend on the loop.
+// Division is total in loopopt (x / 0 = 0), so a division by a value that may be zero
+// hoists like a division by a constant. Accumulator updates depend on the loop.
 // CHECK-LABEL: func.func @division_and_acc
-// CHECK:         %[[Q:.*]] = arith.divsi %{{.*}}, %[[C2:.*]] : i32
+// CHECK:         %[[D:.*]] = arith.divsi %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[Q:.*]] = arith.divsi %{{.*}}, %[[C2:.*]] : i32
 // CHECK-NEXT:    %{{.*}} = loop.for %[[I:.*]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:.*]] = %{{.*}} : i32 add) {
-// CHECK-NEXT:      %[[D:.*]] = arith.divsi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:      %[[S:.*]] = arith.addi %[[ACC]], %[[D]] : i32
 // CHECK-NEXT:      %[[T:.*]] = arith.addi %[[S]], %[[Q]] : i32
 // CHECK-NEXT:      loop.yield %[[T]] : i32
