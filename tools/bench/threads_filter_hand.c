@@ -249,6 +249,8 @@ static int64_t super_lo(int staged)
 }
 static int64_t v_super_lo_in(void) { return super_lo(0); }
 static int64_t v_super_lo_st(void) { return super_lo(1); }
+static int64_t v_super_lo_in2m(void) { SB = 1 << 21; int64_t c = super_lo(0); SB = 1 << 20; return c; }
+static int64_t v_super_lo_in512(void) { SB = 1 << 19; int64_t c = super_lo(0); SB = 1 << 20; return c; }
 static int64_t v_super_pf(void) { SB = 1 << 20; return super(); }
 static int64_t v_super_pf512(void) { SB = 1 << 19; int64_t c = super(); SB = 1 << 20; return c; }
 static int64_t v_lo_l3(void)
@@ -287,6 +289,8 @@ static Var VARS[] = {
     {"2T super 1Mi prefetch next", v_super_pf, 1},
     {"2T super 1Mi loopopt kernel in place", v_super_lo_in, 1},
     {"2T super 1Mi loopopt kernel stage64K+NT", v_super_lo_st, 1},
+    {"2T super 2Mi loopopt kernel in place", v_super_lo_in2m, 1},
+    {"2T super 512Ki loopopt kernel in place", v_super_lo_in512, 1},
     {"2T super 512Ki prefetch next", v_super_pf512, 1},
     {"1T count only (read rate)", v_count1, 0},
     {"2T count only (read rate)", v_count2, 0},
