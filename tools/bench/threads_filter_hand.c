@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <sched.h>
 #include <math.h>
 
 int loopopt_num_threads = 1;
@@ -247,6 +248,47 @@ static int64_t super_lo(int staged)
     for (int64_t b = 0; b < N / SB; b++) total += SCNT[0][b] + SCNT[1][b];
     return total;
 }
+/* the same in place, with a published count per half block instead of the barrier: a thread
+   waits only for the counts its place needs (thread 0 for thread 1's count of the previous
+   block, thread 1 for thread 0's of this one), so the two may drift apart by a block */
+static int64_t FCNT[2][N / 1024 + 1];
+static int64_t fwait(const int64_t *at)
+{
+    int64_t v;
+    for (int spins = 0; (v = __atomic_load_n(at, __ATOMIC_ACQUIRE)) < 0; spins++)
+        if (spins > 2000) sched_yield(); else _mm_pause();
+    return v;
+}
+static int64_t super_flags(void)
+{
+    const int64_t nsb = N / SB, half = SB / 2;
+    for (int64_t b = 0; b < nsb; b++) FCNT[0][b] = FCNT[1][b] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0; /* the count of blocks before b */
+        __atomic_store_n(&FCNT[t][0], count_pos(X + t * half, half), __ATOMIC_RELEASE);
+        for (int64_t b = 0; b < nsb; b++) {
+            const float *cur = X + b * SB + t * half;
+            const int last = b + 1 >= nsb;
+            const int64_t mine = fwait(&FCNT[t][b]);
+            float *at = OUT + base + (t ? fwait(&FCNT[0][b]) : 0);
+            int64_t left = mine;
+            for (int64_t j = 0; j < half; j += PIECE) {
+                if (!last)
+                    for (int64_t l = 0; l < PIECE; l += 16) _mm_prefetch((const char *)(cur + SB + j + l), _MM_HINT_T1);
+                int64_t c = filter_scale__chunk(cur + j, PIECE, A, at, left);
+                at += c; left -= c;
+            }
+            if (!last) __atomic_store_n(&FCNT[t][b + 1], count_pos(cur + SB, half), __ATOMIC_RELEASE);
+            base += fwait(&FCNT[0][b]) + fwait(&FCNT[1][b]);
+        }
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < N / SB; b++) total += FCNT[0][b] + FCNT[1][b];
+    return total;
+}
+static int64_t v_super_flags(void) { return super_flags(); }
 static int64_t v_super_lo_in(void) { return super_lo(0); }
 static int64_t v_super_lo_st(void) { return super_lo(1); }
 static int64_t v_super_lo_in2m(void) { SB = 1 << 21; int64_t c = super_lo(0); SB = 1 << 20; return c; }
@@ -288,6 +330,7 @@ static Var VARS[] = {
     {"2T chunk count-first chain, stage+NT", v_chain_nt, 1},
     {"2T super 1Mi prefetch next", v_super_pf, 1},
     {"2T super 1Mi loopopt kernel in place", v_super_lo_in, 1},
+    {"2T super 1Mi loopopt kernel in place, counts published", v_super_flags, 1},
     {"2T super 1Mi loopopt kernel stage64K+NT", v_super_lo_st, 1},
     {"2T super 2Mi loopopt kernel in place", v_super_lo_in2m, 1},
     {"2T super 512Ki loopopt kernel in place", v_super_lo_in512, 1},
