@@ -185,33 +185,10 @@ static int64_t v_chain_nt(void) { return chain(1); }
 static int64_t SB = 1 << 20;
 #define PIECE 4096
 static int64_t SCNT[2][N / 1024 + 1];
-static int64_t super(void)
-{
-    const int64_t nsb = N / SB, half = SB / 2;
-#pragma omp parallel num_threads(2)
-    {
-        const int t = omp_get_thread_num();
-        int64_t base = 0;
-        SCNT[t][0] = count_pos(X + t * half, half);
-        for (int64_t b = 0; b < nsb; b++) {
-#pragma omp barrier
-            CState c;
-            cs_begin(&c, OUT + base + (t ? SCNT[0][b] : 0), STAGE[t], 1024);
-            const float *cur = X + b * SB + t * half;
-            const int more = b + 1 < nsb;
-            cs_feed(&c, cur, half, A, more ? cur + SB : NULL);
-            if (more) SCNT[t][b + 1] = count_pos(cur + SB, half); /* from the caches: prefetched */
-            cs_end(&c);
-            base += SCNT[0][b] + SCNT[1][b];
-        }
-    }
-    int64_t total = 0;
-    for (int64_t b = 0; b < N / SB; b++) total += SCNT[0][b] + SCNT[1][b];
-    return total;
-}
-/* super-blocks with loopopt's own (fast, unrolled) compaction kernel, piecewise, prefetching the
-   next block's piece first; into the output (capacity = the exact count left: no spill into the
-   neighbour's range) or into a 64 KiB stage flushed with non-temporal whole lines */
+/* staged 0: loopopt's own (fast, unrolled) compaction kernel, piecewise, prefetching the next
+   block's piece first, into the output (capacity = the exact count left: no spill into the
+   neighbour's range); 1: the same into a 64 KiB stage flushed with non-temporal whole lines;
+   2: the hand staged compaction (4 KiB stage) */
 static int64_t super_lo(int staged)
 {
     const int64_t nsb = N / SB, half = SB / 2;
@@ -226,20 +203,27 @@ static int64_t super_lo(int staged)
             const int last = b + 1 >= nsb;
             float *at = OUT + base + (t ? SCNT[0][b] : 0);
             int64_t left = SCNT[t][b];
-            Sink sk = {at, ((uintptr_t)at & 63u) == 0};
-            int64_t k = 0;
-            for (int64_t j = 0; j < half; j += PIECE) {
-                if (!last)
-                    for (int64_t l = 0; l < PIECE; l += 16) _mm_prefetch((const char *)(cur + SB + j + l), _MM_HINT_T1);
-                if (staged) {
-                    k += filter_scale__chunk(cur + j, PIECE, A, STAGE[t] + k, PIECE);
-                    if (k >= 8192) flush(&sk, STAGE[t], &k, 0);
-                } else {
-                    int64_t c = filter_scale__chunk(cur + j, PIECE, A, at, left);
-                    at += c; left -= c;
+            if (staged == 2) { /* the hand staged compaction, prefetching the whole next half */
+                CState c;
+                cs_begin(&c, at, STAGE[t], 1024);
+                cs_feed(&c, cur, half, A, last ? NULL : cur + SB);
+                cs_end(&c);
+            } else {
+                Sink sk = {at, ((uintptr_t)at & 63u) == 0};
+                int64_t k = 0;
+                for (int64_t j = 0; j < half; j += PIECE) {
+                    if (!last)
+                        for (int64_t l = 0; l < PIECE; l += 16) _mm_prefetch((const char *)(cur + SB + j + l), _MM_HINT_T1);
+                    if (staged) {
+                        k += filter_scale__chunk(cur + j, PIECE, A, STAGE[t] + k, PIECE);
+                        if (k >= 8192) flush(&sk, STAGE[t], &k, 0);
+                    } else {
+                        int64_t c = filter_scale__chunk(cur + j, PIECE, A, at, left);
+                        at += c; left -= c;
+                    }
                 }
+                if (staged) { flush(&sk, STAGE[t], &k, 1); _mm_sfence(); }
             }
-            if (staged) { flush(&sk, STAGE[t], &k, 1); _mm_sfence(); }
             if (!last) SCNT[t][b + 1] = count_pos(cur + SB, half);
             base += SCNT[0][b] + SCNT[1][b];
         }
@@ -293,8 +277,8 @@ static int64_t v_super_lo_in(void) { return super_lo(0); }
 static int64_t v_super_lo_st(void) { return super_lo(1); }
 static int64_t v_super_lo_in2m(void) { SB = 1 << 21; int64_t c = super_lo(0); SB = 1 << 20; return c; }
 static int64_t v_super_lo_in512(void) { SB = 1 << 19; int64_t c = super_lo(0); SB = 1 << 20; return c; }
-static int64_t v_super_pf(void) { SB = 1 << 20; return super(); }
-static int64_t v_super_pf512(void) { SB = 1 << 19; int64_t c = super(); SB = 1 << 20; return c; }
+static int64_t v_super_pf(void) { SB = 1 << 20; return super_lo(2); }
+static int64_t v_super_pf512(void) { SB = 1 << 19; int64_t c = super_lo(2); SB = 1 << 20; return c; }
 static int64_t v_lo_l3(void)
 {
     int64_t c = 0;
