@@ -6,7 +6,7 @@ Structured loops sit between the loop-free `df` dialect and the target `simd` di
 * `loop.vecloop`  — VecLoop: the same body run lane-wise (SPMD) W lanes at a time, plus a tail;
 * `loop.predloop` — PredLoop: a vecloop whose body runs only on the lanes its `pred` selects;
 * `loop.zip`      — Zip: named buffer streams walked together over one range;
-* `loop.load` / `loop.store` / `loop.append`, `loop.dim`, `loop.alloc` / `loop.dealloc`.
+* `loop.load` / `loop.store` / `loop.append`, `loop.dim` (`loop.call_dim`), `loop.alloc` / `loop.dealloc`.
 
 A LoopRange is `[%lo, %hi)` (interval, unit step) or `range(%start, %end, %step)`
 (range_desc; start, start+step, ... while before end, either sign of step). An accumulator
@@ -104,6 +104,7 @@ __all__ = [
     "AppendOp",
     "LaneScanOp",
     "BufType",
+    "CallDimOp",
     "DeallocOp",
     "DimOp",
     "ForOp",
@@ -191,6 +192,44 @@ class DimOp(IRDLOperation):
         rank = _buf_type(self.buf).rank.data
         if not 0 <= self.dim.value.data < rank:
             raise VerifyException(f"dimension {self.dim.value.data} out of range for a rank-{rank} buffer")
+
+
+PARALLEL_ATTR = "loop.parallel"
+"""The func attribute holding a kernel's parallel plan (passes/loop_parallelize.py)."""
+
+
+@irdl_op_definition
+class CallDimOp(IRDLOperation):
+    """The length of a rank-1 buffer's axis over the whole kernel call, in a kernel with a
+    `loop.parallel` plan: its driver runs the kernel on chunks (offset pointers, the chunk's
+    length), so `loop.dim` is the chunk's length and this is the driver's n (the first input's
+    length; every buffer of a split kernel is on that axis). Run unsplit it is `loop.dim %b, 0`.
+
+    `%n = loop.call_dim %b : !loop.buf<f32>`
+
+    For decisions that must not depend on the split, only on the call: a map streams its
+    output when the whole output reaches the threshold (loop_to_simd/vecloop.emit_streaming).
+    The C target passes it to `<k>__chunk` as one more parameter (targets/c_parallel.py)."""
+
+    name = "loop.call_dim"
+
+    buf = operand_def(BufType)
+    result = result_def(IndexType())
+
+    assembly_format = "$buf attr-dict `:` type($buf)"
+    traits = traits_def(Pure())
+
+    def __init__(self, buf: SSAValue | Operation):
+        super().__init__(operands=[buf], result_types=[IndexType()])
+
+    def verify_(self) -> None:
+        if _buf_type(self.buf).rank.data != 1:
+            raise VerifyException("loop.call_dim of a buffer that is not rank 1")
+        f = self.parent_op()
+        while f is not None and f.name != "func.func":
+            f = f.parent_op()
+        if f is None or PARALLEL_ATTR not in f.attributes:
+            raise VerifyException("loop.call_dim outside a kernel with a loop.parallel plan (its driver passes the length)")
 
 
 @irdl_op_definition
@@ -1175,6 +1214,7 @@ Loop = Dialect(
     [
         # buffers
         DimOp,
+        CallDimOp,
         AllocOp,
         DeallocOp,
         LoadOp,

@@ -182,6 +182,11 @@ class LoopFunctions(InterpreterFunctions):
         buf = _buffer(op, args[0], op.buf.type)
         return (np.int64(buf.shape[op.dim.value.data]),)
 
+    @impl(loop.CallDimOp)
+    def run_call_dim(self, interpreter: Interpreter, op: loop.CallDimOp, args: PythonValues):
+        """The interpreter runs a parallel kernel unsplit: the whole call is this one."""
+        return (np.int64(_buffer(op, args[0], op.buf.type).shape[0]),)
+
     @impl(loop.AllocOp)
     def run_alloc(self, interpreter: Interpreter, op: loop.AllocOp, args: PythonValues):
         t = op.result.type

@@ -32,8 +32,10 @@ from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute
 
 from loopopt.diagnostics import LoopoptDiagnostic
+from loopopt.dialects import loop
 from loopopt.lowering import abi
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
+from loopopt.targets.c_printer import CALL_DIM_PARAM
 
 PREAMBLE = r"""#include <stdlib.h>
 #include <string.h>
@@ -184,44 +186,9 @@ def _param_type(p: str) -> str:
     return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
 
 
-_STREAM_DECISION = re.compile(r"^(?P<indent>[ ]+)_Bool (?P<var>stream(?:_[0-9]+)?) = (?P<bytes>[A-Za-z_][A-Za-z0-9_]*) >= (?P<thr>[0-9]+);$", re.M)
-"""The lowering's streaming decision (loop_to_simd/vecloop.emit_streaming): the bytes the map
-stores, `trips * sizeof(T)`, against the CPU's threshold."""
-
-
-def _stream_by_whole_call(f: FuncOp, body: str, length: str, params: list[str]) -> tuple[str, str | None]:
-    """The chunk's body with each streaming decision taken on the whole call's output, and
-    the name of the parameter (the call's n) it now reads; `(body, None)` when it streams nothing.
-
-    A chunk is the serial kernel on a range, so it would decide from the range's bytes: with t
-    threads an output between the threshold and t times it would be written with plain stores
-    (and their read-for-ownership traffic) although the serial kernel streams it. The map's
-    loop runs over [0, length) (the plan's shape), so `bytes / length` is sizeof(T) exactly
-    and `bytes / length * n` the whole output's bytes."""
-    if not _STREAM_DECISION.search(body):
-        if re.search(r"_stream_(?:ps|pd|si\d+)\(", body):
-            raise LoopoptDiagnostic(f"@{f.sym_name.data}: a parallel kernel streams its stores but its streaming decision was not found", f)
-        return body, None
-    taken = {_param_name(p) for p in params}
-    whole, k = "lo_whole", 1
-    while whole in taken or re.search(rf"\b{whole}\b", body):
-        whole, k = f"lo_whole_{k}", k + 1
-
-    def by_whole(m: re.Match[str]) -> str:
-        per = f"{m['bytes']} / ({length} > 0 ? {length} : 1)"
-        return f"{m['indent']}_Bool {m['var']} = {per} * {whole} >= {m['thr']}; /* the whole call's output */"
-
-    return _STREAM_DECISION.sub(by_whole, body), whole
-
-
-def _c_position(f: FuncOp, index: int) -> int:
-    """The C parameter position of ABI argument `index` (a buffer is a pointer and a length)."""
-    return sum(2 if isinstance(a, abi.BufferArg) else 1 for a in abi.kernel_args(f)[:index])
-
-
-def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: str | None) -> str:
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: bool) -> str:
     """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
-    `whole` (its parameter's name) is set."""
+    `whole` (the kernel reads `loop.call_dim`)."""
     name = f.sym_name.data
     chunk_fn = f"{name}__chunk"
     args = abi.kernel_args(f)
@@ -485,12 +452,14 @@ def parallelize(module: ModuleOp, code: str) -> str:
         params = [p.strip() for p in m.group("params").split(",")] if m.group("params") != "void" else []
         end = code.find("\n}\n", m.end())  # the printer closes a function at column 0
         end = len(code) if end < 0 else end + 3
-        first_in = next(a for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output)
-        length = _param_name(params[_c_position(f, first_in.index) + 1])
-        body, whole = _stream_by_whole_call(f, code[m.end() : end], length, params)
-        extra = f", int64_t {whole}" if whole else ""
-        head = f"static {ret} {name}__chunk({m.group('params')}{extra})\n{{"
-        code = code[: m.start()] + head + body + code[end:]
+        # a `loop.call_dim` (the streaming decision of a map: the whole call's output) is the
+        # chunk's last parameter (c_printer.CALL_DIM_PARAM); the driver passes its n there
+        whole = any(isinstance(o, loop.CallDimOp) for o in f.walk())
+        if whole:
+            assert _param_name(params[-1]) == CALL_DIM_PARAM
+            params = params[:-1]
+        head = f"static {ret} {name}__chunk({m.group('params')})\n{{"
+        code = code[: m.start()] + head + code[m.end() : end] + code[end:]
         drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code

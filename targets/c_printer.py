@@ -40,6 +40,11 @@ from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, s
 
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
 
+CALL_DIM_PARAM = "loopopt_call_len"
+"""The C parameter a `loop.call_dim` reads: the whole call's length, which a parallel kernel's
+driver passes to its chunk last (targets/c_parallel.py). The `loopopt` prefix is reserved for
+generated code (user names get `v_`), and its only other names are global runtime symbols."""
+
 WRITERS = (loop.StoreOp, loop.AppendOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
 _LIVE_ANYWAY = (*WRITERS, loop.AllocOp)
 
@@ -131,6 +136,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
             arith.CmpfOp: self._cmp,
             arith.CmpiOp: self._cmp,
             loop.DimOp: self._dim,
+            loop.CallDimOp: lambda o: None,  # a parameter (print), inline like a length
             loop.AllocOp: self._alloc,
             loop.DeallocOp: self._dealloc,
             loop.LoadOp: self._loop_load,
@@ -191,6 +197,13 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
                 self.kernel.ret_ptrs.append(name)
                 self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
+        calls = [o for o in op.walk() if isinstance(o, loop.CallDimOp)]
+        if calls:  # the whole call's length: the driver passes it to the chunk (c_parallel)
+            self.used_names.add(CALL_DIM_PARAM)
+            self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
+            self.kernel.param_names.append(CALL_DIM_PARAM)
+            for o in calls:
+                self.exprs[o.result] = CALL_DIM_PARAM
         self.block(op.body.block)
         body = "\n".join(self.lines)
         unused = [p for p in self.kernel.param_names if not re.search(rf"\b{re.escape(p)}\b", body)]

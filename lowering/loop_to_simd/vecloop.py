@@ -44,12 +44,14 @@ from typing import Any
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType
+from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
+from loopopt.dialects.loop import PARALLEL_ATTR
 from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
@@ -267,6 +269,29 @@ def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> l
     return store
 
 
+def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
+    """The trips the streaming decision reads: the loop's, or in a kernel that
+    loop-parallelize split (`loop.parallel`) the whole call's, `loop.call_dim` of the buffer
+    whose length bounds the loop (such loops run over [0, loop.dim %b, 0)).
+
+    A chunk of the call is the kernel on a range, so deciding from the range's trips would
+    store an output between the threshold and t times it plainly on t threads (with
+    read-for-ownership traffic) where the serial kernel streams it. Same stores either way:
+    only the instruction differs, never the bits."""
+    op = lowering.source
+    f = op.parent_op()
+    while f is not None and not isinstance(f, FuncOp):
+        f = f.parent_op()
+    if f is None or PARALLEL_ATTR not in f.attributes:
+        return br.trips
+    dim = op.upper.owner
+    if constant_of(op.lower) != 0 or not isinstance(dim, loop.DimOp):
+        raise LoopoptDiagnostic("a loop of a parallel kernel not over [0, loop.dim %b, 0): its streaming decision needs the whole call's length", op)
+    whole = lowering.emit_pre(loop.CallDimOp(dim.buf)).results[0]
+    whole.name_hint = "call_len"
+    return whole
+
+
 def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
                    threshold: int) -> BlockRange:  # fmt: skip
     """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
@@ -275,7 +300,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     No branch decides: when the output is small the peel count and the streamed iterations are
     0, so both loops have empty ranges and the ordinary loops that follow run everything.
     ```
-    %big  = arith.cmpi sge, trips * sizeof(T), threshold
+    %big  = arith.cmpi sge, trips * sizeof(T), threshold      // the whole call's trips: call_trips
     %peel = arith.select %big, min(simd.align_offset %out[lo + c], trips), 0
     loop.for %i in [lo, lo + peel) { the source body }                 // scalar
     %nt   = arith.select %big, whole K*W blocks of (trips - peel), 0
@@ -289,7 +314,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     elt = store.buf_type.element_type
     esize = element_bits(elt) // 8
     zero = lowering.index_const(0)
-    nbytes = pre(arith.MuliOp(br.trips, lowering.index_const(esize))).results[0]
+    nbytes = pre(arith.MuliOp(call_trips(lowering, br), lowering.index_const(esize))).results[0]
     big = pre(arith.CmpiOp(nbytes, pre(const_op(threshold, index)).results[0], "sge")).results[0]
     big.name_hint = "stream"
     _, offset = store.affine_indices[0].normalized()

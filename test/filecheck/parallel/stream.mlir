@@ -1,17 +1,38 @@
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' | filecheck %s --check-prefix=IR
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' | filecheck %s --check-prefix=IRSERIAL
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s
 // RUN: loop-opt %s -p 'loop-pipeline{target=sse2 parallel=2}' -t c | filecheck %s --check-prefix=SSE2
 // RUN: loop-opt %s -p 'loop-pipeline{target=scalar parallel=2}' -t c | filecheck %s --check-prefix=SCALAR
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefix=SERIAL
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=NAMES
 // A parallel map streams its output when the *whole call's* output reaches the CPU's
-// streaming threshold (zen4: 16 MiB), not when one chunk's does: the chunk takes the call's n
-// last (lo_whole) and its decision scales its bytes per element by it. Otherwise an output
-// between the threshold and t times it would be streamed serially and stored plainly (with
-// read-for-ownership traffic) by t threads. Serial C is unchanged.
+// streaming threshold (zen4: 16 MiB), not when one chunk's does. The decision is the
+// lowering's (loop_to_simd/vecloop.call_trips): in a kernel with a loop.parallel plan it
+// reads `loop.call_dim` (the whole call's length) instead of the loop's trips; the C printer
+// makes that the chunk's last parameter (loopopt_call_len) and the driver passes its n.
+// Otherwise an output between the threshold and t times it would be streamed serially and
+// stored plainly (with read-for-ownership traffic) by t threads. Serial IR and C unchanged.
 
-// CHECK-LABEL: static void axpb__chunk(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len, int64_t lo_whole)
-// CHECK:         int64_t [[BYTES:v[_0-9]*]] = trips * 4;
-// CHECK-NEXT:    _Bool stream = [[BYTES]] / (x_len > 0 ? x_len : 1) * lo_whole >= 16777216; /* the whole call's output */
+// IR-LABEL:  func.func @axpb(
+// IR:          %n_i = loop.dim %x, 0 : !loop.buf<f32>
+// IR:          %call_len = loop.call_dim %x : !loop.buf<f32>
+// IR-NEXT:     %[[SZ:.*]] = arith.constant 4 : index
+// IR-NEXT:     %[[BYTES:.*]] = arith.muli %call_len, %[[SZ]] : index
+// IR-NEXT:     %[[T:.*]] = arith.constant 16777216 : index
+// IR-NEXT:     %stream = arith.cmpi sge, %[[BYTES]], %[[T]] : index
+// IR:          simd.store {{.*}} aligned nontemporal
+// IR-LABEL:  func.func @sum(
+// IR-NOT:      loop.call_dim
+// IR-LABEL:  func.func @scale(
+
+// IRSERIAL-NOT: loop.call_dim
+// IRSERIAL:     %trips = arith.maxsi %n_i, %c0 : index
+// IRSERIAL:     %[[BYTES:.*]] = arith.muli %trips, %{{.*}} : index
+// IRSERIAL:     %stream = arith.cmpi sge, %[[BYTES]], %{{.*}} : index
+
+// CHECK-LABEL: static void axpb__chunk(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len, int64_t loopopt_call_len)
+// CHECK:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// CHECK-NEXT:    _Bool stream = [[BYTES]] >= 16777216;
 // CHECK:         _mm512_stream_ps(
 // CHECK-LABEL: static float sum__chunk(const float *restrict x, int64_t x_len)
 // CHECK-LABEL: void axpb(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
@@ -20,19 +41,20 @@
 // CHECK:           axpb__chunk(x, x_len, a, b, out, out_len, lo_n); return;
 // CHECK:           axpb__chunk(x + lo_lo, lo_len, a, b, out + lo_lo, lo_len, lo_n);
 // CHECK-LABEL: float sum(const float *restrict x, int64_t x_len)
-// CHECK-NOT:     lo_whole
+// CHECK-NOT:     loopopt_call_len
 // CHECK:           lo_part0[lo_c] = sum__chunk(x + lo_lo, lo_len);
 
-// SSE2-LABEL: static void axpb__chunk({{.*}}, int64_t out_len, int64_t lo_whole)
-// SSE2:         _Bool stream = {{v[_0-9]*}} / (x_len > 0 ? x_len : 1) * lo_whole >= 4194304; /* the whole call's output */
+// SSE2-LABEL: static void axpb__chunk({{.*}}, int64_t out_len, int64_t loopopt_call_len)
+// SSE2:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// SSE2-NEXT:    _Bool stream = [[BYTES]] >= 4194304;
 // SSE2:         _mm_stream_ps(
 // SSE2:         axpb__chunk(x + lo_lo, lo_len, a, b, out + lo_lo, lo_len, lo_n);
 
-// SCALAR-NOT:   lo_whole
+// SCALAR-NOT:   loopopt_call_len
 // SCALAR:       static void axpb__chunk(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
 // SCALAR:       axpb__chunk(x + lo_lo, lo_len, a, b, out + lo_lo, lo_len);
 
-// SERIAL-NOT:   lo_whole
+// SERIAL-NOT:   loopopt_call_len
 // SERIAL:       void axpb(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
 // SERIAL:         _Bool stream = v >= 16777216;
 func.func @axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
@@ -51,16 +73,17 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
   func.return %s : f32
 }
 
-// A parameter named lo_whole: the printer reserves lo_ names (v_lo_whole), so the chunk's
-// extra parameter keeps its name.
-// NAMES-LABEL: static void scale__chunk(const float *restrict x, int64_t x_len, float v_lo_whole, float *restrict out, int64_t out_len, int64_t lo_whole)
-// NAMES:         _Bool stream = {{v[_0-9]*}} / (x_len > 0 ? x_len : 1) * lo_whole >= 16777216; /* the whole call's output */
+// A parameter named loopopt_call_len: the printer reserves the loopopt prefix
+// (v_loopopt_call_len), so the chunk's extra parameter keeps its name.
+// NAMES-LABEL: static void scale__chunk(const float *restrict x, int64_t x_len, float v_loopopt_call_len, float *restrict out, int64_t out_len, int64_t loopopt_call_len)
+// NAMES:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// NAMES-NEXT:    _Bool stream = [[BYTES]] >= 16777216;
 // NAMES-LABEL: void scale(
-// NAMES:           scale__chunk(x + lo_lo, lo_len, v_lo_whole, out + lo_lo, lo_len, lo_n);
-func.func @scale(%x: !df.array<f32, [i]>, %lo_whole: f32) -> !df.array<f32, [i]> {
+// NAMES:           scale__chunk(x + lo_lo, lo_len, v_loopopt_call_len, out + lo_lo, lo_len, lo_n);
+func.func @scale(%x: !df.array<f32, [i]>, %loopopt_call_len: f32) -> !df.array<f32, [i]> {
   %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
   ^bb0(%e: f32):
-    %m = arith.mulf %lo_whole, %e : f32
+    %m = arith.mulf %loopopt_call_len, %e : f32
     df.yield %m : f32
   }
   func.return %r : !df.array<f32, [i]>

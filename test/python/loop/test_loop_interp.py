@@ -92,6 +92,21 @@ def test_for_map_store():
     np.testing.assert_array_equal(o, x * np.float32(3) + np.float32(3))
 
 
+CALL_DIM = """
+func.func @whole(%b: !loop.buf<f32>) -> index attributes {loop.parallel = {}} {
+  %n = loop.call_dim %b : !loop.buf<f32>
+  func.return %n : index
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 37])
+def test_call_dim_is_the_length_when_run_unsplit(n):
+    """The interpreter runs a parallel kernel as one call: the whole call's length is the buffer's."""
+    (got,) = run(CALL_DIM, "whole", np.zeros(n, np.float32))
+    assert got == n
+
+
 RANGE_STEP = """
 func.func @strided(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %start: index, %end: index, %step: index) -> i32 {
   %z = arith.constant 0 : i32

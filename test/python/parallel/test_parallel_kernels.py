@@ -193,9 +193,9 @@ ranges below it."""
 
 @pytest.mark.parametrize("isa", isa_params(("sse2", "avx2", "avx512")))
 def test_parallel_map_streams_by_the_whole_output_and_matches_serial(isa):
-    """A chunk decides non-temporal stores from the whole call's output (targets/c_parallel.py
-    `_stream_by_whole_call`), so a range below the threshold streams when the call is above
-    it: its peel aligns its own (unaligned: the views are offset by one element) range.
+    """A chunk decides non-temporal stores from the whole call's output (`loop.call_dim`,
+    loop_to_simd/vecloop.call_trips), so a range below the threshold streams when the call is
+    above it: its peel aligns its own (unaligned: the views are offset by one element) range.
     Outputs around the threshold and around the range boundaries of 1-4 threads are
     bit-identical to the serial kernel (which is numpy's but for fma contraction)."""
     spelled = LoopPipelinePass(target=isa, parallel=-1, stream_bytes=STREAM_BYTES).spelling(set(_all_passes()))

@@ -22,6 +22,22 @@ func.func @dim_range(%b: !loop.buf<f32, 2>) {
 
 // -----
 
+func.func @call_dim_serial(%b: !loop.buf<f32>) {
+  %n = loop.call_dim %b : !loop.buf<f32>
+  func.return
+}
+// CHECK: loop.call_dim outside a kernel with a loop.parallel plan (its driver passes the length)
+
+// -----
+
+func.func @call_dim_rank(%m: !loop.buf<f32, 2>) attributes {loop.parallel = {}} {
+  %n = loop.call_dim %m : !loop.buf<f32, 2>
+  func.return
+}
+// CHECK: loop.call_dim of a buffer that is not rank 1
+
+// -----
+
 func.func @alloc_sizes(%n: index) {
   %t = loop.alloc(%n) : !loop.buf<f32, 2>
   func.return

@@ -21,6 +21,15 @@ func.func @buffers(%b: !loop.buf<f32>, %m: !loop.buf<i32, 2>) {
 // CHECK-NEXT:    loop.dealloc %[[T2]] : !loop.buf<i1, 2>
 // CHECK-NEXT:    func.return
 
+// The whole call's length, in a kernel a parallel driver splits (docs/threads.md).
+// CHECK-LABEL: func.func @call_dim
+func.func @call_dim(%b: !loop.buf<f32>) -> index attributes {loop.parallel = {}} {
+  %n = loop.call_dim %b : !loop.buf<f32>
+  func.return %n : index
+}
+// CHECK-NEXT:    %[[N:.*]] = loop.call_dim %{{.*}} : !loop.buf<f32>
+// CHECK-NEXT:    func.return %[[N]] : index
+
 // Affine indices: coefficients, offsets, negative terms, several variables, constants, rank 2.
 // CHECK-LABEL: func.func @access
 func.func @access(%b: !loop.buf<f32>, %m: !loop.buf<f32, 2>, %i: index, %j: index) {

@@ -1,0 +1,363 @@
+/* filter->map (out = a*x[x>0], 16 Mi f32, half selected) on 1 and 2 threads: loopopt's kernel and
+   driver against hand-written OpenMP strategies, in one process, the variants rotated every round
+   (docs/threads.md, "Zen 4 (session 20)"). Timing probe, not part of the build or the tests.
+
+     python -c 'from loopopt.tools.bench.threads import SOURCE; print(SOURCE)' > fs.mlir   # its @filter_scale
+     loop-opt fs.mlir -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c -o fs_par.c
+     gcc -O3 -march=native -fopenmp -o threads_filter_hand threads_filter_hand.c -lm && ./threads_filter_hand 201
+
+   Prints best / first quartile / median ms per variant. Every filter variant is checked against a
+   scalar reference once. The hand map's 2-thread / 1-thread ratio in the same run tells whether
+   the VM's second vCPU adds bandwidth at the time (docs/threads.md: bimodal). */
+#define _GNU_SOURCE
+#include <immintrin.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <sched.h>
+#include <math.h>
+
+int loopopt_num_threads = 1;
+int loopopt_parallel_calls = 0;
+#include "fs_par.c" /* loopopt's kernel: filter_scale (driver) and its static filter_scale__chunk */
+
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }
+
+static int64_t count_pos(const float *restrict x, int64_t n)
+{
+    int64_t c = 0, i = 0;
+    const __m512 z = _mm512_setzero_ps();
+    for (; i + 64 <= n; i += 64)
+        c += __builtin_popcount(_mm512_cmp_ps_mask(_mm512_loadu_ps(x + i), z, _CMP_GT_OQ))
+           + __builtin_popcount(_mm512_cmp_ps_mask(_mm512_loadu_ps(x + i + 16), z, _CMP_GT_OQ))
+           + __builtin_popcount(_mm512_cmp_ps_mask(_mm512_loadu_ps(x + i + 32), z, _CMP_GT_OQ))
+           + __builtin_popcount(_mm512_cmp_ps_mask(_mm512_loadu_ps(x + i + 48), z, _CMP_GT_OQ));
+    for (; i < n; i++) c += x[i] > 0;
+    return c;
+}
+
+/* in place, like the serial kernel; masked: stores only the selected lanes (no write past the count) */
+static int64_t compact_plain(const float *restrict x, int64_t n, float a, float *restrict out, int masked)
+{
+    int64_t k = 0, i = 0;
+    const __m512 z = _mm512_setzero_ps(), va = _mm512_set1_ps(a);
+    for (; i + 16 <= n; i += 16) {
+        __m512 e = _mm512_loadu_ps(x + i);
+        __mmask16 m = _mm512_cmp_ps_mask(e, z, _CMP_GT_OQ);
+        __m512 v = _mm512_mul_ps(va, e);
+        int p = __builtin_popcount(m);
+        if (masked) _mm512_mask_storeu_ps(out + k, (__mmask16)((1u << p) - 1u), _mm512_maskz_compress_ps(m, v));
+        else _mm512_storeu_ps(out + k, _mm512_maskz_compress_ps(m, v));
+        k += p;
+    }
+    for (; i < n; i++) if (x[i] > 0) out[k++] = a * x[i];
+    return k;
+}
+
+/* compaction into a small staging buffer (L1/L2), whole output lines written non-temporally;
+   the partial lines at both ends with plain stores (neighbouring ranges share them) */
+typedef struct { float *d; int aligned; } Sink;
+static void flush(Sink *s, float *stage, int64_t *k, int last)
+{
+    int64_t j = 0;
+    if (!s->aligned) {
+        int64_t h = (int64_t)(((0u - (uintptr_t)s->d) & 63u) / 4u);
+        if (h > *k) h = *k;
+        memcpy(s->d, stage, 4 * h);
+        s->d += h; j = h;
+        s->aligned = ((uintptr_t)s->d & 63u) == 0;
+        if (!s->aligned) { *k = 0; return; } /* everything written (only when *k < h) */
+    }
+    int64_t lines = (*k - j) / 16;
+    for (int64_t l = 0; l < lines; l++)
+        _mm512_stream_ps(s->d + 16 * l, _mm512_loadu_ps(stage + j + 16 * l));
+    s->d += 16 * lines; j += 16 * lines;
+    int64_t r = *k - j;
+    if (last) { memcpy(s->d, stage + j, 4 * r); s->d += r; *k = 0; return; }
+    _mm512_storeu_ps(stage, _mm512_loadu_ps(stage + j)); /* r < 16 */
+    *k = r;
+}
+typedef struct { Sink s; float *stage; int64_t k, stg, total; } CState;
+static void cs_begin(CState *c, float *out, float *stage, int64_t stg) { c->s.d = out; c->s.aligned = ((uintptr_t)out & 63u) == 0; c->stage = stage; c->k = 0; c->stg = stg; c->total = 0; }
+/* n: a multiple of 16; pf: prefetch the line at the same place of another range (NULL: none) */
+static inline void cs_feed(CState *c, const float *restrict x, int64_t n, float a, const float *pf)
+{
+    const __m512 z = _mm512_setzero_ps(), va = _mm512_set1_ps(a);
+    int64_t k = c->k, total = c->total;
+    float *stage = c->stage;
+    for (int64_t i = 0; i < n; i += 16) {
+        if (pf) _mm_prefetch((const char *)(pf + i), _MM_HINT_T1);
+        __m512 e = _mm512_loadu_ps(x + i);
+        __mmask16 m = _mm512_cmp_ps_mask(e, z, _CMP_GT_OQ);
+        _mm512_storeu_ps(stage + k, _mm512_maskz_compress_ps(m, _mm512_mul_ps(va, e)));
+        int p = __builtin_popcount(m);
+        k += p; total += p;
+        if (k >= c->stg) flush(&c->s, stage, &k, 0);
+    }
+    c->k = k; c->total = total;
+}
+static int64_t cs_end(CState *c) { flush(&c->s, c->stage, &c->k, 1); _mm_sfence(); return c->total; }
+static int64_t compact_stream(const float *restrict x, int64_t n, float a, float *restrict out, float *stage, int64_t stg)
+{
+    CState c;
+    cs_begin(&c, out, stage, stg);
+    int64_t whole = n / 16 * 16;
+    cs_feed(&c, x, whole, a, NULL);
+    for (int64_t i = whole; i < n; i++) if (x[i] > 0) { c.stage[c.k++] = a * x[i]; c.total++; }
+    return cs_end(&c);
+}
+
+static void map_nt(const float *restrict x, float *restrict y, int64_t n)
+{
+    const __m512 two = _mm512_set1_ps(2.0f), one = _mm512_set1_ps(1.0f);
+    for (int64_t i = 0; i < n; i += 16)
+        _mm512_stream_ps(y + i, _mm512_fmadd_ps(two, _mm512_load_ps(x + i), one));
+    _mm_sfence();
+}
+
+#define N (1 << 24)
+#define CS 32768
+static float *X, *OUT, *Y;
+static float A = 2.0f;
+static int64_t CNT[N / CS + 1];
+static int64_t OFF[N / CS + 2];
+static float *STAGE[2];
+
+static int64_t v_lo1(void) { loopopt_num_threads = 1; return filter_scale(X, N, A, OUT, N); }
+static int64_t v_lo2(void) { loopopt_num_threads = 2; return filter_scale(X, N, A, OUT, N); }
+static int64_t v_s_nt(void) { return compact_stream(X, N, A, OUT, STAGE[0], 1024); }
+static int64_t v_map1(void) { map_nt(X, Y, N); return 0; }
+static int64_t v_map2(void)
+{
+#pragma omp parallel num_threads(2)
+    { int t = omp_get_thread_num(); map_nt(X + t * (N / 2), Y + t * (N / 2), N / 2); }
+    return 0;
+}
+/* count pass over each half, then each half compacted at its offset */
+static int64_t halves(int nt)
+{
+    int64_t c0 = 0, cq[2];
+#pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        cq[t] = count_pos(X + t * (N / 4), N / 4); /* the first half's count, split */
+#pragma omp barrier
+        c0 = cq[0] + cq[1];
+        if (t == 0) (nt ? compact_stream(X, N / 2, A, OUT, STAGE[0], 1024) : compact_plain(X, N / 2, A, OUT, 1));
+        else CNT[0] = (nt ? compact_stream(X + N / 2, N / 2, A, OUT + c0, STAGE[1], 1024) : compact_plain(X + N / 2, N / 2, A, OUT + c0, 1));
+    }
+    return c0 + CNT[0];
+}
+static int64_t v_half_plain(void) { return halves(0); }
+static int64_t v_half_nt(void) { return halves(1); }
+/* chunks claimed in order: count (brings the chunk into the L2), wait for the place, publish the next, compact */
+static int64_t chain(int nt)
+{
+    const int64_t nch = N / CS;
+    int64_t next = 0;
+    OFF[0] = 0;
+    for (int64_t c = 1; c <= nch; c++) OFF[c] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        for (;;) {
+            int64_t c = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+            if (c >= nch) break;
+            const float *x = X + c * CS;
+            int64_t cnt = count_pos(x, CS), at;
+            while ((at = __atomic_load_n(&OFF[c], __ATOMIC_ACQUIRE)) < 0) _mm_pause();
+            __atomic_store_n(&OFF[c + 1], at + cnt, __ATOMIC_RELEASE);
+            if (nt) compact_stream(x, CS, A, OUT + at, STAGE[t], 1024);
+            else compact_plain(x, CS, A, OUT + at, 1);
+        }
+    }
+    return OFF[nch];
+}
+static int64_t v_chain_nt(void) { return chain(1); }
+
+/* super-blocks of SB elements: each thread compacts its half of block b (counted in the previous
+   phase) at its place while prefetching its half of block b+1, then counts that from the caches;
+   one barrier per block (the places of block b need both counts) */
+static int64_t SB = 1 << 20;
+#define PIECE 4096
+static int64_t SCNT[2][N / 1024 + 1];
+/* staged 0: loopopt's own (fast, unrolled) compaction kernel, piecewise, prefetching the next
+   block's piece first, into the output (capacity = the exact count left: no spill into the
+   neighbour's range); 1: the same into a 64 KiB stage flushed with non-temporal whole lines;
+   2: the hand staged compaction (4 KiB stage) */
+static int64_t super_lo(int staged)
+{
+    const int64_t nsb = N / SB, half = SB / 2;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0;
+        SCNT[t][0] = count_pos(X + t * half, half);
+        for (int64_t b = 0; b < nsb; b++) {
+#pragma omp barrier
+            const float *cur = X + b * SB + t * half;
+            const int last = b + 1 >= nsb;
+            float *at = OUT + base + (t ? SCNT[0][b] : 0);
+            int64_t left = SCNT[t][b];
+            if (staged == 2) { /* the hand staged compaction, prefetching the whole next half */
+                CState c;
+                cs_begin(&c, at, STAGE[t], 1024);
+                cs_feed(&c, cur, half, A, last ? NULL : cur + SB);
+                cs_end(&c);
+            } else {
+                Sink sk = {at, ((uintptr_t)at & 63u) == 0};
+                int64_t k = 0;
+                for (int64_t j = 0; j < half; j += PIECE) {
+                    if (!last)
+                        for (int64_t l = 0; l < PIECE; l += 16) _mm_prefetch((const char *)(cur + SB + j + l), _MM_HINT_T1);
+                    if (staged) {
+                        k += filter_scale__chunk(cur + j, PIECE, A, STAGE[t] + k, PIECE);
+                        if (k >= 8192) flush(&sk, STAGE[t], &k, 0);
+                    } else {
+                        int64_t c = filter_scale__chunk(cur + j, PIECE, A, at, left);
+                        at += c; left -= c;
+                    }
+                }
+                if (staged) { flush(&sk, STAGE[t], &k, 1); _mm_sfence(); }
+            }
+            if (!last) SCNT[t][b + 1] = count_pos(cur + SB, half);
+            base += SCNT[0][b] + SCNT[1][b];
+        }
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < N / SB; b++) total += SCNT[0][b] + SCNT[1][b];
+    return total;
+}
+/* the same in place, with a published count per half block instead of the barrier: a thread
+   waits only for the counts its place needs (thread 0 for thread 1's count of the previous
+   block, thread 1 for thread 0's of this one), so the two may drift apart by a block */
+static int64_t FCNT[2][N / 1024 + 1];
+static int64_t fwait(const int64_t *at)
+{
+    int64_t v;
+    for (int spins = 0; (v = __atomic_load_n(at, __ATOMIC_ACQUIRE)) < 0; spins++)
+        if (spins > 2000) sched_yield(); else _mm_pause();
+    return v;
+}
+static int64_t super_flags(void)
+{
+    const int64_t nsb = N / SB, half = SB / 2;
+    for (int64_t b = 0; b < nsb; b++) FCNT[0][b] = FCNT[1][b] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0; /* the count of blocks before b */
+        __atomic_store_n(&FCNT[t][0], count_pos(X + t * half, half), __ATOMIC_RELEASE);
+        for (int64_t b = 0; b < nsb; b++) {
+            const float *cur = X + b * SB + t * half;
+            const int last = b + 1 >= nsb;
+            const int64_t mine = fwait(&FCNT[t][b]);
+            float *at = OUT + base + (t ? fwait(&FCNT[0][b]) : 0);
+            int64_t left = mine;
+            for (int64_t j = 0; j < half; j += PIECE) {
+                if (!last)
+                    for (int64_t l = 0; l < PIECE; l += 16) _mm_prefetch((const char *)(cur + SB + j + l), _MM_HINT_T1);
+                int64_t c = filter_scale__chunk(cur + j, PIECE, A, at, left);
+                at += c; left -= c;
+            }
+            if (!last) __atomic_store_n(&FCNT[t][b + 1], count_pos(cur + SB, half), __ATOMIC_RELEASE);
+            base += fwait(&FCNT[0][b]) + fwait(&FCNT[1][b]);
+        }
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < N / SB; b++) total += FCNT[0][b] + FCNT[1][b];
+    return total;
+}
+static int64_t v_super_flags(void) { return super_flags(); }
+static int64_t v_super_lo_in(void) { return super_lo(0); }
+static int64_t v_super_lo_st(void) { return super_lo(1); }
+static int64_t v_super_lo_in2m(void) { SB = 1 << 21; int64_t c = super_lo(0); SB = 1 << 20; return c; }
+static int64_t v_super_lo_in512(void) { SB = 1 << 19; int64_t c = super_lo(0); SB = 1 << 20; return c; }
+static int64_t v_super_pf(void) { SB = 1 << 20; return super_lo(2); }
+static int64_t v_super_pf512(void) { SB = 1 << 19; int64_t c = super_lo(2); SB = 1 << 20; return c; }
+static int64_t v_lo_l3(void)
+{
+    int64_t c = 0;
+    loopopt_num_threads = 1;
+    for (int r = 0; r < 32; r++) c = filter_scale(X, N / 32, A, OUT, N / 32);
+    return c;
+}
+static int64_t v_count1(void) { return count_pos(X, N); }
+static int64_t v_count2(void)
+{
+    int64_t c[2];
+#pragma omp parallel num_threads(2)
+    { int t = omp_get_thread_num(); c[t] = count_pos(X + t * (N / 2), N / 2); }
+    return c[0] + c[1];
+}
+/* the compaction's compute rate: 16 passes over a 2 MiB piece (in the L2/L3), same work as 16 Mi */
+static int64_t v_l3compact1(void)
+{
+    int64_t c = 0;
+    for (int r = 0; r < 32; r++) c = compact_stream(X, N / 32, A, OUT, STAGE[0], 1024);
+    return c;
+}
+
+typedef struct { const char *name; int64_t (*f)(void); int filter; } Var;
+static Var VARS[] = {
+    {"loopopt 1T (serial kernel)", v_lo1, 1},
+    {"loopopt 2T (scratch+NT copy)", v_lo2, 1},
+    {"hand 1T stage4K+NT", v_s_nt, 1},
+    {"hand map NT 1T", v_map1, 0},
+    {"hand map NT 2T", v_map2, 0},
+    {"2T count halves, in place", v_half_plain, 1},
+    {"2T count halves, stage+NT", v_half_nt, 1},
+    {"2T chunk count-first chain, stage+NT", v_chain_nt, 1},
+    {"2T super 1Mi prefetch next", v_super_pf, 1},
+    {"2T super 1Mi loopopt kernel in place", v_super_lo_in, 1},
+    {"2T super 1Mi loopopt kernel in place, counts published", v_super_flags, 1},
+    {"2T super 1Mi loopopt kernel stage64K+NT", v_super_lo_st, 1},
+    {"2T super 2Mi loopopt kernel in place", v_super_lo_in2m, 1},
+    {"2T super 512Ki loopopt kernel in place", v_super_lo_in512, 1},
+    {"2T super 512Ki prefetch next", v_super_pf512, 1},
+    {"1T count only (read rate)", v_count1, 0},
+    {"2T count only (read rate)", v_count2, 0},
+    {"1T compact stage+NT from L3 (x32 of 2MiB)", v_l3compact1, 0},
+    {"1T loopopt serial from L3 (x32 of 2MiB)", v_lo_l3, 0},
+};
+#define NV (int)(sizeof VARS / sizeof VARS[0])
+
+static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
+
+int main(int argc, char **argv)
+{
+    int rounds = argc > 1 ? atoi(argv[1]) : 31;
+    size_t bytes = (size_t)N * 4;
+    X = aligned_alloc(2 << 20, bytes); OUT = aligned_alloc(2 << 20, bytes + 64); Y = aligned_alloc(2 << 20, bytes);
+    madvise(X, bytes, MADV_HUGEPAGE); madvise(OUT, bytes, MADV_HUGEPAGE); madvise(Y, bytes, MADV_HUGEPAGE);
+    STAGE[0] = aligned_alloc(64, 64 * 1024); STAGE[1] = aligned_alloc(64, 64 * 1024);
+    uint64_t s = 1;
+    int64_t want = 0;
+    for (int64_t i = 0; i < N; i++) { s = s * 6364136223846793005ull + 1442695040888963407ull; X[i] = (float)((int64_t)(s >> 33) - (1ll << 30)) / (float)(1 << 30); want += X[i] > 0; }
+    memset(OUT, 0, bytes); memset(Y, 0, bytes);
+    float *ref = malloc(bytes);
+    int64_t k = 0;
+    for (int64_t i = 0; i < N; i++) if (X[i] > 0) ref[k++] = A * X[i];
+    /* check every filter variant once (also warms pools and pages) */
+    for (int v = 0; v < NV; v++) {
+        memset(OUT, 0, bytes);
+        int64_t c = VARS[v].f();
+        if (VARS[v].filter && (c != want || memcmp(OUT, ref, 4 * want))) { printf("WRONG %s: %lld vs %lld\n", VARS[v].name, (long long)c, (long long)want); return 1; }
+    }
+    double *t = malloc(sizeof(double) * NV * rounds);
+    for (int r = 0; r < rounds; r++)
+        for (int j = 0; j < NV; j++) {
+            int v = (j + r) % NV;
+            double t0 = now(); VARS[v].f(); t[v * rounds + r] = now() - t0;
+        }
+    for (int v = 0; v < NV; v++) {
+        double *tv = t + v * rounds;
+        qsort(tv, rounds, sizeof(double), cmpd);
+        printf("%-40s best %.3f ms  q1 %.3f  median %.3f\n", VARS[v].name, 1e3 * tv[0], 1e3 * tv[rounds / 4], 1e3 * tv[rounds / 2]);
+    }
+    return 0;
+}
