@@ -33,7 +33,9 @@ copy no earlier remainder block stepped) and a masked tail, and are merged once,
 just before the horizontal epilogue: no block waits on the merge or on another block.
 With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
 `simd.select` keeping inactive lanes' accumulators) stepping copy 0 before the merge.
-A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`).
+A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`);
+a map whose data exceeds the L2 may run its K-block iterations with its loads in halves first
+(`half_load_loop`).
 """
 
 from __future__ import annotations
