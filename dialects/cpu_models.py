@@ -79,6 +79,11 @@ class Costs:
     iteration than K-unrolled when its blocks are wider than the datapath: true on Zen 4
     (issue 11, measured for 512-bit blocks; its 256-bit blocks are faster unrolled), unknown
     (false: keep the unrolled body) elsewhere."""
+    half_loads_beyond_l2: bool = False
+    """A map whose data exceeds the L2 runs faster loading each vector wider than the datapath
+    as two datapath-wide loads (`simd.load halves`): true on Zen 4 (issue 11, measured for
+    512-bit vectors: out = a*x + y 10-15% faster at 1 Mi elements, 6-9% at 16 Mi with
+    streaming stores; no gain in L1, where the extra insert costs ~10%), unknown (false) elsewhere."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
@@ -117,6 +122,13 @@ class CpuModel:
         L1d the unrolled body with its stores after its loads wins."""
         wide = vector_bits > self.costs.datapath_bits
         return self.caches.l1d if self.costs.one_block_in_l1 and wide else 0
+
+    def half_load_bytes(self, vector_bits: int) -> int:
+        """Maps that load and store more than this many bytes in all load their `vector_bits`
+        vectors as two halves (0: never): the L2 where `half_loads_beyond_l2` and the vector is
+        wider than the datapath (so each half is one datapath-wide load)."""
+        wide = vector_bits > self.costs.datapath_bits
+        return self.caches.l2 if self.costs.half_loads_beyond_l2 and wide else 0
 
     def compress_in_register(self) -> bool:
         """AVX-512 compaction compresses in a register and stores when that is cheaper than
@@ -178,6 +190,10 @@ CPUS: dict[str, CpuModel] = {
     # one_block_in_l1: out = a*x + b (f32, AVX-512) in L1, best TSC cycles a call: 1000 elements
     # 94 one block an iteration vs 116 K = 4, 4096: 412-431 vs 478-480; AVX2 blocks the other way
     # (183 vs 115 at 1000); at 16 Ki (L2) K = 4 wins when the output 4K-aliases an input (issue 11).
+    # half_loads_beyond_l2: out = a*x + y (f32/i32, AVX-512, K = 4), median ns a call, 1 Mi elements:
+    # 512-bit loads 175-208k, two 256-bit loads each 157-183k (any output offset mod 4 KiB; the
+    # same with 256-bit stores: it is the loads), 16 Mi streamed 5.26-5.39M vs 4.94-4.96M;
+    # a*x + b (one input) within +-1% at 1 Mi; at 1000 elements the split loads cost 45 vs 41 ns.
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
@@ -185,6 +201,7 @@ CPUS: dict[str, CpuModel] = {
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
+            half_loads_beyond_l2=True,
         ),
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,

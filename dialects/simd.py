@@ -208,7 +208,9 @@ class LoadOp(IRDLOperation):
 
     Every lane must be in bounds. Unaligned by default (`_mm256_loadu_ps`, `vld1q_f32`);
     `aligned` promises that &b[i] is a multiple of the vector size in bytes
-    (`_mm256_load_ps`, which faults otherwise)."""
+    (`_mm256_load_ps`, which faults otherwise). `halves` asks for two loads of half the
+    register each (same lanes; a speed hint, see CpuModel.half_load_bytes); ISAs without
+    that form print the one load."""
 
     name = "simd.load"
 
@@ -217,17 +219,21 @@ class LoadOp(IRDLOperation):
     result = result_def(DataVector)
     aligned = opt_prop_def(UnitAttr)
     """Present when the address is aligned to the vector size."""
+    halves = opt_prop_def(UnitAttr)
+    """Present when the vector is to be loaded as two half-register loads."""
 
     traits = traits_def(MemoryReadEffect())
 
     assembly_format = (
-        "$buf `[` $index `]` (`aligned` $aligned^)? attr-dict `:` type($buf) `->` type($result)"
+        "$buf `[` $index `]` (`aligned` $aligned^)? (`halves` $halves^)? attr-dict `:` type($buf) `->` type($result)"
     )
 
     def __init__(self, buf: SSAValue | Operation, index: SSAValue | Operation,
-                 result_type: VectorType, aligned: bool = False):
-        super().__init__(operands=[buf, index], result_types=[result_type],
-                         properties={"aligned": UnitAttr()} if aligned else {})
+                 result_type: VectorType, aligned: bool = False, halves: bool = False):
+        props = {"aligned": UnitAttr()} if aligned else {}
+        if halves:
+            props["halves"] = UnitAttr()
+        super().__init__(operands=[buf, index], result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         _check_buffer(self.buf, self.result.type)

@@ -26,6 +26,9 @@ class SimdStatements(FunctionCore):
         assert isinstance(op, simd.LoadOp)
         buf = self.buffer(op.buf, op)
         key = "load_aligned" if op.aligned is not None else "load"
+        table, elt = self.row_key(op.result.type)
+        if op.halves is not None and table.row("load_halves", elt) is not None:
+            key = "load_halves"  # two half-register loads where the ISA has them (else the one load)
         self._row(op, key, op.result.type, buf=buf.ptr, idx=self.e(op.index))
 
     def _simd_store(self, op: Operation) -> None:

@@ -42,6 +42,20 @@ def _mask_cmp_rows() -> Rows:
     return rows
 
 
+def _half_load_rows() -> Rows:
+    """`load_halves`: _mm512_insertf32x8 _mm512_insertf64x4 _mm512_inserti32x8 _mm512_inserti64x4
+    of two _mm256_loadu_* halves."""
+    half = {"f32": ("ps", "f32x8", "8"), "f64": ("pd", "f64x4", "4"), "i32": ("si256", "i32x8", "8"), "i64": ("si256", "i64x4", "4")}
+    rows: Rows = {}
+    for e, (s, ins, n) in half.items():
+        cast = "_mm512_castsi256_si512" if e[0] == "i" else f"_mm512_cast{s}256_{s}512"
+        ptr = "(const __m256i *)" if e[0] == "i" else ""
+        lo, hi = f"_mm256_loadu_{s}({ptr}&{{buf}}[{{idx}}])", f"_mm256_loadu_{s}({ptr}&{{buf}}[({{idx}}) + {n}])"
+        kind = "i" if e[0] == "i" else "f"
+        rows[("load_halves", e)] = f"{{dst}} = _mm512_insert{kind}{ins[1:]}({cast}({lo}), {hi}, 1);"
+    return rows
+
+
 # element -> (suffix of its intrinsics, its mask type): _mm512_mask_loadu_ps takes a __mmask16
 _TYPES = {e: (SUFFIX[e], AVX512_X86.mask_type(AVX512_X86.lanes(e))) for e in ("f32", "f64", "i32", "i64")}
 _COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
@@ -53,6 +67,9 @@ ROWS: Rows = {
     **fma_rows(AVX512_X86),
     **variable_shift_rows(AVX512_X86),
     **{("masked_load", e): f"{{dst}} = _mm512_mask_loadu_{s}({{passthru}}, {{mask}}, &{{buf}}[{{idx}}]);" for e, (s, _) in _TYPES.items()},
+    # simd.load `halves`: two 256-bit loads, the high one inserted (AVX-512F/DQ, a load+shuffle
+    # uop); Zen 4 runs maps from beyond the L2 faster so (CpuModel.half_load_bytes)
+    **_half_load_rows(),
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},
     # gathers (simd.gather; lane-wise form: c_gather): inactive lanes keep {passthru} and are not read
     ("gather.i32", "f32"): "{dst} = _mm512_mask_i32gather_ps({passthru}, {mask}, {idx}, {buf}, 4);",

@@ -33,7 +33,9 @@ copy no earlier remainder block stepped) and a masked tail, and are merged once,
 just before the horizontal epilogue: no block waits on the merge or on another block.
 With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
 `simd.select` keeping inactive lanes' accumulators) stepping copy 0 before the merge.
-A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`).
+A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`);
+a map whose data exceeds the L2 may run its K-block iterations with its loads in halves first
+(`half_load_loop`).
 """
 
 from __future__ import annotations
@@ -159,14 +161,17 @@ def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions, width: 
 
 
 def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
-               load_mask: SSAValue | None = None, streaming: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
+               load_mask: SSAValue | None = None, streaming: SSAValue | None = None,
+               half_loads: bool = False) -> list[SSAValue]:  # fmt: skip
     """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors.
 
-    Stores to `streaming` are aligned streaming stores (the caller has aligned them)."""
+    Stores to `streaming` are aligned streaming stores (the caller has aligned them);
+    `half_loads` loads each vector as two halves (`half_load_loop`)."""
     op = lowering.source
     env: dict[SSAValue, Lanes] = {op.var: lowering.variable_lanes(var, block, _step(op))}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
-    em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming)
+    em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming,
+                      half_loads=half_loads)  # fmt: skip
     em.run(op.body.block.ops)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
@@ -292,8 +297,26 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
     return whole
 
 
+def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,
+                   streaming: SSAValue | None = None, half_loads: bool = False) -> None:  # fmt: skip
+    """`loop.for` over the K-block iterations of a map from `rest.lo` to `stop`, its stores
+    after its loads (sink_stores), emitted before the source loop."""
+    op = lowering.source
+    nt, body = rest.block_loop(rest.lo, stop, width * k, [], [], [])
+    for copy in range(k):
+        var = body.args[0]
+        if copy:
+            var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
+            body.add_op(var)
+            var = var.results[0]
+        emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads)
+    body.add_op(located(loop.YieldOp(), op))
+    sink_stores(body)
+    lowering.emit_pre(nt)
+
+
 def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
-                   threshold: int) -> BlockRange:  # fmt: skip
+                   threshold: int, half_loads: bool = False) -> BlockRange:  # fmt: skip
     """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
     fence, when the output is at least `threshold` bytes; returns the range left to the rest.
 
@@ -328,17 +351,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     whole = rest.round_down(rest.trips, width * k)
     streamed = pre(arith.SelectOp(big, whole, zero)).results[0]
     after = rest.after(streamed)
-    nt, body = rest.block_loop(rest.lo, after.lo, width * k, [], [], [])
-    for copy in range(k):
-        var = body.args[0]
-        if copy:
-            var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
-            body.add_op(var)
-            var = var.results[0]
-        emit_block(lowering, body, var, [], streaming=store.buf)
-    body.add_op(located(loop.YieldOp(), op))
-    sink_stores(body)
-    pre(nt)
+    map_block_loop(lowering, rest, after.lo, width, k, streaming=store.buf, half_loads=half_loads)
     # the fence only where something streamed: an sfence orders every store before it (the
     # previous call's too); a 1 Ki-element map on Zen 4 was 1-3% faster without it. A
     # loop.for that runs once when `big` (like the masked tail, no branch op needed)
@@ -358,19 +371,51 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
     when it holds, the K-block main loop runs no iteration and the one-block remainder loop
     all whole blocks (a select, no branch). Not for a loop nested in another: its trips say
     nothing about the data the outer loop walks (the rows of a matrix beyond the L1d)."""
-    per = bytes_per_iteration(lowering.source)
-    limit = cpu.short_map_bytes(lowering.target.vector_bits)
-    if not limit or not per or in_a_loop(lowering.source) or not memory_bound(lowering.source):
+    if not memory_bound(lowering.source):
         return False
-    most = limit // per
+    short = _data_size(lowering, br, cpu.short_map_bytes(lowering.target.vector_bits), "sle", "in_l1")
+    return False if short is None else short
+
+
+def beyond_l2(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | SSAValue:
+    """Whether a map's data exceeds `cpu.half_load_bytes` (the L2 on Zen 4 with 512-bit
+    vectors), so that its loads go in halves (`half_load_loop`): True/False for constant
+    bounds, else an i1 on the trip count. Unit step only; not nested (as short_map)."""
+    if _step(lowering.source) != 1:
+        return False
+    far = _data_size(lowering, br, cpu.half_load_bytes(lowering.target.vector_bits), "sgt", "beyond_l2")
+    return False if far is None else far
+
+
+def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: str, name: str) -> bool | SSAValue | None:
+    """`bytes the loop loads and stores <predicate> limit` ("sle" or "sgt"): a constant for
+    constant bounds, else an i1 on the trip count named `name`. None when there is no limit
+    (0), the loop moves no data, or it is nested in another loop (its trips say nothing about
+    the data the outer loop walks: the rows of a matrix)."""
     op = lowering.source
+    per = bytes_per_iteration(op)
+    if not limit or not per or in_a_loop(op):
+        return None
+    most = limit // per
     lo, hi = constant_of(op.lower), constant_of(op.upper)
     if op.step is None and lo is not None and hi is not None:
-        return hi - lo <= most
+        return hi - lo <= most if predicate == "sle" else hi - lo > most
     pre = lowering.emit_pre
-    short = pre(arith.CmpiOp(br.trips, pre(const_op(most, IndexType())).results[0], "sle")).results[0]
-    short.name_hint = "in_l1"
-    return short
+    test = pre(arith.CmpiOp(br.trips, pre(const_op(most, IndexType())).results[0], predicate)).results[0]
+    test.name_hint = name
+    return test
+
+
+def half_load_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue) -> BlockRange:
+    """When `far` (beyond_l2) holds, the whole K-block iterations of a map as a loop whose loads
+    go in halves; returns the range left to the ordinary loops (all of it otherwise: a select on
+    the trip count, no branch, as emit_streaming)."""
+    whole = br.round_down(br.trips, width * k)
+    if not isinstance(far, bool):
+        whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
+    after = br.after(whole)
+    map_block_loop(lowering, br, after.lo, width, k, half_loads=True)
+    return after
 
 
 def memory_bound(op: loop.VecLoopOp) -> bool:
@@ -408,8 +453,12 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     k = interleave_factor(op, options)
     tail = tail_kind(op, options, width)
     store = streamed_store(op, options, tail)
-    if store is not None:
-        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes)
+    half = options.cpu.half_load_bytes(options.target.vector_bits)
+    if store is not None:  # streamed outputs are beyond the L2 when the threshold is
+        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes, 0 < half <= options.stream_bytes)
+    sized = br  # what short_map sizes: the data left after streaming, before the half-load loop
+    if not op.inits and (far := beyond_l2(lowering, br, options.cpu)) is not False:
+        br = half_load_loop(lowering, br, width, k, far)
     accs = op.accumulators
     types = [a.arg.type for a in accs]
     vtypes = [accumulator_type(t, options.target.vector_bits) if j in lowering.widening else lowering.vector_type(t, op)
@@ -420,7 +469,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     pre = lowering.emit_pre
 
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each
-    in_l1 = short_map(lowering, br, options.cpu) if not accs and k > 1 and options.interleave == 0 else False
+    in_l1 = short_map(lowering, sized, options.cpu) if not accs and k > 1 and options.interleave == 0 else False
     if in_l1 is True:
         k = 1
     main_done, main_end = br.full_blocks(width * k)

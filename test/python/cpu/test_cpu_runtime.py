@@ -92,13 +92,16 @@ func.func @twice(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
   func.return %r : !df.array<f64, [i]>
 }
 """
-MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2729, 2730, 2731, 2737, 4095, 4096, 4097, 4111, 5003)
+MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2729, 2730, 2731, 2737, 4095, 4096, 4097, 4111, 5003,
+             65536, 65537, 65601, 87381, 87382, 87383, 87447, 131072, 131073, 131101, 131137)
 """Around every vector width and the L1 limits of a one-block map on Zen 4 (32 KiB over 8, 12
-and 16 bytes an iteration: 4096, 2730, 2048 trips), where the K-block main loop starts to run."""
+and 16 bytes an iteration: 4096, 2730, 2048 trips), where the K-block main loop starts to run,
+and the L2 limits of the loop with its loads in halves (1 MiB over 16, 12 and 8 bytes: 65536,
+87381, 131072 trips), after which a remainder of K blocks and a tail follow it."""
 
 
 @pytest.mark.parametrize(("isa", "cpu"), _cases(("sse2", "avx2", "avx512")))
-def test_maps_are_exact_on_both_sides_of_the_l1_limit(isa, cpu):
+def test_maps_are_exact_on_both_sides_of_the_cache_limits(isa, cpu):
     why = isa_unavailable(isa)
     if why:
         pytest.skip(why)
