@@ -37,6 +37,7 @@ from loopopt.targets.c_part import part_key, part_lanes, part_vector_type, whole
 
 ELEMENT_C_TYPES: dict[str, str] = {
     "f16": "uint16_t",  # storage: IEEE half bits, converted to and from float (c_part)
+    "bf16": "uint16_t",  # storage: bfloat16 bits (f32's upper half), converted likewise
     "f32": "float",
     "f64": "double",
     "i8": "int8_t",
