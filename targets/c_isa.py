@@ -71,6 +71,9 @@ class IsaTable:
     """(operation key, element type key) -> C template."""
     cflags: tuple[str, ...] = field(default=())
     """gcc/clang flags enabling the ISA (documentation; the runtime owns the real list)."""
+    pragmas: tuple[str, ...] = field(default=())
+    """Lines before the includes: `#pragma GCC target(...)` for a CPU extension the rows use
+    past the ISA's flags (c_part.with_cpu_features)."""
 
     def row(self, key: str, elt: str) -> str | None:
         found = self.rows.get((key, elt))

@@ -24,6 +24,8 @@ from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_b
 
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 17, 31, 1000, 4099)
 PIPELINES = {"scalar_tail": None, "masked_tail": "tail=masked"}
+BF16_CPU_PIPELINES = {"avx512_bf16": "cpu=zen4", "avx512_bf16_masked": "cpu=zen4 tail=masked"}
+"""A CPU with AVX512_BF16: f32 -> bf16 by vcvtneps2bf16 and a fix-up (targets/c_part.py), avx512 only."""
 
 T = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 
@@ -198,7 +200,7 @@ BF16_CASES = ("bf16_load_f32_compute_store", "extf_bf16_f32", "truncf_f32_bf16",
 
 @functools.cache
 def _compiled(name: str, isa: str, tail: str):
-    options = PIPELINES[tail]
+    options = {**PIPELINES, **BF16_CPU_PIPELINES}[tail]
     pipeline = None if options is None else f"loop-pipeline{{target={isa} {options}}}"
     return compile(CASES[name][0], target=isa, pipeline=pipeline)
 
@@ -226,6 +228,17 @@ def test_mixed_width_conversions_match_numpy(name, isa, tail):
     for n, (inputs, ref), got in zip(SIZES, data, runs, strict=True):
         problems = compare_results(got, ref, {})
         assert not problems, f"{name} on {isa} ({tail}), n={n}: " + "; ".join(problems)
+
+
+@pytest.mark.isa("avx512")
+@pytest.mark.parametrize("tail", BF16_CPU_PIPELINES)
+@pytest.mark.parametrize("name", BF16_CASES)
+def test_bf16_with_avx512_bf16_matches_ml_dtypes(name, tail):
+    from loopopt.runtime.isa import _cpu_flags, host_isas
+
+    if "avx512" not in host_isas() or "avx512_bf16" not in _cpu_flags():
+        pytest.skip("this CPU has no AVX512_BF16")
+    test_mixed_width_conversions_match_numpy(name, "avx512", tail)
 
 
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
