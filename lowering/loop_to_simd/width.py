@@ -116,8 +116,8 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
         raise LoopoptDiagnostic(f"{op.name} has f16 lanes: {target.name} has no vector f16 <-> f32 conversion (F16C)", op)
     if storage and any(element_bits(t) == 64 for t in types):
         raise LoopoptDiagnostic(
-            f"{op.name} mixes {storage[0]} with 64-bit lanes: an {storage[0]} vector would fill a quarter of a "
-            f"{target.name} register",
+            f"{op.name} mixes {storage[0]} with 64-bit lanes: {'an' if storage[0] == 'f16' else 'a'} {storage[0]} "
+            f"vector would fill a quarter of a {target.name} register",
             op,
         )
     # f16 / bf16 lanes: f32's count (bf16 converts with integer SIMD, on every vector ISA)

@@ -3,7 +3,7 @@
 func.func @array_element(%x: !df.array<index, [i]>) {
   func.return
 }
-// CHECK: df.array element type must be f16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, found index
+// CHECK: df.array element type must be f16, bf16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, found index
 
 // -----
 
