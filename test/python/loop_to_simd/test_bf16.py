@@ -18,6 +18,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 from isa_support import isa_params, isa_unavailable
+from test_mixed_widths import bf16_sum, storage_scale
 
 from loopopt.compile import emit
 from loopopt.runtime import isa as isa_mod
@@ -145,17 +146,7 @@ def test_ml_dtypes_rounding_is_what_the_helpers_say():
     assert int(x.astype(ml_dtypes.bfloat16).view(np.uint16)[0]) == 0x3F80
 
 
-SCALE = """
-func.func @k(%x: !df.array<bf16, [i]>, %a: f32) -> !df.array<bf16, [i]> {
-  %y = df.map %x : !df.array<bf16, [i]> -> !df.array<bf16, [i]> {
-  ^bb0(%e: bf16):
-    %w = arith.extf %e : bf16 to f32
-    %m = arith.mulf %w, %a : f32
-    %v = arith.truncf %m : f32 to bf16
-    df.yield %v : bf16
-  }
-  func.return %y : !df.array<bf16, [i]>
-}"""
+SCALE = storage_scale("bf16")
 
 
 @pytest.mark.parametrize("cpu", ["generic", "zen4", "skylake-x", "icelake-server", "sapphirerapids"])
@@ -213,18 +204,7 @@ def test_bf16_results_and_arrays_cross_the_python_boundary():
     ml_dtypes.bfloat16, and a wrong dtype a TypeError naming the parameter."""
     from loopopt.compile import compile
 
-    src = SCALE + """
-func.func @first(%x: !df.array<bf16, [i]>) -> bf16 {
-  %z = arith.constant 0.0 : f32
-  %w = df.map %x : !df.array<bf16, [i]> -> !df.array<f32, [i]> {
-  ^bb0(%e: bf16):
-    %v = arith.extf %e : bf16 to f32
-    df.yield %v : f32
-  }
-  %s = df.reduce add(%w, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
-  %r = arith.truncf %s : f32 to bf16
-  func.return %r : bf16
-}"""
+    src = SCALE + bf16_sum("first", result="bf16")
     if isa_unavailable("avx2") is not None:
         pytest.skip("needs avx2")
     k = compile(src, target="avx2")

@@ -123,7 +123,7 @@ F32_TO_F16 = (np.nan, np.inf, -0.0, 65519.99, 65520.0, -65520.0, 1e6, 2.0**-25, 
 subnormal results."""
 
 
-def _storage_scale(t: str) -> str:
+def storage_scale(t: str) -> str:
     """y = x * a for storage type `t` (f16, bf16): loaded, widened, multiplied in f32, rounded back."""
     return _map("arith.extf", t, "f32").replace("@k", "@unused") + f"""
 func.func @k(%x: !df.array<{t}, [i]>, %a: f32) -> !df.array<{t}, [i]> {{
@@ -155,30 +155,33 @@ def _bf16_sum(x):
     return np.float32(np.sum(x.astype(np.float32), dtype=np.float32))
 
 
-_BF16_SUM = """
-func.func @k(%x: !df.array<bf16, [i]>) -> f32 {
+def bf16_sum(name: str = "k", result: str = "f32") -> str:
+    """A bf16 sum accumulates in f32 (as f16's does: the corpus' sum_f16_as_f32); `result`
+    bf16 rounds the f32 total to a bf16 scalar."""
+    ret = "func.return %s : f32" if result == "f32" else "%r = arith.truncf %s : f32 to bf16\n  func.return %r : bf16"
+    return f"""
+func.func @{name}(%x: !df.array<bf16, [i]>) -> {result} {{
   %zero = arith.constant 0.0 : f32
-  %w = df.map %x : !df.array<bf16, [i]> -> !df.array<f32, [i]> {
+  %w = df.map %x : !df.array<bf16, [i]> -> !df.array<f32, [i]> {{
   ^bb0(%e: bf16):
     %v = arith.extf %e : bf16 to f32
     df.yield %v : f32
-  }
+  }}
   %s = df.reduce add(%w, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
-  func.return %s : f32
-}"""
-"""A bf16 sum accumulates in f32 (as f16's does: the corpus' sum_f16_as_f32)."""
+  {ret}
+}}"""
 
 
 CASES = {
     # name: (program, make inputs(n, rng), numpy reference(*inputs))
-    "f16_load_f32_compute_store": (_storage_scale("f16"), lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)),
+    "f16_load_f32_compute_store": (storage_scale("f16"), lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)),
                                    _scaled(np.float16)),
-    "bf16_load_f32_compute_store": (_storage_scale("bf16"),
+    "bf16_load_f32_compute_store": (storage_scale("bf16"),
                                     lambda n, rng: (*_floats(BF16, BF16_EDGES, 3e38)(n, rng), np.float32(1.0078125)), _scaled(BF16)),
     "extf_bf16_f32": (_map("arith.extf", "bf16", "f32"), _floats(BF16, BF16_EDGES, 1e30), lambda x: x.astype(np.float32)),
     "truncf_f32_bf16": (_map("arith.truncf", "f32", "bf16"), _floats(np.float32, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
     "truncf_f64_bf16": (_map("arith.truncf", "f64", "bf16"), _floats(np.float64, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
-    "sum_bf16_as_f32": (_BF16_SUM, lambda n, rng: (_sprinkle(rng.integers(-128, 128, n).astype(BF16), (-0.0, 0.0, 256.0), rng),),
+    "sum_bf16_as_f32": (bf16_sum(), lambda n, rng: (_sprinkle(rng.integers(-128, 128, n).astype(BF16), (-0.0, 0.0, 256.0), rng),),
                         _bf16_sum),
     "extf_f16_f32": (_map("arith.extf", "f16", "f32"), _floats(np.float16, F16_EDGES, 6e4), lambda x: x.astype(np.float32)),
     "truncf_f32_f16": (_map("arith.truncf", "f32", "f16"), _floats(np.float32, F32_TO_F16, 7e4), lambda x: x.astype(np.float16)),
