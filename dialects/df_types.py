@@ -41,6 +41,11 @@ def is_scalar_type(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
 
 
+def is_storage_float(t: Attribute) -> bool:
+    """f16 or bf16: element types kernels store but compute on as f32."""
+    return isinstance(t, Float16Type | BFloat16Type)
+
+
 def is_integer_type(t: Attribute) -> bool:
     """i1, i8, i16, i32 or i64 (the types `and`/`or` reductions accept)."""
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
@@ -238,6 +243,8 @@ def kind_accepts(kind: ReduceKind, element_type: Attribute) -> bool:
     """Whether a built-in kind is defined on this element type (custom accepts all)."""
     if kind == ReduceKind.CUSTOM:
         return True
+    if is_storage_float(element_type):
+        return False  # f16 / bf16: reduce their f32 values (arith.extf), as sums of them accumulate
     if kind in (ReduceKind.AND, ReduceKind.OR, ReduceKind.UMIN, ReduceKind.UMAX):
         return is_integer_type(element_type)
     if kind in (ReduceKind.ADD, ReduceKind.MUL):
