@@ -306,8 +306,8 @@ BF16_SCALAR_ROWS: dict[tuple[str, str], str] = {
 """Scalar bf16 conversions (every target's scalar code). f64 -> bf16 rounds twice, through f32:
 that is what ml_dtypes (numpy's bfloat16) does, so results match it bit for bit."""
 
-STORAGE_SCALAR_MEMORY = ("load", "store", "align_offset")
-"""Scalar f16 / bf16 accesses: the f32 rows, spelled alike on `uint16_t` bits."""
+STORAGE_SCALAR_MEMORY = ("load", "store", "align_offset", "select")
+"""Scalar f16 / bf16 accesses and selects (bit moves): the f32 rows, spelled alike on `uint16_t` bits."""
 
 NEUTRAL: dict[str, dict[str, str]] = {
     "f32": {"add": "-0.0f", "mul": "1.0f", "min": "INFINITY", "max": "(-INFINITY)"},

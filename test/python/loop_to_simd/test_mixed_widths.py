@@ -172,6 +172,22 @@ func.func @{name}(%x: !df.array<bf16, [i]>) -> {result} {{
 }}"""
 
 
+_SELECT_BF16 = """
+func.func @k(%x: !df.array<f32, [i]>) -> !df.array<bf16, [i]> {
+  %y = df.map %x : !df.array<f32, [i]> -> !df.array<bf16, [i]> {
+  ^bb0(%e: f32):
+    %c = arith.constant 3.0e38 : bf16
+    %z = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %e, %z : f32
+    %h = arith.truncf %e : f32 to bf16
+    %v = arith.select %p, %h, %c : bf16
+    df.yield %v : bf16
+  }
+  func.return %y : !df.array<bf16, [i]>
+}"""
+"""A select of bf16 values and a bf16 constant: a bit move (scalar: a select on bf16 has no vector form)."""
+
+
 CASES = {
     # name: (program, make inputs(n, rng), numpy reference(*inputs))
     "f16_load_f32_compute_store": (storage_scale("f16"), lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)),
@@ -181,6 +197,8 @@ CASES = {
     "extf_bf16_f32": (_map("arith.extf", "bf16", "f32"), _floats(BF16, BF16_EDGES, 1e30), lambda x: x.astype(np.float32)),
     "truncf_f32_bf16": (_map("arith.truncf", "f32", "bf16"), _floats(np.float32, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
     "truncf_f64_bf16": (_map("arith.truncf", "f64", "bf16"), _floats(np.float64, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
+    "select_bf16": (_SELECT_BF16, _floats(np.float32, F32_TO_BF16, 3e38),
+                    lambda x: np.where(x > 0, x.astype(BF16), np.array(3.0e38, np.float32).astype(BF16))),
     "sum_bf16_as_f32": (bf16_sum(), lambda n, rng: (_sprinkle(rng.integers(-128, 128, n).astype(BF16), (-0.0, 0.0, 256.0), rng),),
                         _bf16_sum),
     "extf_f16_f32": (_map("arith.extf", "f16", "f32"), _floats(np.float16, F16_EDGES, 6e4), lambda x: x.astype(np.float32)),
@@ -198,7 +216,8 @@ CASES = {
 }  # fmt: skip
 F16_CASES = ("f16_load_f32_compute_store", "extf_f16_f32", "truncf_f32_f16")
 BF16_CASES = ("bf16_load_f32_compute_store", "extf_bf16_f32", "truncf_f32_bf16", "sum_bf16_as_f32")
-"""bf16 vectorizes on every vector ISA (integer SIMD); truncf_f64_bf16 mixes 64-bit lanes: scalar."""
+"""bf16 vectorizes on every vector ISA (integer SIMD); truncf_f64_bf16 (64-bit lanes) and
+select_bf16 (a select on bf16 declines) stay scalar."""
 
 
 @functools.cache
@@ -251,7 +270,7 @@ def test_mixed_width_loops_are_vectorized(name, isa):
     from loopopt.compile import emit
 
     c = emit(CASES[name][0], isa, None).c_source
-    if isa == "sse2" and name in F16_CASES or name == "truncf_f64_bf16":
+    if isa == "sse2" and name in F16_CASES or name in ("truncf_f64_bf16", "select_bf16"):
         assert "__m128" not in c and "x2_t" not in c  # no F16C / a quarter register: scalar (SIMD_FALLBACK_SCALAR)
         return
     narrow = name in F16_CASES or name in BF16_CASES
