@@ -32,6 +32,13 @@ lanes in half a register of their own type (`F16`: `__m128i` on AVX2 with F16C's
 `vcvt_f32_f16`); SSE2 has no such conversion and keeps f16 loops scalar
 (loop_to_simd/width.py). Scalar code converts with portable helpers (`lo_f16_to_f32`,
 `lo_f32_to_f16`, `lo_f64_to_f16`: round to nearest even, once; NaN stays NaN; overflow to inf).
+
+bf16 (bfloat16 bits, ml_dtypes.bfloat16 at the boundary) is held and moved the same way
+(`STORAGE16`, shared with f16) on every vector ISA, SSE2 included, and converted with integer
+SIMD (`BF16`): widening shifts the bits up 16, narrowing rounds to nearest even with an
+integer add and makes a NaN the quiet NaN of its sign (`lo_f32_to_bf16xW`), bit for bit as
+ml_dtypes. With AVX512_BF16 on the CPU (`with_cpu_features`) AVX-512 narrows with
+`vcvtneps2bf16` and redoes the lanes where that instruction differs (subnormals, NaN).
 """
 
 from __future__ import annotations
@@ -76,7 +83,7 @@ def split_part_key(key: str) -> tuple[str, int] | None:
 
 def part_lanes(isa_lanes: Mapping[str, int], elt: str) -> int | None:
     """W for a part vector of `elt` on an ISA with these native lane counts (half the 32-bit
-    lanes: the 64-bit lane count; f16: the f32 lane count), or None when `elt` never fills
+    lanes: the 64-bit lane count; f16, bf16: the f32 lane count), or None when `elt` never fills
     part of a register."""
     if elt in STORAGE_ELEMENTS:
         return isa_lanes.get("f32") if isa_lanes.get("f32", 0) >= 2 else None
