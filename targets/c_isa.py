@@ -72,8 +72,10 @@ class IsaTable:
     cflags: tuple[str, ...] = field(default=())
     """gcc/clang flags enabling the ISA (documentation; the runtime owns the real list)."""
     pragmas: tuple[str, ...] = field(default=())
-    """Lines before the includes: `#pragma GCC target(...)` for a CPU extension the rows use
-    past the ISA's flags (c_part.with_cpu_features)."""
+    """Lines before the includes enabling a CPU extension the rows use past the ISA's flags
+    (`#pragma GCC target(...)`, clang's `#pragma clang attribute push`: c_part.with_cpu_features)."""
+    pragmas_end: tuple[str, ...] = field(default=())
+    """Lines at the end of the file closing what `pragmas` opened (clang's attribute pop)."""
 
     def row(self, key: str, elt: str) -> str | None:
         found = self.rows.get((key, elt))

@@ -526,15 +526,20 @@ def with_cpu_features(table: IsaTable, features: list[str]) -> IsaTable:
     file then compiles with the ISA's usual flags); ValueError for a feature it cannot use."""
     from dataclasses import replace
 
-    rows, pragmas, flags = dict(table.rows), list(table.pragmas), list(table.cflags)
+    rows, pragmas, end, flags = dict(table.rows), list(table.pragmas), list(table.pragmas_end), list(table.cflags)
     for f in features:
         extra = CPU_FEATURE_ROWS.get((table.name, f))
         if extra is None:
             raise ValueError(f"cpu feature {f!r} has no use on target {table.name!r}")
         rows.update(extra)
-        pragmas.append(f'#pragma GCC target("{CPU_FEATURE_FLAGS[f][0]}")')
+        name = CPU_FEATURE_FLAGS[f][0]
+        # gcc: every function after the pragma; clang has no `GCC target`: an attribute on each function
+        pragmas += ["#if defined(__clang__)",
+                    f'#pragma clang attribute push (__attribute__((target("{name}"))), apply_to = function)',
+                    "#else", f'#pragma GCC target("{name}")', "#endif"]  # fmt: skip
+        end += ["#if defined(__clang__)", "#pragma clang attribute pop", "#endif"]
         flags.append(CPU_FEATURE_FLAGS[f][1])
-    return replace(table, rows=rows, pragmas=tuple(pragmas), cflags=tuple(flags))
+    return replace(table, rows=rows, pragmas=tuple(pragmas), pragmas_end=tuple(end), cflags=tuple(flags))
 
 
 def bf16_bits(value: float) -> int:

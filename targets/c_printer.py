@@ -96,6 +96,8 @@ class CPrinter:
         if helpers:
             parts.append("\n".join(h.code for h in helpers))
         parts.append(code)
+        if self.isa.pragmas_end:
+            parts.append("".join(f"{p}\n" for p in self.isa.pragmas_end))
         return "\n".join(parts)
 
     def _flags(self) -> str:

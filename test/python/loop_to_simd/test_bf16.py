@@ -216,3 +216,15 @@ def test_bf16_results_and_arrays_cross_the_python_boundary():
     assert type(m) is ml_dtypes.bfloat16 and float(m) == 2.75
     with pytest.raises(TypeError, match="parameter 'x' expects a rank-1 numpy array of dtype ml_dtypes.bfloat16, found float16"):
         k.first(np.zeros(3, np.float16))
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+def test_avx512_bf16_c_compiles_with_gcc_and_clang(compiler, tmp_path):
+    """clang has no `#pragma GCC target`: the C enables AVX512_BF16 for it with an attribute push."""
+    import shutil
+
+    if shutil.which(compiler) is None:
+        pytest.skip(f"no {compiler}")
+    (tmp_path / "k.c").write_text(emit(SCALE, "avx512", "loop-pipeline{target=avx512 cpu=zen4}").c_source)
+    flags = [f for f in isa_mod.compile_flags("avx512") if f != "-fPIC"]
+    subprocess.run([compiler, *flags, "-Werror", "-c", "-o", tmp_path / "k.o", tmp_path / "k.c"], check=True)

@@ -10,7 +10,8 @@
 // 16-bit lanes of their own type on every vector ISA. Widening shifts the bits up 16 (exact);
 // narrowing rounds to nearest even with an integer add and makes NaN the quiet NaN of its sign,
 // as ml_dtypes does. A CPU with AVX512_BF16 (cpu=zen4) narrows with vcvtneps2bf16 and fixes up
-// the lanes where it differs (subnormals, NaN); a generic or Ice Lake AVX-512 does not use it.
+// the lanes where it differs (subnormals, NaN), enabled for gcc and clang by pragmas (closed at the
+// end of the file); a generic or Ice Lake AVX-512 does not use it.
 
 func.func @scale(%x: !loop.buf<bf16>, %out: !loop.buf<bf16>, %a: f32) {
   %c0 = arith.constant 0 : index
@@ -64,7 +65,11 @@ func.func @scale(%x: !loop.buf<bf16>, %out: !loop.buf<bf16>, %a: f32) {
 // AVX512:         _mm256_mask_storeu_epi16(&out[i], {{.*}}, h);
 
 // BF16CPU: target: avx512 ({{.*}}-mavx512bf16)
-// BF16CPU: #pragma GCC target("avx512bf16")
+// BF16CPU: #if defined(__clang__)
+// BF16CPU-NEXT: #pragma clang attribute push (__attribute__((target("avx512bf16"))), apply_to = function)
+// BF16CPU-NEXT: #else
+// BF16CPU-NEXT: #pragma GCC target("avx512bf16")
+// BF16CPU-NEXT: #endif
 // BF16CPU-NEXT: #include
 // BF16CPU: static inline __m256i lo_f32_to_bf16x16_ne(__m512 a)
 // BF16CPU:   __m256i r = (__m256i)_mm512_cvtneps_pbh(a);
@@ -72,6 +77,9 @@ func.func @scale(%x: !loop.buf<bf16>, %out: !loop.buf<bf16>, %a: f32) {
 // BF16CPU-NEXT:   return odd ? _mm256_mask_mov_epi16(r, odd, lo_f32_to_bf16x16(a)) : r;
 // BF16CPU-LABEL: void scale(
 // BF16CPU:         __m256i h = lo_f32_to_bf16x16_ne(m);
+// BF16CPU:      #if defined(__clang__)
+// BF16CPU-NEXT: #pragma clang attribute pop
+// BF16CPU-NEXT: #endif
 
 // NEON: static inline uint16x4_t lo_f32_to_bf16x4(float32x4_t a)
 // NEON:   return vshrn_n_u32(vbslq_u32(vceqq_f32(a, a), r, q), 16);
