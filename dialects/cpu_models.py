@@ -104,6 +104,9 @@ class CpuModel:
     """The simd targets it runs (a `cpu=` that does not run the `target=` is an error)."""
     caches: Caches
     costs: Costs
+    features: tuple[str, ...] = ()
+    """ISA extensions past its targets' baseline that the printer may use where they are faster
+    and give the same bits (/proc/cpuinfo names): `avx512_bf16` (f32 -> bf16, targets/c_part.py)."""
 
     def runs(self, target: str) -> bool:
         return target in self.isas
@@ -203,6 +206,7 @@ CPUS: dict[str, CpuModel] = {
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
             half_loads_beyond_l2=True,
         ),
+        features=("avx512_bf16",),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,
     # 1.375 MiB of non-inclusive L3 per core, 38.5 MiB on a 28-core part (Intel ARK, Xeon
@@ -245,6 +249,7 @@ CPUS: dict[str, CpuModel] = {
             masked_load_256=1, masked_store_256=1, masked_load_512=1, masked_store_512=1,
             gather_256=5, gather_512=8, datapath_bits=512, fork_join=10000,
         ),
+        features=("avx512_bf16",),  # Intel ARK (Cooper Lake had it too; Ice Lake and Cascade Lake do not)
     ),
     # Arm Neoverse N1 (AWS Graviton2, Ampere Altra): 64 KiB L1d, 1 MiB L2 per core, 32 MiB
     # system-level cache on Graviton2 (Arm TRM, AWS). NEON only: no masked memory ops, no

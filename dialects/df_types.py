@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
-    Float16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     IntegerType,
@@ -33,11 +33,17 @@ as in MLIR: u8/u16 data is i8/i16, and the ops say unsigned (`cmpi ult`, `divui`
 
 
 def is_scalar_type(t: Attribute) -> bool:
-    """f32, f64, i1, i8, i16, i32 or i64: the element types numpy and C agree on; and f16, a
-    storage type (arrays of it are converted to f32 to compute: `arith.extf` / `arith.truncf`)."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
+    """f32, f64, i1, i8, i16, i32 or i64: the element types numpy and C agree on; and f16 and
+    bf16, storage types (arrays of them are converted to f32 to compute: `arith.extf` /
+    `arith.truncf`; bf16 is ml_dtypes.bfloat16 at the Python boundary)."""
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in SCALAR_WIDTHS
+
+
+def is_storage_float(t: Attribute) -> bool:
+    """f16 or bf16: element types kernels store but compute on as f32."""
+    return isinstance(t, Float16Type | BFloat16Type)
 
 
 def is_integer_type(t: Attribute) -> bool:
@@ -132,7 +138,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     name = "df.array"
 
     element_type: Attribute
-    """The dtype of every element: f16 (storage), f32, f64, i1, i8, i16, i32, i64 or a `!df.record`."""
+    """The dtype of every element: f16 or bf16 (storage), f32, f64, i1, i8, i16, i32, i64 or a `!df.record`."""
     axes: ArrayAttr[StringAttr]
     """Axis names, outermost first."""
 
@@ -192,7 +198,7 @@ class ArrayType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_element_type(self.element_type):
             raise VerifyException(
-                f"df.array element type must be f16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
+                f"df.array element type must be f16, bf16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, "
                 f"found {self.element_type}"
             )
         if self.rank not in (1, 2, 3):  # rank 3 only between a broadcasting map and its reduction
@@ -237,6 +243,8 @@ def kind_accepts(kind: ReduceKind, element_type: Attribute) -> bool:
     """Whether a built-in kind is defined on this element type (custom accepts all)."""
     if kind == ReduceKind.CUSTOM:
         return True
+    if is_storage_float(element_type):
+        return False  # f16 / bf16: reduce their f32 values (arith.extf), as sums of them accumulate
     if kind in (ReduceKind.AND, ReduceKind.OR, ReduceKind.UMIN, ReduceKind.UMAX):
         return is_integer_type(element_type)
     if kind in (ReduceKind.ADD, ReduceKind.MUL):

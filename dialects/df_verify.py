@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from xdsl.ir import Attribute, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
-from loopopt.dialects.df_types import ArrayType, ReduceKind, format_axes, kind_accepts
+from loopopt.dialects.df_types import ArrayType, ReduceKind, format_axes, is_storage_float, kind_accepts
 
 
 def types_text(types: Sequence[Attribute]) -> str:
@@ -56,6 +56,11 @@ def common_axes(op_name: str, values: Sequence[SSAValue], what: str = "input") -
 
 
 def verify_kind(op_name: str, index: int, kind: ReduceKind, element_type: Attribute) -> None:
+    if not kind_accepts(kind, element_type) and is_storage_float(element_type):
+        raise VerifyException(
+            f"{op_name} kind {kind.value} (triple {index}) on {element_type}: {element_type} is a storage type, "
+            f"reduce its values widened to f32 (arith.extf in a df.map)"
+        )
     if not kind_accepts(kind, element_type):
         need = {
             ReduceKind.AND: "an integer or i1",

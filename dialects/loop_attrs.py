@@ -13,7 +13,7 @@ from enum import auto
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
-    Float16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -37,8 +37,8 @@ from loopopt.dialects.reduction_kind import ReductionKind, ReductionKindSyntax
 
 
 def is_element_type(t: Attribute) -> bool:
-    """Element types a buffer may hold: f32 f64 i8 i16 i32 i64 i1, and f16 (storage)."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
+    """Element types a buffer may hold: f32 f64 i8 i16 i32 i64 i1, and f16 and bf16 (storage)."""
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64) and t.signedness.data.name == "SIGNLESS"
 
@@ -74,7 +74,7 @@ class BufType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if not is_element_type(self.element_type):
             raise VerifyException(
-                f"!loop.buf element type must be one of f16, f32, f64, i8, i16, i32, i64, i1, found {self.element_type}"
+                f"!loop.buf element type must be one of f16, bf16, f32, f64, i8, i16, i32, i64, i1, found {self.element_type}"
             )
         if self.rank.data not in (1, 2):
             raise VerifyException(f"!loop.buf rank must be 1 or 2, found {self.rank.data}")

@@ -21,7 +21,7 @@ from typing_extensions import TypeVar
 
 from xdsl.dialects.builtin import (
     I64,
-    Float16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -66,9 +66,9 @@ LANE_COUNTS = (1, 2, 4, 8, 16, 32, 64)  # 32 and 64: i8/i16 lanes
 
 
 def _element_class(t: Attribute) -> str | None:
-    """'float', 'int' or 'mask' for a simd element type, None for anything else (f16: storage
+    """'float', 'int' or 'mask' for a simd element type, None for anything else (f16, bf16: storage
     lanes, loaded, stored and converted to f32)."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return "float"
     if isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64):
         return "int"

@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.dialects.builtin import (
-    Float16Type,
+    BFloat16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -22,8 +23,8 @@ from xdsl.ir import Attribute
 from loopopt.dialects.loop_attrs import MaskForm
 
 def element_bits(element_type: Attribute) -> int:
-    """Bit width of a simd element type (f16 f32 f64 i32 i64; index counts as i64)."""
-    if isinstance(element_type, Float16Type):
+    """Bit width of a simd element type (f16 bf16 f32 f64 i32 i64; index counts as i64)."""
+    if isinstance(element_type, Float16Type | BFloat16Type):
         return 16
     if isinstance(element_type, Float32Type):
         return 32

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 from xdsl.dialects.builtin import (
-    Float16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -14,12 +14,29 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 
+BF16_PACKAGE = "ml_dtypes"
+"""numpy has no bfloat16: bf16 arrays are `ml_dtypes.bfloat16` (an optional dependency)."""
+
+
+def bfloat16_dtype() -> np.dtype:
+    """`ml_dtypes.bfloat16` as a numpy dtype; an ImportError saying what to install without it."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError(
+            f"bf16 needs the {BF16_PACKAGE} package (numpy has no bfloat16): pip install {BF16_PACKAGE}"
+        ) from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
 def numpy_dtype(t: Attribute) -> np.dtype:
     """The numpy dtype of a scalar type, or of a vector type's elements."""
     if isinstance(t, VectorType):
         t = t.element_type
     if isinstance(t, Float16Type):
         return np.dtype(np.float16)
+    if isinstance(t, BFloat16Type):
+        return bfloat16_dtype()
     if isinstance(t, Float32Type):
         return np.dtype(np.float32)
     if isinstance(t, Float64Type):

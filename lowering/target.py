@@ -148,13 +148,16 @@ def measured_caches(cache_dir: Path, tabled: Caches) -> Caches:
 
 def detect_cpu(cpuinfo: Path = CPUINFO, cache_dir: Path = CACHE_DIR) -> CpuModel:
     """This machine's CpuModel: the table entry for its vendor/family/model (or part), with
-    the caches sysfs reports; `generic` costs for a CPU the table does not know."""
+    the caches sysfs reports and those of its features cpuinfo lists; `generic` costs for a
+    CPU the table does not know."""
     try:
         fields = cpuinfo_fields(cpuinfo.read_text(errors="replace"))
     except OSError:
         fields = {}
     base = CPUS[model_name_of(fields)]
-    return replace(base, caches=measured_caches(cache_dir, base.caches))
+    flags = set(fields.get("flags", "").split())  # a hypervisor may hide an extension the model has
+    features = tuple(f for f in base.features if f in flags)
+    return replace(base, caches=measured_caches(cache_dir, base.caches), features=features)
 
 
 @functools.cache

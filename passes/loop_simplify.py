@@ -54,8 +54,8 @@ def _foldable_type_uncached(t) -> bool:
         return False
     try:
         numpy_dtype(t)
-    except ValueError:
-        return False  # e.g. i3, i128, f16: left for execution (or the printer's diagnostic)
+    except (ValueError, ImportError):  # ImportError: bf16 without ml_dtypes
+        return False  # e.g. i3, i128: left for execution (or the printer's diagnostic)
     return True
 
 

@@ -16,7 +16,7 @@ mix is convert-loop-to-simd's decision (loop_to_simd/width.py, widen.py), not le
 from __future__ import annotations
 
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute, Operation
 
 from loopopt.dialects import loop, simd
@@ -99,8 +99,8 @@ VECTOR_FORMS: dict[type[Operation], str] = {
 
 def is_lane_type(t: Attribute) -> bool:
     """f32 f64 i8 i16 i32 i64 i1 index: the element types SIMD lanes hold (index lanes are i64); f16
-    lanes are storage (`F16_STORAGE_OPS`)."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type | IndexType):
+    and bf16 lanes are storage (`F16_STORAGE_OPS`)."""
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type | IndexType):
         return True
     return isinstance(t, IntegerType) and t.width.data in (1, 8, 16, 32, 64)
 
@@ -110,7 +110,7 @@ _TO_LANE_CONVERSIONS = (arith.SIToFPOp, arith.FPToSIOp, arith.ExtFOp, arith.Trun
 
 
 F16_STORAGE_OPS = (loop.LoadOp, loop.StoreOp, arith.ExtFOp, arith.TruncFOp)
-"""The ops an f16 value may meet in a vector loop: f16 is a storage type, computed on as f32."""
+"""The ops an f16 or bf16 value may meet in a vector loop: storage types, computed on as f32."""
 
 
 def _is_i1(t: Attribute) -> bool:
@@ -128,8 +128,9 @@ def missing_vector_form(op: Operation) -> str | None:
             continue
         if not is_lane_type(value.type):
             return f"{op.name} on {value.type}: lanes hold f32, f64, i8, i16, i32, i64, i1 or index"
-    if not isinstance(op, F16_STORAGE_OPS) and any(isinstance(v.type, Float16Type) for v in (*op.operands, *op.results)):
-        return f"{op.name} on f16: f16 lanes are storage, only loaded, stored and converted (extf/truncf) to f32"
+    storage = next((v.type for v in (*op.operands, *op.results) if isinstance(v.type, Float16Type | BFloat16Type)), None)
+    if storage is not None and not isinstance(op, F16_STORAGE_OPS):
+        return f"{op.name} on {storage}: {storage} lanes are storage, only loaded, stored and converted (extf/truncf) to f32"
     if isinstance(op, _TO_LANE_CONVERSIONS) and _is_i1(op.results[0].type):
         return f"{op.name} to i1 has no vector form (simd.convert converts between data lanes)"
     if isinstance(op, arith.CmpiOp):

@@ -79,6 +79,16 @@ _X86_REQUIREMENTS: dict[str, tuple[str, ...]] = {
     "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"),
 }
 
+FEATURE_PRAGMAS: dict[str, str] = {'#pragma GCC target("avx512bf16")': "avx512_bf16"}
+"""A line of generated C enabling a CPU extension past its ISA (targets/c_part.with_cpu_features)
+-> the /proc/cpuinfo flag a CPU must have to run it."""
+
+
+def missing_cpu_features(c_source: str) -> list[str]:
+    """The extensions `c_source` enables (`FEATURE_PRAGMAS`) that this CPU lacks."""
+    return [flag for line, flag in FEATURE_PRAGMAS.items() if line in c_source and flag not in _cpu_flags()]
+
+
 FOREIGN_TOOLS: dict[str, tuple[str, str]] = {"neon": ("aarch64-linux-gnu-gcc", "qemu-aarch64")}
 """ISA -> (cross compiler, user-mode emulator) for ISAs run out of process."""
 

@@ -147,6 +147,10 @@ def compile_library(
     if isa != isa_mod.NATIVE and isa not in isa_mod.host_isas():
         hint = "; run NEON kernels with loopopt.runtime.run_foreign" if isa in isa_mod.FOREIGN_TOOLS else ""
         raise ValueError(f"this CPU cannot run ISA {isa!r} (it runs {', '.join(isa_mod.host_isas())}){hint}")
+    missing = isa_mod.missing_cpu_features(c_source)
+    if missing:
+        raise ValueError(f"this CPU lacks {', '.join(missing)}, which the C uses (lowered for a cpu= that has it); "
+                         "lower with cpu=native or cpu=generic")
     signatures = tuple(signatures)
     names = [s.name for s in signatures]
     if len(set(names)) != len(names):

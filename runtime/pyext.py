@@ -151,6 +151,44 @@ fail:
     return -1;
 }
 
+/* ml_dtypes.bfloat16 (set by PyInit when a kernel has bf16 data). The buffer protocol cannot
+   export that dtype: a bf16 array is acquired as its uint16 view (the bits the kernel reads). */
+static PyObject *loopopt_rt_bf16_type = NULL;
+
+static inline int
+loopopt_rt_get_bf16_array(PyObject *obj, Py_buffer *view, const char *kernel, const char *param, int ndim,
+                          int output)
+{
+    view->obj = NULL;
+    if (!PyArray_Check(obj) || (PyObject *)PyArray_DESCR((PyArrayObject *)obj)->typeobj != loopopt_rt_bf16_type) {
+        PyObject *found = PyArray_Check(obj) ? PyObject_Str((PyObject *)PyArray_DESCR((PyArrayObject *)obj))
+                                             : PyUnicode_FromString(Py_TYPE(obj)->tp_name);
+        if (found != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s(): parameter '%s' expects a rank-%d numpy array of dtype "
+                         "ml_dtypes.bfloat16, found %U", kernel, param, ndim, found);
+            Py_DECREF(found);
+        }
+        return -1;
+    }
+    PyObject *bits = PyArray_View((PyArrayObject *)obj, PyArray_DescrFromType(NPY_UINT16), NULL);
+    if (bits == NULL)
+        return -1;
+    int r = loopopt_rt_get_array(bits, view, kernel, param, "bfloat16", "H", 2, ndim, output);
+    Py_DECREF(bits); /* the view holds its own reference */
+    return r;
+}
+
+static inline PyObject *loopopt_rt_box_bf16(uint16_t v)
+{
+    union { uint32_t u; float f; } c = { (uint32_t)v << 16 };
+    PyObject *x = PyFloat_FromDouble((double)c.f), *o = NULL;
+    if (x != NULL) {
+        o = PyObject_CallOneArg(loopopt_rt_bf16_type, x); /* exact: the value is a bfloat16 */
+        Py_DECREF(x);
+    }
+    return o;
+}
+
 static inline int
 loopopt_rt_get_real(PyObject *obj, double *out, const char *kernel, const char *param, const char *dtype)
 {
@@ -233,7 +271,7 @@ loopopt_rt_check_disjoint(const Py_buffer *out, const Py_buffer *other, const ch
 }
 """
 
-_PY_DTYPE_NAMES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8 or uint8", "i16": "int16 or uint16",
+_PY_DTYPE_NAMES = {"f16": "float16", "bf16": "ml_dtypes.bfloat16", "f32": "float32", "f64": "float64", "i8": "int8 or uint8", "i16": "int16 or uint16",
                    "i32": "int32", "i64": "int64", "bool": "bool"}
 
 QUERY_PREFIX = "_extents_"
@@ -459,7 +497,9 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
     # Acquire and check every argument, in order.
     for i, p in enumerate(sig.params):
         pn = _c_string(p.name)
-        if isinstance(p, ArrayParam):
+        if isinstance(p, ArrayParam) and p.dtype == "bf16":
+            lines.append(f"    if (loopopt_rt_get_bf16_array(args[{i}], &v{i}, {k}, {pn}, {p.rank}, {int(p.output)}) < 0) goto done;")
+        elif isinstance(p, ArrayParam):
             dt = p.dt
             lines.append(
                 f"    if (loopopt_rt_get_array(args[{i}], &v{i}, {k}, {pn}, {_c_string(_PY_DTYPE_NAMES[p.dtype])}, "
@@ -544,6 +584,22 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
     return "\n".join(lines)
 
 
+_BF16_INIT = (
+    '    PyObject *ml_dtypes = PyImport_ImportModule("ml_dtypes");',
+    "    if (ml_dtypes == NULL)",
+    "        return NULL;",
+    '    loopopt_rt_bf16_type = PyObject_GetAttrString(ml_dtypes, "bfloat16");',
+    "    Py_DECREF(ml_dtypes);",
+    "    if (loopopt_rt_bf16_type == NULL)",
+    "        return NULL;",
+)
+"""PyInit of a module with bf16 data: the dtype its arrays must have and its results are boxed as."""
+
+
+def _uses_bf16(sig: KernelSignature) -> bool:
+    return "bf16" in sig.results or any(p.dtype == "bf16" for p in sig.params)
+
+
 def extension_source(module_name: str, kernel_source: str, signatures: Sequence[KernelSignature]) -> str:
     """One C translation unit: the kernels, their declarations from the signatures, the wrappers, PyInit."""
     methods = [
@@ -583,6 +639,7 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
             f"PyMODINIT_FUNC PyInit_{module_name}(void)",
             "{",
             "    import_array();",
+            *(_BF16_INIT if any(_uses_bf16(s) for s in signatures) else ()),
             "    return PyModule_Create(&loopopt_rt_module);",
             "}",
             "",

@@ -7,7 +7,7 @@ checked caller (native or foreign) without parsing C.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -20,12 +20,18 @@ class DType:
 
     name: str
     c_type: str
-    numpy: np.dtype[Any]
+    numpy_or_loader: np.dtype[Any] | Callable[[], np.dtype[Any]]
+    """The numpy dtype, or a function returning it (bf16: ml_dtypes, imported when first asked)."""
     # Buffer-protocol format characters (after any byte-order prefix) accepted for it.
     buffer_formats: str
     # The same-width unsigned numpy dtype also accepted (i8 and i16 are signless, as in MLIR:
     # a uint8 array is i8 data that the kernel's ops read unsigned); None for the others.
     unsigned: np.dtype[Any] | None = None
+
+    @property
+    def numpy(self) -> np.dtype[Any]:
+        d = self.numpy_or_loader
+        return d if isinstance(d, np.dtype) else d()
 
     @property
     def itemsize(self) -> int:
@@ -36,10 +42,17 @@ class DType:
         return dt == self.numpy or (self.unsigned is not None and dt == self.unsigned)
 
 
+def _bfloat16() -> np.dtype[Any]:
+    from loopopt.interp.dtypes import bfloat16_dtype
+
+    return bfloat16_dtype()
+
+
 DTYPES: dict[str, DType] = {
     d.name: d
     for d in (
         DType("f16", "uint16_t", np.dtype(np.float16), "e"),  # storage: IEEE half bits (targets/c_part.py)
+        DType("bf16", "uint16_t", _bfloat16, ""),  # storage: bfloat16 bits; no buffer format (pyext views it as uint16)
         DType("f32", "float", np.dtype(np.float32), "f"),
         DType("f64", "double", np.dtype(np.float64), "d"),
         DType("i8", "int8_t", np.dtype(np.int8), "bB", np.dtype(np.uint8)),

@@ -25,6 +25,8 @@ from loopopt.targets.c_printer import print_module
 TARGET_ATTRS = ("loop.target", "simd.target")
 """Module attributes that record the ISA a module was lowered for."""
 PIPELINE_ATTR = "loop.pipeline"
+FEATURES_ATTR = "loop.cpu_features"
+"""CPU extensions the module may use past its ISA (set by convert-loop-to-simd from `cpu=`)."""
 PARALLEL_ATTR = "loop.parallel"
 """Func attribute of kernels split across threads (targets/c_parallel.py, docs/threads.md)."""
 
@@ -63,6 +65,11 @@ def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
     name = recorded or target or "scalar"
     try:
         table = isa_table(name)
+        features = module.attributes.get(FEATURES_ATTR)
+        if isinstance(features, StringAttr) and features.data:
+            from loopopt.targets.c_part import with_cpu_features
+
+            table = with_cpu_features(table, features.data.split(","))
     except ValueError as e:
         raise LoopoptDiagnostic(str(e), module) from None
     recorded_pipeline = module.attributes.get(PIPELINE_ATTR)

@@ -37,6 +37,7 @@ from loopopt.targets.c_part import part_key, part_lanes, part_vector_type, whole
 
 ELEMENT_C_TYPES: dict[str, str] = {
     "f16": "uint16_t",  # storage: IEEE half bits, converted to and from float (c_part)
+    "bf16": "uint16_t",  # storage: bfloat16 bits (f32's upper half), converted likewise
     "f32": "float",
     "f64": "double",
     "i8": "int8_t",
@@ -70,6 +71,11 @@ class IsaTable:
     """(operation key, element type key) -> C template."""
     cflags: tuple[str, ...] = field(default=())
     """gcc/clang flags enabling the ISA (documentation; the runtime owns the real list)."""
+    pragmas: tuple[str, ...] = field(default=())
+    """Lines before the includes enabling a CPU extension the rows use past the ISA's flags
+    (`#pragma GCC target(...)`, clang's `#pragma clang attribute push`: c_part.with_cpu_features)."""
+    pragmas_end: tuple[str, ...] = field(default=())
+    """Lines at the end of the file closing what `pragmas` opened (clang's attribute pop)."""
 
     def row(self, key: str, elt: str) -> str | None:
         found = self.rows.get((key, elt))

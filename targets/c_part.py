@@ -32,6 +32,13 @@ lanes in half a register of their own type (`F16`: `__m128i` on AVX2 with F16C's
 `vcvt_f32_f16`); SSE2 has no such conversion and keeps f16 loops scalar
 (loop_to_simd/width.py). Scalar code converts with portable helpers (`lo_f16_to_f32`,
 `lo_f32_to_f16`, `lo_f64_to_f16`: round to nearest even, once; NaN stays NaN; overflow to inf).
+
+bf16 (bfloat16 bits, ml_dtypes.bfloat16 at the boundary) is held and moved the same way
+(`STORAGE16`, shared with f16) on every vector ISA, SSE2 included, and converted with integer
+SIMD (`BF16`): widening shifts the bits up 16, narrowing rounds to nearest even with an
+integer add and makes a NaN the quiet NaN of its sign (`lo_f32_to_bf16xW`), bit for bit as
+ml_dtypes. With AVX512_BF16 on the CPU (`with_cpu_features`) AVX-512 narrows with
+`vcvtneps2bf16` and redoes the lanes where that instruction differs (subnormals, NaN).
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from loopopt.targets.c_helpers import Helper, LaneIO
+    from loopopt.targets.c_isa import IsaTable
 
 PART_ELEMENTS = ("f32", "i32")
 """Element types that can fill part of a register (next to the 64-bit f64/i64)."""
@@ -55,7 +63,11 @@ WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt
 """Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every
 `hreduce.*`, `cmp.*` and `convert.*` key): a part vector needs its own row for them."""
 
-_PART_KEY = re.compile(r"^(f16|f32|i32)x(\d+)$")
+_PART_KEY = re.compile(r"^(f16|bf16|f32|i32)x(\d+)$")
+
+STORAGE_ELEMENTS = ("f16", "bf16")
+"""16-bit float storage types: W lanes of bits in a type of their own (`STORAGE16`), converted to
+and from f32 (`F16`, `BF16`)."""
 
 
 def part_key(elt: str, lanes: int) -> str:
@@ -71,18 +83,18 @@ def split_part_key(key: str) -> tuple[str, int] | None:
 
 def part_lanes(isa_lanes: Mapping[str, int], elt: str) -> int | None:
     """W for a part vector of `elt` on an ISA with these native lane counts (half the 32-bit
-    lanes: the 64-bit lane count; f16: the f32 lane count), or None when `elt` never fills
+    lanes: the 64-bit lane count; f16, bf16: the f32 lane count), or None when `elt` never fills
     part of a register."""
-    if elt == "f16":
+    if elt in STORAGE_ELEMENTS:
         return isa_lanes.get("f32") if isa_lanes.get("f32", 0) >= 2 else None
     n = isa_lanes.get(elt, 0) if elt in PART_ELEMENTS else 0
     return n // 2 if n >= 2 else None
 
 
 def part_vector_type(isa_name: str, elt: str) -> str | None:
-    """The C type of a part vector of `elt` when it is not the whole register's (f16), else None."""
-    f16 = F16.get(isa_name)
-    return f16.c_type if elt == "f16" and f16 is not None else None
+    """The C type of a part vector of `elt` when it is not the whole register's (f16, bf16), else None."""
+    converts = elt in STORAGE_ELEMENTS and isa_name in STORAGE_CONVERSIONS[elt]
+    return STORAGE16[isa_name].c_type if converts else None
 
 
 def whole_register_row(key: str, elt: str) -> tuple[str, str] | None:
@@ -96,7 +108,7 @@ def whole_register_row(key: str, elt: str) -> tuple[str, str] | None:
         to = split_part_key(key[len("convert."):])
         # a conversion between two part vectors of one lane count is lane-wise (i32x4 -> f32x4)
         return (f"convert.{to[0]}", base) if to is not None and to[1] == lanes else None
-    if base == "f16" or key in WHOLE_VECTOR_KEYS or key.startswith(("hreduce.", "cmp.")):
+    if base in STORAGE_ELEMENTS or key in WHOLE_VECTOR_KEYS or key.startswith(("hreduce.", "cmp.")):
         return None
     return key, base
 
@@ -221,44 +233,68 @@ bits. Lane counts are those of the ISA's 64-bit lanes."""
 
 
 @dataclass(frozen=True)
-class F16Spelling:
-    """How one ISA holds, moves and converts f16 storage lanes (W of them, W the f32 lanes)."""
+class Storage16:
+    """How one ISA holds and moves W 16-bit storage lanes (f16 or bf16 bits; W the f32 lanes)."""
 
     c_type: str
     load: str
-    """An expression loading W halves from `{p}`."""
+    """An expression loading W lanes from `{p}`."""
     store: str
     """A statement storing `{v}` to `{p}`."""
-    to_f32: str
-    from_f32: str
     broadcast: str
     """An expression splatting the bits `{a}` (a `uint16_t`)."""
     masked_load: str | None = None
     masked_store: str | None = None
-    """Rows with a mask instruction (AVX-512); None: lane by lane (`lo_masked_*_f16xW`)."""
+    """Rows with a mask instruction (AVX-512BW); None: lane by lane (`lo_masked_*_u16xW`)."""
 
 
-F16: dict[str, F16Spelling] = {
-    "avx2": F16Spelling(
-        c_type="__m128i", load="_mm_loadu_si128((const __m128i *){p})", store="_mm_storeu_si128((__m128i *){p}, {v});",
-        to_f32="_mm256_cvtph_ps({a})", from_f32="_mm256_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
+STORAGE16: dict[str, Storage16] = {
+    "sse2": Storage16(
+        c_type="__m128i", load="_mm_loadl_epi64((const __m128i *){p})", store="_mm_storel_epi64((__m128i *){p}, {v});",
         broadcast="_mm_set1_epi16((short){a})",
     ),
-    "avx512": F16Spelling(
+    "avx2": Storage16(
+        c_type="__m128i", load="_mm_loadu_si128((const __m128i *){p})", store="_mm_storeu_si128((__m128i *){p}, {v});",
+        broadcast="_mm_set1_epi16((short){a})",
+    ),
+    "avx512": Storage16(
         c_type="__m256i", load="_mm256_loadu_si256((const __m256i *){p})", store="_mm256_storeu_si256((__m256i *){p}, {v});",
-        to_f32="_mm512_cvtph_ps({a})", from_f32="_mm512_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)",
         broadcast="_mm256_set1_epi16((short){a})",
         masked_load="{dst} = _mm256_mask_loadu_epi16({passthru}, {mask}, &{buf}[{idx}]);",
         masked_store="_mm256_mask_storeu_epi16(&{buf}[{idx}], {mask}, {value});",
     ),
-    "neon": F16Spelling(
-        c_type="uint16x4_t", load="vld1_u16({p})", store="vst1_u16({p}, {v});",
-        to_f32="vcvt_f32_f16(vreinterpret_f16_u16({a}))", from_f32="vreinterpret_u16_f16(vcvt_f16_f32({a}))",
-        broadcast="vdup_n_u16({a})",
-    ),
+    "neon": Storage16(c_type="uint16x4_t", load="vld1_u16({p})", store="vst1_u16({p}, {v});", broadcast="vdup_n_u16({a})"),
+}  # fmt: skip
+"""Per ISA, the type and moves of 16-bit storage lanes (half a register; SSE2: a quarter)."""
+
+
+@dataclass(frozen=True)
+class Conversion16:
+    """An ISA's vector conversions between a storage type's W lanes (`{a}`) and W f32 lanes."""
+
+    to_f32: str
+    from_f32: str
+
+
+F16: dict[str, Conversion16] = {
+    "avx2": Conversion16("_mm256_cvtph_ps({a})", "_mm256_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)"),
+    "avx512": Conversion16("_mm512_cvtph_ps({a})", "_mm512_cvtps_ph({a}, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)"),
+    "neon": Conversion16("vcvt_f32_f16(vreinterpret_f16_u16({a}))", "vreinterpret_u16_f16(vcvt_f16_f32({a}))"),
 }  # fmt: skip
 """Per ISA with vector f16 conversions (x86 F16C and AVX-512F, AArch64 FCVTL/FCVTN): f16 lanes.
 The conversions round to nearest even (the immediate on x86, the default FPCR on AArch64)."""
+
+BF16: dict[str, Conversion16] = {
+    "sse2": Conversion16("_mm_castsi128_ps(_mm_unpacklo_epi16(_mm_setzero_si128(), {a}))", "lo_f32_to_bf16x4({a})"),
+    "avx2": Conversion16("_mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32({a}), 16))", "lo_f32_to_bf16x8({a})"),
+    "avx512": Conversion16("_mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32({a}), 16))", "lo_f32_to_bf16x16({a})"),
+    "neon": Conversion16("vreinterpretq_f32_u32(vshll_n_u16({a}, 16))", "lo_f32_to_bf16x4({a})"),
+}  # fmt: skip
+"""Per ISA, bf16 lanes with integer SIMD (every vector ISA): bf16 -> f32 is exact (the bits
+shifted up 16), f32 -> bf16 rounds to nearest even as ml_dtypes does (`BF16_VECTOR_HELPERS`)."""
+
+STORAGE_CONVERSIONS: dict[str, dict[str, Conversion16]] = {"f16": F16, "bf16": BF16}
+"""Storage element -> the ISAs that convert its vectors (an ISA missing keeps such loops scalar)."""
 
 F16_SCALAR_ROWS: dict[tuple[str, str], str] = {
     ("convert.f32", "f16"): "{dst} = lo_f16_to_f32({a});",
@@ -268,8 +304,17 @@ F16_SCALAR_ROWS: dict[tuple[str, str], str] = {
 }
 """Scalar f16 conversions (every target's scalar code): `uint16_t` bits to and from floats."""
 
-F16_SCALAR_MEMORY = ("load", "store", "align_offset")
-"""Scalar f16 accesses: the f32 rows, spelled alike on `uint16_t` bits."""
+BF16_SCALAR_ROWS: dict[tuple[str, str], str] = {
+    ("convert.f32", "bf16"): "{dst} = lo_bf16_to_f32({a});",
+    ("convert.f64", "bf16"): "{dst} = (double)lo_bf16_to_f32({a});",  # exact, both steps
+    ("convert.bf16", "f32"): "{dst} = lo_f32_to_bf16({a});",
+    ("convert.bf16", "f64"): "{dst} = lo_f32_to_bf16((float){a});",  # through f32, as ml_dtypes casts f64
+}
+"""Scalar bf16 conversions (every target's scalar code). f64 -> bf16 rounds twice, through f32:
+that is what ml_dtypes (numpy's bfloat16) does, so results match it bit for bit."""
+
+STORAGE_SCALAR_MEMORY = ("load", "store", "align_offset", "select")
+"""Scalar f16 / bf16 accesses and selects (bit moves): the f32 rows, spelled alike on `uint16_t` bits."""
 
 NEUTRAL: dict[str, dict[str, str]] = {
     "f32": {"add": "-0.0f", "mul": "1.0f", "min": "INFINITY", "max": "(-INFINITY)"},
@@ -290,8 +335,9 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
     if isa_name == "scalar":
         from loopopt.targets.isa_scalar import SCALAR
 
-        memory = {(k, "f16"): t for (k, e), t in SCALAR.rows.items() if e == "f32" and k in F16_SCALAR_MEMORY}
-        return {**F16_SCALAR_ROWS, **memory}
+        memory = {(k, s): t for (k, e), t in SCALAR.rows.items() if e == "f32" and k in STORAGE_SCALAR_MEMORY
+                  for s in STORAGE_ELEMENTS}  # fmt: skip
+        return {**F16_SCALAR_ROWS, **BF16_SCALAR_ROWS, **memory}
     spelling = SPELLINGS.get(isa_name)
     if spelling is None:
         return {}
@@ -319,17 +365,21 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
                 neutral = NEUTRAL[elt].get(op_key[len("hreduce."):])
                 if neutral is not None:
                     out[(op_key, key)] = template.replace("{a}", spelling.fill[elt].format(a="{a}", n=neutral))
-    f16 = F16.get(isa_name)
-    if f16 is not None:
-        key = part_key("f16", table.lanes["f32"])
-        out[("load", key)] = out[("load_aligned", key)] = "{dst} = " + f16.load.format(p="&{buf}[{idx}]") + ";"
-        out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = f16.store.format(p="&{buf}[{idx}]", v="{value}")
-        out[("broadcast", key)] = "{dst} = " + f16.broadcast + ";"
-        out[("convert.f32", key)] = "{dst} = " + f16.to_f32 + ";"
-        out[(f"convert.{key}", "f32")] = "{dst} = " + f16.from_f32 + ";"
-        n = table.lanes["f32"]
-        out[("masked_load", key)] = f16.masked_load or f"{{dst}} = lo_masked_load_f16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});"
-        out[("masked_store", key)] = f16.masked_store or f"lo_masked_store_f16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});"
+    for elt in STORAGE_ELEMENTS:
+        conv = STORAGE_CONVERSIONS[elt].get(isa_name)
+        if conv is not None:
+            out.update(_storage_rows(STORAGE16[isa_name], conv, part_key(elt, table.lanes["f32"]), table.lanes["f32"]))
+    return out
+
+
+def _storage_rows(s: Storage16, conv: Conversion16, key: str, n: int) -> dict[tuple[str, str], str]:
+    """The rows of one storage type's W-lane vectors (`key`: `f16x8`, `bf16x8`)."""
+    out = {("convert.f32", key): "{dst} = " + conv.to_f32 + ";", (f"convert.{key}", "f32"): "{dst} = " + conv.from_f32 + ";"}
+    out[("load", key)] = out[("load_aligned", key)] = "{dst} = " + s.load.format(p="&{buf}[{idx}]") + ";"
+    out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = s.store.format(p="&{buf}[{idx}]", v="{value}")
+    out[("broadcast", key)] = "{dst} = " + s.broadcast + ";"
+    out[("masked_load", key)] = s.masked_load or f"{{dst}} = lo_masked_load_u16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});"
+    out[("masked_store", key)] = s.masked_store or f"lo_masked_store_u16x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});"
     return out
 
 
@@ -359,36 +409,40 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
     f16 accesses of ISAs without 16-bit masked loads."""
     from loopopt.targets.c_helpers import Helper, LaneIO
 
-    out = [Helper(name, code) for name, code in F16_SCALAR_HELPERS.items()]
+    out = [Helper(name, code) for name, code in {**F16_SCALAR_HELPERS, **BF16_SCALAR_HELPERS}.items()]
     if isa.name not in SPELLINGS:
         return out
     io = LaneIO(isa)
     w = io.n("i64")
     out.append(lane_conversion_helper(io, f"lo_cvt_i64_f32x{w}p", "i64", "f32", "(float)x[k]"))
-    f16 = F16.get(isa.name)
-    if f16 is not None and f16.masked_load is None:
-        out += _f16_masked_helpers(io, f16)
+    storage = STORAGE16[isa.name]
+    if storage.masked_load is None:
+        out += _u16_masked_helpers(io, storage)
+    if isa.name in BF16_VECTOR_HELPERS:
+        out.append(Helper(f"lo_f32_to_bf16x{io.n('f32')}", BF16_VECTOR_HELPERS[isa.name]))
+    if isa.name == "avx512":
+        out.append(Helper("lo_f32_to_bf16x16_ne", BF16_AVX512_BF16_HELPER))
     return out
 
 
-def _f16_masked_helpers(io: LaneIO, f16: F16Spelling) -> list[Helper]:
-    """`lo_masked_load_f16xW` / `lo_masked_store_f16xW`: the active lanes only, one at a time
-    (a tail runs them once per call)."""
+def _u16_masked_helpers(io: LaneIO, s: Storage16) -> list[Helper]:
+    """`lo_masked_load_u16xW` / `lo_masked_store_u16xW` (f16 and bf16 lanes): the active lanes
+    only, one at a time (a tail runs them once per call)."""
     from loopopt.targets.c_helpers import Helper
 
     n = io.n("f32")
     bools = io.mask_to_bools(n, "mask", "on")
     load = (
-        f"static inline {f16.c_type} lo_masked_load_f16x{n}(const uint16_t *p, {io.mtype(n)} mask, {f16.c_type} passthru)\n{{\n"
-        f"    {bools}\n    uint16_t r[{n}];\n    {f16.store.format(p='r', v='passthru')}\n"
-        f"    for (int k = 0; k < {n}; k++) if (on[k]) r[k] = p[k];\n    return {f16.load.format(p='r')};\n}}\n"
+        f"static inline {s.c_type} lo_masked_load_u16x{n}(const uint16_t *p, {io.mtype(n)} mask, {s.c_type} passthru)\n{{\n"
+        f"    {bools}\n    uint16_t r[{n}];\n    {s.store.format(p='r', v='passthru')}\n"
+        f"    for (int k = 0; k < {n}; k++) if (on[k]) r[k] = p[k];\n    return {s.load.format(p='r')};\n}}\n"
     )
     store = (
-        f"static inline void lo_masked_store_f16x{n}(uint16_t *p, {io.mtype(n)} mask, {f16.c_type} v)\n{{\n"
-        f"    {bools}\n    uint16_t r[{n}];\n    {f16.store.format(p='r', v='v')}\n"
+        f"static inline void lo_masked_store_u16x{n}(uint16_t *p, {io.mtype(n)} mask, {s.c_type} v)\n{{\n"
+        f"    {bools}\n    uint16_t r[{n}];\n    {s.store.format(p='r', v='v')}\n"
         f"    for (int k = 0; k < {n}; k++) if (on[k]) p[k] = r[k];\n}}\n"
     )
-    return [Helper(f"lo_masked_load_f16x{n}", load), Helper(f"lo_masked_store_f16x{n}", store)]
+    return [Helper(f"lo_masked_load_u16x{n}", load), Helper(f"lo_masked_store_u16x{n}", store)]
 
 
 F16_SCALAR_HELPERS: dict[str, str] = {
@@ -457,3 +511,124 @@ F16_SCALAR_HELPERS: dict[str, str] = {
 """,
 }
 """Portable scalar f16 conversions: round to nearest even once, like numpy's float16."""
+
+CPU_FEATURE_ROWS: dict[tuple[str, str], dict[tuple[str, str], str]] = {
+    ("avx512", "avx512_bf16"): {("convert.bf16x16", "f32"): "{dst} = lo_f32_to_bf16x16_ne({a});"},
+}
+"""(ISA, CPU feature) -> the rows it replaces: only where the result has the same bits."""
+
+CPU_FEATURE_FLAGS: dict[str, tuple[str, str]] = {"avx512_bf16": ("avx512bf16", "-mavx512bf16")}
+"""CPU feature -> (its `#pragma GCC target` name, its gcc flag)."""
+
+
+def with_cpu_features(table: IsaTable, features: list[str]) -> IsaTable:
+    """`table` with the rows of the CPU `features` it can use and the pragma enabling them (the C
+    file then compiles with the ISA's usual flags); ValueError for a feature it cannot use."""
+    from dataclasses import replace
+
+    rows, pragmas, end, flags = dict(table.rows), list(table.pragmas), list(table.pragmas_end), list(table.cflags)
+    for f in features:
+        extra = CPU_FEATURE_ROWS.get((table.name, f))
+        if extra is None:
+            raise ValueError(f"cpu feature {f!r} has no use on target {table.name!r}")
+        rows.update(extra)
+        name = CPU_FEATURE_FLAGS[f][0]
+        # gcc: every function after the pragma; clang has no `GCC target`: an attribute on each function
+        pragmas += ["#if defined(__clang__)",
+                    f'#pragma clang attribute push (__attribute__((target("{name}"))), apply_to = function)',
+                    "#else", f'#pragma GCC target("{name}")', "#endif"]  # fmt: skip
+        end += ["#if defined(__clang__)", "#pragma clang attribute pop", "#endif"]
+        flags.append(CPU_FEATURE_FLAGS[f][1])
+    return replace(table, rows=rows, pragmas=tuple(pragmas), pragmas_end=tuple(end), cflags=tuple(flags))
+
+
+def bf16_bits(value: float) -> int:
+    """The bits of `value` as a bfloat16, rounded as `lo_f32_to_bf16` (through f32, like ml_dtypes)."""
+    import numpy as np
+
+    with np.errstate(all="ignore"):
+        x = int(np.array(value, np.float32).view(np.uint32))
+    if x & 0x7FFFFFFF > 0x7F800000:
+        return (x >> 16) & 0x8000 | 0x7FC0
+    return (x + 0x7FFF + ((x >> 16) & 1)) >> 16
+
+
+BF16_SCALAR_HELPERS: dict[str, str] = {
+    "lo_bf16_to_f32": """static inline float lo_bf16_to_f32(uint16_t h)
+{
+    union { uint32_t u; float f; } c = { (uint32_t)h << 16 }; /* exact: bf16 is f32's upper half */
+    return c.f;
+}
+""",
+    "lo_f32_to_bf16": """static inline uint16_t lo_f32_to_bf16(float f)
+{
+    union { float f; uint32_t u; } c = { f };
+    uint32_t x = c.u;
+    if ((x & 0x7FFFFFFFu) > 0x7F800000u)
+        return (uint16_t)(((x >> 16) & 0x8000u) | 0x7FC0u); /* NaN: the quiet NaN of its sign (ml_dtypes) */
+    /* round to nearest even at bit 16 (subnormals too; the largest finite values round to inf):
+       no NaN is left, so |x| <= 0x7F800000 and the sum cannot wrap */
+    return (uint16_t)((x + 0x7FFFu + ((x >> 16) & 1u)) >> 16);
+}
+""",
+}
+"""Portable scalar bf16 conversions, bit for bit as ml_dtypes.bfloat16 (checked on every upper
+half and the rounding-relevant lower halves: test/python/loop_to_simd/test_bf16.py)."""
+
+_BF16_ROUND = """    /* round to nearest even at bit 16 (an integer add: it carries into the exponent, and the
+       largest finite values round to inf); NaN lanes become the quiet NaN of their sign */
+"""
+
+BF16_VECTOR_HELPERS: dict[str, str] = {
+    "sse2": """static inline __m128i lo_f32_to_bf16x4(__m128 a)
+{
+    __m128i x = _mm_castps_si128(a);
+""" + _BF16_ROUND + """    __m128i r = _mm_add_epi32(x, _mm_add_epi32(_mm_set1_epi32(0x7FFF), _mm_and_si128(_mm_srli_epi32(x, 16), _mm_set1_epi32(1))));
+    __m128i nan = _mm_castps_si128(_mm_cmpunord_ps(a, a));
+    __m128i q = _mm_or_si128(_mm_and_si128(x, _mm_set1_epi32((int)0x80000000u)), _mm_set1_epi32(0x7FC00000));
+    r = _mm_srai_epi32(_mm_or_si128(_mm_andnot_si128(nan, r), _mm_and_si128(nan, q)), 16); /* packs keeps the bits */
+    return _mm_packs_epi32(r, _mm_setzero_si128());
+}
+""",
+    "avx2": """static inline __m128i lo_f32_to_bf16x8(__m256 a)
+{
+    __m256i x = _mm256_castps_si256(a);
+""" + _BF16_ROUND + """    __m256i r = _mm256_add_epi32(x, _mm256_add_epi32(_mm256_set1_epi32(0x7FFF), _mm256_and_si256(_mm256_srli_epi32(x, 16), _mm256_set1_epi32(1))));
+    __m256i q = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi32((int)0x80000000u)), _mm256_set1_epi32(0x7FC00000));
+    r = _mm256_srli_epi32(_mm256_blendv_epi8(r, q, _mm256_castps_si256(_mm256_cmp_ps(a, a, _CMP_UNORD_Q))), 16);
+    return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
+}
+""",
+    "avx512": """static inline __m256i lo_f32_to_bf16x16(__m512 a)
+{
+    __m512i x = _mm512_castps_si512(a);
+""" + _BF16_ROUND + """    __m512i r = _mm512_add_epi32(x, _mm512_add_epi32(_mm512_set1_epi32(0x7FFF), _mm512_and_si512(_mm512_srli_epi32(x, 16), _mm512_set1_epi32(1))));
+    __m512i q = _mm512_or_si512(_mm512_and_si512(x, _mm512_set1_epi32((int)0x80000000u)), _mm512_set1_epi32(0x7FC00000));
+    r = _mm512_mask_mov_epi32(r, _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), q);
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
+}
+""",
+    "neon": """static inline uint16x4_t lo_f32_to_bf16x4(float32x4_t a)
+{
+    uint32x4_t x = vreinterpretq_u32_f32(a);
+""" + _BF16_ROUND + """    uint32x4_t r = vaddq_u32(x, vaddq_u32(vdupq_n_u32(0x7FFF), vandq_u32(vshrq_n_u32(x, 16), vdupq_n_u32(1))));
+    uint32x4_t q = vorrq_u32(vandq_u32(x, vdupq_n_u32(0x80000000u)), vdupq_n_u32(0x7FC00000u));
+    return vshrn_n_u32(vbslq_u32(vceqq_f32(a, a), r, q), 16);
+}
+""",
+}
+"""Per ISA, `lo_f32_to_bf16xW`: W f32 lanes to bf16 bits, bit for bit as `lo_f32_to_bf16`."""
+
+BF16_AVX512_BF16_HELPER = """static inline __m256i lo_f32_to_bf16x16_ne(__m512 a)
+{
+    /* AVX512_BF16's vcvtneps2bf16 rounds to nearest even, but it flushes subnormal inputs to +-0
+       and keeps a NaN's payload where ml_dtypes rounds subnormals and gives the quiet NaN of the
+       sign: those lanes (vfpclassps: QNaN 0x01 | denormal 0x20 | SNaN 0x80) take the integer
+       rounding, so the bits are lo_f32_to_bf16x16's (checked on all 2^32 floats) */
+    __m256i r = (__m256i)_mm512_cvtneps_pbh(a);
+    __mmask16 odd = _mm512_fpclass_ps_mask(a, 0xA1);
+    return odd ? _mm256_mask_mov_epi16(r, odd, lo_f32_to_bf16x16(a)) : r;
+}
+"""
+"""`loop.cpu_features = "avx512_bf16"` (a CPU with it, `cpu=zen4`): 16 f32 lanes to bf16 in one
+instruction on ordinary values, bit for bit as the portable helper."""

@@ -123,7 +123,7 @@ class ArithStatements(FunctionCore):
         raise LoopoptDiagnostic(f"arith.constant {v} of type {t} has no C form", op)
 
     def _literal(self, value: int | float, elt: str, op: Operation) -> str:
-        if elt in ("f16", "f32", "f64"):
+        if elt in ("f16", "bf16", "f32", "f64"):
             return float_literal(float(value), elt)
         if elt in ("i1", "i8", "i16", "i32", "i64", "index"):
             return int_literal(int(value), elt)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from xdsl.dialects import func
-from xdsl.dialects.builtin import Float16Type, Float32Type, Float64Type, IndexType, IntegerType, VectorType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType, VectorType
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -36,6 +36,8 @@ def scalar_key(t: Attribute) -> str | None:
     """The element key of a scalar type (f32 f64 i8 i16 i32 i64 index i1), None for anything else."""
     if isinstance(t, Float16Type):
         return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
     if isinstance(t, Float32Type):
         return "f32"
     if isinstance(t, Float64Type):
@@ -60,6 +62,10 @@ def float_literal(value: float, elt: str) -> str:
     if elt == "f16":  # storage: the half's bits (NaN, inf and rounding as numpy's float16)
         with np.errstate(all="ignore"):
             return f"0x{int(np.array(value, np.float16).view(np.uint16)):04X}"
+    if elt == "bf16":  # storage: the bfloat16's bits (as ml_dtypes rounds, through f32)
+        from loopopt.targets.c_part import bf16_bits
+
+        return f"0x{bf16_bits(value):04X}"
     if math.isnan(value):
         return "NAN" if elt == "f32" else "(double)NAN"
     if math.isinf(value):

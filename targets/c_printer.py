@@ -97,10 +97,12 @@ class CPrinter:
             " */",
         ]
         includes = ["stddef.h", "stdint.h", "math.h"] + (["stdlib.h"] if needs_stdlib else []) + list(self.isa.includes)
-        parts = ["\n".join(header), "".join(f"#include <{h}>\n" for h in includes)]
+        parts = ["\n".join(header), "".join(f"{p}\n" for p in self.isa.pragmas) + "".join(f"#include <{h}>\n" for h in includes)]
         if helpers:
             parts.append("\n".join(h.code for h in helpers))
         parts.append(code)
+        if self.isa.pragmas_end:
+            parts.append("".join(f"{p}\n" for p in self.isa.pragmas_end))
         return "\n".join(parts)
 
     def _flags(self) -> str:

@@ -15,7 +15,7 @@ import numpy as np
 from xdsl.dialects import func
 from xdsl.ir import Attribute
 
-from loopopt.tools.ref_header import DTYPES, RefError, RefHeader, random_values
+from loopopt.tools.ref_header import RefError, RefHeader, random_values, scalar_type
 
 
 class RunError(Exception):
@@ -139,7 +139,7 @@ def parse_given(items: Sequence[str], kernels: Sequence[func.FuncOp]) -> dict[st
             el = el.field_type(fieldname)
         elif isinstance(el, RecordType):
             raise UsageError(f"--input {name}: {base!r} is an array of records; give each field as {base}.FIELD=PATH.npy")
-        dt = DTYPES[_dtype_name(el)]
+        dt = scalar_type(_dtype_name(el))
         if isinstance(t, ArrayType):
             try:
                 arr = np.load(what, allow_pickle=False)

@@ -54,7 +54,25 @@ DTYPES: dict[str, type[np.generic]] = {
     "i64": np.int64,
     "i1": np.bool_,
 }
-"""The element types a spec can name, as numpy scalar types."""
+"""The element types a spec can name, as numpy scalar types (and bf16: `scalar_type`)."""
+
+
+def scalar_type(dtype: str) -> type[np.generic]:
+    """The numpy scalar type of a spec dtype; bf16 is ml_dtypes.bfloat16 (ImportError without it)."""
+    if dtype == "bf16":
+        from loopopt.interp.dtypes import bfloat16_dtype
+
+        return bfloat16_dtype().type
+    return DTYPES[dtype]
+
+
+def _bfloat16_names() -> dict[str, Any]:
+    """`bfloat16` for REF expressions (`x.astype(bfloat16)`) when ml_dtypes is installed."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return {}
+    return {"bfloat16": ml_dtypes.bfloat16}
 
 
 class RefError(ValueError):
@@ -266,10 +284,10 @@ def random_values(
     dtype: str, shape: tuple[int, ...], rng: np.random.Generator, low: float | None = None, high: float | None = None
 ) -> np.ndarray:
     """Floats uniform in [-1, 1), integers in [-1000, 1000], booleans fair (or in [low, high])."""
-    dt = DTYPES[dtype]
+    dt = scalar_type(dtype)
     if dt is np.bool_:
         return rng.random(shape) < 0.5
-    if np.issubdtype(dt, np.floating):
+    if np.issubdtype(dt, np.floating) or dtype == "bf16":
         lo, hi = (low, high) if low is not None else (-1.0, 1.0)
         return rng.uniform(lo, hi, shape).astype(dt)
     info = np.iinfo(dt)
@@ -291,7 +309,7 @@ class InputSpec:
     high: float | None = None
 
     _SPEC = re.compile(
-        r"^(?P<name>\w+):(?:(?P<dtype>f16|f32|f64|i8|i16|u8|u16|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
+        r"^(?P<name>\w+):(?:(?P<dtype>f16|bf16|f32|f64|i8|i16|u8|u16|i32|i64|i1)|\{(?P<fields>[^}]*)\})"
         r"(?:\[(?P<dims>[^\]]*)\])?(?:=(?P<value>[^~]+))?(?:~(?P<lo>[^:]+):(?P<hi>.+))?$"
     )
 
@@ -322,7 +340,7 @@ class InputSpec:
     def make(self, n: int, rng: np.random.Generator) -> Any:
         """A value of size n: the spec's expression, or random values in its range."""
         if self.value is not None:
-            return DTYPES[self.dtype](SafeExpr(self.value, frozenset())({"np": np, "n": n}))  # type: ignore[index]
+            return scalar_type(self.dtype)(SafeExpr(self.value, frozenset())({"np": np, "n": n}))  # type: ignore[index]
         shape = tuple(int(SafeExpr(d, frozenset())({"n": n})) for d in self.dims)
         if self.fields:
             return {f: random_values(t, shape, rng, self.low, self.high) for f, t in self.fields}
@@ -383,8 +401,9 @@ class RefHeader:
         return {s.name: s.make(n, rng) for s in self.inputs}
 
     def namespace(self, inputs: Mapping[str, Any], n: int) -> dict[str, Any]:
-        """What `ref=` and `tol=reduction:` expressions see: the inputs by name, n, np, fold, scan."""
-        return {"np": np, "fold": fold, "scan": scan, "n": n, **inputs}
+        """What `ref=` and `tol=reduction:` expressions see: the inputs by name, n, np, fold, scan
+        (and bfloat16, ml_dtypes' type, when installed)."""
+        return {"np": np, "fold": fold, "scan": scan, "n": n, **_bfloat16_names(), **inputs}
 
     def compiled_ref(self) -> SafeExpr:
         """The checked `ref=` expression (call it with `namespace(...)`)."""

@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import BFloat16Type, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -52,7 +52,7 @@ from xdsl.pattern_rewriter import (
 )
 
 from loopopt.diagnostics import LoopoptDiagnostic, remark
-from loopopt.dialects import loop
+from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
@@ -63,6 +63,9 @@ from loopopt.passes.options import check_options
 
 TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
+FEATURES_ATTR = "loop.cpu_features"
+"""Module attribute: the CPU extensions past the target's baseline the C may use (comma-separated
+/proc/cpuinfo names, `CpuModel.features`), recorded only when an op can use one."""
 
 CPU_STREAM_BYTES = -1
 """`stream_bytes` default: the CPU's threshold (CpuModel.stream_threshold_bytes, half its
@@ -192,3 +195,16 @@ class ConvertLoopToSimdPass(ModulePass):
         if self.pipeline:
             op.attributes[PIPELINE_ATTR] = StringAttr(self.pipeline)
         choose_gather_forms(op, options.target, options.cpu)
+        record_cpu_features(op, options)
+
+
+def record_cpu_features(module: ModuleOp, options: VecOptions) -> None:
+    """`loop.cpu_features = "avx512_bf16"` when the CPU has AVX512_BF16 and an AVX-512 vector is
+    rounded to bf16: the printer then converts with `vcvtneps2bf16` (same bits, fewer
+    instructions: targets/c_part.py) and the runtime refuses a CPU without it."""
+    if options.target.name != "avx512" or "avx512_bf16" not in options.cpu.features:
+        return
+    for op in module.walk():
+        if isinstance(op, simd.ConvertOp) and isinstance(getattr(op.results[0].type, "element_type", None), BFloat16Type):
+            module.attributes[FEATURES_ATTR] = StringAttr("avx512_bf16")
+            return

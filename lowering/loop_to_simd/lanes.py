@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
     FloatAttr,
-    Float16Type,
+    BFloat16Type,    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -83,8 +83,8 @@ Lanes = Uniform | Strided | Stepped | Varying
 
 
 def is_data_type(t: Attribute) -> bool:
-    """f32 f64 i8 i16 i32 i64 (and f16 storage lanes): the element types of simd data vectors."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
+    """f32 f64 i8 i16 i32 i64 (and f16/bf16 storage lanes): the element types of simd data vectors."""
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return True
     return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
 
@@ -95,7 +95,7 @@ def is_mask_type(t: Attribute) -> bool:
 
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
     """`arith.constant value : t` for a scalar type."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
+    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
         return arith.ConstantOp(FloatAttr(float(value), t))
     assert isinstance(t, IntegerType | IndexType)
     return arith.ConstantOp(IntegerAttr(int(value), t))

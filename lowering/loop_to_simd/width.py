@@ -12,7 +12,9 @@ only the C printer knows that an f32 vector may fill half its register; the cost
 
 f16 is a storage type (loaded, stored, converted to f32): its vectors have the f32 lane count,
 half a register of 16-bit lanes, on targets with vector f16 conversions (F16C / AVX-512F /
-NEON); elsewhere (SSE2) a loop touching f16 is a located error.
+NEON); elsewhere (SSE2) a loop touching f16 is a located error. bf16 is the same kind of
+storage type, converted with integer SIMD (a 16-bit shift; rounding by an integer add) on
+every vector ISA, SSE2 included.
 
 i8/i16 data fills whole registers of its own lanes (targets/c_narrow.py) and mixes with nothing
 wider, except through a widening sum (loop_to_simd/widen.py: an i32/i64 sum of extended i8/i16
@@ -26,7 +28,7 @@ vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SC
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, IntegerType
 from xdsl.ir import Attribute, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -109,17 +111,17 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
             )
         return natural
     types = data_types(op) or {Float32Type()}
-    if any(isinstance(t, Float16Type) for t in types):
-        if not target.has_f16_conversion:
-            raise LoopoptDiagnostic(
-                f"{op.name} has f16 lanes: {target.name} has no vector f16 <-> f32 conversion (F16C)", op
-            )
-        if any(element_bits(t) == 64 for t in types):
-            raise LoopoptDiagnostic(
-                f"{op.name} mixes f16 with 64-bit lanes: an f16 vector would fill a quarter of a {target.name} register",
-                op,
-            )
-        types = {Float32Type() if isinstance(t, Float16Type) else t for t in types}  # f16 lanes: f32's count
+    storage = sorted({str(t) for t in types if isinstance(t, Float16Type | BFloat16Type)})
+    if "f16" in storage and not target.has_f16_conversion:
+        raise LoopoptDiagnostic(f"{op.name} has f16 lanes: {target.name} has no vector f16 <-> f32 conversion (F16C)", op)
+    if storage and any(element_bits(t) == 64 for t in types):
+        raise LoopoptDiagnostic(
+            f"{op.name} mixes {storage[0]} with 64-bit lanes: {'an' if storage[0] == 'f16' else 'a'} {storage[0]} "
+            f"vector would fill a quarter of a {target.name} register",
+            op,
+        )
+    # f16 / bf16 lanes: f32's count (bf16 converts with integer SIMD, on every vector ISA)
+    types = {Float32Type() if isinstance(t, Float16Type | BFloat16Type) else t for t in types}
     natural = min(target.width(t) for t in types)
     if len({target.width(t) for t in types}) > 1:
         if not partial:

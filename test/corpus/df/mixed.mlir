@@ -239,3 +239,41 @@ func.func @sum_u32_as_i64(%x: !df.array<i32, [i]>) -> i64 {
   %s = df.reduce add(%w, %z) over [i] : !df.array<i64, [i]> -> i64
   func.return %s : i64
 }
+
+// bf16 storage, f32 compute: integer SIMD conversions on every vector ISA (SSE2 too), rounding
+// as ml_dtypes; the scalar code converts with portable helpers.
+// REF: kernel=@axpb_bf16 inputs=x:bf16[n]~-1e30:1e30;a:f32~-300:300;b:f32~-1:1 ref=(x.astype(np.float32) * a + b).astype(bfloat16)
+func.func @axpb_bf16(%x: !df.array<bf16, [i]>, %a: f32, %b: f32) -> !df.array<bf16, [i]> {
+  %y = df.map %x : !df.array<bf16, [i]> -> !df.array<bf16, [i]> {
+  ^bb0(%e: bf16):
+    %w = arith.extf %e : bf16 to f32
+    %m = arith.mulf %w, %a : f32
+    %s = arith.addf %m, %b : f32
+    %v = arith.truncf %s : f32 to bf16
+    df.yield %v : bf16
+  }
+  func.return %y : !df.array<bf16, [i]>
+}
+
+// REF: kernel=@sum_bf16_as_f32 inputs=x:bf16[n]~-100:100 tol=reduction:x.astype(np.float32) ref=np.sum(x.astype(np.float32), dtype=np.float32)
+func.func @sum_bf16_as_f32(%x: !df.array<bf16, [i]>) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %w = df.map %x : !df.array<bf16, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: bf16):
+    %v = arith.extf %e : bf16 to f32
+    df.yield %v : f32
+  }
+  %s = df.reduce add(%w, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+
+// f64 -> bf16 goes through f32, as ml_dtypes casts (a 1:4 lane mix: scalar on every ISA).
+// REF: kernel=@map_f64_to_bf16 inputs=x:f64[n]~-1e39:1e39 ref=x.astype(bfloat16)
+func.func @map_f64_to_bf16(%x: !df.array<f64, [i]>) -> !df.array<bf16, [i]> {
+  %y = df.map %x : !df.array<f64, [i]> -> !df.array<bf16, [i]> {
+  ^bb0(%e: f64):
+    %v = arith.truncf %e : f64 to bf16
+    df.yield %v : bf16
+  }
+  func.return %y : !df.array<bf16, [i]>
+}

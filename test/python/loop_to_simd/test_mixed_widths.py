@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 
+import ml_dtypes
 import numpy as np
 import pytest
 from isa_support import isa_params
@@ -23,6 +24,8 @@ from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_b
 
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 17, 31, 1000, 4099)
 PIPELINES = {"scalar_tail": None, "masked_tail": "tail=masked"}
+BF16_CPU_PIPELINES = {"avx512_bf16": "cpu=zen4", "avx512_bf16_masked": "cpu=zen4 tail=masked"}
+"""A CPU with AVX512_BF16: f32 -> bf16 by vcvtneps2bf16 and a fix-up (targets/c_part.py), avx512 only."""
 
 T = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
 
@@ -120,23 +123,84 @@ F32_TO_F16 = (np.nan, np.inf, -0.0, 65519.99, 65520.0, -65520.0, 1e6, 2.0**-25, 
 subnormal results."""
 
 
-def _f16_scale(x, a):
-    return (x.astype(np.float32) * a).astype(np.float16)
+def storage_scale(t: str) -> str:
+    """y = x * a for storage type `t` (f16, bf16): loaded, widened, multiplied in f32, rounded back."""
+    return _map("arith.extf", t, "f32").replace("@k", "@unused") + f"""
+func.func @k(%x: !df.array<{t}, [i]>, %a: f32) -> !df.array<{t}, [i]> {{
+  %y = df.map %x : !df.array<{t}, [i]> -> !df.array<{t}, [i]> {{
+  ^bb0(%e: {t}):
+    %w = arith.extf %e : {t} to f32
+    %m = arith.mulf %w, %a : f32
+    %v = arith.truncf %m : f32 to {t}
+    df.yield %v : {t}
+  }}
+  func.return %y : !df.array<{t}, [i]>
+}}"""
+
+
+def _scaled(dtype):
+    return lambda x, a: (x.astype(np.float32) * a).astype(dtype)
+
+
+BF16 = ml_dtypes.bfloat16
+BF16_EDGES = (np.nan, np.inf, -np.inf, -0.0, 3.3895314e38, -3.3895314e38, 1.1754944e-38, 9.2e-41, -9.2e-41, 1e-45)
+"""bf16 specials: NaN, infinities, the largest bf16, the smallest normal and subnormals."""
+F32_TO_BF16 = (np.nan, -np.nan, np.inf, -0.0, 3.3961775e38, 3.3961776e38, -3.4028235e38, 1 + 2.0**-8, 1 + 3 * 2.0**-8,
+               -(1 + 2.0**-8), 2.0**-133 * 3, 1e-40, -1e-45, 1.1754942e-38)  # fmt: skip
+"""f32 -> bf16 edges: the overflow threshold (0x7F7F8000 rounds to inf), ties to even (1 + 2^-8 down,
+1 + 3·2^-8 up), subnormals that round (not flush: ml_dtypes keeps them), the largest subnormal."""
+
+
+def _bf16_sum(x):
+    return np.float32(np.sum(x.astype(np.float32), dtype=np.float32))
+
+
+def bf16_sum(name: str = "k", result: str = "f32") -> str:
+    """A bf16 sum accumulates in f32 (as f16's does: the corpus' sum_f16_as_f32); `result`
+    bf16 rounds the f32 total to a bf16 scalar."""
+    ret = "func.return %s : f32" if result == "f32" else "%r = arith.truncf %s : f32 to bf16\n  func.return %r : bf16"
+    return f"""
+func.func @{name}(%x: !df.array<bf16, [i]>) -> {result} {{
+  %zero = arith.constant 0.0 : f32
+  %w = df.map %x : !df.array<bf16, [i]> -> !df.array<f32, [i]> {{
+  ^bb0(%e: bf16):
+    %v = arith.extf %e : bf16 to f32
+    df.yield %v : f32
+  }}
+  %s = df.reduce add(%w, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
+  {ret}
+}}"""
+
+
+_SELECT_BF16 = """
+func.func @k(%x: !df.array<f32, [i]>) -> !df.array<bf16, [i]> {
+  %y = df.map %x : !df.array<f32, [i]> -> !df.array<bf16, [i]> {
+  ^bb0(%e: f32):
+    %c = arith.constant 3.0e38 : bf16
+    %z = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %e, %z : f32
+    %h = arith.truncf %e : f32 to bf16
+    %v = arith.select %p, %h, %c : bf16
+    df.yield %v : bf16
+  }
+  func.return %y : !df.array<bf16, [i]>
+}"""
+"""A select of bf16 values and a bf16 constant: a bit move (scalar: a select on bf16 has no vector form)."""
 
 
 CASES = {
     # name: (program, make inputs(n, rng), numpy reference(*inputs))
-    "f16_load_f32_compute_store": (_map("arith.extf", "f16", "f32").replace("@k", "@unused") + """
-func.func @k(%x: !df.array<f16, [i]>, %a: f32) -> !df.array<f16, [i]> {
-  %y = df.map %x : !df.array<f16, [i]> -> !df.array<f16, [i]> {
-  ^bb0(%e: f16):
-    %w = arith.extf %e : f16 to f32
-    %m = arith.mulf %w, %a : f32
-    %v = arith.truncf %m : f32 to f16
-    df.yield %v : f16
-  }
-  func.return %y : !df.array<f16, [i]>
-}""", lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)), _f16_scale),
+    "f16_load_f32_compute_store": (storage_scale("f16"), lambda n, rng: (*_floats(np.float16, F16_EDGES, 6e4)(n, rng), np.float32(1.25)),
+                                   _scaled(np.float16)),
+    "bf16_load_f32_compute_store": (storage_scale("bf16"),
+                                    lambda n, rng: (*_floats(BF16, BF16_EDGES, 3e38)(n, rng), np.float32(1.0078125)), _scaled(BF16)),
+    "extf_bf16_f32": (_map("arith.extf", "bf16", "f32"), _floats(BF16, BF16_EDGES, 1e30), lambda x: x.astype(np.float32)),
+    "truncf_f32_bf16": (_map("arith.truncf", "f32", "bf16"), _floats(np.float32, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
+    "truncf_f64_bf16": (_map("arith.truncf", "f64", "bf16"), _floats(np.float64, F32_TO_BF16, 3e38), lambda x: x.astype(BF16)),
+    "select_bf16": (_SELECT_BF16, _floats(np.float32, F32_TO_BF16, 3e38),
+                    lambda x: np.where(x > 0, x.astype(BF16), np.array(3.0e38, np.float32).astype(BF16))),
+    "sum_bf16_as_f32": (bf16_sum(), lambda n, rng: (_sprinkle(rng.integers(-128, 128, n).astype(BF16), (-0.0, 0.0, 256.0), rng),),
+                        _bf16_sum),
     "extf_f16_f32": (_map("arith.extf", "f16", "f32"), _floats(np.float16, F16_EDGES, 6e4), lambda x: x.astype(np.float32)),
     "truncf_f32_f16": (_map("arith.truncf", "f32", "f16"), _floats(np.float32, F32_TO_F16, 7e4), lambda x: x.astype(np.float16)),
     "fptosi_f64_i32": (_map("arith.fptosi", "f64", "i32"), _floats(np.float64, F64_TO_I32, 5e9), lambda x: _sat(x, np.int32)),
@@ -151,11 +215,14 @@ func.func @k(%x: !df.array<f16, [i]>, %a: f32) -> !df.array<f16, [i]> {
     "sum_count_min_f32": (_SUM_COUNT_MIN, _floats(np.float32, (-0.0, 0.0, np.inf, -np.inf), 1e6), _sum_count_min),
 }  # fmt: skip
 F16_CASES = ("f16_load_f32_compute_store", "extf_f16_f32", "truncf_f32_f16")
+BF16_CASES = ("bf16_load_f32_compute_store", "extf_bf16_f32", "truncf_f32_bf16", "sum_bf16_as_f32")
+"""bf16 vectorizes on every vector ISA (integer SIMD); truncf_f64_bf16 (64-bit lanes) and
+select_bf16 (a select on bf16 declines) stay scalar."""
 
 
 @functools.cache
 def _compiled(name: str, isa: str, tail: str):
-    options = PIPELINES[tail]
+    options = {**PIPELINES, **BF16_CPU_PIPELINES}[tail]
     pipeline = None if options is None else f"loop-pipeline{{target={isa} {options}}}"
     return compile(CASES[name][0], target=isa, pipeline=pipeline)
 
@@ -185,6 +252,17 @@ def test_mixed_width_conversions_match_numpy(name, isa, tail):
         assert not problems, f"{name} on {isa} ({tail}), n={n}: " + "; ".join(problems)
 
 
+@pytest.mark.isa("avx512")
+@pytest.mark.parametrize("tail", BF16_CPU_PIPELINES)
+@pytest.mark.parametrize("name", BF16_CASES)
+def test_bf16_with_avx512_bf16_matches_ml_dtypes(name, tail):
+    from loopopt.runtime.isa import _cpu_flags, host_isas
+
+    if "avx512" not in host_isas() or "avx512_bf16" not in _cpu_flags():
+        pytest.skip("this CPU has no AVX512_BF16")
+    test_mixed_width_conversions_match_numpy(name, "avx512", tail)
+
+
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
 @pytest.mark.parametrize("name", CASES)
 def test_mixed_width_loops_are_vectorized(name, isa):
@@ -192,10 +270,11 @@ def test_mixed_width_loops_are_vectorized(name, isa):
     from loopopt.compile import emit
 
     c = emit(CASES[name][0], isa, None).c_source
-    if isa == "sse2" and name in F16_CASES:
-        assert "__m128" not in c  # no F16C: f16 loops stay scalar (SIMD_FALLBACK_SCALAR)
+    if isa == "sse2" and name in F16_CASES or name in ("truncf_f64_bf16", "select_bf16"):
+        assert "__m128" not in c and "x2_t" not in c  # no F16C / a quarter register: scalar (SIMD_FALLBACK_SCALAR)
         return
-    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": "x2_t" if name not in F16_CASES else "x4_t"}[isa]
+    narrow = name in F16_CASES or name in BF16_CASES
+    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": "x4_t" if narrow else "x2_t"}[isa]
     assert marker in c
 
 

@@ -1,5 +1,6 @@
 """Kernel signatures: validation, C declarations, output allocation."""
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -21,6 +22,7 @@ def test_dtype_table_matches_convention():
         "f32": ("float", np.float32),
         "f64": ("double", np.float64),
         "f16": ("uint16_t", np.float16),
+        "bf16": ("uint16_t", ml_dtypes.bfloat16),
         "i8": ("int8_t", np.int8),
         "i16": ("int16_t", np.int16),
         "i32": ("int32_t", np.int32),

@@ -3,7 +3,7 @@
 func.func @array_element(%x: !df.array<index, [i]>) {
   func.return
 }
-// CHECK: df.array element type must be f16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, found index
+// CHECK: df.array element type must be f16, bf16, f32, f64, i1, i8, i16, i32, i64 or a !df.record, found index
 
 // -----
 
@@ -703,3 +703,12 @@ func.func @yield_parent(%a: f32) {
   df.yield %a : f32
 }
 // CHECK: 'df.yield' expects parent op to be one of 'df.map', 'df.filter', 'df.reduce', 'df.fold', 'df.scan'
+
+// -----
+
+func.func @reduce_storage_float(%x: !df.array<bf16, [i]>) -> bf16 {
+  %z = arith.constant 0.0 : bf16
+  %m = df.reduce max(%x, %z) over [i] : !df.array<bf16, [i]> -> bf16
+  func.return %m : bf16
+}
+// CHECK: df.reduce kind max (triple 0) on bf16: bf16 is a storage type, reduce its values widened to f32 (arith.extf in a df.map)

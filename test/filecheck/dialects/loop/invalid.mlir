@@ -3,7 +3,7 @@
 func.func @buf_element(%b: !loop.buf<index>) {
   func.return
 }
-// CHECK: !loop.buf element type must be one of f16, f32, f64, i8, i16, i32, i64, i1, found index
+// CHECK: !loop.buf element type must be one of f16, bf16, f32, f64, i8, i16, i32, i64, i1, found index
 
 // -----
 

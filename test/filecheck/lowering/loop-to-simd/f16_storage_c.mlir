@@ -27,8 +27,8 @@ func.func @scale(%x: !loop.buf<f16>, %out: !loop.buf<f16>, %a: f32) {
 // AVX2-NEXT:    __m256 m = _mm256_mul_ps(w, {{.*}});
 // AVX2-NEXT:    __m128i h = _mm256_cvtps_ph(m, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
 // AVX2-NEXT:    _mm_storeu_si128((__m128i *)&out[i], h);
-// AVX2:         __m128i e = lo_masked_load_f16x8(&x[i], {{.*}});
-// AVX2:         lo_masked_store_f16x8(&out[i], {{.*}}, h);
+// AVX2:         __m128i e = lo_masked_load_u16x8(&x[i], {{.*}});
+// AVX2:         lo_masked_store_u16x8(&out[i], {{.*}}, h);
 
 // AVX512-LABEL: void scale(
 // AVX512:         __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
