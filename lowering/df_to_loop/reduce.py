@@ -51,7 +51,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ReduceKind
 from loopopt.lowering.df_to_loop.body import inline_body
-from loopopt.lowering.df_to_loop.combine import accum, combine
+from loopopt.lowering.df_to_loop.combine import accum, body_kinds, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.filter import build_predloop
 from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
@@ -114,8 +114,11 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
         in_axes = [v.type.axis_names for v in op.inputs] if op.broadcasts else None  # type: ignore[attr-defined]
         reassoc = op.reassoc is not None
         flat_inits = flatten(inits)
-        accs = [accum(k, reassoc) for k, v in zip(kinds, inits, strict=True) for _ in scalars_of(v)]
         custom = [k for k, kind in enumerate(kinds) if kind == ReduceKind.CUSTOM]
+        loop_kinds = list(kinds)
+        for k, kind in zip(custom, body_kinds(op.body.block, len(custom)) if custom else [], strict=True):
+            loop_kinds[k] = kind  # a body that is one kind's step: that kind's accumulator
+        accs = [accum(k, reassoc) for k, v in zip(loop_kinds, inits, strict=True) for _ in scalars_of(v)]
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             cur = regroup(inits, acc_args)
