@@ -54,9 +54,10 @@ from loopopt.lowering.df_to_loop.body import inline_body
 from loopopt.lowering.df_to_loop.combine import accum, body_kinds, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.filter import build_predloop
-from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.gather import reduce_gathered
+from loopopt.lowering.df_to_loop.nest import StepFn, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
-from loopopt.lowering.df_to_loop.values import Lowered, Point, RecordValue, scalars_of
+from loopopt.lowering.df_to_loop.values import GatherArray, Lowered, Point, RecordValue, scalars_of
 
 
 def flatten(values: Sequence[Lowered]) -> list[SSAValue]:
@@ -120,7 +121,10 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
             loop_kinds[k] = kind  # a body that is one kind's step: that kind's accumulator
         accs = [accum(k, reassoc) for k, v in zip(loop_kinds, inits, strict=True) for _ in scalars_of(v)]
 
-        def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
+        def step_for(inputs: list[Lowered]) -> StepFn:
+            return lambda inner, point, acc_args: step(inner, point, acc_args, inputs)
+
+        def step(inner: Builder, point: Point, acc_args: list[SSAValue], inputs: list[Lowered] = inputs) -> list[SSAValue]:
             cur = regroup(inits, acc_args)
             xs = prologue_values(ctx, inner, op, load_distinct(ctx, inner, op, inputs, axes, point))
             nxt: list[Lowered] = list(cur)
@@ -147,6 +151,11 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
 
             pl = build_predloop(ctx, b, it, pred, step, flat_inits, accs)
             for r, v in zip(op.outputs, regroup(inits, list(pl.acc_results)), strict=True):
+                ctx.bind(r, v)
+            return
+        if not kept and any(isinstance(x, GatherArray) for x in inputs):  # gathers read here (rank 1)
+            results = reduce_gathered(ctx, b, over_iters[0], inputs, flat_inits, accs, step_for)
+            for r, v in zip(op.outputs, regroup(inits, results), strict=True):
                 ctx.bind(r, v)
             return
         if not kept:
