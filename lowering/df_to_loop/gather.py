@@ -63,7 +63,7 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         assert isinstance(index_type, IntegerType)
         (n,) = iters_for([idx], axes, axes)
         nx = x.extents[0]
-        fused = fuses_into_reduce(op)
+        fused = fuses_into_user(op)
         dest = None if fused else ctx.destination(b, op.result, (n.extent,))
         zero_index = ctx.index(0)
         some = b.insert(arith.CmpiOp(nx, zero_index, "sgt")).result
@@ -71,7 +71,7 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         n_ok.name_hint = f"n_{axes[0]}_in_x"
         g = GatherArray(x, idx, _bound(b, ctx, nx, index_type), n_ok)
         if dest is None:
-            ctx.bind(op.result, g)  # read in the reduction's own loop: reduce_gathered
+            ctx.bind(op.result, g)  # read in its user's own loop: loops_reading_gathers
             return
 
         def step(inner: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
@@ -83,23 +83,27 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         ctx.bind(op.result, dest)
 
 
-def fuses_into_reduce(op: df.GatherOp) -> bool:
-    """The gather's one user is a full reduction of its axis without `where` (df.reduce over
-    [i], a map prologue and horizontal triples included): the reduction reads x[idx[i]] in
-    its own loop and the gathered array is never stored."""
+def fuses_into_user(op: df.GatherOp) -> bool:
+    """The gather's one user reads it element by element on its axis: a full reduction
+    without `where` (df.reduce over [i], a map prologue and horizontal triples included) or a
+    rank-1 map of inputs on one axis. The user's loop reads x[idx[i]] itself and the gathered
+    array is never stored."""
     uses = list(op.result.uses)
     if len(uses) != 1:
         return False
     user = uses[0].operation
+    if isinstance(user, df.MapOp):
+        return len({v.type.axis_names for v in user.inputs}) == 1 and user.outputs.types[0].rank == 1  # type: ignore[attr-defined]
     return (isinstance(user, df.ReduceOp) and not user.has_where and not user.broadcasts
             and tuple(user.over_axis_names) == tuple(user.domain_axes))  # fmt: skip
 
 
-def reduce_gathered(ctx: KernelLowering, b: Builder, it: Iter, inputs: list[Lowered], inits: list[SSAValue],
-                    accs: list, step_for: Callable[[list[Lowered]], StepFn]) -> list[SSAValue]:  # fmt: skip
-    """A full reduction reading fused gathers: one loop over [0, n_ok) loading x[idx[i]]
-    bounds-checked, then one over [n_ok, n) where each gathered element is 0 (a zero-trip
-    loop unless a gather's source is empty, which then is never read)."""
+def loops_reading_gathers(ctx: KernelLowering, b: Builder, it: Iter, inputs: list[Lowered], inits: list[SSAValue],
+                          accs: list, step_for: Callable[[list[Lowered]], StepFn]) -> list[SSAValue]:  # fmt: skip
+    """A rank-1 reduction or map reading fused gathers: one loop over [0, n_ok) loading
+    x[idx[i]] bounds-checked, then one over [n_ok, n) where each gathered element is 0 (a
+    zero-trip loop unless a gather's source is empty, which then is never read); the
+    accumulators run through both."""
     gathers = [x for x in inputs if isinstance(x, GatherArray)]
     readable = gathers[0].readable
     for g in gathers[1:]:

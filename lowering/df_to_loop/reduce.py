@@ -54,7 +54,7 @@ from loopopt.lowering.df_to_loop.body import inline_body
 from loopopt.lowering.df_to_loop.combine import accum, body_kinds, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.filter import build_predloop
-from loopopt.lowering.df_to_loop.gather import reduce_gathered
+from loopopt.lowering.df_to_loop.gather import loops_reading_gathers
 from loopopt.lowering.df_to_loop.nest import StepFn, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop.values import GatherArray, Lowered, Point, RecordValue, scalars_of
@@ -154,7 +154,7 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
                 ctx.bind(r, v)
             return
         if not kept and any(isinstance(x, GatherArray) for x in inputs):  # gathers read here (rank 1)
-            results = reduce_gathered(ctx, b, over_iters[0], inputs, flat_inits, accs, step_for)
+            results = loops_reading_gathers(ctx, b, over_iters[0], inputs, flat_inits, accs, step_for)
             for r, v in zip(op.outputs, regroup(inits, results), strict=True):
                 ctx.bind(r, v)
             return

@@ -72,6 +72,23 @@ func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>{w}) -> {elt} 
 """
 
 
+def _mapped(elt: str, ie: str) -> str:
+    """x[idx] * 3 - w[i], returned: the map reads the gather in its own loops (fused)."""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>, %w: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
+  %g = df.gather %x[%idx] : !df.array<{elt}, [j]>, !df.array<{ie}, [i]> -> !df.array<{elt}, [i]>
+  %m = df.map %g, %w : !df.array<{elt}, [i]>, !df.array<{elt}, [i]> -> !df.array<{elt}, [i]> {{
+  ^bb0(%e: {elt}, %v: {elt}):
+    %three = arith.constant 3 : {elt}
+    %t = arith.muli %e, %three : {elt}
+    %d = arith.subi %t, %v : {elt}
+    df.yield %d : {elt}
+  }}
+  func.return %m : !df.array<{elt}, [i]>
+}}
+"""
+
+
 CASES = {
     # same lane count: vectorized with simd.gather
     "take_f32_by_i32": (_take("f32", "i32"), "f32", "i32"),
@@ -91,6 +108,9 @@ CASES = {
     "umin_i64_by_i64": (_fused("i64", "i64", "umin", "-1"), "i64", "i64"),
     "min_f64_by_i32": (_fused("f64", "i32", "min", "0x7FF0000000000000"), "f64", "i32"),
     "scaled_sum_i32_by_i64": (_fused("i32", "i64", "add", "0", scale=True), "i32", "i64"),
+    # gather -> map, fused: the map's loops read x[idx[i]]
+    "mapped_i64_by_i32": (_mapped("i64", "i32"), "i64", "i32"),
+    "mapped_i32_by_i32": (_mapped("i32", "i32"), "i32", "i32"),
 }
 FUSED_REFERENCE = {
     "max_i32_by_i32": lambda y, w: np.max(y, initial=np.iinfo(np.int32).min),
@@ -98,6 +118,8 @@ FUSED_REFERENCE = {
     if len(y) else np.int64(-1),
     "min_f64_by_i32": lambda y, w: np.min(y, initial=np.inf),
     "scaled_sum_i32_by_i64": lambda y, w: np.sum(2 * y + w, dtype=np.int32),
+    "mapped_i64_by_i32": lambda y, w: y * 3 - w,
+    "mapped_i32_by_i32": lambda y, w: y * 3 - w,
 }
 """The fused reductions' references, on the gathered array y (and w)."""
 
@@ -144,9 +166,10 @@ def _cases(name: str) -> list[tuple[tuple[np.ndarray, np.ndarray], tuple]]:
             idx = hostile_indices(ie, nx, n, rng)
             if name in FUSED_REFERENCE:
                 (y,) = reference(x, idx, False)
-                w = rng.integers(-(2**30), 2**30, size=n).astype(TYPES[elt]) if name.startswith("scaled") else None
+                w = rng.integers(-(2**30), 2**30, size=n).astype(TYPES[elt]) if name.startswith(("scaled", "mapped")) else None
                 with np.errstate(over="ignore"):
-                    ref = (np.asarray(FUSED_REFERENCE[name](y, w), dtype=TYPES[elt])[()],)
+                    r = np.asarray(FUSED_REFERENCE[name](y, w), dtype=TYPES[elt])
+                    ref = (r if r.ndim else r[()],)
                 out.append(((x, idx) if w is None else (x, idx, w), ref))
                 continue
             out.append(((x, idx), reference(x, idx, name.startswith("sum"))))
@@ -187,7 +210,7 @@ def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
     if isa not in host_isas():
         pytest.skip(f"this CPU does not run {isa}")
     for name in ("take_f32_by_i32", "take_f64_by_i64", "sum_i64_by_i64", "take_f32_by_i64", "max_i32_by_i32",
-                 "min_f64_by_i32", "scaled_sum_i32_by_i64"):
+                 "min_f64_by_i32", "scaled_sum_i32_by_i64", "mapped_i32_by_i32"):
         program = emit_program(CASES[name][0], isa)
         kernel = sanitized_kernels(program.c_source, program.signatures.values(), isa)["k"]
         cases = _cases(name)
@@ -199,9 +222,9 @@ def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
 
 
 @pytest.mark.parametrize("name", [n for n in CASES if not n.startswith("take")])
-def test_gather_fuses_into_its_reduction(name: str) -> None:
-    """No buffer holds the gathered array: the reduction's loop reads x[idx[i]] (a gather
-    instruction on AVX-512), and a second loop over [n_ok, n) stands for an empty x."""
+def test_gather_fuses_into_its_user(name: str) -> None:
+    """No buffer holds the gathered array: the reduction's (map's) loop reads x[idx[i]] (a
+    gather instruction on AVX-512), and a second loop over [n_ok, n) stands for an empty x."""
     from loopopt.compile import make_context, parse, run_pipeline
 
     module = parse(CASES[name][0])

@@ -99,3 +99,26 @@ func.func @gather_sum_and_take(%x: !df.array<i64, [j]>, %idx: !df.array<i64, [i]
   %s = df.reduce add(%g, %z) over [i] : !df.array<i64, [i]> -> i64
   func.return %s, %g : i64, !df.array<i64, [i]>
 }
+
+// gather -> map fuses too: the map's two loops read the gather (the second, for an empty x,
+// maps the zero element).
+// CHECK-LABEL: func.func @lookup_scaled
+// CHECK-NOT:     loop.alloc
+// CHECK:         loop.for %i in [%c0, %[[NOK:.*]]) {
+// CHECK:           %[[V:.*]] = loop.load %x[%{{.*}}] : !loop.buf<f32>
+// CHECK:           %[[E:.*]] = arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %k : f32
+// CHECK-NEXT:      loop.store %[[M]], %out[%i] : !loop.buf<f32>
+// CHECK:         loop.for %[[I2:.*]] in [%[[NOK]], %{{.*}}) {
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[M2:.*]] = arith.mulf %[[Z]], %k : f32
+// CHECK-NEXT:      loop.store %[[M2]], %out[%[[I2]]] : !loop.buf<f32>
+func.func @lookup_scaled(%x: !df.array<f32, [j]>, %idx: !df.array<i64, [i]>, %k: f32) -> !df.array<f32, [i]> {
+  %g = df.gather %x[%idx] : !df.array<f32, [j]>, !df.array<i64, [i]> -> !df.array<f32, [i]>
+  %m = df.map %g : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32):
+    %s = arith.mulf %e, %k : f32
+    df.yield %s : f32
+  }
+  func.return %m : !df.array<f32, [i]>
+}
