@@ -168,11 +168,11 @@ class Specialization:
         self.nodes = nodes
         sig = self.kernels.signatures[name]
         # Fast path: no array outputs (only scalar results) and no records / 0-d arrays to unpack.
-        self.unsigned = any(n.dtype.kind == "u" for n in nodes) or any(
+        self.unsigned = any(n.dtype.kind == "u" for n in nodes[: self.n_results]) or any(
             isinstance(a, np.ndarray | np.generic) and a.dtype.kind == "u" for a in args)
         """Some argument or result is unsigned: the kernel takes and returns signless bits
         (viewed as the signed dtype on the way in, back as the unsigned one on the way out)."""
-        self.direct = self.native and not self.unsigned and not sig.outputs and not self.lengths and not any(
+        self.direct = self.native and not self.unsigned and not sig.outputs and not any(
             s.kind == "record" for s in specs) and not any(
             isinstance(a, np.ndarray) and a.ndim == 0 for a in args)
         self.single = self.template == ("v", 0) and len(nodes) == 1
@@ -195,6 +195,13 @@ class Specialization:
         return [_signless(x) for x in flat]
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
+        if self.direct and self.checks:  # scalar results only: the hidden lengths after the arguments
+            try:
+                r = self.function(*args, *[np.int64(len(args[j])) for j in self.lengths])
+            except ValueError:
+                r = self.function(*self.inputs(args))
+            self.check_indices(list(r[self.n_results:]), args)
+            return _unflatten(self.template, r)
         if self.direct:
             try:
                 r = self.function(*args)
@@ -217,7 +224,7 @@ class Specialization:
         for c, bad, largest in zip(self.checks, hidden[0::2], hidden[1::2], strict=True):
             if bad:
                 n = len(flat[c.length])
-                v = int(largest)
+                v = int(largest) & (2**64 - 1)  # the unsigned value (signless i64 on the direct path)
                 if c.signed and v >= 2**63:
                     v = v - 2**64 - n  # the wrapped index was negative: the index was below -len(x)
                 at = f"{c.where}: " if c.where else ""
@@ -247,7 +254,7 @@ class Specialization:
         if any(isinstance(a, dict) for a in args):
             checks = ["False"]  # a dict's field dtypes are not checked here: take the keyed path
         guard = " and ".join(checks) or "True"
-        if self.direct and self.single:
+        if self.direct and self.single and not self.checks:
             body = f"        try:\n            return fn({params})\n        except ValueError:\n            pass\n"
         else:
             body = ""

@@ -122,3 +122,19 @@ def test_gather_is_df_gather_and_fuses_into_the_sum() -> None:
     spec = jitted.specialize(np.ones(3, np.float32), np.zeros(2, np.int32))
     assert "df.gather" in str(spec.df)
     assert "lo_gather_f32_by_i64" in spec.c_source  # the wrapped index is an i64
+
+
+def test_scalar_results_take_the_direct_call_and_views_still_work() -> None:
+    """x[idx].sum() calls the kernel directly (lengths appended, no output buffers); a strided
+    view falls back to contiguous copies, with the same bounds check."""
+    jitted = loopopt.jit(lambda x, idx: x[idx].sum(), target="scalar")
+    x = np.arange(20, dtype=np.float64)
+    idx = np.array([0, -1, 3], np.int64)
+    assert jitted(x, idx) == x[idx].sum()
+    assert jitted.last.direct
+    view = x[::2]
+    assert jitted(view, idx) == view[idx].sum()
+    with pytest.raises(IndexError, match="index 10 is out of bounds for axis 0 with size 10"):
+        jitted(view, np.array([10], np.int64))
+    with pytest.raises(IndexError, match="index -21 is out of bounds for axis 0 with size 20"):
+        jitted(x, np.array([5, -21], np.int64))
