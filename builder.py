@@ -266,6 +266,10 @@ class KernelBuilder:
         results = [Array(self, r) for r in op.results]
         return results[0] if len(results) == 1 else tuple(results)
 
+    def gather(self, x: Array, idx: Array) -> Array:
+        """`x[idx]` (df.gather): on idx's axis; an index outside [0, len(x)) gives 0."""
+        return Array(self, self.insert(df.GatherOp(x.value, idx.value)).result)
+
     def filter(self, pred: Callable[..., Any], *arrays: Array, axis: str = "k") -> Any:
         """Keep the elements where pred holds, on the new axis `axis`."""
         body, _ = self._body([a.element_type for a in arrays], pred, [i1])

@@ -147,6 +147,12 @@ class Specialization:
         if not nodes:
             raise JitError("the jitted function computes nothing from its arguments (it returned no traced value)",
                            None, _where_defined(fn))
+        self.checks = t.checks
+        """x[idx]'s bounds checks: their results follow the function's own (see check_indices)."""
+        self.lengths = list(t.lengths)
+        """Positions of the arguments whose lengths are passed as hidden trailing arguments."""
+        self.n_results = len(nodes)
+        nodes += [n for c in t.checks for n in (c.bad, c.largest)]
         try:
             self.df = lower(t, nodes, name)
         except RecursionError:
@@ -162,7 +168,7 @@ class Specialization:
         self.nodes = nodes
         sig = self.kernels.signatures[name]
         # Fast path: no array outputs (only scalar results) and no records / 0-d arrays to unpack.
-        self.unsigned = any(n.dtype.kind == "u" for n in nodes) or any(
+        self.unsigned = any(n.dtype.kind == "u" for n in nodes[: self.n_results]) or any(
             isinstance(a, np.ndarray | np.generic) and a.dtype.kind == "u" for a in args)
         """Some argument or result is unsigned: the kernel takes and returns signless bits
         (viewed as the signed dtype on the way in, back as the unsigned one on the way out)."""
@@ -185,9 +191,17 @@ class Specialization:
                 flat.append(np.ascontiguousarray(a) if a.ndim == 1 else a[()])
             else:
                 flat.append(a)
+        flat += [np.int64(len(flat[j])) for j in self.lengths]  # x[idx]'s len(x)
         return [_signless(x) for x in flat]
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
+        if self.direct and self.checks:  # scalar results only: the hidden lengths after the arguments
+            try:
+                r = self.function(*args, *[np.int64(len(args[j])) for j in self.lengths])
+            except ValueError:
+                r = self.function(*self.inputs(args))
+            self.check_indices(list(r[self.n_results:]), args)
+            return _unflatten(self.template, r)
         if self.direct:
             try:
                 r = self.function(*args)
@@ -199,7 +213,22 @@ class Specialization:
             got = self._call_native(flat)
         else:
             got = self.kernels.outputs_and_results(self.name, *flat)
-        return _unflatten(self.template, self._by_result(got))
+        values = self._by_result(got)
+        if self.checks:
+            self.check_indices(values[self.n_results:], flat)
+        return _unflatten(self.template, values)
+
+    def check_indices(self, hidden: list[Any], flat: list[Any]) -> None:
+        """numpy's IndexError for x[idx] with an index outside [-len(x), len(x)): the kernel
+        ran (out-of-range elements read as 0, nothing outside x was touched) and reported it."""
+        for c, bad, largest in zip(self.checks, hidden[0::2], hidden[1::2], strict=True):
+            if bad:
+                n = len(flat[c.length])
+                v = int(largest) & (2**64 - 1)  # the unsigned value (signless i64 on the direct path)
+                if c.signed and v >= 2**63:
+                    v = v - 2**64 - n  # the wrapped index was negative: the index was below -len(x)
+                at = f"{c.where}: " if c.where else ""
+                raise IndexError(f"{at}index {v} is out of bounds for axis 0 with size {n} (x[idx])")
 
     def _call_native(self, flat: list[Any]) -> tuple[Any, ...]:
         """call_alloc without zeroing: every element a map writes is written, filter outputs
@@ -225,7 +254,7 @@ class Specialization:
         if any(isinstance(a, dict) for a in args):
             checks = ["False"]  # a dict's field dtypes are not checked here: take the keyed path
         guard = " and ".join(checks) or "True"
-        if self.direct and self.single:
+        if self.direct and self.single and not self.checks:
             body = f"        try:\n            return fn({params})\n        except ValueError:\n            pass\n"
         else:
             body = ""

@@ -6,6 +6,8 @@
 * `x[mask]`: one `df.filter` per mask; its predicate is the mask's expression evaluated on
   the filter's inputs (no boolean array is materialized), its results are the filtered
   arrays (all arrays indexed by that mask), on the mask's new axis.
+* `x[idx]` (an integer index array) is `df.gather` at the index wrapped by a hidden len(x)
+  argument; its bounds check is two extra scalar results (trace.IndexCheck, tested by jit.py).
 * Reductions are `df.reduce` (floats with `reassoc`: numpy sums pairwise, not in order),
   `np.cumsum` / `np.cumprod` are `df.scan` (in order). df-fuse then fuses map→reduce,
   filter→reduce and filter→map.
@@ -251,6 +253,8 @@ class _Lowering:
         elif node.op == "scan":
             arr = self.array(node.args[0])
             r = k.scan(node.attr, arr)
+        elif node.op == "gather":  # x[idx], the index already wrapped (trace.gather_index)
+            r = k.gather(self.array(node.args[0]), self.array(node.args[1]))
         else:
             leaves: dict[int, Node] = {}
             self.leaves(node, leaves, set())

@@ -108,7 +108,7 @@ class Node:
     """One traced operation. `axis` is None for a scalar."""
 
     op: str
-    """arg, const, cast, bin, cmp, un, where, filter, reduce, scan"""
+    """arg, const, cast, bin, cmp, un, where, filter, gather, reduce, scan"""
     args: tuple[Node, ...]
     dtype: np.dtype[Any]
     axis: Axis | None = None
@@ -133,6 +133,24 @@ class Trace:
     def __init__(self) -> None:
         self.args: list[Node] = []
         self.arg_names: list[str] = []
+        self.lengths: dict[int, Node] = {}
+        """Hidden kernel arguments: per argument position j, an int64 scalar argument the
+        caller sets to len(args[j]) (x[idx] wraps negative indices and checks bounds with it)."""
+        self.checks: list[IndexCheck] = []
+        """The bounds checks of x[idx]: extra kernel results the caller tests after the call."""
+
+
+@dataclass(eq=False)
+class IndexCheck:
+    """x[idx]'s bounds: `bad` (bool: some index outside [-len(x), len(x))) and `largest` (the
+    largest wrapped index as uint64, for the message) are kernel results; `length` is the
+    position of the argument whose length len(x) is."""
+
+    bad: Node
+    largest: Node
+    length: int
+    signed: bool
+    where: str | None
 
 
 def _py_weak_value(n: Node) -> Any:
@@ -394,6 +412,44 @@ def mask_index(x: Any, mask: Any) -> TArray:
                           lambda: Node("filter", (nm, nx), nx.dtype, new_axis, where=where_now())))
 
 
+_TRACES: list[Trace] = []
+"""The trace being recorded (x[idx] adds hidden arguments and results to it)."""
+
+
+def gather_index(x: Any, idx: Any) -> TArray:
+    """x[idx] with an integer index array: numpy's semantics. A negative index counts from the
+    end; one outside [-len(x), len(x)) makes the call raise IndexError (jit.py tests the
+    kernel's `bad` result). The kernel gathers at the wrapped index (df.gather, whose own
+    bounds check then never fires), with len(x) a hidden argument."""
+    nx, ni = to_node(x, "x[idx]"), to_node(idx, "x[idx]")
+    if not nx.is_array:
+        raise error("indexing a scalar is not supported")
+    if ni.dtype.kind not in "iu":
+        raise error(f"x[idx]: the index array must hold integers (or be a boolean mask), found {ni.dtype}")
+    t = _TRACES[-1]
+    root = nx.axis.root()  # type: ignore[union-attr]
+    source = next((j for j, a in enumerate(t.args) if a.is_array and a.axis.root() is root), None)  # type: ignore[union-attr]
+    if root.mask is not None or source is None:
+        raise error("x[idx]: x must be an argument or computed elementwise from arguments (its length is "
+                    "needed before the call); the result of boolean-mask indexing is not supported")
+    n = t.lengths.get(source)
+    if n is None:
+        n = t.lengths[source] = Node("arg", (), _I64, None, len(t.args))
+        t.args.append(n)
+        t.arg_names.append(f"len_{t.arg_names[source]}")
+    signed = ni.dtype.kind == "i"
+    k: Any = wrap(cast(ni, _I64))  # unsigned: the same bits (a uint64 past INT64_MAX is out of range)
+    if signed:
+        k = where(compare("lt", k, 0), binary("add", k, wrap(n)), k)
+    ku = astype(k, _U64)
+    bad = reduce("or", compare("ge", ku, astype(wrap(n), _U64)))
+    largest = reduce("max", ku)
+    here = where_now()
+    t.checks.append(IndexCheck(bad.node, largest.node, source, signed, here))
+    kn = to_node(k, "x[idx]")
+    return TArray(Node("gather", (nx, kn), nx.dtype, kn.axis, where=here))
+
+
 # --------------------------------------------------------------------------- tracers
 
 
@@ -535,8 +591,11 @@ class TArray(Traced):
 
     def __getitem__(self, index: Any) -> TArray:
         if isinstance(index, Traced):
-            return mask_index(self, index)
-        raise error(f"indexing with {type(index).__name__} is not supported (only x[boolean mask])")
+            if index.node.dtype == _BOOL:
+                return mask_index(self, index)
+            return gather_index(self, index)
+        raise error(f"indexing with {type(index).__name__} is not supported (only x[boolean mask] and "
+                    "x[integer index array])")
 
     def sum(self, *a: Any, **k: Any) -> TScalar: return reduce("add", self, *a, **k)
     def prod(self, *a: Any, **k: Any) -> TScalar: return reduce("mul", self, *a, **k)
@@ -570,6 +629,10 @@ class TRecord(dict):  # type: ignore[type-arg]
         raise error(f"the record has no field {key!r} (fields: {', '.join(map(str, self))})")
 
 
+def _axis_error() -> Any:
+    raise error("np.take: only axis=None or 0 is supported (arrays are one-dimensional)")
+
+
 def _np_where(condition: Any, x: Any = None, y: Any = None) -> Any:
     if x is None or y is None:
         raise error("np.where(cond) with one argument (indices) is not supported: use x[cond]")
@@ -588,6 +651,7 @@ _FUNCTIONS: dict[Any, Callable[..., Any]] = {
     np.cumsum: lambda a, *r, **k: scan("add", a, *r, **k),
     np.cumprod: lambda a, *r, **k: scan("mul", a, *r, **k),
     np.mean: mean,
+    np.take: lambda a, indices, axis=None: gather_index(a, indices) if axis in (None, 0) else _axis_error(),
     np.where: _np_where,
     np.clip: clip,
 }
@@ -625,9 +689,11 @@ def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str]
             assert spec.dtype is not None
             values.append(wrap(arg(spec.dtype, spec.kind == "array", name, spec.weak)))
     _CSE.append({})
+    _TRACES.append(t)
     try:
         with np.errstate(all="ignore"):
             out = fn(*values)
     finally:
         _CSE.pop()
+        _TRACES.pop()
     return t, out

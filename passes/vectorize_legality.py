@@ -132,9 +132,10 @@ def is_stored(acc: loop.Accumulator) -> bool:
     return any(isinstance(user, loop.StoreOp | loop.AppendOp) for user in _forward_slice(acc.arg))
 
 
-SCAN_KINDS = (AccKind.ADD, AccKind.MUL, AccKind.MIN, AccKind.MAX, AccKind.AND, AccKind.OR)
+SCAN_KINDS = (AccKind.ADD, AccKind.MUL, AccKind.MIN, AccKind.MAX, AccKind.UMIN, AccKind.UMAX, AccKind.AND, AccKind.OR)
 """Scan kinds with a vector form: a neutral element to shift into the lanes, associative
-(float add/mul only with `reassoc`, see float_reduction_order)."""
+(float add/mul only with `reassoc`, see float_reduction_order). umin/umax step by vector
+maxui/minui, which the printer spells on every ISA (SSE2 i32 by the sign flip)."""
 
 
 def scan_step(acc: loop.Accumulator) -> Operation | None:

@@ -2,7 +2,8 @@
 
 The fold body is the accumulator step, inlined; record accumulators become one custom
 accumulator per field. A fold is sequential by definition, so its accumulators are
-`custom` (no neutral element, no reassociation). df-fuse composes a fused map (or a
+`custom` (no neutral element, no reassociation), except one whose body is a built-in kind's
+step (`maxui(acc, f(x))`: combine.body_kinds), which gets that kind (never reassoc). df-fuse composes a fused map (or a
 filter, as `select(p, step, acc)`) into the body itself, so a fused fold needs nothing
 more: it is still one loop.
 
@@ -29,9 +30,9 @@ from xdsl.builder import Builder
 from xdsl.ir import SSAValue
 
 from loopopt.dialects import df
-from loopopt.dialects.df_types import ArrayType, ReduceKind
+from loopopt.dialects.df_types import ArrayType
 from loopopt.lowering.df_to_loop.body import inline_body
-from loopopt.lowering.df_to_loop.combine import accum
+from loopopt.lowering.df_to_loop.combine import accum, body_kinds
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
@@ -49,7 +50,8 @@ class LowerFold(DFLoweringPattern[df.FoldOp]):
         assert isinstance(t, ArrayType)
         axes = t.axis_names
         flat_inits = flatten(inits)
-        accs = [accum(ReduceKind.CUSTOM, False) for _ in flat_inits]
+        kinds = body_kinds(op.body.block, len(inits))  # custom unless the body is one kind's step
+        accs = [accum(k, False) for k, v in zip(kinds, inits, strict=True) for _ in flatten([v])]
 
         def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
             xs = [load(ctx, inner, x, axes, point) for x in inputs]

@@ -27,9 +27,12 @@ conditional load, and loop-vectorize turns `loop.load %x[%j]` into a gather
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import IndexType, IntegerType
 from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -37,9 +40,9 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType
 from loopopt.lowering.df_to_loop.context import KernelLowering
-from loopopt.lowering.df_to_loop.nest import Iter, build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.nest import Iter, StepFn, build_nest, const_op, gather_element, iters_for, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
-from loopopt.lowering.df_to_loop.values import BufArray, Point
+from loopopt.lowering.df_to_loop.values import BufArray, GatherArray, Lowered, Point
 
 I32_BOUND = 2**31
 """Bounds of an i32 index are compared against min(len(x), 2**31), unsigned."""
@@ -60,38 +63,60 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         assert isinstance(index_type, IntegerType)
         (n,) = iters_for([idx], axes, axes)
         nx = x.extents[0]
-        dest = ctx.destination(b, op.result, (n.extent,))
+        fused = fuses_into_user(op)
+        dest = None if fused else ctx.destination(b, op.result, (n.extent,))
         zero_index = ctx.index(0)
         some = b.insert(arith.CmpiOp(nx, zero_index, "sgt")).result
         n_ok = b.insert(arith.SelectOp(some, n.extent, zero_index)).result
         n_ok.name_hint = f"n_{axes[0]}_in_x"
-        bound = _bound(b, ctx, nx, index_type)
-        element = t.element_type
+        g = GatherArray(x, idx, _bound(b, ctx, nx, index_type), n_ok)
+        if dest is None:
+            ctx.bind(op.result, g)  # read in its user's own loop: loops_reading_gathers
+            return
 
         def step(inner: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
-            k = load(ctx, inner, idx, axes, point)
-            assert isinstance(k, SSAValue)
-            inside = inner.insert(arith.CmpiOp(k, bound, "ult")).result
-            inside.name_hint = "in_bounds"
-            zero_k = inner.insert(const_op(0, index_type)).result
-            safe = inner.insert(arith.SelectOp(inside, k, zero_k)).result
-            j = inner.insert(arith.IndexCastOp(safe, IndexType())).result
-            v = inner.insert(loop.LoadOp(x.buf, [_affine(j)])).result
-            zero = inner.insert(const_op(0, element)).result
-            r = inner.insert(arith.SelectOp(inside, v, zero)).result
-            store(inner, r, dest, axes, point)
+            store(inner, gather_element(ctx, inner, g, point), dest, axes, point)
             return []
 
         build_nest(ctx, b, [Iter(n.axis, n_ok)], [], [], step)
-        _zero_rest(ctx, b, dest, axes, n_ok, n.extent, element)
+        _zero_rest(ctx, b, dest, axes, n_ok, n.extent, t.element_type)
         ctx.bind(op.result, dest)
 
 
-def const_op(value: int, t) -> arith.ConstantOp:
-    """The zero (or an index value) of scalar type `t`."""
-    if isinstance(t, IntegerType | IndexType):
-        return arith.ConstantOp(IntegerAttr(value, t))
-    return arith.ConstantOp(FloatAttr(float(value), t))
+def fuses_into_user(op: df.GatherOp) -> bool:
+    """The gather's one user reads it element by element on its axis: a full reduction
+    without `where` (df.reduce over [i], a map prologue and horizontal triples included) or a
+    rank-1 map of inputs on one axis. The user's loop reads x[idx[i]] itself and the gathered
+    array is never stored."""
+    uses = list(op.result.uses)
+    if len(uses) != 1:
+        return False
+    user = uses[0].operation
+    if isinstance(user, df.MapOp):
+        return len({v.type.axis_names for v in user.inputs}) == 1 and user.outputs.types[0].rank == 1  # type: ignore[attr-defined]
+    return (isinstance(user, df.ReduceOp) and not user.has_where and not user.broadcasts
+            and tuple(user.over_axis_names) == tuple(user.domain_axes))  # fmt: skip
+
+
+def loops_reading_gathers(ctx: KernelLowering, b: Builder, it: Iter, inputs: list[Lowered], inits: list[SSAValue],
+                          accs: list, step_for: Callable[[list[Lowered]], StepFn]) -> list[SSAValue]:  # fmt: skip
+    """A rank-1 reduction or map reading fused gathers: one loop over [0, n_ok) loading
+    x[idx[i]] bounds-checked, then one over [n_ok, n) where each gathered element is 0 (a
+    zero-trip loop unless a gather's source is empty, which then is never read); the
+    accumulators run through both."""
+    gathers = [x for x in inputs if isinstance(x, GatherArray)]
+    readable = gathers[0].readable
+    for g in gathers[1:]:
+        readable = b.insert(arith.MinSIOp(readable, g.readable)).result
+    first = build_nest(ctx, b, [Iter(it.axis, readable)], inits, accs, step_for(inputs))
+    zeroed = [dataclasses.replace(x, zeroed=True) if isinstance(x, GatherArray) else x for x in inputs]
+    block = Block(arg_types=[IndexType(), *(v.type for v in first)])
+    var = block.args[0]
+    var.name_hint = it.axis
+    inner = Builder(InsertPoint.at_end(block))
+    nexts = step_for(zeroed)(inner, Point({it.axis: _affine(var)}), list(block.args[1:]))
+    inner.insert(loop.YieldOp(*nexts))
+    return list(b.insert(loop.ForOp([readable, it.extent], first, accs, block)).res)
 
 
 def _affine(v: SSAValue):

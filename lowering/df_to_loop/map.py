@@ -4,6 +4,7 @@
 * several inputs, or records:   `loop.zip` with one stream per buffer (an array of records
                                 contributes one stream per field: struct of arrays, no
                                 array-of-structs intermediate);
+* a fused df.gather input:       two loops (lowering/df_to_loop/gather.py, loops_reading_gathers);
 * a df.range input:             `loop.for %i in range(start, end, step)`, the element is %i;
 * rank 2:                       a `loop.for` nest, store out[i, j].
 
@@ -29,10 +30,12 @@ from loopopt.dialects.df_types import ArrayType
 from loopopt.dialects.loop_affine import Affine
 from loopopt.lowering.df_to_loop.body import inline_body
 from loopopt.lowering.df_to_loop.context import KernelLowering
-from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.gather import loops_reading_gathers
+from loopopt.lowering.df_to_loop.nest import StepFn, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
 from loopopt.lowering.df_to_loop.values import (
     BufArray,
+    GatherArray,
     Lowered,
     Point,
     RecordArray,
@@ -71,15 +74,19 @@ class LowerMap(DFLoweringPattern[df.MapOp]):
             for value, dest in zip(outs, dests, strict=True):
                 store(inner, value, dest, axes, point)
 
-        if zips(inputs, t.rank):
-            build_zip(ctx, b, inputs, iters[0].extent, axes[0], emit)
-        else:
-
+        def step_for(ins: list[Lowered]) -> StepFn:
             def step(inner: Builder, point: Point, accs: list[SSAValue]) -> list[SSAValue]:
-                emit(inner, point, [load(ctx, inner, x, a, point) for x, a in zip(inputs, in_axes, strict=True)])
+                emit(inner, point, [load(ctx, inner, x, a, point) for x, a in zip(ins, in_axes, strict=True)])
                 return []
 
-            build_nest(ctx, b, iters, [], [], step)
+            return step
+
+        if any(isinstance(x, GatherArray) for x in inputs):  # rank 1: gathers read here
+            loops_reading_gathers(ctx, b, iters[0], inputs, [], [], step_for)
+        elif zips(inputs, t.rank):
+            build_zip(ctx, b, inputs, iters[0].extent, axes[0], emit)
+        else:
+            build_nest(ctx, b, iters, [], [], step_for(inputs))
         for r, dest in zip(op.outputs, dests, strict=True):
             ctx.bind(r, dest)
 

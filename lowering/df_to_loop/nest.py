@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import IndexType, i64
+from xdsl.dialects.builtin import FloatAttr, IndexType, IntegerAttr, IntegerType, i64
 from xdsl.ir import Block, SSAValue
 from xdsl.rewriter import InsertPoint
 
@@ -25,6 +25,7 @@ from loopopt.dialects.loop_affine import Affine
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.values import (
     BufArray,
+    GatherArray,
     Lowered,
     Point,
     RangeArray,
@@ -120,6 +121,8 @@ def load(ctx: KernelLowering, b: Builder, arr: Lowered, axes: Sequence[str], poi
         return b.insert(loop.LoadOp(arr.buf, point.at(axes))).result
     if isinstance(arr, RangeArray):
         return range_element(ctx, b, arr, materialize(ctx, b, point.positions[axes[0]]))
+    if isinstance(arr, GatherArray):
+        return gather_element(ctx, b, arr, point)
     if isinstance(arr, RecordArray):
         fields = tuple(load(ctx, b, f, axes, point) for f in arr.fields)
         return RecordValue(arr.record, fields)  # type: ignore[arg-type]
@@ -135,6 +138,30 @@ def range_element(ctx: KernelLowering, b: Builder, r: RangeArray, k: SSAValue) -
     if r.start_const != 0:
         e = b.insert(arith.AddiOp(e, r.start)).result
     return e
+
+
+def gather_element(ctx: KernelLowering, b: Builder, g: GatherArray, point: Point) -> SSAValue:
+    """`source[k]` if k <u bound else 0, for index k = idx at `point`: the load's position is
+    in bounds whatever k is (0 when k is not), so it is an unconditional `loop.load`; zeroed:
+    0 without reading."""
+    element = g.source.buf.type.element_type  # type: ignore[attr-defined]
+    if g.zeroed:
+        return b.insert(const_op(0, element)).result
+    k = load(ctx, b, g.indices, g.axes, point)
+    assert isinstance(k, SSAValue)
+    inside = b.insert(arith.CmpiOp(k, g.bound, "ult")).result
+    inside.name_hint = "in_bounds"
+    safe = b.insert(arith.SelectOp(inside, k, b.insert(const_op(0, k.type)).result)).result
+    j = b.insert(arith.IndexCastOp(safe, IndexType())).result
+    v = b.insert(loop.LoadOp(g.source.buf, [Affine.var(j)])).result
+    return b.insert(arith.SelectOp(inside, v, b.insert(const_op(0, element)).result)).result
+
+
+def const_op(value: int, t) -> arith.ConstantOp:
+    """The constant `value` (0 in practice, or an index) of scalar type `t`."""
+    if isinstance(t, IntegerType | IndexType):
+        return arith.ConstantOp(IntegerAttr(value, t))
+    return arith.ConstantOp(FloatAttr(float(value), t))
 
 
 def store(b: Builder, value: Lowered, dest: Lowered, axes: Sequence[str], point: Point) -> None:

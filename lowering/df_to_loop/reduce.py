@@ -51,12 +51,13 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ReduceKind
 from loopopt.lowering.df_to_loop.body import inline_body
-from loopopt.lowering.df_to_loop.combine import accum, combine
+from loopopt.lowering.df_to_loop.combine import accum, body_kinds, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.filter import build_predloop
-from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.gather import loops_reading_gathers
+from loopopt.lowering.df_to_loop.nest import StepFn, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.pattern import DFLoweringPattern
-from loopopt.lowering.df_to_loop.values import Lowered, Point, RecordValue, scalars_of
+from loopopt.lowering.df_to_loop.values import GatherArray, Lowered, Point, RecordValue, scalars_of
 
 
 def flatten(values: Sequence[Lowered]) -> list[SSAValue]:
@@ -114,10 +115,16 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
         in_axes = [v.type.axis_names for v in op.inputs] if op.broadcasts else None  # type: ignore[attr-defined]
         reassoc = op.reassoc is not None
         flat_inits = flatten(inits)
-        accs = [accum(k, reassoc) for k, v in zip(kinds, inits, strict=True) for _ in scalars_of(v)]
         custom = [k for k, kind in enumerate(kinds) if kind == ReduceKind.CUSTOM]
+        loop_kinds = list(kinds)
+        for k, kind in zip(custom, body_kinds(op.body.block, len(custom)) if custom else [], strict=True):
+            loop_kinds[k] = kind  # a body that is one kind's step: that kind's accumulator
+        accs = [accum(k, reassoc) for k, v in zip(loop_kinds, inits, strict=True) for _ in scalars_of(v)]
 
-        def step(inner: Builder, point: Point, acc_args: list[SSAValue]) -> list[SSAValue]:
+        def step_for(inputs: list[Lowered]) -> StepFn:
+            return lambda inner, point, acc_args: step(inner, point, acc_args, inputs)
+
+        def step(inner: Builder, point: Point, acc_args: list[SSAValue], inputs: list[Lowered] = inputs) -> list[SSAValue]:
             cur = regroup(inits, acc_args)
             xs = prologue_values(ctx, inner, op, load_distinct(ctx, inner, op, inputs, axes, point))
             nxt: list[Lowered] = list(cur)
@@ -144,6 +151,11 @@ class LowerReduce(DFLoweringPattern[df.ReduceOp]):
 
             pl = build_predloop(ctx, b, it, pred, step, flat_inits, accs)
             for r, v in zip(op.outputs, regroup(inits, list(pl.acc_results)), strict=True):
+                ctx.bind(r, v)
+            return
+        if not kept and any(isinstance(x, GatherArray) for x in inputs):  # gathers read here (rank 1)
+            results = loops_reading_gathers(ctx, b, over_iters[0], inputs, flat_inits, accs, step_for)
+            for r, v in zip(op.outputs, regroup(inits, results), strict=True):
                 ctx.bind(r, v)
             return
         if not kept:

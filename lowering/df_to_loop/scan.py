@@ -37,7 +37,7 @@ from xdsl.ir import SSAValue
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType, ReduceKind
 from loopopt.lowering.df_to_loop.body import inline_body
-from loopopt.lowering.df_to_loop.combine import accum, combine
+from loopopt.lowering.df_to_loop.combine import accum, body_kinds, combine
 from loopopt.lowering.df_to_loop.context import KernelLowering, with_extents
 from loopopt.lowering.df_to_loop.filter import append, build_predloop
 from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, store
@@ -62,7 +62,8 @@ class LowerScan(DFLoweringPattern[df.ScanOp]):
         assert isinstance(t, ArrayType)
         axes = t.axis_names
         kind = op.kind.data
-        accs = [accum(kind, op.reassoc is not None) for _ in flatten([init])]
+        loop_kind = body_kinds(op.body.block, 1)[0] if kind == ReduceKind.CUSTOM else kind
+        accs = [accum(loop_kind, op.reassoc is not None) for _ in flatten([init])]
 
         def running(inner: Builder, point: Point, acc_args: list[SSAValue]) -> Lowered:
             """The next running value: the scanned value at `point` combined into the carried one."""

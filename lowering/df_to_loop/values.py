@@ -59,6 +59,30 @@ class RangeArray:
 
 
 @dataclass(frozen=True)
+class GatherArray:
+    """A `df.gather` read where its one consumer reads it (fused into a full reduction,
+    df_to_loop/gather.py): element i is source[idx[i]] when idx[i] <u bound, else 0. Positions
+    from `readable` on (all of them when the source is empty) read nothing: with `zeroed`
+    every element is 0, the bounds check's answer there."""
+
+    source: BufArray
+    indices: Lowered
+    bound: SSAValue
+    """len(source) in the index type, compared unsigned (a negative index is huge)."""
+    readable: SSAValue
+    """How many leading positions may load from source (`index`): the count, or 0 when empty."""
+    zeroed: bool = False
+
+    @property
+    def axes(self) -> tuple[str, ...]:
+        return self.indices.axes  # type: ignore[union-attr]
+
+    @property
+    def extents(self) -> tuple[SSAValue, ...]:
+        return self.indices.extents  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
 class RecordArray:
     """An array of records as struct of arrays: one lowered array per field, in field order."""
 
@@ -95,14 +119,14 @@ class TupleValue:
     items: tuple[Lowered, ...]
 
 
-Lowered = SSAValue | BufArray | RangeArray | RecordArray | RecordValue | TupleValue
+Lowered = SSAValue | BufArray | RangeArray | GatherArray | RecordArray | RecordValue | TupleValue
 """Everything a df value can lower to (a scalar stays its SSA value)."""
 
-ArrayLike = BufArray | RangeArray | RecordArray
+ArrayLike = BufArray | RangeArray | GatherArray | RecordArray
 
 
 def is_array(v: Lowered) -> bool:
-    return isinstance(v, BufArray | RangeArray | RecordArray)
+    return isinstance(v, BufArray | RangeArray | GatherArray | RecordArray)
 
 
 def buffers_of(v: Lowered) -> list[BufArray]:

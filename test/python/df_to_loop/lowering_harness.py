@@ -24,8 +24,14 @@ DF_LOOP_OPS = (df.MapOp, df.FilterOp, df.ReduceOp, df.FoldOp, df.ScanOp, df.Gath
 
 def nests_of(op) -> int:
     """Loop nests one df op lowers to: a gather's in-bounds loop plus the loop writing zeros
-    where its source is empty (lowering/df_to_loop/gather.py); one for the others."""
-    return 2 if isinstance(op, df.GatherOp) else 1
+    where its source is empty (lowering/df_to_loop/gather.py); one for the others. A gather
+    read by its one user (a full reduction or a rank-1 map) has none: the user has the two."""
+    from loopopt.lowering.df_to_loop.gather import fuses_into_user
+
+    if isinstance(op, df.GatherOp):
+        return 0 if fuses_into_user(op) else 2
+    gathers = [v.owner for v in op.operands if isinstance(v.owner, df.GatherOp)]
+    return 2 if any(fuses_into_user(g) for g in gathers) else 1
 
 
 def lowering_context() -> Context:

@@ -2,7 +2,8 @@
 
 Unfused (convert-df-to-loop alone): every df op that needs a loop (map, filter, reduce,
 fold, scan, select on arrays) is exactly one top-level loop nest — the lowering never fuses
-(a filter followed by a map is two loops). Fused (df-fuse, then convert-df-to-loop): one
+(a filter followed by a map is two loops), except that a gather whose one user is a full
+reduction or a rank-1 map is read in that user's loops (lowering_harness.nests_of). Fused (df-fuse, then convert-df-to-loop): one
 nest per df op df-fuse left, its fused forms included (a filter with a map region, a
 reduce with a prologue / predicate, a scan with a prologue). Copy nests (a returned kernel
 input) are counted apart.

@@ -47,6 +47,48 @@ func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>) -> {elt} {{
 """
 
 
+def _fused(elt: str, ie: str, kind: str, init: str, scale: bool = False) -> str:
+    """x[idx] reduced by `kind` (after a map `2*e + w[i]` with `scale`: two inputs, one a
+    gather): the gather is read in the reduction's loop (df_to_loop/gather.py, fused)."""
+    if not scale:
+        body, inputs, types = "", "%g", f"!df.array<{elt}, [i]>"
+    else:
+        body = f"""
+  %m = df.map %g, %w : !df.array<{elt}, [i]>, !df.array<{elt}, [i]> -> !df.array<{elt}, [i]> {{
+  ^bb0(%e: {elt}, %v: {elt}):
+    %d = arith.addi %e, %e : {elt}
+    %t = arith.addi %d, %v : {elt}
+    df.yield %t : {elt}
+  }}"""
+        inputs, types = "%m", f"!df.array<{elt}, [i]>"
+    w = f", %w: !df.array<{elt}, [i]>" if scale else ""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>{w}) -> {elt} {{
+  %z = arith.constant {init} : {elt}
+  %g = df.gather %x[%idx] : !df.array<{elt}, [j]>, !df.array<{ie}, [i]> -> !df.array<{elt}, [i]>{body}
+  %s = df.reduce {kind}({inputs}, %z) over [i] : {types} -> {elt}
+  func.return %s : {elt}
+}}
+"""
+
+
+def _mapped(elt: str, ie: str) -> str:
+    """x[idx] * 3 - w[i], returned: the map reads the gather in its own loops (fused)."""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [j]>, %idx: !df.array<{ie}, [i]>, %w: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
+  %g = df.gather %x[%idx] : !df.array<{elt}, [j]>, !df.array<{ie}, [i]> -> !df.array<{elt}, [i]>
+  %m = df.map %g, %w : !df.array<{elt}, [i]>, !df.array<{elt}, [i]> -> !df.array<{elt}, [i]> {{
+  ^bb0(%e: {elt}, %v: {elt}):
+    %three = arith.constant 3 : {elt}
+    %t = arith.muli %e, %three : {elt}
+    %d = arith.subi %t, %v : {elt}
+    df.yield %d : {elt}
+  }}
+  func.return %m : !df.array<{elt}, [i]>
+}}
+"""
+
+
 CASES = {
     # same lane count: vectorized with simd.gather
     "take_f32_by_i32": (_take("f32", "i32"), "f32", "i32"),
@@ -61,7 +103,25 @@ CASES = {
     # bytes and bools: scalar loops (no i8 or bool lanes yet), just as bounded
     "take_i8_by_i32": (_take("i8", "i32"), "i8", "i32"),
     "take_bool_by_i64": (_take("i1", "i64"), "i1", "i64"),
+    # gather -> reduce, fused: one loop reading x[idx[i]] (the sums above are fused too)
+    "max_i32_by_i32": (_fused("i32", "i32", "max", "-2147483648"), "i32", "i32"),
+    "umin_i64_by_i64": (_fused("i64", "i64", "umin", "-1"), "i64", "i64"),
+    "min_f64_by_i32": (_fused("f64", "i32", "min", "0x7FF0000000000000"), "f64", "i32"),
+    "scaled_sum_i32_by_i64": (_fused("i32", "i64", "add", "0", scale=True), "i32", "i64"),
+    # gather -> map, fused: the map's loops read x[idx[i]]
+    "mapped_i64_by_i32": (_mapped("i64", "i32"), "i64", "i32"),
+    "mapped_i32_by_i32": (_mapped("i32", "i32"), "i32", "i32"),
 }
+FUSED_REFERENCE = {
+    "max_i32_by_i32": lambda y, w: np.max(y, initial=np.iinfo(np.int32).min),
+    "umin_i64_by_i64": lambda y, w: y.view(np.uint64).min(initial=np.uint64(2**64 - 1)).view(np.int64)
+    if len(y) else np.int64(-1),
+    "min_f64_by_i32": lambda y, w: np.min(y, initial=np.inf),
+    "scaled_sum_i32_by_i64": lambda y, w: np.sum(2 * y + w, dtype=np.int32),
+    "mapped_i64_by_i32": lambda y, w: y * 3 - w,
+    "mapped_i32_by_i32": lambda y, w: y * 3 - w,
+}
+"""The fused reductions' references, on the gathered array y (and w)."""
 
 
 def hostile_indices(ie: str, nx: int, n: int, rng: np.random.Generator) -> np.ndarray:
@@ -104,6 +164,14 @@ def _cases(name: str) -> list[tuple[tuple[np.ndarray, np.ndarray], tuple]]:
             else:
                 x = rng.integers(-(2**30), 2**30, size=nx).astype(TYPES[elt])
             idx = hostile_indices(ie, nx, n, rng)
+            if name in FUSED_REFERENCE:
+                (y,) = reference(x, idx, False)
+                w = rng.integers(-(2**30), 2**30, size=n).astype(TYPES[elt]) if name.startswith(("scaled", "mapped")) else None
+                with np.errstate(over="ignore"):
+                    r = np.asarray(FUSED_REFERENCE[name](y, w), dtype=TYPES[elt])
+                    ref = (r if r.ndim else r[()],)
+                out.append(((x, idx) if w is None else (x, idx, w), ref))
+                continue
             out.append(((x, idx), reference(x, idx, name.startswith("sum"))))
     return out
 
@@ -141,7 +209,8 @@ def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
     element in), the gather instructions replaced by checked lane-wise C."""
     if isa not in host_isas():
         pytest.skip(f"this CPU does not run {isa}")
-    for name in ("take_f32_by_i32", "take_f64_by_i64", "sum_i64_by_i64", "take_f32_by_i64"):
+    for name in ("take_f32_by_i32", "take_f64_by_i64", "sum_i64_by_i64", "take_f32_by_i64", "max_i32_by_i32",
+                 "min_f64_by_i32", "scaled_sum_i32_by_i64", "mapped_i32_by_i32"):
         program = emit_program(CASES[name][0], isa)
         kernel = sanitized_kernels(program.c_source, program.signatures.values(), isa)["k"]
         cases = _cases(name)
@@ -150,6 +219,22 @@ def test_gathers_stay_in_bounds_under_sanitizers(isa: str) -> None:
             for (inputs, ref), (outputs, results) in zip(cases, runs, strict=True):
                 got = tuple(outputs) + tuple(results)
                 assert not compare_results(got, ref, {}), (name, isa, len(inputs[0]), len(inputs[1]))
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if not n.startswith("take")])
+def test_gather_fuses_into_its_user(name: str) -> None:
+    """No buffer holds the gathered array: the reduction's (map's) loop reads x[idx[i]] (a
+    gather instruction on AVX-512), and a second loop over [n_ok, n) stands for an empty x."""
+    from loopopt.compile import make_context, parse, run_pipeline
+
+    module = parse(CASES[name][0])
+    run_pipeline(module, "df-fuse,convert-df-to-loop", make_context())
+    loop_ir = str(module)
+    assert "loop.alloc" not in loop_ir, name
+    assert loop_ir.count("loop.for") == 2 and "n_i_in_x" in loop_ir, name
+    _, elt, ie = CASES[name]
+    if elt[1:] == ie[1:]:  # same lane width: the gather instruction
+        assert "_mm512_mask_i" in emit_program(CASES[name][0], "avx512").c_source, name
 
 
 UNCHECKED = """

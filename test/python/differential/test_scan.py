@@ -1,4 +1,4 @@
-"""Vectorized scans (df.scan add/mul/min/max/or) through compiled kernels on every ISA.
+"""Vectorized scans (df.scan add/mul/min/max/umin/umax/or) through compiled kernels on every ISA.
 
 The kernels are compiled with the default pipeline, so each is the in-register log-step scan
 with a carried last lane (lowering/loop_to_simd/scan.py) on sse2/avx2/avx512/neon and the
@@ -40,6 +40,21 @@ func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
 """
 
 
+def _custom_scan(op: str, elt: str, init: str) -> str:
+    """A custom scan whose body is one kind's step (`op %e, %acc`): lowered as that kind's scan."""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
+  %z = arith.constant {init} : {elt}
+  %p = df.scan custom(%x, %z) : !df.array<{elt}, [i]> -> !df.array<{elt}, [i]> {{
+  ^bb0(%acc: {elt}, %e: {elt}):
+    %s = {op} %e, %acc : {elt}
+    df.yield %s : {elt}
+  }}
+  func.return %p : !df.array<{elt}, [i]>
+}}
+"""
+
+
 def _wrapping(op, init: int, dtype):
     def ref(x: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
@@ -67,6 +82,16 @@ func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [k]> {{
 """
 
 
+def _unsigned(op, init: int, dtype):
+    """umin/umax: numpy's minimum/maximum on the unsigned view, read back in the signed dtype."""
+    u = np.dtype(f"u{np.dtype(dtype).itemsize}")
+
+    def ref(x: np.ndarray) -> np.ndarray:
+        return _wrapping(op, init, u)(x.view(u)).view(dtype)
+
+    return ref
+
+
 def _kept(ref, keep):
     return lambda x: ref(x[keep(x)])
 
@@ -78,6 +103,12 @@ CASES = {
     "cumprod_i32": (_scan("mul", "i32", "1"), "i32", _wrapping(np.multiply, 1, np.int32), "wide"),
     "cummin_i32": (_scan("min", "i32", "2147483647"), "i32", _wrapping(np.minimum, 2**31 - 1, np.int32), "wide"),
     "cummax_i64": (_scan("max", "i64", "-9223372036854775808"), "i64", _wrapping(np.maximum, -(2**63), np.int64), "wide"),
+    "cumumax_i32": (_scan("umax", "i32", "5"), "i32", _unsigned(np.maximum, 5, np.int32), "wide"),
+    "cumumin_i32": (_scan("umin", "i32", "-1"), "i32", _unsigned(np.minimum, 2**32 - 1, np.int32), "wide"),
+    "cumumax_i64": (_scan("umax", "i64", "0"), "i64", _unsigned(np.maximum, 0, np.int64), "wide"),
+    "cumumin_i64": (_scan("umin", "i64", "-5"), "i64", _unsigned(np.minimum, 2**64 - 5, np.int64), "wide"),
+    "custom_cumumax_i32": (_custom_scan("arith.maxui", "i32", "0"), "i32", _unsigned(np.maximum, 0, np.int32), "wide"),
+    "custom_cumminsi_i64": (_custom_scan("arith.minsi", "i64", "0"), "i64", _wrapping(np.minimum, 0, np.int64), "wide"),
     "running_or_i64": (_scan("or", "i64", "0"), "i64", _wrapping(np.bitwise_or, 0, np.int64), "bits"),
     "cummin_f32": (_scan("min", "f32", "0x7F800000"), "f32", _wrapping(np.minimum, np.inf, np.float32), "nan"),
     "cummax_f64": (_scan("max", "f64", "0xFFF0000000000000"), "f64", _wrapping(np.maximum, -np.inf, np.float64), "nan"),
@@ -92,6 +123,10 @@ CASES = {
                              _kept(_wrapping(np.add, 0, np.float64), lambda x: x < 0), "small"),
     "kept_cumprod_i64": (_filtered_scan("mul", "i64", "1", "arith.cmpi ne,"), "i64",
                          _kept(_wrapping(np.multiply, 1, np.int64), lambda x: x != 0), "wide"),
+    "kept_cumumax_i32": (_filtered_scan("umax", "i32", "3", "arith.cmpi ne,"), "i32",
+                         _kept(_unsigned(np.maximum, 3, np.int32), lambda x: x != 0), "wide"),
+    "kept_cumumin_i64": (_filtered_scan("umin", "i64", "-1", "arith.cmpi slt,"), "i64",
+                         _kept(_unsigned(np.minimum, 2**64 - 1, np.int64), lambda x: x < 0), "wide"),
     "cumsum_f32": (_scan("add", "f32", "0.0", reassoc=True), "f32", None, "normal"),
     "cumsum_f64": (_scan("add", "f64", "0.0", reassoc=True), "f64", None, "normal"),
 }

@@ -42,7 +42,26 @@ func.func @umin(%x: !df.array<{elt}, [i]>, %init: {elt}) -> {elt} {{
   %m = df.reduce umin(%x, %init) over [i] : !df.array<{elt}, [i]> -> {elt}
   func.return %m : {elt}
 }}
+func.func @umax_body(%x: !df.array<{elt}, [i]>, %init: {elt}) -> {elt} {{
+  %m = df.reduce custom(%x, %init) over [i] : !df.array<{elt}, [i]> -> {elt} {{
+  ^bb0(%acc: {elt}, %e: {elt}):
+    %s = arith.maxui %acc, %e : {elt}
+    df.yield %s : {elt}
+  }}
+  func.return %m : {elt}
+}}
+func.func @umin_fold(%x: !df.array<{elt}, [i]>, %init: {elt}) -> {elt} {{
+  %m = df.fold(%x) init(%init) : !df.array<{elt}, [i]> -> {elt} {{
+  ^bb0(%acc: {elt}, %e: {elt}):
+    %s = arith.minui %e, %acc : {elt}
+    df.yield %s : {elt}
+  }}
+  func.return %m : {elt}
+}}
 """
+KERNELS = ("umax0", "umax", "umin", "umax_body", "umin_fold")
+"""umax_body / umin_fold: a custom reduce and a fold whose body is the kind's step, lowered as
+that kind's reduction (lowering/df_to_loop/combine.py, body_kinds)."""
 
 
 def _unsigned(v: np.ndarray) -> np.ndarray:
@@ -84,7 +103,7 @@ def _cases(elt: str, kernel: str) -> list[tuple[tuple, np.integer]]:
                 args: tuple = (x,)
                 init = dt(0)
             else:  # an init that decides only on the empty and tiny inputs
-                init = dt(5) if kernel == "umax" else dt(-5)
+                init = dt(5) if kernel.startswith("umax") else dt(-5)
                 args = (x, init)
             out.append((args, _reference(kernel, x, init)))
     return out
@@ -94,7 +113,7 @@ def _cases(elt: str, kernel: str) -> list[tuple[tuple, np.integer]]:
 @pytest.mark.parametrize("elt", TYPES)
 def test_unsigned_reduce_matches_numpy(elt: str, isa: str) -> None:
     compiled = compiled_source(_program(elt), isa)
-    for kernel in ("umax0", "umax", "umin"):
+    for kernel in KERNELS:
         cases = _cases(elt, kernel)
         runs = run_each(compiled, kernel, [args for args, _ in cases])
         for (args, ref), got in zip(cases, runs, strict=True):
@@ -106,7 +125,7 @@ def test_unsigned_reduce_matches_numpy(elt: str, isa: str) -> None:
 def test_unsigned_reduce_interpreter_matches_numpy(elt: str) -> None:
     """The df interpreter on the same program and data (a few sizes: it is slow on large ones)."""
     module = parse(_program(elt))
-    for kernel in ("umax0", "umax", "umin"):
+    for kernel in KERNELS:
         for args, ref in _cases(elt, kernel)[:30]:
             (got,) = run_function(module, kernel, *args)
             assert got == ref and np.asarray(got).dtype == TYPES[elt], (kernel, elt, len(args[0]), got, ref)

@@ -56,3 +56,69 @@ func.func @every_other(%x: !df.array<f32, [j]>, %len: i64) -> !df.array<f32, [i]
   %g = df.gather %x[%r] : !df.array<f32, [j]>, !df.array<i64, [i]> -> !df.array<f32, [i]>
   func.return %g : !df.array<f32, [i]>
 }
+
+// gather -> reduce fuses: the gather's one user is a full reduction, so nothing holds the
+// gathered array; the reduction's loop over [0, n_ok) reads x[idx[i]] with the same bounds
+// check, and a second loop over [n_ok, n) combines a 0 per element without reading x (it runs
+// only when x is empty). A gather with another user is stored as above.
+// CHECK-LABEL: func.func @gather_max
+// CHECK-NOT:     loop.alloc
+// CHECK:         %[[NOK:.*]] = arith.select %{{.*}}, %[[NI:.*]], %c0 : index
+// CHECK:         %[[B:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-NEXT:    %[[M:.*]] = loop.for %i in [%c0, %[[NOK]]) accs(%[[A:.*]] = %lo : i32 max) {
+// CHECK-NEXT:      %[[K:.*]] = loop.load %idx[%i] : !loop.buf<i32>
+// CHECK-NEXT:      %[[IN:.*]] = arith.cmpi ult, %[[K]], %[[B]] : i32
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[S:.*]] = arith.select %[[IN]], %[[K]], %[[Z]] : i32
+// CHECK-NEXT:      %[[J:.*]] = arith.index_cast %[[S]] : i32 to index
+// CHECK-NEXT:      %[[V:.*]] = loop.load %x[%[[J]]] : !loop.buf<i32>
+// CHECK-NEXT:      %[[Z2:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[R:.*]] = arith.select %[[IN]], %[[V]], %[[Z2]] : i32
+// CHECK-NEXT:      %[[N:.*]] = arith.maxsi %[[A]], %[[R]] : i32
+// CHECK-NEXT:      loop.yield %[[N]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[T:.*]] = loop.for %{{.*}} in [%[[NOK]], %[[NI]]) accs(%[[A2:.*]] = %[[M]] : i32 max) {
+// CHECK-NEXT:      %[[Z3:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[N2:.*]] = arith.maxsi %[[A2]], %[[Z3]] : i32
+// CHECK-NEXT:      loop.yield %[[N2]] : i32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return %[[T]] : i32
+func.func @gather_max(%x: !df.array<i32, [j]>, %idx: !df.array<i32, [i]>) -> i32 {
+  %lo = arith.constant -2147483648 : i32
+  %g = df.gather %x[%idx] : !df.array<i32, [j]>, !df.array<i32, [i]> -> !df.array<i32, [i]>
+  %m = df.reduce max(%g, %lo) over [i] : !df.array<i32, [i]> -> i32
+  func.return %m : i32
+}
+
+// CHECK-LABEL: func.func @gather_sum_and_take
+// CHECK:         loop.store %{{.*}}, %out[%i] : !loop.buf<i64>
+// CHECK:         loop.load %out[%{{.*}}] : !loop.buf<i64>
+func.func @gather_sum_and_take(%x: !df.array<i64, [j]>, %idx: !df.array<i64, [i]>) -> (i64, !df.array<i64, [i]>) {
+  %z = arith.constant 0 : i64
+  %g = df.gather %x[%idx] : !df.array<i64, [j]>, !df.array<i64, [i]> -> !df.array<i64, [i]>
+  %s = df.reduce add(%g, %z) over [i] : !df.array<i64, [i]> -> i64
+  func.return %s, %g : i64, !df.array<i64, [i]>
+}
+
+// gather -> map fuses too: the map's two loops read the gather (the second, for an empty x,
+// maps the zero element).
+// CHECK-LABEL: func.func @lookup_scaled
+// CHECK-NOT:     loop.alloc
+// CHECK:         loop.for %i in [%c0, %[[NOK:.*]]) {
+// CHECK:           %[[V:.*]] = loop.load %x[%{{.*}}] : !loop.buf<f32>
+// CHECK:           %[[E:.*]] = arith.select %{{.*}}, %[[V]], %{{.*}} : f32
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[E]], %k : f32
+// CHECK-NEXT:      loop.store %[[M]], %out[%i] : !loop.buf<f32>
+// CHECK:         loop.for %[[I2:.*]] in [%[[NOK]], %{{.*}}) {
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[M2:.*]] = arith.mulf %[[Z]], %k : f32
+// CHECK-NEXT:      loop.store %[[M2]], %out[%[[I2]]] : !loop.buf<f32>
+func.func @lookup_scaled(%x: !df.array<f32, [j]>, %idx: !df.array<i64, [i]>, %k: f32) -> !df.array<f32, [i]> {
+  %g = df.gather %x[%idx] : !df.array<f32, [j]>, !df.array<i64, [i]> -> !df.array<f32, [i]>
+  %m = df.map %g : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32):
+    %s = arith.mulf %e, %k : f32
+    df.yield %s : f32
+  }
+  func.return %m : !df.array<f32, [i]>
+}

@@ -87,8 +87,10 @@ func.func @relu(%x: !df.array<f32, [i]>, %c: !df.array<i1, [i]>, %zeros: !df.arr
 // CHECK-NEXT:    }
 // CHECK-NEXT:    func.return %[[MN]], %[[MX]] : i64, i64
 
+// A custom body whose accumulator is used once, by max's combiner (after a map of the
+// element), is a max accumulator (combine.body_kinds): the vectorizer sees a reduction.
 // CHECK-LABEL: func.func @absmax(
-// CHECK:         loop.for %[[I:[a-z0-9_]+]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : f32 custom) {
+// CHECK:         loop.for %[[I:[a-z0-9_]+]] in [%{{.*}}, %{{.*}}) accs(%[[ACC:[a-z0-9_]+]] = %{{.*}} : f32 max) {
 // CHECK-NEXT:      %[[E:[a-z0-9_]+]] = loop.load %{{.*}}[%[[I]]] : !loop.buf<f32>
 // CHECK-NEXT:      %[[A:[a-z0-9_]+]] = math.absf %[[E]] : f32
 // CHECK-NEXT:      %[[N:[a-z0-9_]+]] = arith.maximumf %[[ACC]], %[[A]] : f32
