@@ -75,7 +75,7 @@ POSITION_FREE_LOOP_OPS = ("loop.lane_scan",)
 """Loop ops a chunk computes as the whole loop does: `loop.lane_scan` (a vectorized scan's
 prefix within one block; every chunk starts at a block boundary of its own call)."""
 COMBINERS = ("add", "mul", "min", "max", "umin", "umax", "and", "or", "count")
-SCAN_KINDS = ("add", "min", "max")
+SCAN_KINDS = ("add", "min", "max", "umin", "umax")
 MAX_THREADS = 1024
 
 
@@ -157,7 +157,7 @@ class ParallelPlan:
     scans: tuple[int, ...]
     """Argument positions of outputs holding a scan."""
     scan_kinds: tuple[str, ...] = ()
-    """The kind of each scan: add (init 0), min or max."""
+    """The kind of each scan: add (init 0), min, max, umin or umax (idempotent: any init)."""
     stream_bytes: int = 0
     """A filter output of at least this many bytes (its n elements) is copied from scratch with
     non-temporal stores (0: never): the CPU's streaming threshold, as for maps."""
@@ -494,7 +494,7 @@ class _Analysis:
         if not stored:
             return None
         if kind not in SCAN_KINDS:
-            raise Reject(ParReject.SCAN, f"a {kind} scan (add, min and max scans are split)", L)
+            raise Reject(ParReject.SCAN, f"a {kind} scan (add, min, max, umin and umax scans are split)", L)
         if kind == "add" and _constant(acc.init) != 0:
             raise Reject(ParReject.INIT, "an add scan whose init is not 0", L)
         return stored

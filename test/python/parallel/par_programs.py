@@ -124,6 +124,11 @@ func.func @running_min_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
   %p = df.scan min(%x, %big) : !df.array<i32, [i]> -> !df.array<i32, [i]>
   func.return %p : !df.array<i32, [i]>
 }
+func.func @running_umax_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %seven = arith.constant 7 : i32
+  %p = df.scan umax(%x, %seven) : !df.array<i32, [i]> -> !df.array<i32, [i]>
+  func.return %p : !df.array<i32, [i]>
+}
 func.func @pos_cumsum_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   %zero = arith.constant 0 : i32
   %pos = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
@@ -161,7 +166,7 @@ func.func @pos_running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [k]> {
 PARALLEL_KERNELS = (
     "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "min_i64", "umax_u8",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
-    "running_max_f64", "running_min_i32", "split_signs_i32",
+    "running_max_f64", "running_min_i32", "running_umax_i32", "split_signs_i32",
     "pos_cumsum_i32", "rare_cumsum_i64", "pos_running_max_f64",
 )  # fmt: skip
 

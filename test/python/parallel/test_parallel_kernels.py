@@ -47,6 +47,7 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "cumdiff_i32": lambda: (i32(), i32()),
         "running_max_f64": lambda: (view(nan_sprinkled(rng.standard_normal(n))),),
         "running_min_i32": lambda: (i32(),),
+        "running_umax_i32": lambda: (view(top_bit_once(rng.integers(-50, 50, n).astype(np.int32), rng)),),
         "split_signs_i32": lambda: (view(rng.integers(-3, 4, n).astype(np.int32)),),
         "pos_cumsum_i32": lambda: (i32(),),
         "rare_cumsum_i64": lambda: (view(rng.integers(-(2**62), 2**62, n) * 2),),  # 1 in 256 kept: most chunks select nothing
@@ -106,6 +107,9 @@ def reference(name: str, args: tuple) -> tuple:
             return (np.maximum.accumulate(kept) if len(kept) else kept,)
         if name == "running_min_i32":
             return (np.minimum.accumulate(np.minimum(x, np.int32(7))) if len(x) else x,)
+        if name == "running_umax_i32":
+            u = x.view(np.uint32)
+            return ((np.maximum.accumulate(np.maximum(u, np.uint32(7))) if len(x) else u).view(np.int32),)
     raise KeyError(name)
 
 
