@@ -358,7 +358,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -374,6 +374,92 @@ typedef int lo_vi$M __attribute__((vector_size($B)));
 static inline lo_vf$M lo_vm_sel_f$M(lo_vi$M m, lo_vf$M a, lo_vf$M b)
 {
     return (lo_vf$M)((m & (lo_vi$M)a) | (~m & (lo_vi$M)b));
+}
+// @helper lo_vm_twosum_f$M
+/* s + *err == a + b exactly (Knuth's TwoSum). */
+static inline lo_vf$M lo_vm_twosum_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
+{
+    lo_vf$M s = a + b, bb = s - a;
+    *err = (a - (s - bb)) + (b - bb);
+    return s;
+}
+// @helper lo_vm_fromd_f$M
+/* y with the lanes in bad replaced by the f64 results lo (lanes 0..$N-1) and hi (the rest),
+   rounded to f32: the native f32 cores' way back to the f64 cores for their rare wide lanes. */
+static inline lo_vf$M lo_vm_fromd_f$M(lo_vi$M bad, lo_vf$M y, lo_vd$N lo, lo_vd$N hi)
+{
+    for (int i = 0; i < $N; i++) {
+        if (bad[i]) y[i] = (float)lo[i];
+        if (bad[i + $N]) y[i + $N] = (float)hi[i];
+    }
+    return y;
+}
+// @helper lo_vm_tod_f$M
+/* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
+static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
+{
+    for (int i = 0; i < $N; i++) {
+        (*lo)[i] = x[i];
+        (*hi)[i] = x[i + $N];
+    }
+}
+// @helper lo_vm_trig_f$M
+/* For 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + r + rl, |r| <= pi/4, with pi/2 in four pieces (12,
+   12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first three; the
+   truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum): every
+   f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Then least-squares fits on Chebyshev nodes
+   of |r| <= pi/4 + 0.002, each coefficient rounded to f32 before the next is fitted (relative error
+   2^-32.3 for sin, 2^-32.9 for cos). Returns q; *s = sin(r + rl), *c = cos(r + rl). */
+static inline lo_vi$M lo_vm_trig_f$M(lo_vf$M ax, lo_vf$M *s, lo_vf$M *c)
+{
+    lo_vf$M t = ax * 0x1.45f306p-1f + 0x1.8p23f;
+    lo_vf$M q = t - 0x1.8p23f;
+    lo_vf$M e1, e2, rl;
+    lo_vf$M s1 = lo_vm_twosum_f$M(ax - q * 0x1.922p0f, q * 0x1.2aep-18f, &e1);
+    lo_vf$M s2 = lo_vm_twosum_f$M(s1, q * 0x1.deap-31f, &e2);
+    lo_vf$M r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, &rl);
+    lo_vf$M z = r * r;
+    lo_vf$M sp = ((0x1.78595ep-19f * z - 0x1.a04a5ep-13f) * z + 0x1.111166p-7f) * z - 0x1.555556p-3f;
+    lo_vf$M cp = (0x1.99e70cp-16f * z - 0x1.6c0c26p-10f) * z + 0x1.55554ap-5f;
+    lo_vf$M hz = 0.5f * z, w = 1.0f - hz;
+    *s = r + (r * z * sp + rl * w);
+    *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
+    return (lo_vi$M)t - 0x4b400000;
+}
+// @helper lo_vm_sin_f$M
+/* sin(x) = sign(x) sin(|x|); quadrant q picks sin/cos of r and the sign. Lanes beyond 6400 (and
+   NaN, +-inf) take the f64 core, all lanes of the vector at once. */
+static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vf$M s, c;
+    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c);
+    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
+    y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    if (lo_vm_any$N((lo_vl$N)bad)) {
+        lo_vd$N lo, hi;
+        lo_vm_tod_f$M(x, &lo, &hi);
+        y = lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
+    }
+    return y;
+}
+// @helper lo_vm_cos_f$M
+static inline lo_vf$M lo_vm_cos_f$M(lo_vf$M x)
+{
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vf$M s, c;
+    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c);
+    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, s, c);
+    y = (lo_vf$M)((lo_vi$M)y ^ ((((q + 1) & 2) == 2) & (-0x7fffffff - 1)));
+    if (lo_vm_any$N((lo_vl$N)bad)) {
+        lo_vd$N lo, hi;
+        lo_vm_tod_f$M(x, &lo, &hi);
+        y = lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi));
+    }
+    return y;
 }
 // @helper lo_vm_expq_f$M
 /* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q a degree-5 least-squares fit on Chebyshev nodes
