@@ -358,7 +358,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -470,6 +470,15 @@ static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
                  + 0x1.555556p-3f) * v + 0.5f;
     return v * v * q;
 }
+// @helper lo_vm_exp1_f$M
+/* e^(u + ul) = s + *c before the last rounding (returns s = 1 + u rounded; the method is 2^k e^(u + ul)'s below). */
+static inline lo_vf$M lo_vm_exp1_f$M(lo_vf$M u, lo_vf$M ul, lo_vf$M *c)
+{
+    lo_vf$M s = 1.0f + u;
+    lo_vf$M e = (1.0f - s) + u;
+    *c = e + (ul + lo_vm_expq_f$M(u + ul));
+    return s;
+}
 // @helper lo_vm_exp2k_f$M
 /* 2^k e^(u + ul) for |u + ul| <= ln2/2, |ul| < 2^-13, k in [-126, 127] (normal results): with v = u + ul
    rounded, e^(u + ul) = (1 + u) + ul + v^2 q(v) (the fit above); 1 + u is split
@@ -477,10 +486,8 @@ static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
    is the exponent field. */
 static inline lo_vf$M lo_vm_exp2k_f$M(lo_vf$M u, lo_vf$M ul, lo_vi$M k)
 {
-    lo_vf$M s = 1.0f + u;
-    lo_vf$M e = (1.0f - s) + u;
-    lo_vf$M y = s + (e + (ul + lo_vm_expq_f$M(u + ul)));
-    return y * (lo_vf$M)((k + 127) << 23);
+    lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
+    return (s + c) * (lo_vf$M)((k + 127) << 23);
 }
 // @helper lo_vm_expred_f$M
 /* x = k ln2 + u + *ul with |u| <= ln2/2 for x in [-87.33, 88] (Cody-Waite, ln2 = C1 + C2, k C1
@@ -504,6 +511,50 @@ static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
     lo_vi$M k;
     lo_vf$M ul, u = lo_vm_expred_f$M(x, &k, &ul);
     return lo_vm_exp2k_f$M(u, ul, k);
+}
+// @helper lo_vm_twoprod_f$M
+/* p + *err == a * b exactly (Dekker's product, no FMA; |a|, |b| < 2^114). */
+static inline lo_vf$M lo_vm_twoprod_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
+{
+    lo_vf$M p = a * b;
+    lo_vf$M ca = a * 4097.0f, ah = ca - (ca - a), al = a - ah;
+    lo_vf$M cb = b * 4097.0f, bh = cb - (cb - b), bl = b - bh;
+    *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return p;
+}
+// @helper lo_vm_tanh_f$M
+/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
+   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
+   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
+   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
+   Fast2Sum. NaN lanes are the C library's tanhf; zero keeps its sign. */
+static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
+    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
+    lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
+    lo_vf$M z = xs * xs;
+    lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
+                - 3.33332819422e-1f;
+    lo_vf$M ys = xs + xs * z * p;
+    lo_vf$M ab = lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f);
+    lo_vi$M k;
+    lo_vf$M ul, u = lo_vm_expred_f$M(ab + ab, &k, &ul);
+    lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
+    lo_vf$M k2 = (lo_vf$M)((k + 127) << 23);
+    lo_vf$M eh = s + c, el = ((s - eh) + c) * k2;
+    eh = eh * k2;
+    lo_vf$M dh = eh + 1.0f, dl = ((eh - dh) + 1.0f) + el;
+    lo_vf$M pl, qh = 2.0f / dh, ph = lo_vm_twoprod_f$M(qh, dh, &pl);
+    lo_vf$M ql = (((2.0f - ph) - pl) - qh * dl) / dh;
+    lo_vf$M sb = 1.0f - qh;
+    lo_vf$M yb = sb + (((1.0f - sb) - qh) - ql);
+    lo_vf$M y = (lo_vf$M)((lo_vi$M)lo_vm_sel_f$M(small, ys, yb) | sign);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = tanhf(x[i]);
+    return y;
 }
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
