@@ -358,7 +358,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -586,22 +586,34 @@ static inline lo_vf$M lo_vm_exp2_f$M(lo_vf$M x)
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = exp2f(x[i]);
     return y;
 }
-// @helper lo_vm_logsplit_f$M
-/* For positive normal x: x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) by integer arithmetic on
-   the bits (f exact); returns f, sets *e, *p3 = f^3 P(f) and *h = f^2/2, so log1p(f) = f - h + p3.
-   P is a degree-8 least-squares fit (relative error of log1p 2^-29.4). */
-static inline lo_vf$M lo_vm_logsplit_f$M(lo_vf$M x, lo_vf$M *e, lo_vf$M *p3, lo_vf$M *h)
+// @helper lo_vm_logq_f$M
+/* log1p(f) = f - *h + f^3 P(f) (returned) for 1 + f in [sqrt(1/2), sqrt(2)), *h = f^2/2; P see logsplit. */
+static inline lo_vf$M lo_vm_logq_f$M(lo_vf$M f, lo_vf$M *h)
 {
-    lo_vi$M bits = (lo_vi$M)x;
-    lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
-    lo_vf$M f = (lo_vf$M)(bits - (ei << 23)) - 1.0f;
-    *e = __builtin_convertvector(ei, lo_vf$M);
     lo_vf$M p = (((((((0x1.116b4cp-4f * f - 0x1.dd09b8p-4f) * f + 0x1.e79df4p-4f) * f - 0x1.fc5d96p-4f) * f
                   + 0x1.232eb2p-3f) * f - 0x1.555a74p-3f) * f + 0x1.99a528p-3f) * f - 0x1.00000ap-2f) * f
                 + 0x1.555546p-2f;
     lo_vf$M ff = f * f;
-    *p3 = ff * f * p;
     *h = 0.5f * ff;
+    return ff * f * p;
+}
+// @helper lo_vm_logparts_f$M
+/* For positive normal x: x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) by integer arithmetic on
+   the bits (f exact); returns f, sets *e. */
+static inline lo_vf$M lo_vm_logparts_f$M(lo_vf$M x, lo_vf$M *e)
+{
+    lo_vi$M bits = (lo_vi$M)x;
+    lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
+    *e = __builtin_convertvector(ei, lo_vf$M);
+    return (lo_vf$M)(bits - (ei << 23)) - 1.0f;
+}
+// @helper lo_vm_logsplit_f$M
+/* x = 2^e (1 + f) as above; returns f, sets *e, *p3 = f^3 P(f) and *h = f^2/2, so log1p(f) = f - h + p3.
+   P is a degree-8 least-squares fit (relative error of log1p 2^-29.4). */
+static inline lo_vf$M lo_vm_logsplit_f$M(lo_vf$M x, lo_vf$M *e, lo_vf$M *p3, lo_vf$M *h)
+{
+    lo_vf$M f = lo_vm_logparts_f$M(x, e);
+    *p3 = lo_vm_logq_f$M(f, h);
     return f;
 }
 // @helper lo_vm_log_f$M
@@ -618,6 +630,30 @@ static inline lo_vf$M lo_vm_log_f$M(lo_vf$M x)
     lo_vf$M y = s + (((a - s) + f) + c);
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = logf(x[i]);
+    return y;
+}
+// @helper lo_vm_log1p_f$M
+/* log1p(x) as log's core: x itself is f near 0 (-0.2928 < x < 0.4142, e = 0); elsewhere u = 1 + x is split
+   (2^e (1 + f)) and the rounding error of the addition joins the small terms as (x - (u - 1)) / u
+   (u - 1 is exact there). Lanes off the fast path (NaN, x <= -1, +inf) are the C library's
+   log1pf; zero keeps its sign. */
+static inline lo_vf$M lo_vm_log1p_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x > -1.0f) & (lo_vi$M)(x <= 0x1.fffffep127f));
+    lo_vf$M xc = lo_vm_sel_f$M(bad, x - x, x);
+    lo_vf$M u = 1.0f + xc;
+    lo_vi$M near = (lo_vi$M)(xc > -0.2928f) & (lo_vi$M)(xc < 0.4142f);
+    lo_vf$M e, h, f = lo_vm_logparts_f$M(lo_vm_sel_f$M(near, u - u + 1.0f, u), &e);
+    lo_vf$M cu = lo_vm_sel_f$M(near, xc - xc, (xc - (u - 1.0f)) / u);
+    f = lo_vm_sel_f$M(near, xc, f);
+    lo_vf$M p3 = lo_vm_logq_f$M(f, &h);
+    lo_vf$M c = ((p3 + e * 0x1.7f7d1cp-20f) + cu) - h;
+    lo_vf$M a = e * 0x1.62e4p-1f;
+    lo_vf$M s = a + f;
+    lo_vf$M y = s + (((a - s) + f) + c);
+    y = lo_vm_sel_f$M((lo_vi$M)(xc == 0.0f), xc, y);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = log1pf(x[i]);
     return y;
 }
 // @helper lo_vm_log2_f$M
