@@ -358,7 +358,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
 
@@ -461,13 +461,18 @@ static inline lo_vf$M lo_vm_cos_f$M(lo_vf$M x)
     }
     return y;
 }
+// @helper lo_vm_expq1_f$M
+/* e^v - 1 - v - v^2/2 = v^3 q1(v) for |v| <= ln2/2 (the fit below without its constant 1/2). */
+static inline lo_vf$M lo_vm_expq1_f$M(lo_vf$M v)
+{
+    return (((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v + 0x1.555556p-3f;
+}
 // @helper lo_vm_expq_f$M
-/* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q a degree-5 least-squares fit on Chebyshev nodes
-   (|error| < 2^-31). */
+/* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q = 1/2 + v q1(v) a degree-5 least-squares fit on Chebyshev
+   nodes (|error| < 2^-31). */
 static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
 {
-    lo_vf$M q = ((((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v
-                 + 0x1.555556p-3f) * v + 0.5f;
+    lo_vf$M q = lo_vm_expq1_f$M(v) * v + 0.5f;
     return v * v * q;
 }
 // @helper lo_vm_exp1_f$M
@@ -565,6 +570,33 @@ static inline lo_vf$M lo_vm_exp_f$M(lo_vf$M x)
     lo_vf$M y = lo_vm_expfast_f$M(lo_vm_sel_f$M(bad, x - x, x));
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
+    return y;
+}
+// @helper lo_vm_expm1_f$M
+/* expm1(x) = (2^k - 1) + 2^k u + 2^k u^2/2 + small terms, x = k ln2 + u + ul as exp's. The large terms
+   are exact (2^k - 1 as a TwoSum of 2^k and -1, so the -1 never gets lost; u^2/2 through Dekker's split
+   u = uh + ul2, uh^2/2 exact) and summed with TwoSum, so only the small terms (ul, u ul, ul2 (u + uh)/2,
+   u^3 q1(u), the sums' errors) join before the last rounding; k = 0 (|x| < 0.35) is u = x itself.
+   x < -17.5 is -1; NaN, +inf and x > 88 are the C library's expm1f; zero keeps its sign. */
+static inline lo_vf$M lo_vm_expm1_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~(lo_vi$M)(x <= 88.0f);
+    lo_vi$M neg = (lo_vi$M)(x < -17.5f);
+    lo_vf$M xc = (lo_vf$M)(~(bad | neg) & (lo_vi$M)x);
+    lo_vi$M k;
+    lo_vf$M ul, u = lo_vm_expred_f$M(xc, &k, &ul);
+    lo_vf$M p = (lo_vf$M)((k + 127) << 23);
+    lo_vf$M cu = u * 4097.0f, uh = cu - (cu - u);
+    lo_vf$M m1 = xc - xc - 1.0f;
+    lo_vf$M al, a = lo_vm_twosum_f$M(p, m1, &al);
+    lo_vf$M t1, t = lo_vm_twosum_f$M(a, p * u, &t1);
+    lo_vf$M t3, t2 = lo_vm_twosum_f$M(t, p * (0.5f * (uh * uh)), &t3);
+    lo_vf$M small = ((ul + u * ul) + 0.5f * ((u - uh) * (u + uh))) + u * u * u * lo_vm_expq1_f$M(u);
+    lo_vf$M y = t2 + ((al + (t1 + t3)) + p * small);
+    y = lo_vm_sel_f$M(neg, m1, y);
+    y = lo_vm_sel_f$M((lo_vi$M)(x == 0.0f), x, y);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expm1f(x[i]);
     return y;
 }
 // @helper lo_vm_exp2_f$M
