@@ -2,10 +2,10 @@
 
 One readable C implementation per function, written once with GCC/clang vector extensions on
 `double` lanes (`lo_vd<N>`) and instantiated at each ISA's native f64 width (SSE2/NEON 2,
-AVX2 4, AVX-512 8). f32 exp, exp2, log and log2 have native f32 cores (`NATIVE_F32`, `_CORE_F32`:
-twice the lanes per instruction, within 0.82 ulp over every input); the other f32 functions widen
-to two f64 halves, compute and narrow, so their results are f64 results rounded once more
-(correctly rounded except in double-rounding ties).
+AVX2 4, AVX-512 8). f32 exp, exp2, expm1, log, log2, log1p, sin, cos and tanh have native f32 cores
+(`NATIVE_F32`, `_CORE_F32`: twice the lanes per instruction, within 0.83 ulp over every input); the
+other f32 functions (erf, pow) widen to two f64 halves, compute and narrow, so their results are f64
+results rounded once more (correctly rounded except in double-rounding ties).
 Each function has a fast path for the usual range (range reduction + Cephes minimax/Pade
 polynomials, cited per function) and hands the other lanes (NaN, infinities, zero or negative
 log arguments, subnormals where the fast path needs normal numbers, huge sin/cos arguments,
@@ -49,8 +49,8 @@ ULP_BOUNDS: dict[str, tuple[float, float]] = {
     "pow": (1.0, 1.0),
     "rsqrt": (1.5, 1.5),
 }
-"""Documented accuracy (docs/vector_math.md has the measured maxima): f32 exp, exp2, log, log2 are
-native f32 cores (0.681, 0.677, 0.812, 0.711 ulp at most, every input scanned); the others go through
+"""Documented accuracy (docs/vector_math.md has the measured maxima): the f32 functions in `NATIVE_F32`
+are native f32 cores (every input scanned, 0.83 ulp at most); the other f32 functions go through
 f64, so they are within half an ulp plus a double rounding; rsqrt is 1/sqrt, rounded twice.
 Lanes off the fast path get the C library's result, whatever its accuracy (f64 sin/cos beyond
 2^21: glibc 2.36's cos is 7.9 ulp off at the classic hard case 6381956970095103 * 2^797)."""
@@ -360,7 +360,9 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 
 NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
-the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
+the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and
+cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction needs q = round(x 2/pi)
+to fit 12 bits)."""
 
 # The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
 # (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes.
