@@ -428,40 +428,35 @@ static inline lo_vi$M lo_vm_trig_f$M(lo_vf$M ax, lo_vf$M *s, lo_vf$M *c)
     *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
     return (lo_vi$M)t - 0x4b400000;
 }
-// @helper lo_vm_sin_f$M
-/* sin(x) = sign(x) sin(|x|); quadrant q picks sin/cos of r and the sign. Lanes beyond 6400 (and
-   NaN, +-inf) take the f64 core, all lanes of the vector at once. */
-static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
+// @helper lo_vm_sincos_f$M
+/* sin(x) = sign(x) sin(|x|) and cos(x) = sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r
+   and the sign. Lanes beyond 6400 (and NaN, +-inf) take the f64 core, all lanes of the vector at once. */
+static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
 {
-    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
-    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
     lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
     lo_vf$M s, c;
-    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c);
+    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
     lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
     y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
     if (lo_vm_any$N((lo_vl$N)bad)) {
         lo_vd$N lo, hi;
         lo_vm_tod_f$M(x, &lo, &hi);
-        y = lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
+        y = cosine ? lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi))
+                   : lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
     }
     return y;
+}
+// @helper lo_vm_sin_f$M
+static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
+{
+    return lo_vm_sincos_f$M(x, 0);
 }
 // @helper lo_vm_cos_f$M
 static inline lo_vf$M lo_vm_cos_f$M(lo_vf$M x)
 {
-    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
-    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
-    lo_vf$M s, c;
-    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c);
-    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, s, c);
-    y = (lo_vf$M)((lo_vi$M)y ^ ((((q + 1) & 2) == 2) & (-0x7fffffff - 1)));
-    if (lo_vm_any$N((lo_vl$N)bad)) {
-        lo_vd$N lo, hi;
-        lo_vm_tod_f$M(x, &lo, &hi);
-        y = lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi));
-    }
-    return y;
+    return lo_vm_sincos_f$M(x, 1);
 }
 // @helper lo_vm_expq1_f$M
 /* e^v - 1 - v - v^2/2 = v^3 q1(v) for |v| <= ln2/2 (the fit below without its constant 1/2). */

@@ -33,8 +33,9 @@ func.func @tanh_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 // AVX2-NOT: _mm256_cvtps_pd
 // AVX2: static inline lo_vf8 lo_vm_fromd_f8(lo_vi8 bad, lo_vf8 y, lo_vd4 lo, lo_vd4 hi)
 // AVX2: static inline lo_vd4 lo_vm_sin_d4(lo_vd4 x)
+// AVX2: static inline lo_vf8 lo_vm_sincos_f8(lo_vf8 x, int cosine)
+// AVX2: : lo_vm_fromd_f8(bad, y, lo_vm_sin_d4(lo), lo_vm_sin_d4(hi));
 // AVX2: static inline lo_vf8 lo_vm_sin_f8(lo_vf8 x)
-// AVX2: y = lo_vm_fromd_f8(bad, y, lo_vm_sin_d4(lo), lo_vm_sin_d4(hi));
 // AVX2: static inline __m256 lo_vm_sin_f32x8(__m256 x)
 // AVX2-NEXT: {
 // AVX2-NEXT: return (__m256)lo_vm_sin_f8((lo_vf8)x);
@@ -62,7 +63,7 @@ func.func @tanh_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 // SSE2-NOT: _mm_cvtps_pd
 
 // AVX512-NOT: _mm512_cvtps_pd
-// AVX512: y = lo_vm_fromd_f16(bad, y, lo_vm_sin_d8(lo), lo_vm_sin_d8(hi));
+// AVX512: : lo_vm_fromd_f16(bad, y, lo_vm_sin_d8(lo), lo_vm_sin_d8(hi));
 // AVX512: return (__m512)lo_vm_sin_f16((lo_vf16)x);
 // AVX512: return (__m512)lo_vm_cos_f16((lo_vf16)x);
 // AVX512: return (__m512)lo_vm_tanh_f16((lo_vf16)x);
