@@ -149,7 +149,7 @@ _SCANS = {
     "exp2": (((0x80000000, np.float32(-151.0).view(np.uint32)), (0, np.float32(129.0).view(np.uint32))), 0.677),
     "log": (((0, 0x7F800000),), 0.812),  # every positive float, subnormals and +inf included
     "log2": (((0, 0x7F800000),), 0.711),
-    "sin": (((0x80000000, np.float32(-1e4).view(np.uint32)), (0, np.float32(1e4).view(np.uint32))), 0.7744),
+    "sin": (((0x80000000, np.float32(-1e4).view(np.uint32)), (0, np.float32(1e4).view(np.uint32))), 0.7821),
     "cos": (((0x80000000, np.float32(-1e4).view(np.uint32)), (0, np.float32(1e4).view(np.uint32))), 0.7826),
     "tanh": (((0x80000000, np.float32(-12.0).view(np.uint32)), (0, np.float32(12.0).view(np.uint32))), 0.7821),
     "log1p": (((0x80000000, np.float32(-1.0).view(np.uint32)), (0, 0x7F800000)), 0.8226),
