@@ -365,7 +365,8 @@ cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction need
 to fit 12 bits)."""
 
 # The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
-# (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes.
+# (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes, `$H`
+# half of it; `$LO`, `$HI`, `$ALL` are the lane index lists of the low half, the high half, all lanes.
 _CORE_F32 = r"""
 // @helper lo_vf$M
 typedef float lo_vf$M __attribute__((vector_size($B)));
@@ -385,25 +386,22 @@ static inline lo_vf$M lo_vm_twosum_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
     *err = (a - (s - bb)) + (b - bb);
     return s;
 }
+// @helper lo_vf$N_h
+typedef float lo_vf$N_h __attribute__((vector_size($H)));
 // @helper lo_vm_fromd_f$M
 /* y with the lanes in bad replaced by the f64 results lo (lanes 0..$N-1) and hi (the rest),
    rounded to f32: the native f32 cores' way back to the f64 cores for their rare wide lanes. */
 static inline lo_vf$M lo_vm_fromd_f$M(lo_vi$M bad, lo_vf$M y, lo_vd$N lo, lo_vd$N hi)
 {
-    for (int i = 0; i < $N; i++) {
-        if (bad[i]) y[i] = (float)lo[i];
-        if (bad[i + $N]) y[i + $N] = (float)hi[i];
-    }
-    return y;
+    lo_vf$N_h l = __builtin_convertvector(lo, lo_vf$N_h), h = __builtin_convertvector(hi, lo_vf$N_h);
+    return lo_vm_sel_f$M(bad, __builtin_shufflevector(l, h, $ALL), y);
 }
 // @helper lo_vm_tod_f$M
 /* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
 static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
 {
-    for (int i = 0; i < $N; i++) {
-        (*lo)[i] = x[i];
-        (*hi)[i] = x[i + $N];
-    }
+    *lo = __builtin_convertvector(__builtin_shufflevector(x, x, $LO), lo_vd$N);
+    *hi = __builtin_convertvector(__builtin_shufflevector(x, x, $HI), lo_vd$N);
 }
 // @helper lo_vm_trig_f$M
 /* For 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + r + rl, |r| <= pi/4, with pi/2 in four pieces (12,
@@ -436,10 +434,13 @@ static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
     lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
     lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
     lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
-    lo_vf$M s, c;
-    lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
-    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
-    y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    lo_vf$M y = x;
+    if (lo_vm_any$N((lo_vl$N)~bad)) {  /* skipped when every lane is wide */
+        lo_vf$M s, c;
+        lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
+        y = lo_vm_sel_f$M((q & 1) == 1, c, s);
+        y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    }
     if (lo_vm_any$N((lo_vl$N)bad)) {
         lo_vd$N lo, hi;
         lo_vm_tod_f$M(x, &lo, &hi);
@@ -767,7 +768,10 @@ def _core_helpers(n: int, any_expr: str) -> list[Helper]:
         f"lo_vm_any{n}",
         f"static inline int lo_vm_any{n}(lo_vl{n} m)\n{{\n    return {any_expr};\n}}\n",
     ))  # fmt: skip
-    text32 = _CORE_F32.replace("$M", str(2 * n)).replace("$N", str(n)).replace("$B", str(8 * n))
+    lanes = [str(i) for i in range(2 * n)]
+    text32 = (_CORE_F32.replace("$LO", ", ".join(lanes[:n])).replace("$HI", ", ".join(lanes[n:]))
+              .replace("$ALL", ", ".join(lanes)).replace("$M", str(2 * n)).replace("$N", str(n))
+              .replace("$B", str(8 * n)).replace("$H", str(4 * n)))
     parts = _SECTION.split(text32)
     out += [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
     return out
