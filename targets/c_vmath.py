@@ -2,10 +2,10 @@
 
 One readable C implementation per function, written once with GCC/clang vector extensions on
 `double` lanes (`lo_vd<N>`) and instantiated at each ISA's native f64 width (SSE2/NEON 2,
-AVX2 4, AVX-512 8). f32 exp, exp2, log and log2 have native f32 cores (`NATIVE_F32`, `_CORE_F32`:
-twice the lanes per instruction, within 0.82 ulp over every input); the other f32 functions widen
-to two f64 halves, compute and narrow, so their results are f64 results rounded once more
-(correctly rounded except in double-rounding ties).
+AVX2 4, AVX-512 8). f32 exp, exp2, expm1, log, log2, log1p, sin, cos and tanh have native f32 cores
+(`NATIVE_F32`, `_CORE_F32`: twice the lanes per instruction, within 0.83 ulp over every input); the
+other f32 functions (erf, pow) widen to two f64 halves, compute and narrow, so their results are f64
+results rounded once more (correctly rounded except in double-rounding ties).
 Each function has a fast path for the usual range (range reduction + Cephes minimax/Pade
 polynomials, cited per function) and hands the other lanes (NaN, infinities, zero or negative
 log arguments, subnormals where the fast path needs normal numbers, huge sin/cos arguments,
@@ -49,8 +49,8 @@ ULP_BOUNDS: dict[str, tuple[float, float]] = {
     "pow": (1.0, 1.0),
     "rsqrt": (1.5, 1.5),
 }
-"""Documented accuracy (docs/vector_math.md has the measured maxima): f32 exp, exp2, log, log2 are
-native f32 cores (0.681, 0.677, 0.812, 0.711 ulp at most, every input scanned); the others go through
+"""Documented accuracy (docs/vector_math.md has the measured maxima): the f32 functions in `NATIVE_F32`
+are native f32 cores (every input scanned, 0.83 ulp at most); the other f32 functions go through
 f64, so they are within half an ulp plus a double rounding; rsqrt is 1/sqrt, rounded twice.
 Lanes off the fast path get the C library's result, whatever its accuracy (f64 sin/cos beyond
 2^21: glibc 2.36's cos is 7.9 ulp off at the classic hard case 6381956970095103 * 2^797)."""
@@ -358,12 +358,15 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
-the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores")."""
+the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and
+cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction needs q = round(x 2/pi)
+to fit 12 bits)."""
 
 # The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
-# (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes.
+# (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes, `$H`
+# half of it; `$LO`, `$HI`, `$ALL` are the lane index lists of the low half, the high half, all lanes.
 _CORE_F32 = r"""
 // @helper lo_vf$M
 typedef float lo_vf$M __attribute__((vector_size($B)));
@@ -375,14 +378,109 @@ static inline lo_vf$M lo_vm_sel_f$M(lo_vi$M m, lo_vf$M a, lo_vf$M b)
 {
     return (lo_vf$M)((m & (lo_vi$M)a) | (~m & (lo_vi$M)b));
 }
+// @helper lo_vm_twosum_f$M
+/* s + *err == a + b exactly (Knuth's TwoSum). */
+static inline lo_vf$M lo_vm_twosum_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
+{
+    lo_vf$M s = a + b, bb = s - a;
+    *err = (a - (s - bb)) + (b - bb);
+    return s;
+}
+// @helper lo_vf$N_h
+typedef float lo_vf$N_h __attribute__((vector_size($H)));
+// @helper lo_vm_fromd_f$M
+/* y with the lanes in bad replaced by the f64 results lo (lanes 0..$N-1) and hi (the rest),
+   rounded to f32: the native f32 cores' way back to the f64 cores for their rare wide lanes. */
+static inline lo_vf$M lo_vm_fromd_f$M(lo_vi$M bad, lo_vf$M y, lo_vd$N lo, lo_vd$N hi)
+{
+    lo_vf$N_h l = __builtin_convertvector(lo, lo_vf$N_h), h = __builtin_convertvector(hi, lo_vf$N_h);
+    return lo_vm_sel_f$M(bad, __builtin_shufflevector(l, h, $ALL), y);
+}
+// @helper lo_vm_tod_f$M
+/* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
+static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
+{
+    *lo = __builtin_convertvector(__builtin_shufflevector(x, x, $LO), lo_vd$N);
+    *hi = __builtin_convertvector(__builtin_shufflevector(x, x, $HI), lo_vd$N);
+}
+// @helper lo_vm_trig_f$M
+/* For 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + r + rl, |r| <= pi/4, with pi/2 in four pieces (12,
+   12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first three; the
+   truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum): every
+   f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Then least-squares fits on Chebyshev nodes
+   of |r| <= pi/4 + 0.002, each coefficient rounded to f32 before the next is fitted (relative error
+   2^-32.3 for sin, 2^-32.9 for cos). Returns q; *s = sin(r + rl), *c = cos(r + rl). */
+static inline lo_vi$M lo_vm_trig_f$M(lo_vf$M ax, lo_vf$M *s, lo_vf$M *c)
+{
+    lo_vf$M t = ax * 0x1.45f306p-1f + 0x1.8p23f;
+    lo_vf$M q = t - 0x1.8p23f;
+    lo_vf$M e1, e2, rl;
+    lo_vf$M s1 = lo_vm_twosum_f$M(ax - q * 0x1.922p0f, q * 0x1.2aep-18f, &e1);
+    lo_vf$M s2 = lo_vm_twosum_f$M(s1, q * 0x1.deap-31f, &e2);
+    lo_vf$M r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, &rl);
+    lo_vf$M z = r * r;
+    lo_vf$M sp = ((0x1.78595ep-19f * z - 0x1.a04a5ep-13f) * z + 0x1.111166p-7f) * z - 0x1.555556p-3f;
+    lo_vf$M cp = (0x1.99e70cp-16f * z - 0x1.6c0c26p-10f) * z + 0x1.55554ap-5f;
+    lo_vf$M hz = 0.5f * z, w = 1.0f - hz;
+    *s = r + (r * z * sp + rl * w);
+    *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
+    return (lo_vi$M)t - 0x4b400000;
+}
+// @helper lo_vm_sincos_f$M
+/* sin(x) = sign(x) sin(|x|) and cos(x) = sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r
+   and the sign. Lanes beyond 6400 (and NaN, +-inf) take the f64 core, all lanes of the vector at once. */
+static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
+{
+    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vf$M y = x;
+    if (lo_vm_any$N((lo_vl$N)~bad)) {  /* skipped when every lane is wide */
+        lo_vf$M s, c;
+        lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
+        y = lo_vm_sel_f$M((q & 1) == 1, c, s);
+        y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    }
+    if (lo_vm_any$N((lo_vl$N)bad)) {
+        lo_vd$N lo, hi;
+        lo_vm_tod_f$M(x, &lo, &hi);
+        y = cosine ? lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi))
+                   : lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
+    }
+    return y;
+}
+// @helper lo_vm_sin_f$M
+static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
+{
+    return lo_vm_sincos_f$M(x, 0);
+}
+// @helper lo_vm_cos_f$M
+static inline lo_vf$M lo_vm_cos_f$M(lo_vf$M x)
+{
+    return lo_vm_sincos_f$M(x, 1);
+}
+// @helper lo_vm_expq1_f$M
+/* e^v - 1 - v - v^2/2 = v^3 q1(v) for |v| <= ln2/2 (the fit below without its constant 1/2). */
+static inline lo_vf$M lo_vm_expq1_f$M(lo_vf$M v)
+{
+    return (((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v + 0x1.555556p-3f;
+}
 // @helper lo_vm_expq_f$M
-/* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q a degree-5 least-squares fit on Chebyshev nodes
-   (|error| < 2^-31). */
+/* e^v - 1 - v = v^2 q(v) for |v| <= ln2/2, q = 1/2 + v q1(v) a degree-5 least-squares fit on Chebyshev
+   nodes (|error| < 2^-31). */
 static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
 {
-    lo_vf$M q = ((((0x1.a1892cp-13f * v + 0x1.6d517cp-10f) * v + 0x1.1110ap-7f) * v + 0x1.5554e4p-5f) * v
-                 + 0x1.555556p-3f) * v + 0.5f;
+    lo_vf$M q = lo_vm_expq1_f$M(v) * v + 0.5f;
     return v * v * q;
+}
+// @helper lo_vm_exp1_f$M
+/* e^(u + ul) = s + *c before the last rounding (returns s = 1 + u rounded; the method is 2^k e^(u + ul)'s below). */
+static inline lo_vf$M lo_vm_exp1_f$M(lo_vf$M u, lo_vf$M ul, lo_vf$M *c)
+{
+    lo_vf$M s = 1.0f + u;
+    lo_vf$M e = (1.0f - s) + u;
+    *c = e + (ul + lo_vm_expq_f$M(u + ul));
+    return s;
 }
 // @helper lo_vm_exp2k_f$M
 /* 2^k e^(u + ul) for |u + ul| <= ln2/2, |ul| < 2^-13, k in [-126, 127] (normal results): with v = u + ul
@@ -391,10 +489,8 @@ static inline lo_vf$M lo_vm_expq_f$M(lo_vf$M v)
    is the exponent field. */
 static inline lo_vf$M lo_vm_exp2k_f$M(lo_vf$M u, lo_vf$M ul, lo_vi$M k)
 {
-    lo_vf$M s = 1.0f + u;
-    lo_vf$M e = (1.0f - s) + u;
-    lo_vf$M y = s + (e + (ul + lo_vm_expq_f$M(u + ul)));
-    return y * (lo_vf$M)((k + 127) << 23);
+    lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
+    return (s + c) * (lo_vf$M)((k + 127) << 23);
 }
 // @helper lo_vm_expred_f$M
 /* x = k ln2 + u + *ul with |u| <= ln2/2 for x in [-87.33, 88] (Cody-Waite, ln2 = C1 + C2, k C1
@@ -419,6 +515,50 @@ static inline lo_vf$M lo_vm_expfast_f$M(lo_vf$M x)
     lo_vf$M ul, u = lo_vm_expred_f$M(x, &k, &ul);
     return lo_vm_exp2k_f$M(u, ul, k);
 }
+// @helper lo_vm_twoprod_f$M
+/* p + *err == a * b exactly (Dekker's product, no FMA; |a|, |b| < 2^114). */
+static inline lo_vf$M lo_vm_twoprod_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
+{
+    lo_vf$M p = a * b;
+    lo_vf$M ca = a * 4097.0f, ah = ca - (ca - a), al = a - ah;
+    lo_vf$M cb = b * 4097.0f, bh = cb - (cb - b), bl = b - bh;
+    *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+    return p;
+}
+// @helper lo_vm_tanh_f$M
+/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
+   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
+   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
+   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
+   Fast2Sum. NaN lanes are the C library's tanhf; zero keeps its sign. */
+static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
+    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
+    lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
+    lo_vf$M z = xs * xs;
+    lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
+                - 3.33332819422e-1f;
+    lo_vf$M ys = xs + xs * z * p;
+    lo_vf$M ab = lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f);
+    lo_vi$M k;
+    lo_vf$M ul, u = lo_vm_expred_f$M(ab + ab, &k, &ul);
+    lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
+    lo_vf$M k2 = (lo_vf$M)((k + 127) << 23);
+    lo_vf$M eh = s + c, el = ((s - eh) + c) * k2;
+    eh = eh * k2;
+    lo_vf$M dh = eh + 1.0f, dl = ((eh - dh) + 1.0f) + el;
+    lo_vf$M pl, qh = 2.0f / dh, ph = lo_vm_twoprod_f$M(qh, dh, &pl);
+    lo_vf$M ql = (((2.0f - ph) - pl) - qh * dl) / dh;
+    lo_vf$M sb = 1.0f - qh;
+    lo_vf$M yb = sb + (((1.0f - sb) - qh) - ql);
+    lo_vf$M y = (lo_vf$M)((lo_vi$M)lo_vm_sel_f$M(small, ys, yb) | sign);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = tanhf(x[i]);
+    return y;
+}
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
    are the C library's expf, one at a time. */
@@ -428,6 +568,33 @@ static inline lo_vf$M lo_vm_exp_f$M(lo_vf$M x)
     lo_vf$M y = lo_vm_expfast_f$M(lo_vm_sel_f$M(bad, x - x, x));
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
+    return y;
+}
+// @helper lo_vm_expm1_f$M
+/* expm1(x) = (2^k - 1) + 2^k u + 2^k u^2/2 + small terms, x = k ln2 + u + ul as exp's. The large terms
+   are exact (2^k - 1 as a TwoSum of 2^k and -1, so the -1 never gets lost; u^2/2 through Dekker's split
+   u = uh + ul2, uh^2/2 exact) and summed with TwoSum, so only the small terms (ul, u ul, ul2 (u + uh)/2,
+   u^3 q1(u), the sums' errors) join before the last rounding; k = 0 (|x| < 0.35) is u = x itself.
+   x < -17.5 is -1; NaN, +inf and x > 88 are the C library's expm1f; zero keeps its sign. */
+static inline lo_vf$M lo_vm_expm1_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~(lo_vi$M)(x <= 88.0f);
+    lo_vi$M neg = (lo_vi$M)(x < -17.5f);
+    lo_vf$M xc = (lo_vf$M)(~(bad | neg) & (lo_vi$M)x);
+    lo_vi$M k;
+    lo_vf$M ul, u = lo_vm_expred_f$M(xc, &k, &ul);
+    lo_vf$M p = (lo_vf$M)((k + 127) << 23);
+    lo_vf$M cu = u * 4097.0f, uh = cu - (cu - u);
+    lo_vf$M m1 = xc - xc - 1.0f;
+    lo_vf$M al, a = lo_vm_twosum_f$M(p, m1, &al);
+    lo_vf$M t1, t = lo_vm_twosum_f$M(a, p * u, &t1);
+    lo_vf$M t3, t2 = lo_vm_twosum_f$M(t, p * (0.5f * (uh * uh)), &t3);
+    lo_vf$M small = ((ul + u * ul) + 0.5f * ((u - uh) * (u + uh))) + u * u * u * lo_vm_expq1_f$M(u);
+    lo_vf$M y = t2 + ((al + (t1 + t3)) + p * small);
+    y = lo_vm_sel_f$M(neg, m1, y);
+    y = lo_vm_sel_f$M((lo_vi$M)(x == 0.0f), x, y);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expm1f(x[i]);
     return y;
 }
 // @helper lo_vm_exp2_f$M
@@ -449,22 +616,34 @@ static inline lo_vf$M lo_vm_exp2_f$M(lo_vf$M x)
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = exp2f(x[i]);
     return y;
 }
-// @helper lo_vm_logsplit_f$M
-/* For positive normal x: x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) by integer arithmetic on
-   the bits (f exact); returns f, sets *e, *p3 = f^3 P(f) and *h = f^2/2, so log1p(f) = f - h + p3.
-   P is a degree-8 least-squares fit (relative error of log1p 2^-29.4). */
-static inline lo_vf$M lo_vm_logsplit_f$M(lo_vf$M x, lo_vf$M *e, lo_vf$M *p3, lo_vf$M *h)
+// @helper lo_vm_logq_f$M
+/* log1p(f) = f - *h + f^3 P(f) (returned) for 1 + f in [sqrt(1/2), sqrt(2)), *h = f^2/2; P see logsplit. */
+static inline lo_vf$M lo_vm_logq_f$M(lo_vf$M f, lo_vf$M *h)
 {
-    lo_vi$M bits = (lo_vi$M)x;
-    lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
-    lo_vf$M f = (lo_vf$M)(bits - (ei << 23)) - 1.0f;
-    *e = __builtin_convertvector(ei, lo_vf$M);
     lo_vf$M p = (((((((0x1.116b4cp-4f * f - 0x1.dd09b8p-4f) * f + 0x1.e79df4p-4f) * f - 0x1.fc5d96p-4f) * f
                   + 0x1.232eb2p-3f) * f - 0x1.555a74p-3f) * f + 0x1.99a528p-3f) * f - 0x1.00000ap-2f) * f
                 + 0x1.555546p-2f;
     lo_vf$M ff = f * f;
-    *p3 = ff * f * p;
     *h = 0.5f * ff;
+    return ff * f * p;
+}
+// @helper lo_vm_logparts_f$M
+/* For positive normal x: x = 2^e (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)) by integer arithmetic on
+   the bits (f exact); returns f, sets *e. */
+static inline lo_vf$M lo_vm_logparts_f$M(lo_vf$M x, lo_vf$M *e)
+{
+    lo_vi$M bits = (lo_vi$M)x;
+    lo_vi$M ei = (bits - 0x3f3504f3) >> 23;
+    *e = __builtin_convertvector(ei, lo_vf$M);
+    return (lo_vf$M)(bits - (ei << 23)) - 1.0f;
+}
+// @helper lo_vm_logsplit_f$M
+/* x = 2^e (1 + f) as above; returns f, sets *e, *p3 = f^3 P(f) and *h = f^2/2, so log1p(f) = f - h + p3.
+   P is a degree-8 least-squares fit (relative error of log1p 2^-29.4). */
+static inline lo_vf$M lo_vm_logsplit_f$M(lo_vf$M x, lo_vf$M *e, lo_vf$M *p3, lo_vf$M *h)
+{
+    lo_vf$M f = lo_vm_logparts_f$M(x, e);
+    *p3 = lo_vm_logq_f$M(f, h);
     return f;
 }
 // @helper lo_vm_log_f$M
@@ -481,6 +660,30 @@ static inline lo_vf$M lo_vm_log_f$M(lo_vf$M x)
     lo_vf$M y = s + (((a - s) + f) + c);
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = logf(x[i]);
+    return y;
+}
+// @helper lo_vm_log1p_f$M
+/* log1p(x) as log's core: x itself is f near 0 (-0.2928 < x < 0.4142, e = 0); elsewhere u = 1 + x is split
+   (2^e (1 + f)) and the rounding error of the addition joins the small terms as (x - (u - 1)) / u
+   (u - 1 is exact there). Lanes off the fast path (NaN, x <= -1, +inf) are the C library's
+   log1pf; zero keeps its sign. */
+static inline lo_vf$M lo_vm_log1p_f$M(lo_vf$M x)
+{
+    lo_vi$M bad = ~((lo_vi$M)(x > -1.0f) & (lo_vi$M)(x <= 0x1.fffffep127f));
+    lo_vf$M xc = lo_vm_sel_f$M(bad, x - x, x);
+    lo_vf$M u = 1.0f + xc;
+    lo_vi$M near = (lo_vi$M)(xc > -0.2928f) & (lo_vi$M)(xc < 0.4142f);
+    lo_vf$M e, h, f = lo_vm_logparts_f$M(lo_vm_sel_f$M(near, u - u + 1.0f, u), &e);
+    lo_vf$M cu = lo_vm_sel_f$M(near, xc - xc, (xc - (u - 1.0f)) / u);
+    f = lo_vm_sel_f$M(near, xc, f);
+    lo_vf$M p3 = lo_vm_logq_f$M(f, &h);
+    lo_vf$M c = ((p3 + e * 0x1.7f7d1cp-20f) + cu) - h;
+    lo_vf$M a = e * 0x1.62e4p-1f;
+    lo_vf$M s = a + f;
+    lo_vf$M y = s + (((a - s) + f) + c);
+    y = lo_vm_sel_f$M((lo_vi$M)(xc == 0.0f), xc, y);
+    if (lo_vm_any$N((lo_vl$N)bad))
+        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = log1pf(x[i]);
     return y;
 }
 // @helper lo_vm_log2_f$M
@@ -565,7 +768,10 @@ def _core_helpers(n: int, any_expr: str) -> list[Helper]:
         f"lo_vm_any{n}",
         f"static inline int lo_vm_any{n}(lo_vl{n} m)\n{{\n    return {any_expr};\n}}\n",
     ))  # fmt: skip
-    text32 = _CORE_F32.replace("$M", str(2 * n)).replace("$N", str(n)).replace("$B", str(8 * n))
+    lanes = [str(i) for i in range(2 * n)]
+    text32 = (_CORE_F32.replace("$LO", ", ".join(lanes[:n])).replace("$HI", ", ".join(lanes[n:]))
+              .replace("$ALL", ", ".join(lanes)).replace("$M", str(2 * n)).replace("$N", str(n))
+              .replace("$B", str(8 * n)).replace("$H", str(4 * n)))
     parts = _SECTION.split(text32)
     out += [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
     return out
