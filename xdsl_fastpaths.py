@@ -15,11 +15,15 @@ signature's types), and a failing or new signature runs xDSL's
 own code (same checks, same order, same message). Attributes are immutable values, so equal
 signatures verify alike (docs/compile_time.md, third round).
 
-`install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process.
+`install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
+that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
+install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
+user who patches the same methods or wants to rule the memos out.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from xdsl.ir import Operation
@@ -33,6 +37,14 @@ _TYPE_ONLY_TRAITS: frozenset[type] = frozenset({SameOperandsAndResultType})
 """Traits whose `verify` reads only the op's operand and result types: part of a signature."""
 
 _installed = False
+
+OPT_OUT_VARIABLE = "LOOPOPT_NO_FASTPATHS"
+"""Set to anything but "" or "0" to keep xDSL's classes unpatched."""
+
+
+def opted_out() -> bool:
+    """Whether the environment asks for xDSL's own trait lookups and verification."""
+    return os.environ.get(OPT_OUT_VARIABLE, "") not in ("", "0")
 
 
 def _trait_memo(original: Any, memo: dict[tuple[type, Any], tuple[frozenset, Any]]) -> Any:
@@ -96,9 +108,9 @@ def _install_signature_cache() -> None:
 
 
 def install() -> None:
-    """Install both memos into xDSL's classes (once per process)."""
+    """Install both memos into xDSL's classes (once per process), unless opted out."""
     global _installed
-    if _installed:
+    if _installed or opted_out():
         return
     _installed = True
     _install_trait_memos()

@@ -63,3 +63,51 @@ def test_an_equal_signature_with_other_values_verifies_alike():
     wrong = arith.ConstantOp.create(properties={"value": IntegerAttr(1, i32)}, result_types=[IndexType()])
     with pytest.raises(VerifyException):
         wrong.verify()
+
+
+_OPTED_OUT_RUN = """
+import sys
+from xdsl.ir import Operation
+from xdsl.irdl.operations import OpDef
+import loopopt.compile as lc
+from loopopt import xdsl_fastpaths
+from loopopt.targets.c import emit_c
+from loopopt.tools.bench.overhead import generated_module
+
+ctx = lc.make_context()
+module = lc.parse(generated_module(60), ctx, "t")
+lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
+assert not xdsl_fastpaths._installed
+assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
+assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
+sys.stdout.write(emit_c(module, "avx2"))
+"""
+
+
+def test_opt_out_leaves_xdsl_unpatched_and_compiles_the_same_c():
+    """LOOPOPT_NO_FASTPATHS=1: xDSL's own methods run the whole pipeline, to the same C."""
+    import os
+    import subprocess
+    import sys
+
+    import loopopt.compile as lc
+    from loopopt.targets.c import emit_c
+    from loopopt.tools.bench.overhead import generated_module
+
+    env = dict(os.environ, **{xdsl_fastpaths.OPT_OUT_VARIABLE: "1"})
+    out = subprocess.run([sys.executable, "-c", _OPTED_OUT_RUN], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    ctx = lc.make_context()
+    module = lc.parse(generated_module(60), ctx, "t")
+    lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
+    assert xdsl_fastpaths._installed
+    assert out.stdout == emit_c(module, "avx2")
+
+
+def test_opted_out_reads_the_variable(monkeypatch):
+    monkeypatch.delenv(xdsl_fastpaths.OPT_OUT_VARIABLE, raising=False)
+    assert not xdsl_fastpaths.opted_out()
+    monkeypatch.setenv(xdsl_fastpaths.OPT_OUT_VARIABLE, "0")
+    assert not xdsl_fastpaths.opted_out()
+    monkeypatch.setenv(xdsl_fastpaths.OPT_OUT_VARIABLE, "1")
+    assert xdsl_fastpaths.opted_out()
