@@ -93,12 +93,24 @@ def is_mask_type(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
 
+_CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}
+
+
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
-    """`arith.constant value : t` for a scalar type."""
-    if isinstance(t, Float16Type | Float32Type | Float64Type):
-        return arith.ConstantOp(FloatAttr(float(value), t))
-    assert isinstance(t, IntegerType | IndexType)
-    return arith.ConstantOp(IntegerAttr(int(value), t))
+    """`arith.constant value : t` for a scalar type (its attribute built once per value and
+    type: the lowering emits a few distinct constants thousands of times)."""
+    key = (t, type(value), repr(value))  # repr: -0.0 and 0.0, True and 1 are equal keys otherwise
+    attr = _CONST_ATTRS.get(key)
+    if attr is None:
+        if isinstance(t, Float16Type | Float32Type | Float64Type):
+            attr = FloatAttr(float(value), t)
+        else:
+            assert isinstance(t, IntegerType | IndexType)
+            attr = IntegerAttr(int(value), t)
+        if len(_CONST_ATTRS) >= 4096:
+            _CONST_ATTRS.clear()
+        _CONST_ATTRS[key] = attr
+    return arith.ConstantOp(attr)
 
 
 def located(op: Operation, like: Operation) -> Operation:
@@ -181,7 +193,7 @@ class LoopLowering:
     def iota_by(self, t: Attribute, step: SSAValue, stride: int) -> SSAValue:
         """`[0, s, 2s, ...]` with s = stride * step (`step` a runtime index), as `vector<W x t>`
         in the cast type's wrapping arithmetic, in the preheader (cached)."""
-        vt = VectorType(t, [self.width])
+        vt = _vector_type(t, self.width)
         key = (("iota_by", step, stride), vt)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             s = self.hoisted_cast(step, t)
@@ -280,7 +292,7 @@ class LoopLowering:
 
     def iota(self, t: Attribute, stride: int) -> SSAValue:
         """`[0, s, 2s, ...]` as `vector<W x t>` (t = i32 or i64), in the preheader."""
-        vt = VectorType(t, [self.width])
+        vt = _vector_type(t, self.width)
         key = (("iota", stride), vt)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             lanes = self.emit_pre(simd.IotaOp(vt)).results[0]
@@ -545,7 +557,7 @@ class BlockEmitter:
     def _cmp(self, op: arith.CmpfOp | arith.CmpiOp) -> None:
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
         name = table[op.predicate.value.data]
-        mt = VectorType(i1, [self.width])
+        mt = _vector_type(i1, self.width)
         if name in ("true", "false"):
             self.env[op.result] = Varying(self.lowering.splat_constant(name == "true", mt))
             return
@@ -567,7 +579,7 @@ class BlockEmitter:
         assert isinstance(a.type, VectorType)
         if not is_mask_type(a.type.element_type):
             return self.emit(simd.SelectOp(mask, a, b), at).results[0]
-        ones = self.lowering.splat_constant(True, VectorType(i1, [self.width]))
+        ones = self.lowering.splat_constant(True, _vector_type(i1, self.width))
         not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
         t = self.emit(arith.AndIOp(mask, a), at).results[0]
         f = self.emit(arith.AndIOp(not_m, b), at).results[0]
