@@ -94,6 +94,18 @@ def _declaring(template: str) -> str:
     return re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_base(hint: str | None, default: str) -> str:
+    """fresh()'s name before any suffix (a pure function of the hint: remembered, as most
+    values share a few hints)."""
+    base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
+    if c_name_problem(base) is not None:
+        base = "v_" + base.lstrip("_")
+        if c_name_problem(base) is not None:
+            base = default
+    return base
+
+
 class FunctionCore:
     """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
 
@@ -130,11 +142,7 @@ class FunctionCore:
         identifier characters become `_`; a name `loopopt.names` rejects (keyword, libc or
         intrinsic name, reserved, `lo_` helper prefix, too long) gets the prefix `v_`, or
         becomes `default`; a suffix `_k` makes it unique among the names in scope."""
-        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
-        if c_name_problem(base) is not None:
-            base = "v_" + base.lstrip("_")
-            if c_name_problem(base) is not None:
-                base = default
+        base = _name_base(hint, default)
         name = base
         taken, symbols = self.used_names, self.symbols
         if name in taken or name in symbols or c_name_problem(name) is not None:
