@@ -687,10 +687,10 @@ class BlockEmitter:
             out.append(s)
         return out
 
-    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp) -> SSAValue:
+    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, strides: list[int]) -> SSAValue:
         """Lane 0's flat element offset of an access whose lanes are consecutive elements:
-        `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes)."""
-        strides = self._strides(op)
+        `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes);
+        `strides` is `_strides(op)`, which the caller has already asked."""
         if any(strides[:-1]):
             raise LoopoptDiagnostic(
                 f"{op.name}: the row index of a rank-{len(strides)} buffer moves with the lanes "
@@ -719,9 +719,10 @@ class BlockEmitter:
             from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
 
             return emit_gather_load(self, op)
-        if all(s == 0 for s in self._strides(op)):
+        strides = self._strides(op)
+        if all(s == 0 for s in strides):
             return self._uniform_access(op)
-        start = self._contiguous_start(op)
+        start = self._contiguous_start(op, strides)
         vt = self.lowering.vector_type(op.result.type, op)
         key = (op.buf, start, vt)
         if key in self._loaded:
@@ -741,13 +742,14 @@ class BlockEmitter:
 
     def _store(self, op: loop.StoreOp) -> None:
         self._forget(op.buf)
-        if all(s == 0 for s in self._strides(op)):
+        strides = self._strides(op)
+        if all(s == 0 for s in strides):
             if not isinstance(self.lanes(op.value), Uniform):
                 raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
             if self.store_mask is not None:
                 raise LoopoptDiagnostic(f"{op.name}: a store to a uniform index under a lane mask has no simd form", op)
             return self._uniform_access(op)
-        start = self._contiguous_start(op)
+        start = self._contiguous_start(op, strides)
         value = self.vector(op.value, op)
         if self.store_mask is None and op.buf == self.streaming:
             self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)
