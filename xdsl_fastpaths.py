@@ -15,15 +15,32 @@ signature's types), and a failing or new signature runs xDSL's
 own code (same checks, same order, same message). Attributes are immutable values, so equal
 signatures verify alike (docs/compile_time.md, third round).
 
-`install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process.
+`irdl_op_init` (every `SomeOp(...)` built through its `__init__`) turns each operand and
+result argument into a list, asking `isinstance(arg, Sequence)` (an ABC: `ABCMeta` in Python),
+`isinstance(def, OptionalDef)` per definition, and formats an error prefix it rarely uses:
+~15 µs per op beyond `Op.create`. For an op definition without options (no segment sizes),
+regions or successors the same lists are built from the definitions' kinds (remembered per
+`OpDef`) and a per-type answer to the `Sequence` test (forgotten when `abc`'s cache token
+changes, i.e. after any `register`); anything the fast path does not build the same way —
+a None for a required argument, a wrong count, regions — goes to xDSL's function, which
+raises its own error.
+
+`install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
+that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
+install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
+user who patches the same methods or wants to rule the memos out.
 """
 
 from __future__ import annotations
 
+import abc
+import os
+from collections.abc import Sequence
 from typing import Any
 
-from xdsl.ir import Operation
-from xdsl.irdl.operations import OpDef
+from xdsl.ir import Operation, SSAValue
+from xdsl.irdl import operations as irdl_operations
+from xdsl.irdl.operations import OpDef, OptionalDef, VariadicDef
 from xdsl.traits import SameOperandsAndResultType
 
 _SIGNATURES_MAX = 4096
@@ -33,6 +50,14 @@ _TYPE_ONLY_TRAITS: frozenset[type] = frozenset({SameOperandsAndResultType})
 """Traits whose `verify` reads only the op's operand and result types: part of a signature."""
 
 _installed = False
+
+OPT_OUT_VARIABLE = "LOOPOPT_NO_FASTPATHS"
+"""Set to anything but "" or "0" to keep xDSL's classes unpatched."""
+
+
+def opted_out() -> bool:
+    """Whether the environment asks for xDSL's own trait lookups and verification."""
+    return os.environ.get(OPT_OUT_VARIABLE, "") not in ("", "0")
 
 
 def _trait_memo(original: Any, memo: dict[tuple[type, Any], tuple[frozenset, Any]]) -> Any:
@@ -95,11 +120,111 @@ def _install_signature_cache() -> None:
     OpDef.verify = verify  # type: ignore[method-assign]
 
 
+_SINGLE, _OPTIONAL, _VARIADIC = 0, 1, 2
+
+
+def _kinds(defs: Sequence[tuple[str, Any]]) -> tuple[int, ...]:
+    return tuple(
+        _OPTIONAL if isinstance(d, OptionalDef) else _VARIADIC if isinstance(d, VariadicDef) else _SINGLE
+        for _, d in defs
+    )
+
+
+_ANSWERS: dict[type, tuple[bool, bool, bool]] = {}
+"""type -> (is a Sequence, an SSAValue, an Operation): exact for ABCs until a `register` call,
+which changes `abc.get_cache_token()` (ABCMeta's own caches are invalidated the same way)."""
+_answers_token: list[object] = [abc.get_cache_token()]
+
+
+def _answers(x: object) -> tuple[bool, bool, bool]:
+    t = type(x)
+    answer = _ANSWERS.get(t)
+    if answer is None:
+        answer = _ANSWERS[t] = (isinstance(x, Sequence), isinstance(x, SSAValue), isinstance(x, Operation))
+    return answer
+
+
+def _build(args: Sequence[Any], kinds: tuple[int, ...]) -> tuple[list[Any], list[int]] | None:
+    """irdl_build_arg_list's lists for operand values or result types, or None where xDSL
+    would raise (it is then called to raise its own error)."""
+    if len(args) != len(kinds):
+        return None
+    built: list[Any] = []
+    sizes: list[int] = []
+    for arg, kind in zip(args, kinds):
+        if arg is None:
+            if kind != _OPTIONAL:
+                return None
+            sizes.append(0)
+        elif _answers(arg)[0]:
+            n = len(arg)
+            if (kind == _SINGLE and n != 1) or (kind == _OPTIONAL and n > 1):
+                return None
+            built.extend(arg)
+            sizes.append(n)
+        else:
+            built.append(arg)
+            sizes.append(1)
+    return built, sizes
+
+
+def _operand_arg(operand: Any) -> Any:
+    """xDSL's irdl_build_operations_arg, with the type tests answered per type."""
+    if operand is None:
+        return []
+    _, is_value, is_op = _answers(operand)
+    if is_value:
+        return operand
+    if is_op:
+        return SSAValue.get(operand)
+    return [SSAValue.get(o) for o in operand]
+
+
+_XDSL_OP_INIT = irdl_operations.irdl_op_init
+"""xDSL's own builder (the fallback; tests compare against it)."""
+
+
+def _install_op_init() -> None:
+    original = _XDSL_OP_INIT
+    shapes: dict[int, tuple[OpDef, tuple[int, ...], tuple[int, ...]] | None] = {}
+    """id(op_def) -> (op_def, operand kinds, result kinds); None: options, regions or successors."""
+
+    def irdl_op_init(self: Any, op_def: OpDef, *, operands: Any, result_types: Any, properties: Any,
+                     attributes: Any, successors: Any, regions: Any) -> None:  # fmt: skip
+        if _answers_token[0] != abc.get_cache_token():
+            _ANSWERS.clear()
+            _answers_token[0] = abc.get_cache_token()
+        key = id(op_def)
+        if key not in shapes or (shapes[key] is not None and shapes[key][0] is not op_def):
+            simple = not (op_def.options or op_def.regions or op_def.successors)
+            shapes[key] = (op_def, _kinds(op_def.operands), _kinds(op_def.results)) if simple else None
+        shape = shapes[key]
+        built = None
+        if shape is not None and shape[0] is op_def and not regions and not successors:
+            built = _build([_operand_arg(o) for o in operands], shape[1])
+            results = _build(result_types, shape[2]) if built is not None else None
+        if built is None or results is None:
+            return original(self, op_def, operands=operands, result_types=result_types, properties=properties,
+                            attributes=attributes, successors=successors, regions=regions)  # fmt: skip
+        Operation.__init__(
+            self,
+            operands=built[0],
+            result_types=results[0],
+            properties={k: v for k, v in properties.items() if v is not None},
+            attributes={k: v for k, v in attributes.items() if v is not None},
+            successors=[],
+            regions=[],
+        )
+
+    irdl_operations.irdl_op_init = irdl_op_init
+
+
 def install() -> None:
-    """Install both memos into xDSL's classes (once per process)."""
+    """Install both memos into xDSL's classes (once per process), unless opted out."""
     global _installed
-    if _installed:
+    if _installed or opted_out():
         return
     _installed = True
     _install_trait_memos()
     _install_signature_cache()
+    _install_op_init()

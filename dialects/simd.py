@@ -116,6 +116,17 @@ def lanes(t: Attribute) -> int:
     return t.get_shape()[0]
 
 
+_MASK_TYPES: dict[int, VectorType] = {}
+
+
+def _mask_type(n: int) -> VectorType:
+    """`vector<n x i1>`, built once per lane count (a VectorType costs ~0.1 ms to build)."""
+    mt = _MASK_TYPES.get(n)
+    if mt is None:
+        mt = _MASK_TYPES[n] = VectorType(IntegerType(1), [n])
+    return mt
+
+
 def _check_buffer(buf: SSAValue, vector_type: Attribute, what: str = "vector") -> None:
     """A buffer whose element type is the vector's (rank 2 is addressed row-major, flat)."""
     buf_type = buf.type
@@ -654,7 +665,7 @@ class CmpOp(IRDLOperation):
     def __init__(self, predicate: CmpPredicate | str, lhs: SSAValue | Operation,
                  rhs: SSAValue | Operation):
         lhs = SSAValue.get(lhs)
-        mask_type = VectorType(IntegerType(1), [lanes(lhs.type)])
+        mask_type = _mask_type(lanes(lhs.type))
         super().__init__(operands=[lhs, rhs], result_types=[mask_type],
                          properties={"predicate": CmpPredicateAttr(CmpPredicate(predicate))})
 

@@ -225,7 +225,7 @@ def verify_kernel_abi(func: FuncOp) -> None:
     # Argument attributes.
     dicts = _arg_dicts(func)
     names = _arg_names(func)
-    written = {_written(o) for o in func.walk() if _written(o) is not None}
+    written = {w for o in func.walk() if (w := _written(o)) is not None}
     args = func.body.block.args if func.body.blocks else ()
     input_axes: set[str] = set()
     outs: list[tuple[int, BufType, Mapping[str, Attribute]]] = []

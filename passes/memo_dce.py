@@ -6,8 +6,11 @@ asks it of every op on every round of its liveness fixpoint. While nothing is re
 the effects cannot change: `EffectMemo` answers `get_effects` / `is_trivially_dead` /
 `would_be_trivially_dead` exactly as xDSL does (same traits, same order, same None for
 unknown effects), remembering each op's effects for the life of the memo.
-`memo_region_dce` is xDSL's `region_dce` with one memo for its liveness rounds (the deletions
-come after them). Use a memo only while the IR does not change.
+`memo_region_dce` is xDSL's `region_dce` with one memo, and its liveness fixpoint (rounds over
+the whole region until no op turns live: at least two) computed in one visit plus a worklist
+that marks the defining ops of a live op's operands — the same least fixpoint (an op is live
+when it would not be dead or one of its users is live), so the same deletions in the same
+order. Use a memo only while the IR does not change.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from collections.abc import Set
 from typing import Any
 
 from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.traits import (
     EffectInstance,
@@ -91,29 +95,47 @@ def _is_recursive(trait: Any) -> bool:
 
 
 class _MemoLiveSet(LiveSet):
-    """xDSL's LiveSet asking an EffectMemo whether an op would be dead."""
+    """xDSL's LiveSet asking an EffectMemo whether an op would be dead, its fixpoint found by
+    one visit and a worklist (`propagate`)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.memo = EffectMemo()
 
-    def propagate_op_liveness(self, op: Operation) -> None:
-        for region in op.regions:
-            self.propagate_region_liveness(region)
-        if self.is_live(op):
+    def propagate(self, region: Region) -> None:
+        """The live set xDSL's rounds of `propagate_region_liveness` reach: the ops it visits
+        (blocks reachable from each region's entry, nested regions included) that would not
+        be dead, and every visited op defining an operand of a live op."""
+        visited: set[Operation] = set()
+        work: list[Operation] = []
+        self._seed(region, visited, work)
+        live = self._live_ops
+        while work:
+            op = work.pop()
+            for operand in op.operands:
+                owner = operand.owner
+                if owner not in live and owner in visited:
+                    live.add(owner)  # type: ignore[arg-type]  (a block argument is never visited)
+                    work.append(owner)  # type: ignore[arg-type]
+
+    def _seed(self, region: Region, visited: set[Operation], work: list[Operation]) -> None:
+        first = region.first_block
+        if first is None:
             return
-        if not self.memo.would_be_trivially_dead(op):
-            self.set_live(op)
-            return
-        if any(self.is_live(use.operation) for result in op.results for use in result.uses):
-            self.set_live(op)
+        for block in PostOrderIterator(first):
+            for op in block.ops:
+                visited.add(op)
+                for inner in op.regions:
+                    self._seed(inner, visited, work)
+                if not self.memo.would_be_trivially_dead(op):
+                    self._live_ops.add(op)
+                    work.append(op)
 
 
 def memo_region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:
-    """xDSL's `region_dce` (same liveness, same deletions in the same order)."""
+    """xDSL's `region_dce` (same live set, same deletions in the same order)."""
     live_set = _MemoLiveSet()
-    while live_set.changed:
-        live_set.changed = False
-        live_set.propagate_region_liveness(region)
+    live_set.propagate(region)
+    live_set.changed = False
     live_set.delete_dead(region, listener)
     return live_set.changed

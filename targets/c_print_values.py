@@ -100,6 +100,18 @@ def _declaring(template: str) -> str:
     return re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
 
 
+@functools.lru_cache(maxsize=4096)
+def _name_base(hint: str | None, default: str) -> str:
+    """fresh()'s name before any suffix (a pure function of the hint: remembered, as most
+    values share a few hints)."""
+    base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
+    if c_name_problem(base) is not None:
+        base = "v_" + base.lstrip("_")
+        if c_name_problem(base) is not None:
+            base = default
+    return base
+
+
 class FunctionCore:
     """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
 
@@ -110,6 +122,10 @@ class FunctionCore:
     """The C expression of every printed SSA value."""
     buffers: dict[SSAValue, Buffer]
     used_names: set[str]
+    """The local names in scope (copied at every loop, so it holds locals only)."""
+    symbols: set[str]
+    """The module's function names: taken too, shared by every function, never copied (a copy
+    per function and per loop made printing quadratic in the number of functions)."""
     next_suffix: dict[str, int]
     """Per name base, the first `_k` suffix fresh() may still find free in this scope."""
     lines: list[str]
@@ -132,13 +148,10 @@ class FunctionCore:
         identifier characters become `_`; a name `loopopt.names` rejects (keyword, libc or
         intrinsic name, reserved, `lo_` helper prefix, too long) gets the prefix `v_`, or
         becomes `default`; a suffix `_k` makes it unique among the names in scope."""
-        base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
-        if c_name_problem(base) is not None:
-            base = "v_" + base.lstrip("_")
-            if c_name_problem(base) is not None:
-                base = default
+        base = _name_base(hint, default)
         name = base
-        if name in self.used_names or c_name_problem(name) is not None:
+        taken, symbols = self.used_names, self.symbols
+        if name in taken or name in symbols or c_name_problem(name) is not None:
             if c_name_problem(f"{base}_1") is not None:
                 base = "v_" + base  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
             # the smallest free suffix: those below next_suffix[base] were taken in this scope
@@ -146,7 +159,7 @@ class FunctionCore:
             # so a function with n values of one hint costs O(n), not O(n^2)
             k = self.next_suffix.get(base, 1)
             name = f"{base}_{k}"
-            while name in self.used_names or c_name_problem(name) is not None:
+            while name in taken or name in symbols or c_name_problem(name) is not None:
                 k += 1
                 name = f"{base}_{k}"
             self.next_suffix[base] = k + 1

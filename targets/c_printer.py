@@ -121,7 +121,8 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.op = op
         self.exprs = {}
         self.buffers = {}
-        self.used_names = set(printer.symbols)
+        self.symbols = printer.symbols
+        self.used_names = set()
         self.next_suffix = {}
         self.lines = []
         self.depth = 1

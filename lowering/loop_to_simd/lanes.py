@@ -23,8 +23,9 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import (
+    BFloat16Type,
     FloatAttr,
-    BFloat16Type,    Float16Type,
+    Float16Type,
     Float32Type,
     Float64Type,
     IndexType,
@@ -93,12 +94,24 @@ def is_mask_type(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
 
+_CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}
+
+
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
-    """`arith.constant value : t` for a scalar type."""
-    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
-        return arith.ConstantOp(FloatAttr(float(value), t))
-    assert isinstance(t, IntegerType | IndexType)
-    return arith.ConstantOp(IntegerAttr(int(value), t))
+    """`arith.constant value : t` for a scalar type (its attribute built once per value and
+    type: the lowering emits a few distinct constants thousands of times)."""
+    key = (t, type(value), repr(value))  # repr: -0.0 and 0.0, True and 1 are equal keys otherwise
+    attr = _CONST_ATTRS.get(key)
+    if attr is None:
+        if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
+            attr = FloatAttr(float(value), t)
+        else:
+            assert isinstance(t, IntegerType | IndexType)
+            attr = IntegerAttr(int(value), t)
+        if len(_CONST_ATTRS) >= 4096:
+            _CONST_ATTRS.clear()
+        _CONST_ATTRS[key] = attr
+    return arith.ConstantOp(attr)
 
 
 def located(op: Operation, like: Operation) -> Operation:
@@ -181,7 +194,7 @@ class LoopLowering:
     def iota_by(self, t: Attribute, step: SSAValue, stride: int) -> SSAValue:
         """`[0, s, 2s, ...]` with s = stride * step (`step` a runtime index), as `vector<W x t>`
         in the cast type's wrapping arithmetic, in the preheader (cached)."""
-        vt = VectorType(t, [self.width])
+        vt = _vector_type(t, self.width)
         key = (("iota_by", step, stride), vt)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             s = self.hoisted_cast(step, t)
@@ -280,7 +293,7 @@ class LoopLowering:
 
     def iota(self, t: Attribute, stride: int) -> SSAValue:
         """`[0, s, 2s, ...]` as `vector<W x t>` (t = i32 or i64), in the preheader."""
-        vt = VectorType(t, [self.width])
+        vt = _vector_type(t, self.width)
         key = (("iota", stride), vt)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             lanes = self.emit_pre(simd.IotaOp(vt)).results[0]
@@ -547,7 +560,7 @@ class BlockEmitter:
     def _cmp(self, op: arith.CmpfOp | arith.CmpiOp) -> None:
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
         name = table[op.predicate.value.data]
-        mt = VectorType(i1, [self.width])
+        mt = _vector_type(i1, self.width)
         if name in ("true", "false"):
             self.env[op.result] = Varying(self.lowering.splat_constant(name == "true", mt))
             return
@@ -569,7 +582,7 @@ class BlockEmitter:
         assert isinstance(a.type, VectorType)
         if not is_mask_type(a.type.element_type):
             return self.emit(simd.SelectOp(mask, a, b), at).results[0]
-        ones = self.lowering.splat_constant(True, VectorType(i1, [self.width]))
+        ones = self.lowering.splat_constant(True, _vector_type(i1, self.width))
         not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
         t = self.emit(arith.AndIOp(mask, a), at).results[0]
         f = self.emit(arith.AndIOp(not_m, b), at).results[0]
@@ -677,10 +690,10 @@ class BlockEmitter:
             out.append(s)
         return out
 
-    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp) -> SSAValue:
+    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, strides: list[int]) -> SSAValue:
         """Lane 0's flat element offset of an access whose lanes are consecutive elements:
-        `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes)."""
-        strides = self._strides(op)
+        `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes);
+        `strides` is `_strides(op)`, which the caller has already asked."""
         if any(strides[:-1]):
             raise LoopoptDiagnostic(
                 f"{op.name}: the row index of a rank-{len(strides)} buffer moves with the lanes "
@@ -709,9 +722,10 @@ class BlockEmitter:
             from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
 
             return emit_gather_load(self, op)
-        if all(s == 0 for s in self._strides(op)):
+        strides = self._strides(op)
+        if all(s == 0 for s in strides):
             return self._uniform_access(op)
-        start = self._contiguous_start(op)
+        start = self._contiguous_start(op, strides)
         vt = self.lowering.vector_type(op.result.type, op)
         key = (op.buf, start, vt)
         if key in self._loaded:
@@ -731,13 +745,14 @@ class BlockEmitter:
 
     def _store(self, op: loop.StoreOp) -> None:
         self._forget(op.buf)
-        if all(s == 0 for s in self._strides(op)):
+        strides = self._strides(op)
+        if all(s == 0 for s in strides):
             if not isinstance(self.lanes(op.value), Uniform):
                 raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
             if self.store_mask is not None:
                 raise LoopoptDiagnostic(f"{op.name}: a store to a uniform index under a lane mask has no simd form", op)
             return self._uniform_access(op)
-        start = self._contiguous_start(op)
+        start = self._contiguous_start(op, strides)
         value = self.vector(op.value, op)
         if self.store_mask is None and op.buf == self.streaming:
             self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)

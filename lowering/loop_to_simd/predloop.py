@@ -50,7 +50,6 @@ from loopopt.lowering.loop_to_simd.lanes import (
     LoopLowering,
     Strided,
     Varying,
-    const_op,
     is_mask_type,
     located,
 )
@@ -216,7 +215,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))
     ]
     plan = _plan(op, lowering, in_order | scans)
-    zero = pre(const_op(0, IndexType())).results[0]
+    zero = lowering.index_const(0)
     form = MaskFormAttr(target.mask_form)
     cur_types: list[Attribute] = [IndexType()] if plan.cursor else []
     cur_kinds = [AccumAttr(AccKind.ADD)] if plan.cursor else []

@@ -126,7 +126,7 @@ class BlockRange:
         if block == 1:
             return count
         pre = self.lowering.emit_pre
-        k = pre(const_op(block, IndexType())).results[0]
+        k = self.lowering.index_const(block)
         rem = pre(arith.RemSIOp(count, k)).results[0]
         return pre(arith.SubiOp(count, rem)).results[0]
 
@@ -150,7 +150,7 @@ class BlockRange:
                 "spans more than the i64 range; cannot be lowered to simd (leave this loop scalar)",
                 self.lowering.source,
             )
-        step = self.lowering.emit_pre(const_op(block * self.step, IndexType())).results[0]
+        step = self.lowering.index_const(block * self.step)
         body = Block(arg_types=[IndexType(), *acc_types])
         body.args[0].name_hint = self.lowering.source.var.name_hint
         sources = [a.name_hint or "acc" for a in self.lowering.source.acc_args]

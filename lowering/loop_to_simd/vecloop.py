@@ -338,7 +338,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     esize = element_bits(elt) // 8
     zero = lowering.index_const(0)
     nbytes = pre(arith.MuliOp(call_trips(lowering, br), lowering.index_const(esize))).results[0]
-    big = pre(arith.CmpiOp(nbytes, pre(const_op(threshold, index)).results[0], "sge")).results[0]
+    big = pre(arith.CmpiOp(nbytes, lowering.index_const(threshold), "sge")).results[0]
     big.name_hint = "stream"
     _, offset = store.affine_indices[0].normalized()
     first = br.lo if not offset else pre(arith.AddiOp(br.lo, lowering.index_const(offset))).results[0]

@@ -316,3 +316,91 @@ def test_loop_opt_help_explains_disable_verify(capsys):
     assert run(["--help"]) == 0
     help_text = " ".join(capsys.readouterr().out.split())
     assert "--disable-verify skip verifying the input and the IR after every pass" in help_text
+
+
+def test_printer_scopes_copy_the_locals_not_the_modules_function_names(monkeypatch):
+    """Every loop copied the names in scope, which held every function name of the module:
+    printing was quadratic in the number of functions (docs/compile_time.md, fourth round)."""
+    from loopopt.targets.c_print_loops import LoopStatements
+
+    largest = 0
+    for_ = LoopStatements._for
+
+    def measuring_for(self, op):
+        nonlocal largest
+        largest = max(largest, len(self.used_names))
+        for_(self, op)
+
+    monkeypatch.setattr(LoopStatements, "_for", measuring_for)
+    sizes = []
+    for kernels in (4, 16):
+        largest = 0
+        _c(generated_module(19 * kernels), "avx2")
+        sizes.append(largest)
+    assert sizes[0] == sizes[1] > 0, sizes  # was 4x larger with 4x the functions
+
+
+def test_a_local_named_like_another_function_is_renamed():
+    text = """
+func.func @acc(%a: f32) -> f32 {
+  %acc = arith.addf %a, %a : f32
+  func.return %acc : f32
+}
+func.func @k(%b: f32) -> f32 {
+  %acc = arith.mulf %b, %b : f32
+  func.return %acc : f32
+}
+"""
+    c = _c(text, "scalar")
+    body = c[c.index(" k("):]
+    assert "float acc_1 = b * b;" in body, body
+
+
+_DEAD_CHAINS = """
+func.func @f(%x: f32, %n: index, %out: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = arith.addf %x, %x : f32
+  %b = arith.mulf %a, %a : f32
+  %c = arith.mulf %b, %a : f32
+  %p = arith.addf %x, %x : f32
+  %q = arith.mulf %p, %p : f32
+  %s = loop.for %i in [%c0, %n) accs(%acc = %a : f32 add) {
+    %t = arith.mulf %acc, %b : f32
+    %u = arith.addf %t, %c : f32
+    loop.yield %u : f32
+  }
+  %w = loop.for %i in [%c0, %n) accs(%acc = %x : f32 add) {
+    %v = arith.addf %acc, %x : f32
+    loop.store %v, %out[%i] : !loop.buf<f32>
+    loop.yield %v : f32
+  }
+  func.return %x : f32
+}
+"""
+
+
+def test_memo_region_dce_finds_xdsls_live_set():
+    """The one-visit worklist reaches the live set of xDSL's rounds: a chain dead only through
+    a dead user, a pure loop whose result is unused (dead; its body's ops count as live, as in
+    xDSL, through its terminator), a storing loop; and every op of lowered kernels."""
+    from xdsl.transforms.dead_code_elimination import LiveSet
+
+    from loopopt.passes.memo_dce import _MemoLiveSet
+
+    def xdsl_live(region):
+        live = LiveSet()
+        while live.changed:
+            live.changed = False
+            live.propagate_region_liveness(region)
+        return live._live_ops
+
+    ctx = lc.make_context()
+    small = lc.parse(_DEAD_CHAINS, ctx, "t")
+    modules = [small, _lowered(generated_module(40))[1], _lowered(generated_module(40), "sse2")[1]]
+    for module in modules:
+        ours = _MemoLiveSet()
+        ours.propagate(module.body)
+        assert ours._live_ops == xdsl_live(module.body)
+    dead = {r.name_hint for o in small.walk() if o not in xdsl_live(small.body) for r in o.results}
+    assert dead == {"c1", "p", "q", "s"}, dead
