@@ -46,7 +46,7 @@ func.func @iota(%n: i64) -> !df.array<i64, [i]> {
   func.return %r : !df.array<i64, [i]>
 }
 
-// CHECK: remark: PAR_REJECT_SCAN: @cumprod stays serial: a mul scan (add, min and max scans are split)
+// CHECK: remark: PAR_REJECT_SCAN: @cumprod stays serial: a mul scan (add, min, max, umin and umax scans are split)
 func.func @cumprod(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
   %z = arith.constant 1 : i64
   %p = df.scan mul(%x, %z) : !df.array<i64, [i]> -> !df.array<i64, [i]>
