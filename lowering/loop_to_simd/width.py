@@ -57,16 +57,25 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
     """Raise unless every type narrower than the widest fills exactly half a register at W."""
     widest = max(element_bits(t) for t in types)
     for t in types:
-        if element_bits(t) < 32:
+        if element_bits(t) < 32 and widest == 64:
             raise LoopoptDiagnostic(
-                f"{op.name} mixes {t} with {widest}-bit lanes: i8/i16 lanes vectorize only in loops whose "
-                f"data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)",
+                f"{op.name} mixes {t} with 64-bit lanes: i8/i16 part vectors fill part of a register "
+                f"next to 16- and 32-bit lanes only (an i8 vector would fill {element_bits(t)}/64 of it)",
                 op,
             )
+        if element_bits(t) < 32:
+            continue  # a narrow part vector next to 16/32-bit lanes (targets/c_narrow_part.py)
         if element_bits(t) not in (widest, widest // 2):
             raise LoopoptDiagnostic(
                 f"{op.name} mixes {t} with {widest}-bit lanes: a {t} vector would fill "
                 f"{element_bits(t)}/{widest} of a {target.name} register (part vectors fill half)",
+                op,
+            )
+    for init in op.inits:
+        if is_data_type(init.type) and element_bits(init.type) < min(widest, 32):
+            raise LoopoptDiagnostic(
+                f"{op.name} carries a {init.type} accumulator in a loop of {widest}-bit lanes: a reduction or "
+                "scan of narrow lanes has no form for a vector that fills part of a register",
                 op,
             )
     for inner in op.walk():
@@ -119,6 +128,8 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
                 f"{op.name} mixes f16 with 64-bit lanes: an f16 vector would fill a quarter of a {target.name} register",
                 op,
             )
+        if any(element_bits(t) == 8 or isinstance(t, IntegerType) and element_bits(t) == 16 for t in types):
+            raise LoopoptDiagnostic(f"{op.name} mixes f16 with i8/i16 lanes: no part vector form", op)
         types = {Float32Type() if isinstance(t, Float16Type) else t for t in types}  # f16 lanes: f32's count
     natural = min(target.width(t) for t in types)
     if len({target.width(t) for t in types}) > 1:
@@ -138,6 +149,11 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
             f"{op.name} width {given}: i8/i16 lanes fill whole {target.name} registers ({natural} lanes)", op
         )
     widest = max(element_bits(t) for t in types)
+    if given != natural and min(element_bits(t) for t in types) < 32:
+        raise LoopoptDiagnostic(
+            f"{op.name} width {given}: a loop mixing i8/i16 with {widest}-bit lanes runs at {natural} lanes on {target.name}",
+            op,
+        )
     if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16, 32, 64):
         raise LoopoptDiagnostic(
             f"{op.name} width {given} does not fit {target.name}: {given} x {widest}-bit lanes > "
