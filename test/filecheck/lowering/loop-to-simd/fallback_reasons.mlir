@@ -104,16 +104,34 @@ func.func @gather_expression(%b: !loop.buf<f32>, %idx: !loop.buf<i64>, %n: index
 
 // -----
 
-// i8 values widened next to 32-bit lanes by a map (not a widening sum, which vectorizes at the
-// i8 lane count: loop_to_simd/widen.py).
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop mixes i8 with 32-bit lanes: i8/i16 lanes vectorize only in loops whose data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)
-func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i32, [i]> {
-  %r = df.map %x : !df.array<i8, [i]> -> !df.array<i32, [i]> {
+// i8 values widened next to 64-bit lanes by a map (not a widening sum, which vectorizes at the
+// i8 lane count: loop_to_simd/widen.py). Next to 16/32-bit lanes i8 fills part of a register
+// (targets/c_narrow_part.py); an i8 vector next to i64 would fill an eighth.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop mixes i8 with 64-bit lanes: i8/i16 part vectors fill part of a register next to 16- and 32-bit lanes only (an i8 vector would fill 8/64 of it)
+func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i64, [i]> {
+  %r = df.map %x : !df.array<i8, [i]> -> !df.array<i64, [i]> {
   ^bb0(%e: i8):
-    %v = arith.extsi %e : i8 to i32
-    df.yield %v : i32
+    %v = arith.extsi %e : i8 to i64
+    df.yield %v : i64
   }
-  func.return %r : !df.array<i32, [i]>
+  func.return %r : !df.array<i64, [i]>
+}
+
+// -----
+
+// An i8 max next to f32 data: a reduction of narrow lanes in part of a register.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 10]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop carries a i8 accumulator in a loop of 32-bit lanes: a reduction or scan of narrow lanes has no form for a vector that fills part of a register
+func.func @max_i8_next_to_f32(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>) -> i8 {
+  %z = arith.constant -128 : i8
+  %zf = arith.constant 0.0 : f32
+  %v = df.map %x, %y : !df.array<i8, [i]>, !df.array<f32, [i]> -> !df.array<i8, [i]> {
+  ^bb0(%e: i8, %f: f32):
+    %p = arith.cmpf ogt, %f, %zf : f32
+    %s = arith.select %p, %e, %z : i8
+    df.yield %s : i8
+  }
+  %m = df.reduce max(%v, %z) over [i] : !df.array<i8, [i]> -> i8
+  func.return %m : i8
 }
 
 // -----
