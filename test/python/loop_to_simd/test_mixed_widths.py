@@ -262,6 +262,11 @@ NARROW_WIDEST = {"trunci_i16_i8": 16, "extsi_i8_i16": 16}
 CASES.update(NARROW_CASES)
 
 
+def _narrow_elt(name: str) -> str:
+    """The narrowest type of a narrow case (by its name: u8/i8, else u16/i16)."""
+    return "i8" if "i8" in name or "u8" in name else "i16"
+
+
 @functools.cache
 def _compiled(name: str, isa: str, tail: str):
     options = PIPELINES[tail]
@@ -304,7 +309,7 @@ def test_mixed_width_loops_are_vectorized(name, isa):
     if isa == "sse2" and name in F16_CASES:
         assert "__m128" not in c  # no F16C: f16 loops stay scalar (SIMD_FALLBACK_SCALAR)
         return
-    neon = "x4_t" if name in F16_CASES else ("int16x8_t" if "i16" in name and "i8" not in name else "int8x16_t") if name in NARROW_CASES else "x2_t"
+    neon = "x4_t" if name in F16_CASES else f"int{_narrow_elt(name)[1:]}x{128 // int(_narrow_elt(name)[1:])}_t" if name in NARROW_CASES else "x2_t"
     marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": neon}[isa]
     assert marker in c
 
@@ -379,5 +384,5 @@ def test_narrow_lanes_fill_part_of_a_register(name, isa):
     out = emit(CASES[name][0], isa, None)
     ir = str(out.module)
     assert "SIMD_FALLBACK_SCALAR" not in ir
-    narrow = "i8" if "i8" in name or "u8" in name else "i16"
+    narrow = _narrow_elt(name)
     assert f"vector<{w}x{narrow}>" in ir, f"{name} on {isa}: no vector<{w}x{narrow}>"
