@@ -1,5 +1,8 @@
 """Part-register vectors: the 32-bit lanes of a loop that mixes 32- and 64-bit element types.
 
+(i8/i16 lanes next to 16/32-bit ones are part vectors too, keyed alike (`i8x8`); their rows
+are targets/c_narrow_part.py's.)
+
 A loop mixing widths runs at one lane count W, the 64-bit types' lanes per register
 (loop_to_simd/width.py): its f64/i64 vectors fill a register and its f32/i32 vectors hold W
 lanes in a register of 2W, the low half. `vector<4xf32>` on AVX2 is an `__m256` whose lanes 0-3

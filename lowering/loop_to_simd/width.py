@@ -14,14 +14,17 @@ f16 is a storage type (loaded, stored, converted to f32): its vectors have the f
 half a register of 16-bit lanes, on targets with vector f16 conversions (F16C / AVX-512F /
 NEON); elsewhere (SSE2) a loop touching f16 is a located error.
 
-i8/i16 data fills whole registers of its own lanes (targets/c_narrow.py) and mixes with nothing
-wider, except through a widening sum (loop_to_simd/widen.py: an i32/i64 sum of extended i8/i16
-values or 0/1 counts), whose accumulator is left out of the choice: such a loop runs at the
-narrow lane count.
+i8/i16 data alone fills whole registers of its own lanes (targets/c_narrow.py), and so does a
+loop whose only wider values are widening sums (loop_to_simd/widen.py: an i32/i64 sum of
+extended i8/i16 values or 0/1 counts), whose accumulator is left out of the choice. Next to
+16/32-bit lanes (u8 -> f32, i32 -> i16) i8/i16 vectors fill part of a register like the f32
+halves (targets/c_narrow_part.py, conversions through the wide integer:
+loop_to_simd/narrow_convert.py); next to 64-bit lanes they would fill an eighth or a quarter.
 
 A width already concrete on the loop is kept when it fits. A mix the C printer has no part
-vectors for (a lane type a quarter of the widest) or a compaction (`loop.append`) of a part
-vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
+vectors for (a 32-bit type next to 64-bit lanes filling less than half, i8/i16 next to 64-bit
+lanes), a reduction of narrow part vectors, or a compaction (`loop.append`) of a part vector is
+a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
 """
 
 from __future__ import annotations

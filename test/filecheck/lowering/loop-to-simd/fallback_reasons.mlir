@@ -160,3 +160,17 @@ func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
   }
   func.return
 }
+
+// -----
+
+// A loop mixing i8 with f32 given a width other than the f32 lane count (8 on AVX2).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 4: a loop mixing i8/i16 with 32-bit lanes runs at 8 lanes on avx2
+func.func @narrow_mix_width(%n: index, %x: !loop.buf<i8>, %o: !loop.buf<f32>) {
+  %c0 = arith.constant 0 : index
+  loop.vecloop %i in [%c0, %n) width(4) tail(scalar) {
+    %v = loop.load %x[%i] : !loop.buf<i8>
+    %w = arith.sitofp %v : i8 to f32
+    loop.store %w, %o[%i] : !loop.buf<f32>
+  }
+  func.return
+}
