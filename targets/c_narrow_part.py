@@ -98,19 +98,23 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
 
 # ---------------------------------------------------------------------------- helpers
 
-_X86_SEXT = {
-    # (isa, narrow, wide): an expression of the register `v`
-    ("sse2", "i8", "i32"): "_mm_srai_epi32(_mm_unpacklo_epi16(_mm_unpacklo_epi8(v, v), _mm_unpacklo_epi8(v, v)), 24)",
-    ("sse2", "i16", "i32"): "_mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16)",
-    ("sse2", "i8", "i16"): "_mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8)",
-    ("avx2", "i8", "i32"): "_mm256_cvtepi8_epi32(_mm256_castsi256_si128(v))",
-    ("avx2", "i16", "i32"): "_mm256_cvtepi16_epi32(_mm256_castsi256_si128(v))",
-    ("avx2", "i8", "i16"): "_mm256_cvtepi8_epi16(_mm256_castsi256_si128(v))",
-    ("avx512", "i8", "i32"): "_mm512_cvtepi8_epi32(_mm512_castsi512_si128(v))",
-    ("avx512", "i16", "i32"): "_mm512_cvtepi16_epi32(_mm512_castsi512_si256(v))",
-    ("avx512", "i8", "i16"): "_mm512_cvtepi8_epi16(_mm512_castsi512_si256(v))",
-}  # fmt: skip
-"""Sign extension of the low lanes of a narrow part to the wide lanes."""
+_SSE2_SEXT = {
+    # (narrow, wide): an expression of the register `v` (no pmovsx before SSE4.1: unpack with itself, shift)
+    ("i8", "i32"): "_mm_srai_epi32(_mm_unpacklo_epi16(_mm_unpacklo_epi8(v, v), _mm_unpacklo_epi8(v, v)), 24)",
+    ("i16", "i32"): "_mm_srai_epi32(_mm_unpacklo_epi16(v, v), 16)",
+    ("i8", "i16"): "_mm_srai_epi16(_mm_unpacklo_epi8(v, v), 8)",
+}
+
+
+def _x86_sext(isa: str, e: str, w: str) -> str:
+    """Sign extension of the low lanes of a narrow part to the wide lanes: `vpmovsx` of the
+    part's low 128 (or 256) bits on AVX2/AVX-512."""
+    if isa == "sse2":
+        return _SSE2_SEXT[(e, w)]
+    bits = _BITS[isa]
+    low = 256 if bits // int(w[1:]) * int(e[1:]) > 128 else 128
+    return f"_mm{bits}_cvtepi{e[1:]}_epi{w[1:]}(_mm{bits}_castsi{bits}_si{low}(v))"
+
 
 _X86_TRUNC = {
     # the low bits of each wide lane of `v`, in the low lanes of the result, the rest zero
@@ -193,7 +197,7 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
             load, store, sext, trunc = s["load"], s["store"], f"return {s['sext']};", f"return {s['trunc']};"
         else:
             load, store = _x86_memory(isa.name, e, n, "v")
-            sext = f"return {_X86_SEXT[(isa.name, e, w)]};"
+            sext = f"return {_x86_sext(isa.name, e, w)};"
             prep = _AVX2_TRUNC_PREP.get(f"{e}{w}") if isa.name == "avx2" else None
             trunc = (f"{vw} t = {prep};\n    " if prep else "") + f"return {_X86_TRUNC[(isa.name, e, w)]};"
         out += [

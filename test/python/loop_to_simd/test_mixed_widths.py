@@ -229,7 +229,47 @@ func.func @k(%x: !df.array<i8, [i]>, %y: !df.array<i32, [i]>) -> (!df.array<i16,
 }"""
 """Three widths: i8 and i16 parts next to i32 (i8 -> i16 goes through i32)."""
 
+_MASKS_I16_F32 = """
+func.func @k(%x: !df.array<i16, [i]>, %y: !df.array<f32, [i]>) -> (!df.array<f32, [i]>, !df.array<i16, [i]>) {
+  %c = arith.constant 100 : i16
+  %zf = arith.constant 0.0 : f32
+  %r:2 = df.map %x, %y : !df.array<i16, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]>, !df.array<i16, [i]> {
+  ^bb0(%e: i16, %f: f32):
+    %big = arith.cmpi sgt, %e, %c : i16
+    %nf = arith.negf %f : f32
+    %s = arith.select %big, %f, %nf : f32
+    %pos = arith.cmpf ogt, %f, %zf : f32
+    %ne = arith.xori %e, %c : i16
+    %b = arith.select %pos, %e, %ne : i16
+    df.yield %s, %b : f32, i16
+  }
+  func.return %r#0, %r#1 : !df.array<f32, [i]>, !df.array<i16, [i]>
+}"""
+"""Masks between i16 parts and f32 lanes, both ways."""
+
+_MASKS_I8_I16 = """
+func.func @k(%x: !df.array<i8, [i]>, %y: !df.array<i16, [i]>) -> (!df.array<i16, [i]>, !df.array<i8, [i]>) {
+  %z8 = arith.constant 0 : i8
+  %one = arith.constant 1 : i16
+  %lim = arith.constant 1000 : i16
+  %r:2 = df.map %x, %y : !df.array<i8, [i]>, !df.array<i16, [i]> -> !df.array<i16, [i]>, !df.array<i8, [i]> {
+  ^bb0(%e: i8, %v: i16):
+    %neg = arith.cmpi slt, %e, %z8 : i8
+    %v1 = arith.addi %v, %one : i16
+    %s = arith.select %neg, %v, %v1 : i16
+    %small = arith.cmpi ult, %v, %lim : i16
+    %b = arith.select %small, %e, %z8 : i8
+    df.yield %s, %b : i16, i8
+  }
+  func.return %r#0, %r#1 : !df.array<i16, [i]>, !df.array<i8, [i]>
+}"""
+"""Masks between i8 parts and i16 lanes (the widest type i16), both ways."""
+
 NARROW_CASES = {
+    "masks_i16_f32": (_MASKS_I16_F32, lambda n, rng: (*_ints(np.int16, I16_WRAP)(n, rng), *_floats(np.float32, (-0.0, 0.0, np.nan))(n, rng)),
+                      lambda x, y: (np.where(x > 100, y, -y), np.where(y > 0, x, x ^ np.int16(100)))),
+    "masks_i8_i16": (_MASKS_I8_I16, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), *_ints(np.int16, I16_WRAP)(n, rng)),
+                     lambda x, y: (np.where(x < 0, y, (y.astype(np.int64) + 1).astype(np.int16)), np.where(_unsigned(y) < 1000, x, np.int8(0)))),
     "uitofp_u8_f32_scale": (_U8_SCALE, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), np.float32(1.25)),
                             lambda x, a: _unsigned(x).astype(np.float32) * a),
     "sitofp_i8_f32": (_map("arith.sitofp", "i8", "f32"), _ints(np.int8, I8_EDGES), lambda x: x.astype(np.float32)),
@@ -257,7 +297,7 @@ NARROW_CASES = {
 }  # fmt: skip
 """i8/i16 lanes next to wider ones (targets/c_narrow_part.py): W is the widest type's lane count,
 the narrow vectors fill part of a register."""
-NARROW_WIDEST = {"trunci_i16_i8": 16, "extsi_i8_i16": 16}
+NARROW_WIDEST = {"trunci_i16_i8": 16, "extsi_i8_i16": 16, "masks_i8_i16": 16}
 """The cases whose widest type is i16 (every other narrow case has 32-bit lanes)."""
 CASES.update(NARROW_CASES)
 
