@@ -106,7 +106,8 @@ class IsaTable:
 
 
 ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath", "loopopt.targets.c_gather", "loopopt.targets.c_part",
-                              "loopopt.targets.c_intvec", "loopopt.targets.c_narrow", "loopopt.targets.c_narrow_part")
+                              "loopopt.targets.c_intvec", "loopopt.targets.c_narrow", "loopopt.targets.c_narrow_part",
+                              "loopopt.targets.c_narrow_compress")
 """Modules whose `rows(isa_name)` add rows to every ISA table (an ISA module's own row wins):
 families of rows kept in one place for all ISAs, such as vector math (targets/c_vmath.py)."""
 

@@ -136,16 +136,16 @@ func.func @max_i8_next_to_f32(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>) -
 
 // -----
 
-// A filter keeping bytes: no compaction of i8/i16 lanes.
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i8: compaction of i8/i16 lanes has no simd.compress_store form (no byte/word compress below AVX-512 VBMI2, and no left-pack tables for 16 or more lanes)
-func.func @filter_i8(%x: !df.array<i8, [i]>) -> !df.array<i8, [j]> {
-  %r = df.filter %x : !df.array<i8, [i]> -> !df.array<i8, [j]> {
-  ^bb0(%e: i8):
-    %c3 = arith.constant 3 : i8
-    %c = arith.cmpi sgt, %e, %c3 : i8
+// A filter keeping words: no compaction of i16 lanes (bytes compact: targets/c_narrow_compress.py).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i16: compaction of i16 lanes has no simd.compress_store form (no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)
+func.func @filter_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [j]> {
+  %r = df.filter %x : !df.array<i16, [i]> -> !df.array<i16, [j]> {
+  ^bb0(%e: i16):
+    %c3 = arith.constant 3 : i16
+    %c = arith.cmpi sgt, %e, %c3 : i16
     df.yield %c : i1
   }
-  func.return %r : !df.array<i8, [j]>
+  func.return %r : !df.array<i16, [j]>
 }
 
 // -----
