@@ -54,3 +54,14 @@ func.func @zip_u8_f32(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>) -> (!df.a
   }
   func.return %r#0, %r#1 : !df.array<f32, [i]>, !df.array<i8, [i]>
 }
+
+// A filter keeping bytes: compaction by 8-byte groups (targets/c_narrow_compress.py).
+// REF: kernel=@filter_u8_below inputs=x:u8[n]~0:255;lim:u8=100 ref=x[x < 100].astype(np.int8)
+func.func @filter_u8_below(%x: !df.array<i8, [i]>, %lim: i8) -> !df.array<i8, [j]> {
+  %r = df.filter %x : !df.array<i8, [i]> -> !df.array<i8, [j]> {
+  ^bb0(%e: i8):
+    %c = arith.cmpi ult, %e, %lim : i8
+    df.yield %c : i1
+  }
+  func.return %r : !df.array<i8, [j]>
+}
