@@ -40,26 +40,25 @@ def _key(e: str, n: int) -> str:
     return f"{e}x{n}"
 
 
+def _mask_through(isa: str, helper: str, src_bits: str, dst_bits: str, mmask_lanes: int, m: str) -> str:
+    """Mask `m` moved between layouts by the integer `helper` (lanes of `src_bits` to `dst_bits`
+    bits; NEON masks are unsigned vectors, reinterpreted around it); on AVX-512 a bit mask of
+    `mmask_lanes` lanes, lane k being bit k in either layout."""
+    if isa == "avx512":
+        return f"(__mmask{mmask_lanes})({m})"
+    if isa == "neon":
+        return f"vreinterpretq_u{dst_bits}_s{dst_bits}({helper}(vreinterpretq_s{src_bits}_u{src_bits}({m})))"
+    return f"{helper}({m})"
+
+
 def widen_mask(isa: str, e: str, w: str, n: int, m: str) -> str:
     """The W-lane mask from the mask `m` of a narrow compare (lanes of `e`)."""
-    if isa == "avx512":
-        return f"(__mmask{n})({m})"
-    sext = f"lo_sext_{_key(e, n)}_{w}"
-    if isa == "neon":
-        eb, wb = e[1:], w[1:]
-        return f"vreinterpretq_u{wb}_s{wb}({sext}(vreinterpretq_s{eb}_u{eb}({m})))"
-    return f"{sext}({m})"
+    return _mask_through(isa, f"lo_sext_{_key(e, n)}_{w}", e[1:], w[1:], n, m)
 
 
 def narrow_mask(isa: str, e: str, w: str, n: int, m: str) -> str:
     """The mask of `e` lanes whose low W lanes are those of the W-lane mask `m`, the rest off."""
-    if isa == "avx512":
-        return f"(__mmask{512 // int(e[1:])})({m})"
-    trunc = f"lo_trunc_{w}_{_key(e, n)}"
-    if isa == "neon":
-        eb, wb = e[1:], w[1:]
-        return f"vreinterpretq_u{eb}_s{eb}({trunc}(vreinterpretq_s{wb}_u{wb}({m})))"
-    return f"{trunc}({m})"
+    return _mask_through(isa, f"lo_trunc_{w}_{_key(e, n)}", w[1:], e[1:], 512 // int(e[1:]), m)
 
 
 def _expression(template: str) -> str | None:
