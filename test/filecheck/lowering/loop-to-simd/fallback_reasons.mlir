@@ -174,3 +174,13 @@ func.func @narrow_mix_width(%n: index, %x: !loop.buf<i8>, %o: !loop.buf<f32>) {
   }
   func.return
 }
+
+// -----
+
+// A gather of bytes by i32 indices: the loop would run at the i32 lane count with the bytes in
+// part of a register, but no ISA gathers bytes.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.load: a gather of i8 lanes has no simd form (gathers load 32- and 64-bit lanes)
+func.func @take_i8_by_i32(%x: !df.array<i8, [j]>, %idx: !df.array<i32, [i]>) -> !df.array<i8, [i]> {
+  %g = df.gather %x[%idx] : !df.array<i8, [j]>, !df.array<i32, [i]> -> !df.array<i8, [i]>
+  func.return %g : !df.array<i8, [i]>
+}
