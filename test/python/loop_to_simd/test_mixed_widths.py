@@ -426,3 +426,23 @@ def test_narrow_lanes_fill_part_of_a_register(name, isa):
     assert "SIMD_FALLBACK_SCALAR" not in ir
     narrow = _narrow_elt(name)
     assert f"vector<{w}x{narrow}>" in ir, f"{name} on {isa}: no vector<{w}x{narrow}>"
+
+
+@pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
+def test_every_narrow_part_has_its_whole_vector_rows(isa):
+    """Each i8/i16 part key has the rows that see a part as a whole (memory, every compare, the
+    selects, masked accesses, the conversions to and from the wide integer): a missing one
+    would be a print-time error instead of a fallback."""
+    from loopopt.targets.c import isa_table
+    from loopopt.targets.c_narrow_part import parts
+
+    table = isa_table(isa)
+    preds = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+    for e, w, n in parts(isa):
+        key = f"{e}x{n}"
+        keys = (*(f"cmp.{p}" for p in preds), "select", "select_zero", "masked_load", "masked_store", "load",
+                "load_aligned", "store", "store_aligned", "store_nt", f"convert.{w}", "add", "broadcast")  # fmt: skip
+        missing = [k for k in keys if table.row(k, key) is None]
+        if table.row(f"convert.{key}", w) is None:
+            missing.append(f"convert.{key} from {w}")
+        assert not missing, f"{isa} {key}: no rows for {missing}"
