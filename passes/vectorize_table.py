@@ -84,6 +84,8 @@ VECTOR_FORMS: dict[type[Operation], str] = {
     arith.ExtSIOp: "simd.convert",
     arith.ExtUIOp: "simd.convert (i1 masks to 0/1 integers)",
     arith.TruncIOp: "simd.convert",
+    arith.UIToFPOp: "simd.convert of the zero-extended i8/i16 lanes (loop_to_simd/narrow_convert.py)",
+    arith.FPToUIOp: "simd.convert clamped to the i8/i16 range (loop_to_simd/narrow_convert.py)",
     arith.IndexCastOp: "simd.convert (of the lane indices: simd.iota + broadcast)",
     # uniform values
     arith.ConstantOp: "simd.broadcast",
@@ -131,6 +133,10 @@ def missing_vector_form(op: Operation) -> str | None:
     storage = next((v.type for v in (*op.operands, *op.results) if isinstance(v.type, Float16Type | BFloat16Type)), None)
     if storage is not None and not isinstance(op, F16_STORAGE_OPS):
         return f"{op.name} on {storage}: {storage} lanes are storage, only loaded, stored and converted (extf/truncf) to f32"
+    if isinstance(op, arith.UIToFPOp | arith.FPToUIOp):
+        narrow = op.operands[0].type if isinstance(op, arith.UIToFPOp) else op.results[0].type
+        if not (isinstance(narrow, IntegerType) and narrow.width.data in (8, 16)):
+            return f"{op.name} on {narrow} has no vector form (only i8/i16 lanes convert unsigned, through i32)"
     if isinstance(op, _TO_LANE_CONVERSIONS) and _is_i1(op.results[0].type):
         return f"{op.name} to i1 has no vector form (simd.convert converts between data lanes)"
     if isinstance(op, arith.CmpiOp):

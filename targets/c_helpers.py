@@ -177,12 +177,12 @@ HelperSource = Callable[[IsaTable], Iterable[Helper]]
 
 def all_helpers(isa: IsaTable) -> dict[str, Helper]:
     """Every helper defined for `isa`, by name."""
-    from loopopt.targets import c_emulate, c_gather, c_hreduce, c_leftpack, c_mask, c_narrow, c_part, c_vmath
+    from loopopt.targets import c_emulate, c_gather, c_hreduce, c_leftpack, c_mask, c_narrow, c_narrow_compress, c_narrow_part, c_part, c_vmath
 
     found: dict[str, Helper] = {}
     sources: list[HelperSource] = [
         c_emulate.helpers, c_hreduce.helpers, c_mask.helpers, c_leftpack.helpers, c_vmath.helpers, c_gather.helpers,
-        c_part.helpers, c_narrow.helpers,
+        c_part.helpers, c_narrow.helpers, c_narrow_part.helpers, c_narrow_compress.helpers,
     ]  # fmt: skip
     for source in sources:
         for h in source(isa):

@@ -33,7 +33,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from loopopt.targets.c_part import part_key, part_lanes, part_vector_type, whole_register_row
+from loopopt.targets.c_part import is_part_lanes, part_key, part_vector_type, whole_register_row
 
 ELEMENT_C_TYPES: dict[str, str] = {
     "f16": "uint16_t",  # storage: IEEE half bits, converted to and from float (c_part)
@@ -89,7 +89,7 @@ class IsaTable:
         """The C type of `vector<lanes x elt>`, or None if it is not native to this ISA."""
         if elt == "i1":
             return self.mask_types.get(lanes)
-        if self.lanes.get(elt) != lanes and part_lanes(self.lanes, elt) != lanes:
+        if self.lanes.get(elt) != lanes and not is_part_lanes(self.lanes, elt, lanes):
             return None
         # a part vector is held in a whole register, f16 lanes in a type of their own (c_part)
         return part_vector_type(self.name, elt) or self.vector_types.get(elt)
@@ -99,7 +99,7 @@ class IsaTable:
         that fills part of a register (c_part), else `elt`."""
         if elt == "i1":
             return mask_key(lanes)
-        if self.lanes.get(elt) != lanes and part_lanes(self.lanes, elt) == lanes:
+        if is_part_lanes(self.lanes, elt, lanes):
             return part_key(elt, lanes)
         return elt
 
@@ -112,7 +112,8 @@ class IsaTable:
 
 
 ROW_HOOKS: tuple[str, ...] = ("loopopt.targets.c_vmath", "loopopt.targets.c_gather", "loopopt.targets.c_part",
-                              "loopopt.targets.c_intvec", "loopopt.targets.c_narrow")
+                              "loopopt.targets.c_intvec", "loopopt.targets.c_narrow", "loopopt.targets.c_narrow_part",
+                              "loopopt.targets.c_narrow_compress")
 """Modules whose `rows(isa_name)` add rows to every ISA table (an ISA module's own row wins):
 families of rows kept in one place for all ISAs, such as vector math (targets/c_vmath.py)."""
 

@@ -1,5 +1,8 @@
 """Part-register vectors: the 32-bit lanes of a loop that mixes 32- and 64-bit element types.
 
+(i8/i16 lanes next to 16/32-bit ones are part vectors too, keyed alike (`i8x8`); their rows
+are targets/c_narrow_part.py's.)
+
 A loop mixing widths runs at one lane count W, the 64-bit types' lanes per register
 (loop_to_simd/width.py): its f64/i64 vectors fill a register and its f32/i32 vectors hold W
 lanes in a register of 2W, the low half. `vector<4xf32>` on AVX2 is an `__m256` whose lanes 0-3
@@ -63,7 +66,7 @@ WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt
 """Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every
 `hreduce.*`, `cmp.*` and `convert.*` key): a part vector needs its own row for them."""
 
-_PART_KEY = re.compile(r"^(f16|bf16|f32|i32)x(\d+)$")
+_PART_KEY = re.compile(r"^(f16|bf16|f32|i32|i8|i16)x(\d+)$")
 
 STORAGE_ELEMENTS = ("f16", "bf16")
 """16-bit float storage types: W lanes of bits in a type of their own (`STORAGE16`), converted to
@@ -84,11 +87,24 @@ def split_part_key(key: str) -> tuple[str, int] | None:
 def part_lanes(isa_lanes: Mapping[str, int], elt: str) -> int | None:
     """W for a part vector of `elt` on an ISA with these native lane counts (half the 32-bit
     lanes: the 64-bit lane count; f16, bf16: the f32 lane count), or None when `elt` never fills
-    part of a register."""
+    part of a register. i8/i16 parts have several: `is_part_lanes`."""
     if elt in STORAGE_ELEMENTS:
         return isa_lanes.get("f32") if isa_lanes.get("f32", 0) >= 2 else None
     n = isa_lanes.get(elt, 0) if elt in PART_ELEMENTS else 0
     return n // 2 if n >= 2 else None
+
+
+def narrow_part_lanes(isa_lanes: Mapping[str, int], elt: str) -> tuple[int, ...]:
+    """The lane counts of i8/i16 part vectors: the lanes of each wider 16/32-bit integer
+    (targets/c_narrow_part.py): (16, 8) for i8 on AVX2, (8,) for i16."""
+    if elt not in ("i8", "i16") or isa_lanes.get(elt, 1) < 2:
+        return ()
+    return tuple(isa_lanes[w] for w in ("i16", "i32") if int(w[1:]) > int(elt[1:]) and w in isa_lanes)
+
+
+def is_part_lanes(isa_lanes: Mapping[str, int], elt: str, lanes: int) -> bool:
+    """Whether `vector<lanes x elt>` is a part vector on an ISA with these native lane counts."""
+    return isa_lanes.get(elt) != lanes and (part_lanes(isa_lanes, elt) == lanes or lanes in narrow_part_lanes(isa_lanes, elt))
 
 
 def part_vector_type(isa_name: str, elt: str) -> str | None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import ModuleOp, UnitAttr, VectorType, i1
+from xdsl.dialects.builtin import IntegerType, ModuleOp, UnitAttr, VectorType, i1
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -54,6 +54,9 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     (a,) = op.affine_indices
     if len(a.terms) != 1 or a.terms[0][1] != 1 or a.offset:
         raise LoopoptDiagnostic(f"{op.name}: a gather's index must be one computed value (b[j], not an expression of it)", op)
+    t = op.result.type
+    if isinstance(t, IntegerType) and t.width.data in (8, 16) and em.lowering.target.vector_bits:
+        raise LoopoptDiagnostic(f"{op.name}: a gather of {t} lanes has no simd form (gathers load 32- and 64-bit lanes)", op)
     lanes = em.lanes(a.terms[0][0])
     assert isinstance(lanes, Varying)
     indices = lanes.value

@@ -42,6 +42,7 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
+from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion, middle_type
 from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
 
 
@@ -461,6 +462,14 @@ class BlockEmitter:
             raise LoopoptDiagnostic(f"{op.name} has no simd form on {self.lowering.target.name}", op)
         new: Operation
         cls = type(op)
+        bits = self.lowering.target.vector_bits
+        mid = middle_type(op, bits // self.width if bits else None)
+        if mid is not None:  # a conversion of narrow lanes: through the wide integer (narrow_convert.py)
+            x = self.vector(op.operands[0], op)
+            value = emit_narrow_conversion(op, x, mid, self.width, lambda o: self.emit(o, op), self.lowering.splat_constant)
+            value.name_hint = result.name_hint
+            self.env[result] = Varying(value)
+            return
         if cls in SAME_OP:
             operands = [self.vector(v, op) for v in op.operands]
             vt = self.lowering.vector_type(result.type, op)
@@ -774,10 +783,10 @@ class BlockEmitter:
             raise LoopoptDiagnostic(f"{op.name} outside a predicated block", op)
         if not is_data_type(op.value.type):
             raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
-        if isinstance(op.value.type, IntegerType) and op.value.type.width.data < 32:
+        if isinstance(op.value.type, IntegerType) and op.value.type.width.data == 16:
             raise LoopoptDiagnostic(
-                f"{op.name} of {op.value.type}: compaction of i8/i16 lanes has no simd.compress_store form "
-                "(no byte/word compress below AVX-512 VBMI2, and no left-pack tables for 16 or more lanes)",
+                f"{op.name} of {op.value.type}: compaction of i16 lanes has no simd.compress_store form "
+                "(no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)",
                 op,
             )
         value = self.vector(op.value, op)

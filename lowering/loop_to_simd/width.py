@@ -16,14 +16,17 @@ NEON); elsewhere (SSE2) a loop touching f16 is a located error. bf16 is the same
 storage type, converted with integer SIMD (a 16-bit shift; rounding by an integer add) on
 every vector ISA, SSE2 included.
 
-i8/i16 data fills whole registers of its own lanes (targets/c_narrow.py) and mixes with nothing
-wider, except through a widening sum (loop_to_simd/widen.py: an i32/i64 sum of extended i8/i16
-values or 0/1 counts), whose accumulator is left out of the choice: such a loop runs at the
-narrow lane count.
+i8/i16 data alone fills whole registers of its own lanes (targets/c_narrow.py), and so does a
+loop whose only wider values are widening sums (loop_to_simd/widen.py: an i32/i64 sum of
+extended i8/i16 values or 0/1 counts), whose accumulator is left out of the choice. Next to
+16/32-bit lanes (u8 -> f32, i32 -> i16) i8/i16 vectors fill part of a register like the f32
+halves (targets/c_narrow_part.py, conversions through the wide integer:
+loop_to_simd/narrow_convert.py); next to 64-bit lanes they would fill an eighth or a quarter.
 
 A width already concrete on the loop is kept when it fits. A mix the C printer has no part
-vectors for (a lane type a quarter of the widest) or a compaction (`loop.append`) of a part
-vector is a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
+vectors for (a 32-bit type next to 64-bit lanes filling less than half, i8/i16 next to 64-bit
+lanes), a reduction of narrow part vectors, or a compaction (`loop.append`) of a part vector is
+a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
 """
 
 from __future__ import annotations
@@ -59,16 +62,25 @@ def _check_part_vectors(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo
     """Raise unless every type narrower than the widest fills exactly half a register at W."""
     widest = max(element_bits(t) for t in types)
     for t in types:
-        if element_bits(t) < 32:
+        if element_bits(t) < 32 and widest == 64:
             raise LoopoptDiagnostic(
-                f"{op.name} mixes {t} with {widest}-bit lanes: i8/i16 lanes vectorize only in loops whose "
-                f"data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)",
+                f"{op.name} mixes {t} with 64-bit lanes: i8/i16 part vectors fill part of a register "
+                f"next to 16- and 32-bit lanes only (an i8 vector would fill {element_bits(t)}/64 of it)",
                 op,
             )
+        if element_bits(t) < 32:
+            continue  # a narrow part vector next to 16/32-bit lanes (targets/c_narrow_part.py)
         if element_bits(t) not in (widest, widest // 2):
             raise LoopoptDiagnostic(
                 f"{op.name} mixes {t} with {widest}-bit lanes: a {t} vector would fill "
                 f"{element_bits(t)}/{widest} of a {target.name} register (part vectors fill half)",
+                op,
+            )
+    for init in op.inits:
+        if is_data_type(init.type) and element_bits(init.type) < min(widest, 32):
+            raise LoopoptDiagnostic(
+                f"{op.name} carries a {init.type} accumulator in a loop of {widest}-bit lanes: a reduction or "
+                "scan of narrow lanes has no form for a vector that fills part of a register",
                 op,
             )
     for inner in op.walk():
@@ -120,6 +132,8 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
             f"vector would fill a quarter of a {target.name} register",
             op,
         )
+    if storage and any(element_bits(t) == 8 or isinstance(t, IntegerType) and element_bits(t) == 16 for t in types):
+        raise LoopoptDiagnostic(f"{op.name} mixes {storage[0]} with i8/i16 lanes: no part vector form", op)
     # f16 / bf16 lanes: f32's count (bf16 converts with integer SIMD, on every vector ISA)
     types = {Float32Type() if isinstance(t, Float16Type | BFloat16Type) else t for t in types}
     natural = min(target.width(t) for t in types)
@@ -140,6 +154,11 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
             f"{op.name} width {given}: i8/i16 lanes fill whole {target.name} registers ({natural} lanes)", op
         )
     widest = max(element_bits(t) for t in types)
+    if given != natural and min(element_bits(t) for t in types) < 32:
+        raise LoopoptDiagnostic(
+            f"{op.name} width {given}: a loop mixing i8/i16 with {widest}-bit lanes runs at {natural} lanes on {target.name}",
+            op,
+        )
     if given * widest > target.vector_bits or given not in (1, 2, 4, 8, 16, 32, 64):
         raise LoopoptDiagnostic(
             f"{op.name} width {given} does not fit {target.name}: {given} x {widest}-bit lanes > "

@@ -100,7 +100,7 @@ CASES = {
     # mixed widths: the 32-bit side is a part vector, the gather lane by lane
     "take_f32_by_i64": (_take("f32", "i64"), "f32", "i64"),
     "take_f64_by_i32": (_take("f64", "i32"), "f64", "i32"),
-    # bytes and bools: scalar loops (no i8 or bool lanes yet), just as bounded
+    # bytes and bools: scalar loops (no i8 gather, no bool lanes), just as bounded
     "take_i8_by_i32": (_take("i8", "i32"), "i8", "i32"),
     "take_bool_by_i64": (_take("i1", "i64"), "i1", "i64"),
     # gather -> reduce, fused: one loop reading x[idx[i]] (the sums above are fused too)

@@ -22,7 +22,7 @@ from isa_support import isa_params
 from loopopt.compile import compile
 from loopopt.tools.loop_run import compare_results, run_compiled, run_compiled_batch
 
-SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 17, 31, 1000, 4099)
+SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 13, 15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 129, 1000, 4099)
 PIPELINES = {"scalar_tail": None, "masked_tail": "tail=masked"}
 BF16_CPU_PIPELINES = {"avx512_bf16": "cpu=zen4", "avx512_bf16_masked": "cpu=zen4 tail=masked"}
 """A CPU with AVX512_BF16: f32 -> bf16 by vcvtneps2bf16 and a fix-up (targets/c_part.py), avx512 only."""
@@ -220,6 +220,160 @@ BF16_CASES = ("bf16_load_f32_compute_store", "extf_bf16_f32", "truncf_f32_bf16",
 select_bf16 (a select on bf16 declines) stay scalar."""
 
 
+def _sat_int(x: np.ndarray, lo: int, hi: int, dst) -> np.ndarray:
+    """fptosi / fptoui to a narrow type: truncate toward zero, saturate to [lo, hi], NaN -> 0."""
+    out = [0 if np.isnan(v) else hi if v >= hi else lo if v <= lo else int(v) for v in x.astype(np.float64)]
+    return np.array(out, np.int64).astype(dst)
+
+
+def _unsigned(x: np.ndarray) -> np.ndarray:
+    return x.view(f"u{x.itemsize}")
+
+
+F32_TO_NARROW = (np.nan, np.inf, -np.inf, -0.0, 0.5, -0.5, -0.99, -1.0, 126.99, 127.0, 127.5, 128.0, -128.99, -129.0,
+                 254.99, 255.0, 255.5, 256.0, 32767.5, 32768.0, 65535.99, 65536.0, -32768.99, -32769.0, 2.0**31, -(2.0**31),
+                 3e38, -3e38, 1e-40)  # fmt: skip
+"""f32 edges of the narrow ranges: truncation toward zero just inside, saturation just outside,
+NaN, infinities, and values past i32 (the 32-bit conversion saturates first)."""
+I32_WRAP = (127, 128, 255, 256, -128, -129, 32767, 32768, 65535, 65536, -32768, -32769, 2**31 - 1, -(2**31), -1, 0)
+"""i32 values whose low 8 / 16 bits wrap differently from a saturating pack."""
+I16_WRAP = (127, 128, 255, 256, -128, -129, 32767, -32768, -1, 0)
+I8_EDGES = (-128, -1, 0, 1, 127)
+
+
+def _narrow_zip(x: np.ndarray, y: np.ndarray, a: np.float32):
+    """u8 data next to f32: y * a * float(x) where x < 200 (unsigned), else y; x + 1 where y < 0, else x."""
+    u = _unsigned(x)
+    scaled = np.where(u < 200, y * a * u.astype(np.float32), y)
+    bumped = np.where(y < 0, (x.astype(np.int64) + 1).astype(np.int8), x)
+    return scaled.astype(np.float32), bumped
+
+
+_NARROW_ZIP = """
+func.func @k(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> (!df.array<f32, [i]>, !df.array<i8, [i]>) {
+  %lim = arith.constant 200 : i8
+  %one = arith.constant 1 : i8
+  %zf = arith.constant 0.0 : f32
+  %r:2 = df.map %x, %y : !df.array<i8, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]>, !df.array<i8, [i]> {
+  ^bb0(%u: i8, %f: f32):
+    %small = arith.cmpi ult, %u, %lim : i8
+    %w = arith.uitofp %u : i8 to f32
+    %fa = arith.mulf %f, %a : f32
+    %m = arith.mulf %fa, %w : f32
+    %s = arith.select %small, %m, %f : f32
+    %neg = arith.cmpf olt, %f, %zf : f32
+    %u1 = arith.addi %u, %one : i8
+    %b = arith.select %neg, %u1, %u : i8
+    df.yield %s, %b : f32, i8
+  }
+  func.return %r#0, %r#1 : !df.array<f32, [i]>, !df.array<i8, [i]>
+}"""
+"""A zip of u8 and f32 data: an i8 compare's mask selects f32 lanes (widened), an f32 compare's
+mask selects i8 lanes (narrowed), an unsigned conversion, an i8 result stored from its part."""
+
+_U8_SCALE = """
+func.func @k(%x: !df.array<i8, [i]>, %a: f32) -> !df.array<f32, [i]> {
+  %y = df.map %x : !df.array<i8, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: i8):
+    %w = arith.uitofp %e : i8 to f32
+    %m = arith.mulf %w, %a : f32
+    df.yield %m : f32
+  }
+  func.return %y : !df.array<f32, [i]>
+}"""
+
+_I16_VIA_I32 = """
+func.func @k(%x: !df.array<i8, [i]>, %y: !df.array<i32, [i]>) -> (!df.array<i16, [i]>, !df.array<i16, [i]>) {
+  %r:2 = df.map %x, %y : !df.array<i8, [i]>, !df.array<i32, [i]> -> !df.array<i16, [i]>, !df.array<i16, [i]> {
+  ^bb0(%e: i8, %v: i32):
+    %w = arith.extui %e : i8 to i16
+    %t = arith.trunci %v : i32 to i16
+    %s = arith.addi %w, %t : i16
+    %n = arith.extsi %e : i8 to i16
+    df.yield %s, %n : i16, i16
+  }
+  func.return %r#0, %r#1 : !df.array<i16, [i]>, !df.array<i16, [i]>
+}"""
+"""Three widths: i8 and i16 parts next to i32 (i8 -> i16 goes through i32)."""
+
+_MASKS_I16_F32 = """
+func.func @k(%x: !df.array<i16, [i]>, %y: !df.array<f32, [i]>) -> (!df.array<f32, [i]>, !df.array<i16, [i]>) {
+  %c = arith.constant 100 : i16
+  %zf = arith.constant 0.0 : f32
+  %r:2 = df.map %x, %y : !df.array<i16, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]>, !df.array<i16, [i]> {
+  ^bb0(%e: i16, %f: f32):
+    %big = arith.cmpi sgt, %e, %c : i16
+    %nf = arith.negf %f : f32
+    %s = arith.select %big, %f, %nf : f32
+    %pos = arith.cmpf ogt, %f, %zf : f32
+    %ne = arith.xori %e, %c : i16
+    %b = arith.select %pos, %e, %ne : i16
+    df.yield %s, %b : f32, i16
+  }
+  func.return %r#0, %r#1 : !df.array<f32, [i]>, !df.array<i16, [i]>
+}"""
+"""Masks between i16 parts and f32 lanes, both ways."""
+
+_MASKS_I8_I16 = """
+func.func @k(%x: !df.array<i8, [i]>, %y: !df.array<i16, [i]>) -> (!df.array<i16, [i]>, !df.array<i8, [i]>) {
+  %z8 = arith.constant 0 : i8
+  %one = arith.constant 1 : i16
+  %lim = arith.constant 1000 : i16
+  %r:2 = df.map %x, %y : !df.array<i8, [i]>, !df.array<i16, [i]> -> !df.array<i16, [i]>, !df.array<i8, [i]> {
+  ^bb0(%e: i8, %v: i16):
+    %neg = arith.cmpi slt, %e, %z8 : i8
+    %v1 = arith.addi %v, %one : i16
+    %s = arith.select %neg, %v, %v1 : i16
+    %small = arith.cmpi ult, %v, %lim : i16
+    %b = arith.select %small, %e, %z8 : i8
+    df.yield %s, %b : i16, i8
+  }
+  func.return %r#0, %r#1 : !df.array<i16, [i]>, !df.array<i8, [i]>
+}"""
+"""Masks between i8 parts and i16 lanes (the widest type i16), both ways."""
+
+NARROW_CASES = {
+    "masks_i16_f32": (_MASKS_I16_F32, lambda n, rng: (*_ints(np.int16, I16_WRAP)(n, rng), *_floats(np.float32, (-0.0, 0.0, np.nan))(n, rng)),
+                      lambda x, y: (np.where(x > 100, y, -y), np.where(y > 0, x, x ^ np.int16(100)))),
+    "masks_i8_i16": (_MASKS_I8_I16, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), *_ints(np.int16, I16_WRAP)(n, rng)),
+                     lambda x, y: (np.where(x < 0, y, (y.astype(np.int64) + 1).astype(np.int16)), np.where(_unsigned(y) < 1000, x, np.int8(0)))),
+    "uitofp_u8_f32_scale": (_U8_SCALE, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), np.float32(1.25)),
+                            lambda x, a: _unsigned(x).astype(np.float32) * a),
+    "sitofp_i8_f32": (_map("arith.sitofp", "i8", "f32"), _ints(np.int8, I8_EDGES), lambda x: x.astype(np.float32)),
+    "uitofp_i16_f32": (_map("arith.uitofp", "i16", "f32"), _ints(np.int16, I16_WRAP), lambda x: _unsigned(x).astype(np.float32)),
+    "sitofp_i16_f32": (_map("arith.sitofp", "i16", "f32"), _ints(np.int16, I16_WRAP), lambda x: x.astype(np.float32)),
+    "extsi_i8_i32": (_map("arith.extsi", "i8", "i32"), _ints(np.int8, I8_EDGES), lambda x: x.astype(np.int32)),
+    "extui_i8_i32": (_map("arith.extui", "i8", "i32"), _ints(np.int8, I8_EDGES), lambda x: _unsigned(x).astype(np.int32)),
+    "extui_i16_i32": (_map("arith.extui", "i16", "i32"), _ints(np.int16, I16_WRAP), lambda x: _unsigned(x).astype(np.int32)),
+    "extsi_i8_i16": (_map("arith.extsi", "i8", "i16"), _ints(np.int8, I8_EDGES), lambda x: x.astype(np.int16)),
+    "fptoui_f32_u8": (_map("arith.fptoui", "f32", "i8"), _floats(np.float32, F32_TO_NARROW, 300),
+                      lambda x: _sat_int(x, 0, 255, np.uint8).view(np.int8)),
+    "fptosi_f32_i8": (_map("arith.fptosi", "f32", "i8"), _floats(np.float32, F32_TO_NARROW, 300),
+                      lambda x: _sat_int(x, -128, 127, np.int8)),
+    "fptoui_f32_u16": (_map("arith.fptoui", "f32", "i16"), _floats(np.float32, F32_TO_NARROW, 7e4),
+                       lambda x: _sat_int(x, 0, 65535, np.uint16).view(np.int16)),
+    "fptosi_f32_i16": (_map("arith.fptosi", "f32", "i16"), _floats(np.float32, F32_TO_NARROW, 7e4),
+                       lambda x: _sat_int(x, -32768, 32767, np.int16)),
+    "trunci_i32_i16": (_map("arith.trunci", "i32", "i16"), _ints(np.int32, I32_WRAP), lambda x: x.astype(np.int16)),
+    "trunci_i32_i8": (_map("arith.trunci", "i32", "i8"), _ints(np.int32, I32_WRAP), lambda x: x.astype(np.int8)),
+    "trunci_i16_i8": (_map("arith.trunci", "i16", "i8"), _ints(np.int16, I16_WRAP), lambda x: x.astype(np.int8)),
+    "zip_u8_f32": (_NARROW_ZIP, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), *_floats(np.float32, (-0.0, 0.0, np.inf))(n, rng),
+                                                 np.float32(0.75)), _narrow_zip),
+    "i8_i16_next_to_i32": (_I16_VIA_I32, lambda n, rng: (*_ints(np.int8, I8_EDGES)(n, rng), *_ints(np.int32, I32_WRAP)(n, rng)),
+                           lambda x, y: ((_unsigned(x).astype(np.int64) + y.astype(np.int16)).astype(np.int16), x.astype(np.int16))),
+}  # fmt: skip
+"""i8/i16 lanes next to wider ones (targets/c_narrow_part.py): W is the widest type's lane count,
+the narrow vectors fill part of a register."""
+NARROW_WIDEST = {"trunci_i16_i8": 16, "extsi_i8_i16": 16, "masks_i8_i16": 16}
+"""The cases whose widest type is i16 (every other narrow case has 32-bit lanes)."""
+CASES.update(NARROW_CASES)
+
+
+def _narrow_elt(name: str) -> str:
+    """The narrowest type of a narrow case (by its name: u8/i8, else u16/i16)."""
+    return "i8" if "i8" in name or "u8" in name else "i16"
+
+
 @functools.cache
 def _compiled(name: str, isa: str, tail: str):
     options = {**PIPELINES, **BF16_CPU_PIPELINES}[tail]
@@ -274,7 +428,8 @@ def test_mixed_width_loops_are_vectorized(name, isa):
         assert "__m128" not in c and "x2_t" not in c  # no F16C / a quarter register: scalar (SIMD_FALLBACK_SCALAR)
         return
     narrow = name in F16_CASES or name in BF16_CASES
-    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": "x4_t" if narrow else "x2_t"}[isa]
+    neon = "x4_t" if narrow else f"int{_narrow_elt(name)[1:]}x{128 // int(_narrow_elt(name)[1:])}_t" if name in NARROW_CASES else "x2_t"
+    marker = {"sse2": "__m128", "avx2": "__m256", "avx512": "__m512", "neon": neon}[isa]
     assert marker in c
 
 
@@ -334,3 +489,39 @@ def test_scalar_f16_helpers_round_like_numpy(tmp_path):
     for what, got, ref in checks:
         same = (got.view(f"u{got.itemsize}") == ref.view(f"u{ref.itemsize}")) | (np.isnan(got) & np.isnan(ref))
         assert same.all(), f"{what}: {np.count_nonzero(~same)} values differ, first at {np.flatnonzero(~same)[:5]}"
+
+
+@pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
+@pytest.mark.parametrize("name", NARROW_CASES)
+def test_narrow_lanes_fill_part_of_a_register(name, isa):
+    """The narrow mixes run at the widest type's lane count with their i8/i16 vectors in part of
+    a register: `vector<W x i8>` in the simd IR, W = register bits / widest bits, no fallback."""
+    from loopopt.compile import emit
+
+    bits = {"sse2": 128, "avx2": 256, "avx512": 512, "neon": 128}[isa]
+    w = bits // NARROW_WIDEST.get(name, 32)
+    out = emit(CASES[name][0], isa, None)
+    ir = str(out.module)
+    assert "SIMD_FALLBACK_SCALAR" not in ir
+    narrow = _narrow_elt(name)
+    assert f"vector<{w}x{narrow}>" in ir, f"{name} on {isa}: no vector<{w}x{narrow}>"
+
+
+@pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
+def test_every_narrow_part_has_its_whole_vector_rows(isa):
+    """Each i8/i16 part key has the rows that see a part as a whole (memory, every compare, the
+    selects, masked accesses, the conversions to and from the wide integer): a missing one
+    would be a print-time error instead of a fallback."""
+    from loopopt.targets.c import isa_table
+    from loopopt.targets.c_narrow_part import parts
+
+    table = isa_table(isa)
+    preds = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
+    for e, w, n in parts(isa):
+        key = f"{e}x{n}"
+        keys = (*(f"cmp.{p}" for p in preds), "select", "select_zero", "masked_load", "masked_store", "load",
+                "load_aligned", "store", "store_aligned", "store_nt", f"convert.{w}", "add", "broadcast")  # fmt: skip
+        missing = [k for k in keys if table.row(k, key) is None]
+        if table.row(f"convert.{key}", w) is None:
+            missing.append(f"convert.{key} from {w}")
+        assert not missing, f"{isa} {key}: no rows for {missing}"

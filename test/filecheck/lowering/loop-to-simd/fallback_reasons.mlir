@@ -104,30 +104,48 @@ func.func @gather_expression(%b: !loop.buf<f32>, %idx: !loop.buf<i64>, %n: index
 
 // -----
 
-// i8 values widened next to 32-bit lanes by a map (not a widening sum, which vectorizes at the
-// i8 lane count: loop_to_simd/widen.py).
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop mixes i8 with 32-bit lanes: i8/i16 lanes vectorize only in loops whose data is all of one narrow width (part vectors hold 32-bit lanes next to 64-bit ones)
-func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i32, [i]> {
-  %r = df.map %x : !df.array<i8, [i]> -> !df.array<i32, [i]> {
+// i8 values widened next to 64-bit lanes by a map (not a widening sum, which vectorizes at the
+// i8 lane count: loop_to_simd/widen.py). Next to 16/32-bit lanes i8 fills part of a register
+// (targets/c_narrow_part.py); an i8 vector next to i64 would fill an eighth.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop mixes i8 with 64-bit lanes: i8/i16 part vectors fill part of a register next to 16- and 32-bit lanes only (an i8 vector would fill 8/64 of it)
+func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i64, [i]> {
+  %r = df.map %x : !df.array<i8, [i]> -> !df.array<i64, [i]> {
   ^bb0(%e: i8):
-    %v = arith.extsi %e : i8 to i32
-    df.yield %v : i32
+    %v = arith.extsi %e : i8 to i64
+    df.yield %v : i64
   }
-  func.return %r : !df.array<i32, [i]>
+  func.return %r : !df.array<i64, [i]>
 }
 
 // -----
 
-// A filter keeping bytes: no compaction of i8/i16 lanes.
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i8: compaction of i8/i16 lanes has no simd.compress_store form (no byte/word compress below AVX-512 VBMI2, and no left-pack tables for 16 or more lanes)
-func.func @filter_i8(%x: !df.array<i8, [i]>) -> !df.array<i8, [j]> {
-  %r = df.filter %x : !df.array<i8, [i]> -> !df.array<i8, [j]> {
-  ^bb0(%e: i8):
-    %c3 = arith.constant 3 : i8
-    %c = arith.cmpi sgt, %e, %c3 : i8
+// An i8 max next to f32 data: a reduction of narrow lanes in part of a register.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 10]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop carries a i8 accumulator in a loop of 32-bit lanes: a reduction or scan of narrow lanes has no form for a vector that fills part of a register
+func.func @max_i8_next_to_f32(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>) -> i8 {
+  %z = arith.constant -128 : i8
+  %zf = arith.constant 0.0 : f32
+  %v = df.map %x, %y : !df.array<i8, [i]>, !df.array<f32, [i]> -> !df.array<i8, [i]> {
+  ^bb0(%e: i8, %f: f32):
+    %p = arith.cmpf ogt, %f, %zf : f32
+    %s = arith.select %p, %e, %z : i8
+    df.yield %s : i8
+  }
+  %m = df.reduce max(%v, %z) over [i] : !df.array<i8, [i]> -> i8
+  func.return %m : i8
+}
+
+// -----
+
+// A filter keeping words: no compaction of i16 lanes (bytes compact: targets/c_narrow_compress.py).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i16: compaction of i16 lanes has no simd.compress_store form (no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)
+func.func @filter_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [j]> {
+  %r = df.filter %x : !df.array<i16, [i]> -> !df.array<i16, [j]> {
+  ^bb0(%e: i16):
+    %c3 = arith.constant 3 : i16
+    %c = arith.cmpi sgt, %e, %c3 : i16
     df.yield %c : i1
   }
-  func.return %r : !df.array<i8, [j]>
+  func.return %r : !df.array<i16, [j]>
 }
 
 // -----
@@ -141,4 +159,28 @@ func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
     loop.store %v, %o[%i] : !loop.buf<i16>
   }
   func.return
+}
+
+// -----
+
+// A loop mixing i8 with f32 given a width other than the f32 lane count (8 on AVX2).
+// CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 4: a loop mixing i8/i16 with 32-bit lanes runs at 8 lanes on avx2
+func.func @narrow_mix_width(%n: index, %x: !loop.buf<i8>, %o: !loop.buf<f32>) {
+  %c0 = arith.constant 0 : index
+  loop.vecloop %i in [%c0, %n) width(4) tail(scalar) {
+    %v = loop.load %x[%i] : !loop.buf<i8>
+    %w = arith.sitofp %v : i8 to f32
+    loop.store %w, %o[%i] : !loop.buf<f32>
+  }
+  func.return
+}
+
+// -----
+
+// A gather of bytes by i32 indices: the loop would run at the i32 lane count with the bytes in
+// part of a register, but no ISA gathers bytes.
+// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.load: a gather of i8 lanes has no simd form (gathers load 32- and 64-bit lanes)
+func.func @take_i8_by_i32(%x: !df.array<i8, [j]>, %idx: !df.array<i32, [i]>) -> !df.array<i8, [i]> {
+  %g = df.gather %x[%idx] : !df.array<i8, [j]>, !df.array<i32, [i]> -> !df.array<i8, [i]>
+  func.return %g : !df.array<i8, [i]>
 }

@@ -1,0 +1,94 @@
+"""Compaction of i8 lanes (a filter keeping bytes): eight bytes at a time through a byte shuffle.
+
+No ISA of loopopt's baselines compresses bytes in one instruction (AVX-512 VBMI2's
+`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_store_i8xN(p, v, mask)` cuts the
+register into 8-byte groups: a group's 8 mask bits index the left-pack table of 8 lanes
+(`lo_leftpack_idx8`, the one AVX2's 32-bit compaction uses, targets/c_leftpack.py), whose row
+is the group's shuffle (`pshufb` on AVX2/AVX-512, `vtbl1_u8` on NEON); the packed 8 bytes are
+stored at the running count and the count advances by the group's popcount. Each store writes
+8 bytes, past the count by up to 7: `lo_compress_full_i8xN` (room for N bytes at `p`, the
+main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N;
+`lo_compress_store_i8xN` (the exact form, a tail) packs into a local buffer and copies the count.
+SSE2 has no byte shuffle (pshufb is SSSE3): its groups copy their active bytes one by one.
+i16 compaction stays scalar (SIMD_FALLBACK_SCALAR).
+"""
+
+from __future__ import annotations
+
+from loopopt.targets.c_helpers import Helper
+from loopopt.targets.c_leftpack import _table, pack_table
+
+_LANES = {"sse2": 16, "avx2": 32, "avx512": 64, "neon": 16}
+
+_BITS = {
+    # the mask of N byte lanes as an N-bit integer
+    "sse2": "(uint64_t)(unsigned)_mm_movemask_epi8(m)",
+    "avx2": "(uint64_t)(unsigned)_mm256_movemask_epi8(m)",
+    "avx512": "(uint64_t)m",
+    "neon": "lo_bits_u8x16(m)",
+}
+
+_SPILL = {
+    "sse2": "_mm_storeu_si128((__m128i *)x, v);",
+    "avx2": "_mm256_storeu_si256((__m256i *)x, v);",
+    "avx512": "_mm512_storeu_si512(x, v);",
+    "neon": "vst1q_s8(x, v);",
+}
+
+_GROUP = {
+    # pack the 8 bytes at `x + 8 * g` by mask byte `b` and store them (8 bytes) at `q`
+    "avx2": "_mm_storel_epi64((__m128i *)q, _mm_shuffle_epi8(_mm_loadl_epi64((const __m128i *)(x + 8 * g)), "
+            "_mm_loadl_epi64((const __m128i *)lo_leftpack_idx8[b])));",
+    "neon": "vst1_u8((uint8_t *)q, vtbl1_u8(vld1_u8((const uint8_t *)(x + 8 * g)), vld1_u8(lo_leftpack_idx8[b])));",
+}  # fmt: skip
+_GROUP["avx512"] = _GROUP["avx2"]
+
+_NEON_BITS = """static inline uint64_t lo_bits_u8x16(uint8x16_t m)
+{
+    /* lane k's bit weight within its group of 8, summed across each half */
+    static const uint8_t w[8] = {1, 2, 4, 8, 16, 32, 64, 128};
+    uint8x8_t wv = vld1_u8(w);
+    return (uint64_t)vaddv_u8(vand_u8(vget_low_u8(m), wv)) | (uint64_t)vaddv_u8(vand_u8(vget_high_u8(m), wv)) << 8;
+}
+"""
+
+
+def rows(isa_name: str) -> dict[tuple[str, str], str]:
+    """`compress_store` / `compress_store_full` of i8 lanes (a `c_isa.ROW_HOOKS` module)."""
+    n = _LANES.get(isa_name)
+    if n is None:
+        return {}
+    return {
+        ("compress_store", "i8"): f"{{dst}} = lo_compress_store_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
+        ("compress_store_full", "i8"): f"{{dst}} = lo_compress_full_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
+    }
+
+
+def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
+    """`lo_compress_store_i8xN` and `lo_compress_full_i8xN` of the ISA (and the table they index)."""
+    n = _LANES.get(isa.name)
+    if n is None:
+        return []
+    vt, mt = isa.vector_types["i8"], isa.mask_types[n]
+    if isa.name == "sse2":  # no byte shuffle: the active bytes one at a time
+        group = "for (uint64_t r = b; r; r &= r - 1) *q++ = x[8 * g + __builtin_ctzll(r)];"
+    else:
+        group = _GROUP[isa.name]
+    loop = (
+        f"    int8_t x[{n}];\n    {_SPILL[isa.name]}\n    uint64_t bits = {_BITS[isa.name]};\n    int64_t c = 0;\n"
+        f"    for (int g = 0; g < {n // 8}; g++) {{\n"
+        f"        unsigned b = (unsigned)(bits >> (8 * g)) & 0xFFu;\n"
+        f"        int8_t *q = out + c;\n        {group}\n"
+        f"        c += __builtin_popcount(b);\n    }}\n"
+    )
+    full = f"static inline int64_t lo_compress_full_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n    int8_t *out = p;\n{loop}    return c;\n}}\n"
+    exact = (
+        f"static inline int64_t lo_compress_store_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n"
+        f"    int8_t out[{n + 8}];\n{loop}    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}}\n"
+    )
+    out = [Helper(f"lo_compress_full_i8x{n}", full), Helper(f"lo_compress_store_i8x{n}", exact)]
+    if isa.name != "sse2":
+        out.append(_table("lo_leftpack_idx8", "uint8_t", pack_table(8)))
+    if isa.name == "neon":
+        out.append(Helper("lo_bits_u8x16", _NEON_BITS))
+    return out
