@@ -7,7 +7,7 @@
 //   z512split: z512k4's 4 zmm accumulators split into 8 ymm before a 256-bit loop and joined
 //              after (z512k4's summation order, bit for bit)
 // Build: gcc -O3 -fno-tree-vectorize -ffp-contract=off -mavx512f -mavx512dq -mavx512vl -mavx2 -mfma
-//        -o fold_widths fold_widths.c && ./fold_widths $((16<<20)) 41
+//        -o fold_widths fold_widths.c && ./fold_widths $((16<<20)) 41  (sum i32: add i32 after 41)
 // Results: analysis.md, "Session 20", 16 Mi folds.
 #define _GNU_SOURCE
 #include <immintrin.h>
@@ -105,12 +105,73 @@ static float z512split(const float *x, int64_t n) {
     return _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(z[0], z[1]), _mm512_add_ps(z[2], z[3])));
 }
 
+
+// sum i32 (wrapping), the same shapes: ./fold_widths N TRIALS i32
+typedef int32_t (*ifn)(const int32_t *, int64_t);
+static int32_t i512k4(const int32_t *x, int64_t n) {
+    __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t i = 0; i + 64 <= n; i += 64) {
+        a0 = _mm512_add_epi32(a0, _mm512_loadu_si512(x + i));
+        a1 = _mm512_add_epi32(a1, _mm512_loadu_si512(x + i + 16));
+        a2 = _mm512_add_epi32(a2, _mm512_loadu_si512(x + i + 32));
+        a3 = _mm512_add_epi32(a3, _mm512_loadu_si512(x + i + 48));
+    }
+    return _mm512_reduce_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)));
+}
+#define IHL(p) _mm512_inserti32x8(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)(p))), _mm256_loadu_si256((const __m256i *)((p) + 8)), 1)
+static int32_t i512h4(const int32_t *x, int64_t n) {
+    __m512i a0 = _mm512_setzero_si512(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t i = 0; i + 64 <= n; i += 64) {
+        a0 = _mm512_add_epi32(a0, IHL(x + i));
+        a1 = _mm512_add_epi32(a1, IHL(x + i + 16));
+        a2 = _mm512_add_epi32(a2, IHL(x + i + 32));
+        a3 = _mm512_add_epi32(a3, IHL(x + i + 48));
+    }
+    return _mm512_reduce_add_epi32(_mm512_add_epi32(_mm512_add_epi32(a0, a1), _mm512_add_epi32(a2, a3)));
+}
+static int32_t i256k8(const int32_t *x, int64_t n) {
+    __m256i a[8];
+    for (int j = 0; j < 8; j++) a[j] = _mm256_setzero_si256();
+    for (int64_t i = 0; i + 64 <= n; i += 64)
+        for (int j = 0; j < 8; j++) a[j] = _mm256_add_epi32(a[j], _mm256_loadu_si256((const __m256i *)(x + i + 8 * j)));
+    for (int s = 4; s; s /= 2) for (int j = 0; j < s; j++) a[j] = _mm256_add_epi32(a[j], a[j + s]);
+    __m128i h = _mm_add_epi32(_mm256_castsi256_si128(a[0]), _mm256_extracti128_si256(a[0], 1));
+    h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0x4e)); h = _mm_add_epi32(h, _mm_shuffle_epi32(h, 0xb1));
+    return _mm_cvtsi128_si32(h);
+}
+
 static double now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1e9 + t.tv_nsec; }
 static int cmpd(const void *a, const void *b) { double x = *(double *)a, y = *(double *)b; return (x > y) - (x < y); }
 
 int main(int argc, char **argv) {
     int64_t n = argc > 1 ? atoll(argv[1]) : (16 << 20);
     int trials = argc > 2 ? atoi(argv[2]) : 41;
+    if (argc > 3 && !strcmp(argv[3], "i32")) {
+        struct { const char *name; ifn f; } w[] = {{"i512k4", i512k4}, {"i512h4", i512h4}, {"i256k8", i256k8}};
+        int nw = 3;
+        size_t ib = ((n * 4 + (2 << 20) - 1) / (2 << 20)) * (2 << 20);
+        int32_t *y = aligned_alloc(2 << 20, ib);
+        madvise(y, ib, MADV_HUGEPAGE);
+        for (int64_t i = 0; i < n; i++) y[i] = (int32_t)((i * 7919) % 2001) - 1000;
+        double *u = calloc((size_t)nw * trials, sizeof *u);
+        volatile int32_t isink; (void)isink;
+        for (int r = 0; r < trials; r++)
+            for (int k = 0; k < nw; k++) {
+                int j = (k + r) % nw;
+                double s = now();
+                isink = w[j].f(y, n);
+                u[j * trials + r] = now() - s;
+            }
+        printf("i32 n=%lld trials=%d\n", (long long)n, trials);
+        double b0 = 0;
+        for (int j = 0; j < nw; j++) {
+            qsort(u + j * trials, trials, sizeof *u, cmpd);
+            double m = u[j * trials + trials / 2];
+            if (j == 0) b0 = m;
+            printf("%-12s %10.1f ns  %.3f x  sum=%d\n", w[j].name, m, b0 / m, w[j].f(y, n));
+        }
+        return 0;
+    }
     struct { const char *name; fn f; } v[] = {
         {"z512k4", z512k4}, {"z512h4", z512h4}, {"z512k8", z512k8}, {"z512k4_pf1k", z512k4_pf1k},
         {"z512k4_pf4k", z512k4_pf4k}, {"y256k2", y256k2}, {"y256k4", y256k4}, {"y256k8", y256k8},
