@@ -182,7 +182,7 @@ int main(int argc, char **argv) {
     size_t bytes = ((n * 4 + (2 << 20) - 1) / (2 << 20)) * (2 << 20);
     float *x = aligned_alloc(2 << 20, bytes);
     madvise(x, bytes, MADV_HUGEPAGE);
-    for (int64_t i = 0; i < n; i++) x[i] = (float)((i * 7919) % 1000) * 0.001f - 0.3f;
+    for (int64_t i = 0; i < n; i++) x[i] = (float)rand() / RAND_MAX * 2.0f - 0.7f; // sums differ by order
     int reps = 1; // >= 2 ms a sample
     volatile float warm; double t0 = now(); warm = z512k4(x, n); double one = now() - t0; (void)warm;
     while (reps * one < 2e6) reps *= 2;
@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
         qsort(t + j * trials, trials, sizeof *t, cmpd);
         double m = t[j * trials + trials / 2];
         if (j == 0) base = m;
-        printf("%-12s %10.1f ns  q1 %10.1f q3 %10.1f  %.3f x  sum=%g\n", v[j].name, m, t[j * trials + trials / 4],
+        printf("%-12s %10.1f ns  q1 %10.1f q3 %10.1f  %.3f x  sum=%a\n", v[j].name, m, t[j * trials + trials / 4],
                t[j * trials + 3 * trials / 4], base / m, v[j].f(x, n));
     }
     return 0;
