@@ -58,16 +58,26 @@ def test_filecheck_inputs_compile_without_warnings(tmp_path: Path, isa: str, com
     for path in sorted(FILECHECK_INPUTS.glob("*.mlir")):
         if path.name.startswith("error_"):
             continue
-        text = path.read_text()
-        module = parse(text, name=str(path))
-        pipelines = _RUN_PIPELINE.findall(text)
-        if pipelines:
-            for pipeline in (p for p in pipelines if f"target={isa}" in p):
-                module = parse(text, name=str(path))
-                run_pipeline(module, pipeline, make_context())
-                _compile(tmp_path, command, emit_c(module))
-            continue
-        recorded = module.attributes.get("loop.target")
-        if recorded is not None and recorded.data != isa:  # type: ignore[attr-defined]
-            continue
-        _compile(tmp_path, command, emit_c(module, target=isa))
+        whole = path.read_text()
+        pipelines = _RUN_PIPELINE.findall(whole)
+        for text in _SPLIT_INPUT.split(whole):  # --split-input-file: each part a module
+            _compile_filecheck_input(tmp_path, isa, command, path, text, pipelines)
+
+
+_SPLIT_INPUT = re.compile(r"^// -----$", re.MULTILINE)
+
+
+def _compile_filecheck_input(tmp_path: Path, isa: str, command: list[str], path: Path, text: str,
+                             pipelines: list[str]) -> None:  # fmt: skip
+    """One module of a FileCheck input, printed as its file's RUN lines print it for `isa`."""
+    module = parse(text, name=str(path))
+    if pipelines:
+        for pipeline in (p for p in pipelines if f"target={isa}" in p):
+            module = parse(text, name=str(path))
+            run_pipeline(module, pipeline, make_context())
+            _compile(tmp_path, command, emit_c(module))
+        return
+    recorded = module.attributes.get("loop.target")
+    if recorded is not None and recorded.data != isa:  # type: ignore[attr-defined]
+        return
+    _compile(tmp_path, command, emit_c(module, target=isa))
