@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, SSAValue
@@ -440,13 +440,14 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
     return main
 
 
-_SPLIT_OPS = (loop.LoadOp, arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp, loop.YieldOp)
+_SPLIT_OPS = (loop.LoadOp, arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp, math.FmaOp,
+              loop.YieldOp)  # fmt: skip
 
 
 def splits_halves(lowering: LoopLowering, options: VecOptions, width: int) -> bool:
     """Whether a fold may run its K-block iterations beyond the L2 with half-width accumulators
     (`split_fold_loop`): a CPU that loads in halves (Zen 4, 512-bit vectors), accumulators only
-    (no stores), and a body of contiguous loads and adds/subs/muls of the loop's own element
+    (no stores), and a body of contiguous loads and adds/subs/muls/FMAs of the loop's own element
     width that reads nothing from outside (the C printer then prints it per half)."""
     op = lowering.source
     if not op.inits or lowering.widening or not options.cpu.half_load_bytes(options.target.vector_bits):
