@@ -6,7 +6,7 @@ makes a C `for` safe for any int64 bounds and step.
 
 A `loop.for` marked `loop.split_halves` (a fold beyond the L2 on Zen 4) on an ISA with a
 half-width table (`HALF_ISA`) keeps each vector accumulator as two half-width C variables:
-split before the loop (`half_lo`/`half_hi` rows), the body printed twice through the
+split before the loop (`half_lo`/`half_hi` rows), each body op printed twice through the
 half-width table (the high copy's loads `half_offset` lanes on), joined after (`join_halves`).
 Every lane is added as before, so the result is the same bit for bit; the body must be
 lane-wise and use no vector defined outside it (else the loop prints whole).
@@ -192,14 +192,28 @@ class LoopStatements(FunctionCore):
         self.depth += 1
         self.isa, self.row_keys = half, {}
         lanes = self._elt_lanes(op.accumulators[0].arg.type)[1] // 2
-        try:
+        outer_exprs = self.exprs
+        exprs = [dict(outer_exprs), dict(outer_exprs)]
+        for acc, pair in zip(op.accumulators, halves, strict=True):
             for h in range(2):
-                self.half_offset = h * lanes
-                for acc, pair in zip(op.accumulators, halves, strict=True):
-                    self.exprs[acc.arg] = pair[h]
-                self.block(op.body.block)
+                exprs[h][acc.arg] = pair[h]
+        live = self._live_ops(op.body.block)
+        try:
+            # op by op, low half then high: the loads stay in address order (a body printed
+            # whole per half, loads at +0 +16 +32 +48 then +8 +24 ..., ran 3-6% slower on Zen 4)
+            for o in op.body.block.ops:
+                if o not in live:
+                    continue
+                if not any(isinstance(v.type, VectorType) for v in (*o.operands, *o.results)) and o.results:
+                    self.exprs = exprs[0]  # index arithmetic: once, both halves read it
+                    self.op_(o)
+                    exprs[1].update((r, exprs[0][r]) for r in o.results)
+                    continue
+                for h in range(2):
+                    self.exprs, self.half_offset = exprs[h], h * lanes
+                    self.op_(o)
         finally:
-            self.isa, self.row_keys, self.half_offset = outer_isa, outer_keys, 0
+            self.isa, self.row_keys, self.half_offset, self.exprs = outer_isa, outer_keys, 0, outer_exprs
         self.depth -= 1
         self.line("}")
         self.used_names, self.next_suffix = outer_names, outer_suffix
