@@ -303,8 +303,7 @@ def half_table(isa: IsaTable) -> IsaTable | None:
     return _half_table(isa.name) if isa.rows.get(("join_halves", "f32")) else None
 
 
-_LANEWISE = (simd.LoadOp, simd.FmaOp, arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp,
-             arith.ConstantOp, loop.YieldOp)  # fmt: skip
+_LANEWISE = (simd.LoadOp, arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.ConstantOp, loop.YieldOp)
 
 
 def _splittable(op: loop.ForOp) -> bool:
