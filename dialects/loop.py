@@ -195,6 +195,9 @@ class DimOp(IRDLOperation):
 
 
 PARALLEL_ATTR = "loop.parallel"
+SPLIT_HALVES_ATTR = "loop.split_halves"
+"""Attribute of a fold's `loop.for` whose vector accumulators and lane-wise body the C printer
+keeps as two half-width registers (targets/c_print_loops.py; Zen 4 beyond the L2, vecloop.py)."""
 """The func attribute holding a kernel's parallel plan (passes/loop_parallelize.py)."""
 
 

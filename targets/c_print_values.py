@@ -136,6 +136,8 @@ class FunctionCore:
     """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
     uses_alloc: bool
     kernel: Kernel
+    half_offset: int = 0
+    """Lanes added to the index of every `simd.load` (the high half of a split loop, c_print_loops)."""
 
     def block(self, block: Block, skip_terminator: bool = False) -> None:
         """Print the live ops of `block` (`FunctionPrinter.block`: loops print their bodies)."""

@@ -56,6 +56,20 @@ def _half_load_rows() -> Rows:
     return rows
 
 
+def _split_rows() -> Rows:
+    """`half_lo` / `half_hi` / `join_halves`: a 512-bit vector's 256-bit halves and back (the
+    accumulators of a `loop.split_halves` loop, c_print_loops; AVX-512F/DQ)."""
+    half = {"f32": ("ps", "f32x8"), "f64": ("pd", "f64x4"), "i32": ("si", "i32x8"), "i64": ("si", "i64x4")}
+    rows: Rows = {}
+    for e, (s, ins) in half.items():
+        kind = "i" if e[0] == "i" else "f"
+        ext = f"_mm512_extract{kind}{ins[1:]}_" + (f"epi{e[1:]}" if kind == "i" else s)
+        rows[("half_lo", e)] = f"{{dst}} = _mm512_cast{s}512_{s}256({{a}});"
+        rows[("half_hi", e)] = f"{{dst}} = {ext}({{a}}, 1);"
+        rows[("join_halves", e)] = f"{{dst}} = _mm512_insert{kind}{ins[1:]}(_mm512_cast{s}256_{s}512({{a}}), {{b}}, 1);"
+    return rows
+
+
 # element -> (suffix of its intrinsics, its mask type): _mm512_mask_loadu_ps takes a __mmask16
 _TYPES = {e: (SUFFIX[e], AVX512_X86.mask_type(AVX512_X86.lanes(e))) for e in ("f32", "f64", "i32", "i64")}
 _COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
@@ -70,6 +84,8 @@ ROWS: Rows = {
     # simd.load `halves`: two 256-bit loads, the high one inserted (AVX-512F/DQ, a load+shuffle
     # uop); Zen 4 runs maps from beyond the L2 faster so (CpuModel.half_load_bytes)
     **_half_load_rows(),
+    # a fold's accumulators split into 256-bit halves before its loop beyond the L2, joined after
+    **_split_rows(),
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},
     # gathers (simd.gather; lane-wise form: c_gather): inactive lanes keep {passthru} and are not read
     ("gather.i32", "f32"): "{dst} = _mm512_mask_i32gather_ps({passthru}, {mask}, {idx}, {buf}, 4);",

@@ -123,3 +123,54 @@ def test_maps_are_exact_on_both_sides_of_the_cache_limits(isa, cpu):
             np.testing.assert_array_equal(r, 7 * xi + yi, err_msg=f"n={n} offset={offset}")
             (r,) = run_compiled(lib, "twice", [xd], offset)
             np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
+
+
+FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text()
+FOLD_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 1000, 262080, 262143, 262144, 262145, 262207, 262208, 262209, 262271,
+              262273, 300007)  # fmt: skip
+"""Around the L2 limit of a Zen 4 fold with split accumulators (1 MiB over 4 bytes: 262144 trips;
+beyond it whole 64-lane iterations run split, then a remainder block, then a masked tail)."""
+
+
+@functools.cache
+def _fold_lib(cpu: str):
+    return loopopt.compile(FOLDS, target="avx512", pipeline=f"loop-pipeline{{target=avx512 cpu={cpu}}}")
+
+
+@pytest.mark.isa("avx512")
+def test_split_folds_are_bit_identical_to_whole_ones():
+    """Zen 4's split fold loop (256-bit halves of its accumulators, targets/c_print_loops.py) adds
+    every lane as the whole loop does: the sums equal sapphirerapids' (the same K-block loop, masked
+    tail and merge without the split) to the last bit, on both sides of the limit (sumsq, not
+    split, must match too)."""
+    why = isa_unavailable("avx512")
+    if why:
+        pytest.skip(why)
+    c = emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4}").c_source
+    assert "_mm512_extractf32x8_ps" in c and "_mm512_extracti32x8_epi32" in c
+    split, whole = _fold_lib("zen4"), _fold_lib("sapphirerapids")
+    rng = np.random.default_rng(23)
+    for n in FOLD_SIZES:
+        x = rng.random(n, dtype=np.float32) * 2 - 0.5  # not exactly summable: the order shows
+        xi = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32)
+        for offset in (0, 1):
+            for name, arg in (("sum_f32", x), ("sumsq_f32", x), ("sum_i32", xi), ("sumsq_i32", xi)):
+                (got,) = run_compiled(split, name, [arg], offset)
+                (want,) = run_compiled(whole, name, [arg], offset)
+                assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), f"{name} n={n} offset={offset}: {got!r} vs {want!r}"
+            (s,) = run_compiled(split, "sum_f32", [x], offset)
+            np.testing.assert_allclose(s, np.sum(x.astype(np.float64)), rtol=1e-4, atol=1e-3, err_msg=f"n={n}")
+            (s,) = run_compiled(split, "sum_i32", [xi], offset)
+            assert s == np.sum(xi, dtype=np.int32), f"n={n}"  # wraps, as the kernel
+
+
+@pytest.mark.parametrize("compiler", ["gcc", "clang"])
+def test_split_fold_c_compiles(tmp_path, compiler):
+    """The split loop's C (256-bit AVX2 rows inside AVX-512 C) compiles warning-free anywhere."""
+    if shutil.which(compiler) is None:
+        pytest.skip(f"{compiler} not installed")
+    src = tmp_path / "folds.c"
+    src.write_text(emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4}").c_source)
+    done = subprocess.run([compiler, "-std=c11", "-O2", "-Wall", "-Werror", *TARGETS["avx512"].cflags, "-c", str(src),
+                           "-o", str(tmp_path / "folds.o")], capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, done.stderr

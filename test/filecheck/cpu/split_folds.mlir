@@ -1,0 +1,154 @@
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 cpu=zen4}' | filecheck %s --check-prefix=ZEN4
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefix=C
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx2 cpu=zen4}' | filecheck %s --check-prefix=WHOLE
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 cpu=sapphirerapids}' | filecheck %s --check-prefix=WHOLE
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 cpu=skylake-x}' | filecheck %s --check-prefix=WHOLE
+// RUN: loop-opt %s -p 'convert-loop-to-simd{target=avx512 cpu=generic}' | filecheck %s --check-prefix=WHOLE
+
+// A fold whose data exceeds the L2 on Zen 4 with 512-bit vectors runs its whole K-block
+// iterations first in a loop marked `loop.split_halves` (the beyond_l2 select of the map's
+// half loads: 1 MiB / 4 bytes = 262144 trips), whose K accumulators the AVX-512 C printer keeps
+// as 2K __m256 halves: split before the loop, 256-bit loads and adds op by op (low half, then
+// high), joined after. Every lane adds the same values in the same order, so the sum is the
+// whole loop's bit for bit; from DRAM it ran 4-9% faster (sum f32 and i32, 16 Mi, Zen 4). The ordinary
+// K-block loop, remainder blocks and masked tail continue the joined accumulators unchanged.
+// Unchanged: AVX2 (already 256-bit), the Intel CPUs and generic (not measured), a fold below
+// the L2 (constant bounds), a body that multiplies (sumsq: no gain), reads a value from outside
+// or selects (a filter).
+
+func.func @sum(%x: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %t = arith.addf %acc, %e : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @sum
+// ZEN4:         %[[MOST:.*]] = arith.constant 262144 : index
+// ZEN4-NEXT:    %beyond_l2 = arith.cmpi sgt, %trips, %[[MOST]] : index
+// ZEN4:         arith.select %beyond_l2
+// ZEN4:         %[[S0:[0-9]+]], %[[S1:[0-9]+]], %[[S2:[0-9]+]], %[[S3:[0-9]+]] = loop.for {{.*}} accs(%acc_v = %{{[0-9]+}} : vector<16xf32> add reassoc, {{.*}}) attributes {loop.split_halves} {
+// ZEN4-NEXT:      simd.load %x[%i] : !loop.buf<f32> -> vector<16xf32>
+// ZEN4:         loop.for {{.*}} accs(%{{.*}} = %[[S0]] : vector<16xf32> add reassoc, %{{.*}} = %[[S1]] : {{.*}}, %{{.*}} = %[[S2]] : {{.*}}, %{{.*}} = %[[S3]] : {{.*}}) {
+// ZEN4-NOT:     loop.split_halves
+// ZEN4:         func.return
+
+// C-LABEL: float sum(
+// C:         _Bool beyond_l2 = trips > 262144;
+// C:         __m256 acc_v_lo = _mm512_castps512_ps256([[Z:.*]]);
+// C-NEXT:    __m256 acc_v_hi = _mm512_extractf32x8_ps([[Z]], 1);
+// C:         for (
+// C-NEXT:      __m256 e = _mm256_loadu_ps(&x[i]);
+// C-NEXT:      __m256 e_1 = _mm256_loadu_ps(&x[(i) + 8]);
+// C-NEXT:      __m256 t = _mm256_add_ps(acc_v_lo, e);
+// C-NEXT:      __m256 t_1 = _mm256_add_ps(acc_v_hi, e_1);
+// C-NEXT:      int64_t [[I16:.*]] = i + 16;
+// C-NEXT:      __m256 e_2 = _mm256_loadu_ps(&x[[[I16]]]);
+// C-NEXT:      __m256 e_3 = _mm256_loadu_ps(&x[([[I16]]) + 8]);
+// C:           acc_v_lo = t;
+// C:           acc_v_hi = t_1;
+// C:         }
+// C-NEXT:    __m512 acc_v = _mm512_insertf32x8(_mm512_castps256_ps512(acc_v_lo), acc_v_hi, 1);
+// C:         _mm512_add_ps(acc_v
+// C:         return
+
+// Integers split the same way; constant bounds beyond the L2 need no select.
+func.func @sum_i32(%x: !loop.buf<i32>) -> i32 {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 1048576 : index
+  %zero = arith.constant 0 : i32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : i32 add) {
+    %e = loop.load %x[%i] : !loop.buf<i32>
+    %t = arith.addi %acc, %e : i32
+    loop.yield %t : i32
+  }
+  func.return %s : i32
+}
+
+// ZEN4-LABEL: func.func @sum_i32
+// ZEN4-NOT:     beyond_l2
+// ZEN4:         loop.for {{.*}} attributes {loop.split_halves} {
+// ZEN4:         func.return
+
+// C-LABEL: int32_t sum_i32(
+// C:         __m256i acc_v_lo = _mm512_castsi512_si256(
+// C-NEXT:    __m256i acc_v_hi = _mm512_extracti32x8_epi32(
+// C:           _mm256_add_epi32(acc_v_lo,
+// C:         __m512i acc_v = _mm512_inserti32x8(_mm512_castsi256_si512(acc_v_lo), acc_v_hi, 1);
+
+// A body with multiplies stays whole: sum of squares split ran 0.96-1.00x (i32 0.96-0.97x) at 16 Mi.
+func.func @sumsq_f32(%x: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %t = math.fma %e, %e, %acc : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @sumsq_f32
+// ZEN4-NOT:     split_halves
+// ZEN4:         func.return
+
+// Below the L2 (constant bounds), reading a value from outside (a * x), or selecting: whole.
+func.func @sum_1000(%x: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = arith.constant 1000 : index
+  %zero = arith.constant 0.0 : f32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %t = arith.addf %acc, %e : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @sum_1000
+// ZEN4-NOT:     split_halves
+// ZEN4:         func.return
+
+func.func @dot_a(%x: !loop.buf<f32>, %a: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %m = arith.mulf %a, %e : f32
+    %t = arith.addf %acc, %m : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @dot_a
+// ZEN4-NOT:     split_halves
+// ZEN4:         func.return
+
+func.func @sum_positive(%x: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %p = arith.cmpf ogt, %e, %zero : f32
+    %v = arith.select %p, %e, %zero : f32
+    %t = arith.addf %acc, %v : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @sum_positive
+// ZEN4-NOT:     split_halves
+// ZEN4:         func.return
+
+// WHOLE-NOT: split_halves
+// WHOLE-NOT: beyond_l2
