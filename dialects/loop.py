@@ -75,6 +75,7 @@ from loopopt.dialects.loop_affine import (
     resolve_indices,
     verify_encoding,
 )
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR as SPLIT_HALVES_ATTR, split_problem
 from loopopt.dialects.loop_attrs import (
     AccKind,
     AccKindAttr,
@@ -195,9 +196,6 @@ class DimOp(IRDLOperation):
 
 
 PARALLEL_ATTR = "loop.parallel"
-SPLIT_HALVES_ATTR = "loop.split_halves"
-"""Attribute of a fold's `loop.for` whose vector accumulators and lane-wise body the C printer
-keeps as two half-width registers (targets/c_print_loops.py; Zen 4 beyond the L2, vecloop.py)."""
 """The func attribute holding a kernel's parallel plan (passes/loop_parallelize.py)."""
 
 
@@ -633,6 +631,16 @@ class LoopLike(IRDLOperation):
     def verify_(self) -> None:
         self._verify_range()
         self._verify_accs([IndexType()])
+        self._verify_split()
+
+    def _verify_split(self) -> None:
+        """`loop.split_halves` only on a `loop.for` the C printer can split (dialects/split_halves.py)."""
+        if SPLIT_HALVES_ATTR not in self.attributes:
+            return
+        if not isinstance(self, ForOp):
+            raise VerifyException(f"{SPLIT_HALVES_ATTR} on a {self.name}: only a loop.for splits into halves")
+        if (why := split_problem(self)) is not None:
+            raise VerifyException(f"{SPLIT_HALVES_ATTR} loop cannot be split into halves: {why}")
 
 
 class VectorLoopLike(LoopLike):

@@ -8,8 +8,9 @@ A `loop.for` marked `loop.split_halves` (a fold beyond the L2 on Zen 4) on an IS
 half-width table (`HALF_ISA`) keeps each vector accumulator as two half-width C variables:
 split before the loop (`half_lo`/`half_hi` rows), each body op printed twice through the
 half-width table (the high copy's loads `half_offset` lanes on), joined after (`join_halves`).
-Every lane is added as before, so the result is the same bit for bit; the body must be
-lane-wise and use no vector defined outside it (else the loop prints whole).
+Every lane is added as before, so the result is the same bit for bit. Which bodies split is
+dialects/split_halves.py's one test: the `loop.for` verifier rejects a marked loop it refuses,
+so a marked loop is never printed whole on an ISA that splits.
 """
 
 from __future__ import annotations
@@ -24,8 +25,7 @@ from xdsl.ir import Operation
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
-from loopopt.dialects.loop import SPLIT_HALVES_ATTR
-from loopopt.dialects import simd
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, split_problem
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
 
@@ -153,7 +153,7 @@ class LoopStatements(FunctionCore):
 
     def _for(self, op: Operation) -> None:
         assert isinstance(op, loop.ForOp | loop.ZipOp | loop.VecLoopOp)
-        if isinstance(op, loop.ForOp) and SPLIT_HALVES_ATTR in op.attributes and (half := half_table(self.isa)) is not None and _splittable(op):
+        if isinstance(op, loop.ForOp) and SPLIT_HALVES_ATTR in op.attributes and (half := half_table(self.isa)) is not None:
             self._split_for(op, half)
             return
         if isinstance(op, loop.VecLoopOp):
@@ -176,6 +176,8 @@ class LoopStatements(FunctionCore):
 
     def _split_for(self, op: loop.ForOp, half: IsaTable) -> None:
         """The loop with its accumulators in half-width variables (module docstring)."""
+        if (why := split_problem(op)) is not None:  # the verifier's test: unverified IR only
+            raise LoopoptDiagnostic(f"{SPLIT_HALVES_ATTR} loop cannot be split into halves: {why}", op)
         halves: list[tuple[str, str]] = []
         for acc in op.accumulators:
             hint = acc.result.name_hint or acc.arg.name_hint or "acc"
@@ -301,21 +303,6 @@ def _half_table(name: str) -> IsaTable | None:
 def half_table(isa: IsaTable) -> IsaTable | None:
     """The half-width table of `isa` (lanes as `isa`'s, types and rows of HALF_ISA's), or None."""
     return _half_table(isa.name) if isa.rows.get(("join_halves", "f32")) else None
-
-
-_LANEWISE = (simd.LoadOp, arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.ConstantOp, loop.YieldOp)
-
-
-def _splittable(op: loop.ForOp) -> bool:
-    """Lane-wise ops only, and every vector they read is defined in the body (or an accumulator)."""
-    inside = set(op.body.block.args)
-    for o in op.body.block.ops:
-        if not isinstance(o, _LANEWISE):
-            return False
-        if any(isinstance(v.type, VectorType) and v not in inside for v in o.operands):
-            return False
-        inside.update(o.results)
-    return all(isinstance(a.arg.type, VectorType) for a in op.accumulators) and bool(op.accumulators)
 
 
 def _paren(text: str) -> str:

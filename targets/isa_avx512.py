@@ -18,6 +18,7 @@ whole register (the caller guarantees W lanes of room). Both set `{dst}` to the 
 
 from __future__ import annotations
 
+from loopopt.dialects.split_halves import SPLIT_ELEMENTS
 from loopopt.targets.isa_x86 import AVX512_X86, SUFFIX, Rows, float_cmp_rows, fma_rows, helper_hreduce_rows
 from loopopt.targets.isa_x86 import variable_shift_rows, x86_rows
 
@@ -61,7 +62,8 @@ def _split_rows() -> Rows:
     accumulators of a `loop.split_halves` loop, c_print_loops; AVX-512F/DQ)."""
     half = {"f32": ("ps", "f32x8"), "f64": ("pd", "f64x4"), "i32": ("si", "i32x8"), "i64": ("si", "i64x4")}
     rows: Rows = {}
-    for e, (s, ins) in half.items():
+    for e in SPLIT_ELEMENTS:  # the verifier's list (dialects/split_halves.py)
+        s, ins = half[e]
         kind = "i" if e[0] == "i" else "f"
         ext = f"_mm512_extract{kind}{ins[1:]}_" + (f"epi{e[1:]}" if kind == "i" else s)
         rows[("half_lo", e)] = f"{{dst}} = _mm512_cast{s}512_{s}256({{a}});"

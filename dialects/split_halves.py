@@ -1,0 +1,87 @@
+"""`loop.split_halves`: the one test of which loops the C printer can run with each 512-bit
+accumulator kept as two 256-bit registers (targets/c_print_loops.py `_split_for`).
+
+The lowering marks such a loop (a fold beyond the L2 on Zen 4, loop_to_simd/vecloop.py), the
+`loop.for` verifier rejects a marked loop this test refuses (a located error, also for
+hand-written IR), and the printer splits every marked loop it is given on an ISA with a
+half-width table: no place re-decides, so a loop is never printed whole because two copies
+of the rule drifted apart.
+
+The printer prints each body op twice through the half-width ISA's rows (the high copy's loads
+half a register on), so the body must be lane-wise on the loop's own vectors: contiguous loads,
+the arithmetic below, constants, index arithmetic; every vector it reads is an accumulator or
+defined in the body; all vectors 512 bits of a type with split rows.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import IndexType, VectorType
+from xdsl.ir import Operation
+
+from loopopt.dialects import simd
+from loopopt.dialects.simd_targets import element_bits
+
+SPLIT_HALVES_ATTR = "loop.split_halves"
+"""Attribute of a fold's `loop.for` whose vector accumulators and lane-wise body the C printer
+keeps as two half-width registers (Zen 4 beyond the L2, vecloop.py)."""
+
+SPLIT_ARITH = (arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp)
+"""The lane-wise arithmetic a split body may hold. Not multiplies: sum of squares split ran
+0.96-1.00x on Zen 4 at 16 Mi (i32 0.96-0.97x), sum 1.04-1.09x (results/amd-zen4/analysis.md)."""
+
+SPLIT_ELEMENTS = ("f32", "f64", "i32", "i64")
+"""Element types with half_lo / half_hi / join_halves rows (targets/isa_avx512.py)."""
+
+SPLIT_BITS = 512
+"""The vector size a split loop's vectors have (two 256-bit halves)."""
+
+
+def _vector_problem(t: VectorType) -> str | None:
+    elt = str(t.element_type)
+    if elt not in SPLIT_ELEMENTS:
+        return f"a {t} (split rows exist for {', '.join(SPLIT_ELEMENTS)})"
+    if t.get_shape()[0] * element_bits(t.element_type) != SPLIT_BITS:
+        return f"a {t} (not {SPLIT_BITS} bits)"
+    return None
+
+
+def split_problem(op: Operation) -> str | None:
+    """Why the loop `op` (a `loop.for`) cannot run split into halves, or None when it can."""
+    block = op.regions[0].block
+    accs = block.args[1:]
+    if not accs:
+        return "a loop without accumulators"
+    shape = None
+    for a in accs:
+        if not isinstance(a.type, VectorType):
+            return f"a scalar accumulator ({a.type})"
+        if (why := _vector_problem(a.type)) is not None:
+            return f"an accumulator of {why}"
+        shape = shape or a.type.get_shape()
+        if a.type.get_shape() != shape:
+            return "accumulators of different lane counts"
+    inside = set(block.args)
+    body = list(block.ops)[:-1]  # the terminator (loop.yield) passes the values on
+    for o in body:
+        vectors = [v for v in (*o.operands, *o.results) if isinstance(v.type, VectorType)]
+        if not vectors:
+            if isinstance(o, arith.ConstantOp | arith.AddiOp | arith.SubiOp) and all(
+                isinstance(r.type, IndexType) for r in o.results
+            ):
+                inside.update(o.results)
+                continue  # index arithmetic: printed once, both halves read it
+            return f"'{o.name}' on scalars (only index arithmetic)"
+        if not isinstance(o, (simd.LoadOp, arith.ConstantOp, *SPLIT_ARITH)):
+            return f"'{o.name}' (lane-wise {', '.join(c.name for c in SPLIT_ARITH)}, simd.load, constants only)"
+        for v in vectors:
+            if (why := _vector_problem(v.type)) is not None:
+                return f"'{o.name}' on {why}"
+            if v.type.get_shape() != shape:
+                return f"'{o.name}' on {v.type} next to accumulators of {shape[0]} lanes"
+        if any(isinstance(v.type, VectorType) and v not in inside for v in o.operands):
+            return f"'{o.name}' reading a vector defined outside the loop"
+        inside.update(o.results)
+    if any(isinstance(v.type, VectorType) and v not in inside for v in block.last_op.operands):
+        return "a loop.yield of a vector defined outside the loop"
+    return None
