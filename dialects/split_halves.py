@@ -9,15 +9,15 @@ of the rule drifted apart.
 
 The printer prints each body op twice through the half-width ISA's rows (the high copy's loads
 half a register on), so the body must be lane-wise on the loop's own vectors: contiguous loads,
-the arithmetic below, constants, index arithmetic; every vector it reads is an accumulator or
-defined in the body; all vectors 512 bits of a type with split rows.
+the arithmetic below, constants, index arithmetic; all vectors 512 bits of a type with split
+rows. A vector defined before the loop (a splat of a scalar) is split once before it.
 """
 
 from __future__ import annotations
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType, VectorType
-from xdsl.ir import Operation
+from xdsl.ir import Operation, SSAValue
 
 from loopopt.dialects import simd
 from loopopt.dialects.simd_targets import element_bits
@@ -26,9 +26,10 @@ SPLIT_HALVES_ATTR = "loop.split_halves"
 """Attribute of a fold's `loop.for` whose vector accumulators and lane-wise body the C printer
 keeps as two half-width registers (Zen 4 beyond the L2, vecloop.py)."""
 
-SPLIT_ARITH = (arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp)
-"""The lane-wise arithmetic a split body may hold. Not multiplies: sum of squares split ran
-0.96-1.00x on Zen 4 at 16 Mi (i32 0.96-0.97x), sum 1.04-1.09x (results/amd-zen4/analysis.md)."""
+SPLIT_ARITH = (arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp, math.FmaOp, simd.FmaOp)
+"""The lane-wise arithmetic a split body may hold: on Zen 4 at 16 Mi a split sum ran 1.04-1.09x,
+a split sum of squares (fma; i32 mullo + add) 1.02-1.06x (results/amd-zen4/analysis.md,
+Sessions 20-21). math.fma in the loop body becomes simd.fma."""
 
 SPLIT_ELEMENTS = ("f32", "f64", "i32", "i64")
 """Element types with half_lo / half_hi / join_halves rows (targets/isa_avx512.py)."""
@@ -79,9 +80,22 @@ def split_problem(op: Operation) -> str | None:
                 return f"'{o.name}' on {why}"
             if v.type.get_shape() != shape:
                 return f"'{o.name}' on {v.type} next to accumulators of {shape[0]} lanes"
-        if any(isinstance(v.type, VectorType) and v not in inside for v in o.operands):
-            return f"'{o.name}' reading a vector defined outside the loop"
         inside.update(o.results)
-    if any(isinstance(v.type, VectorType) and v not in inside for v in block.last_op.operands):
-        return "a loop.yield of a vector defined outside the loop"
+    for v in block.last_op.operands:
+        if isinstance(v.type, VectorType) and (why := _vector_problem(v.type)) is not None:
+            return f"a loop.yield of {why}"
     return None
+
+
+def outside_vectors(op: Operation) -> list[SSAValue]:
+    """The vectors defined before the loop that its body reads, in first-use order: the printer
+    splits each once before the loop, as the accumulators' inits."""
+    block = op.regions[0].block
+    inside = set(block.args)
+    found: dict[SSAValue, None] = {}
+    for o in block.ops:
+        for v in o.operands:
+            if isinstance(v.type, VectorType) and v not in inside:
+                found.setdefault(v)
+        inside.update(o.results)
+    return list(found)

@@ -6,7 +6,8 @@ makes a C `for` safe for any int64 bounds and step.
 
 A `loop.for` marked `loop.split_halves` (a fold beyond the L2 on Zen 4) on an ISA with a
 half-width table (`HALF_ISA`) keeps each vector accumulator as two half-width C variables:
-split before the loop (`half_lo`/`half_hi` rows), each body op printed twice through the
+split before the loop (`half_lo`/`half_hi` rows; so is each vector from before the loop the
+body reads, e.g. a splat), each body op printed twice through the
 half-width table (the high copy's loads `half_offset` lanes on), joined after (`join_halves`).
 Every lane is added as before, so the result is the same bit for bit. Which bodies split is
 dialects/split_halves.py's one test: the `loop.for` verifier rejects a marked loop it refuses,
@@ -25,7 +26,7 @@ from xdsl.ir import Operation
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
-from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, split_problem
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_problem
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
 
@@ -188,6 +189,14 @@ class LoopStatements(FunctionCore):
             for key, name in zip(("half_lo", "half_hi"), pair):
                 self.line(f"{ctype} " + self._split_row(key, elt, op).format(dst=name, a=self.e(acc.init)))
             halves.append(pair)
+        outside = []  # vectors from before the loop (splats): split once here
+        for v in outside_vectors(op):
+            ctype, elt = half.c_vector_type(*self._elt_lanes(v.type)), self.row_key(v.type)[1]
+            hint = v.name_hint or "v"
+            pair = (self.fresh(f"{hint}_lo"), self.fresh(f"{hint}_hi"))
+            for key, name in zip(("half_lo", "half_hi"), pair):
+                self.line(f"{ctype} " + self._split_row(key, elt, op).format(dst=name, a=self.e(v)))
+            outside.append((v, pair))
         outer_names, outer_suffix = set(self.used_names), dict(self.next_suffix)
         outer_isa, outer_keys = self.isa, self.row_keys
         self.line(self._header(op) + " {")
@@ -196,9 +205,9 @@ class LoopStatements(FunctionCore):
         lanes = self._elt_lanes(op.accumulators[0].arg.type)[1] // 2
         outer_exprs = self.exprs
         exprs = [dict(outer_exprs), dict(outer_exprs)]
-        for acc, pair in zip(op.accumulators, halves, strict=True):
+        for value, pair in [*((acc.arg, p) for acc, p in zip(op.accumulators, halves, strict=True)), *outside]:
             for h in range(2):
-                exprs[h][acc.arg] = pair[h]
+                exprs[h][value] = pair[h]
         live = self._live_ops(op.body.block)
         try:
             # op by op, low half then high: the loads stay in address order (a body printed

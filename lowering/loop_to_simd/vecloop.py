@@ -449,8 +449,9 @@ rejects a marked loop that test refuses, so this cannot drift into C printed who
 def splits_halves(lowering: LoopLowering, options: VecOptions, width: int) -> bool:
     """Whether a fold may run its K-block iterations beyond the L2 with half-width accumulators
     (`split_fold_loop`): a CPU that loads in halves (Zen 4, 512-bit vectors), accumulators only
-    (no stores), and a body of contiguous loads and adds/subs of the loop's own element
-    width that reads nothing from outside (the C printer then prints it per half)."""
+    (no stores), and a body of contiguous loads and SPLIT_ARITH of the loop's own element
+    width (the C printer then prints it per half; a scalar from outside becomes a splat it
+    splits before the loop)."""
     op = lowering.source
     if not op.inits or lowering.widening or not options.cpu.half_load_bytes(options.target.vector_bits):
         return False
@@ -465,8 +466,8 @@ def splits_halves(lowering: LoopLowering, options: VecOptions, width: int) -> bo
                 return False
             if o.affine_indices[0].normalized()[0] != {op.var: 1}:
                 return False
-        elif not isinstance(o, loop.YieldOp) and any(v not in inside for v in o.operands):
-            return False
+        elif any(not (is_data_type(v.type) and element_bits(v.type) == bits) for v in o.operands if v not in inside):
+            return False  # a value from outside of another width (the loop's splats are its width)
         inside.update(o.results)
     return all(is_data_type(t) and element_bits(t) == bits for t in (a.arg.type for a in op.accumulators))
 

@@ -4,46 +4,47 @@
 // `loop.split_halves` on a loop the AVX-512 printer cannot split into 256-bit halves is a
 // verifier error (dialects/split_halves.py, the one test the lowering's marking, the verifier
 // and the printer share): never C printed whole behind the marking's back. Hand-written IR;
-// the lowering marks only adds/subs of contiguous loads (split_folds.mlir).
+// the lowering marks folds of contiguous loads and that arithmetic (split_folds.mlir).
 
-func.func @mul(%x: !loop.buf<f32>, %lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
+func.func @div(%x: !loop.buf<f32>, %lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
   %c16 = arith.constant 16 : index
   %s = loop.for %i in range(%lo, %hi, %c16) accs(%acc = %z : vector<16xf32> add reassoc) attributes {loop.split_halves} {
     %e = simd.load %x[%i] : !loop.buf<f32> -> vector<16xf32>
-    %m = arith.mulf %e, %e : vector<16xf32>
+    %m = arith.divf %e, %e : vector<16xf32>
     %t = arith.addf %acc, %m : vector<16xf32>
     loop.yield %t : vector<16xf32>
   }
   func.return %s : vector<16xf32>
 }
-// CHECK: loop.split_halves loop cannot be split into halves: 'arith.mulf' (lane-wise arith.addf, arith.addi, arith.subf, arith.subi, simd.load, constants only)
-// LOC: split_halves_invalid.mlir:11:3: error: loop.split_halves loop cannot be split into halves: 'arith.mulf'
+// CHECK: loop.split_halves loop cannot be split into halves: 'arith.divf' (lane-wise arith.addf, arith.addi, arith.subf, arith.subi, arith.mulf, arith.muli, math.fma, simd.fma, simd.load, constants only)
+// LOC: split_halves_invalid.mlir:11:3: error: loop.split_halves loop cannot be split into halves: 'arith.divf'
 // LOC-NOT: Traceback
 
 // -----
 
-func.func @outside(%x: !loop.buf<f32>, %lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
+func.func @mask(%x: !loop.buf<f32>, %lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
   %c16 = arith.constant 16 : index
   %s = loop.for %i in range(%lo, %hi, %c16) accs(%acc = %z : vector<16xf32> add reassoc) attributes {loop.split_halves} {
     %e = simd.load %x[%i] : !loop.buf<f32> -> vector<16xf32>
-    %a = arith.addf %e, %z : vector<16xf32>
-    %t = arith.addf %acc, %a : vector<16xf32>
+    %p = arith.cmpf ogt, %e, %z : vector<16xf32>
+    %t = arith.addf %acc, %e : vector<16xf32>
     loop.yield %t : vector<16xf32>
   }
   func.return %s : vector<16xf32>
 }
-// CHECK: loop.split_halves loop cannot be split into halves: 'arith.addf' reading a vector defined outside the loop
+// CHECK: loop.split_halves loop cannot be split into halves: 'arith.cmpf'
 
 // -----
 
-func.func @yield_outside(%lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
+func.func @lanes(%x: !loop.buf<f64>, %lo: index, %hi: index, %z: vector<16xf32>) -> vector<16xf32> {
   %c16 = arith.constant 16 : index
   %s = loop.for %i in range(%lo, %hi, %c16) accs(%acc = %z : vector<16xf32> add reassoc) attributes {loop.split_halves} {
-    loop.yield %z : vector<16xf32>
+    %e = simd.load %x[%i] : !loop.buf<f64> -> vector<8xf64>
+    loop.yield %acc : vector<16xf32>
   }
   func.return %s : vector<16xf32>
 }
-// CHECK: loop.split_halves loop cannot be split into halves: a loop.yield of a vector defined outside the loop
+// CHECK: loop.split_halves loop cannot be split into halves: 'simd.load' on vector<8xf64> next to accumulators of 16 lanes
 
 // -----
 

@@ -125,7 +125,31 @@ def test_maps_are_exact_on_both_sides_of_the_cache_limits(isa, cpu):
             np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
 
 
-FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text()
+FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text() + """
+func.func @ax_sum_f32(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
+  %zero = arith.constant 0.0 : f32
+  %m = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32):
+    %p = arith.mulf %a, %e : f32
+    df.yield %p : f32
+  }
+  %s = df.reduce add(%m, %zero) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+
+func.func @ax_sum_i32(%x: !df.array<i32, [i]>, %a: i32) -> i32 {
+  %zero = arith.constant 0 : i32
+  %m = df.map %x : !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%e: i32):
+    %p = arith.muli %a, %e : i32
+    %q = arith.subi %p, %e : i32
+    df.yield %q : i32
+  }
+  %s = df.reduce add(%m, %zero) over [i] : !df.array<i32, [i]> -> i32
+  func.return %s : i32
+}
+"""
+"""sum, sum of squares (fma; i32 mullo) and a*x (a splat from outside, split before the loop)."""
 FOLD_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 1000, 262080, 262143, 262144, 262145, 262207, 262208, 262209, 262271,
               262273, 300007)  # fmt: skip
 """Around the L2 limit of a Zen 4 fold with split accumulators (1 MiB over 4 bytes: 262144 trips;
@@ -133,30 +157,61 @@ beyond it whole 64-lane iterations run split, then a remainder block, then a mas
 
 
 @functools.cache
-def _fold_lib(cpu: str):
-    return loopopt.compile(FOLDS, target="avx512", pipeline=f"loop-pipeline{{target=avx512 cpu={cpu}}}")
+def _fold_lib(cpu: str, isa: str = "avx512"):
+    return loopopt.compile(FOLDS, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
+
+
+def _fold_args(rng, n: int):
+    x = rng.random(n, dtype=np.float32) * 2 - 0.5  # not exactly summable: the order shows
+    xi = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32)
+    a, ai = np.float32(0.75), np.int32(-7)
+    return x, xi, (("sum_f32", [x]), ("sumsq_f32", [x]), ("ax_sum_f32", [x, a]),
+                   ("sum_i32", [xi]), ("sumsq_i32", [xi]), ("ax_sum_i32", [xi, ai]))  # fmt: skip
+
+
+@pytest.mark.parametrize(("isa", "cpu"), [c for c in _cases(("sse2", "avx2", "avx512")) if c.values[1] in ("zen4", "generic")])
+def test_folds_match_numpy_on_both_sides_of_the_l2(isa, cpu):
+    """Every fold the Zen 4 split touches, against numpy on every ISA (integers exact, with
+    wrap-around; floats to a sum's rounding) at sizes straddling 262,144 and offsets 0 and 1."""
+    why = isa_unavailable(isa)
+    if why:
+        pytest.skip(why)
+    lib = _fold_lib(cpu, isa)
+    rng = np.random.default_rng(29)
+    for n in FOLD_SIZES:
+        x, xi, calls = _fold_args(rng, n)
+        x64, xi64 = x.astype(np.float64), xi.astype(np.int64)
+        want = {"sum_f32": x64.sum(), "sumsq_f32": (x64 * x64).sum(), "ax_sum_f32": (0.75 * x64).sum(),
+                "sum_i32": xi64.sum(), "sumsq_i32": (xi64 * xi64).sum(), "ax_sum_i32": (-8 * xi64).sum()}  # fmt: skip
+        for offset in (0, 1):
+            for name, args in calls:
+                (got,) = run_compiled(lib, name, args, offset)
+                if name.endswith("i32"):
+                    assert int(got) == np.int64(want[name]).astype(np.int32), f"{name} n={n} offset={offset}"
+                else:
+                    np.testing.assert_allclose(got, want[name], rtol=1e-5, atol=1e-3, err_msg=f"{name} n={n} offset={offset}")
 
 
 @pytest.mark.isa("avx512")
 def test_split_folds_are_bit_identical_to_whole_ones():
     """Zen 4's split fold loop (256-bit halves of its accumulators, targets/c_print_loops.py) adds
     every lane as the whole loop does: the sums equal sapphirerapids' (the same K-block loop, masked
-    tail and merge without the split) to the last bit, on both sides of the limit (sumsq, not
-    split, must match too)."""
+    tail and merge without the split) to the last bit, on both sides of the limit: sums, sums of
+    squares (fma, mullo) and a*x with the splat of a split before the loop."""
     why = isa_unavailable("avx512")
     if why:
         pytest.skip(why)
     c = emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4}").c_source
     assert "_mm512_extractf32x8_ps" in c and "_mm512_extracti32x8_epi32" in c
+    assert "_mm256_fmadd_ps" in c and "_mm256_mullo_epi32" in c and "__m256i v_lo" in c  # sumsq, a splat split
     split, whole = _fold_lib("zen4"), _fold_lib("sapphirerapids")
     rng = np.random.default_rng(23)
     for n in FOLD_SIZES:
-        x = rng.random(n, dtype=np.float32) * 2 - 0.5  # not exactly summable: the order shows
-        xi = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32)
+        x, xi, calls = _fold_args(rng, n)
         for offset in (0, 1):
-            for name, arg in (("sum_f32", x), ("sumsq_f32", x), ("sum_i32", xi), ("sumsq_i32", xi)):
-                (got,) = run_compiled(split, name, [arg], offset)
-                (want,) = run_compiled(whole, name, [arg], offset)
+            for name, args in calls:
+                (got,) = run_compiled(split, name, args, offset)
+                (want,) = run_compiled(whole, name, args, offset)
                 assert np.asarray(got).tobytes() == np.asarray(want).tobytes(), f"{name} n={n} offset={offset}: {got!r} vs {want!r}"
             (s,) = run_compiled(split, "sum_f32", [x], offset)
             np.testing.assert_allclose(s, np.sum(x.astype(np.float64)), rtol=1e-4, atol=1e-3, err_msg=f"n={n}")

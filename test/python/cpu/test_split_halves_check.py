@@ -31,9 +31,9 @@ def _for(module) -> loop.ForOp:
 
 
 def test_printer_refuses_what_the_verifier_refuses():
-    bad = parse(MUL.replace("OP", "mulf"))  # parsed, not verified
+    bad = parse(MUL.replace("OP", "divf"))  # parsed, not verified
     assert split_problem(_for(bad)) is not None
-    with pytest.raises(LoopoptDiagnostic, match="cannot be split into halves: 'arith.mulf'"):
+    with pytest.raises(LoopoptDiagnostic, match="cannot be split into halves: 'arith.divf'"):
         emit_c(bad, target="avx512")
 
 
