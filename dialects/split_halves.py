@@ -26,10 +26,12 @@ SPLIT_HALVES_ATTR = "loop.split_halves"
 """Attribute of a fold's `loop.for` whose vector accumulators and lane-wise body the C printer
 keeps as two half-width registers (Zen 4 beyond the L2, vecloop.py)."""
 
-SPLIT_ARITH = (arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp, math.FmaOp, simd.FmaOp)
+SPLIT_ARITH = (arith.AddfOp, arith.AddiOp, arith.SubfOp, arith.SubiOp, arith.MulfOp, arith.MuliOp, math.FmaOp, simd.FmaOp,
+               simd.MaxOp, simd.MinOp)
 """The lane-wise arithmetic a split body may hold: on Zen 4 at 16 Mi a split sum ran 1.04-1.09x,
 a split sum of squares (fma; i32 mullo + add) 1.02-1.06x (results/amd-zen4/analysis.md,
-Sessions 20-21). math.fma in the loop body becomes simd.fma."""
+Sessions 20-21). math.fma in the loop body becomes simd.fma; simd.max is a filtered sum's
+`select(x > 0, x, 0)` (loop_to_simd/predloop.py `split_pred_loop`)."""
 
 SPLIT_ELEMENTS = ("f32", "f64", "i32", "i64")
 """Element types with half_lo / half_hi / join_halves rows (targets/isa_avx512.py)."""

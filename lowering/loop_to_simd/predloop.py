@@ -39,9 +39,11 @@ from dataclasses import dataclass
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float32Type, Float64Type, IndexType, UnitAttr, VectorType, i1
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker
+from xdsl.rewriter import Rewriter
 
 from loopopt.dialects import loop, simd
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, split_problem
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind
 from loopopt.lowering.loop_to_simd.accum import accumulator_start, carried_kind, combine_tree, finish, lane_start, reduce_lanes
 from loopopt.lowering.loop_to_simd.lanes import (
@@ -56,8 +58,9 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
-from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, interleave_factor, lower_transactionally, tail_kind
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, beyond_l2, interleave_factor, lower_transactionally, tail_kind
 from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand
+from loopopt.passes.select_minmax import SelectOfCompareToMinMax
 
 MASK_FORM_ATTR = "loop.mask_form"
 """Discardable attribute on the lowered loops: the MaskForm they were lowered with."""
@@ -249,10 +252,14 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         pre(m)
         return list(m.res)
 
+    state = [*inits * k, *([zero] if plan.cursor else [])]
+    if not (plan.cursor or full or scans or in_order):
+        br, state = split_pred_loop(lowering, br, options, width, k, state, loop_of)
+
     # main loop: K blocks per iteration, K accumulator copies, one cursor; with appends only the
     # blocks whose full stores stay in bounds (all of them when the capacity is >= the trip count)
     done, main_end = br.full_blocks(width * k, cap)
-    state = loop_of(br.lo, main_end, k, [*inits * k, *([zero] if plan.cursor else [])])
+    state = loop_of(br.lo, main_end, k, state)
     stop = main_end
     if k > 1:  # the remaining whole blocks, one per iteration
         done, stop = br.full_blocks(width, cap)
@@ -276,6 +283,36 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     count = state[n] if plan.cursor else zero
     count.name_hint = op.count.name_hint
     rewriter.replace(op, [], [count, *results])
+
+
+def split_pred_loop(lowering: LoopLowering, br: BlockRange, options: VecOptions, width: int, k: int,
+                    state: list[SSAValue], loop_of) -> tuple[BlockRange, list[SSAValue]]:  # fmt: skip
+    """A filtered fold beyond the L2 on Zen 4: its whole K-block iterations first as a loop marked
+    `loop.split_halves` (vecloop.split_fold_loop) when, with its integer `select(x > 0, x, 0)`
+    as `max(x, 0)` (select_minmax, exact for integers), dialects/split_halves.py accepts the body;
+    else nothing is emitted. Returns the range left and the accumulators to continue."""
+    if not options.cpu.half_load_bytes(options.target.vector_bits):
+        return br, state
+    far = beyond_l2(lowering, br, options.cpu)
+    if far is False:
+        return br, state
+    whole = br.round_down(br.trips, width * k)
+    if not isinstance(far, bool):
+        whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
+    after = br.after(whole)
+    results = loop_of(br.lo, after.lo, k, state)
+    split = results[0].owner
+    assert isinstance(split, loop.ForOp)
+    minmax = SelectOfCompareToMinMax(options.target.name)
+    PatternRewriteWalker(minmax, apply_recursively=False, walk_regions_first=True).rewrite_region(split.body)
+    for o in reversed(list(split.body.block.ops)):  # the compares the max replaced
+        if isinstance(o, simd.CmpOp) and not o.results[0].uses:
+            Rewriter.erase_op(o)
+    if split_problem(split) is not None:
+        Rewriter.erase_op(split)  # the ordinary loops run it all (the index ops above are dead)
+        return br, state
+    split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
+    return after, results
 
 
 def _emit(block: Block, new: Operation, like: Operation) -> SSAValue:

@@ -125,7 +125,7 @@ def test_maps_are_exact_on_both_sides_of_the_cache_limits(isa, cpu):
             np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
 
 
-FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text() + """
+FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text() + (PROGRAMS / "filter_gt0_sum.mlir").read_text() + """
 func.func @ax_sum_f32(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
   %zero = arith.constant 0.0 : f32
   %m = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
@@ -149,7 +149,8 @@ func.func @ax_sum_i32(%x: !df.array<i32, [i]>, %a: i32) -> i32 {
   func.return %s : i32
 }
 """
-"""sum, sum of squares (fma; i32 mullo) and a*x (a splat from outside, split before the loop)."""
+"""sum, sum of squares (fma; i32 mullo), a*x (a splat from outside, split before the loop) and the
+filtered sum (i32: split as max(x, 0); f32: whole)."""
 FOLD_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 1000, 262080, 262143, 262144, 262145, 262207, 262208, 262209, 262271,
               262273, 300007)  # fmt: skip
 """Around the L2 limit of a Zen 4 fold with split accumulators (1 MiB over 4 bytes: 262144 trips;
@@ -165,8 +166,8 @@ def _fold_args(rng, n: int):
     x = rng.random(n, dtype=np.float32) * 2 - 0.5  # not exactly summable: the order shows
     xi = rng.integers(-(2**31), 2**31 - 1, n, dtype=np.int32)
     a, ai = np.float32(0.75), np.int32(-7)
-    return x, xi, (("sum_f32", [x]), ("sumsq_f32", [x]), ("ax_sum_f32", [x, a]),
-                   ("sum_i32", [xi]), ("sumsq_i32", [xi]), ("ax_sum_i32", [xi, ai]))  # fmt: skip
+    return x, xi, (("sum_f32", [x]), ("sumsq_f32", [x]), ("ax_sum_f32", [x, a]), ("filter_gt0_sum_f32", [x]),
+                   ("sum_i32", [xi]), ("sumsq_i32", [xi]), ("ax_sum_i32", [xi, ai]), ("filter_gt0_sum_i32", [xi]))  # fmt: skip
 
 
 @pytest.mark.parametrize(("isa", "cpu"), [c for c in _cases(("sse2", "avx2", "avx512")) if c.values[1] in ("zen4", "generic")])
@@ -182,7 +183,8 @@ def test_folds_match_numpy_on_both_sides_of_the_l2(isa, cpu):
         x, xi, calls = _fold_args(rng, n)
         x64, xi64 = x.astype(np.float64), xi.astype(np.int64)
         want = {"sum_f32": x64.sum(), "sumsq_f32": (x64 * x64).sum(), "ax_sum_f32": (0.75 * x64).sum(),
-                "sum_i32": xi64.sum(), "sumsq_i32": (xi64 * xi64).sum(), "ax_sum_i32": (-8 * xi64).sum()}  # fmt: skip
+                "sum_i32": xi64.sum(), "sumsq_i32": (xi64 * xi64).sum(), "ax_sum_i32": (-8 * xi64).sum(),
+                "filter_gt0_sum_f32": x64[x > 0].sum(), "filter_gt0_sum_i32": xi64[xi > 0].sum()}  # fmt: skip
         for offset in (0, 1):
             for name, args in calls:
                 (got,) = run_compiled(lib, name, args, offset)
@@ -197,13 +199,15 @@ def test_split_folds_are_bit_identical_to_whole_ones():
     """Zen 4's split fold loop (256-bit halves of its accumulators, targets/c_print_loops.py) adds
     every lane as the whole loop does: the sums equal sapphirerapids' (the same K-block loop, masked
     tail and merge without the split) to the last bit, on both sides of the limit: sums, sums of
-    squares (fma, mullo) and a*x with the splat of a split before the loop."""
+    squares (fma, mullo), a*x with the splat of a split before the loop, filtered sums."""
     why = isa_unavailable("avx512")
     if why:
         pytest.skip(why)
     c = emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4}").c_source
     assert "_mm512_extractf32x8_ps" in c and "_mm512_extracti32x8_epi32" in c
-    assert "_mm256_fmadd_ps" in c and "_mm256_mullo_epi32" in c and "__m256i v_lo" in c  # sumsq, a splat split
+    assert "_mm256_fmadd_ps" in c and "__m256 v_lo" in c and "__m256i v_lo" in c  # sumsq, a*x and a filter: splats split
+    assert "_mm256_mullo_epi32" not in c  # i32 multiplies stay whole (vecloop._SPLIT_OPS)
+    assert "_mm256_max_epi32" in c  # the filtered i32 sum
     split, whole = _fold_lib("zen4"), _fold_lib("sapphirerapids")
     rng = np.random.default_rng(23)
     for n in FOLD_SIZES:
