@@ -83,7 +83,9 @@ class Costs:
     """A map whose data exceeds the L2 runs faster loading each vector wider than the datapath
     as two datapath-wide loads (`simd.load halves`): true on Zen 4 (issue 11, measured for
     512-bit vectors: out = a*x + y 10-15% faster at 1 Mi elements, 6-9% at 16 Mi with
-    streaming stores; no gain in L1, where the extra insert costs ~10%), unknown (false) elsewhere."""
+    streaming stores; no gain in L1, where the extra insert costs ~10%), unknown (false) elsewhere.
+    Folds beyond the same limit keep 256-bit accumulators instead (`loop.split_halves`,
+    dialects/split_halves.py): sums, float sums of squares, filtered integer sums."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
