@@ -58,7 +58,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
-from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, beyond_l2, interleave_factor, lower_transactionally, tail_kind
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, after_far_blocks, beyond_l2, interleave_factor, lower_transactionally, tail_kind
 from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand
 from loopopt.passes.select_minmax import SelectOfCompareToMinMax
 
@@ -296,10 +296,7 @@ def split_pred_loop(lowering: LoopLowering, br: BlockRange, options: VecOptions,
     far = beyond_l2(lowering, br, options.cpu)
     if far is False:
         return br, state
-    whole = br.round_down(br.trips, width * k)
-    if not isinstance(far, bool):
-        whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
-    after = br.after(whole)
+    after = after_far_blocks(lowering, br, width, k, far)
     results = loop_of(br.lo, after.lo, k, state)
     split = results[0].owner
     assert isinstance(split, loop.ForOp)

@@ -411,12 +411,18 @@ def half_load_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, f
     """When `far` (beyond_l2) holds, the whole K-block iterations of a map as a loop whose loads
     go in halves; returns the range left to the ordinary loops (all of it otherwise: a select on
     the trip count, no branch, as emit_streaming)."""
+    after = after_far_blocks(lowering, br, width, k, far)
+    map_block_loop(lowering, br, after.lo, width, k, half_loads=True)
+    return after
+
+
+def after_far_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue) -> BlockRange:
+    """The range after the whole K-block iterations when `far` (beyond_l2) holds, else all of
+    `br` (a select on the trip count, no branch, as emit_streaming)."""
     whole = br.round_down(br.trips, width * k)
     if not isinstance(far, bool):
         whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
-    after = br.after(whole)
-    map_block_loop(lowering, br, after.lo, width, k, half_loads=True)
-    return after
+    return br.after(whole)
 
 
 def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, width: int, k: int,
@@ -482,10 +488,7 @@ def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, 
     in the same order, bit for bit as the whole loop. On Zen 4 a sum of 16 Mi f32 ran 4-8%
     faster so (results/amd-zen4/fold_widths.c; loopopt's own C 4-9%). Returns the range left and the accumulators
     the ordinary loops continue (a select on the trip count, no branch, as half_load_loop)."""
-    whole = br.round_down(br.trips, width * k)
-    if not isinstance(far, bool):
-        whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
-    after = br.after(whole)
+    after = after_far_blocks(lowering, br, width, k, far)
     split = fold_block_loop(lowering, br, after.lo, width, k, inits, vtypes, kinds)
     split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
     return after, list(split.res)

@@ -7,6 +7,8 @@
 # Run from the repo root with the venv: sh results/amd-zen4/fold_gap/build.sh && \
 #   /tmp/fold_gap/harness sumsq_f32|sumsq_i32|gt0_i32 $((16<<20)) 61 [offset]
 # (interleaved, rotating order, medians of thread CPU time; results: analysis.md "Session 21").
+# runs-2026-11-27.txt: sp512_sumsq_i32 there is the split i32 loop, built before integer
+# multiplies were left whole; built today it is the whole loop (= lo512_sumsq_i32).
 set -e
 D=/tmp/fold_gap; H=$(dirname "$0"); mkdir -p $D
 cat tools/bench/programs/sum.mlir tools/bench/programs/sumsq.mlir tools/bench/programs/filter_gt0_sum.mlir > $D/folds.mlir
