@@ -34,7 +34,9 @@ from xdsl.ir import Attribute
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.lowering import abi
+from loopopt.passes.derive_filter_count import count_kernels
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
+from loopopt.targets.c_filter_blocks import block_driver
 from loopopt.targets.c_printer import CALL_DIM_PARAM
 
 PREAMBLE = r"""#include <stdlib.h>
@@ -45,12 +47,14 @@ PREAMBLE = r"""#include <stdlib.h>
 #define LO_OMP(directive) _Pragma(directive)
 static int lo_par_max_threads(void) { return omp_get_max_threads(); }
 static int lo_par_thread_num(void) { return omp_get_thread_num(); }
+static inline int lo_par_team(void) { return omp_get_num_threads(); }
 static int lo_par_in_parallel(void) { return omp_in_parallel(); }
 static void lo_par_yield(void) { sched_yield(); }
 #else /* built without -fopenmp: the chunks run in order on the calling thread */
 #define LO_OMP(directive)
 static int lo_par_max_threads(void) { return 1; }
 static int lo_par_thread_num(void) { return 0; }
+static inline int lo_par_team(void) { return 1; }
 static int lo_par_in_parallel(void) { return 0; }
 static void lo_par_yield(void) {}
 #endif
@@ -130,6 +134,12 @@ static void lo_par_copy(void *dst, const void *src, size_t bytes, _Bool stream)
    is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
    parked between chunks takes the following chunks, each with its place known. */
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
+/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after). */
+static inline void lo_par_prefetch(const void *p, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i += 64)
+        __builtin_prefetch((const char *)p + i, 0, 2);
+}
 """
 
 _UNSIGNED = {"int8_t": "uint8_t", "int16_t": "uint16_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
@@ -434,10 +444,27 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     return "\n".join(out) + "\n"
 
 
+def _blocks(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str) -> str:
+    names = [_param_name(p) for p in params]
+    taken = set(names)
+
+    def local(base: str) -> str:
+        n, k = base, 1
+        while n in taken:
+            n, k = f"{base}_{k}", k + 1
+        taken.add(n)
+        return n
+
+    return block_driver(f, plan, ret, params, count_fn, local, names, [_param_type(p) for p in params])
+
+
 def parallelize(module: ModuleOp, code: str) -> str:
     """`code` (the printed module) with each `loop.parallel` kernel split into its serial
-    chunk function and an OpenMP driver; unchanged when no kernel is parallel."""
+    chunk function and an OpenMP driver; unchanged when no kernel is parallel. A filter planned
+    in super-blocks whose counting kernel the module holds (derive-filter-count) gets the
+    super-block driver (targets/c_filter_blocks.py), every other kernel the driver below."""
     drivers: list[str] = []
+    counters = count_kernels(module)
     for f in module.ops:
         if not isinstance(f, FuncOp) or f.is_declaration:
             continue
@@ -460,7 +487,11 @@ def parallelize(module: ModuleOp, code: str) -> str:
             params = params[:-1]
         head = f"static {ret} {name}__chunk({m.group('params')})\n{{"
         code = code[: m.start()] + head + code[m.end() : end] + code[end:]
-        drivers.append(_driver(f, plan, ret, params, whole))
+        counter = counters.get(name)
+        if plan.block and counter is not None and not whole:
+            drivers.append(_blocks(f, plan, ret, params, counter.sym_name.data))
+        else:
+            drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))
