@@ -37,6 +37,12 @@ PIECE_BYTES = 16384
 issued before each call): the hand driver's 4096 f32 (tools/bench/threads_filter_hand.c)."""
 
 
+PARTS_PER_THREAD = 4
+"""Below `block` x threads x this many elements the parts shrink so that each thread still has
+this many (the last part's imbalance and the first count, which nothing overlaps, stay small
+in cache-sized calls)."""
+
+
 def piece_elements(input_bytes_per_element: int) -> int:
     return max(ALIGN, PIECE_BYTES // max(input_bytes_per_element, 1) // ALIGN * ALIGN)
 
@@ -91,7 +97,10 @@ def block_driver(
     w(f"        {serial}")
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
-    w(f"    const int64_t {cs} = {plan.block};")
+    # parts of `block`, smaller when n gives each thread fewer than PARTS_PER_THREAD (the
+    # counts are exact, so the part size never changes the output)
+    few = f"{n} / ({PARTS_PER_THREAD} * (int64_t){t})"
+    w(f"    const int64_t {cs} = {few} < {plan.block} ? ({few} + {ALIGN - 1}) / {ALIGN} * {ALIGN} : {plan.block};")
     w(f"    const int64_t {nch} = ({n} - 1) / {cs} + 1;")
     w(f"    if ({t} < 2 || {nch} < 2) {{")
     w("        lo_par_end();")

@@ -42,7 +42,7 @@
 // CHECK-LABEL: int64_t keep(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
 // CHECK:         if (lo_n < 65536 || out_len < lo_n) {
 // CHECK-NEXT:      return keep__chunk(x, x_len, a, out, out_len);
-// CHECK:         const int64_t lo_cs = 524288;
+// CHECK:         const int64_t lo_cs = lo_n / (4 * (int64_t)lo_t) < 524288 ? (lo_n / (4 * (int64_t)lo_t) + 63) / 64 * 64 : 524288;
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
 // CHECK:         int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
 // CHECK-NOT:     lo_stage

@@ -86,7 +86,9 @@ THREADS = (1, 2, 3, 4)
 
 def sizes(block: int) -> list[int]:
     b = block
-    out = [0, 1, 127, 128, 129, b - 1, b, b + 1, 2 * b - 1, 2 * b + 1, 3 * b + 17, 7 * b + 5, 1009]
+    # below block x threads x 4 the parts shrink (c_filter_blocks.PARTS_PER_THREAD): 16 b + 3 has
+    # parts of b for every thread count
+    out = [0, 1, 127, 128, 129, b - 1, b, b + 1, 2 * b - 1, 2 * b + 1, 3 * b + 17, 7 * b + 5, 16 * b + 3, 1009]
     if b >= 4096:
         out += [2047, 2049, b + 2048, b + 4097, 2 * b + 16383, 5 * b + 16385]
     return sorted(set(out))
