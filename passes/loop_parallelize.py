@@ -183,7 +183,7 @@ class ParallelPlan:
     part); 0: chunks compacted into scratch and copied (targets/c_parallel.py)."""
     block_stream: bool = False
     """Super-blocks whose output reaches `stream_bytes` compact each piece into an L1 stage
-    and copy it with non-temporal stores (else in place, the default: measured faster)."""
+    and copy it with non-temporal stores (else, and below it, in place)."""
 
     def to_attr(self) -> DictionaryAttr:
         extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
@@ -584,9 +584,10 @@ class LoopParallelizePass(ModulePass):
     thread, counted first by a derived counting kernel (`derive-filter-count`); 0: chunks
     compacted into scratch and copied (the driver before session 21); -1: from the CPU's L2
     (`block_for`). A multiple of 64."""
-    filter_block_stream: bool = False
+    filter_block_stream: bool = True
     """Super-blocks write an output of at least stream_bytes through an L1 stage with
-    non-temporal copies (false: straight into the output, measured faster; docs/threads.md)."""
+    non-temporal copies; false: straight into the output at every size (faster when it runs
+    well, but seen 2-6x slower than one thread in some 16 Mi runs; docs/threads.md)."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 

@@ -203,6 +203,7 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
     "loop-pipeline": {
         "parallel": IntOption(-1, 1024),
         "filter_block": IntOption(0, 1 << 30, derived=-1),
+        "filter_block_stream": BoolOption(),
         "target": Choice(from_targets=True, what="target"),
         "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),
         "interleave": IntOption(0, MAX_INTERLEAVE),

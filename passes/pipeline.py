@@ -14,7 +14,7 @@ loop-unroll-jam{rows=R}      row loops whose inner loops reuse a load across row
                              product's B) step R rows, jammed (register blocking; not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads cpu stream_bytes filter_block}  only with parallel=N: mark kernels that split into
+loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
 convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
@@ -109,6 +109,8 @@ class LoopPipelinePass(ModulePass):
     filter_block: int = -1
     """loop-parallelize's filter_block: -1 from the CPU (super-blocks), 0 the scratch-and-copy
     filter driver, N a super-block part of N elements."""
+    filter_block_stream: bool = True
+    """loop-parallelize's filter_block_stream (false: super-blocks always compact in place)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
@@ -160,6 +162,8 @@ class LoopPipelinePass(ModulePass):
                 par["stream_bytes"] = self.stream_bytes  # filters' non-temporal copies, as maps
             if self.filter_block >= 0:
                 par["filter_block"] = self.filter_block
+            if not self.filter_block_stream:
+                par["filter_block_stream"] = False
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))

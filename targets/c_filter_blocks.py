@@ -17,10 +17,10 @@ Each part's input is read from memory once (by the prefetches and the count), th
 written once, in place, with no scratch and no copy; the places are sums of the same counts
 in the same order, so the output is the serial kernel's whatever the thread count or timing.
 No barrier: a thread waits only for the counts its next place needs (the threads may drift a
-part apart). With `block_stream` (loop-parallelize{filter_block_stream=true}) and an output
-of at least `stream_bytes` each piece is compacted into the thread's L1-sized stage and copied
-with non-temporal stores (`lo_par_copy`), as the scratch driver's copies are; in place was
-faster in every measurement (docs/threads.md), so it is off by default.
+part apart). With `block_stream` (loop-parallelize{filter_block_stream}, the default) and an
+output of at least `stream_bytes` (the CPU's streaming threshold, half the LLC, as for maps)
+each piece is compacted into the thread's L1-sized stage and copied with non-temporal stores
+(`lo_par_copy`), as the scratch driver's copies are; below it, straight to its place.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ still compiles: the pragmas are ignored and chunks run in order on the calling t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -196,14 +197,8 @@ def _param_type(p: str) -> str:
     return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
 
 
-def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: bool) -> str:
-    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
-    `whole` (the kernel reads `loop.call_dim`)."""
-    name = f.sym_name.data
-    chunk_fn = f"{name}__chunk"
-    args = abi.kernel_args(f)
-    results = list(f.function_type.outputs.data)
-    names = [_param_name(p) for p in params]
+def _namer(names: list[str]) -> Callable[[str], str]:
+    """Fresh C names for a driver's locals: `base`, else `base_1`, ... (not a parameter's)."""
     taken = set(names)
 
     def local(base: str) -> str:
@@ -213,6 +208,18 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         taken.add(n)
         return n
 
+    return local
+
+
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: bool) -> str:
+    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
+    `whole` (the kernel reads `loop.call_dim`)."""
+    name = f.sym_name.data
+    chunk_fn = f"{name}__chunk"
+    args = abi.kernel_args(f)
+    results = list(f.function_type.outputs.data)
+    names = [_param_name(p) for p in params]
+    local = _namer(names)
     n, t, cs, nch, c, lo, ln, ok = (local(s) for s in ("lo_n", "lo_t", "lo_cs", "lo_nch", "lo_c", "lo_lo", "lo_len", "lo_ok"))
     # Map ABI arguments to C parameters.
     pos = 0
@@ -446,16 +453,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
 
 def _blocks(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str) -> str:
     names = [_param_name(p) for p in params]
-    taken = set(names)
-
-    def local(base: str) -> str:
-        n, k = base, 1
-        while n in taken:
-            n, k = f"{base}_{k}", k + 1
-        taken.add(n)
-        return n
-
-    return block_driver(f, plan, ret, params, count_fn, local, names, [_param_type(p) for p in params])
+    return block_driver(f, plan, ret, params, count_fn, _namer(names), names, [_param_type(p) for p in params])
 
 
 def parallelize(module: ModuleOp, code: str) -> str:

@@ -4,10 +4,10 @@ scratch-and-copy one and one thread, interleaved in one process (docs/threads.md
         [--repeat 41] [--cpu native] [--kernels filter_scale,filter_i32]
 Compiles bench.threads' filter→map (`a*x` for x > 0, f32, half selected) and a plain i32
 filter three times for the best ISA and `--cpu`: `loop-pipeline{parallel=-1}` with the
-default plan (super-blocks compacted in place), with `filter_block_stream=true` (an output at
-the streaming threshold or more compacted through an L1 stage and written with non-temporal
-stores) and with `filter_block=0` (chunks into scratch + non-temporal copies, the driver
-before session 21). Each round calls 1 thread (the serial kernel) and the three
+default plan (super-blocks; an output at the streaming threshold or more compacted through an
+L1 stage and written with non-temporal stores, in place below), with
+`filter_block_stream=false` (super-blocks in place at every size) and with `filter_block=0`
+(chunks into scratch + non-temporal copies, the driver before session 21). Each round calls 1 thread (the serial kernel) and the three
 on 2 threads once, rotating the order; prints best and median ms per call, the 2 / 1 ratios,
 the CPU and the load average before and after; checks every variant's output once against
 numpy.
@@ -40,7 +40,7 @@ func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %pos : !df.array<i32, [k]>
 }
 """
-DRIVERS = {"blocks": "", "blocks staged NT": "filter_block_stream=true", "scratch+copy": "filter_block=0"}
+DRIVERS = {"blocks": "", "blocks in place": "filter_block_stream=false", "scratch+copy": "filter_block=0"}
 """variant -> extra loop-parallelize options"""
 
 

@@ -2,17 +2,18 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1}' | filecheck %s --check-prefix=GENERIC
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=0}' -t c | filecheck %s --check-prefix=OLD
-// RUN: loop-opt %s -p 'df-fuse,convert-df-to-loop,loop-vectorize,loop-parallelize{cpu=zen4 filter_block_stream=true},convert-loop-to-simd{target=avx512 fallback=true},derive-filter-count' -t c | filecheck %s --check-prefix=STREAM
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
 // Parallel filters whose only result is the count run in super-blocks (docs/threads.md):
 // loop-parallelize plans `block` (a thread's part: 2 L2s of input, passes/loop_parallelize.
 // block_for), derive-filter-count adds `<k>__count` (the kernel's simd IR with every
 // compress_store replaced by its mask's popcount), and the C driver counts a part, publishes
-// the count, then compacts the part straight to its place, the count left as its capacity.
+// the count, then compacts the part straight to its place, the count left as its capacity
+// (an output of the streaming threshold or more through an L1 stage and non-temporal copies).
 
 // The plan and the pipeline: zen4's 1 MiB L2 -> 512 Ki f32, the generic CPU's 512 KiB -> 256 Ki.
 // IR: loop.pipeline = "{{.*}}loop-parallelize{threads=0 cpu=zen4}{{.*}},derive-filter-count"
 // IR-LABEL: func.func @keep(
-// IR-SAME:    results = ["count"], scans = [], scan_kinds = [], stream_bytes = 16777216 : i64, block = 524288 : i64}
+// IR-SAME:    results = ["count"], scans = [], scan_kinds = [], stream_bytes = 16777216 : i64, block = 524288 : i64, block_stream = 1 : i64}
 // IR:         simd.compress_store
 // IR-LABEL: func.func private @keep__count(
 // IR-SAME:    -> index attributes {loop.count_of = "keep"} {
@@ -27,7 +28,7 @@
 // not a compress_store), so the scratch-and-copy driver. A filter feeding a reduction has
 // another result than the count: no block.
 // IR-LABEL: func.func @keep_i16(
-// IR-SAME:    block = 1048576 : i64}
+// IR-SAME:    block = 1048576 : i64, block_stream = 1 : i64}
 // IR-NOT:   @keep_i16__count
 // IR-LABEL: func.func @psum(
 // IR-NOT:     block
@@ -44,8 +45,10 @@
 // CHECK-NEXT:      return keep__chunk(x, x_len, a, out, out_len);
 // CHECK:         const int64_t lo_cs = lo_n / (4 * (int64_t)lo_t) < 524288 ? (lo_n / (4 * (int64_t)lo_t) + 63) / 64 * 64 : 524288;
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
-// CHECK:         int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
-// CHECK-NOT:     lo_stage
+// CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
+// CHECK-NEXT:    int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
+// CHECK-NEXT:    float *lo_stage_out = lo_stream ? malloc(sizeof(float) * (size_t)4096 * (size_t)lo_t) : NULL;
+// CHECK-NEXT:    const _Bool lo_ok = lo_cnt && (lo_stage_out || !lo_stream);
 // CHECK:         lo_cnt[lo_c] = -1;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
 // CHECK:           const int64_t lo_me = lo_par_thread_num(), lo_nt = lo_par_team();
@@ -57,7 +60,10 @@
 // CHECK:             int64_t lo_at = lo_base, lo_left = lo_par_peek(&lo_cnt[lo_c]);
 // CHECK-NEXT:        for (int64_t lo_j = 0; lo_j < lo_len; lo_j += 4096) {
 // CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 4096 ? lo_nlen - lo_j : 4096));
-// CHECK:               const int64_t lo_k = keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 4096, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// CHECK-NEXT:          if (lo_stream) {
+// CHECK-NEXT:            lo_par_copy(out + lo_at, lo_stage_out + lo_me * 4096, sizeof(float) * (size_t)lo_k, 1);
+// CHECK-NEXT:          }
 // CHECK-NEXT:          lo_at += lo_k;
 // CHECK-NEXT:          lo_left -= lo_k;
 // CHECK:             if (lo_nx < lo_nch)
@@ -73,13 +79,13 @@
 // OLD-LABEL: int64_t keep(
 // OLD:         lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs
 
-// filter_block_stream=true: an output of stream_bytes or more goes through an L1 stage, copied
-// with non-temporal stores.
-// STREAM-LABEL: int64_t keep(
-// STREAM:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
-// STREAM:         const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 4096, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
-// STREAM-NEXT:    if (lo_stream) {
-// STREAM-NEXT:      lo_par_copy(out + lo_at, lo_stage_out + lo_me * 4096, sizeof(float) * (size_t)lo_k, 1);
+// filter_block_stream=false: in place at every size, no stage.
+// INPLACE: loop-parallelize{threads=0 cpu=zen4 filter_block_stream=false}
+// INPLACE-LABEL: int64_t keep(
+// INPLACE-NOT:     lo_stage
+// INPLACE:         const int64_t lo_k = keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// INPLACE-NEXT:    lo_at += lo_k;
+// INPLACE-LABEL: int64_t keep_i16(
 
 func.func @keep(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]> {
   %zero = arith.constant 0.0 : f32
