@@ -6,7 +6,8 @@ and a derived counting kernel `<k>__count` (passes/derive_filter_count.py), `<k>
 ```
 parts of `block` elements: part c is thread (c mod team)'s, in increasing order
 each thread: cnt[me] = <k>__count(part me); publish
-  for its parts c:  place = cnt[0] + ... + cnt[c - 1]   (waits only for those counts)
+  for its parts c:  place = cnt[0] + ... + cnt[c - 1]   (waits only for those counts, briefly:
+                    one still missing then is counted here, its thread being parked)
                     compact part c piece by piece straight to out + place, capacity = the
                     count left in the part (no write past it: the next part's thread writes
                     there at the same time), prefetching the same piece of its next part
@@ -17,7 +18,10 @@ Each part's input is read from memory once (by the prefetches and the count), th
 written once, in place, with no scratch and no copy; the places are sums of the same counts
 in the same order, so the output is the serial kernel's whatever the thread count or timing.
 No barrier: a thread waits only for the counts its next place needs (the threads may drift a
-part apart). With `block_stream` (loop-parallelize{filter_block_stream}, the default) and an
+part apart), and only ~20 µs: a count still missing then — its thread parked by the OS, which
+under load happens for milliseconds — it computes itself (the count is a function of the
+input: whoever publishes it publishes the same value). So a parked thread finishes late, as in
+a map, but stalls nobody. With `block_stream` (loop-parallelize{filter_block_stream}, the default) and an
 output of at least `stream_bytes` (the CPU's streaming threshold, half the LLC, as for maps)
 each piece is compacted into the thread's L1-sized stage and copied with non-temporal stores
 (`lo_par_copy`), as the scratch driver's copies are; below it, straight to its place.
@@ -138,8 +142,18 @@ def block_driver(
     w(f"            lo_par_publish(&{cnt}[{c}], {whole});")
     w("        }")
     w(f"        for (; {c} < {nch}; {c} += {nt}) {{")
-    w(f"            while ({seen} < {c})")
-    w(f"                {base} += lo_par_wait(&{cnt}[{seen}++]);")
+    # a count its thread has not published after a brief spin (the thread is parked) is
+    # computed here (any thread gets the same count), so a parked thread never stalls the others
+    v, sl, sn = local("lo_v"), local("lo_slo"), local("lo_slen")
+    w(f"            for (; {seen} < {c}; {seen}++) {{")
+    w(f"                int64_t {v} = lo_par_wait_briefly(&{cnt}[{seen}]);")
+    w(f"                if ({v} < 0) {{")
+    w(f"                    const int64_t {sl} = {seen} * {cs}, {sn} = {n} - {sl} < {cs} ? {n} - {sl} : {cs};")
+    w(f"                    {v} = {call(count_fn, sl, sn, lambda a: (buf[a.index][0], sn))};")
+    w(f"                    lo_par_publish(&{cnt}[{seen}], {v});")
+    w("                }")
+    w(f"                {base} += {v};")
+    w("            }")
     w(f"            const int64_t {lo} = {c} * {cs};")
     w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
     w(f"            const int64_t {nx} = {c} + {nt};")

@@ -103,6 +103,19 @@ static int64_t lo_par_wait(const int64_t *at)
     return v;
 }
 static void lo_par_publish(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
+/* A super-block part's count, or -1 when it is still unpublished after ~20 µs of spinning (its
+   thread is parked or behind: the caller then counts the part itself). Tests build with
+   -DLO_PAR_COUNT_SPINS=0 to take that path whenever a count is late. */
+#ifndef LO_PAR_COUNT_SPINS
+#define LO_PAR_COUNT_SPINS 16384
+#endif
+static inline int64_t lo_par_wait_briefly(const int64_t *at)
+{
+    int64_t v;
+    for (unsigned spins = 0; (v = lo_par_peek(at)) < 0 && spins < LO_PAR_COUNT_SPINS; spins++)
+        ;
+    return v;
+}
 /* Copy a filter chunk's scratch to its place; `stream`: with non-temporal stores for the
    whole cache lines (an output past the streaming threshold would only evict the caches). */
 #ifdef __SSE2__

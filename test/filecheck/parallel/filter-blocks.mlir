@@ -54,9 +54,16 @@
 // CHECK:           const int64_t lo_me = lo_par_thread_num(), lo_nt = lo_par_team();
 // CHECK:           int64_t lo_c = lo_me, lo_base = 0, lo_seen = 0;
 // CHECK:             lo_par_publish(&lo_cnt[lo_c], keep__count(x + lo_c * lo_cs, lo_len, a, out, lo_len));
+// A count not published after a brief spin (its thread parked) is counted here.
 // CHECK:           for (; lo_c < lo_nch; lo_c += lo_nt) {
-// CHECK-NEXT:        while (lo_seen < lo_c)
-// CHECK-NEXT:          lo_base += lo_par_wait(&lo_cnt[lo_seen++]);
+// CHECK-NEXT:        for (; lo_seen < lo_c; lo_seen++) {
+// CHECK-NEXT:          int64_t lo_v = lo_par_wait_briefly(&lo_cnt[lo_seen]);
+// CHECK-NEXT:          if (lo_v < 0) {
+// CHECK-NEXT:            const int64_t lo_slo = lo_seen * lo_cs, lo_slen = lo_n - lo_slo < lo_cs ? lo_n - lo_slo : lo_cs;
+// CHECK-NEXT:            lo_v = keep__count(x + lo_slo, lo_slen, a, out, lo_slen);
+// CHECK-NEXT:            lo_par_publish(&lo_cnt[lo_seen], lo_v);
+// CHECK-NEXT:          }
+// CHECK-NEXT:          lo_base += lo_v;
 // CHECK:             int64_t lo_at = lo_base, lo_left = lo_par_peek(&lo_cnt[lo_c]);
 // CHECK-NEXT:        for (int64_t lo_j = 0; lo_j < lo_len; lo_j += 4096) {
 // CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 4096 ? lo_nlen - lo_j : 4096));

@@ -182,6 +182,23 @@ def test_super_blocks_many_calls_on_hundreds_of_parts(isa):
                 assert call(k, name, x).tobytes() == want.tobytes(), (isa, name, t)
 
 
+@pytest.mark.parametrize("isa", isa_params(("sse2", "avx512")))
+def test_counts_a_thread_has_not_published_are_counted_by_the_waiter(isa):
+    """Built with LO_PAR_COUNT_SPINS=0, a thread never waits for a count: one not yet published
+    (its thread parked, or only behind) it counts itself, as under load; same bits."""
+    k = loopopt_compile(BASE, target=isa, pipeline=pipeline(isa, -1, min_elements=0, filter_block=128),
+                        extra_cflags=["-DLO_PAR_COUNT_SPINS=0"])  # fmt: skip
+    rng = np.random.default_rng(17)
+    for name in ("scale_f64", "keep_i32", "keep_u8"):
+        for n in (129, 3 * 128 + 17, 16 * 128 + 3, 20011):
+            x = data(name, n, 128, rng)
+            want = reference(name, x)
+            for t in (2, 3, 4):
+                loopopt.set_num_threads(t)
+                for _ in range(3):
+                    assert call(k, name, x).tobytes() == want.tobytes(), (isa, name, n, t)
+
+
 @pytest.mark.parametrize("isa", isa_params(("avx512",)))
 def test_streamed_super_blocks_copy_each_piece_non_temporally(isa):
     """filter_block_stream=true: with an output past stream_bytes each piece goes through the
