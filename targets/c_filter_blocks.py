@@ -41,6 +41,12 @@ PIECE_BYTES = 16384
 issued before each call): the hand driver's 4096 f32 (tools/bench/threads_filter_hand.c)."""
 
 
+SCRATCH_BELOW_PARTS = 2
+"""Calls on fewer than this many parts of `block` elements (the data in the L2s and the L3)
+run the scratch-and-copy driver, emitted next to it as `<k>__copies`: there the compaction is
+compute-bound and a count pass costs more than the copies it saves (Zen 4, load 13.5, best of
+81: 256 Ki f32/i32 0.020-0.021 ms against 0.024; 1 Mi level within the noise; 2 Mi super-blocks
+0.15-0.17 against 0.14-0.44 ms; docs/threads.md)."""
 PARTS_PER_THREAD = 4
 """Below `block` x threads x this many elements the parts shrink so that each thread still has
 this many (the last part's imbalance and the first count, which nothing overlaps, stay small
@@ -99,6 +105,9 @@ def block_driver(
     w(f"    const int64_t {n} = {first};")
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial}")
+    w("    }")
+    w(f"    if ({n} < {SCRATCH_BELOW_PARTS * plan.block}) {{")
+    w(f"        return {name}__copies({', '.join(names)});")
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
     # parts of `block`, smaller when n gives each thread fewer than PARTS_PER_THREAD (the

@@ -500,7 +500,11 @@ def parallelize(module: ModuleOp, code: str) -> str:
         code = code[: m.start()] + head + code[m.end() : end] + code[end:]
         counter = counters.get(name)
         if plan.block and counter is not None and not whole:
-            drivers.append(_blocks(f, plan, ret, params, counter.sym_name.data))
+            if re.search(rf"\b{re.escape(name)}__copies\b", code):
+                raise LoopoptDiagnostic(f"@{name}: the name {name}__copies, which its parallel driver needs, is taken", f)
+            # below SCRATCH_BELOW_PARTS parts the scratch-and-copy driver, as `<k>__copies`
+            copies = _driver(f, plan, ret, params, whole).replace(f"{ret} {name}(", f"static {ret} {name}__copies(", 1)
+            drivers.append(copies + "\n" + _blocks(f, plan, ret, params, counter.sym_name.data))
         else:
             drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:

@@ -40,9 +40,15 @@
 // CHECK: static int64_t keep__count(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
 // CHECK-NOT: _mm512_storeu_ps
 // CHECK:     __builtin_popcount((unsigned)mask)
+// Below two parts the scratch-and-copy driver (compute-bound in cache), as a static function.
+// CHECK: static int64_t keep__copies(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
+// CHECK:         lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs
 // CHECK-LABEL: int64_t keep(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
 // CHECK:         if (lo_n < 65536 || out_len < lo_n) {
 // CHECK-NEXT:      return keep__chunk(x, x_len, a, out, out_len);
+// CHECK-NEXT:    }
+// CHECK-NEXT:    if (lo_n < 1048576) {
+// CHECK-NEXT:      return keep__copies(x, x_len, a, out, out_len);
 // CHECK:         const int64_t lo_cs = lo_n / (4 * (int64_t)lo_t) < 524288 ? (lo_n / (4 * (int64_t)lo_t) + 63) / 64 * 64 : 524288;
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
 // CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
