@@ -39,6 +39,7 @@ PASSES: dict[str, str] = {
     # lowering to the target vector dialect, and the default pipeline
     "convert-loop-to-simd": "loopopt.lowering.loop_to_simd.convert:ConvertLoopToSimdPass",
     "loop-pipeline": "loopopt.passes.pipeline:LoopPipelinePass",
+    "derive-filter-count": "loopopt.passes.derive_filter_count:DeriveFilterCountPass",
 }
 
 TARGETS: dict[str, str] = {

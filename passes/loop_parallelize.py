@@ -1,4 +1,4 @@
-"""`loop-parallelize{threads min_elements chunk cpu stream_bytes remarks}`: mark kernels whose outer axis splits
+"""`loop-parallelize{threads min_elements chunk cpu stream_bytes filter_block filter_block_stream remarks}`: mark kernels whose outer axis splits
 into chunks, so the C target runs them on several threads (docs/threads.md).
 
 A kernel is split along the axis of its buffers when a call on a chunk [lo, hi) of every
@@ -68,6 +68,12 @@ L2_SHARE = 4
 """A chunk's elements (one of every buffer) fill at most 1/L2_SHARE of the L2: a filter
 chunk's scratch stays cache-resident while the next chunk streams through."""
 MAX_CHUNK = 1 << 24
+BLOCK_L2S = 2
+"""A filter's super-block part (what one thread counts, then compacts from the caches) holds
+BLOCK_L2S L2s of input: the count brings it into the L2 and the L3, the compaction reads it back
+before the next part's prefetches evict it. Zen 4 (1 MiB L2, 32 MiB L3), 16 Mi f32, 2 threads,
+best of 150-200 (tools/bench/threads_filter_hand.c, load 15-22): parts of 1 / 2 / 4 MiB took
+2.23 / 1.89 / 2.00 ms."""
 ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
@@ -119,6 +125,15 @@ def element_bytes(t: Attribute) -> int:
     return max(1, bits // 8)
 
 
+def block_for(cpu: CpuModel, input_bytes_per_element: int) -> int:
+    """The elements of a filter's super-block part on `cpu` (BLOCK_L2S L2s of input), a power
+    of two; 0 (the scratch-and-copy driver) when nothing is read."""
+    if input_bytes_per_element <= 0:
+        return 0
+    part = BLOCK_L2S * cpu.caches.l2 // input_bytes_per_element
+    return min(max(1 << max(part.bit_length() - 1, 0), ALIGN), MAX_CHUNK)
+
+
 def sizes_for(cpu: CpuModel, bytes_per_element: int) -> tuple[int, int]:
     """(chunk, min_elements) for a kernel that moves `bytes_per_element` bytes (one element of
     each buffer) per element of its axis, on `cpu`.
@@ -161,8 +176,19 @@ class ParallelPlan:
     stream_bytes: int = 0
     """A filter output of at least this many bytes (its n elements) is copied from scratch with
     non-temporal stores (0: never): the CPU's streaming threshold, as for maps."""
+    block: int = 0
+    """A filter whose only result is its count runs in super-blocks of `block` elements per
+    thread (each thread counts its part with the derived `<k>__count`, the counts are
+    published, then it compacts the part straight to its place while prefetching its next
+    part); 0: chunks compacted into scratch and copied (targets/c_parallel.py)."""
+    block_stream: bool = False
+    """Super-blocks whose output reaches `stream_bytes` compact each piece into an L1 stage
+    and copy it with non-temporal stores (else, and below it, in place)."""
 
     def to_attr(self) -> DictionaryAttr:
+        extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
+        if self.block_stream:
+            extra["block_stream"] = IntegerAttr(1, 64)
         return DictionaryAttr(
             {
                 "axis": StringAttr(self.axis),
@@ -173,6 +199,7 @@ class ParallelPlan:
                 "scans": ArrayAttr([IntegerAttr(k, 64) for k in self.scans]),
                 "scan_kinds": ArrayAttr([StringAttr(k) for k in self.scan_kinds]),
                 "stream_bytes": IntegerAttr(self.stream_bytes, 64),
+                **extra,
             }
         )
 
@@ -193,7 +220,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    optional = {"stream_bytes"}
+    optional = {"stream_bytes", "block", "block_stream"}
     if not known <= set(d) <= known | optional:
         raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
@@ -212,6 +239,9 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     min_elements = integer("min_elements", 0, 1 << 62)
     threads = integer("threads", 0, MAX_THREADS)
     stream_bytes = integer("stream_bytes", 0, 1 << 62) if "stream_bytes" in d else 0
+    block = integer("block", 0, 1 << 40) if "block" in d else 0
+    if block % ALIGN:
+        raise _fail(f, f"block = {block} is not a multiple of {ALIGN}")
     results, scans = d["results"], d["scans"]
     if not isinstance(results, ArrayAttr) or not all(isinstance(r, StringAttr) and r.data in COMBINERS for r in results):
         raise _fail(f, f"results must list one of {', '.join(COMBINERS)} per result")
@@ -257,7 +287,12 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
             raise _fail(f, f"scans names argument #{k}, which is not an output buffer")
         if scan_args.count(k) > 1:
             raise _fail(f, f"scans names argument #{k} twice")
-    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes)
+    block_stream = bool(integer("block_stream", 0, 1)) if "block_stream" in d else False
+    if block_stream and not block:
+        raise _fail(f, "block_stream needs block")
+    if block and (combiners != ("count",) or scan_args):
+        raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans")
+    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block, block_stream)
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -300,9 +335,11 @@ def _depends_on(values: set[SSAValue], block_ops: list[Operation]) -> set[SSAVal
 
 
 class _Analysis:
-    def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int):
+    def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
+                 block_stream: bool = False):  # fmt: skip
         self.f = f
         self.chunk, self.min_elements, self.threads, self.stream_bytes = chunk, min_elements, threads, stream_bytes
+        self.block, self.block_stream = block, block_stream
 
     def run(self) -> ParallelPlan:
         f = self.f
@@ -398,9 +435,11 @@ class _Analysis:
                 if not (isinstance(o, loop.AppendOp) and o.parent_op() is writer):
                     raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is used by {o.name} outside its predloop", o)
         order = sorted(scans)
+        blocks = self.block if tuple(results) == ("count",) and not scans else 0
         return ParallelPlan(
             axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
-            tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0,
+            tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0, blocks,
+            self.block_stream and blocks > 0,
         )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
@@ -501,10 +540,11 @@ class _Analysis:
 
 
 def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_CPU, threads: int = 0,
-                cpu: CpuModel | None = None, stream_bytes: int = FROM_CPU) -> ParallelPlan:  # fmt: skip
+                cpu: CpuModel | None = None, stream_bytes: int = FROM_CPU, block: int = 0,
+                block_stream: bool = False) -> ParallelPlan:  # fmt: skip
     """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk`,
-    `min_elements` and `stream_bytes` as given, or FROM_CPU: `sizes_for` the CPU and its
-    streaming threshold (generic when None)."""
+    `min_elements`, `stream_bytes` and `block` as given, or FROM_CPU: `sizes_for` the CPU,
+    its streaming threshold and `block_for` it (generic when None)."""
     if any(o.dialect_name() == "simd" for o in f.walk()):
         raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
     model = cpu or get_cpu(GENERIC)
@@ -515,7 +555,9 @@ def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_
         min_elements = cpu_min if min_elements == FROM_CPU else min_elements
     if stream_bytes == FROM_CPU:
         stream_bytes = model.stream_threshold_bytes
-    return _Analysis(f, chunk, min_elements, threads, stream_bytes).run()
+    if block == FROM_CPU:
+        block = block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output))
+    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream).run()
 
 
 @dataclass(frozen=True)
@@ -537,11 +579,22 @@ class LoopParallelizePass(ModulePass):
     stream_bytes: int = FROM_CPU
     """Filter outputs of at least this many bytes are copied from scratch with non-temporal
     stores; 0 never; -1 the CPU's streaming threshold (half its LLC, as maps)."""
+    filter_block: int = FROM_CPU
+    """Filters whose only result is the count run in super-blocks of this many elements per
+    thread, counted first by a derived counting kernel (`derive-filter-count`); 0: chunks
+    compacted into scratch and copied (the driver before session 21); -1: from the CPU's L2
+    (`block_for`). A multiple of 64."""
+    filter_block_stream: bool = True
+    """Super-blocks write an output of at least stream_bytes through an L1 stage with
+    non-temporal copies; false: straight into the output at every size (faster when it runs
+    well, but seen 2-6x slower than one thread in some 16 Mi runs; docs/threads.md)."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
     def __post_init__(self) -> None:
         check_options(self)
+        if self.filter_block > 0 and self.filter_block % ALIGN:
+            raise LoopoptDiagnostic(f"loop-parallelize: filter_block = {self.filter_block} is not a multiple of {ALIGN}")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.threads == 1:
@@ -552,7 +605,8 @@ class LoopParallelizePass(ModulePass):
                 continue
             f.attributes.pop(PARALLEL_ATTR, None)
             try:
-                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes)
+                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes, self.filter_block,
+                                   self.filter_block_stream)  # fmt: skip
             except Reject as r:
                 if self.remarks:
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")

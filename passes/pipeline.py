@@ -14,7 +14,7 @@ loop-unroll-jam{rows=R}      row loops whose inner loops reuse a load across row
                              product's B) step R rows, jammed (register blocking; not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads cpu stream_bytes}  only with parallel=N: mark kernels that split into
+loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
 convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
@@ -24,6 +24,8 @@ convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}
 loop-simplify                clean up the index arithmetic of the lowering; integer
                              select(x > c, x, c) -> max where the target has it (select_minmax)
 canonicalize, cse            fold and merge the duplicated constants and loads
+derive-filter-count          only with parallel=N: `<k>__count` of each filter planned in
+                             super-blocks (the kernel's simd IR counting only)
 ```
 Contraction comes after vectorization: loop-vectorize recognizes a reduction by its
 `acc + x` step, which `fma(x, y, acc)` would hide; a vecloop body is lane-wise, so
@@ -104,6 +106,11 @@ class LoopPipelinePass(ModulePass):
     parallel: int = 0
     """Split kernels across threads (loop-parallelize): 0 off, N >= 1 at most N threads per
     call, -1 as many as the runtime allows (loopopt.set_num_threads, LOOPOPT_NUM_THREADS)."""
+    filter_block: int = -1
+    """loop-parallelize's filter_block: -1 from the CPU (super-blocks), 0 the scratch-and-copy
+    filter driver, N a super-block part of N elements."""
+    filter_block_stream: bool = True
+    """loop-parallelize's filter_block_stream (false: super-blocks always compact in place)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
@@ -153,6 +160,10 @@ class LoopPipelinePass(ModulePass):
                 par["cpu"] = lower["cpu"]  # the size threshold and chunk come from it
             if self.stream_bytes >= 0:
                 par["stream_bytes"] = self.stream_bytes  # filters' non-temporal copies, as maps
+            if self.filter_block >= 0:
+                par["filter_block"] = self.filter_block
+            if not self.filter_block_stream:
+                par["filter_block_stream"] = False
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))
@@ -162,6 +173,8 @@ class LoopPipelinePass(ModulePass):
             Step("canonicalize"),
             Step("cse"),
         ]
+        if self.parallel:
+            steps.append(Step("derive-filter-count"))
         return steps
 
     def spelling(self, available: set[str]) -> str:

@@ -26,6 +26,7 @@ still compiles: the pragmas are ignored and chunks run in order on the calling t
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -34,7 +35,9 @@ from xdsl.ir import Attribute
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.lowering import abi
+from loopopt.passes.derive_filter_count import count_kernels
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
+from loopopt.targets.c_filter_blocks import block_driver
 from loopopt.targets.c_printer import CALL_DIM_PARAM
 
 PREAMBLE = r"""#include <stdlib.h>
@@ -45,12 +48,14 @@ PREAMBLE = r"""#include <stdlib.h>
 #define LO_OMP(directive) _Pragma(directive)
 static int lo_par_max_threads(void) { return omp_get_max_threads(); }
 static int lo_par_thread_num(void) { return omp_get_thread_num(); }
+static inline int lo_par_team(void) { return omp_get_num_threads(); }
 static int lo_par_in_parallel(void) { return omp_in_parallel(); }
 static void lo_par_yield(void) { sched_yield(); }
 #else /* built without -fopenmp: the chunks run in order on the calling thread */
 #define LO_OMP(directive)
 static int lo_par_max_threads(void) { return 1; }
 static int lo_par_thread_num(void) { return 0; }
+static inline int lo_par_team(void) { return 1; }
 static int lo_par_in_parallel(void) { return 0; }
 static void lo_par_yield(void) {}
 #endif
@@ -98,6 +103,19 @@ static int64_t lo_par_wait(const int64_t *at)
     return v;
 }
 static void lo_par_publish(int64_t *at, int64_t v) { __atomic_store_n(at, v, __ATOMIC_RELEASE); }
+/* A super-block part's count, or -1 when it is still unpublished after ~20 µs of spinning (its
+   thread is parked or behind: the caller then counts the part itself). Tests build with
+   -DLO_PAR_COUNT_SPINS=0 to take that path whenever a count is late. */
+#ifndef LO_PAR_COUNT_SPINS
+#define LO_PAR_COUNT_SPINS 16384
+#endif
+static inline int64_t lo_par_wait_briefly(const int64_t *at)
+{
+    int64_t v;
+    for (unsigned spins = 0; (v = lo_par_peek(at)) < 0 && spins < LO_PAR_COUNT_SPINS; spins++)
+        ;
+    return v;
+}
 /* Copy a filter chunk's scratch to its place; `stream`: with non-temporal stores for the
    whole cache lines (an output past the streaming threshold would only evict the caches). */
 #ifdef __SSE2__
@@ -130,6 +148,12 @@ static void lo_par_copy(void *dst, const void *src, size_t bytes, _Bool stream)
    is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
    parked between chunks takes the following chunks, each with its place known. */
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
+/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after). */
+static inline void lo_par_prefetch(const void *p, size_t bytes)
+{
+    for (size_t i = 0; i < bytes; i += 64)
+        __builtin_prefetch((const char *)p + i, 0, 2);
+}
 """
 
 _UNSIGNED = {"int8_t": "uint8_t", "int16_t": "uint16_t", "int32_t": "uint32_t", "int64_t": "uint64_t", "uint8_t": "uint8_t"}
@@ -186,14 +210,8 @@ def _param_type(p: str) -> str:
     return p.rsplit("*", 1)[0].replace("const ", "").strip() if "*" in p else p.rsplit(" ", 1)[0].strip()
 
 
-def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: bool) -> str:
-    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
-    `whole` (the kernel reads `loop.call_dim`)."""
-    name = f.sym_name.data
-    chunk_fn = f"{name}__chunk"
-    args = abi.kernel_args(f)
-    results = list(f.function_type.outputs.data)
-    names = [_param_name(p) for p in params]
+def _namer(names: list[str]) -> Callable[[str], str]:
+    """Fresh C names for a driver's locals: `base`, else `base_1`, ... (not a parameter's)."""
     taken = set(names)
 
     def local(base: str) -> str:
@@ -203,6 +221,18 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         taken.add(n)
         return n
 
+    return local
+
+
+def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: bool) -> str:
+    """The driver `<k>` of chunk kernel `<k>__chunk`, which takes the call's n last when
+    `whole` (the kernel reads `loop.call_dim`)."""
+    name = f.sym_name.data
+    chunk_fn = f"{name}__chunk"
+    args = abi.kernel_args(f)
+    results = list(f.function_type.outputs.data)
+    names = [_param_name(p) for p in params]
+    local = _namer(names)
     n, t, cs, nch, c, lo, ln, ok = (local(s) for s in ("lo_n", "lo_t", "lo_cs", "lo_nch", "lo_c", "lo_lo", "lo_len", "lo_ok"))
     # Map ABI arguments to C parameters.
     pos = 0
@@ -434,10 +464,18 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     return "\n".join(out) + "\n"
 
 
+def _blocks(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str) -> str:
+    names = [_param_name(p) for p in params]
+    return block_driver(f, plan, ret, params, count_fn, _namer(names), names, [_param_type(p) for p in params])
+
+
 def parallelize(module: ModuleOp, code: str) -> str:
     """`code` (the printed module) with each `loop.parallel` kernel split into its serial
-    chunk function and an OpenMP driver; unchanged when no kernel is parallel."""
+    chunk function and an OpenMP driver; unchanged when no kernel is parallel. A filter planned
+    in super-blocks whose counting kernel the module holds (derive-filter-count) gets the
+    super-block driver (targets/c_filter_blocks.py), every other kernel the driver below."""
     drivers: list[str] = []
+    counters = count_kernels(module)
     for f in module.ops:
         if not isinstance(f, FuncOp) or f.is_declaration:
             continue
@@ -460,7 +498,15 @@ def parallelize(module: ModuleOp, code: str) -> str:
             params = params[:-1]
         head = f"static {ret} {name}__chunk({m.group('params')})\n{{"
         code = code[: m.start()] + head + code[m.end() : end] + code[end:]
-        drivers.append(_driver(f, plan, ret, params, whole))
+        counter = counters.get(name)
+        if plan.block and counter is not None and not whole:
+            if re.search(rf"\b{re.escape(name)}__copies\b", code):
+                raise LoopoptDiagnostic(f"@{name}: the name {name}__copies, which its parallel driver needs, is taken", f)
+            # below SCRATCH_BELOW_PARTS parts the scratch-and-copy driver, as `<k>__copies`
+            copies = _driver(f, plan, ret, params, whole).replace(f"{ret} {name}(", f"static {ret} {name}__copies(", 1)
+            drivers.append(copies + "\n" + _blocks(f, plan, ret, params, counter.sym_name.data))
+        else:
+            drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))

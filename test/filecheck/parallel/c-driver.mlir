@@ -1,4 +1,4 @@
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=2}' -t c | filecheck %s
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=2 filter_block=0}' -t c | filecheck %s
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2}' -t c | filecheck %s --check-prefix=SERIAL
 // The C of a loop.parallel kernel: the serial kernel becomes static <k>__chunk, <k> keeps
 // the signature and drives the chunks with OpenMP (LO_OMP is _Pragma under -fopenmp).

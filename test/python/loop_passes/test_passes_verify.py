@@ -62,7 +62,7 @@ CHAINS: dict[str, list[Step]] = {
         for t in ("scalar", "avx2", "avx512")
     },
     "loop-parallelize": [*FUSED, ("loop-vectorize", {}), ("loop-parallelize", {"min_elements": 0, "chunk": 64}),
-                         ("convert-loop-to-simd", {"target": "avx2", "fallback": True})],
+                         ("convert-loop-to-simd", {"target": "avx2", "fallback": True}), ("derive-filter-count", {})],
     "convert-loop-to-simd-unvectorized": [*FUSED, ("convert-loop-to-simd", {"target": "avx2"})],
     **{f"loop-pipeline-{t}": [("loop-pipeline", {"target": t})] for t in TARGETS},
 }

@@ -184,9 +184,12 @@ def pipeline(isa: str, parallel: int = -1, **options: int) -> str:
 
 
 @functools.cache
-def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int = 0, stream_bytes: int = -1):
-    """SOURCE compiled for `isa`; stream_bytes >= 0 sets the filters' non-temporal copy threshold."""
+def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int = 0, stream_bytes: int = -1, filter_block: int = 0):
+    """SOURCE compiled for `isa`; stream_bytes >= 0 sets the filters' non-temporal copy threshold;
+    filter_block 0 (here the default): filters in chunks through scratch (the super-block
+    driver has test_parallel_filter_blocks.py)."""
     if parallel == 0:
         return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, 0))
     extra = {"stream_bytes": stream_bytes} if stream_bytes >= 0 else {}
+    extra["filter_block"] = filter_block
     return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, parallel, chunk=chunk, min_elements=min_elements, **extra))

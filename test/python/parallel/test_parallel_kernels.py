@@ -315,7 +315,7 @@ def test_parallel_drivers_under_address_and_undefined_sanitizers(isa):
 
     from par_programs import SOURCE, pipeline
 
-    prog = emit_program(SOURCE, isa, pipeline(isa, -1, chunk=CHUNK, min_elements=0, stream_bytes=64))
+    prog = emit_program(SOURCE, isa, pipeline(isa, -1, chunk=CHUNK, min_elements=0, stream_bytes=64, filter_block=0))
     kernels = sanitized_kernels(prog.c_source, prog.signatures.values(), isa)
     rng = np.random.default_rng(11)
     os.environ["LOOPOPT_NUM_THREADS"] = "3"

@@ -1,0 +1,211 @@
+"""The super-block driver of a parallel filter (docs/threads.md, "Filters in super-blocks").
+
+For a kernel planned with `loop.parallel`'s `block` (a filter whose only result is its count)
+and a derived counting kernel `<k>__count` (passes/derive_filter_count.py), `<k>` is:
+
+```
+parts of `block` elements: part c is thread (c mod team)'s, in increasing order
+each thread: cnt[me] = <k>__count(part me); publish
+  for its parts c:  place = cnt[0] + ... + cnt[c - 1]   (waits only for those counts, briefly:
+                    one still missing then is counted here, its thread being parked)
+                    compact part c piece by piece straight to out + place, capacity = the
+                    count left in the part (no write past it: the next part's thread writes
+                    there at the same time), prefetching the same piece of its next part
+                    cnt[next] = <k>__count(next part)   (from the caches); publish
+  count = the sum of cnt, in part order
+```
+Each part's input is read from memory once (by the prefetches and the count), the output is
+written once, in place, with no scratch and no copy; the places are sums of the same counts
+in the same order, so the output is the serial kernel's whatever the thread count or timing.
+No barrier: a thread waits only for the counts its next place needs (the threads may drift a
+part apart), and only ~20 µs: a count still missing then — its thread parked by the OS, which
+under load happens for milliseconds — it computes itself (the count is a function of the
+input: whoever publishes it publishes the same value). So a parked thread finishes late, as in
+a map, but stalls nobody. With `block_stream` (loop-parallelize{filter_block_stream}, the default) and an
+output of at least `stream_bytes` (the CPU's streaming threshold, half the LLC, as for maps)
+each piece is compacted into the thread's L1-sized stage and copied with non-temporal stores
+(`lo_par_copy`), as the scratch driver's copies are; below it, straight to its place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.dialects.func import FuncOp
+
+from loopopt.lowering import abi
+from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan
+
+PIECE_BYTES = 16384
+"""Input bytes per chunk-kernel call within a part (the prefetch of the next part's piece is
+issued before each call): the hand driver's 4096 f32 (tools/bench/threads_filter_hand.c)."""
+
+
+SCRATCH_BELOW_PARTS = 2
+"""Calls on fewer than this many parts of `block` elements (the data in the L2s and the L3)
+run the scratch-and-copy driver, emitted next to it as `<k>__copies`: there the compaction is
+compute-bound and a count pass costs more than the copies it saves (Zen 4, load 13.5, best of
+81: 256 Ki f32/i32 0.020-0.021 ms against 0.024; 1 Mi level within the noise; 2 Mi super-blocks
+0.15-0.17 against 0.14-0.44 ms; docs/threads.md)."""
+PARTS_PER_THREAD = 4
+"""Below `block` x threads x this many elements the parts shrink so that each thread still has
+this many (the last part's imbalance and the first count, which nothing overlaps, stay small
+in cache-sized calls)."""
+
+
+def piece_elements(input_bytes_per_element: int) -> int:
+    return max(ALIGN, PIECE_BYTES // max(input_bytes_per_element, 1) // ALIGN * ALIGN)
+
+
+def block_driver(
+    f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str,
+    local: Callable[[str], str], names: list[str], types: list[str],
+) -> str:  # fmt: skip
+    """The driver `<k>` of a super-block filter: `<k>__chunk` compacts, `count_fn` counts.
+    `names`/`types`: the C parameters' names and element types; `local` makes fresh names."""
+    name = f.sym_name.data
+    chunk_fn = f"{name}__chunk"
+    args = abi.kernel_args(f)
+    pos = 0
+    buf: dict[int, tuple[str, str, str]] = {}  # arg index -> (ptr, len, element C type)
+    scalars: dict[int, str] = {}
+    for a in args:
+        if isinstance(a, abi.BufferArg):
+            buf[a.index] = (names[pos], names[pos + 1], types[pos])
+            pos += 2
+        else:
+            scalars[a.index] = names[pos]
+            pos += 1
+    inputs = [a for a in args if isinstance(a, abi.BufferArg) and not a.output]
+    filters = [a for a in args if isinstance(a, abi.BufferArg) and a.capacity is not None]
+    in_bytes = sum(abi_bytes(a) for a in inputs)
+    piece = piece_elements(in_bytes)
+    n, t, cs, nch, cnt, c, me, nt, base, seen, lo, ln, nx, nlo, nlen, at, left, j, pl, k, stream, total, ok = (
+        local(v) for v in ("lo_n", "lo_t", "lo_cs", "lo_nch", "lo_cnt", "lo_c", "lo_me", "lo_nt", "lo_base", "lo_seen",
+                           "lo_lo", "lo_len", "lo_nx", "lo_nlo", "lo_nlen", "lo_at", "lo_left", "lo_j", "lo_pl", "lo_k",
+                           "lo_stream", "lo_total", "lo_ok"))  # fmt: skip
+    stage = {a.index: local(f"lo_stage_{buf[a.index][0]}") for a in filters}
+    serial = f"return {chunk_fn}({', '.join(names)});"
+
+    def call(fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:
+        parts: list[str] = []
+        for a in args:
+            if not isinstance(a, abi.BufferArg):
+                parts.append(scalars[a.index])
+            elif a.capacity is None:
+                parts += [f"{buf[a.index][0]} + {start}", length]
+            else:
+                parts += list(out(a))
+        return f"{fn}({', '.join(parts)})"
+
+    first = buf[inputs[0].index][1]
+    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [f"{buf[a.index][1]} < {n}" for a in filters]
+    out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
+    w = out.append
+    w(f"    const int64_t {n} = {first};")
+    w(f"    if ({' || '.join(small)}) {{")
+    w(f"        {serial}")
+    w("    }")
+    w(f"    if ({n} < {SCRATCH_BELOW_PARTS * plan.block}) {{")
+    w(f"        return {name}__copies({', '.join(names)});")
+    w("    }")
+    w(f"    const int {t} = lo_par_begin({plan.threads});")
+    # parts of `block`, smaller when n gives each thread fewer than PARTS_PER_THREAD (the
+    # counts are exact, so the part size never changes the output)
+    few = f"{n} / ({PARTS_PER_THREAD} * (int64_t){t})"
+    w(f"    const int64_t {cs} = {few} < {plan.block} ? ({few} + {ALIGN - 1}) / {ALIGN} * {ALIGN} : {plan.block};")
+    w(f"    const int64_t {nch} = ({n} - 1) / {cs} + 1;")
+    w(f"    if ({t} < 2 || {nch} < 2) {{")
+    w("        lo_par_end();")
+    w(f"        {serial}")
+    w("    }")
+    # the part counts, -1 until published; streamed output goes through per-thread stages
+    ct0 = buf[filters[0].index][2]
+    streams = plan.block_stream and plan.stream_bytes > 0
+    if streams:
+        w(f"    const _Bool {stream} = {n} >= {plan.stream_bytes} / (int64_t)sizeof({ct0});")
+    w(f"    int64_t *{cnt} = malloc(sizeof(int64_t) * (size_t){nch});")
+    allocs = [cnt]
+    conds = [cnt]
+    for a in filters if streams else []:
+        ct = buf[a.index][2]
+        w(f"    {ct} *{stage[a.index]} = {stream} ? malloc(sizeof({ct}) * (size_t){piece} * (size_t){t}) : NULL;")
+        allocs.append(stage[a.index])
+        conds.append(f"({stage[a.index]} || !{stream})")
+    w(f"    const _Bool {ok} = {' && '.join(conds)};")
+    w(f"    if (!{ok}) {{")
+    for v in allocs:
+        w(f"        free({v});")
+    w("        lo_par_end();")
+    w(f"        {serial}")
+    w("    }")
+    w(f"    for (int64_t {c} = 0; {c} < {nch}; {c}++)")
+    w(f"        {cnt}[{c}] = -1;")
+    w(f'    LO_OMP("omp parallel num_threads({t})")')
+    w("    {")
+    w(f"        const int64_t {me} = lo_par_thread_num(), {nt} = lo_par_team();")
+    w(f"        int64_t {c} = {me}, {base} = 0, {seen} = 0;")
+    w(f"        if ({c} < {nch}) {{")
+    w(f"            const int64_t {ln} = {n} - {c} * {cs} < {cs} ? {n} - {c} * {cs} : {cs};")
+    whole = call(count_fn, f"{c} * {cs}", ln, lambda a: (buf[a.index][0], ln))
+    w(f"            lo_par_publish(&{cnt}[{c}], {whole});")
+    w("        }")
+    w(f"        for (; {c} < {nch}; {c} += {nt}) {{")
+    # a count its thread has not published after a brief spin (the thread is parked) is
+    # computed here (any thread gets the same count), so a parked thread never stalls the others
+    v, sl, sn = local("lo_v"), local("lo_slo"), local("lo_slen")
+    w(f"            for (; {seen} < {c}; {seen}++) {{")
+    w(f"                int64_t {v} = lo_par_wait_briefly(&{cnt}[{seen}]);")
+    w(f"                if ({v} < 0) {{")
+    w(f"                    const int64_t {sl} = {seen} * {cs}, {sn} = {n} - {sl} < {cs} ? {n} - {sl} : {cs};")
+    w(f"                    {v} = {call(count_fn, sl, sn, lambda a: (buf[a.index][0], sn))};")
+    w(f"                    lo_par_publish(&{cnt}[{seen}], {v});")
+    w("                }")
+    w(f"                {base} += {v};")
+    w("            }")
+    w(f"            const int64_t {lo} = {c} * {cs};")
+    w(f"            const int64_t {ln} = {n} - {lo} < {cs} ? {n} - {lo} : {cs};")
+    w(f"            const int64_t {nx} = {c} + {nt};")
+    w(f"            const int64_t {nlo} = {nx} * {cs};")
+    w(f"            const int64_t {nlen} = {nx} >= {nch} ? 0 : {n} - {nlo} < {cs} ? {n} - {nlo} : {cs};")
+    w(f"            int64_t {at} = {base}, {left} = lo_par_peek(&{cnt}[{c}]);")
+    w(f"            for (int64_t {j} = 0; {j} < {ln}; {j} += {piece}) {{")
+    w(f"                const int64_t {pl} = {ln} - {j} < {piece} ? {ln} - {j} : {piece};")
+    w(f"                if ({j} < {nlen}) {{")
+    for a in inputs:
+        ptr, _, ct = buf[a.index]
+        w(f"                    lo_par_prefetch({ptr} + {nlo} + {j}, sizeof({ct}) * (size_t)({nlen} - {j} < {piece} ? {nlen} - {j} : {piece}));")
+    w("                }")
+    start = f"{lo} + {j}"
+    direct = call(chunk_fn, start, pl, lambda a: (f"{buf[a.index][0]} + {at}", left))
+    staged = call(chunk_fn, start, pl, lambda a: (f"{stage[a.index]} + {me} * {piece}", pl))
+    w(f"                const int64_t {k} = {f'{stream} ? {staged} : ' if streams else ''}{direct};")
+    if streams:
+        w(f"                if ({stream}) {{")
+        for a in filters:
+            ptr, _, ct = buf[a.index]
+            w(f"                    lo_par_copy({ptr} + {at}, {stage[a.index]} + {me} * {piece}, sizeof({ct}) * (size_t){k}, 1);")
+        w("                }")
+    w(f"                {at} += {k};")
+    w(f"                {left} -= {k};")
+    w("            }")
+    nxt = call(count_fn, nlo, nlen, lambda a: (buf[a.index][0], nlen))
+    w(f"            if ({nx} < {nch})")
+    w(f"                lo_par_publish(&{cnt}[{nx}], {nxt});")
+    w("        }")
+    w("    }")
+    w(f"    int64_t {total} = 0;")
+    w(f"    for (int64_t {c} = 0; {c} < {nch}; {c}++)")
+    w(f"        {total} += {cnt}[{c}];")
+    for v in allocs:
+        w(f"    free({v});")
+    w("    lo_par_end();")
+    w(f"    return ({ret}){total};")
+    w("}")
+    return "\n".join(out) + "\n"
+
+
+def abi_bytes(a: abi.BufferArg) -> int:
+    from loopopt.passes.loop_parallelize import element_bytes
+
+    return element_bytes(a.element_type)
