@@ -56,7 +56,7 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
-from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop
+from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop, scan_costs_more
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
@@ -88,7 +88,11 @@ class LowerVecLoop(RewritePattern):
         if self.options.target.vector_bits == 0 or op.width.concrete == 1:
             return lower_vecloop_scalar(op, rewriter)
         try:
-            if has_scan(op):
+            if has_scan(op) and (slower := scan_costs_more(op, self.options)) is not None:
+                if self.remarks:
+                    remark(op, FALLBACK_REMARK, f"vector loop kept scalar: {slower}")
+                lower_vecloop_scalar(op, rewriter)
+            elif has_scan(op):
                 lower_scan_vecloop(op, rewriter, self.options)
             else:
                 lower_vecloop(op, rewriter, self.options)
