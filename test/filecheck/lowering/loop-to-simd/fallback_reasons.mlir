@@ -119,20 +119,6 @@ func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i64, [i]> {
 
 // -----
 
-// A filter keeping words: no compaction of i16 lanes (bytes compact: targets/c_narrow_compress.py).
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i16: compaction of i16 lanes has no simd.compress_store form (no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)
-func.func @filter_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [j]> {
-  %r = df.filter %x : !df.array<i16, [i]> -> !df.array<i16, [j]> {
-  ^bb0(%e: i16):
-    %c3 = arith.constant 3 : i16
-    %c = arith.cmpi sgt, %e, %c3 : i16
-    df.yield %c : i1
-  }
-  func.return %r : !df.array<i16, [j]>
-}
-
-// -----
-
 // A vector loop of i16 lanes given a width other than a whole register's (16 on AVX2).
 // CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 8: i8/i16 lanes fill whole avx2 registers (16 lanes)
 func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
