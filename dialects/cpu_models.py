@@ -86,10 +86,24 @@ class Costs:
     streaming stores; no gain in L1, where the extra insert costs ~10%), unknown (false) elsewhere.
     Folds beyond the same limit keep 256-bit accumulators instead (`loop.split_halves`,
     dialects/split_halves.py): sums, float sums of squares, filtered integer sums."""
+    scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
+    """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
+    on this CPU: their combine has no instruction on that target (SSE2's unsigned i32 max
+    flips the sign of both operands, its i64 compare goes through memory) and a log-step
+    scan does log2(W) + 2 combines a block. convert-loop-to-simd keeps them scalar
+    (scan.scan_costs_more); unknown (empty: vectorize) elsewhere."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
     threshold, passes/loop_parallelize.sizes_for). A pool asleep after a pause costs ~5x."""
+
+
+ZEN4_SCALAR_SCANS = frozenset(
+    {("sse2", k, "i32") for k in ("umin", "umax")}
+    | {("sse2", k, "i64") for k in ("min", "max", "umin", "umax")}
+    | {("avx2", k, "i64") for k in ("umin", "umax")}
+)
+"""Costs.scalar_scans of zen4 (the measurements are next to the zen4 entry)."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +213,11 @@ CPUS: dict[str, CpuModel] = {
     # 512-bit loads 175-208k, two 256-bit loads each 157-183k (any output offset mod 4 KiB; the
     # same with 256-bit stores: it is the loads), 16 Mi streamed 5.26-5.39M vs 4.94-4.96M;
     # a*x + b (one input) within +-1% at 1 Mi; at 1000 elements the split loads cost 45 vs 41 ns.
+    # scalar_scans: running min/max over 1 Mi elements, best of 31 interleaved, loopopt's C at -O3
+    # with the target's flags vs the scalar loop at the same flags (session 21, load 2-4):
+    # sse2 umax i32 619 vs 568 µs, umin i32 685 vs 568, umax i64 3507 vs 593, max i64 4856 vs 579;
+    # avx2 umax i64 762 vs 577. Kept vector: sse2 min i32 510 vs 568, avx2 max i64 444 vs 570,
+    # avx2 umin i32 244 vs 288, avx512 all (native unsigned and 64-bit min/max).
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
@@ -206,7 +225,7 @@ CPUS: dict[str, CpuModel] = {
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
-            half_loads_beyond_l2=True,
+            half_loads_beyond_l2=True, scalar_scans=ZEN4_SCALAR_SCANS,
         ),
         features=("avx512_bf16",),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),

@@ -55,8 +55,9 @@ from loopopt.diagnostics import LoopoptDiagnostic, remark
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_attrs import MaskForm
 from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
+from loopopt.lowering.loop_to_simd.narrow_acc import widen_narrow_accumulators
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
-from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop
+from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop, scan_costs_more
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
@@ -87,8 +88,14 @@ class LowerVecLoop(RewritePattern):
     def match_and_rewrite(self, op: loop.VecLoopOp, rewriter: PatternRewriter) -> None:
         if self.options.target.vector_bits == 0 or op.width.concrete == 1:
             return lower_vecloop_scalar(op, rewriter)
+        if self.options.partial:
+            widen_narrow_accumulators(op, rewriter)  # i8/i16 reductions next to wider lanes
         try:
-            if has_scan(op):
+            if has_scan(op) and (slower := scan_costs_more(op, self.options)) is not None:
+                if self.remarks:
+                    remark(op, FALLBACK_REMARK, f"vector loop kept scalar: {slower}")
+                lower_vecloop_scalar(op, rewriter)
+            elif has_scan(op):
                 lower_scan_vecloop(op, rewriter, self.options)
             else:
                 lower_vecloop(op, rewriter, self.options)
@@ -116,6 +123,8 @@ class LowerPredLoop(RewritePattern):
             # left at width 1 (loop-vectorize declined it, e.g. a float sum without reassoc):
             # the vector ISAs have no one-lane vectors, so it stays the scalar loop it means
             return lower_predloop_scalar(op, rewriter)
+        if self.options.partial and not on_scalar:
+            widen_narrow_accumulators(op, rewriter)
         try:
             lower_predloop(op, rewriter, self.options)
         except LoopoptDiagnostic as e:

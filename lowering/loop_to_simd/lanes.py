@@ -783,12 +783,6 @@ class BlockEmitter:
             raise LoopoptDiagnostic(f"{op.name} outside a predicated block", op)
         if not is_data_type(op.value.type):
             raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
-        if isinstance(op.value.type, IntegerType) and op.value.type.width.data == 16:
-            raise LoopoptDiagnostic(
-                f"{op.name} of {op.value.type}: compaction of i16 lanes has no simd.compress_store form "
-                "(no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)",
-                op,
-            )
         value = self.vector(op.value, op)
         new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
         self.append_counts.append(new.results[0])

@@ -62,6 +62,17 @@ def has_scan(op: loop.VecLoopOp) -> bool:
     return any(acc.is_scan for acc in op.accs.data)
 
 
+def scan_costs_more(op: loop.VecLoopOp, options: VecOptions) -> str | None:
+    """Why the scalar loop is faster than this scan's vector form on the CPU (its
+    `Costs.scalar_scans`: a combine with no instruction on the target), or None."""
+    for acc in op.accumulators:
+        key = (options.target.name, acc.kind.value, str(acc.arg.type))
+        if acc.scan and key in options.cpu.costs.scalar_scans:
+            return (f"a {key[1]} scan of {key[2]} costs more than the scalar loop on {options.cpu.name} "
+                    f"with {key[0]} (no vector {key[1]} instruction for {key[2]}: Costs.scalar_scans)")
+    return None
+
+
 def lane_prefix(kind: AccKind, value: SSAValue, neutral: SSAValue, emit: Emit) -> SSAValue:
     """Lane k = v0 ⊕ ... ⊕ vk in log2(W) slide-and-combine steps (the Hillis-Steele scan);
     `neutral` (the kind's neutral element on every lane) fills the lanes slid in."""

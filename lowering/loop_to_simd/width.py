@@ -25,7 +25,8 @@ loop_to_simd/narrow_convert.py); next to 64-bit lanes they would fill an eighth 
 
 A width already concrete on the loop is kept when it fits. A mix the C printer has no part
 vectors for (a 32-bit type next to 64-bit lanes filling less than half, i8/i16 next to 64-bit
-lanes), a reduction of narrow part vectors, or a compaction (`loop.append`) of a part vector is
+lanes), a reduction of narrow part vectors (convert-loop-to-simd first carries the ones of
+kind shape in the wide integer: loop_to_simd/narrow_acc.py), or a compaction (`loop.append`) of a part vector is
 a located error: `fallback` keeps such a loop scalar (SIMD_FALLBACK_SCALAR).
 """
 

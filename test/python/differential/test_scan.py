@@ -208,3 +208,32 @@ def _host() -> tuple[str, ...]:
     from loopopt.runtime.isa import host_isas
 
     return tuple(host_isas())
+
+
+ZEN4_SCANS = {"cumumax_i32": "umax", "cumumin_i32": "umin", "cumumax_i64": "umax", "cumumin_i64": "umin",
+              "cummax_i64": "max", "cummin_i32": "min"}
+"""The min/max scans Costs.scalar_scans decides about on Zen 4 (some stay scalar, some not)."""
+CPU_OF = {"scalar": "zen4", "sse2": "zen4", "avx2": "zen4", "avx512": "zen4", "neon": "neoverse-n1"}
+SLIDE = {"sse2": "_mm_slli_si128", "avx2": "_mm256_alignr_epi8", "avx512": "_mm512_alignr_epi", "neon": "vextq_"}
+
+
+@pytest.mark.parametrize("isa", isa_params(ISAS))
+@pytest.mark.parametrize("name", ZEN4_SCANS)
+def test_scan_with_cpu_costs_matches_numpy(name: str, isa: str) -> None:
+    """With a CPU model, a scan its Costs.scalar_scans lists (SSE2 unsigned i32 and any i64
+    min/max, AVX2 unsigned i64 on Zen 4) is the scalar loop, the others the vector scan;
+    both exact on sizes 0..129, 1000, 4099, every buffer one element into its allocation."""
+    from loopopt.dialects.cpu_models import CPUS
+
+    program, elt, ref, how = CASES[name]
+    cpu = CPU_OF[isa]
+    compiled = compile(program, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
+    if isa in SLIDE:
+        scalar = (isa, ZEN4_SCANS[name], elt) in CPUS[cpu].costs.scalar_scans
+        assert (SLIDE[isa] not in compiled.c_source) == scalar, (name, isa, cpu)
+    sizes = (*range(130), 1000, 4099)
+    xs = [_data(elt, how, n, np.random.default_rng([n, 21])) for n in sizes]
+    runs = run_each(compiled, "k", [(x,) for x in xs])
+    for x, got in zip(xs, runs, strict=True):
+        problems = compare_results(got, (ref(x),), {})
+        assert not problems, f"{name} on {isa} cpu={cpu}, n={len(x)}: " + "; ".join(problems)

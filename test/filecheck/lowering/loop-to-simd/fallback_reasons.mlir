@@ -119,37 +119,6 @@ func.func @widen_i8_map(%x: !df.array<i8, [i]>) -> !df.array<i64, [i]> {
 
 // -----
 
-// An i8 max next to f32 data: a reduction of narrow lanes in part of a register.
-// CHECK: fallback_reasons.mlir:[[# @LINE + 10]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop carries a i8 accumulator in a loop of 32-bit lanes: a reduction or scan of narrow lanes has no form for a vector that fills part of a register
-func.func @max_i8_next_to_f32(%x: !df.array<i8, [i]>, %y: !df.array<f32, [i]>) -> i8 {
-  %z = arith.constant -128 : i8
-  %zf = arith.constant 0.0 : f32
-  %v = df.map %x, %y : !df.array<i8, [i]>, !df.array<f32, [i]> -> !df.array<i8, [i]> {
-  ^bb0(%e: i8, %f: f32):
-    %p = arith.cmpf ogt, %f, %zf : f32
-    %s = arith.select %p, %e, %z : i8
-    df.yield %s : i8
-  }
-  %m = df.reduce max(%v, %z) over [i] : !df.array<i8, [i]> -> i8
-  func.return %m : i8
-}
-
-// -----
-
-// A filter keeping words: no compaction of i16 lanes (bytes compact: targets/c_narrow_compress.py).
-// CHECK: fallback_reasons.mlir:[[# @LINE + 2]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of i16: compaction of i16 lanes has no simd.compress_store form (no word compress below AVX-512 VBMI2; bytes compact by 8-byte groups: targets/c_narrow_compress.py)
-func.func @filter_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [j]> {
-  %r = df.filter %x : !df.array<i16, [i]> -> !df.array<i16, [j]> {
-  ^bb0(%e: i16):
-    %c3 = arith.constant 3 : i16
-    %c = arith.cmpi sgt, %e, %c3 : i16
-    df.yield %c : i1
-  }
-  func.return %r : !df.array<i16, [j]>
-}
-
-// -----
-
 // A vector loop of i16 lanes given a width other than a whole register's (16 on AVX2).
 // CHECK: fallback_reasons.mlir:[[# @LINE + 3]]:3: remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.vecloop width 8: i8/i16 lanes fill whole avx2 registers (16 lanes)
 func.func @narrow_width(%n: index, %x: !loop.buf<i16>, %o: !loop.buf<i16>) {
