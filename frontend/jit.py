@@ -32,6 +32,10 @@ __all__ = ["jit", "JitFunction", "Specialization", "JitError"]
 _MISS = object()
 """What a specialization's fast path returns when the arguments are not its own."""
 
+NARROW_GATHER_LIMIT = 2**31 - 1
+"""The longest x whose x[idx] wraps 32-bit indices in i32 (trace.Trace.narrow_gathers): a
+longer one runs a specialization traced with i64 indices (`Specialization.widened`)."""
+
 _PY_SCALARS = {float: np.dtype(np.float64), int: np.dtype(np.int64), bool: np.dtype(np.bool_)}
 
 
@@ -131,7 +135,8 @@ def _unflatten(template: Any, values: Any) -> Any:
 class Specialization:
     """One compiled version of a jitted function for one argument signature."""
 
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], target: str, name: str):
+    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], target: str, name: str,
+                 narrow_gathers: bool = True):
         from loopopt import compile as compile_module
         from loopopt.frontend.lower import lower
 
@@ -142,7 +147,8 @@ class Specialization:
         names += [f"arg{j}" for j in range(len(names), len(args))]
         specs = [_spec_of(fn, n, a) for n, a in zip(names, args, strict=True)]
         self.specs = specs
-        t, out = trace(fn, specs, names)
+        records = any(s.kind == "record" for s in specs)  # (positions of flat inputs then differ from args')
+        t, out = trace(fn, specs, names, narrow_gathers=narrow_gathers and not records)
         nodes: list[Node] = []
         self.template = _flatten_out(out, nodes, _where_defined(fn))
         if not nodes:
@@ -152,6 +158,12 @@ class Specialization:
         """x[idx]'s bounds checks: their results follow the function's own (see check_indices)."""
         self.lengths = list(t.lengths)
         """Positions of the arguments whose lengths are passed as hidden trailing arguments."""
+        self.narrow = sorted({c.length for c in t.checks if c.bits == 32})
+        """Positions of the arguments x whose x[idx] wraps in i32: longer than
+        NARROW_GATHER_LIMIT, the call runs `widened`."""
+        self._rebuild = (fn, tuple(np.empty((0,) * a.ndim, a.dtype) if isinstance(a, np.ndarray) else a
+                                   for a in args), target, name)
+        self._wide: Specialization | None = None
         self.n_results = len(nodes)
         nodes += [n for c in t.checks for n in (c.bad, c.largest)]
         try:
@@ -198,6 +210,8 @@ class Specialization:
         return [_signless(x) for x in flat]
 
     def __call__(self, args: tuple[Any, ...]) -> Any:
+        if self.narrow and any(len(args[j]) > NARROW_GATHER_LIMIT for j in self.narrow):
+            return self.widened()(args)
         if self.run is not None:
             return self.run(*args)
         return self.slow(args)
@@ -227,15 +241,22 @@ class Specialization:
             self.check_indices(values[self.n_results:], flat)
         return _unflatten(self.template, values)
 
+    def widened(self) -> Specialization:
+        """This function traced with i64 gather indices (for x longer than NARROW_GATHER_LIMIT)."""
+        if self._wide is None:
+            fn, args, target, name = self._rebuild
+            self._wide = Specialization(fn, args, target, name, narrow_gathers=False)
+        return self._wide
+
     def check_indices(self, hidden: list[Any], flat: list[Any]) -> None:
         """numpy's IndexError for x[idx] with an index outside [-len(x), len(x)): the kernel
         ran (out-of-range elements read as 0, nothing outside x was touched) and reported it."""
         for c, bad, largest in zip(self.checks, hidden[0::2], hidden[1::2], strict=True):
             if bad:
                 n = len(flat[c.length])
-                v = int(largest) & (2**64 - 1)  # the unsigned value (signless i64 on the direct path)
-                if c.signed and v >= 2**63:
-                    v = v - 2**64 - n  # the wrapped index was negative: the index was below -len(x)
+                v = int(largest) & (2**c.bits - 1)  # the unsigned value (signless on the direct path)
+                if c.signed and v >= 2 ** (c.bits - 1):
+                    v = v - 2**c.bits - n  # the wrapped index was negative: the index was below -len(x)
                 at = f"{c.where}: " if c.where else ""
                 raise IndexError(f"{at}index {v} is out of bounds for axis 0 with size {n} (x[idx])")
 
@@ -259,6 +280,8 @@ class Specialization:
             if isinstance(a, np.ndarray):
                 env[f"D{j}"] = a.dtype
                 checks.append(f"a{j}.dtype is D{j} and a{j}.ndim == {a.ndim}")
+                if j in self.narrow:
+                    checks.append(f"len(a{j}) <= {NARROW_GATHER_LIMIT}")  # else __call__ runs `widened`
         params = ", ".join(f"a{j}" for j in range(len(args)))
         if any(isinstance(a, dict) for a in args):
             checks = ["False"]  # a dict's field dtypes are not checked here: take the keyed path

@@ -50,6 +50,8 @@ _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
 _F32 = np.dtype(np.float32)
+_I32 = np.dtype(np.int32)
+_U32 = np.dtype(np.uint32)
 _F64 = np.dtype(np.float64)
 
 
@@ -154,6 +156,10 @@ class Trace:
         caller sets to len(args[j]) (x[idx] wraps negative indices and checks bounds with it)."""
         self.checks: list[IndexCheck] = []
         """The bounds checks of x[idx]: extra kernel results the caller tests after the call."""
+        self.narrow_gathers = True
+        """x[idx] with 32-bit x and i8-i32 / u8-u16 indices wraps its index in i32 (so the gather
+        has 32-bit lanes: the vector gather instruction); the caller then guarantees
+        len(x) <= NARROW_GATHER_LIMIT (jit.py retraces with this False for longer x)."""
 
 
 @dataclass(eq=False)
@@ -167,6 +173,8 @@ class IndexCheck:
     length: int
     signed: bool
     where: str | None
+    bits: int = 64
+    """The width of the wrapped index and of `largest` (32: the i32 wrap)."""
 
 
 def _py_weak_value(n: Node) -> Any:
@@ -502,14 +510,18 @@ def gather_index(x: Any, idx: Any) -> TArray:
         t.args.append(n)
         t.arg_names.append(f"len_{t.arg_names[source]}")
     signed = ni.dtype.kind == "i"
-    k: Any = wrap(cast(ni, _I64))  # unsigned: the same bits (a uint64 past INT64_MAX is out of range)
+    narrow = t.narrow_gathers and nx.dtype.itemsize == 4 and nx.dtype.kind in "fiu" and \
+        ni.dtype.itemsize <= (4 if signed else 2)
+    wide, unsigned = (_I32, _U32) if narrow else (_I64, _U64)
+    length: Any = wrap(cast(n, _I32)) if narrow else wrap(n)  # exact: len(x) <= NARROW_GATHER_LIMIT then
+    k: Any = wrap(cast(ni, wide))  # unsigned: the same bits (a uint64 past INT64_MAX is out of range)
     if signed:
-        k = where(compare("lt", k, 0), binary("add", k, wrap(n)), k)
-    ku = astype(k, _U64)
-    bad = reduce("or", compare("ge", ku, astype(wrap(n), _U64)))
+        k = where(compare("lt", k, 0), binary("add", k, length), k)  # i32: no overflow as len(x) < 2**31
+    ku = astype(k, unsigned)
+    bad = reduce("or", compare("ge", ku, astype(length, unsigned)))
     largest = reduce("max", ku)
     here = where_now()
-    t.checks.append(IndexCheck(bad.node, largest.node, source, signed, here))
+    t.checks.append(IndexCheck(bad.node, largest.node, source, signed, here, 32 if narrow else 64))
     kn = to_node(k, "x[idx]")
     return TArray(Node("gather", (nx, kn), nx.dtype, kn.axis, where=here))
 
@@ -735,9 +747,11 @@ class ArgSpec:
     fields: tuple[tuple[str, np.dtype[Any]], ...] = ()
 
 
-def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str]) -> tuple[Trace, Any]:
+def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str],
+          narrow_gathers: bool = True) -> tuple[Trace, Any]:
     """Call fn on tracers built from `specs`; returns the trace and fn's result (tracers)."""
     t = Trace()
+    t.narrow_gathers = narrow_gathers
 
     def arg(dtype: np.dtype[Any], is_array: bool, name: str, weak: bool = False) -> Node:
         node = Node("arg", (), dtype, Axis(label=name) if is_array else None, len(t.args), weak=weak)
