@@ -64,9 +64,10 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     vt = em.lowering.vector_type(op.result.type, op)
     assert isinstance(indices.type, VectorType)
     it = indices.type.element_type
-    if isinstance(it, IntegerType) and it.width.data == 32 and em.lowering.target.width(it) > em.width:
-        # i32 indices in a part vector (the loop runs at a 64-bit lane count): the C has 32-bit
-        # gathers of whole registers only, so the indices are sign-extended to i64 lanes
+    if isinstance(it, IntegerType) and it.width.data == 32 and em.lowering.target.width(it) > em.width \
+            and em.lowering.target.width(vt.element_type) > em.width:
+        # 32-bit data by i32 indices, both part vectors (the loop runs at a 64-bit lane count):
+        # the C has no such gather row, so the indices are sign-extended to i64 lanes
         ext = em.emit(simd.ConvertOp(indices, VectorType(i64, [em.width])), op)
         indices = ext.results[0]
     mask = em.load_mask
