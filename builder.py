@@ -38,6 +38,8 @@ from typing import Any
 
 from xdsl.dialects import arith, func, math
 from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -57,6 +59,9 @@ from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType, RecordType, ReduceKind, element_type_of
 
 __all__ = ["KernelBuilder", "Array", "Scalar", "build_module", "f32", "f64", "i1", "i32", "i64"]
+
+
+_FLOAT_WIDTH = {Float16Type: 16, BFloat16Type: 16, Float32Type: 32, Float64Type: 64}
 
 
 def _is_float(t: Attribute) -> bool:
@@ -400,8 +405,8 @@ class KernelBuilder:
         s = x.type
         if s == t:
             return x
-        if _is_float(s) and _is_float(t):
-            wider = t == f64
+        if _is_float(s) and _is_float(t) or _FLOAT_WIDTH.get(type(s)) and _FLOAT_WIDTH.get(type(t)):
+            wider = _FLOAT_WIDTH[type(t)] > _FLOAT_WIDTH[type(s)]  # f16 / bf16 storage: extf / truncf only
             return self._scalar_op(arith.ExtFOp(x.value, t) if wider else arith.TruncFOp(x.value, t))
         if _is_float(t):
             return self._scalar_op(arith.SIToFPOp(x.value, t))

@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import IntegerType, f32, f64, i1, i8, i16, i32, i64
+from xdsl.dialects.builtin import IntegerType, bf16, f16, f32, f64, i1, i8, i16, i32, i64
 from xdsl.ir import Attribute, Operation
 
 from loopopt.builder import Array, KernelBuilder, Scalar
-from loopopt.frontend.trace import ELEMENTWISE, Axis, JitError, Node, Trace
+from loopopt.frontend.trace import ELEMENTWISE, NARROW_FLOATS, Axis, JitError, Node, Trace
 from loopopt.names import c_name_problem
 
 __all__ = ["lower", "DF_TYPES"]
@@ -34,6 +34,8 @@ DF_TYPES: dict[np.dtype[Any], Attribute] = {
     np.dtype(np.int8): i8, np.dtype(np.int16): i16,
     # unsigned: the signless integer of the width; the ops say unsigned (_UBIN, _BCMP, emit_cast)
     np.dtype(np.uint8): i8, np.dtype(np.uint16): i16, np.dtype(np.uint32): i32, np.dtype(np.uint64): i64,
+    # storage floats: the trace computes on them in f32 (`trace._elementwise`), casts are extf / truncf
+    **dict(zip(NARROW_FLOATS, (f16, bf16), strict=False)),
 }
 
 _FBIN = {"add": arith.AddfOp, "sub": arith.SubfOp, "mul": arith.MulfOp, "div": arith.DivfOp,
@@ -137,7 +139,9 @@ class _Lowering:
         """One node, its operands already in env."""
         k = self.k
         t = DF_TYPES[node.dtype]
-        if node.op == "const":
+        if node.op == "const" and node.dtype in NARROW_FLOATS:  # an f32 constant (exact: already rounded)
+            r = k.cast(k.constant(node.attr, f32), t)
+        elif node.op == "const":
             v = node.attr
             r = k.constant((-1 if v else 0) if t == i1 else v, t)  # i1 true is -1 (signless)
         elif node.op == "arg" or node.op in ("reduce",):
@@ -212,7 +216,8 @@ class _Lowering:
             return a
         if src.kind in "bu" and dst.kind == "f":  # numpy's True is 1; unsigned values
             return Scalar(k, k.insert(arith.UIToFPOp(a.value, t)).results[0])
-        if src.kind in "bu" and isinstance(t, IntegerType) and t.width.data > src.itemsize * 8:  # zero-extend
+        if isinstance(t, IntegerType) and (src.kind == "b" or src.kind == "u" and t.width.data > src.itemsize * 8):
+            # zero-extend (a bool is i1 whatever its numpy itemsize: True -> 1, also into i8)
             return Scalar(k, k.insert(arith.ExtUIOp(a.value, t)).results[0])
         if src.kind == "f" and dst.kind == "u":  # saturating (numpy's cast is undefined out of range)
             return Scalar(k, k.insert(arith.FPToUIOp(a.value, t)).results[0])

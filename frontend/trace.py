@@ -11,8 +11,8 @@ unifies their axes (the runtime then checks the lengths are equal). `x[mask]` pu
 result on a new axis owned by the mask: arrays filtered by the same mask share it, and it
 never unifies with another axis (its length is only known at run time).
 
-Dtypes (float32, float64, int8..int64, uint8..uint64, bool) follow numpy 2's promotion (NEP 50): Python numbers are
-weak, so `x * 2.0` with an f32 `x` stays f32. Anything else is a `JitError` naming the
+Dtypes (float16, bfloat16, float32, float64, int8..int64, uint8..uint64, bool) follow numpy 2's promotion (NEP 50): Python numbers are
+weak, so `x * 2.0` with an f32 `x` stays f32; bfloat16 follows ml_dtypes' ufuncs (a probe of np.add). Anything else is a `JitError` naming the
 line of the user's function that asked for it.
 """
 
@@ -31,15 +31,33 @@ from loopopt.diagnostics import LoopoptDiagnostic
 
 __all__ = ["JitError", "Node", "Axis", "TArray", "TScalar", "TRecord", "Trace", "trace", "SUPPORTED_DTYPES"]
 
+try:
+    import ml_dtypes
+
+    _BF16: np.dtype[Any] | None = np.dtype(ml_dtypes.bfloat16)
+except ImportError:  # bf16 is optional (pip install ml_dtypes); without it a bf16 array cannot exist
+    _BF16 = None
+_F16 = np.dtype(np.float16)
+NARROW_FLOATS = tuple(d for d in (_F16, _BF16) if d is not None)
+"""Storage floats: every operation on them computes in f32 and rounds its result (numpy's
+float16 loops and ml_dtypes' bfloat16 loops do the same, one rounding per operation)."""
 SUPPORTED_DTYPES = tuple(np.dtype(t) for t in (np.float32, np.float64, np.int8, np.int16, np.int32, np.int64,
-                                                np.uint8, np.uint16, np.uint32, np.uint64, np.bool_))
-_SUPPORTED = "float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool"
+                                                np.uint8, np.uint16, np.uint32, np.uint64, np.bool_)) + NARROW_FLOATS
+_SUPPORTED = "float16, bfloat16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool"
 """Unsigned dtypes lower to the signless integer of their width with unsigned ops (`divui`,
 `cmpi ult`, `extui`, `maxui`): docs/integer_semantics.md."""
 _BOOL = np.dtype(np.bool_)
 _I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
+_F32 = np.dtype(np.float32)
+_I32 = np.dtype(np.int32)
+_U32 = np.dtype(np.uint32)
 _F64 = np.dtype(np.float64)
+
+
+def kind_of(dt: np.dtype[Any]) -> str:
+    """numpy's dtype kind, with "f" for bfloat16 (ml_dtypes' dtype has kind "V")."""
+    return "f" if dt == _BF16 else dt.kind
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _NUMPY = os.path.dirname(os.path.abspath(np.__file__))
@@ -138,6 +156,10 @@ class Trace:
         caller sets to len(args[j]) (x[idx] wraps negative indices and checks bounds with it)."""
         self.checks: list[IndexCheck] = []
         """The bounds checks of x[idx]: extra kernel results the caller tests after the call."""
+        self.narrow_gathers = True
+        """x[idx] with 32-bit x and i8-i32 / u8-u16 indices wraps its index in i32 (so the gather
+        has 32-bit lanes: the vector gather instruction); the caller then guarantees
+        len(x) <= NARROW_GATHER_LIMIT (jit.py retraces with this False for longer x)."""
 
 
 @dataclass(eq=False)
@@ -151,6 +173,8 @@ class IndexCheck:
     length: int
     signed: bool
     where: str | None
+    bits: int = 64
+    """The width of the wrapped index and of `largest` (32: the i32 wrap)."""
 
 
 def _py_weak_value(n: Node) -> Any:
@@ -162,19 +186,36 @@ def _py_weak_value(n: Node) -> Any:
     return 0
 
 
-def promote(*nodes: Node, what: str) -> np.dtype[Any]:
+def promote(*nodes: Node, what: str, probe: Callable[..., Any] | None = None) -> np.dtype[Any]:
+    """numpy's result dtype of an operation on `nodes` (NEP 50: Python numbers weak); with
+    bfloat16 the dtype of `probe` (default: np.add, pairwise) run by ml_dtypes on one-element
+    arrays (np.result_type disagrees with its ufuncs, which are what user code runs)."""
     strong = [n.dtype for n in nodes if not n.weak]
     weak = [_py_weak_value(n) for n in nodes if n.weak]
     if not strong:
         strong = [n.dtype for n in nodes]
         weak = []
     try:
-        dt = np.result_type(*strong, *weak)
+        if _BF16 is not None and _BF16 in [n.dtype for n in nodes]:
+            dt = _bf16_result([np.zeros(1, n.dtype) if not n.weak else _py_weak_value(n) for n in nodes], probe)
+        else:
+            dt = np.result_type(*strong, *weak)
     except TypeError as e:
         raise error(f"{what}: cannot promote {', '.join(str(n.dtype) for n in nodes)}: {e}") from None
     if dt not in SUPPORTED_DTYPES:
         raise error(f"{what}: the result dtype {dt} is not supported ({_SUPPORTED})")
     return dt
+
+
+def _bf16_result(operands: list[Any], probe: Callable[..., Any] | None) -> np.dtype[Any]:
+    """The dtype ml_dtypes gives (a bf16 array times a Python float is float32 there, np.clip
+    of bf16 is float32); TypeError where it has no loop."""
+    if probe is not None:
+        return np.asarray(probe(*operands)).dtype
+    r = operands[0]
+    for o in operands[1:]:
+        r = np.add(r, o)
+    return np.asarray(r).dtype
 
 
 def cast(n: Node, dt: np.dtype[Any]) -> Node:
@@ -187,11 +228,16 @@ def cast(n: Node, dt: np.dtype[Any]) -> Node:
             if not (info.min <= int(v) <= info.max):
                 raise error(f"the Python integer {v} is out of bounds for {dt}")
             v = int(v)
+        elif dt in NARROW_FLOATS:
+            with np.errstate(over="ignore"):
+                v = float(np.array(v, dt))  # rounded as numpy / ml_dtypes round it
         elif dt.kind == "f":
             v = float(v)
         else:
             v = bool(v)
         return Node("const", (), dt, None, v)
+    if (dt in NARROW_FLOATS or n.dtype in NARROW_FLOATS) and not {dt, n.dtype} & {_F32, _F64}:
+        return cast(cast(n, _F32), dt)  # to / from integers and the other narrow float through f32
     return _consed(("cast", dt.str, id(n)), lambda: Node("cast", (n,), dt, n.axis, where=n.where))
 
 
@@ -215,6 +261,11 @@ def _const_key(n: Node) -> Any:
 
 
 def _elementwise(op: str, attr: Any, args: Sequence[Node], dtype: np.dtype[Any], what: str) -> Node:
+    if op in ("bin", "un", "where") and dtype in NARROW_FLOATS:  # in f32, rounded once
+        wide = [a if a.dtype == _BOOL and op == "where" and j == 0 else cast(a, _F32) for j, a in enumerate(args)]
+        return cast(_elementwise(op, attr, wide, _F32, what), dtype)
+    if op == "cmp" and args[0].dtype in NARROW_FLOATS:  # exact in f32
+        return _elementwise(op, attr, [cast(a, _F32) for a in args], dtype, what)
     axis = None
     for a in args:
         if a.axis is not None:
@@ -259,24 +310,25 @@ def binary(kind: str, a: Any, b: Any) -> TArray | TScalar:
     na, nb = to_node(a, what), to_node(b, what)
     dt = promote(na, nb, what=what)
     if kind == "div":
-        if dt.kind != "f":
+        if kind_of(dt) != "f":
             dt = _F64
     elif kind in ("and", "or", "xor", "shl", "shr"):
-        if dt.kind == "f" or (kind in ("shl", "shr") and dt == _BOOL):
+        if kind_of(dt) == "f" or (kind in ("shl", "shr") and dt == _BOOL):
             raise error(f"{what} is not defined on floating-point values ({na.dtype}, {nb.dtype})")
     elif kind in ("add", "sub", "mul", "floordiv", "mod", "pow") and dt == _BOOL:
         raise error(f"{what} on two booleans is not supported (use &, | or ^, or cast with .astype)")
-    elif kind in ("floordiv", "mod") and dt.kind == "f":
+    elif kind in ("floordiv", "mod") and kind_of(dt) == "f":
         raise error(f"{what} is supported on integers only")
     if kind == "pow":
         if nb.op == "const" and isinstance(nb.attr, int | float) and float(nb.attr) in (2.0, 3.0) and \
-                (dt.kind == "f" or isinstance(nb.attr, int)):
-            x = cast(na, dt)
-            r = _elementwise("bin", "mul", (x, x), dt, what)
+                (kind_of(dt) == "f" or isinstance(nb.attr, int)):
+            wide = _F32 if dt in NARROW_FLOATS else dt  # x**3 of a narrow float: rounded once, as numpy's power
+            x = cast(na, wide)
+            r = _elementwise("bin", "mul", (x, x), wide, what)
             if float(nb.attr) == 3.0:
-                r = _elementwise("bin", "mul", (r, x), dt, what)
-            return wrap(r)
-        if dt.kind != "f":
+                r = _elementwise("bin", "mul", (r, x), wide, what)
+            return wrap(cast(r, dt))
+        if kind_of(dt) != "f":
             raise error("'**' on integers is supported only with the constant exponents 2 and 3")
     return wrap(_elementwise("bin", kind, (cast(na, dt), cast(nb, dt)), dt, what))
 
@@ -295,14 +347,14 @@ def unary(kind: str, a: Any) -> TArray | TScalar:
     if kind in _FLOAT_UNARY:
         if dt == _BOOL:
             raise error(f"np.{kind} of a boolean array is not supported (numpy gives float16)")
-        if dt.kind != "f":
+        if kind_of(dt) != "f":
             if kind in ("floor", "ceil", "trunc", "rint"):
                 return wrap(n)
             dt = _F64
         return wrap(_elementwise("un", kind, (cast(n, dt),), dt, what))
     if kind == "neg" and dt == _BOOL:
         raise error("negating a boolean is not supported (use ~)")
-    if kind == "invert" and dt.kind == "f":
+    if kind == "invert" and kind_of(dt) == "f":
         raise error("'~' is not defined on floating-point values")
     if kind == "abs" and dt == _BOOL:
         return wrap(n)
@@ -318,7 +370,7 @@ def where(c: Any, a: Any, b: Any) -> TArray | TScalar:
     nc, na, nb = (to_node(v, what) for v in (c, a, b))
     if nc.dtype != _BOOL:
         nc = to_node(compare("ne", wrap(nc) if isinstance(c, Traced) else c, 0), what)
-    dt = promote(na, nb, what=what)
+    dt = promote(na, nb, what=what, probe=lambda a, b: np.where(True, a, b))
     return wrap(_elementwise("where", None, (nc, cast(na, dt), cast(nb, dt)), dt, what))
 
 
@@ -352,8 +404,20 @@ def reduce(kind: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = No
         n, dt = cast(n, _U64), _U64
     if kind in ("min", "max") and dt == _BOOL:
         kind = "and" if kind == "min" else "or"
+    if dt in NARROW_FLOATS:
+        _refuse_ordered(dt, what, kind)
+        return TScalar(cast(Node("reduce", (cast(n, _F32),), _F32, None, kind, where=where_now()), dt))
     node = Node("reduce", (n,), dt, None, kind, where=where_now())
     return TScalar(node)
+
+
+def _refuse_ordered(dt: np.dtype[Any], what: str, kind: str = "add") -> None:
+    """ml_dtypes reduces bfloat16 in order, rounding to bfloat16 at every step (np.sum of 1000
+    ones is 256), and numpy's cumsum of float16 rounds to float16 at every step: results a
+    vectorized kernel accumulating in f32 does not reproduce, so they are refused."""
+    if kind in ("add", "mul") and dt == _BF16:
+        raise error(f"{what} of a bfloat16 array is not supported (ml_dtypes accumulates in bfloat16, in order); "
+                    "use .astype(np.float32) first")
 
 
 def scan(kind: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> TArray:
@@ -364,6 +428,9 @@ def scan(kind: str, a: Any, axis: Any = None, dtype: Any = None, out: Any = None
     if not n.is_array:
         raise error(f"{what} of a scalar is not supported")
     dt = n.dtype
+    if dt in NARROW_FLOATS:
+        raise error(f"{what} of a {dt} array is not supported (numpy rounds the running value to {dt} at "
+                    "every step); use .astype(np.float32) first")
     if dt.kind in "bi" and dt != _I64:
         n, dt = cast(n, _I64), _I64
     if dt.kind == "u" and dt != _U64:
@@ -377,7 +444,10 @@ def mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims:
         raise error("np.mean of a scalar is not supported")
     if out is not None or keepdims or dtype is not None or axis not in (None, 0, -1):
         raise error("np.mean: only the array argument (and axis=0 or None) is supported")
-    dt = n.dtype if n.dtype.kind == "f" else _F64
+    dt = n.dtype if kind_of(n.dtype) == "f" else _F64
+    if dt in NARROW_FLOATS:  # numpy: the sum and the division in float32, then one rounding
+        _refuse_ordered(dt, "np.mean")
+        return astype(mean(wrap(cast(n, _F32))), dt)  # type: ignore[return-value]
     total = reduce("add", wrap(cast(n, dt)))
     ones = Node("const", (n,), _I64, n.axis, 1)  # 1 per element of n (n only gives the axis)
     count = TScalar(Node("reduce", (ones,), _I64, None, "add"))
@@ -389,7 +459,9 @@ def clip(a: Any, a_min: Any = None, a_max: Any = None, out: Any = None, **kwargs
         raise error("np.clip: only (a, a_min, a_max) are supported")
     what = "np.clip"
     nodes = [to_node(v, what) for v in (a, a_min, a_max) if v is not None]
-    dt = promote(*nodes, what=what)
+    given = (a_min is not None, a_max is not None)
+    dt = promote(*nodes, what=what, probe=lambda x, *b: np.clip(x, b[0] if given[0] else None,
+                                                               b[-1] if given[1] else None))
     r: Any = wrap(cast(to_node(a, what), dt))
     if a_min is not None:
         r = binary("max", r, wrap(cast(to_node(a_min, what), dt)))
@@ -438,14 +510,18 @@ def gather_index(x: Any, idx: Any) -> TArray:
         t.args.append(n)
         t.arg_names.append(f"len_{t.arg_names[source]}")
     signed = ni.dtype.kind == "i"
-    k: Any = wrap(cast(ni, _I64))  # unsigned: the same bits (a uint64 past INT64_MAX is out of range)
+    narrow = t.narrow_gathers and nx.dtype.itemsize == 4 and nx.dtype.kind in "fiu" and \
+        ni.dtype.itemsize <= (4 if signed else 2)
+    wide, unsigned = (_I32, _U32) if narrow else (_I64, _U64)
+    length: Any = wrap(cast(n, _I32)) if narrow else wrap(n)  # exact: len(x) <= NARROW_GATHER_LIMIT then
+    k: Any = wrap(cast(ni, wide))  # unsigned: the same bits (a uint64 past INT64_MAX is out of range)
     if signed:
-        k = where(compare("lt", k, 0), binary("add", k, wrap(n)), k)
-    ku = astype(k, _U64)
-    bad = reduce("or", compare("ge", ku, astype(wrap(n), _U64)))
+        k = where(compare("lt", k, 0), binary("add", k, length), k)  # i32: no overflow as len(x) < 2**31
+    ku = astype(k, unsigned)
+    bad = reduce("or", compare("ge", ku, astype(length, unsigned)))
     largest = reduce("max", ku)
     here = where_now()
-    t.checks.append(IndexCheck(bad.node, largest.node, source, signed, here))
+    t.checks.append(IndexCheck(bad.node, largest.node, source, signed, here, 32 if narrow else 64))
     kn = to_node(k, "x[idx]")
     return TArray(Node("gather", (nx, kn), nx.dtype, kn.axis, where=here))
 
@@ -671,9 +747,11 @@ class ArgSpec:
     fields: tuple[tuple[str, np.dtype[Any]], ...] = ()
 
 
-def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str]) -> tuple[Trace, Any]:
+def trace(fn: Callable[..., Any], specs: Sequence[ArgSpec], names: Sequence[str],
+          narrow_gathers: bool = True) -> tuple[Trace, Any]:
     """Call fn on tracers built from `specs`; returns the trace and fn's result (tracers)."""
     t = Trace()
+    t.narrow_gathers = narrow_gathers
 
     def arg(dtype: np.dtype[Any], is_array: bool, name: str, weak: bool = False) -> Node:
         node = Node("arg", (), dtype, Axis(label=name) if is_array else None, len(t.args), weak=weak)

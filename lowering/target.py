@@ -187,6 +187,7 @@ def describe(cpu: CpuModel) -> list[str]:
         f"cpu: {cpu.name} ({cpu.title})",
         f"caches: L1d {c.l1d // KIB} KiB, L2 {c.l2 // KIB} KiB, LLC {c.llc // MIB} MiB shared by {c.llc_cores} cores",
         f"runs: {', '.join(cpu.isas)}",
+        f"features: {', '.join(cpu.features) or 'none'}",  # what the C may use beyond the ISA (cpuinfo-checked)
         f"stream threshold: {cpu.stream_threshold_bytes // MIB} MiB",
     ]
     if cpu.runs("avx512"):

@@ -241,8 +241,10 @@ def _main_source(c_source: str, sigs: Sequence[KernelSignature], prelude: str = 
 
 def _encode_scalar(sig: KernelSignature, p: ScalarParam, value: Any) -> bytes:
     try:
-        if p.dtype in ("f32", "f64"):
-            v: Any = float(value)
+        if p.dtype in ("f16", "bf16", "f32", "f64"):
+            if isinstance(value, str | bytes | bytearray):  # float() parses text; the native wrapper does not
+                raise TypeError
+            v: Any = float(value)  # f16 / bf16: rounded by numpy / ml_dtypes below, as the native wrapper does
         elif p.dtype == "bool":
             if value not in (0, 1) or isinstance(value, float):
                 raise TypeError
@@ -258,7 +260,8 @@ def _encode_scalar(sig: KernelSignature, p: ScalarParam, value: Any) -> bytes:
         raise TypeError(
             f"{sig.name}(): parameter {p.name!r} expects a {p.dtype} scalar, found {type(value).__name__}"
         ) from None
-    return np.array(v, p.dt.numpy.newbyteorder("<")).tobytes()
+    with np.errstate(over="ignore"):  # a float beyond f16 / f32 is inf, as in the native wrapper
+        return np.array(v, p.dt.numpy.newbyteorder("<")).tobytes()
 
 
 def _encode_case(

@@ -277,6 +277,20 @@ _PY_DTYPE_NAMES = {"f16": "float16", "bf16": "ml_dtypes.bfloat16", "f32": "float
 QUERY_PREFIX = "_extents_"
 """Module attribute of a kernel's extent query (`_extents_<name>`); no kernel name starts with `_`."""
 
+_NARROW_SCALARS = {"f16": "loopopt_rt_f64_to_f16({})", "bf16": "loopopt_rt_f32_to_bf16((float){})"}
+"""f16 / bf16 scalar parameters: any real number, rounded to the bits as numpy's float16(v)
+(once, from double) and ml_dtypes' bfloat16(v) (through f32) do; the helpers are the
+targets' own (`targets/c_part.py`), renamed so they cannot clash with the kernel's copies."""
+
+
+def _narrow_helpers() -> str:
+    from loopopt.targets.c_part import BF16_SCALAR_HELPERS, F16_SCALAR_HELPERS
+
+    return "\n".join(src.replace(name, "loopopt_rt_" + name.removeprefix("lo_"))
+                     for name, src in (("lo_f64_to_f16", F16_SCALAR_HELPERS["lo_f64_to_f16"]),
+                                       ("lo_f32_to_bf16", BF16_SCALAR_HELPERS["lo_f32_to_bf16"])))
+
+
 _INT_RANGES = {"i8": ("INT8_MIN", "UINT8_MAX"), "i16": ("INT16_MIN", "UINT16_MAX"),  # signless: either reading
                "i32": ("INT32_MIN", "INT32_MAX"), "i64": ("INT64_MIN", "INT64_MAX")}
 
@@ -489,7 +503,7 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
         lines.append(f"    v{i}.obj = NULL;")
     for i, p in enumerate(sig.params):
         if isinstance(p, ScalarParam):
-            ctype = {"f32": "double", "f64": "double", "i8": "long long", "i16": "long long", "i32": "long long",
+            ctype = {"f16": "double", "bf16": "double", "f32": "double", "f64": "double", "i8": "long long", "i16": "long long", "i32": "long long",
                      "i64": "long long", "bool": "uint8_t"}
             lines.append(f"    {ctype[p.dtype]} s{i} = 0;")
     lines += _bind_arguments(sig, k)
@@ -505,7 +519,7 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
                 f"    if (loopopt_rt_get_array(args[{i}], &v{i}, {k}, {pn}, {_c_string(_PY_DTYPE_NAMES[p.dtype])}, "
                 f"{_c_string(dt.buffer_formats)}, {dt.itemsize}, {p.rank}, {int(p.output)}) < 0) goto done;"
             )
-        elif p.dtype in ("f32", "f64"):
+        elif p.dtype in ("f16", "bf16", "f32", "f64"):
             lines.append(
                 f"    if (loopopt_rt_get_real(args[{i}], &s{i}, {k}, {pn}, {_c_string(p.dtype)}) < 0) goto done;"
             )
@@ -538,6 +552,8 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
             const = "" if p.output else "const "
             call_args.append(f"({const}{p.dt.c_type} *)v{i}.buf")
             call_args += [f"(int64_t)v{i}.shape[{d}]" for d in range(p.rank)]
+        elif p.dtype in _NARROW_SCALARS:
+            call_args.append(_NARROW_SCALARS[p.dtype].format(f"s{i}"))
         else:
             call_args.append(f"({p.dt.c_type})s{i}")
     result_decls = [f"    {DTYPES[r].c_type} r{j};" for j, r in enumerate(sig.results)]
@@ -624,6 +640,8 @@ def extension_source(module_name: str, kernel_source: str, signatures: Sequence[
             *(_kernel_pointer_declaration(s) for s in signatures),
             _NUMPY,
             _HELPERS,
+            *((_narrow_helpers(),) if any(isinstance(p, ScalarParam) and p.dtype in _NARROW_SCALARS
+                                          for sig in signatures for p in sig.params) else ()),
             *(_wrapper(s) + "\n" for s in signatures),
             *(_wrapper(s, query=True) + "\n" for s in signatures if s.extents),
             "static PyMethodDef loopopt_rt_methods[] = {",

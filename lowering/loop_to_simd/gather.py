@@ -17,7 +17,8 @@ The Loop IR load promises that every index is in bounds (convert-df-to-loop's `d
 clamps out-of-bounds indices to 0 and zeroes their values: lowering/df_to_loop/gather.py),
 so every lane is active except the lanes past the end in a masked tail. Index and element
 widths may differ (f32 data by i64 indices): the loop then runs at the 64-bit lane count and
-the 32-bit vector is a part vector (targets/c_part.py), which the C prints lane by lane.
+the 32-bit vector is a part vector (targets/c_part.py), which the C prints lane by lane; i32
+indices in such a loop (32-bit data next to a 64-bit count) are sign-extended to i64 first.
 
 Which form (`choose_gather_forms`, after the lowering): the ISA's gather instruction where
 the CPU model's gather cost per lane is below `SCALAR_LOAD_LANE_COST`, else `lanewise`
@@ -29,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects.builtin import IntegerType, ModuleOp, UnitAttr, VectorType, i1
+from xdsl.dialects.builtin import IntegerType, ModuleOp, UnitAttr, VectorType, i1, i64
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -62,6 +63,13 @@ def emit_gather_load(em: BlockEmitter, op: loop.LoadOp) -> None:
     indices = lanes.value
     vt = em.lowering.vector_type(op.result.type, op)
     assert isinstance(indices.type, VectorType)
+    it = indices.type.element_type
+    if isinstance(it, IntegerType) and it.width.data == 32 and em.lowering.target.width(it) > em.width \
+            and em.lowering.target.width(vt.element_type) > em.width:
+        # 32-bit data by i32 indices, both part vectors (the loop runs at a 64-bit lane count):
+        # the C has no such gather row, so the indices are sign-extended to i64 lanes
+        ext = em.emit(simd.ConvertOp(indices, VectorType(i64, [em.width])), op)
+        indices = ext.results[0]
     mask = em.load_mask
     if mask is None:
         mask = em.lowering.splat_constant(True, VectorType(i1, [em.width]))

@@ -113,6 +113,9 @@ def choose_width(op: loop.VecLoopOp | loop.PredLoopOp, target: TargetInfo, parti
     part of a register) is a located error instead.
     """
     if target.vector_bits == 0:
+        storage = sorted({str(t) for t in data_types(op) if isinstance(t, Float16Type | BFloat16Type)})
+        if storage:  # the scalar ISA has no 1-lane f16 / bf16 vectors (a filter's compaction would need them)
+            raise LoopoptDiagnostic(f"{op.name} has {storage[0]} lanes: {target.name} has no {storage[0]} vectors", op)
         return 1
     found = widening(op, target)
     if found is not None:

@@ -5,7 +5,8 @@
 Prints a markdown table (the one in docs/jit.md): per function, the best-of-`repeat` time of
 numpy, of the jitted function (dispatch included) and, for the example of the issue, of the
 same kernel written by hand in df and compiled with loopopt.compile; then the per-call
-dispatch overhead of the jit over the raw kernel call on 8 elements. Not run in CI.
+dispatch overhead of the jit over the raw kernel call on 8 elements, and the call overhead of
+functions with array results at 4 Ki elements (`array_overhead`). Not run in CI.
 """
 
 from __future__ import annotations
@@ -105,6 +106,37 @@ def main() -> None:
             fn(*small)
         print(f"\n{label} (8 elements): {(time.perf_counter() - t0) / k * 1e6:.3f} µs", end="")
     print()
+    array_overhead(args.target, 1 << 12, rng)
+
+
+def array_overhead(target: str, n: int, rng: np.random.Generator, rounds: int = 9, k: int = 3000) -> None:
+    """Per-call µs of jitted functions with array results at a small size, interleaved: numpy,
+    the jit call, the jit's general path (`Specialization.slow`: outputs sized through the
+    signature, what every array result took before the generated call) and the raw kernel
+    wrapper with preallocated outputs; the overhead is jit minus raw."""
+    x = rng.standard_normal(n).astype(np.float32)
+    idx = rng.integers(0, n, n)
+    rows = [("x[idx] * 2", lambda x, idx: x[idx] * 2, (x, idx)), ("x * 2", lambda x: x * 2, (x,)),
+            ("x[x > t]", lambda x, t: x[x > t], (x, np.float32(0.5)))]
+    print(f"\n| array result, n = {n} | numpy | jit | jit general path | raw kernel | jit overhead |")
+    print("|---|---|---|---|---|---|")
+    for label, fn, fargs in rows:
+        jitted = loopopt.jit(fn, target=target)
+        jitted(*fargs)
+        spec = jitted.last
+        flat = spec.inputs(fargs)
+        outs = [np.empty(s, o.dt.numpy) for o, s in zip(spec.sig.outputs, spec.sig.output_shapes(flat, None))]
+        runs = {"numpy": lambda: fn(*fargs), "jit": lambda: jitted(*fargs),
+                "slow": lambda: spec.slow(fargs), "raw": lambda: spec.function(*flat, *outs)}
+        best = dict.fromkeys(runs, float("inf"))
+        for _ in range(rounds):
+            for name, run in runs.items():
+                t0 = time.perf_counter()
+                for _ in range(k):
+                    run()
+                best[name] = min(best[name], (time.perf_counter() - t0) / k * 1e6)
+        print(f"| `{label}` | {best['numpy']:.2f} µs | {best['jit']:.2f} µs | {best['slow']:.2f} µs | "
+              f"{best['raw']:.2f} µs | {best['jit'] - best['raw']:.2f} µs |")
 
 
 if __name__ == "__main__":

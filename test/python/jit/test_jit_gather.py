@@ -9,6 +9,7 @@ sources of 1, 5 and 1000 elements, every index dtype.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 
 import numpy as np
@@ -57,7 +58,8 @@ def test_gather_matches_numpy(name: str, isa: str) -> None:
     fn = CASES[name]
     jitted = loopopt.jit(fn, target=isa)
     sizes = (0, 1, 5, 17, 1009) if isa == "neon" else SIZES
-    for xdt, idt in ((np.float32, np.int64), (np.float64, np.int32), (np.int32, np.int16), (np.float32, np.uint8)):
+    for xdt, idt in ((np.float32, np.int64), (np.float64, np.int32), (np.int32, np.int16), (np.float32, np.uint8),
+                     (np.float32, np.int32)):  # 32-bit data by i8-i32 / u8-u16: the i32 wrap (test_i32_indices_...)
         for nx in SOURCES:
             for n in sizes:
                 if name in ("max", "np_take_mean") and n == 0:
@@ -119,9 +121,9 @@ def test_index_arrays_must_be_integers_and_sources_sized() -> None:
 def test_gather_is_df_gather_and_fuses_into_the_sum() -> None:
     """x[idx].sum() traces to one df.gather read by the reduction's own loop (no buffer for it)."""
     jitted = loopopt.jit(lambda x, idx: x[idx].sum(), target="avx512")
-    spec = jitted.specialize(np.ones(3, np.float32), np.zeros(2, np.int32))
+    spec = jitted.specialize(np.ones(3, np.float32), np.zeros(2, np.int64))
     assert "df.gather" in str(spec.df)
-    assert "lo_gather_f32_by_i64" in spec.c_source  # the wrapped index is an i64
+    assert "lo_gather_f32_by_i64" in spec.c_source  # the wrapped index is an i64 (i32 indices: below)
 
 
 def test_scalar_results_take_the_direct_call_and_views_still_work() -> None:
@@ -138,3 +140,61 @@ def test_scalar_results_take_the_direct_call_and_views_still_work() -> None:
         jitted(view, np.array([10], np.int64))
     with pytest.raises(IndexError, match="index -21 is out of bounds for axis 0 with size 20"):
         jitted(x, np.array([5, -21], np.int64))
+
+
+@pytest.mark.parametrize("isa,intrinsic", [("avx2", "_mm256_mask_i32gather_ps"), ("avx512", "_mm512_mask_i32gather_ps")])
+def test_i32_indices_of_32_bit_data_wrap_in_i32_and_use_the_vector_gather(isa, intrinsic) -> None:
+    """f32 data by i32 indices: the index is wrapped in i32 (not i64), so the gather runs at the
+    32-bit lane count with the ISA's 32-bit gather (the CPU model says it beats scalar loads);
+    i64 indices and f64 data keep i64."""
+    jitted = loopopt.jit(lambda x, idx: x[idx] * 2, target=isa)
+    spec = jitted.specialize(np.ones(3, np.float32), np.zeros(2, np.int32))
+    assert "df.gather %x[%0] : !df.array<f32, [i]>, !df.array<i32, [i1]>" in str(spec.df)
+    assert intrinsic in spec.c_source and "by_i64" not in spec.c_source
+    assert [c.bits for c in spec.checks] == [32] and spec.narrow == [0]
+    for x, idx in ((np.ones(3, np.float32), np.zeros(2, np.int64)), (np.ones(3), np.zeros(2, np.int32))):
+        wide = jitted.specialize(x, idx)
+        assert [c.bits for c in wide.checks] == [64] and not wide.narrow
+
+
+@pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512", "neon")))
+@pytest.mark.parametrize("xdt,idt", [(np.float32, np.int32), (np.uint32, np.int8), (np.int32, np.uint16)])
+def test_i32_wrap_raises_exactly_as_the_i64_wrap(isa: str, xdt, idt) -> None:
+    """Out-of-range indices at the ends of the index dtype, and below -len(x): numpy's message."""
+    jitted = loopopt.jit(lambda x, idx: x[idx].sum(), target=isa)
+    info = np.iinfo(idt)
+    for nx in (1, 7, 1000):
+        x = np.arange(nx).astype(xdt)
+        for bad in sorted({min(nx, info.max), info.max, -nx - 1, info.min}):
+            if -nx <= bad < nx or not info.min <= bad <= info.max:
+                continue
+            for n, at in ((1, 0), (17, 16), (257, 100)):
+                idx = np.zeros(n, idt)
+                idx[at] = bad
+                with pytest.raises(IndexError) as numpy_error:
+                    x[idx]
+                with pytest.raises(IndexError) as ours:
+                    jitted(x, idx)
+                assert str(ours.value).endswith(f"{numpy_error.value} (x[idx])"), (str(ours.value), nx, bad)
+        idx = np.arange(-nx if info.min < 0 else 0, nx).astype(idt)
+        assert jitted(x, idx) == x[idx].sum()
+
+
+def test_x_longer_than_the_i32_limit_runs_the_i64_specialization(monkeypatch) -> None:
+    """len(x) > NARROW_GATHER_LIMIT (2**31 - 1; lowered here): the i32 wrap would overflow, so
+    the call runs the same function traced with i64 indices, with the same checks."""
+    jit_module = importlib.import_module("loopopt.frontend.jit")
+    monkeypatch.setattr(jit_module, "NARROW_GATHER_LIMIT", 100)
+    jitted = loopopt.jit(lambda x, idx: x[idx] * 2, target="avx2")
+    idx = np.array([-1, 0, -60, 59], np.int32)
+    short, long = np.arange(60, dtype=np.float32), np.arange(101, dtype=np.float32)
+    np.testing.assert_array_equal(jitted(short, idx), short[idx] * 2)
+    spec = jitted.last
+    assert spec.narrow == [0] and spec._wide is None
+    np.testing.assert_array_equal(jitted(long, idx), long[idx] * 2)  # the guard misses: widened
+    assert spec._wide is not None and [c.bits for c in spec._wide.checks] == [64]
+    np.testing.assert_array_equal(jitted(short, idx), short[idx] * 2)  # back on the i32 kernel
+    idx[2] = -102
+    with pytest.raises(IndexError, match="index -102 is out of bounds for axis 0 with size 101"):
+        jitted(long, idx)
+    assert len(jitted.cache) == 1
