@@ -388,66 +388,116 @@ static inline lo_vf$M lo_vm_twosum_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
 }
 // @helper lo_vf$N_h
 typedef float lo_vf$N_h __attribute__((vector_size($H)));
-// @helper lo_vm_fromd_f$M
-/* y with the lanes in bad replaced by the f64 results lo (lanes 0..$N-1) and hi (the rest),
-   rounded to f32: the native f32 cores' way back to the f64 cores for their rare wide lanes. */
-static inline lo_vf$M lo_vm_fromd_f$M(lo_vi$M bad, lo_vf$M y, lo_vd$N lo, lo_vd$N hi)
+// @helper lo_vi$N_h
+typedef int lo_vi$N_h __attribute__((vector_size($H)));
+// @helper lo_vq$N
+typedef unsigned long long lo_vq$N __attribute__((vector_size($B)));
+// @helper lo_vm_2opi_bits
+/* The first 192 bits of 2/pi as 24 overlapping 32-bit words: word i holds bits 8i - 24 to 8i + 7 (zeros
+   before the binary point), so a window starting at any multiple of 8 bits is three aligned words. */
+static const unsigned lo_vm_2opi_bits[24] = {
+    0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+    0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd, 0xf534ddc0,
+    0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43, 0x993c4390, 0x3c439041,
+};
+// @helper lo_vm_pio2big_d$N
+/* Payne-Hanek for f32 magnitudes 2 <= |x| < 2^128 given as bit patterns b (one per 64-bit lane): |x| 2/pi
+   = n + f (n mod 4, |f| <= 1/2) as the middle 64 bits of the 32 x 96-bit product of the shifted
+   significand and the window of 2/pi that x's exponent selects (bits worth 4 or more drop out mod 4,
+   bits past the window are below 2^-64; glibc's sinf does the same per scalar). f is a 2.62 fixed-point
+   fraction; the result f pi/2 is a double with at least 33 correct bits (|f| >= 2^-29.8 for every f32).
+   Lanes of other magnitudes (NaN, inf too) give some value, no fault; returns f pi/2, sets *n. */
+static inline lo_vd$N lo_vm_pio2big_d$N(lo_vq$N b, lo_vl$N *n)
 {
-    lo_vf$N_h l = __builtin_convertvector(lo, lo_vf$N_h), h = __builtin_convertvector(hi, lo_vf$N_h);
-    return lo_vm_sel_f$M(bad, __builtin_shufflevector(l, h, $ALL), y);
+    lo_vq$N w0, w1, w2;
+    for (int i = 0; i < $N; i++) {
+        unsigned j = (unsigned)(b[i] >> 26) & 15;
+        w0[i] = lo_vm_2opi_bits[j];
+        w1[i] = lo_vm_2opi_bits[j + 4];
+        w2[i] = lo_vm_2opi_bits[j + 8];
+    }
+    lo_vq$N m = ((b & 0x7fffff) | 0x800000) << ((b >> 23) & 7);
+    lo_vq$N p = (((m * w0) << 32) | ((m * w2) >> 32)) + m * w1;
+    lo_vq$N k = (p + (1ULL << 61)) >> 62;
+    lo_vl$N f = (lo_vl$N)(p - (k << 62));
+    *n = (lo_vl$N)k;
+    /* (double)f without a 64-bit integer conversion (none on SSE2/AVX2): both 32-bit halves exactly */
+    lo_vd$N fh = (lo_vd$N)((f >> 32) + 0x4338000000000000LL) - 0x1.8p52;
+    lo_vd$N fl = (lo_vd$N)((f & 0xffffffffLL) | 0x4330000000000000LL) - 0x1p52;
+    return (fh * 0x1p32 + fl) * 0x1.921fb54442d18p-62;
 }
-// @helper lo_vm_tod_f$M
-/* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
-static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
+// @helper lo_vm_trigbig_f$M
+/* The second reduction tier: |x| = q pi/2 + *r + *rl (q mod 4 returned) for 2 <= |x| < 2^128, b = |x|'s
+   bits: Payne-Hanek on the two halves' 64-bit lanes, each double remainder split into float-float. */
+static inline lo_vi$M lo_vm_trigbig_f$M(lo_vi$M b, lo_vf$M *r, lo_vf$M *rl)
 {
-    *lo = __builtin_convertvector(__builtin_shufflevector(x, x, $LO), lo_vd$N);
-    *hi = __builtin_convertvector(__builtin_shufflevector(x, x, $HI), lo_vd$N);
+    lo_vl$N nl, nh;
+    lo_vd$N dl = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $LO), lo_vq$N), &nl);
+    lo_vd$N dh = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $HI), lo_vq$N), &nh);
+    lo_vf$N_h rlo = __builtin_convertvector(dl, lo_vf$N_h), rhi = __builtin_convertvector(dh, lo_vf$N_h);
+    lo_vf$N_h elo = __builtin_convertvector(dl - __builtin_convertvector(rlo, lo_vd$N), lo_vf$N_h);
+    lo_vf$N_h ehi = __builtin_convertvector(dh - __builtin_convertvector(rhi, lo_vd$N), lo_vf$N_h);
+    *r = __builtin_shufflevector(rlo, rhi, $ALL);
+    *rl = __builtin_shufflevector(elo, ehi, $ALL);
+    lo_vi$N_h qlo = __builtin_convertvector(nl, lo_vi$N_h), qhi = __builtin_convertvector(nh, lo_vi$N_h);
+    return __builtin_shufflevector(qlo, qhi, $ALL);
 }
-// @helper lo_vm_trig_f$M
-/* For 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + r + rl, |r| <= pi/4, with pi/2 in four pieces (12,
-   12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first three; the
-   truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum): every
-   f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Then least-squares fits on Chebyshev nodes
-   of |r| <= pi/4 + 0.002, each coefficient rounded to f32 before the next is fitted (relative error
-   2^-32.3 for sin, 2^-32.9 for cos). Returns q; *s = sin(r + rl), *c = cos(r + rl). */
-static inline lo_vi$M lo_vm_trig_f$M(lo_vf$M ax, lo_vf$M *s, lo_vf$M *c)
+// @helper lo_vm_trigred_f$M
+/* The first reduction tier, for 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + *r + *rl, |r| <= pi/4, with pi/2
+   in four pieces (12, 12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first
+   three; the truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum):
+   every f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Returns q. */
+static inline lo_vi$M lo_vm_trigred_f$M(lo_vf$M ax, lo_vf$M *r, lo_vf$M *rl)
 {
     lo_vf$M t = ax * 0x1.45f306p-1f + 0x1.8p23f;
     lo_vf$M q = t - 0x1.8p23f;
-    lo_vf$M e1, e2, rl;
+    lo_vf$M e1, e2;
     lo_vf$M s1 = lo_vm_twosum_f$M(ax - q * 0x1.922p0f, q * 0x1.2aep-18f, &e1);
     lo_vf$M s2 = lo_vm_twosum_f$M(s1, q * 0x1.deap-31f, &e2);
-    lo_vf$M r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, &rl);
+    *r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, rl);
+    return (lo_vi$M)t - 0x4b400000;
+}
+// @helper lo_vm_trigpoly_f$M
+/* *s = sin(r + rl), *c = cos(r + rl) for |r| <= pi/4: least-squares fits on Chebyshev nodes of |r| <= pi/4 +
+   0.002, each coefficient rounded to f32 before the next is fitted (relative error 2^-32.3 for sin, 2^-32.9
+   for cos). */
+static inline void lo_vm_trigpoly_f$M(lo_vf$M r, lo_vf$M rl, lo_vf$M *s, lo_vf$M *c)
+{
     lo_vf$M z = r * r;
     lo_vf$M sp = ((0x1.78595ep-19f * z - 0x1.a04a5ep-13f) * z + 0x1.111166p-7f) * z - 0x1.555556p-3f;
     lo_vf$M cp = (0x1.99e70cp-16f * z - 0x1.6c0c26p-10f) * z + 0x1.55554ap-5f;
     lo_vf$M hz = 0.5f * z, w = 1.0f - hz;
     *s = r + (r * z * sp + rl * w);
     *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
-    return (lo_vi$M)t - 0x4b400000;
 }
 // @helper lo_vm_sincos_f$M
 /* sin(x) = sign(x) sin(|x|) and cos(x) = sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r
-   and the sign. Lanes beyond 6400 (and NaN, +-inf) take the f64 core, all lanes of the vector at once. */
+   and the sign. |x| <= 6400 is reduced by Cody-Waite in float-float (trigred), larger finite |x| by
+   Payne-Hanek on 64-bit integer lanes (trigbig; only vectors with such a lane pay for it), NaN and
+   +-inf give NaN (x - x). No lane goes to the C library. */
 static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
 {
     lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
-    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
-    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
-    lo_vf$M y = x;
-    if (lo_vm_any$N((lo_vl$N)~bad)) {  /* skipped when every lane is wide */
-        lo_vf$M s, c;
-        lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
-        y = lo_vm_sel_f$M((q & 1) == 1, c, s);
-        y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    lo_vi$M b = (lo_vi$M)x & 0x7fffffff;
+    lo_vf$M ax = (lo_vf$M)b;
+    lo_vi$M big = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vf$M r = ax - ax, rl = r;
+    lo_vi$M q = b - b;
+    if (lo_vm_any$N((lo_vl$N)~big))  /* skipped when every lane is big */
+        q = lo_vm_trigred_f$M(lo_vm_sel_f$M(big, ax - ax, ax), &r, &rl);
+    if (lo_vm_any$N((lo_vl$N)big)) {
+        lo_vf$M r2, rl2;
+        lo_vi$M q2 = lo_vm_trigbig_f$M(b, &r2, &rl2);
+        r = lo_vm_sel_f$M(big, r2, r);
+        rl = lo_vm_sel_f$M(big, rl2, rl);
+        q = (big & q2) | (~big & q);
     }
-    if (lo_vm_any$N((lo_vl$N)bad)) {
-        lo_vd$N lo, hi;
-        lo_vm_tod_f$M(x, &lo, &hi);
-        y = cosine ? lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi))
-                   : lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
-    }
-    return y;
+    lo_vf$M s, c;
+    lo_vm_trigpoly_f$M(r, rl, &s, &c);
+    q += cosine;
+    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
+    y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    return lo_vm_sel_f$M(~(lo_vi$M)(ax <= 0x1.fffffep127f), x - x, y);
 }
 // @helper lo_vm_sin_f$M
 static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
