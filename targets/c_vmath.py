@@ -234,19 +234,27 @@ static inline lo_vd$N lo_vm_log1p_d$N(lo_vd$N x)
         for (int i = 0; i < $N; i++) if (bad[i]) y[i] = log1p(x[i]);
     return y;
 }
-// @helper lo_vm_trig_d$N
-/* For 0 <= ax <= 2^21: ax = q pi/2 + r, |r| <= pi/4, with pi/2 in four pieces (32, 32, 32, 53
-   bits: q * piece is exact for the first three) and the subtractions carried as double-double
-   (r + rl), so multiples of pi/2 keep their tiny remainder; then Cephes sin.c polynomials.
-   Returns q; *s = sin(r + rl), *c = cos(r + rl). */
-static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
+// @helper lo_vm_trigred_d$N
+/* For 0 <= ax <= 2^21: ax = q pi/2 + *r + *rl, |r| <= pi/4, with pi/2 in four pieces (32, 32, 32, 53
+   bits: q * piece is exact for the first three) and the subtractions carried as double-double,
+   so multiples of pi/2 keep their tiny remainder. Returns q. */
+static inline lo_vl$N lo_vm_trigred_d$N(lo_vd$N ax, lo_vd$N *r, lo_vd$N *rl)
 {
     lo_vd$N t = ax * 0.63661977236758138 + 0x1.8p52;
     lo_vd$N q = t - 0x1.8p52;
-    lo_vd$N e1, e2, rl;
+    lo_vd$N e1, e2;
     lo_vd$N s1 = lo_vm_twosum_d$N(ax - q * 0x1.921fb544p+0, -(q * 0x1.0b4611a6p-34), &e1);
     lo_vd$N s2 = lo_vm_twosum_d$N(s1, -(q * 0x1.3198a2ep-69), &e2);
-    lo_vd$N r = lo_vm_twosum_d$N(s2, (e1 + e2) - q * 0x1.b839a252049c1p-104, &rl);
+    *r = lo_vm_twosum_d$N(s2, (e1 + e2) - q * 0x1.b839a252049c1p-104, rl);
+    return (lo_vl$N)t - 0x4338000000000000LL;
+}
+// @helper lo_vm_trig_d$N
+/* For 0 <= ax <= 2^21: ax = q pi/2 + r + rl (trigred_d), then Cephes sin.c polynomials.
+   Returns q; *s = sin(r + rl), *c = cos(r + rl). */
+static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
+{
+    lo_vd$N r, rl;
+    lo_vl$N q = lo_vm_trigred_d$N(ax, &r, &rl);
     lo_vd$N z = r * r;
     lo_vd$N sp = ((((1.58962301576546568060e-10 * z - 2.50507477628578072866e-8) * z + 2.75573136213857245213e-6) * z
                    - 1.98412698295895385996e-4) * z + 8.33333333332211858878e-3) * z - 1.66666666666666307295e-1;
@@ -255,7 +263,7 @@ static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
     lo_vd$N hz = 0.5 * z, w = 1.0 - hz;
     *s = r + (r * z * sp + rl);
     *c = w + (((1.0 - w) - hz) + (z * z * cp - r * rl));
-    return (lo_vl$N)t - 0x4338000000000000LL;
+    return q;
 }
 // @helper lo_vm_sin_d$N
 /* sin(x) = sign(x) sin(|x|); quadrant q picks sin/cos of r and the sign. */
@@ -426,21 +434,55 @@ static inline lo_vd$N lo_vm_pio2big_d$N(lo_vq$N b, lo_vl$N *n)
     lo_vd$N fl = (lo_vd$N)((f & 0xffffffffLL) | 0x4330000000000000LL) - 0x1p52;
     return (fh * 0x1p32 + fl) * 0x1.921fb54442d18p-62;
 }
+// @helper lo_vm_tod_f$M
+/* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
+static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
+{
+    *lo = __builtin_convertvector(__builtin_shufflevector(x, x, $LO), lo_vd$N);
+    *hi = __builtin_convertvector(__builtin_shufflevector(x, x, $HI), lo_vd$N);
+}
+// @helper lo_vm_trigtof_f$M
+/* The f64 tiers' results as f32 lanes: the double-double remainders a + al (lanes 0..$N-1) and b + bl (the
+   rest) as float-float *r + *rl, the quadrants qa, qb as int lanes (returned). */
+static inline lo_vi$M lo_vm_trigtof_f$M(lo_vd$N a, lo_vd$N al, lo_vd$N b, lo_vd$N bl, lo_vl$N qa, lo_vl$N qb,
+                                          lo_vf$M *r, lo_vf$M *rl)
+{
+    lo_vf$N_h ah = __builtin_convertvector(a, lo_vf$N_h), bh = __builtin_convertvector(b, lo_vf$N_h);
+    lo_vf$N_h ae = __builtin_convertvector((a - __builtin_convertvector(ah, lo_vd$N)) + al, lo_vf$N_h);
+    lo_vf$N_h be = __builtin_convertvector((b - __builtin_convertvector(bh, lo_vd$N)) + bl, lo_vf$N_h);
+    *r = __builtin_shufflevector(ah, bh, $ALL);
+    *rl = __builtin_shufflevector(ae, be, $ALL);
+    lo_vi$N_h ia = __builtin_convertvector(qa, lo_vi$N_h), ib = __builtin_convertvector(qb, lo_vi$N_h);
+    return __builtin_shufflevector(ia, ib, $ALL);
+}
+// @helper lo_vm_trigmid_f$M
+/* The second reduction tier, 0 <= ax <= 2^21: the f64 core's Cody-Waite reduction (trigred_d, remainder
+   to about 2^-100) on the two f64 halves; returns q, sets *r + *rl. */
+static inline lo_vi$M lo_vm_trigmid_f$M(lo_vf$M ax, lo_vf$M *r, lo_vf$M *rl)
+{
+    lo_vd$N lo, hi, rlo, rhi, elo, ehi;
+    lo_vm_tod_f$M(ax, &lo, &hi);
+    lo_vl$N qlo = lo_vm_trigred_d$N(lo, &rlo, &elo), qhi = lo_vm_trigred_d$N(hi, &rhi, &ehi);
+    return lo_vm_trigtof_f$M(rlo, elo, rhi, ehi, qlo, qhi, r, rl);
+}
 // @helper lo_vm_trigbig_f$M
-/* The second reduction tier: |x| = q pi/2 + *r + *rl (q mod 4 returned) for 2 <= |x| < 2^128, b = |x|'s
-   bits: Payne-Hanek on the two halves' 64-bit lanes, each double remainder split into float-float. */
+/* The third reduction tier: |x| = q pi/2 + *r + *rl (q mod 4 returned) for 2 <= |x| < 2^128, b = |x|'s
+   bits: Payne-Hanek on the two halves' 64-bit lanes. */
 static inline lo_vi$M lo_vm_trigbig_f$M(lo_vi$M b, lo_vf$M *r, lo_vf$M *rl)
 {
     lo_vl$N nl, nh;
     lo_vd$N dl = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $LO), lo_vq$N), &nl);
     lo_vd$N dh = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $HI), lo_vq$N), &nh);
-    lo_vf$N_h rlo = __builtin_convertvector(dl, lo_vf$N_h), rhi = __builtin_convertvector(dh, lo_vf$N_h);
-    lo_vf$N_h elo = __builtin_convertvector(dl - __builtin_convertvector(rlo, lo_vd$N), lo_vf$N_h);
-    lo_vf$N_h ehi = __builtin_convertvector(dh - __builtin_convertvector(rhi, lo_vd$N), lo_vf$N_h);
-    *r = __builtin_shufflevector(rlo, rhi, $ALL);
-    *rl = __builtin_shufflevector(elo, ehi, $ALL);
-    lo_vi$N_h qlo = __builtin_convertvector(nl, lo_vi$N_h), qhi = __builtin_convertvector(nh, lo_vi$N_h);
-    return __builtin_shufflevector(qlo, qhi, $ALL);
+    return lo_vm_trigtof_f$M(dl, dl - dl, dh, dh - dh, nl, nh, r, rl);
+}
+// @helper lo_vm_trigpick_f$M
+/* Lanes m of *q, *r, *rl replaced by q2, r2, rl2 (one tier's results joining the others'). */
+static inline void lo_vm_trigpick_f$M(lo_vi$M m, lo_vi$M q2, lo_vf$M r2, lo_vf$M rl2, lo_vi$M *q, lo_vf$M *r,
+                                        lo_vf$M *rl)
+{
+    *q = (m & q2) | (~m & *q);
+    *r = lo_vm_sel_f$M(m, r2, *r);
+    *rl = lo_vm_sel_f$M(m, rl2, *rl);
 }
 // @helper lo_vm_trigred_f$M
 /* The first reduction tier, for 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + *r + *rl, |r| <= pi/4, with pi/2
@@ -470,34 +512,57 @@ static inline void lo_vm_trigpoly_f$M(lo_vf$M r, lo_vf$M rl, lo_vf$M *s, lo_vf$M
     *s = r + (r * z * sp + rl * w);
     *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
 }
-// @helper lo_vm_sincos_f$M
-/* sin(x) = sign(x) sin(|x|) and cos(x) = sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r
-   and the sign. |x| <= 6400 is reduced by Cody-Waite in float-float (trigred), larger finite |x| by
-   Payne-Hanek on 64-bit integer lanes (trigbig; only vectors with such a lane pay for it), NaN and
-   +-inf give NaN (x - x). No lane goes to the C library. */
-static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
+// @helper lo_vm_trigval_f$M
+/* sin (cosine = 0) or cos of |x| = q pi/2 + r + rl, sign: x's sign bit for sin, 0 for cos. cos(x) =
+   sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r and the sign. */
+static inline lo_vf$M lo_vm_trigval_f$M(lo_vi$M q, lo_vf$M r, lo_vf$M rl, lo_vi$M sign, int cosine)
 {
-    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
-    lo_vi$M b = (lo_vi$M)x & 0x7fffffff;
-    lo_vf$M ax = (lo_vf$M)b;
-    lo_vi$M big = ~(lo_vi$M)(ax <= 6400.0f);
-    lo_vf$M r = ax - ax, rl = r;
-    lo_vi$M q = b - b;
-    if (lo_vm_any$N((lo_vl$N)~big))  /* skipped when every lane is big */
-        q = lo_vm_trigred_f$M(lo_vm_sel_f$M(big, ax - ax, ax), &r, &rl);
-    if (lo_vm_any$N((lo_vl$N)big)) {
-        lo_vf$M r2, rl2;
-        lo_vi$M q2 = lo_vm_trigbig_f$M(b, &r2, &rl2);
-        r = lo_vm_sel_f$M(big, r2, r);
-        rl = lo_vm_sel_f$M(big, rl2, rl);
-        q = (big & q2) | (~big & q);
-    }
     lo_vf$M s, c;
     lo_vm_trigpoly_f$M(r, rl, &s, &c);
     q += cosine;
     lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
-    y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
-    return lo_vm_sel_f$M(~(lo_vi$M)(ax <= 0x1.fffffep127f), x - x, y);
+    return (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+}
+// @helper lo_vm_sincoswide_f$M
+/* sin or cos for |x| > 6400: the second reduction tier up to 2^21, the third beyond; NaN and inf give NaN.
+   Out of line, so that the first tier's path stays small where it is inlined. */
+static __attribute__((noinline)) lo_vf$M lo_vm_sincoswide_f$M(lo_vf$M x, int cosine)
+{
+    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
+    lo_vi$M huge = ~(lo_vi$M)(ax <= 0x1p21f), mid = ~(lo_vi$M)(ax <= 6400.0f) & ~huge;
+    lo_vf$M r = ax - ax, rl = r, r2, rl2;
+    lo_vi$M q = mid - mid;
+    if (lo_vm_any$N((lo_vl$N)mid)) {
+        lo_vi$M q2 = lo_vm_trigmid_f$M(lo_vm_sel_f$M(mid, ax, ax - ax), &r2, &rl2);
+        lo_vm_trigpick_f$M(mid, q2, r2, rl2, &q, &r, &rl);
+    }
+    if (lo_vm_any$N((lo_vl$N)huge)) {
+        lo_vi$M q3 = lo_vm_trigbig_f$M((lo_vi$M)ax, &r2, &rl2);
+        lo_vm_trigpick_f$M(huge, q3, r2, rl2, &q, &r, &rl);
+        r = lo_vm_sel_f$M(~(lo_vi$M)(ax <= 0x1.fffffep127f), ax - ax, r);  /* NaN for NaN and inf */
+    }
+    return lo_vm_trigval_f$M(q, r, rl, sign, cosine);
+}
+// @helper lo_vm_sincos_f$M
+/* sin(x) = sign(x) sin(|x|), cos(x) = cos(|x|). Three reduction tiers, each run only for vectors with a lane
+   in it: |x| <= 6400 Cody-Waite in float-float (trigred_f), up to 2^21 the f64 core's Cody-Waite on f64
+   halves (trigmid_f), larger finite |x| Payne-Hanek on 64-bit integer lanes (trigbig_f); NaN and +-inf
+   give NaN. No lane goes to the C library. */
+static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
+{
+    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
+    lo_vi$M wide = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vf$M y = x;
+    if (lo_vm_any$N((lo_vl$N)~wide)) {  /* skipped when every lane is wide */
+        lo_vf$M r, rl;
+        lo_vi$M q = lo_vm_trigred_f$M(lo_vm_sel_f$M(wide, ax - ax, ax), &r, &rl);
+        y = lo_vm_trigval_f$M(q, r, rl, sign, cosine);
+    }
+    if (lo_vm_any$N((lo_vl$N)wide))
+        y = lo_vm_sel_f$M(wide, lo_vm_sincoswide_f$M(x, cosine), y);
+    return y;
 }
 // @helper lo_vm_sin_f$M
 static inline lo_vf$M lo_vm_sin_f$M(lo_vf$M x)
