@@ -366,7 +366,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1", "erf")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and
 cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction needs q = round(x 2/pi)
@@ -673,6 +673,43 @@ static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = tanhf(x[i]);
     return y;
+}
+// @helper lo_vm_pick3_f$M
+/* a in the lanes of neither mask, b in m2's, c in m3's (m3 lanes are m2 lanes too). */
+static inline lo_vf$M lo_vm_pick3_f$M(lo_vi$M m2, lo_vi$M m3, float a, float b, float c)
+{
+    lo_vf$M zero = {0};
+    return lo_vm_sel_f$M(m3, zero + c, lo_vm_sel_f$M(m2, zero + b, zero + a));
+}
+// @helper lo_vm_erf_f$M
+/* erf on f32 lanes, no C library lanes. |x| < 0.75: x + x P(x^2), P of degree 5 (the exact leading x keeps
+   the result within an ulp). [0.75, 1.5), [1.5, 2.5), [2.5, 3.92): erf(c) + p(|x| - c) around c = 1.125, 2,
+   3.25 with erf(c) rounded to f32 and p a degree-8 fit of the rest, so only p's small value carries
+   rounding errors (|x| - c is exact); the lanes pick their interval's coefficients. From 3.92 on the result
+   is 1 (erf rounds to 1 from 3.9192). Least-squares fits on Chebyshev nodes, coefficients rounded to f32.
+   NaN stays NaN; zero keeps its sign. */
+static inline lo_vf$M lo_vm_erf_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M small = (lo_vi$M)(ax < 0.75f), m2 = (lo_vi$M)(ax >= 1.5f), m3 = (lo_vi$M)(ax >= 2.5f);
+    lo_vf$M z = ax * ax;
+    lo_vf$M ps = ((((-0x1.625aep-11f * z + 0x1.4f427ap-8f) * z - 0x1.b7ab4cp-6f) * z + 0x1.ce2aeap-4f) * z
+                  - 0x1.81273ap-2f) * z + 0x1.06eba8p-3f;
+    lo_vf$M ys = ax + ax * ps;
+    lo_vf$M t = ax - lo_vm_pick3_f$M(m2, m3, 1.125f, 2.0f, 3.25f);
+    lo_vf$M p = lo_vm_pick3_f$M(m2, m3, -0x1.71706ap-8f, 0x1.76764p-10f, -0x1.793e5ap-14f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.36b09p-7f, -0x1.bbcbf4p-9f, 0x1.99a71ep-13f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.fb898ep-7f, 0x1.035cc6p-11f, -0x1.0d8796p-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, -0x1.f64088p-5f, 0x1.ace776p-7f, 0x1.3fc098p-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.ca5a94p-6f, -0x1.1a32f8p-5f, -0x1.2e428ep-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.4cb386p-3f, 0x1.8b0afap-5f, 0x1.9d1de2p-13f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, -0x1.6ea6d2p-2f, -0x1.529b6ap-5f, -0x1.8d4e1ep-14f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.45e99cp-2f, 0x1.529b9ep-6f, 0x1.e8fc0ap-16f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.0744f8p-26f, -0x1.83823p-26f, -0x1.be390cp-27f);
+    lo_vf$M y = lo_vm_sel_f$M(small, ys, lo_vm_pick3_f$M(m2, m3, 0x1.c6dad2p-1f, 0x1.fd9ae2p-1f, 0x1.ffff7p-1f) + p);
+    lo_vi$M one = (lo_vi$M)(ax >= 3.92f);
+    return (lo_vf$M)(((one & 0x3f800000) | (~one & (lo_vi$M)y)) | sign);
 }
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
