@@ -2,10 +2,10 @@
 
 One readable C implementation per function, written once with GCC/clang vector extensions on
 `double` lanes (`lo_vd<N>`) and instantiated at each ISA's native f64 width (SSE2/NEON 2,
-AVX2 4, AVX-512 8). f32 exp, exp2, expm1, log, log2, log1p, sin, cos and tanh have native f32 cores
-(`NATIVE_F32`, `_CORE_F32`: twice the lanes per instruction, within 0.83 ulp over every input); the
-other f32 functions (erf, pow) widen to two f64 halves, compute and narrow, so their results are f64
-results rounded once more (correctly rounded except in double-rounding ties).
+AVX2 4, AVX-512 8). f32 exp, exp2, expm1, log, log2, log1p, sin, cos, tanh and erf have native f32 cores
+(`NATIVE_F32`, `_CORE_F32`: twice the lanes per instruction, within 0.84 ulp over every input); f32 pow
+widens to two f64 halves, computes and narrows, so its results are f64 results rounded once more
+(correctly rounded except in double-rounding ties).
 Each function has a fast path for the usual range (range reduction + Cephes minimax/Pade
 polynomials, cited per function) and hands the other lanes (NaN, infinities, zero or negative
 log arguments, subnormals where the fast path needs normal numbers, huge sin/cos arguments,
@@ -368,9 +368,9 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 
 NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1", "erf")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
-the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and
-cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction needs q = round(x 2/pi)
-to fit 12 bits)."""
+the f64 path; pow still widens to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and cos reduce
+|x| > 6400 in two more tiers (the f64 core's reduction up to 2^21, Payne-Hanek beyond), with no f64
+polynomial and no C library lane."""
 
 # The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
 # (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes, `$H`
@@ -640,24 +640,10 @@ static inline lo_vf$M lo_vm_twoprod_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
     *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
     return p;
 }
-// @helper lo_vm_tanh_f$M
-/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
-   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
-   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
-   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
-   Fast2Sum. NaN lanes are the C library's tanhf; zero keeps its sign. */
-static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+// @helper lo_vm_tanhbig_f$M
+/* 1 - 2 / (E + 1), E = e^(2 ab), for 0.625 <= ab <= 10, in float-float (see tanh_f below). */
+static inline lo_vf$M lo_vm_tanhbig_f$M(lo_vf$M ab)
 {
-    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
-    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
-    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
-    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
-    lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
-    lo_vf$M z = xs * xs;
-    lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
-                - 3.33332819422e-1f;
-    lo_vf$M ys = xs + xs * z * p;
-    lo_vf$M ab = lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f);
     lo_vi$M k;
     lo_vf$M ul, u = lo_vm_expred_f$M(ab + ab, &k, &ul);
     lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
@@ -668,8 +654,32 @@ static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
     lo_vf$M pl, qh = 2.0f / dh, ph = lo_vm_twoprod_f$M(qh, dh, &pl);
     lo_vf$M ql = (((2.0f - ph) - pl) - qh * dl) / dh;
     lo_vf$M sb = 1.0f - qh;
-    lo_vf$M yb = sb + (((1.0f - sb) - qh) - ql);
-    lo_vf$M y = (lo_vf$M)((lo_vi$M)lo_vm_sel_f$M(small, ys, yb) | sign);
+    return sb + (((1.0f - sb) - qh) - ql);
+}
+// @helper lo_vm_tanh_f$M
+/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
+   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
+   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
+   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
+   Fast2Sum. Each branch runs only for vectors with a lane in it. NaN lanes are the C library's tanhf;
+   zero keeps its sign. */
+static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
+    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
+    lo_vf$M y = ax;
+    if (lo_vm_any$N((lo_vl$N)small)) {  /* each branch only for vectors with a lane in it */
+        lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
+        lo_vf$M z = xs * xs;
+        lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
+                    - 3.33332819422e-1f;
+        y = xs + xs * z * p;
+    }
+    if (lo_vm_any$N((lo_vl$N)~small))
+        y = lo_vm_sel_f$M(small, y, lo_vm_tanhbig_f$M(lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f)));
+    y = (lo_vf$M)((lo_vi$M)y | sign);
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = tanhf(x[i]);
     return y;
