@@ -366,7 +366,7 @@ static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
 }
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1", "erf")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1", "erf", "pow")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
 the f64 path; pow still widens to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and cos reduce
 |x| > 6400 in two more tiers (the f64 core's reduction up to 2^21, Payne-Hanek beyond), with no f64
@@ -721,6 +721,89 @@ static inline lo_vf$M lo_vm_erf_f$M(lo_vf$M x)
     lo_vi$M one = (lo_vi$M)(ax >= 3.92f);
     return (lo_vf$M)(((one & 0x3f800000) | (~one & (lo_vi$M)y)) | sign);
 }
+// @helper lo_vm_log2tab
+/* For pow's log2: 16 intervals of m in [sqrt(1/2), sqrt(2)) (bits - 0x3f3504f3 in steps of 2^19): 1/c rounded to
+   f32 for c the interval's centre (exactly 1 for the interval holding 1, so x near 1 keeps its relative
+   precision), and -log2 of that f32 as float-float (hi, lo), from a 200-bit log. */
+static const float lo_vm_log2tab[3][16] = {
+    {0x1.62362ep+0f, 0x1.5387ep+0f, 0x1.4604b6p+0f, 0x1.398a56p+0f, 0x1.2dfb7ap+0f, 0x1.233fp+0f, 0x1.193f4p+0f,
+     0x1.0fe96cp+0f, 0x1.072d26p+0f, 0x1p+0f, 0x1.de4c28p-1f, 0x1.c3e984p-1f, 0x1.ac4928p-1f, 0x1.9701cep-1f,
+     0x1.83be1ep-1f, 0x1.72382ep-1f},
+    {-0x1.dfb606p-2f, -0x1.a12d12p-2f, -0x1.652e58p-2f, -0x1.2b871p-2f, -0x1.e8147cp-3f, -0x1.7d1f52p-3f,
+     -0x1.15e6ep-3f, -0x1.6454d8p-4f, -0x1.46bf36p-5f, 0.0f, 0x1.925f8p-4f, 0x1.70d9p-3f, 0x1.07c074p-2f,
+     0x1.530944p-2f, 0x1.9aab62p-2f, 0x1.defd4cp-2f},
+    {-0x1.0d25bcp-27f, 0x1.b6fcc8p-27f, 0x1.67990ep-27f, -0x1.84423ep-27f, -0x1.7e05c4p-28f, 0x1.5a9ef4p-28f,
+     0x1.fd67a2p-28f, 0x1.bae30cp-29f, -0x1.40dabep-30f, 0.0f, -0x1.c55ee8p-29f, 0x1.533764p-28f,
+     -0x1.588c42p-27f, -0x1.88f9aap-28f, -0x1.415c72p-28f, -0x1.eb913ap-27f},
+};
+// @helper lo_vm_log2ff_f$M
+/* log2(x) = *lo + hi (returned) as float-float, relative error about 2^-34, for positive normal finite x:
+   x = 2^e m, m in [sqrt(1/2), sqrt(2)), m's interval i gives 1/c and -log2(1/c) (the table above); z = m/c - 1 is
+   exact as zh + zl (Dekker's product; |z| < 0.04), log2(1 + z) = log2(e) (z - z^2/2 + z^3 R(z)) with z log2(e)
+   and z^2/2 log2(e) as float-float, R the Taylor series to z^5 (truncation 2^-35). e + T + those two are summed
+   with TwoSum, every small term joins before the last Fast2Sum. */
+static inline lo_vf$M lo_vm_log2ff_f$M(lo_vf$M x, lo_vf$M *lo)
+{
+    lo_vi$M d = (lo_vi$M)x - 0x3f3504f3;
+    lo_vi$M ei = d >> 23, idx = (d >> 19) & 15;
+    lo_vf$M m = (lo_vf$M)((lo_vi$M)x - (ei << 23)), ic, th, tl;
+    for (int i = 0; i < $M; i++) {
+        ic[i] = lo_vm_log2tab[0][idx[i]];
+        th[i] = lo_vm_log2tab[1][idx[i]];
+        tl[i] = lo_vm_log2tab[2][idx[i]];
+    }
+    lo_vf$M lg = m - m + 0x1.715476p+0f;  /* log2(e) = lg + 0x1.4ae0cp-26 */
+    lo_vf$M pl, ph = lo_vm_twoprod_f$M(m, ic, &pl);
+    lo_vf$M z0 = ph - 1.0f, zh = z0 + pl, zl = (z0 - zh) + pl;
+    lo_vf$M al, ah = lo_vm_twoprod_f$M(zh, lg, &al);
+    al = al + (zh * 0x1.4ae0cp-26f + zl * 0x1.715476p+0f);
+    lo_vf$M ql, qh = lo_vm_twoprod_f$M(zh, zh, &ql);
+    lo_vf$M bl, bh = lo_vm_twoprod_f$M(0.5f * qh, lg, &bl);
+    bl = bl + ((0.5f * ql + zh * zl) * 0x1.715476p+0f + (0.5f * qh) * 0x1.4ae0cp-26f);
+    lo_vf$M rz = (((((-0.125f * zh + 0x1.24924ap-3f) * zh - 0x1.555556p-3f) * zh + 0.2f) * zh - 0.25f) * zh
+                  + 0x1.555556p-2f);
+    lo_vf$M r3 = (zh * qh) * rz * 0x1.715476p+0f;
+    lo_vf$M t1, t2, t3;
+    lo_vf$M s1 = lo_vm_twosum_f$M(__builtin_convertvector(ei, lo_vf$M), th, &t1);
+    lo_vf$M s2 = lo_vm_twosum_f$M(s1, ah, &t2);
+    lo_vf$M s3 = lo_vm_twosum_f$M(s2, -bh, &t3);
+    lo_vf$M c = ((t1 + t2) + t3) + (((tl + al) - bl) + r3);
+    lo_vf$M hi = s3 + c;
+    *lo = (s3 - hi) + c;
+    return hi;
+}
+// @helper lo_vm_pow_f$M
+/* pow(x, y) = 2^(y log2 x) on f32 lanes: log2 x as float-float (log2ff_f), w = y log2 x as float-float
+   (Dekker's product, y clamped to 2^100: beyond, w is out of range unless log2 x = 0), w = k + r with
+   k = round(w), then exp2's tail (r in 12 + 12 bits times ln2 in pieces, exp2k_f) with w's low part
+   joining ul. The fast path is x positive, normal and finite, y finite, w in [-126, 127] (normal
+   results); every other lane (x <= 0 with C's integer-y rules, +-0, subnormal x, inf, NaN, overflow,
+   underflow) is the C library's powf, so its IEEE special cases hold by construction. */
+static inline lo_vf$M lo_vm_pow_f$M(lo_vf$M x, lo_vf$M y)
+{
+    lo_vi$M ok = (lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f) & (lo_vi$M)(y >= -0x1.fffffep127f)
+                 & (lo_vi$M)(y <= 0x1.fffffep127f);
+    lo_vf$M one = {0};
+    one += 1.0f;
+    lo_vf$M ll, lh = lo_vm_log2ff_f$M(lo_vm_sel_f$M(ok, x, one), &ll);
+    lo_vf$M yc = lo_vm_sel_f$M(ok, y, one - one);
+    yc = lo_vm_sel_f$M((lo_vi$M)(yc > 0x1p100f), one * 0x1p100f, lo_vm_sel_f$M((lo_vi$M)(yc < -0x1p100f), one * -0x1p100f, yc));
+    lo_vf$M wl, wh = lo_vm_twoprod_f$M(yc, lh, &wl);
+    wl = wl + yc * ll;
+    ok &= (lo_vi$M)(wh >= -126.0f) & (lo_vi$M)(wh <= 127.0f);
+    wh = lo_vm_sel_f$M(ok, wh, one - one);
+    wl = lo_vm_sel_f$M(ok, wl, one - one);
+    lo_vf$M t = wh + 0x1.8p23f;
+    lo_vf$M r0 = wh - (t - 0x1.8p23f);
+    lo_vf$M r = r0 + wl, rl = (r0 - r) + wl;
+    lo_vf$M rh = (r + 0x1.8p11f) - 0x1.8p11f;
+    lo_vf$M u = rh * 0x1.62ep-1f;
+    lo_vf$M ul = (r - rh) * 0x1.62ep-1f + (r * 0x1.0bfbe8p-15f + rl * 0x1.62e43p-1f);
+    lo_vf$M res = lo_vm_exp2k_f$M(u, ul, (lo_vi$M)t - 0x4b400000);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) res[i] = powf(x[i], y[i]);
+    return res;
+}
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
    are the C library's expf, one at a time. */
@@ -965,6 +1048,9 @@ def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    {body}\n}}\n")
     if fn in NATIVE_F32:
         m = 2 * n
+        if fn in BINARY_FUNCTIONS:
+            return Helper(name, f"static inline {g.f32} {name}({g.f32} x, {g.f32} y)\n{{\n"
+                                f"    return ({g.f32})lo_vm_{fn}_f{m}((lo_vf{m})x, (lo_vf{m})y);\n}}\n")  # fmt: skip
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    return ({g.f32})lo_vm_{fn}_f{m}((lo_vf{m})x);\n}}\n")
     lo_x, hi_x = g.widen
     if fn in BINARY_FUNCTIONS:
