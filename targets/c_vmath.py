@@ -2,10 +2,8 @@
 
 One readable C implementation per function, written once with GCC/clang vector extensions on
 `double` lanes (`lo_vd<N>`) and instantiated at each ISA's native f64 width (SSE2/NEON 2,
-AVX2 4, AVX-512 8). f32 exp, exp2, expm1, log, log2, log1p, sin, cos and tanh have native f32 cores
-(`NATIVE_F32`, `_CORE_F32`: twice the lanes per instruction, within 0.83 ulp over every input); the
-other f32 functions (erf, pow) widen to two f64 halves, compute and narrow, so their results are f64
-results rounded once more (correctly rounded except in double-rounding ties).
+AVX2 4, AVX-512 8). Every f32 function but rsqrt has a native f32 core (`NATIVE_F32`, `_CORE_F32`: twice
+the lanes per instruction; within 0.84 ulp over every input, pow within 0.75 ulp over a random scan).
 Each function has a fast path for the usual range (range reduction + Cephes minimax/Pade
 polynomials, cited per function) and hands the other lanes (NaN, infinities, zero or negative
 log arguments, subnormals where the fast path needs normal numbers, huge sin/cos arguments,
@@ -50,8 +48,8 @@ ULP_BOUNDS: dict[str, tuple[float, float]] = {
     "rsqrt": (1.5, 1.5),
 }
 """Documented accuracy (docs/vector_math.md has the measured maxima): the f32 functions in `NATIVE_F32`
-are native f32 cores (every input scanned, 0.83 ulp at most); the other f32 functions go through
-f64, so they are within half an ulp plus a double rounding; rsqrt is 1/sqrt, rounded twice.
+are native f32 cores (every input scanned, 0.84 ulp at most; pow, with two arguments, 0.75 ulp over
+4 x 10^8 random pairs); rsqrt is 1/sqrt, rounded twice.
 Lanes off the fast path get the C library's result, whatever its accuracy (f64 sin/cos beyond
 2^21: glibc 2.36's cos is 7.9 ulp off at the classic hard case 6381956970095103 * 2^797)."""
 
@@ -234,19 +232,27 @@ static inline lo_vd$N lo_vm_log1p_d$N(lo_vd$N x)
         for (int i = 0; i < $N; i++) if (bad[i]) y[i] = log1p(x[i]);
     return y;
 }
-// @helper lo_vm_trig_d$N
-/* For 0 <= ax <= 2^21: ax = q pi/2 + r, |r| <= pi/4, with pi/2 in four pieces (32, 32, 32, 53
-   bits: q * piece is exact for the first three) and the subtractions carried as double-double
-   (r + rl), so multiples of pi/2 keep their tiny remainder; then Cephes sin.c polynomials.
-   Returns q; *s = sin(r + rl), *c = cos(r + rl). */
-static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
+// @helper lo_vm_trigred_d$N
+/* For 0 <= ax <= 2^21: ax = q pi/2 + *r + *rl, |r| <= pi/4, with pi/2 in four pieces (32, 32, 32, 53
+   bits: q * piece is exact for the first three) and the subtractions carried as double-double,
+   so multiples of pi/2 keep their tiny remainder. Returns q. */
+static inline lo_vl$N lo_vm_trigred_d$N(lo_vd$N ax, lo_vd$N *r, lo_vd$N *rl)
 {
     lo_vd$N t = ax * 0.63661977236758138 + 0x1.8p52;
     lo_vd$N q = t - 0x1.8p52;
-    lo_vd$N e1, e2, rl;
+    lo_vd$N e1, e2;
     lo_vd$N s1 = lo_vm_twosum_d$N(ax - q * 0x1.921fb544p+0, -(q * 0x1.0b4611a6p-34), &e1);
     lo_vd$N s2 = lo_vm_twosum_d$N(s1, -(q * 0x1.3198a2ep-69), &e2);
-    lo_vd$N r = lo_vm_twosum_d$N(s2, (e1 + e2) - q * 0x1.b839a252049c1p-104, &rl);
+    *r = lo_vm_twosum_d$N(s2, (e1 + e2) - q * 0x1.b839a252049c1p-104, rl);
+    return (lo_vl$N)t - 0x4338000000000000LL;
+}
+// @helper lo_vm_trig_d$N
+/* For 0 <= ax <= 2^21: ax = q pi/2 + r + rl (trigred_d), then Cephes sin.c polynomials.
+   Returns q; *s = sin(r + rl), *c = cos(r + rl). */
+static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
+{
+    lo_vd$N r, rl;
+    lo_vl$N q = lo_vm_trigred_d$N(ax, &r, &rl);
     lo_vd$N z = r * r;
     lo_vd$N sp = ((((1.58962301576546568060e-10 * z - 2.50507477628578072866e-8) * z + 2.75573136213857245213e-6) * z
                    - 1.98412698295895385996e-4) * z + 8.33333333332211858878e-3) * z - 1.66666666666666307295e-1;
@@ -255,7 +261,7 @@ static inline lo_vl$N lo_vm_trig_d$N(lo_vd$N ax, lo_vd$N *s, lo_vd$N *c)
     lo_vd$N hz = 0.5 * z, w = 1.0 - hz;
     *s = r + (r * z * sp + rl);
     *c = w + (((1.0 - w) - hz) + (z * z * cp - r * rl));
-    return (lo_vl$N)t - 0x4338000000000000LL;
+    return q;
 }
 // @helper lo_vm_sin_d$N
 /* sin(x) = sign(x) sin(|x|); quadrant q picks sin/cos of r and the sign. */
@@ -341,28 +347,13 @@ static inline lo_vd$N lo_vm_pow_d$N(lo_vd$N x, lo_vd$N y)
     for (int i = 0; i < $N; i++) r[i] = pow(x[i], y[i]);
     return r;
 }
-// @helper lo_vm_powf_d$N
-/* pow for lanes that were f32: e^(y log x) in f64 is far inside f32's half ulp (|y log x| <= 708
-   carries an absolute error below 2^-42); x <= 0, non-finite operands and results out of range
-   go to the C library's pow. */
-static inline lo_vd$N lo_vm_powf_d$N(lo_vd$N x, lo_vd$N y)
-{
-    lo_vl$N ok = (lo_vl$N)(x >= 0x1p-1022) & (lo_vl$N)(x <= 0x1.fffffffffffffp1023)
-                 & (lo_vl$N)(y >= -0x1.fffffffffffffp1023) & (lo_vl$N)(y <= 0x1.fffffffffffffp1023);
-    lo_vd$N w = lo_vm_sel_d$N(ok, y, y - y) * lo_vm_logfast_d$N(lo_vm_sel_d$N(ok, x, x - x + 1.0));
-    ok &= (lo_vl$N)(w >= -708.0) & (lo_vl$N)(w <= 708.0);
-    lo_vd$N r = lo_vm_expfast_d$N(lo_vm_sel_d$N(ok, w, w - w));
-    if (lo_vm_any$N(~ok))
-        for (int i = 0; i < $N; i++) if (!ok[i]) r[i] = pow(x[i], y[i]);
-    return r;
-}
 """
 
-NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1")
+NATIVE_F32: tuple[str, ...] = ("exp", "exp2", "log", "log2", "sin", "cos", "tanh", "log1p", "expm1", "erf", "pow")
 """Functions whose f32 rows compute in f32 lanes (`_CORE_F32`), twice the lanes per instruction of
-the f64 path; the others still widen to f64 (docs/vector_math.md, "Native f32 cores"). f32 sin and
-cos call the f64 core for lanes beyond 6400, NaN and +-inf (their reduction needs q = round(x 2/pi)
-to fit 12 bits)."""
+the f64 path (docs/vector_math.md, "Native f32 cores"). f32 sin and cos reduce
+|x| > 6400 in two more tiers (the f64 core's reduction up to 2^21, Payne-Hanek beyond), with no f64
+polynomial and no C library lane."""
 
 # The native f32 cores. `$M` is the f32 lane count, `$N` the f64 lane count of the same vector
 # (for `lo_vm_any$N`, which tests bits whatever the lane width), `$B` the vector size in bytes, `$H`
@@ -388,13 +379,43 @@ static inline lo_vf$M lo_vm_twosum_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
 }
 // @helper lo_vf$N_h
 typedef float lo_vf$N_h __attribute__((vector_size($H)));
-// @helper lo_vm_fromd_f$M
-/* y with the lanes in bad replaced by the f64 results lo (lanes 0..$N-1) and hi (the rest),
-   rounded to f32: the native f32 cores' way back to the f64 cores for their rare wide lanes. */
-static inline lo_vf$M lo_vm_fromd_f$M(lo_vi$M bad, lo_vf$M y, lo_vd$N lo, lo_vd$N hi)
+// @helper lo_vi$N_h
+typedef int lo_vi$N_h __attribute__((vector_size($H)));
+// @helper lo_vq$N
+typedef unsigned long long lo_vq$N __attribute__((vector_size($B)));
+// @helper lo_vm_2opi_bits
+/* The first 192 bits of 2/pi as 24 overlapping 32-bit words: word i holds bits 8i - 24 to 8i + 7 (zeros
+   before the binary point), so a window starting at any multiple of 8 bits is three aligned words. */
+static const unsigned lo_vm_2opi_bits[24] = {
+    0xa2, 0xa2f9, 0xa2f983, 0xa2f9836e, 0xf9836e4e, 0x836e4e44, 0x6e4e4415, 0x4e441529,
+    0x441529fc, 0x1529fc27, 0x29fc2757, 0xfc2757d1, 0x2757d1f5, 0x57d1f534, 0xd1f534dd, 0xf534ddc0,
+    0x34ddc0db, 0xddc0db62, 0xc0db6295, 0xdb629599, 0x6295993c, 0x95993c43, 0x993c4390, 0x3c439041,
+};
+// @helper lo_vm_pio2big_d$N
+/* Payne-Hanek for f32 magnitudes 2 <= |x| < 2^128 given as bit patterns b (one per 64-bit lane): |x| 2/pi
+   = n + f (n mod 4, |f| <= 1/2) as the middle 64 bits of the 32 x 96-bit product of the shifted
+   significand and the window of 2/pi that x's exponent selects (bits worth 4 or more drop out mod 4,
+   bits past the window are below 2^-64; glibc's sinf does the same per scalar). f is a 2.62 fixed-point
+   fraction; the result f pi/2 is a double with at least 33 correct bits (|f| >= 2^-29.8 for every f32).
+   Lanes of other magnitudes (NaN, inf too) give some value, no fault; returns f pi/2, sets *n. */
+static inline lo_vd$N lo_vm_pio2big_d$N(lo_vq$N b, lo_vl$N *n)
 {
-    lo_vf$N_h l = __builtin_convertvector(lo, lo_vf$N_h), h = __builtin_convertvector(hi, lo_vf$N_h);
-    return lo_vm_sel_f$M(bad, __builtin_shufflevector(l, h, $ALL), y);
+    lo_vq$N w0, w1, w2;
+    for (int i = 0; i < $N; i++) {
+        unsigned j = (unsigned)(b[i] >> 26) & 15;
+        w0[i] = lo_vm_2opi_bits[j];
+        w1[i] = lo_vm_2opi_bits[j + 4];
+        w2[i] = lo_vm_2opi_bits[j + 8];
+    }
+    lo_vq$N m = ((b & 0x7fffff) | 0x800000) << ((b >> 23) & 7);
+    lo_vq$N p = (((m * w0) << 32) | ((m * w2) >> 32)) + m * w1;
+    lo_vq$N k = (p + (1ULL << 61)) >> 62;
+    lo_vl$N f = (lo_vl$N)(p - (k << 62));
+    *n = (lo_vl$N)k;
+    /* (double)f without a 64-bit integer conversion (none on SSE2/AVX2): both 32-bit halves exactly */
+    lo_vd$N fh = (lo_vd$N)((f >> 32) + 0x4338000000000000LL) - 0x1.8p52;
+    lo_vd$N fl = (lo_vd$N)((f & 0xffffffffLL) | 0x4330000000000000LL) - 0x1p52;
+    return (fh * 0x1p32 + fl) * 0x1.921fb54442d18p-62;
 }
 // @helper lo_vm_tod_f$M
 /* The f32 lanes of x as two f64 vectors: lanes 0..$N-1 in *lo, the rest in *hi. */
@@ -403,50 +424,127 @@ static inline void lo_vm_tod_f$M(lo_vf$M x, lo_vd$N *lo, lo_vd$N *hi)
     *lo = __builtin_convertvector(__builtin_shufflevector(x, x, $LO), lo_vd$N);
     *hi = __builtin_convertvector(__builtin_shufflevector(x, x, $HI), lo_vd$N);
 }
-// @helper lo_vm_trig_f$M
-/* For 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + r + rl, |r| <= pi/4, with pi/2 in four pieces (12,
-   12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first three; the
-   truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum): every
-   f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Then least-squares fits on Chebyshev nodes
-   of |r| <= pi/4 + 0.002, each coefficient rounded to f32 before the next is fitted (relative error
-   2^-32.3 for sin, 2^-32.9 for cos). Returns q; *s = sin(r + rl), *c = cos(r + rl). */
-static inline lo_vi$M lo_vm_trig_f$M(lo_vf$M ax, lo_vf$M *s, lo_vf$M *c)
+// @helper lo_vm_trigtof_f$M
+/* The f64 tiers' results as f32 lanes: the double-double remainders a + al (lanes 0..$N-1) and b + bl (the
+   rest) as float-float *r + *rl, the quadrants qa, qb as int lanes (returned). */
+static inline lo_vi$M lo_vm_trigtof_f$M(lo_vd$N a, lo_vd$N al, lo_vd$N b, lo_vd$N bl, lo_vl$N qa, lo_vl$N qb,
+                                          lo_vf$M *r, lo_vf$M *rl)
+{
+    lo_vf$N_h ah = __builtin_convertvector(a, lo_vf$N_h), bh = __builtin_convertvector(b, lo_vf$N_h);
+    lo_vf$N_h ae = __builtin_convertvector((a - __builtin_convertvector(ah, lo_vd$N)) + al, lo_vf$N_h);
+    lo_vf$N_h be = __builtin_convertvector((b - __builtin_convertvector(bh, lo_vd$N)) + bl, lo_vf$N_h);
+    *r = __builtin_shufflevector(ah, bh, $ALL);
+    *rl = __builtin_shufflevector(ae, be, $ALL);
+    lo_vi$N_h ia = __builtin_convertvector(qa, lo_vi$N_h), ib = __builtin_convertvector(qb, lo_vi$N_h);
+    return __builtin_shufflevector(ia, ib, $ALL);
+}
+// @helper lo_vm_trigmid_f$M
+/* The second reduction tier, 0 <= ax <= 2^21: the f64 core's Cody-Waite reduction (trigred_d, remainder
+   to about 2^-100) on the two f64 halves; returns q, sets *r + *rl. */
+static inline lo_vi$M lo_vm_trigmid_f$M(lo_vf$M ax, lo_vf$M *r, lo_vf$M *rl)
+{
+    lo_vd$N lo, hi, rlo, rhi, elo, ehi;
+    lo_vm_tod_f$M(ax, &lo, &hi);
+    lo_vl$N qlo = lo_vm_trigred_d$N(lo, &rlo, &elo), qhi = lo_vm_trigred_d$N(hi, &rhi, &ehi);
+    return lo_vm_trigtof_f$M(rlo, elo, rhi, ehi, qlo, qhi, r, rl);
+}
+// @helper lo_vm_trigbig_f$M
+/* The third reduction tier: |x| = q pi/2 + *r + *rl (q mod 4 returned) for 2 <= |x| < 2^128, b = |x|'s
+   bits: Payne-Hanek on the two halves' 64-bit lanes. */
+static inline lo_vi$M lo_vm_trigbig_f$M(lo_vi$M b, lo_vf$M *r, lo_vf$M *rl)
+{
+    lo_vl$N nl, nh;
+    lo_vd$N dl = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $LO), lo_vq$N), &nl);
+    lo_vd$N dh = lo_vm_pio2big_d$N(__builtin_convertvector(__builtin_shufflevector(b, b, $HI), lo_vq$N), &nh);
+    return lo_vm_trigtof_f$M(dl, dl - dl, dh, dh - dh, nl, nh, r, rl);
+}
+// @helper lo_vm_trigpick_f$M
+/* Lanes m of *q, *r, *rl replaced by q2, r2, rl2 (one tier's results joining the others'). */
+static inline void lo_vm_trigpick_f$M(lo_vi$M m, lo_vi$M q2, lo_vf$M r2, lo_vf$M rl2, lo_vi$M *q, lo_vf$M *r,
+                                        lo_vf$M *rl)
+{
+    *q = (m & q2) | (~m & *q);
+    *r = lo_vm_sel_f$M(m, r2, *r);
+    *rl = lo_vm_sel_f$M(m, rl2, *rl);
+}
+// @helper lo_vm_trigred_f$M
+/* The first reduction tier, for 0 <= ax <= 6400 (q <= 4075): ax = q pi/2 + *r + *rl, |r| <= pi/4, with pi/2
+   in four pieces (12, 12, 12 and 24 bits; q has at most 12 bits, so q * piece is exact for the first
+   three; the truncation error is below 2^-56) and the subtractions carried as float-float (TwoSum):
+   every f32 in range has |r| >= 2^-28, which keeps 2^-28 relative. Returns q. */
+static inline lo_vi$M lo_vm_trigred_f$M(lo_vf$M ax, lo_vf$M *r, lo_vf$M *rl)
 {
     lo_vf$M t = ax * 0x1.45f306p-1f + 0x1.8p23f;
     lo_vf$M q = t - 0x1.8p23f;
-    lo_vf$M e1, e2, rl;
+    lo_vf$M e1, e2;
     lo_vf$M s1 = lo_vm_twosum_f$M(ax - q * 0x1.922p0f, q * 0x1.2aep-18f, &e1);
     lo_vf$M s2 = lo_vm_twosum_f$M(s1, q * 0x1.deap-31f, &e2);
-    lo_vf$M r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, &rl);
+    *r = lo_vm_twosum_f$M(s2, (e1 + e2) - q * 0x1.184698p-44f, rl);
+    return (lo_vi$M)t - 0x4b400000;
+}
+// @helper lo_vm_trigpoly_f$M
+/* *s = sin(r + rl), *c = cos(r + rl) for |r| <= pi/4: least-squares fits on Chebyshev nodes of |r| <= pi/4 +
+   0.002, each coefficient rounded to f32 before the next is fitted (relative error 2^-32.3 for sin, 2^-32.9
+   for cos). */
+static inline void lo_vm_trigpoly_f$M(lo_vf$M r, lo_vf$M rl, lo_vf$M *s, lo_vf$M *c)
+{
     lo_vf$M z = r * r;
     lo_vf$M sp = ((0x1.78595ep-19f * z - 0x1.a04a5ep-13f) * z + 0x1.111166p-7f) * z - 0x1.555556p-3f;
     lo_vf$M cp = (0x1.99e70cp-16f * z - 0x1.6c0c26p-10f) * z + 0x1.55554ap-5f;
     lo_vf$M hz = 0.5f * z, w = 1.0f - hz;
     *s = r + (r * z * sp + rl * w);
     *c = w + (((1.0f - w) - hz) + (z * z * cp - r * rl));
-    return (lo_vi$M)t - 0x4b400000;
+}
+// @helper lo_vm_trigval_f$M
+/* sin (cosine = 0) or cos of |x| = q pi/2 + r + rl, sign: x's sign bit for sin, 0 for cos. cos(x) =
+   sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r and the sign. */
+static inline lo_vf$M lo_vm_trigval_f$M(lo_vi$M q, lo_vf$M r, lo_vf$M rl, lo_vi$M sign, int cosine)
+{
+    lo_vf$M s, c;
+    lo_vm_trigpoly_f$M(r, rl, &s, &c);
+    q += cosine;
+    lo_vf$M y = lo_vm_sel_f$M((q & 1) == 1, c, s);
+    return (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+}
+// @helper lo_vm_sincoswide_f$M
+/* sin or cos for |x| > 6400: the second reduction tier up to 2^21, the third beyond; NaN and inf give NaN.
+   Out of line, so that the first tier's path stays small where it is inlined. */
+static __attribute__((noinline)) lo_vf$M lo_vm_sincoswide_f$M(lo_vf$M x, int cosine)
+{
+    lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
+    lo_vi$M huge = ~(lo_vi$M)(ax <= 0x1p21f), mid = ~(lo_vi$M)(ax <= 6400.0f) & ~huge;
+    lo_vf$M r = ax - ax, rl = r, r2, rl2;
+    lo_vi$M q = mid - mid;
+    if (lo_vm_any$N((lo_vl$N)mid)) {
+        lo_vi$M q2 = lo_vm_trigmid_f$M(lo_vm_sel_f$M(mid, ax, ax - ax), &r2, &rl2);
+        lo_vm_trigpick_f$M(mid, q2, r2, rl2, &q, &r, &rl);
+    }
+    if (lo_vm_any$N((lo_vl$N)huge)) {
+        lo_vi$M q3 = lo_vm_trigbig_f$M((lo_vi$M)ax, &r2, &rl2);
+        lo_vm_trigpick_f$M(huge, q3, r2, rl2, &q, &r, &rl);
+        r = lo_vm_sel_f$M(~(lo_vi$M)(ax <= 0x1.fffffep127f), ax - ax, r);  /* NaN for NaN and inf */
+    }
+    return lo_vm_trigval_f$M(q, r, rl, sign, cosine);
 }
 // @helper lo_vm_sincos_f$M
-/* sin(x) = sign(x) sin(|x|) and cos(x) = sin(|x| + pi/2) (quadrant q + 1); the quadrant picks sin/cos of r
-   and the sign. Lanes beyond 6400 (and NaN, +-inf) take the f64 core, all lanes of the vector at once. */
+/* sin(x) = sign(x) sin(|x|), cos(x) = cos(|x|). Three reduction tiers, each run only for vectors with a lane
+   in it: |x| <= 6400 Cody-Waite in float-float (trigred_f), up to 2^21 the f64 core's Cody-Waite on f64
+   halves (trigmid_f), larger finite |x| Payne-Hanek on 64-bit integer lanes (trigbig_f); NaN and +-inf
+   give NaN. No lane goes to the C library. */
 static inline lo_vf$M lo_vm_sincos_f$M(lo_vf$M x, int cosine)
 {
     lo_vi$M sign = (lo_vi$M)x & (cosine ? 0 : -0x7fffffff - 1);
     lo_vf$M ax = (lo_vf$M)((lo_vi$M)x & 0x7fffffff);
-    lo_vi$M bad = ~(lo_vi$M)(ax <= 6400.0f);
+    lo_vi$M wide = ~(lo_vi$M)(ax <= 6400.0f);
     lo_vf$M y = x;
-    if (lo_vm_any$N((lo_vl$N)~bad)) {  /* skipped when every lane is wide */
-        lo_vf$M s, c;
-        lo_vi$M q = lo_vm_trig_f$M(lo_vm_sel_f$M(bad, ax - ax, ax), &s, &c) + cosine;
-        y = lo_vm_sel_f$M((q & 1) == 1, c, s);
-        y = (lo_vf$M)((lo_vi$M)y ^ (((q & 2) == 2) & (-0x7fffffff - 1)) ^ sign);
+    if (lo_vm_any$N((lo_vl$N)~wide)) {  /* skipped when every lane is wide */
+        lo_vf$M r, rl;
+        lo_vi$M q = lo_vm_trigred_f$M(lo_vm_sel_f$M(wide, ax - ax, ax), &r, &rl);
+        y = lo_vm_trigval_f$M(q, r, rl, sign, cosine);
     }
-    if (lo_vm_any$N((lo_vl$N)bad)) {
-        lo_vd$N lo, hi;
-        lo_vm_tod_f$M(x, &lo, &hi);
-        y = cosine ? lo_vm_fromd_f$M(bad, y, lo_vm_cos_d$N(lo), lo_vm_cos_d$N(hi))
-                   : lo_vm_fromd_f$M(bad, y, lo_vm_sin_d$N(lo), lo_vm_sin_d$N(hi));
-    }
+    if (lo_vm_any$N((lo_vl$N)wide))
+        y = lo_vm_sel_f$M(wide, lo_vm_sincoswide_f$M(x, cosine), y);
     return y;
 }
 // @helper lo_vm_sin_f$M
@@ -525,24 +623,10 @@ static inline lo_vf$M lo_vm_twoprod_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M *err)
     *err = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
     return p;
 }
-// @helper lo_vm_tanh_f$M
-/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
-   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
-   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
-   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
-   Fast2Sum. NaN lanes are the C library's tanhf; zero keeps its sign. */
-static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+// @helper lo_vm_tanhbig_f$M
+/* 1 - 2 / (E + 1), E = e^(2 ab), for 0.625 <= ab <= 10, in float-float (see tanh_f below). */
+static inline lo_vf$M lo_vm_tanhbig_f$M(lo_vf$M ab)
 {
-    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
-    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
-    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
-    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
-    lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
-    lo_vf$M z = xs * xs;
-    lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
-                - 3.33332819422e-1f;
-    lo_vf$M ys = xs + xs * z * p;
-    lo_vf$M ab = lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f);
     lo_vi$M k;
     lo_vf$M ul, u = lo_vm_expred_f$M(ab + ab, &k, &ul);
     lo_vf$M c, s = lo_vm_exp1_f$M(u, ul, &c);
@@ -553,11 +637,155 @@ static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
     lo_vf$M pl, qh = 2.0f / dh, ph = lo_vm_twoprod_f$M(qh, dh, &pl);
     lo_vf$M ql = (((2.0f - ph) - pl) - qh * dl) / dh;
     lo_vf$M sb = 1.0f - qh;
-    lo_vf$M yb = sb + (((1.0f - sb) - qh) - ql);
-    lo_vf$M y = (lo_vf$M)((lo_vi$M)lo_vm_sel_f$M(small, ys, yb) | sign);
+    return sb + (((1.0f - sb) - qh) - ql);
+}
+// @helper lo_vm_tanh_f$M
+/* Cephes tanhf.c: x + x^3 P(x^2) below 0.625, else sign(x) (1 - 2 / (E + 1)), E = e^(2|x|) with |x|
+   clamped to 10 (tanh rounds to 1 from 9.02 on). Rounded plainly that form is 1.33 ulp off near
+   0.625, so it is carried in float-float: E = eh + el from exp's last step (before its rounding), E + 1
+   by Fast2Sum, 2 / D = qh + ql with the residual 2 - qh dh exact (Dekker's product), 1 - qh by
+   Fast2Sum. Each branch runs only for vectors with a lane in it. NaN lanes are the C library's tanhf;
+   zero keeps its sign. */
+static inline lo_vf$M lo_vm_tanh_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M bad = ~(lo_vi$M)(ax <= 0x1.fffffep127f);
+    lo_vi$M small = (lo_vi$M)(ax < 0.625f);
+    lo_vf$M y = ax;
+    if (lo_vm_any$N((lo_vl$N)small)) {  /* each branch only for vectors with a lane in it */
+        lo_vf$M xs = lo_vm_sel_f$M(small, ax, ax - ax);
+        lo_vf$M z = xs * xs;
+        lo_vf$M p = (((-5.70498872745e-3f * z + 2.06390887954e-2f) * z - 5.37397155531e-2f) * z + 1.33314422036e-1f) * z
+                    - 3.33332819422e-1f;
+        y = xs + xs * z * p;
+    }
+    if (lo_vm_any$N((lo_vl$N)~small))
+        y = lo_vm_sel_f$M(small, y, lo_vm_tanhbig_f$M(lo_vm_sel_f$M((lo_vi$M)(ax < 10.0f), ax, ax - ax + 10.0f)));
+    y = (lo_vf$M)((lo_vi$M)y | sign);
     if (lo_vm_any$N((lo_vl$N)bad))
         for (int i = 0; i < $M; i++) if (bad[i]) y[i] = tanhf(x[i]);
     return y;
+}
+// @helper lo_vm_pick3_f$M
+/* a in the lanes of neither mask, b in m2's, c in m3's (m3 lanes are m2 lanes too). */
+static inline lo_vf$M lo_vm_pick3_f$M(lo_vi$M m2, lo_vi$M m3, float a, float b, float c)
+{
+    lo_vf$M zero = {0};
+    return lo_vm_sel_f$M(m3, zero + c, lo_vm_sel_f$M(m2, zero + b, zero + a));
+}
+// @helper lo_vm_erf_f$M
+/* erf on f32 lanes, no C library lanes. |x| < 0.75: x + x P(x^2), P of degree 5 (the exact leading x keeps
+   the result within an ulp). [0.75, 1.5), [1.5, 2.5), [2.5, 3.92): erf(c) + p(|x| - c) around c = 1.125, 2,
+   3.25 with erf(c) rounded to f32 and p a degree-8 fit of the rest, so only p's small value carries
+   rounding errors (|x| - c is exact); the lanes pick their interval's coefficients. From 3.92 on the result
+   is 1 (erf rounds to 1 from 3.9192). Least-squares fits on Chebyshev nodes, coefficients rounded to f32.
+   NaN stays NaN; zero keeps its sign. */
+static inline lo_vf$M lo_vm_erf_f$M(lo_vf$M x)
+{
+    lo_vi$M sign = (lo_vi$M)x & (-0x7fffffff - 1);
+    lo_vf$M ax = (lo_vf$M)((lo_vi$M)x ^ sign);
+    lo_vi$M small = (lo_vi$M)(ax < 0.75f), m2 = (lo_vi$M)(ax >= 1.5f), m3 = (lo_vi$M)(ax >= 2.5f);
+    lo_vf$M z = ax * ax;
+    lo_vf$M ps = ((((-0x1.625aep-11f * z + 0x1.4f427ap-8f) * z - 0x1.b7ab4cp-6f) * z + 0x1.ce2aeap-4f) * z
+                  - 0x1.81273ap-2f) * z + 0x1.06eba8p-3f;
+    lo_vf$M ys = ax + ax * ps;
+    lo_vf$M t = ax - lo_vm_pick3_f$M(m2, m3, 1.125f, 2.0f, 3.25f);
+    lo_vf$M p = lo_vm_pick3_f$M(m2, m3, -0x1.71706ap-8f, 0x1.76764p-10f, -0x1.793e5ap-14f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.36b09p-7f, -0x1.bbcbf4p-9f, 0x1.99a71ep-13f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.fb898ep-7f, 0x1.035cc6p-11f, -0x1.0d8796p-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, -0x1.f64088p-5f, 0x1.ace776p-7f, 0x1.3fc098p-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.ca5a94p-6f, -0x1.1a32f8p-5f, -0x1.2e428ep-12f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.4cb386p-3f, 0x1.8b0afap-5f, 0x1.9d1de2p-13f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, -0x1.6ea6d2p-2f, -0x1.529b6ap-5f, -0x1.8d4e1ep-14f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.45e99cp-2f, 0x1.529b9ep-6f, 0x1.e8fc0ap-16f);
+    p = p * t + lo_vm_pick3_f$M(m2, m3, 0x1.0744f8p-26f, -0x1.83823p-26f, -0x1.be390cp-27f);
+    lo_vf$M y = lo_vm_sel_f$M(small, ys, lo_vm_pick3_f$M(m2, m3, 0x1.c6dad2p-1f, 0x1.fd9ae2p-1f, 0x1.ffff7p-1f) + p);
+    lo_vi$M one = (lo_vi$M)(ax >= 3.92f);
+    return (lo_vf$M)(((one & 0x3f800000) | (~one & (lo_vi$M)y)) | sign);
+}
+// @helper lo_vm_log2tab
+/* For pow's log2: 16 intervals of m in [sqrt(1/2), sqrt(2)) (bits - 0x3f3504f3 in steps of 2^19): 1/c rounded to
+   f32 for c the interval's centre (exactly 1 for the interval holding 1, so x near 1 keeps its relative
+   precision), and -log2 of that f32 as float-float (hi, lo), from a 200-bit log. */
+static const float lo_vm_log2tab[3][16] = {
+    {0x1.62362ep+0f, 0x1.5387ep+0f, 0x1.4604b6p+0f, 0x1.398a56p+0f, 0x1.2dfb7ap+0f, 0x1.233fp+0f, 0x1.193f4p+0f,
+     0x1.0fe96cp+0f, 0x1.072d26p+0f, 0x1p+0f, 0x1.de4c28p-1f, 0x1.c3e984p-1f, 0x1.ac4928p-1f, 0x1.9701cep-1f,
+     0x1.83be1ep-1f, 0x1.72382ep-1f},
+    {-0x1.dfb606p-2f, -0x1.a12d12p-2f, -0x1.652e58p-2f, -0x1.2b871p-2f, -0x1.e8147cp-3f, -0x1.7d1f52p-3f,
+     -0x1.15e6ep-3f, -0x1.6454d8p-4f, -0x1.46bf36p-5f, 0.0f, 0x1.925f8p-4f, 0x1.70d9p-3f, 0x1.07c074p-2f,
+     0x1.530944p-2f, 0x1.9aab62p-2f, 0x1.defd4cp-2f},
+    {-0x1.0d25bcp-27f, 0x1.b6fcc8p-27f, 0x1.67990ep-27f, -0x1.84423ep-27f, -0x1.7e05c4p-28f, 0x1.5a9ef4p-28f,
+     0x1.fd67a2p-28f, 0x1.bae30cp-29f, -0x1.40dabep-30f, 0.0f, -0x1.c55ee8p-29f, 0x1.533764p-28f,
+     -0x1.588c42p-27f, -0x1.88f9aap-28f, -0x1.415c72p-28f, -0x1.eb913ap-27f},
+};
+// @helper lo_vm_log2ff_f$M
+/* log2(x) = *lo + hi (returned) as float-float, relative error about 2^-34, for positive normal finite x:
+   x = 2^e m, m in [sqrt(1/2), sqrt(2)), m's interval i gives 1/c and -log2(1/c) (the table above); z = m/c - 1 is
+   exact as zh + zl (Dekker's product; |z| < 0.04), log2(1 + z) = log2(e) (z - z^2/2 + z^3 R(z)) with z log2(e)
+   and z^2/2 log2(e) as float-float, R the Taylor series to z^5 (truncation 2^-35). e + T + those two are summed
+   with TwoSum, every small term joins before the last Fast2Sum. */
+static inline lo_vf$M lo_vm_log2ff_f$M(lo_vf$M x, lo_vf$M *lo)
+{
+    lo_vi$M d = (lo_vi$M)x - 0x3f3504f3;
+    lo_vi$M ei = d >> 23, idx = (d >> 19) & 15;
+    lo_vf$M m = (lo_vf$M)((lo_vi$M)x - (ei << 23)), ic, th, tl;
+    for (int i = 0; i < $M; i++) {
+        ic[i] = lo_vm_log2tab[0][idx[i]];
+        th[i] = lo_vm_log2tab[1][idx[i]];
+        tl[i] = lo_vm_log2tab[2][idx[i]];
+    }
+    lo_vf$M lg = m - m + 0x1.715476p+0f;  /* log2(e) = lg + 0x1.4ae0cp-26 */
+    lo_vf$M pl, ph = lo_vm_twoprod_f$M(m, ic, &pl);
+    lo_vf$M z0 = ph - 1.0f, zh = z0 + pl, zl = (z0 - zh) + pl;
+    lo_vf$M al, ah = lo_vm_twoprod_f$M(zh, lg, &al);
+    al = al + (zh * 0x1.4ae0cp-26f + zl * 0x1.715476p+0f);
+    lo_vf$M ql, qh = lo_vm_twoprod_f$M(zh, zh, &ql);
+    lo_vf$M bl, bh = lo_vm_twoprod_f$M(0.5f * qh, lg, &bl);
+    bl = bl + ((0.5f * ql + zh * zl) * 0x1.715476p+0f + (0.5f * qh) * 0x1.4ae0cp-26f);
+    lo_vf$M rz = (((((-0.125f * zh + 0x1.24924ap-3f) * zh - 0x1.555556p-3f) * zh + 0.2f) * zh - 0.25f) * zh
+                  + 0x1.555556p-2f);
+    lo_vf$M r3 = (zh * qh) * rz * 0x1.715476p+0f;
+    lo_vf$M t1, t2, t3;
+    lo_vf$M s1 = lo_vm_twosum_f$M(__builtin_convertvector(ei, lo_vf$M), th, &t1);
+    lo_vf$M s2 = lo_vm_twosum_f$M(s1, ah, &t2);
+    lo_vf$M s3 = lo_vm_twosum_f$M(s2, -bh, &t3);
+    lo_vf$M c = ((t1 + t2) + t3) + (((tl + al) - bl) + r3);
+    lo_vf$M hi = s3 + c;
+    *lo = (s3 - hi) + c;
+    return hi;
+}
+// @helper lo_vm_pow_f$M
+/* pow(x, y) = 2^(y log2 x) on f32 lanes: log2 x as float-float (log2ff_f), w = y log2 x as float-float
+   (Dekker's product, y clamped to 2^100: beyond, w is out of range unless log2 x = 0), w = k + r with
+   k = round(w), then exp2's tail (r in 12 + 12 bits times ln2 in pieces, exp2k_f) with w's low part
+   joining ul. The fast path is x positive, normal and finite, y finite, w in [-126, 127] (normal
+   results); every other lane (x <= 0 with C's integer-y rules, +-0, subnormal x, inf, NaN, overflow,
+   underflow) is the C library's powf, so its IEEE special cases hold by construction. */
+static inline lo_vf$M lo_vm_pow_f$M(lo_vf$M x, lo_vf$M y)
+{
+    lo_vi$M ok = (lo_vi$M)(x >= 0x1p-126f) & (lo_vi$M)(x <= 0x1.fffffep127f) & (lo_vi$M)(y >= -0x1.fffffep127f)
+                 & (lo_vi$M)(y <= 0x1.fffffep127f);
+    lo_vf$M one = {0};
+    one += 1.0f;
+    lo_vf$M ll, lh = lo_vm_log2ff_f$M(lo_vm_sel_f$M(ok, x, one), &ll);
+    lo_vf$M yc = lo_vm_sel_f$M(ok, y, one - one);
+    yc = lo_vm_sel_f$M((lo_vi$M)(yc > 0x1p100f), one * 0x1p100f, lo_vm_sel_f$M((lo_vi$M)(yc < -0x1p100f), one * -0x1p100f, yc));
+    lo_vf$M wl, wh = lo_vm_twoprod_f$M(yc, lh, &wl);
+    wl = wl + yc * ll;
+    ok &= (lo_vi$M)(wh >= -126.0f) & (lo_vi$M)(wh <= 127.0f);
+    wh = lo_vm_sel_f$M(ok, wh, one - one);
+    wl = lo_vm_sel_f$M(ok, wl, one - one);
+    lo_vf$M t = wh + 0x1.8p23f;
+    lo_vf$M r0 = wh - (t - 0x1.8p23f);
+    lo_vf$M r = r0 + wl, rl = (r0 - r) + wl;
+    lo_vf$M rh = (r + 0x1.8p11f) - 0x1.8p11f;
+    lo_vf$M u = rh * 0x1.62ep-1f;
+    lo_vf$M ul = (r - rh) * 0x1.62ep-1f + (r * 0x1.0bfbe8p-15f + rl * 0x1.62e43p-1f);
+    lo_vf$M res = lo_vm_exp2k_f$M(u, ul, (lo_vi$M)t - 0x4b400000);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) res[i] = powf(x[i], y[i]);
+    return res;
 }
 // @helper lo_vm_exp_f$M
 /* Lanes off the fast path (NaN, +-inf, overflow above 88, subnormal or zero results below -87.33)
@@ -777,14 +1005,10 @@ def _core_helpers(n: int, any_expr: str) -> list[Helper]:
     return out
 
 
-def _core_name(fn: str, elt: str) -> str:
-    return "powf" if fn == "pow" and elt == "f32" else fn
-
-
 def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
     """`lo_vm_<fn>_<elt>x<lanes>` on native vectors."""
     n = g.n
-    core = f"lo_vm_{_core_name(fn, elt)}_d{n}"
+    core = f"lo_vm_{fn}_d{n}"
     if elt == "f64":
         name = f"lo_vm_{fn}_f64x{n}"
         if fn == "rsqrt":
@@ -803,6 +1027,9 @@ def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    {body}\n}}\n")
     if fn in NATIVE_F32:
         m = 2 * n
+        if fn in BINARY_FUNCTIONS:
+            return Helper(name, f"static inline {g.f32} {name}({g.f32} x, {g.f32} y)\n{{\n"
+                                f"    return ({g.f32})lo_vm_{fn}_f{m}((lo_vf{m})x, (lo_vf{m})y);\n}}\n")  # fmt: skip
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    return ({g.f32})lo_vm_{fn}_f{m}((lo_vf{m})x);\n}}\n")
     lo_x, hi_x = g.widen
     if fn in BINARY_FUNCTIONS:

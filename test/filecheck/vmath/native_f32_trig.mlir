@@ -5,8 +5,10 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=scalar}' -t c | filecheck %s --check-prefix=SCALAR
 
 // f32 sin, cos and tanh are native f32 cores (c_vmath.NATIVE_F32): the f32 wrapper casts to float
-// lanes, never widens to f64 halves. sin and cos keep the f64 core for their rare lanes beyond
-// 6400 (lo_vm_tod_f / lo_vm_fromd_f); tanh needs no f64 code at all.
+// lanes, never widens to f64 halves with the ISA's intrinsics and calls no f64 core or libm: sin and cos
+// reduce 6400 < |x| <= 2^21 with the f64 core's Cody-Waite reduction only (lo_vm_trigmid_f, out of line
+// in lo_vm_sincoswide_f) and larger |x| by Payne-Hanek on 64-bit integer lanes (lo_vm_trigbig_f);
+// tanh needs no f64 code at all.
 
 func.func @trig_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
   %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
@@ -29,12 +31,17 @@ func.func @tanh_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 }
 
 // AVX2-NOT: _mm256_cvtps_pd
-// AVX2: static inline lo_vi8 lo_vm_trig_f8(lo_vf8 ax, lo_vf8 *s, lo_vf8 *c)
-// AVX2-NOT: _mm256_cvtps_pd
-// AVX2: static inline lo_vf8 lo_vm_fromd_f8(lo_vi8 bad, lo_vf8 y, lo_vd4 lo, lo_vd4 hi)
-// AVX2: static inline lo_vd4 lo_vm_sin_d4(lo_vd4 x)
+// AVX2: static inline lo_vi8 lo_vm_trigred_f8(lo_vf8 ax, lo_vf8 *r, lo_vf8 *rl)
+// AVX2: static inline lo_vl4 lo_vm_trigred_d4(lo_vd4 ax, lo_vd4 *r, lo_vd4 *rl)
+// AVX2: static inline lo_vi8 lo_vm_trigmid_f8(lo_vf8 ax, lo_vf8 *r, lo_vf8 *rl)
+// AVX2: static const unsigned lo_vm_2opi_bits[24] = {
+// AVX2: static inline lo_vd4 lo_vm_pio2big_d4(lo_vq4 b, lo_vl4 *n)
+// AVX2: static inline lo_vi8 lo_vm_trigbig_f8(lo_vi8 b, lo_vf8 *r, lo_vf8 *rl)
+// AVX2: static __attribute__((noinline)) lo_vf8 lo_vm_sincoswide_f8(lo_vf8 x, int cosine)
+// AVX2-NOT: {{= sinf?\(}}
 // AVX2: static inline lo_vf8 lo_vm_sincos_f8(lo_vf8 x, int cosine)
-// AVX2: : lo_vm_fromd_f8(bad, y, lo_vm_sin_d4(lo), lo_vm_sin_d4(hi));
+// AVX2: y = lo_vm_sel_f8(wide, lo_vm_sincoswide_f8(x, cosine), y);
+// AVX2-NOT: lo_vm_sin_d4
 // AVX2: static inline lo_vf8 lo_vm_sin_f8(lo_vf8 x)
 // AVX2: static inline __m256 lo_vm_sin_f32x8(__m256 x)
 // AVX2-NEXT: {
@@ -63,7 +70,8 @@ func.func @tanh_map(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 // SSE2-NOT: _mm_cvtps_pd
 
 // AVX512-NOT: _mm512_cvtps_pd
-// AVX512: : lo_vm_fromd_f16(bad, y, lo_vm_sin_d8(lo), lo_vm_sin_d8(hi));
+// AVX512: y = lo_vm_sel_f16(wide, lo_vm_sincoswide_f16(x, cosine), y);
+// AVX512-NOT: lo_vm_sin_d8
 // AVX512: return (__m512)lo_vm_sin_f16((lo_vf16)x);
 // AVX512: return (__m512)lo_vm_cos_f16((lo_vf16)x);
 // AVX512: return (__m512)lo_vm_tanh_f16((lo_vf16)x);

@@ -38,13 +38,35 @@ _EDGES = {
     "log1p": [-0.5, -0.2928, 0.4142, -0.2929, 0.4143, 1e-300],
     "tanh": [0.625, 0.6249, 19.0, 22.0, 40.0, 1e-300, 0.62499994, 0.62500006, 9.01, 9.02, 10.0, 10.000001, 1e-20],
     # f32 sin/cos: the f32 inputs closest to a multiple of pi/2 per binade up to 2^12 (|r| down to 2^-27.8),
-    # and the native core's bound 6400 (c_vmath's lo_vm_trig_f)
+    # and the bounds of the reduction tiers, 6400 and 2^21 (c_vmath's lo_vm_sincos_f), with their neighbours
     "sin": [4.71238899, 252.898209, 505.796417, 1011.59283, 2023.18567, 2238.38477, 4476.76953, 6400.0, 6400.0005,
-            8953.53906, 52516.4336],
+            8953.53906, 52516.4336, 2097152.0, 2097152.2, 2097151.9],
     "cos": [4.71238899, 252.898209, 505.796417, 1011.59283, 2023.18567, 2238.38477, 4476.76953, 6400.0, 6400.0005,
-            8953.53906, 52516.4336],
-    "erf": [1.0, 0.9999, 5.9, 6.0, 1e-300],
+            8953.53906, 52516.4336, 2097152.0, 2097152.2, 2097151.9],
+    # erf: f32 interval bounds (c_vmath's lo_vm_erf_f) and their neighbours, the largest x whose erf rounds below 1
+    "erf": [1.0, 0.9999, 5.9, 6.0, 1e-300, 0.75, 0.74999994, 1.5, 1.4999999, 2.5, 2.4999998, 3.92, 3.9199998,
+            3.9192057, 3.919206, 0.742940724],
 }  # fmt: skip
+
+
+_TRIG_HARD_F32 = np.array([
+    0x460be628, 0x468be628, 0x474d246f, 0x47cd246f, 0x484d246f, 0x4882665e, 0x4902665e, 0x4982665e, 0x4a2562ae,
+    0x4aa562ae, 0x4b2562ae, 0x4bf3b47b, 0x4c2332e9, 0x4ca332e9, 0x4d2332e9, 0x4d847661, 0x4e13d4a5, 0x4e93d4a5,
+    0x4f0ffd14, 0x4fdbd32f, 0x507fd274, 0x50a3e87f, 0x5123e87f, 0x51a3e87f, 0x5223e87f, 0x52a3e87f, 0x5323e87f,
+    0x53b146a6, 0x543146a6, 0x54b146a6, 0x553146a6, 0x55b146a6, 0x56787577, 0x56f87577, 0x57787577, 0x57b82989,
+    0x58382989, 0x58dc36c9, 0x596e3d69, 0x59f740b9, 0x5a7bc261, 0x5afe0335, 0x5b7f239f, 0x5bffb3d4, 0x5c07bcd0,
+    0x5c87bcd0, 0x5d07bcd0, 0x5d87bcd0, 0x5e07bcd0, 0x5e87bcd0, 0x5f07bcd0, 0x5fe4112c, 0x6064112c, 0x60ab0ce1,
+    0x617c556b, 0x61d3b126, 0x6253b126, 0x62ec1b4a, 0x636c1b4a, 0x63e600c1, 0x642e0733, 0x64ae0733, 0x652e0733,
+    0x65898498, 0x66098498, 0x66898498, 0x67098498, 0x67898498, 0x68098498, 0x68898498, 0x6946e3bb, 0x69c6e3bb,
+    0x6a1976f1, 0x6a9976f1, 0x6b1976f1, 0x6b9976f1, 0x6c55da58, 0x6cd5da58, 0x6d2063c2, 0x6d85a877, 0x6e05a877,
+    0x6e85a877, 0x6f79be45, 0x6ff9be45, 0x7079be45, 0x70f9be45, 0x7179be45, 0x71f9be45, 0x723fa09a, 0x72bfa09a,
+    0x733fa09a, 0x73e61c18, 0x7452de59, 0x74d2de59, 0x756fa1dc, 0x75949471, 0x76507ce8, 0x76a426eb, 0x77584625,
+    0x77d84625, 0x78584625, 0x78a8b883, 0x79407f54, 0x79c07f54, 0x7a105f7f, 0x7afccbab, 0x7b1675c0, 0x7b9675c0,
+    0x7c6c3305, 0x7cff01bd, 0x7d7f01bd, 0x7dff01bd, 0x7e7f01bd, 0x7ebdcda0, 0x7f3dcda0,
+], dtype=np.uint32).view(np.float32)  # fmt: skip
+"""Per binade from 2^13 to 2^128, the f32 closest to a multiple of pi/2 (|x - n pi/2| down to 2^-29.2 at
+0x6f79be45 = 7.73e28; an exact integer search, docs/vector_math.md): the inputs that need the most bits of
+the second reduction tier (c_vmath's lo_vm_pio2big_d)."""
 
 
 def _inputs(fn: str, elt: str, seed: int = 12) -> np.ndarray:
@@ -65,8 +87,13 @@ def _inputs(fn: str, elt: str, seed: int = 12) -> np.ndarray:
     if fn in ("sin", "cos"):
         k = np.arange(-300, 300, dtype=np.float64)
         mult = np.concatenate([k * (np.pi / 2), (2.0**19 + k) * (np.pi / 2), (4000 + k) * (np.pi / 2)]).astype(dt)
+        # the second tier (f32 |x| > 6400): its hardest inputs, both signs; powers of two and their neighbours
+        # (2/pi's window moves every 8 exponents); random bit patterns up to the largest float
+        p2 = np.exp2(np.arange(1.0, 128.0)).astype(np.float32)
+        big = rng.integers(0x45C80000, 0x7F800000, 500).astype(np.uint32).view(np.float32)
         parts += [mult, np.nextafter(mult, dt(np.inf)), np.nextafter(mult, dt(-np.inf)),
-                  np.array([2.0**21, 2.0**21 + 2, 1e22, 1e300, 3.4e38, 6381956970095103.0 * 2.0**797])]  # fmt: skip
+                  np.array([2.0**21, 2.0**21 + 2, 1e22, 1e300, 3.4e38, 6381956970095103.0 * 2.0**797]),
+                  _TRIG_HARD_F32, -_TRIG_HARD_F32, p2, np.nextafter(p2, np.float32(0)), -big, big]  # fmt: skip
     with np.errstate(over="ignore"):
         x = np.concatenate([np.asarray(p, dtype=np.float64) for p in parts]).astype(dt)
     return np.concatenate([x, np.ones(-x.size % 16, dt)])  # whole vectors on every ISA
@@ -89,12 +116,27 @@ def _pow_bases(x: np.ndarray) -> np.ndarray:
     return x
 
 
+def _pow_wide(dt: type, n: int = 2048, seed: int = 9) -> tuple[np.ndarray, np.ndarray]:
+    """pow pairs whose y log2 x spans [-130, 130] for x over every positive binade (and x within 2^-5 of
+    1 with huge y): every interval of the f32 core's log2 table at the largest results it must carry."""
+    rng = np.random.default_rng(seed)
+    x = np.exp2(rng.uniform(-125, 127, n))
+    x[: n // 4] = 1.0 + rng.uniform(-2.0**-5, 2.0**-5, n // 4)
+    x = x.astype(dt)
+    with np.errstate(divide="ignore"):
+        y = rng.uniform(-130, 130, n) / np.log2(x.astype(np.float64))
+    y = np.where(np.isfinite(y), y, 1.0)
+    return x, y.astype(dt)
+
+
 def _check(isa: str, fn: str, elt: str) -> None:
     run = library(isa)
     x = _inputs(fn, elt)
     if fn == "pow":
         x = _pow_bases(x)
         y = _second_operand(x)
+        xw, yw = _pow_wide(DT[elt])
+        x, y = np.concatenate([x, xw]), np.concatenate([y, yw])
         got = run(fn, elt, x, y)
         err = ulp_errors(fn, got, x, y)
     else:
@@ -112,7 +154,7 @@ def _check(isa: str, fn: str, elt: str) -> None:
     worst = int(np.argmax(err))
     assert err[worst] <= bound, (
         f"{isa} {fn} {elt}: {err[worst]:.3f} ulp > {bound} at x={x[worst]!r}"
-        + (f" y={_second_operand(x)[worst]!r}" if fn == "pow" else "")
+        + (f" y={y[worst]!r}" if fn == "pow" else "")
         + f": got {got[worst]!r}"
     )
 
@@ -149,22 +191,27 @@ _SCANS = {
     "exp2": (((0x80000000, np.float32(-151.0).view(np.uint32)), (0, np.float32(129.0).view(np.uint32))), 0.677),
     "log": (((0, 0x7F800000),), 0.812),  # every positive float, subnormals and +inf included
     "log2": (((0, 0x7F800000),), 0.711),
-    "sin": (((0x80000000, np.float32(-1e4).view(np.uint32)), (0, np.float32(1e4).view(np.uint32))), 0.7821),
-    "cos": (((0x80000000, np.float32(-1e4).view(np.uint32)), (0, np.float32(1e4).view(np.uint32))), 0.7826),
+    "sin": (((0x80000000, 0xFF800000), (0, 0x7F800000)), 0.7821),  # both tiers, every float up to +-inf
+    "cos": (((0x80000000, 0xFF800000), (0, 0x7F800000)), 0.7826),
     "tanh": (((0x80000000, np.float32(-12.0).view(np.uint32)), (0, np.float32(12.0).view(np.uint32))), 0.7821),
     "log1p": (((0x80000000, np.float32(-1.0).view(np.uint32)), (0, 0x7F800000)), 0.8226),
     "expm1": (((0x80000000, np.float32(-20.0).view(np.uint32)), (0, np.float32(89.0).view(np.uint32))), 0.7420),
+    "erf": (((0x80000000, 0xFF800000), (0, 0x7F800000)), 0.8332),  # every float up to +-inf
 }  # fmt: skip
 _SCAN_EDGES = {
     "exp": [-87.33, -87.3299, 88.0, 88.0001, -87.336, 88.7228, 88.7229, -103.97, -104.0],
     "exp2": [-126.0, -126.00001, 127.0, 127.00001, -149.0, -150.0, 128.0, 0.5, -0.5, 0.49999997],
     "log": [1.0, 0.70710677, 0.7071068, 1.4142135, 1.4142137, 1.17549435e-38, 1.1754942e-38, 3.4028235e38],
     "log2": [1.0, 2.0, 0.5, 0.70710677, 0.7071068, 1.4142135, 1.4142137, 1.17549435e-38, 3.4028235e38],
-    "sin": [6400.0, 6400.0005, -6400.0005, 4476.76953, 252.898209, 0.7853982, 0.78539819, 1e-30, -0.0],
-    "cos": [6400.0, 6400.0005, -6400.0005, 4476.76953, 252.898209, 0.7853982, 0.78539819, 1e-30, -0.0],
+    "sin": [6400.0, 6400.0005, -6400.0005, 2097152.0, 2097152.2, -2097151.9, 4476.76953, 252.898209, 0.7853982, 0.78539819, 1e-30, -0.0, 7.72917892e28,
+            2.19993846e10, 3.4028235e38, 2.0, 1.9999999],
+    "cos": [6400.0, 6400.0005, -6400.0005, 2097152.0, 2097152.2, -2097151.9, 4476.76953, 252.898209, 0.7853982, 0.78539819, 1e-30, -0.0, 7.72917892e28,
+            2.19993846e10, 3.4028235e38, 2.0, 1.9999999],
     "tanh": [0.625, 0.62499994, -0.625, 9.01, 9.02, 10.0, 10.000001, 1e-30, 1.4e-45, -0.0],
     "log1p": [-0.2928, -0.29279998, 0.4142, 0.41419998, -0.99999994, -1.0, 1e-30, -1e-30, 3.4028235e38, -0.0],
     "expm1": [-17.5, -17.500002, 88.0, 88.00001, 0.34657, -0.34657, 16.635532, 17.328680, 1e-30, -1e-30, -0.0],
+    "erf": [0.75, 0.74999994, 1.5, 1.4999999, 2.5, 2.4999998, 3.92, 3.9199998, 3.9192057, 0.742940724, -0.742940724,
+            1e-30, 1.4e-45, -0.0, 3.4028235e38],
 }  # fmt: skip
 
 
