@@ -1,4 +1,4 @@
-"""Memoized forms of two xDSL 0.74 per-op costs that are pure functions of their inputs.
+"""Memoized or lighter forms of xDSL 0.74 per-op costs, answering exactly as xDSL does.
 
 Every pass asks an op's class for its traits (`has_trait`, `get_traits_of_type`: the effect
 queries of DCE, CSE and the rewriter ask several per op visit), and xDSL answers by scanning
@@ -385,7 +385,7 @@ def _install_operation_init() -> None:
 
 
 def install() -> None:
-    """Install both memos into xDSL's classes (once per process), unless opted out."""
+    """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
     if _installed or opted_out():
         return
