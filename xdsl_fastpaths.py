@@ -1,4 +1,4 @@
-"""Memoized forms of two xDSL 0.74 per-op costs that are pure functions of their inputs.
+"""Memoized or lighter forms of xDSL 0.74 per-op costs, answering exactly as xDSL does.
 
 Every pass asks an op's class for its traits (`has_trait`, `get_traits_of_type`: the effect
 queries of DCE, CSE and the rewriter ask several per op visit), and xDSL answers by scanning
@@ -25,6 +25,25 @@ changes, i.e. after any `register`); anything the fast path does not build the s
 a None for a required argument, a wrong count, regions — goes to xDSL's function, which
 raises its own error.
 
+Reading IR goes through small Python layers that each cost a call: a named operand or result
+(`op.lhs`: an accessor that matches on the construct kind, builds an `OpOperands` view and
+indexes it through `SSAValues.__getitem__`'s `isinstance` and `super()`), the block and region
+iterators (a property per step), and `_unknown_loc` (an import statement per op built). The
+same values are read directly: the accessor of a single operand or result indexes the op's
+operand tuple or result tuple (what the view indexes), `SSAValues[int]` is the tuple's item,
+the iterators read the linked fields their properties return, and the unknown location is
+xDSL's one `UNKNOWN_LOC` object. Any other argument (a slice, a variadic accessor, a region or
+successor accessor, the class instead of an op) takes xDSL's own code.
+
+`Operation.__init__` (every op built, parsed or cloned) assigns its operands and successors
+through their property setters (a generator of `Use`s, a loop detaching the previous uses,
+`add_use` per operand) and its results through a generator. For a class that keeps xDSL's
+`operands` / `successors` properties and has nothing but `object.__init__` after `Operation`
+in its MRO, an op built for the first time (no operands, successors or regions yet) and given
+no successors or regions gets the same fields, in the same order, with the same `Use` objects
+linked at the head of each operand's use list as `add_use` links them; anything else runs
+xDSL's `__init__`.
+
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
 install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
@@ -40,7 +59,15 @@ from typing import Any
 
 from xdsl.ir import Operation, SSAValue
 from xdsl.irdl import operations as irdl_operations
-from xdsl.irdl.operations import OpDef, OptionalDef, VariadicDef
+from xdsl.ir import core as ir_core
+from xdsl.irdl.operations import (
+    AfterVariadicSingleAccessor,
+    BeforeVariadicSingleAccessor,
+    OpDef,
+    OptionalDef,
+    VariadicDef,
+    VarIRConstruct,
+)
 from xdsl.traits import SameOperandsAndResultType
 
 _SIGNATURES_MAX = 4096
@@ -219,8 +246,146 @@ def _install_op_init() -> None:
     irdl_operations.irdl_op_init = irdl_op_init
 
 
+_XDSL_READERS = (
+    ir_core.SSAValues.__getitem__,
+    BeforeVariadicSingleAccessor.__get__,
+    AfterVariadicSingleAccessor.__get__,
+    ir_core._unknown_loc,
+)
+"""xDSL's own readers (the fallbacks; tests compare against them)."""
+
+_OPERAND, _RESULT = VarIRConstruct.OPERAND, VarIRConstruct.RESULT
+_item = tuple.__getitem__
+
+
+def _install_readers() -> None:
+    values_getitem, before_get, after_get, _ = _XDSL_READERS
+
+    def getitem(self: tuple[Any, ...], idx: Any) -> Any:
+        if type(idx) is int:
+            return _item(self, idx)
+        return values_getitem(self, idx)
+
+    def accessor(original: Any, after_variadic: bool) -> Any:
+        def get(self: Any, obj: Any, objtype: Any = None) -> Any:
+            if obj is not None:
+                construct = self.construct
+                at = self.idx - self.num_defs if after_variadic else self.idx
+                if construct is _OPERAND:
+                    return _item(obj._operands, at)
+                if construct is _RESULT:
+                    return _item(obj.results, at)
+            return original(self, obj, objtype)
+
+        return get
+
+    ir_core.SSAValues.__getitem__ = getitem  # type: ignore[method-assign,assignment]
+    BeforeVariadicSingleAccessor.__get__ = accessor(before_get, False)  # type: ignore[method-assign]
+    AfterVariadicSingleAccessor.__get__ = accessor(after_get, True)  # type: ignore[method-assign]
+
+    from xdsl.dialects.builtin import UNKNOWN_LOC
+
+    ir_core._unknown_loc = lambda: UNKNOWN_LOC
+
+    def forward_ops(self: Any) -> Any:
+        op = self.next_op
+        if op is None:
+            raise StopIteration
+        self.next_op = op._next_op
+        return op
+
+    def backward_ops(self: Any) -> Any:
+        op = self.prev_op
+        if op is None:
+            raise StopIteration
+        self.prev_op = op._prev_op
+        return op
+
+    def forward_blocks(self: Any) -> Any:
+        block = self.next_block
+        if block is None:
+            raise StopIteration
+        self.next_block = block._next_block
+        return block
+
+    ir_core._BlockOpsIterator.__next__ = forward_ops  # type: ignore[method-assign]
+    ir_core._BlockOpsReverseIterator.__next__ = backward_ops  # type: ignore[method-assign]
+    ir_core._RegionBlocksIterator.__next__ = forward_blocks  # type: ignore[method-assign]
+
+
+_XDSL_OPERATION_INIT = Operation.__init__
+"""xDSL's own Operation.__init__ (the fallback; tests compare against it)."""
+
+
+def _install_operation_init() -> None:
+    original = _XDSL_OPERATION_INIT
+    plain_classes: dict[type, bool] = {}
+    operands_property = Operation.__dict__["operands"]
+    successors_property = Operation.__dict__["successors"]
+    add_use = ir_core.IRWithUses.add_use
+    plain_values: dict[type, bool] = {}
+    new = object.__new__
+    use_cls, values_cls, result_cls = ir_core.Use, ir_core.SSAValues, ir_core.OpResult
+    from xdsl.dialects.builtin import UNKNOWN_LOC
+
+    def plain(cls: type) -> bool:
+        mro = cls.__mro__
+
+        def defined(name: str, classes: Any) -> Any:
+            return next(c.__dict__[name] for c in classes if name in c.__dict__)
+
+        return (
+            defined("operands", mro) is operands_property
+            and defined("successors", mro) is successors_property
+            and defined("__init__", mro[mro.index(Operation) + 1:]) is object.__init__
+        )
+
+    def init(self: Operation, *, operands: Any = (), result_types: Any = (), properties: Any = {},
+             attributes: Any = {}, location: Any = None, successors: Any = (), regions: Any = ()) -> None:  # fmt: skip
+        cls = type(self)
+        known = plain_classes.get(cls)
+        if known is None:
+            known = plain_classes[cls] = plain(cls)
+        if not known or successors or regions or self._operands or self._successors or self.regions:
+            return original(self, operands=operands, result_types=result_types, properties=properties,
+                            attributes=attributes, location=location, successors=successors, regions=regions)  # fmt: skip
+        values = values_cls(operands)
+        uses = []
+        for idx, value in enumerate(values):
+            value_cls = type(value)
+            known_value = plain_values.get(value_cls)
+            if known_value is None:
+                known_value = plain_values[value_cls] = getattr(value_cls, "add_use", None) is add_use
+            use = new(use_cls)
+            use._operation = self
+            use._index = idx
+            use._prev_use = None
+            use._next_use = None
+            if known_value:
+                first = value.first_use
+                use._next_use = first
+                if first is not None:
+                    first._prev_use = use
+                value.first_use = use
+            else:
+                value.add_use(use)
+            uses.append(use)
+        self._operands = values
+        self._operand_uses = tuple(uses)
+        self.results = values_cls([result_cls(t, self, idx) for idx, t in enumerate(result_types)])
+        self.properties = dict(properties)
+        self.attributes = dict(attributes)
+        self.location = UNKNOWN_LOC if location is None else location
+        self._successors = ()
+        self._successor_uses = ()
+        self.regions = ()
+        self.__post_init__()
+
+    Operation.__init__ = init  # type: ignore[method-assign]
+
+
 def install() -> None:
-    """Install both memos into xDSL's classes (once per process), unless opted out."""
+    """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
     if _installed or opted_out():
         return
@@ -228,3 +393,5 @@ def install() -> None:
     _install_trait_memos()
     _install_signature_cache()
     _install_op_init()
+    _install_readers()
+    _install_operation_init()

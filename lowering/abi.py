@@ -326,14 +326,22 @@ def verify_kernel_abi(func: FuncOp) -> None:
             fail(f"{RESULT} = {max(groups)} is past the kernel's {len(groups) + plain} df results")
 
 
-def _written(op: Any) -> Any:
-    from loopopt.dialects import loop, simd
+_WRITTEN_OPERAND: dict[type, str | None] = {}
+"""The operand naming the buffer an op writes, per op class (None: it writes none); asked of
+every op of every kernel, so answered once per class."""
 
-    if isinstance(op, loop.AppendOp):
-        return op.out
-    if isinstance(op, loop.StoreOp | simd.StoreOp | simd.MaskedStoreOp | simd.CompressStoreOp):
-        return op.buf
-    return None
+
+def _written(op: Any) -> Any:
+    cls = type(op)
+    operand = _WRITTEN_OPERAND.get(cls, "")
+    if operand == "":
+        from loopopt.dialects import loop, simd
+
+        stores = (loop.StoreOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
+        operand = _WRITTEN_OPERAND[cls] = (
+            "out" if issubclass(cls, loop.AppendOp) else "buf" if issubclass(cls, stores) else None
+        )
+    return None if operand is None else getattr(op, operand)
 
 
 def _str(a: Attribute | None) -> str | None:

@@ -24,8 +24,13 @@ from xdsl.pattern_rewriter import PatternRewriterListener
 from xdsl.traits import (
     EffectInstance,
     IsTerminator,
+    MemoryAllocEffect,
     MemoryEffect,
     MemoryEffectKind,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
     RecursiveMemoryEffect,
     SymbolOpInterface,
 )
@@ -41,6 +46,13 @@ class EffectMemo:
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
 
     def get_effects(self, op: Operation) -> Set[EffectInstance] | None:
+        cls = type(op)
+        constant = _CLASS_EFFECTS.get(cls)
+        traits = cls.traits.traits
+        if constant is None or constant[0] is not traits:
+            constant = _CLASS_EFFECTS[cls] = (traits, _class_effects(cls))
+        if constant[1] is not _PER_OP:
+            return constant[1]
         try:
             return self._effects[op]
         except KeyError:
@@ -87,6 +99,33 @@ class EffectMemo:
             or (e.kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner))
             for e in effects
         )
+
+
+_CONSTANT_GETTERS = frozenset(
+    t.get_effects.__func__  # type: ignore[attr-defined]
+    for t in (NoMemoryEffect, MemoryReadEffect, MemoryWriteEffect, MemoryAllocEffect, MemoryFreeEffect)
+)
+"""xDSL's `get_effects` that return one set whatever the op (no region walk, no operand)."""
+
+_PER_OP: Any = object()
+"""`_class_effects`' answer for a class whose effects depend on the op."""
+
+_CLASS_EFFECTS: dict[type, tuple[Any, Any]] = {}
+"""op class -> (its trait set when asked, its effects or _PER_OP)."""
+
+
+def _class_effects(cls: type[Operation]) -> Any:
+    """The effects every op of `cls` has, when its memory-effect traits say so without looking at
+    the op (none: unknown, None; all constant: their union, as get_effects builds it), else _PER_OP."""
+    interfaces = cls.get_traits_of_type(MemoryEffect)
+    if not interfaces:
+        return None
+    if not all(getattr(type(it).get_effects, "__func__", None) in _CONSTANT_GETTERS for it in interfaces):
+        return _PER_OP
+    effects: set[EffectInstance] = set()
+    for it in interfaces:
+        effects.update(it.get_effects(None))  # type: ignore[arg-type]  (constant getters ignore the op)
+    return frozenset(effects)
 
 
 def _is_recursive(trait: Any) -> bool:

@@ -19,7 +19,7 @@ literals, `_row`) is c_print_values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func
@@ -128,10 +128,10 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.depth = 1
         self.cursors = {}
         self.row_keys = {}
-        self.reads: dict[Operation, tuple[SSAValue, ...]] = {}
+        self.reads: dict[Operation, Collection[SSAValue]] = {}
         self.uses_alloc = False
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
-        self.written = {_written_buffer(o) for o in op.walk() if isinstance(o, WRITERS)}
+        self.written = {_written_buffer(o) for o in op.walk() if _is_a(o, WRITERS)}
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
             func.ReturnOp: self._return,
             arith.ConstantOp: self._constant,
@@ -209,7 +209,8 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
                 self.exprs[o.result] = CALL_DIM_PARAM
         self.block(op.body.block)
         body = "\n".join(self.lines)
-        unused = [p for p in self.kernel.param_names if not re.search(rf"\b{re.escape(p)}\b", body)]
+        words = set(_WORD.findall(body))
+        unused = [p for p in self.kernel.param_names if not _mentions(body, words, p)]
         prologue = "".join(f"    (void){p};\n" for p in unused)
         private = op.sym_visibility is not None and op.sym_visibility.data == "private"
         static = "static " if private and "loop.kernel" not in op.attributes else ""
@@ -264,17 +265,28 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         """Ops worth printing: those with effects or regions, and what they (transitively) use."""
         live: set[Operation] = set()
         used: set[SSAValue] = set()
-        reads = self.reads
         for o in reversed(list(block.ops)):
-            effectful = bool(o.regions) or not o.results or isinstance(o, _LIVE_ANYWAY)
+            effectful = bool(o.regions) or not o.results or _is_a(o, _LIVE_ANYWAY)
             if effectful or any(r in used for r in o.results):
                 live.add(o)
-                for inner in o.walk():
-                    read = reads.get(inner)
-                    if read is None:  # asked once per enclosing block: remembered
-                        read = reads[inner] = self._printed_operands(inner)
-                    used.update(read)
+                used.update(self._reads_within(o))
         return live
+
+    def _reads_within(self, op: Operation) -> Collection[SSAValue]:
+        """The printed operands of `op` and of every op nested in it (`op.walk()`), remembered
+        per op: each enclosing block asks again, and a loop's set is its children's sets."""
+        known = self.reads.get(op)
+        if known is None:
+            known = self._printed_operands(op)
+            if op.regions:
+                within = set(known)
+                for region in op.regions:
+                    for block in region.blocks:
+                        for inner in block.ops:
+                            within.update(self._reads_within(inner))
+                known = within
+            self.reads[op] = known
+        return known
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
@@ -299,6 +311,30 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         if self._arith(op):
             return
         raise LoopoptDiagnostic(f"the C printer cannot print {op.name} (no rule for this op)", op)
+
+
+_CLASS_TESTS: dict[tuple[type, tuple[type, ...]], bool] = {}
+
+
+def _is_a(op: Operation, classes: tuple[type, ...]) -> bool:
+    """isinstance(op, classes), answered once per op class (each test goes through ABCMeta)."""
+    key = (type(op), classes)
+    known = _CLASS_TESTS.get(key)
+    if known is None:
+        known = _CLASS_TESTS[key] = isinstance(op, classes)
+    return known
+
+
+_WORD = re.compile(r"\w+")
+
+
+def _mentions(text: str, words: set[str], name: str) -> bool:
+    r"""Whether `name` occurs in `text` as a whole word (`\bname\b`). A name that is one run of
+    word characters does exactly when it is one of the text's maximal word runs (`words`), so
+    the text is scanned once for all the parameters instead of once per parameter."""
+    if _WORD.fullmatch(name):
+        return name in words
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _written_buffer(op: Operation) -> SSAValue:

@@ -256,6 +256,30 @@ def test_effect_memo_answers_as_xdsl():
         assert memo.is_trivially_dead(op) == is_trivially_dead(op)
 
 
+def test_effect_memo_class_answers_follow_the_traits():
+    """An op class whose effect traits ignore the op is answered per class, and asked again
+    when its trait set changes (add_trait)."""
+    from xdsl.dialects import arith, test
+    from xdsl.dialects.builtin import IntegerAttr, i32
+    from xdsl.traits import MemoryWriteEffect, get_effects
+
+    from loopopt.passes.memo_dce import EffectMemo
+
+    add = arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))
+    probe = test.TestOp(result_types=[i32])
+    memo = EffectMemo()
+    assert memo.get_effects(add) == get_effects(add) == set()
+    assert memo.get_effects(probe) is get_effects(probe) is None  # no effect trait: unknown
+    saved = test.TestOp.traits._traits
+    test.TestOp.traits.add_trait(MemoryWriteEffect())
+    try:
+        assert memo.get_effects(probe) == get_effects(probe) != set()
+        assert not memo.would_be_trivially_dead(probe)
+    finally:
+        test.TestOp.traits._traits = saved
+    assert memo.get_effects(probe) is None
+
+
 def test_memo_region_dce_is_region_dce(monkeypatch):
     from xdsl.transforms.dead_code_elimination import region_dce
 

@@ -216,3 +216,85 @@ def test_op_init_sequence_answers_follow_abc_register():
     fast, slow = _both_ways(func.CallOp, **call)
     _same(fast, slow)
     assert fast.results[0].type == i32  # now the types it holds
+
+
+def _use_list(value):
+    """(operation, index) of each use, in the use list's order."""
+    out, use = [], value.first_use
+    while use is not None:
+        out.append((use.operation, use.index))
+        use = use._next_use
+    return out
+
+
+def test_operation_init_links_what_xdsl_links():
+    """Same fields in the same order, same use-list order (a value used twice, a value
+    already used), and xDSL's own __init__ for anything but a first build without regions."""
+    from xdsl.ir import Operation
+
+    assert Operation.__init__ is not xdsl_fastpaths._XDSL_OPERATION_INIT
+    const = arith.ConstantOp(IntegerAttr(3, i32))
+    block = Block(arg_types=[i32])
+    (x,) = block.args
+    fast, slow = arith.AddiOp.__new__(arith.AddiOp), arith.AddiOp.__new__(arith.AddiOp)
+    kwargs = dict(operands=[x, x], result_types=[i32], properties={}, attributes={"tag": IntegerAttr(1, i32)})
+    Operation.__init__(fast, **kwargs)
+    xdsl_fastpaths._XDSL_OPERATION_INIT(slow, **kwargs)
+    assert list(vars(fast)) == list(vars(slow))
+    assert [list(vars(u)) for u in fast._operand_uses] == [list(vars(u)) for u in slow._operand_uses]
+    assert [(op is slow, i) for op, i in _use_list(x)][:2] == [(True, 1), (True, 0)]  # built second: first
+    assert [(op is fast, i) for op, i in _use_list(x)][2:] == [(True, 1), (True, 0)]
+    assert fast.results[0].owner is fast and fast.results[0].type == i32 and fast.location == slow.location
+    assert fast.attributes == slow.attributes and fast.properties == slow.properties
+    users = [arith.AddiOp(const, x) for _ in range(3)]
+    assert [op for op, _ in _use_list(const.result)] == users[::-1]  # the newest use first, as add_use links
+    Operation.__init__(fast, operands=[const.result], result_types=[i32])  # a second __init__: xDSL's detaches the old uses
+    assert list(fast.operands) == [const.result] and all(op is not fast for op, _ in _use_list(x))
+    wrong = [_error(lambda: init(arith.AddiOp.__new__(arith.AddiOp), operands=[const], result_types=[i32]))
+             for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
+    assert wrong[0] is not None and wrong[0] == wrong[1]  # an op for a value: xDSL's AttributeError
+
+
+def test_operation_init_leaves_other_initializers_to_xdsl():
+    """A mixin __init__ after Operation in the MRO is what xDSL's super().__init__() calls."""
+    calls = []
+
+    class Mixin:
+        def __init__(self):
+            calls.append(self)
+
+    class Mixed(test.TestOp, Mixin):
+        pass
+
+    op = Mixed.create(operands=[], result_types=[i32])
+    assert calls == [op]
+
+
+def test_readers_answer_as_xdsl():
+    from xdsl.ir import core as ir_core
+
+    getitem, before_get, after_get, unknown_loc = xdsl_fastpaths._XDSL_READERS
+    block = Block(arg_types=[i32, i32, i32])
+    x, y, z = block.args
+    values = ir_core.SSAValues([x, y, z])
+    for idx in (0, 2, -1, slice(1, None), slice(None, None, -1)):
+        assert values[idx] == getitem(values, idx)
+    add = arith.AddiOp(x, y)
+    for name in ("lhs", "rhs", "result"):
+        accessor = type(add).__dict__[name]
+        assert getattr(add, name) is before_get(accessor, add)
+    call = func.CallOp("f", [x, y], [i32, i32])
+    ret = func.ReturnOp(x, y)
+    assert list(call.arguments) == [x, y] and list(ret.arguments) == [x, y]  # variadic: xDSL's accessors
+    select = arith.SelectOp(x, y, z)
+    assert select.cond is x and select.lhs is y and select.rhs is z
+    with pytest.raises(IndexError):
+        before_get(type(add).__dict__["lhs"], arith.AddiOp.create(operands=[], result_types=[i32]))
+    with pytest.raises(IndexError):
+        getattr(arith.AddiOp.create(operands=[], result_types=[i32]), "lhs")
+    assert ir_core._unknown_loc() is unknown_loc()
+    ops = [arith.ConstantOp(IntegerAttr(k, i32)) for k in range(4)]
+    region = Region([Block(ops[:2]), Block(ops[2:])])
+    assert list(region.blocks) == [region.blocks[0], region.blocks[1]]
+    assert list(region.blocks[1].ops) == ops[2:] and list(reversed(region.blocks[0].ops)) == ops[1::-1]
+    assert list(region.walk()) == ops
