@@ -24,12 +24,18 @@
 // GENERIC: block = 262144 : i64
 // GENERIC: func.func private @keep__count(
 
-// 16-bit lanes compact by scalar appends: planned, but no counting kernel (its compaction is
-// not a compress_store), so the scratch-and-copy driver. A filter feeding a reduction has
-// another result than the count: no block.
+// 16-bit lanes compact as the bytes of their register: a counting kernel, the new driver.
 // IR-LABEL: func.func @keep_i16(
 // IR-SAME:    block = 1048576 : i64, block_stream = 1 : i64}
-// IR-NOT:   @keep_i16__count
+// IR:       func.func private @keep_i16__count(
+
+// f32 values kept by an f64 test compact by scalar appends (a half-register vector has no
+// compaction): planned, but no counting kernel (its compaction is not a compress_store), so
+// the scratch-and-copy driver. A filter feeding a reduction has
+// another result than the count: no block.
+// IR-LABEL: func.func @keep_wide(
+// IR-SAME:    block = 524288 : i64, block_stream = 1 : i64}
+// IR-NOT:   @keep_wide__count
 // IR-LABEL: func.func @psum(
 // IR-NOT:     block
 // IR-SAME:    {
@@ -83,7 +89,7 @@
 // CHECK-NEXT:          lo_par_publish(&lo_cnt[lo_nx], keep__count(x + lo_nlo, lo_nlen, a, out, lo_nlen));
 // CHECK:         for (int64_t lo_c = 0; lo_c < lo_nch; lo_c++)
 // CHECK-NEXT:      lo_total += lo_cnt[lo_c];
-// CHECK-LABEL: int64_t keep_i16(
+// CHECK-LABEL: int64_t keep_wide(
 // CHECK:         lo_par_copy(
 
 // filter_block=0: every filter keeps the scratch-and-copy driver, no count kernel.
@@ -98,7 +104,7 @@
 // INPLACE-NOT:     lo_stage
 // INPLACE:         const int64_t lo_k = keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
 // INPLACE-NEXT:    lo_at += lo_k;
-// INPLACE-LABEL: int64_t keep_i16(
+// INPLACE-LABEL: int64_t keep_wide(
 
 func.func @keep(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]> {
   %zero = arith.constant 0.0 : f32
@@ -122,6 +128,16 @@ func.func @keep_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [k]> {
     df.yield %c : i1
   }
   func.return %pos : !df.array<i16, [k]>
+}
+func.func @keep_wide(%x: !df.array<f32, [i]>, %t: f64) -> !df.array<f32, [k]> {
+  %p = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
+  ^bb0(%e: f32):
+    %d = arith.extf %e : f32 to f64
+    %s = arith.mulf %d, %d : f64
+    %c = arith.cmpf ogt, %s, %t : f64
+    df.yield %c : i1
+  }
+  func.return %p : !df.array<f32, [k]>
 }
 func.func @psum(%x: !df.array<f32, [i]>) -> f32 {
   %zero = arith.constant 0.0 : f32
