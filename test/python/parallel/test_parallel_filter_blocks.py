@@ -75,9 +75,9 @@ DTYPES = {
     "scale_f64": np.float64, "scale_f32": np.float32, "keep_f32": np.float32, "keep_i64": np.int64,
     "keep_i32": np.int32, "keep_i16": np.int16, "keep_i8": np.int8, "keep_u8": np.uint8, "keep_f16": np.float16,
 }  # fmt: skip
-COPYING = ("keep_i16", "keep_f16")
-"""Compacted by scalar appends (no vector compaction of 16-bit lanes): no counting kernel, the
-scratch-and-copy driver."""
+COPYING = ("keep_f16",)
+"""Compacted by scalar appends (f16 storage has no vector compaction; i16 compacts as the bytes
+of its register): no counting kernel, the scratch-and-copy driver."""
 BLOCKS = (128, 8192)
 """Part sizes: many parts at small n; parts of several pieces (16 KiB of input per call:
 2048 f64 ... 16384 i8 elements)."""
