@@ -28,6 +28,9 @@ from .inputs import make_args
 from .printer import print_module
 from .program import Kernel
 
+SANITIZED = "san-"
+"""An ISA named `san-<isa>` (san-scalar, san-avx2, ...) runs a sample of each batch in the
+native runner built with AddressSanitizer + UBSan (docs/sanitizers.md); a report is a crash."""
 CLASSES = ("mismatch", "internal", "compile_error", "crash", "timeout", "rejected")
 FAILURES = ("mismatch", "internal", "compile_error", "crash", "timeout")
 FMA_ISAS = ("avx2", "avx512", "neon")
@@ -156,6 +159,8 @@ def compile_text(text: str, isa: str, foreign: set[str] | None = None, config: C
     from loopopt.diagnostics import LoopoptDiagnostic
     from loopopt.targets.c import emit_c
 
+    sanitized = isa.startswith(SANITIZED)
+    isa = isa.removeprefix(SANITIZED)
     ctx = make_context()
     module = parse(text, ctx, "<fuzz>")
     module.verify()
@@ -168,6 +173,14 @@ def compile_text(text: str, isa: str, foreign: set[str] | None = None, config: C
     c_source = emit_c(module, isa, spec)
     signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
     compiled = CompiledKernels(c_source, isa, module, signatures)
+    if sanitized:  # one ASan+UBSan runner per batch, exact allocations (docs/sanitizers.md)
+        from loopopt.runtime.sanitize import sanitized_kernels
+
+        chosen = [sig for name, sig in signatures.items() if foreign is None or name in foreign]
+        compiled.functions = dict(sanitized_kernels(c_source, chosen, isa))
+        for kernel in compiled.functions.values():
+            kernel.timeout = KERNEL_TIMEOUT
+        return compiled
     if isa in runtime.isa.FOREIGN_TOOLS:
         chosen = [sig for name, sig in signatures.items() if foreign is None or name in foreign]
         compiled.functions = {  # one emulator binary holds all of them
@@ -232,7 +245,7 @@ def _call_cases(compiled: Any, name: str, calls: list[tuple[list[Any], int]]) ->
 
     if compiled.library is not None:
         return [run_compiled(compiled, name, inputs, offset=offset) for inputs, offset in calls]
-    return run_compiled_batch(compiled, name, [inputs for inputs, _ in calls])
+    return run_compiled_batch(compiled, name, [inputs for inputs, _ in calls], None, [offset for _, offset in calls])
 
 
 def _child(conn: Any, work: list[tuple[Any, str, list[tuple[list[Any], int]]]], threads: int = 1) -> None:
@@ -323,7 +336,7 @@ def _run_foreign(work: list[tuple[Any, str, list[tuple[list[Any], int]]]], Forei
     for compiled, name, calls in work:
         try:
             results[name] = ("ok", _call_cases(compiled, name, calls))
-        except ForeignRunError as e:
+        except ForeignRunError as e:  # a sanitizer report too (SanitizerError)
             results[name] = ("timeout" if "timed out" in str(e) else "crash", str(e)[-2000:])
         except Exception as e:  # noqa: BLE001
             results[name] = classify(e)
@@ -393,23 +406,24 @@ class BatchRunner:
             chosen = kernels
             from loopopt import runtime
 
-            if isa == "neon":
+            runs_foreign = isa == "neon" or isa.startswith(SANITIZED)
+            if runs_foreign:
                 chosen = rng.sample(kernels, min(self.neon_sample, len(kernels)))
                 foreign = {k.name for k in chosen}
             elif isa not in runtime.isa.host_isas():
                 chosen = rng.sample(kernels, min(self.compile_only_sample, len(kernels)))
             self.stats.add(isa, "programs", len(chosen))
-            config = random_config(rng, isa) if self.configs else Config()
+            config = random_config(rng, isa.removeprefix(SANITIZED)) if self.configs else Config()
             if config.parallel:
                 self.stats.add(isa, "parallel_programs", len(chosen))
             groups, fails = compile_groups(chosen, isa, foreign, config)
             for f in fails:
                 self.record(f)
-            if isa not in runtime.isa.host_isas() and isa not in runtime.isa.FOREIGN_TOOLS:
+            if not runs_foreign and isa not in runtime.isa.host_isas():
                 self.stats.add(isa, "compiled_only", sum(len(ks) for _, ks in groups))
                 continue
             work = [(compiled, k.name, calls[k.name]) for compiled, ks in groups for k in ks]
-            outcome = run_foreign(work, config.threads) if isa == "neon" else run_isolated(work, config.threads)
+            outcome = run_foreign(work, config.threads) if runs_foreign else run_isolated(work, config.threads)
             for name, (status, payload) in outcome.items():
                 kernel = by_name[name]
                 if status != "ok":
@@ -453,7 +467,8 @@ def reproduce(kernel: Kernel, isa: str, n: int, seed: int, config: Config | None
         return fails[0] if fails[0].cls != "rejected" else None
     compiled = groups[0][0]
     work = [(compiled, kernel.name, [(make_args(kernel, n, seed)[1], 0)])]
-    outcome = run_foreign(work, config.threads) if isa == "neon" else run_isolated(work, config.threads)
+    runs_foreign = isa == "neon" or isa.startswith(SANITIZED)
+    outcome = run_foreign(work, config.threads) if runs_foreign else run_isolated(work, config.threads)
     status, payload = outcome[kernel.name]
     if status != "ok":
         return Failure(status, isa, kernel, str(payload), n, seed, config)

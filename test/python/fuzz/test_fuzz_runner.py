@@ -93,7 +93,7 @@ def test_configs_are_valid_for_their_isa() -> None:
 def test_parallel_config_splits_small_sizes_on_threads() -> None:
     """min_elements=0 and chunk=64 reach loop-parallelize (past loop-pipeline's options), the
     forked child runs the kernel on 3 threads, and the fuzzer compares it like any other."""
-    from loopopt.tools.fuzz.program import Const, Input, Kernel, Map, Op, Arg, Reduce
+    from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op, Reduce
 
     cfg = runner.Config("zen4", parallel=-1, min_elements=0, chunk=64, threads=3)
     names = [type(p).__name__ for p in cfg.passes("avx2").passes]
@@ -105,4 +105,15 @@ def test_parallel_config_splits_small_sizes_on_threads() -> None:
     assert "LO_OMP" in compiled.c_source
     r = runner.BatchRunner(["avx2"], runner.Stats(), configs=True)
     r.run_batch([k], 11)
+    assert not r.failures and r.stats.total("runs") >= 5
+
+
+def test_sanitized_isa_runs_the_asan_build() -> None:
+    """`san-scalar` runs the sample in the ASan+UBSan runner at the cases' offsets."""
+    from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op
+
+    x = Arg(0, "i16")
+    k = Kernel("s", (Input("i16"), Map((0,), Op("udiv", (x, Const(7, "i16")), "i16"))), (1,))
+    r = runner.BatchRunner(["san-scalar"], runner.Stats(), neon_sample=1)
+    r.run_batch([k], 3)
     assert not r.failures and r.stats.total("runs") >= 5
