@@ -41,7 +41,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BFloat16Type, ModuleOp, StringAttr
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -58,6 +58,7 @@ from loopopt.lowering.loop_to_simd.gather import choose_gather_forms
 from loopopt.lowering.loop_to_simd.predloop import lower_predloop, lower_predloop_scalar
 from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
+from loopopt.lowering.loop_to_simd.width import data_types
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
 
@@ -115,6 +116,10 @@ class LowerPredLoop(RewritePattern):
         if op.width.concrete == 1 and not on_scalar:
             # left at width 1 (loop-vectorize declined it, e.g. a float sum without reassoc):
             # the vector ISAs have no one-lane vectors, so it stays the scalar loop it means
+            return lower_predloop_scalar(op, rewriter)
+        if on_scalar and any(isinstance(t, Float16Type | BFloat16Type) for t in data_types(op)):
+            # f16/bf16 storage has no one-lane simd form on the scalar target (no vector<1xbf16>
+            # row): branch per lane, as loop-vectorize leaves such filters on the vector ISAs
             return lower_predloop_scalar(op, rewriter)
         try:
             lower_predloop(op, rewriter, self.options)
