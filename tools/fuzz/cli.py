@@ -95,10 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     isas = args.isas.split(",") if args.isas else default_isas()
     from loopopt.runtime.isa import ISAS
 
-    from .runner import SANITIZED
+    from .runner import EMIT_ONLY, SANITIZED
 
-    if {i.removeprefix(SANITIZED) for i in isas} - set(ISAS) or "san-neon" in isas:
-        p.error(f"--isas: choose from {', '.join(ISAS)} (and san-<isa> for the sanitized build of a native one)")
+    if {i.removeprefix(SANITIZED).removeprefix(EMIT_ONLY) for i in isas} - set(ISAS) or "san-neon" in isas:
+        p.error(f"--isas: choose from {', '.join(ISAS)} (san-<isa>: the sanitized build of a native one; "
+                "emit-<isa>: the pipeline and the C printer only)")
     if args.budget is None and args.programs is None:
         args.budget = 60.0
     seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000

@@ -31,6 +31,9 @@ from .program import Kernel
 SANITIZED = "san-"
 """An ISA named `san-<isa>` (san-scalar, san-avx2, ...) runs a sample of each batch in the
 native runner built with AddressSanitizer + UBSan (docs/sanitizers.md); a report is a crash."""
+EMIT_ONLY = "emit-"
+"""An ISA named `emit-<isa>` runs the pipeline and the C printer on every kernel, and nothing
+else (no C compiler): a fast sweep for internal errors and wrong rejections."""
 CLASSES = ("mismatch", "internal", "compile_error", "crash", "timeout", "rejected")
 FAILURES = ("mismatch", "internal", "compile_error", "crash", "timeout")
 FMA_ISAS = ("avx2", "avx512", "neon")
@@ -159,8 +162,8 @@ def compile_text(text: str, isa: str, foreign: set[str] | None = None, config: C
     from loopopt.diagnostics import LoopoptDiagnostic
     from loopopt.targets.c import emit_c
 
-    sanitized = isa.startswith(SANITIZED)
-    isa = isa.removeprefix(SANITIZED)
+    sanitized, emit_only = isa.startswith(SANITIZED), isa.startswith(EMIT_ONLY)
+    isa = isa.removeprefix(SANITIZED).removeprefix(EMIT_ONLY)
     ctx = make_context()
     module = parse(text, ctx, "<fuzz>")
     module.verify()
@@ -173,6 +176,8 @@ def compile_text(text: str, isa: str, foreign: set[str] | None = None, config: C
     c_source = emit_c(module, isa, spec)
     signatures = {k.sym_name.data: kernel_signature(k) for k in kernels_of(module)}
     compiled = CompiledKernels(c_source, isa, module, signatures)
+    if emit_only:
+        return compiled
     if sanitized:  # one ASan+UBSan runner per batch, exact allocations (docs/sanitizers.md)
         from loopopt.runtime.sanitize import sanitized_kernels
 
@@ -410,10 +415,10 @@ class BatchRunner:
             if runs_foreign:
                 chosen = rng.sample(kernels, min(self.neon_sample, len(kernels)))
                 foreign = {k.name for k in chosen}
-            elif isa not in runtime.isa.host_isas():
+            elif isa not in runtime.isa.host_isas() and not isa.startswith(EMIT_ONLY):
                 chosen = rng.sample(kernels, min(self.compile_only_sample, len(kernels)))
             self.stats.add(isa, "programs", len(chosen))
-            config = random_config(rng, isa.removeprefix(SANITIZED)) if self.configs else Config()
+            config = random_config(rng, isa.removeprefix(SANITIZED).removeprefix(EMIT_ONLY)) if self.configs else Config()
             if config.parallel:
                 self.stats.add(isa, "parallel_programs", len(chosen))
             groups, fails = compile_groups(chosen, isa, foreign, config)
