@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--small", action="store_true", help="sizes up to ~127 only (faster)")
     p.add_argument("--configs", action="store_true",
                    help="compile each batch per ISA with a random cpu= and, half of the time, parallel=N with small chunks and 1-4 threads")
+    p.add_argument("--cpus", default=None,
+                   help="with --configs: the cpu= values to choose from (comma-separated; 'none' for no cpu=)")
     p.add_argument("--big", type=float, default=0.0,
                    help="chance that a kernel the evaluator runs fast also gets a size past the L2 (65 Ki-512 Ki elements)")
     p.add_argument("--out", type=Path, default=Path("fuzz-out"))
@@ -107,6 +109,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     stats = Stats()
     runner = BatchRunner(isas, stats, neon_sample=args.neon_sample, small_sizes=args.small,
                          compile_only_sample=args.foreign_sample, configs=args.configs, big=args.big)
+    if args.cpus:
+        from loopopt.dialects.cpu_models import CPUS as MODELS
+
+        runner.cpus = tuple("" if c == "none" else c for c in args.cpus.split(","))
+        if set(runner.cpus) - {"", *MODELS}:
+            p.error(f"--cpus: choose from none, {', '.join(MODELS)}")
     start = time.monotonic()
     made = 0
     batch = 0

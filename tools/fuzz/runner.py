@@ -80,12 +80,11 @@ class Config:
         return PassPipeline(tuple(out))
 
 
-def random_config(rng: random.Random, isa: str) -> Config:
-    """A cpu valid for `isa` (or none), and half of the time a parallel build with small chunks."""
+def random_config(rng: random.Random, isa: str, cpus: tuple[str, ...] = ("", *CPUS)) -> Config:
+    """One of `cpus` valid for `isa` ("": none), and half of the time a parallel build with small chunks."""
     from loopopt.dialects.cpu_models import CPUS as MODELS
 
-    cpus = [c for c in CPUS if MODELS[c].runs(isa)]
-    cpu = rng.choice(["", *cpus])
+    cpu = rng.choice([c for c in cpus if not c or MODELS[c].runs(isa)] or [""])
     if rng.random() < 0.5:
         return Config(cpu)
     return Config(
@@ -374,6 +373,8 @@ class BatchRunner:
     small_sizes: bool = False
     configs: bool = False
     """Compile each batch with a random `Config` per ISA (cpu=, parallel with small chunks, threads)."""
+    cpus: tuple[str, ...] = ("", *CPUS)
+    """The cpu= values the configs choose from ("": none)."""
     big: float = 0.0
     """Chance that a kernel the evaluator runs without Python loops also gets a size past the
     L2 (the CPU models' half-load and split-fold limits, docs/fuzzing.md)."""
@@ -418,7 +419,7 @@ class BatchRunner:
             elif isa not in runtime.isa.host_isas() and not isa.startswith(EMIT_ONLY):
                 chosen = rng.sample(kernels, min(self.compile_only_sample, len(kernels)))
             self.stats.add(isa, "programs", len(chosen))
-            config = random_config(rng, isa.removeprefix(SANITIZED).removeprefix(EMIT_ONLY)) if self.configs else Config()
+            config = random_config(rng, isa.removeprefix(SANITIZED).removeprefix(EMIT_ONLY), self.cpus) if self.configs else Config()
             if config.parallel:
                 self.stats.add(isa, "parallel_programs", len(chosen))
             groups, fails = compile_groups(chosen, isa, foreign, config)
