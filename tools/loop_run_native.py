@@ -85,20 +85,23 @@ def run_compiled(compiled: Any, name: str, inputs: Sequence[Any], offset: int = 
 
 
 def run_compiled_batch(compiled: Any, name: str, cases: Sequence[Sequence[Any]],
-                       extents: Sequence[Mapping[str, int] | None] | None = None) -> list[tuple[Any, ...]]:
+                       extents: Sequence[Mapping[str, int] | None] | None = None,
+                       offsets: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
     """Many calls of a compiled kernel (df-shaped inputs each, and optionally the extents of
-    each case's axes no input has), results in df order.
+    each case's axes no input has, and the elements each case's arrays start into their
+    allocations), results in df order.
 
     Native kernels are called one by one; foreign ones (NEON) go through one qemu run.
     """
     from loopopt.lowering.abi import BufferArg, df_results, find_kernel, kernel_args
 
     per_case = list(extents) if extents is not None else [None] * len(cases)
+    offs = list(offsets) if offsets is not None else [0] * len(cases)
     if compiled.library is not None:
-        return [run_compiled(compiled, name, c, extents=e) for c, e in zip(cases, per_case, strict=True)]
+        return [run_compiled(compiled, name, c, o, e) for c, e, o in zip(cases, per_case, offs, strict=True)]
     args = kernel_args(find_kernel(compiled.module, name))
     outs = [a for a in args if isinstance(a, BufferArg) and a.output]
-    ran = compiled[name].batch([flatten_inputs(c) for c in cases], per_case)
+    ran = compiled[name].batch([flatten_inputs(c) for c in cases], per_case, offs)
     regrouped = []
     for outputs, results in ran:
         values: list[Any] = [None] * len(args)

@@ -241,12 +241,14 @@ class LoopLowering:
         return op
 
     def hoist_invariants(self) -> None:
-        """Copy the body's loop-invariant pure ops (and the pred region's) to the preheader."""
+        """Copy the body's loop-invariant pure ops (and the pred region's) to the preheader.
+        A `loop.lane_scan` stays: its value differs by lane even when its operand is invariant
+        (the scan of a constant map counts up), and it must stay inside its loop."""
         regions = [self.source.body] + ([self.source.pred] if isinstance(self.source, loop.PredLoopOp) else [])
         inside = {op for r in regions for op in r.walk()}
         for region in regions:
             for op in region.block.ops:
-                if op.regions or isinstance(op, loop.YieldOp) or not is_side_effect_free(op):
+                if op.regions or isinstance(op, loop.YieldOp | loop.LaneScanOp) or not is_side_effect_free(op):
                     continue
                 if not all(self._available(v, inside) for v in op.operands):
                     continue

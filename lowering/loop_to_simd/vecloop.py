@@ -458,12 +458,15 @@ def splits_halves(lowering: LoopLowering, options: VecOptions, width: int) -> bo
     """Whether a fold may run its K-block iterations beyond the L2 with half-width accumulators
     (`split_fold_loop`): a CPU that loads in halves (Zen 4, 512-bit vectors), accumulators only
     (no stores), and a body of contiguous loads and SPLIT_ARITH of the loop's own element
-    width (the C printer then prints it per half; a scalar from outside becomes a splat it
-    splits before the loop)."""
+    width, 32 or 64 bits (the half_lo/half_hi/join_halves rows; i8/i16 sums were a print-time
+    error on cpu=zen4); the C printer then prints it per half, and a scalar from outside
+    becomes a splat it splits before the loop."""
     op = lowering.source
     if not op.inits or lowering.widening or not options.cpu.half_load_bytes(options.target.vector_bits):
         return False
     bits = options.target.vector_bits // width
+    if bits < 32:
+        return False
     inside = {op.var, *op.acc_args}
     for o in op.body.block.ops:
         if not isinstance(o, _SPLIT_OPS):

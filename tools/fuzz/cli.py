@@ -23,7 +23,7 @@ from pathlib import Path
 
 from .generate import CONSTRUCTS, DEFAULT_EXCLUDE, GenOptions, Generator
 from .minimize import minimize, write_failure
-from .program import DTYPES
+from .program import DTYPES, NARROW
 from .runner import FAILURES, BatchRunner, Failure, Stats, reproduce
 
 
@@ -62,10 +62,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--batch", type=int, default=40, help="kernels per compiled module")
     p.add_argument("--neon-sample", type=int, default=20, help="kernels of each batch run under qemu")
     p.add_argument("--foreign-sample", type=int, default=10, help="kernels of each batch compiled for an ISA this CPU cannot run")
-    p.add_argument("--dtypes", default=",".join(DTYPES))
+    p.add_argument("--dtypes", default=",".join(DTYPES + NARROW))
     p.add_argument("--exclude", default="", help=f"constructs to leave out: {', '.join(CONSTRUCTS)}")
     p.add_argument("--include", default="", help="constructs to put back from the default exclusions")
     p.add_argument("--small", action="store_true", help="sizes up to ~127 only (faster)")
+    p.add_argument("--configs", action="store_true",
+                   help="compile each batch per ISA with a random cpu= and, half of the time, parallel=N with small chunks and 1-4 threads")
+    p.add_argument("--cpus", default=None,
+                   help="with --configs: the cpu= values to choose from (comma-separated; 'none' for no cpu=)")
+    p.add_argument("--big", type=float, default=0.0,
+                   help="chance that a kernel the evaluator runs fast also gets a size past the L2 (65 Ki-512 Ki elements)")
     p.add_argument("--out", type=Path, default=Path("fuzz-out"))
     p.add_argument("--minimize", type=int, default=8, help="minimize at most this many distinct failures")
     p.add_argument("--replay", type=Path, default=None, help="re-run one saved failure (.pkl)")
@@ -77,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.replay is not None:
         f: Failure = pickle.loads(args.replay.read_bytes())
-        got = reproduce(f.kernel, f.isa, f.n or 0, f.seed or 0)
+        got = reproduce(f.kernel, f.isa, f.n or 0, f.seed or 0, getattr(f, "config", None))
         print("reproduced:" if got else "does not reproduce", got.cls if got else "", got.message if got else "")
         return 2 if got else 0
     exclude = set(DEFAULT_EXCLUDE) - set(filter(None, args.include.split(",")))
@@ -86,20 +92,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         p.error(f"unknown construct(s) {', '.join(unknown)}; known: {', '.join(CONSTRUCTS)}")
     dtypes = tuple(d for d in args.dtypes.split(",") if d)
-    if not dtypes or set(dtypes) - set(DTYPES):
-        p.error(f"--dtypes: choose from {', '.join(DTYPES)}")
+    if not dtypes or set(dtypes) - set(DTYPES + NARROW):
+        p.error(f"--dtypes: choose from {', '.join(DTYPES + NARROW)}")
     isas = args.isas.split(",") if args.isas else default_isas()
     from loopopt.runtime.isa import ISAS
 
-    if set(isas) - set(ISAS):
-        p.error(f"--isas: choose from {', '.join(ISAS)}")
+    from .runner import EMIT_ONLY, SANITIZED
+
+    if {i.removeprefix(SANITIZED).removeprefix(EMIT_ONLY) for i in isas} - set(ISAS) or "san-neon" in isas:
+        p.error(f"--isas: choose from {', '.join(ISAS)} (san-<isa>: the sanitized build of a native one; "
+                "emit-<isa>: the pipeline and the C printer only)")
     if args.budget is None and args.programs is None:
         args.budget = 60.0
     seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
     options = GenOptions(dtypes=dtypes, exclude=frozenset(exclude))
     stats = Stats()
     runner = BatchRunner(isas, stats, neon_sample=args.neon_sample, small_sizes=args.small,
-                         compile_only_sample=args.foreign_sample)
+                         compile_only_sample=args.foreign_sample, configs=args.configs, big=args.big)
+    if args.cpus:
+        from loopopt.dialects.cpu_models import CPUS as MODELS
+
+        runner.cpus = tuple("" if c == "none" else c for c in args.cpus.split(","))
+        if set(runner.cpus) - {"", *MODELS}:
+            p.error(f"--cpus: choose from none, {', '.join(MODELS)}")
     start = time.monotonic()
     made = 0
     batch = 0

@@ -19,6 +19,9 @@ from .evaluate import Ref
 def element_ok(ref: Ref, got: np.ndarray) -> np.ndarray:
     want = np.asarray(ref.value)
     got = np.asarray(got)
+    if want.dtype.kind == "V":  # bf16 (ml_dtypes): compared through its exact f32 values
+        want = want.astype(np.float32)
+        got = got.astype(np.float32) if got.dtype.kind == "V" else got
     if want.dtype.kind == "f":
         got = got.astype(want.dtype)
         with np.errstate(all="ignore"):

@@ -29,6 +29,7 @@ from .program import (
     Expr,
     Filter,
     Fold,
+    Gather,
     Input,
     Kernel,
     Map,
@@ -43,11 +44,35 @@ from .program import (
     node_types,
 )
 
-NP = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
-UNSIGNED = {"i32": np.uint32, "i64": np.uint64}
+NP = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+UNSIGNED = {"i8": np.uint8, "i16": np.uint16, "i32": np.uint32, "i64": np.uint64}
+
+
+def _bf16() -> Any:
+    import ml_dtypes
+
+    return ml_dtypes.bfloat16
+
+
+def np_type(dt: str) -> Any:
+    """The numpy scalar type of a dtype (bf16: ml_dtypes.bfloat16, imported on first use)."""
+    return _bf16() if dt == "bf16" else NP[dt]
+
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """f32 -> bf16 by hand: round to nearest even on the f32 bits (8 significant bits kept),
+    subnormals round, overflow gives inf, a NaN stays a NaN (its payload is not compared).
+    Independent of ml_dtypes' conversion; ml_dtypes only holds the exact result."""
+    f = np.asarray(x, np.float32)
+    bits = f.view(np.uint32).astype(np.uint64)
+    lsb = (bits >> 16) & 1
+    rounded = ((bits + 0x7FFF + lsb) >> 16).astype(np.uint32)
+    nan = np.isnan(f)
+    rounded = np.where(nan, ((bits >> 16) | 0x40).astype(np.uint32), rounded).astype(np.uint16)
+    return rounded.view(_bf16())
 UFUNC = {
     "add": np.add, "mul": np.multiply, "min": np.minimum, "max": np.maximum,
-    "and": np.bitwise_and, "or": np.bitwise_or,
+    "and": np.bitwise_and, "or": np.bitwise_or, "umin": np.minimum, "umax": np.maximum,
 }  # fmt: skip
 """Built-in reduction kinds (np.minimum / np.maximum propagate NaN; zero signs are tainted)."""
 
@@ -130,7 +155,24 @@ def shift(a: np.ndarray, b: np.ndarray, dt: str, left: bool) -> np.ndarray:
     return np.where(big, au >> np.array(w - 1, a.dtype), r)
 
 
-def cast(x: np.ndarray, src: str, dst: str) -> np.ndarray:
+def cast(x: np.ndarray, src: str, dst: str, is_unsigned: bool = False) -> np.ndarray:
+    if dst == "bf16":
+        f32 = np.asarray(x).astype(np.float32)  # f64 -> bf16 rounds twice (docs/design.md, as ml_dtypes)
+        return round_to_bf16(f32)
+    if src == "bf16":
+        return np.asarray(x).astype(np.float32).astype(NP[dst])  # exact widening
+    if is_unsigned and src in FLOATS:
+        w = WIDTH[dst]
+        f = np.asarray(x).astype(np.float64)
+        with np.errstate(all="ignore"):
+            t = np.trunc(np.where(np.isfinite(f), f, 0.0))
+            inside = (t >= 0) & (t < 2.0**w)
+            u = np.where(inside, t, 0.0).astype(UNSIGNED[dst]) if w < 64 else _f64_to_u64(np.where(inside, t, 0.0))
+        u = np.where(f >= 2.0**w, UNSIGNED[dst](2**w - 1), u)
+        u = np.where(np.isnan(f), UNSIGNED[dst](0), u)
+        return np.asarray(u).astype(UNSIGNED[dst]).astype(NP[dst])
+    if is_unsigned and src != "i1":
+        return unsigned(x).astype(NP[dst])  # uitofp / extui: the unsigned value (rounded once)
     if src in FLOATS and dst not in FLOATS:
         w = WIDTH[dst]
         f = x.astype(np.float64)
@@ -146,6 +188,15 @@ def cast(x: np.ndarray, src: str, dst: str) -> np.ndarray:
     return x.astype(NP[dst])
 
 
+def _f64_to_u64(t: np.ndarray) -> np.ndarray:
+    """Integral floats in [0, 2^64) to uint64 exactly (numpy's cast of values >= 2^63 is
+    platform-dependent)."""
+    t = np.asarray(t, np.float64)
+    big = t >= 2.0**63
+    low = np.where(big, t - 2.0**63, t).astype(np.int64).astype(np.uint64)
+    return np.where(big, low + np.uint64(2**63), low).astype(np.uint64)
+
+
 FLOAT_CMP = {
     "oeq": np.equal, "one": np.not_equal, "olt": np.less, "ole": np.less_equal,
     "ogt": np.greater, "oge": np.greater_equal,
@@ -156,8 +207,20 @@ INT_CMP = {
 }  # fmt: skip
 
 
+def unsigned(a: np.ndarray) -> np.ndarray:
+    """The same bits read as an unsigned integer of their width (numpy's astype wraps)."""
+    a = np.asarray(a)
+    return a.astype(UNSIGNED[_dt_of(a)])
+
+
+def _dt_of(a: np.ndarray) -> str:
+    return {np.dtype(v): k for k, v in NP.items()}[a.dtype]
+
+
 def compare(pred: str, a: np.ndarray, b: np.ndarray, is_float: bool) -> np.ndarray:
     if not is_float:
+        if pred[0] == "u":
+            return INT_CMP["s" + pred[1:]](unsigned(a), unsigned(b))
         return INT_CMP[pred](a, b)
     unordered = np.isnan(a) | np.isnan(b)
     if pred == "ord":
@@ -205,7 +268,27 @@ def binary(name: str, a: np.ndarray, b: np.ndarray, dt: str) -> tuple[np.ndarray
             return a ^ b, None
         case "shl" | "shr":
             return shift(a, b, dt, name == "shl"), None
+        case "ushr":
+            return ushift(a, b, dt), None
+        case "umin" | "umax":
+            ua, ub = unsigned(a), unsigned(b)
+            return (np.minimum(ua, ub) if name == "umin" else np.maximum(ua, ub)).astype(NP[dt]), None
+        case "udiv" | "urem":
+            ua, ub = unsigned(a), unsigned(b)
+            zero = ub == 0
+            safe = np.where(zero, np.ones_like(ub), ub)
+            r = (ua % safe) if name == "urem" else (ua // safe)
+            return np.where(zero, np.zeros_like(r), r).astype(NP[dt]), None
     raise ValueError(name)
+
+
+def ushift(a: np.ndarray, b: np.ndarray, dt: str) -> np.ndarray:
+    """shrui: a logical shift; 0 when the amount (unsigned) is >= the width."""
+    w = WIDTH[dt]
+    u = UNSIGNED[dt]
+    ua, ub = np.broadcast_arrays(unsigned(a), unsigned(b))
+    r = ua >> np.where(ub >= w, np.zeros_like(ub), ub)
+    return np.where(ub >= w, np.zeros_like(ua), r).astype(u).astype(NP[dt])
 
 
 def unary(name: str, a: np.ndarray, dt: str) -> np.ndarray:
@@ -329,10 +412,10 @@ class Evaluator:
             r = compare(e.name[4:], xs[0].a, xs[1].a, e.args[0].dtype in FLOATS)
             return Val(np.asarray(r), np.asarray(taint))
         if e.name == "select":
-            r = np.where(xs[0].a, xs[1].a, xs[2].a).astype(NP[e.dtype])
+            r = np.where(xs[0].a, xs[1].a, xs[2].a).astype(np_type(e.dtype))
             return Val(r, np.asarray(taint))
-        if e.name == "cast":
-            return Val(np.asarray(cast(xs[0].a, e.args[0].dtype, e.dtype)), np.asarray(taint))
+        if e.name in ("cast", "ucast"):
+            return Val(np.asarray(cast(xs[0].a, e.args[0].dtype, e.dtype, e.name == "ucast")), np.asarray(taint))
         if len(xs) == 1:
             return Val(np.asarray(unary(e.name, xs[0].a, e.dtype)).astype(NP[e.dtype]), np.asarray(taint))
         r, extra = binary(e.name, xs[0].a, xs[1].a, e.dtype)
@@ -412,6 +495,15 @@ class Evaluator:
                 return outs
             case Project(src=s, index=k):
                 return [self.values(s)[k]]
+            case Gather(src=s, idx=ix):
+                sv, iv = self.value(s), self.value(ix)
+                idx = iv.a.astype(np.int64)
+                inside = (idx >= 0) & (idx < sv.a.shape[0])
+                safe = np.where(inside, idx, 0)
+                picked = sv.a[safe] if sv.a.shape[0] else np.zeros(idx.shape, sv.a.dtype)
+                r = np.where(inside, picked, np.zeros((), sv.a.dtype)).astype(sv.a.dtype)
+                t = iv.taint | np.where(inside, sv.taint[safe] if sv.a.shape[0] else False, False)
+                return [Val(r, t)]
             case Reduce():
                 return [self.reduce(i, node)]
             case Scan():
@@ -434,7 +526,7 @@ class Evaluator:
             if kind in ("min", "max") and dt in FLOATS:
                 r, extra = fmin(acc.a, x.a, kind == "max")
                 return Val(r, t | extra)
-            name = {"add": "add", "mul": "mul", "min": "min", "max": "max", "and": "and", "or": "or"}[kind]
+            name = kind
             r, _ = binary(name, acc.a, x.a, dt)
             return Val(np.asarray(r).astype(acc.a.dtype), t)
 
@@ -470,6 +562,8 @@ class Evaluator:
             with np.errstate(all="ignore"):
                 if dt in FLOATS and node.kind in ("add", "mul"):
                     r = ufunc.accumulate(stacked, axis=0)[-1]
+                elif node.kind in ("umin", "umax"):
+                    r = ufunc.reduce(unsigned(stacked), axis=0).astype(NP[dt])
                 else:
                     r = ufunc.reduce(stacked, axis=0)
             t = np.moveaxis(taint, axis, 0).any(axis=0) if count else np.zeros(lanes, bool)
@@ -518,7 +612,11 @@ class Evaluator:
         mul = src.mul if (self.fma and node.kind == "add" and dt in FLOATS) else None
         if node.body is None and mul is None:
             with np.errstate(all="ignore"):
-                r = UFUNC[node.kind].accumulate(np.concatenate([np.array([node.init.value], NP[dt]), src.a]))[1:]
+                seq = np.concatenate([np.array([node.init.value], NP[dt]), src.a])
+                if node.kind in ("umin", "umax"):
+                    r = UFUNC[node.kind].accumulate(unsigned(seq))[1:].astype(NP[dt])
+                else:
+                    r = UFUNC[node.kind].accumulate(seq)[1:]
             taint = np.logical_or.accumulate(src.taint) if n else src.taint.copy()
             if node.kind in ("min", "max") and dt in FLOATS:
                 taint = taint | (r == 0)
@@ -560,6 +658,8 @@ def _array_refs(node: Any) -> list[int]:
             return [a, b, c]
         case Reduce(src=s) | Scan(src=s) | Project(src=s):
             return [s]
+        case Gather(src=s, idx=ix):
+            return [s, ix]
     return []
 
 

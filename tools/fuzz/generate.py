@@ -13,7 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from .program import (
+    WIDTH,
+    ALL_INTS,
     DTYPES,
+    NARROW,
+    UINT_BINARY,
     FLOAT_BINARY,
     FLOAT_PREDS,
     FLOAT_UNARY,
@@ -27,6 +31,7 @@ from .program import (
     Expr,
     Filter,
     Fold,
+    Gather,
     Input,
     Kernel,
     Map,
@@ -50,6 +55,9 @@ CONSTRUCTS = (
     "range", "free_range", "records", "rank2", "params", "captured_reduce",
     # lane-wise operations
     "div", "rem", "shift", "cast", "fptosi", "sqrt", "rounding", "copysign", "minmax", "bitwise",
+    # session 20 constructs: i8/i16 data, unsigned ops and kinds, bf16 storage, gathers,
+    # folds whose body is a reduction kind (acc op x, also on i1)
+    "narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold",
     # values
     "special_consts",
     # known open bug classes (excluded by default, docs/fuzzing.md)
@@ -64,7 +72,7 @@ DEFAULT_EXCLUDE: frozenset[str] = frozenset()
 
 @dataclass
 class GenOptions:
-    dtypes: tuple[str, ...] = DTYPES
+    dtypes: tuple[str, ...] = DTYPES + NARROW
     exclude: frozenset[str] = DEFAULT_EXCLUDE
     max_depth: int = 3
     max_steps: int = 4
@@ -72,9 +80,13 @@ class GenOptions:
     def allows(self, construct: str) -> bool:
         return construct not in self.exclude
 
+    def kernel_dtypes(self) -> tuple[str, ...]:
+        """The dtypes a kernel may use (i8/i16 only with `narrow`)."""
+        return tuple(d for d in self.dtypes if d not in NARROW or self.allows("narrow")) or DTYPES
 
-INT_MIN = {"i32": -(2**31), "i64": -(2**63)}
-INT_MAX = {"i32": 2**31 - 1, "i64": 2**63 - 1}
+
+INT_MIN = {"i8": -(2**7), "i16": -(2**15), "i32": -(2**31), "i64": -(2**63)}
+INT_MAX = {"i8": 2**7 - 1, "i16": 2**15 - 1, "i32": 2**31 - 1, "i64": 2**63 - 1}
 
 
 class Generator:
@@ -100,9 +112,13 @@ class Generator:
         if dt == "i1":
             return Const(int(self.chance(0.5)), dt)
         pool = [0, 1, -1, 2, 3, 7, 31, 32, 63, 64, 100, -100]
+        if dt in NARROW:
+            pool += [8, 15, 16, 127, -128, 255 - 256]
         if special:
             pool += [INT_MIN[dt], INT_MAX[dt], INT_MIN[dt] + 1]
         v = r.choice(pool) if self.chance(0.7) else r.randint(-1000, 1000)
+        lo = INT_MIN[dt]
+        v = (v - lo) % (2 * -lo) + lo  # wrapped into the width (i8: 200 -> -56)
         return Const(v, dt)
 
     # ------------------------------------------------------------------ expressions
@@ -122,7 +138,8 @@ class Generator:
         if dt == "i1":
             return self.cond(leaves, depth - 1, tags)
         if roll < 0.6:
-            ops = [o for o in (FLOAT_BINARY if dt in FLOATS else INT_BINARY) if self.op_allowed(o, dt)]
+            int_ops = INT_BINARY + (UINT_BINARY if self.opt.allows("unsigned") else ())
+            ops = [o for o in (FLOAT_BINARY if dt in FLOATS else int_ops) if self.op_allowed(o, dt)]
             name = self.rng.choice(ops)
             a = self.expr(dt, leaves, depth - 1, tags)
             b = self.expr(dt, leaves, depth - 1, tags)
@@ -147,6 +164,7 @@ class Generator:
     def op_allowed(self, name: str, dt: str) -> bool:
         group = {
             "div": "div", "rem": "rem", "shl": "shift", "shr": "shift", "sqrt": "sqrt",
+            "udiv": "div", "urem": "rem", "ushr": "shift", "umin": "minmax", "umax": "minmax",
             "floor": "rounding", "ceil": "rounding", "trunc": "rounding", "copysign": "copysign",
             "min": "minmax", "max": "minmax", "and": "bitwise", "or": "bitwise", "xor": "bitwise",
         }.get(name)  # fmt: skip
@@ -159,15 +177,19 @@ class Generator:
         if not self.opt.allows("cast"):
             return None
         if x.dtype == "i1":
-            if dt in INTS:
+            if dt in ALL_INTS:
                 tags.add("op:cast")
                 return Op("cast", (x,), dt)
             return None
-        if x.dtype in FLOATS and dt in INTS and not self.opt.allows("fptosi"):
+        if x.dtype in FLOATS and dt in ALL_INTS and not self.opt.allows("fptosi"):
             return None
         tags.add("op:cast")
-        if x.dtype in FLOATS and dt in INTS:
+        if x.dtype in FLOATS and dt in ALL_INTS:
             tags.add("op:fptosi")
+        both_float = x.dtype in FLOATS and dt in FLOATS
+        if not both_float and self.opt.allows("unsigned") and self.chance(0.35) and not (x.dtype in ALL_INTS and dt in ALL_INTS and WIDTH[dt] < WIDTH[x.dtype]):
+            tags.add("op:ucast")  # uitofp / fptoui / extui
+            return Op("ucast", (x,), dt)
         return Op("cast", (x,), dt)
 
     def cond(self, leaves: list[Expr], depth: int, tags: set[str]) -> Expr:
@@ -176,7 +198,8 @@ class Generator:
             return self.rng.choice(bools)
         dts = sorted({x.dtype for x in leaves if x.dtype != "i1"}) or ["i32"]
         dt = self.rng.choice(dts)
-        pred = self.rng.choice(FLOAT_PREDS if dt in FLOATS else INT_PREDS)
+        int_preds = INT_PREDS if self.opt.allows("unsigned") else tuple(p for p in INT_PREDS if p[0] != "u")
+        pred = self.rng.choice(FLOAT_PREDS if dt in FLOATS else int_preds)
         tags.add("op:cmp")
         return Op(f"cmp:{pred}", (self.expr(dt, leaves, depth, tags), self.expr(dt, leaves, depth, tags)), "i1")
 
@@ -193,7 +216,7 @@ class Generator:
 
     def _kernel(self, name: str) -> Kernel:
         b = _Builder(self, name)
-        dt = self.rng.choice(self.opt.dtypes)
+        dt = self.rng.choice(self.opt.kernel_dtypes())
         shape = self.rng.random()
         if shape < 0.1 and self.opt.allows("rank2") and self.opt.allows("reduce"):
             return b.rank2(dt)
@@ -246,11 +269,14 @@ class _Builder:
                 continue
             other = dt
             if k > 0 and g.opt.allows("cast") and g.chance(0.2):
-                other = self.rng.choice(g.opt.dtypes)
+                other = self.rng.choice(g.opt.kernel_dtypes())
+            if g.opt.allows("bf16") and g.opt.allows("cast") and g.chance(0.07):
+                other = "bf16"
+                self.tags.add("bf16")
             self.arrays.append(self.add(Input(other)))
         if g.opt.allows("params"):
             for _ in range(self.rng.choice((0, 0, 1, 2))):
-                pdt = dt if g.chance(0.8) else self.rng.choice(g.opt.dtypes)
+                pdt = dt if g.chance(0.8) else self.rng.choice(g.opt.kernel_dtypes())
                 self.scalars.append(Scalar(self.add(Param(pdt)), pdt))
         if g.opt.allows("range") and g.chance(0.12):
             self.tags.add("range")
@@ -268,7 +294,7 @@ class _Builder:
 
     def step(self, dt: str) -> int | None:
         g = self.g
-        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold") if g.opt.allows(k)]
+        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold", "gather", "bool_fold") if g.opt.allows(k)]
         if not kinds:
             return None
         kind = self.rng.choice(kinds)
@@ -284,6 +310,12 @@ class _Builder:
         if kind == "scan":
             return self.scan_step(axes)
         if kind == "fold":
+            return self.fold_step(axes)
+        if kind == "gather" and axes[0] != "j":
+            return self.gather_step(dt)
+        if kind == "bool_fold":
+            if self.g.chance(0.5) or not g.opt.allows("fold"):
+                return self.bool_fold_step(axes)
             return self.fold_step(axes)
         return self.map_step(dt, axes)
 
@@ -311,6 +343,8 @@ class _Builder:
             if t.fields:
                 arg = Arg(first_arg + k, "record")
                 leaves += [Op(f"field:{f}", (arg,), t.dtype) for f in t.fields]
+            elif t.dtype == "bf16":  # storage only: computed on as f32 (or f64)
+                leaves.append(Op("cast", (Arg(first_arg + k, "bf16"),), "f32" if self.g.chance(0.8) else "f64"))
             else:
                 leaves.append(Arg(first_arg + k, t.dtype))
         return leaves + list(self.scalars)
@@ -318,11 +352,74 @@ class _Builder:
     def map_step(self, dt: str, axes: tuple[str, ...]) -> int:
         srcs = self.sources(axes, 3)
         self.tags.add("map" if len(srcs) == 1 else "zip")
-        out = dt if self.g.chance(0.85) else self.rng.choice(self.g.opt.dtypes)
+        out = dt if self.g.chance(0.85) else self.rng.choice(self.g.opt.kernel_dtypes())
+        if self.g.opt.allows("bf16") and self.g.opt.allows("cast") and self.g.chance(0.06 if not self.has_bf16() else 0.3):
+            wide = "f32" if self.g.chance(0.75) else "f64"
+            e = self.g.expr(wide, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
+            self.tags.add("bf16")
+            k = self.add(Map(tuple(srcs), Op("cast", (e,), "bf16")))  # truncf to bf16 storage
+            self.arrays.append(k)
+            return k
         e = self.g.expr(out, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
         k = self.add(Map(tuple(srcs), e))
         self.arrays.append(k)
         return k
+
+    def has_bf16(self) -> bool:
+        return any(isinstance(n, Input) and n.dtype == "bf16" for n in self.nodes)
+
+    def array_dtype_ok(self, k: int, what: str) -> bool:
+        """bf16 arrays are storage: no built-in reduction/scan/fold of them (a located error)."""
+        return self.vt(k).dtype not in ("bf16", "i1")
+
+    def gather_step(self, dt: str) -> int | None:
+        """x[idx]: a new source on axis j (its own length) read at a new index array on axis i
+        (values around the source's bounds, inputs.make_args) or an existing integer array."""
+        g = self.g
+        src_dt = dt if g.chance(0.7) else self.rng.choice(g.opt.kernel_dtypes())
+        types = self.types()
+        j_arrays = [a for a in self.arrays if types[a][0].axes == ("j",) and not types[a][0].fields]
+        if j_arrays and g.chance(0.5):
+            src = self.rng.choice(j_arrays)
+        else:
+            src = self.add(Input(src_dt, 1, axis="j"))
+            self.arrays.append(src)
+        types = self.types()
+        ints = [a for a in self.arrays if types[a][0].axes and types[a][0].axes[0] in ("i",) + tuple(f"k{c}" for c in range(9))
+                and types[a][0].dtype in ("i32", "i64") and not types[a][0].fields]  # fmt: skip
+        if ints and g.chance(0.3):
+            idx = self.rng.choice(ints)
+        else:
+            idx = self.add(Input(self.rng.choice(("i32", "i64")), 1, index=True))
+        self.tags.add("gather")
+        k = self.add(Gather(src, idx))
+        self.arrays.append(k)
+        return k
+
+    def bool_fold_step(self, axes: tuple[str, ...]) -> int | None:
+        """A fold of an i1 array (a comparison map) by andi/ori/xori: a custom body that is a
+        reduction kind on i1 (convert-df-to-loop recognizes it)."""
+        srcs = self.sources(axes, 2, exclude_records=True)
+        if not srcs:
+            return None
+        pred = self.g.cond(self.leaves_for(srcs), self.rng.randint(0, 2), self.tags)
+        c = self.add(Map(tuple(srcs), pred))
+        op = self.rng.choice(("and", "or", "xor"))
+        x = Arg(1, "i1")
+        body = Op(op, (Arg(0, "i1"), x) if self.g.chance(0.7) else (x, Arg(0, "i1")), "i1")
+        k = self.add(Fold((c,), (self.g.const("i1"),), (body,)))
+        self.tags.add("bool_fold")
+        return k
+
+    def kind_body(self, dt: str, acc: int, elem: Expr) -> Expr:
+        """`acc op x` (or `x op acc`) with op a reduction kind's operation: recognized as that kind."""
+        ops = ["add", "mul", "min", "max"]
+        if dt in ALL_INTS:
+            ops += ["and", "or", "xor"] + (["umin", "umax"] if self.g.opt.allows("unsigned") else [])
+        op = self.rng.choice(ops)
+        self.tags.add("kind_fold")
+        a = Arg(acc, dt)
+        return Op(op, (a, elem) if self.g.chance(0.7) else (elem, a), dt)
 
     def select_step(self, dt: str, axes: tuple[str, ...]) -> int:
         types = self.types()
@@ -369,7 +466,7 @@ class _Builder:
             return None
         src = srcs[0]
         t = self.vt(src)
-        if t.dtype == "i1":
+        if not self.array_dtype_ok(src, "reduce"):
             return None
         kind, reassoc, body = self.reduce_kind(t.dtype, "reduce")
         init = self.g.const(t.dtype)
@@ -390,9 +487,11 @@ class _Builder:
 
     def reduce_kind(self, dt: str, what: str) -> tuple[str, bool, Expr | None]:
         g = self.g
-        kinds = ["add", "add", "mul", "min", "max"] + (["and", "or"] if dt in INTS else [])
+        kinds = ["add", "add", "mul", "min", "max"] + (["and", "or"] if dt in ALL_INTS else [])
+        if dt in ALL_INTS and g.opt.allows("unsigned"):
+            kinds += ["umin", "umax"]
         if not g.opt.allows("minmax"):
-            kinds = [k for k in kinds if k not in ("min", "max")]
+            kinds = [k for k in kinds if k not in ("min", "max", "umin", "umax")]
         if g.opt.allows("custom"):
             kinds.append("custom")
         kind = self.rng.choice(kinds)
@@ -413,7 +512,7 @@ class _Builder:
             return None
         src = srcs[0]
         t = self.vt(src)
-        if t.dtype == "i1":
+        if not self.array_dtype_ok(src, "scan"):
             return None
         kind, _, body = self.reduce_kind(t.dtype, "scan")
         k = self.add(Scan(kind, src, self.g.const(t.dtype), body))
@@ -424,13 +523,18 @@ class _Builder:
     def fold_step(self, axes: tuple[str, ...]) -> int | None:
         srcs = self.sources(axes, 2, exclude_records=True)
         types = self.types()
-        if not srcs or any(types[s][0].dtype == "i1" for s in srcs):
+        if not srcs or any(types[s][0].dtype in ("i1", "bf16") for s in srcs):
             return None
         m = self.rng.choice((1, 1, 2))
-        acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.dtypes) for _ in range(m)]
+        acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.kernel_dtypes()) for _ in range(m)]
         accs: list[Expr] = [Arg(a, d) for a, d in enumerate(acc_dts)]
         leaves = accs + [Arg(m + k, types[s][0].dtype) for k, s in enumerate(srcs)] + list(self.scalars)
-        bodies = tuple(self.fold_body(d, a, leaves) for a, d in enumerate(acc_dts))
+        elem_leaves = [x for x in leaves[m:] if not isinstance(x, Arg) or x.index >= m]
+        bodies = tuple(
+            self.kind_body(d, a, self.g.cast_to(d, self.rng.choice(elem_leaves), self.tags) or Arg(a, d))
+            if self.g.opt.allows("kind_fold") and self.g.chance(0.4) else self.fold_body(d, a, leaves)
+            for a, d in enumerate(acc_dts)
+        )  # fmt: skip
         inits = tuple(self.g.const(d) for d in acc_dts)
         k = self.add(Fold(tuple(srcs), inits, bodies))
         self.tags.add("fold")
@@ -446,7 +550,7 @@ class _Builder:
             e = self.g.expr(dt, leaves, self.rng.randint(1, 2), self.tags)
             if e != Arg(acc, dt) or self.g.opt.allows("fold_passthrough"):
                 return e
-        return Op("add" if dt in INTS else "max", (Arg(acc, dt), self.g.const(dt)), dt)
+        return Op("add" if dt in ALL_INTS else "max", (Arg(acc, dt), self.g.const(dt)), dt)
 
     def rank2(self, dt: str) -> Kernel:
         self.tags.add("rank2")

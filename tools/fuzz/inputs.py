@@ -9,7 +9,7 @@ import numpy as np
 
 from .program import FLOATS, Input, Kernel, Param
 
-NP = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+from .evaluate import NP, round_to_bf16
 
 SIZE_CHOICES = ((0,), (1,), (2, 3, 4, 5), (7, 8, 9), (15, 16, 17, 31, 32, 33), (13, 37, 61, 67, 127), (997, 1000, 1003, 1024))
 """One size from each group: 0, 1, around W for W in 4/8/16/32 lanes, a prime, ~1000."""
@@ -42,16 +42,39 @@ def int_values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], specia
     kind = rng.integers(0, 4, count)
     small = rng.integers(-10, 11, count)
     medium = rng.integers(-100000, 100001, count)
-    full = rng.integers(info.min, info.max, count, dtype=t, endpoint=True).astype(np.int64) if dt == "i32" else rng.integers(info.min, info.max, count, dtype=np.int64, endpoint=True)
-    v = np.where(kind == 0, small, np.where(kind == 1, medium, np.where(kind == 2, full, small))).astype(t)
-    w = 32 if dt == "i32" else 64
+    full = rng.integers(info.min, info.max, count, dtype=np.int64, endpoint=True)
+    v = np.where(kind == 0, small, np.where(kind == 1, medium, np.where(kind == 2, full, small))).astype(t)  # medium wraps on i8/i16
+    w = info.bits
     specials = np.array([info.min, info.max, 0, -1, 1, w - 1, w, w + 1, info.min + 1], t)
     mask = rng.random(count) < special
     v[mask] = rng.choice(specials, int(mask.sum()))
     return v.reshape(shape)
 
 
+def bf16_values(rng: np.random.Generator, shape: tuple[int, ...], special: float) -> np.ndarray:
+    """f32 values rounded to bf16, plus bf16 subnormals and the largest finite bf16."""
+    v = round_to_bf16(float_values(rng, "f32", shape, special)).copy()
+    bits = v.view(np.uint16)
+    edge = rng.random(bits.shape) < special / 2
+    pick = rng.choice(np.array([0x0001, 0x8001, 0x007F, 0x0080, 0x7F7F, 0xFF7F, 0x3F81], np.uint16), bits.shape)
+    bits[edge] = pick[edge]
+    return v
+
+
+def index_values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], length: int) -> np.ndarray:
+    """Gather indices: mostly inside [0, length), some negative or past the end, a few extremes."""
+    info = np.iinfo(NP[dt])
+    count = int(np.prod(shape)) if shape else 1
+    inside = rng.integers(0, max(length, 1), count)
+    near = rng.integers(-40, length + 41, count)
+    far = rng.choice(np.array([info.min, info.max, -1, length, length + 1, 2**31 - 1 if dt == "i64" else -2], np.int64), count)
+    kind = rng.random(count)
+    return np.where(kind < 0.7, inside, np.where(kind < 0.95, near, far)).astype(NP[dt]).reshape(shape)
+
+
 def values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], special: float) -> np.ndarray:
+    if dt == "bf16":
+        return bf16_values(rng, shape, special)
     if dt == "i1":
         return rng.random(shape) < 0.5
     if dt in FLOATS:
@@ -70,11 +93,16 @@ def make_args(kernel: Kernel, n: int, seed: int) -> tuple[dict[int, Any], list[A
     free_start = int(rng.integers(-100, 101))
     free_step = int(rng.choice([1, 1, 2, 3, -1, -2, 5, -7, 1000]))
     free_end = free_start + int(rng.integers(-5, 1200)) * (1 if rng.random() < 0.8 else -1)
+    j_len = n // 2 + int(rng.choice([0, 0, 1, 5, 100, 500]))  # axis j (gather sources); 0 when n < 2
     for i, node in enumerate(kernel.nodes):
         if isinstance(node, Input):
             if node.rank == 2:
                 shape = (n, node.cols) if node.rows_n else (node.cols, n)
                 v: Any = values(rng, node.dtype, shape, special)
+            elif node.axis == "j":
+                v = values(rng, node.dtype, (j_len,), special)
+            elif node.index:
+                v = index_values(rng, node.dtype, (n,), j_len)
             elif node.fields:
                 v = {f: values(rng, node.dtype, (n,), special) for f in node.fields}
             else:

@@ -127,7 +127,7 @@ def minimize(failure: Failure, budget: int = 30) -> Failure:
             if len(print_kernel(cand)) >= len(print_kernel(current.kernel)) or not _valid(cand):
                 continue
             tries += 1
-            got = reproduce(cand, failure.isa, n, seed)
+            got = reproduce(cand, failure.isa, n, seed, failure.config)
             if _same(failure, got):
                 current = got  # type: ignore[assignment]
                 progress = True
@@ -137,7 +137,7 @@ def minimize(failure: Failure, budget: int = 30) -> Failure:
             if tries >= budget:
                 break
             tries += 1
-            got = reproduce(current.kernel, failure.isa, small, seed)
+            got = reproduce(current.kernel, failure.isa, small, seed, failure.config)
             if _same(failure, got):
                 current = got  # type: ignore[assignment]
                 break
@@ -150,7 +150,8 @@ def write_failure(f: Failure, out: Path, index: int, original: Failure | None = 
     path = out / f"{f.cls}_{f.isa}_{index:03d}.mlir"
     msg = re.sub(r"\s+\n", "\n", f.message).strip().splitlines()
     head = [
-        f"// FUZZ: class={f.cls} isa={f.isa} kernel=@{f.kernel.name} n={f.n} seed={f.seed}",
+        f"// FUZZ: class={f.cls} isa={f.isa} kernel=@{f.kernel.name} n={f.n} seed={f.seed}"
+        + (f" config: {f.config.label()}" if f.config.label() else ""),
         f"// REF: kernel=@{f.kernel.name} inputs=loopopt.tools.fuzz.inputs.make_args(<this kernel>, n={f.n}, seed={f.seed})"
         " ref=loopopt.tools.fuzz.evaluate.evaluate (numpy)",
         f"// reproduce: loop-fuzz --replay {path.with_suffix('.pkl').name}",

@@ -7,11 +7,13 @@ import struct
 
 from .program import (
     FLOATS,
+    WIDTH,
     Arg,
     Const,
     Expr,
     Filter,
     Fold,
+    Gather,
     Input,
     Kernel,
     Map,
@@ -37,6 +39,7 @@ INT_OPS = {
     "add": "arith.addi", "sub": "arith.subi", "mul": "arith.muli", "div": "arith.divsi",
     "rem": "arith.remsi", "min": "arith.minsi", "max": "arith.maxsi", "and": "arith.andi",
     "or": "arith.ori", "xor": "arith.xori", "shl": "arith.shli", "shr": "arith.shrsi", "abs": "math.absi",
+    "udiv": "arith.divui", "urem": "arith.remui", "umin": "arith.minui", "umax": "arith.maxui", "ushr": "arith.shrui",
 }  # fmt: skip
 
 
@@ -112,24 +115,29 @@ class _Body:
             self.lines.append(f"{ind}{n} = {op} {pred}, {xs[0]}, {xs[1]} : {src}")
         elif e.name == "select":
             self.lines.append(f"{ind}{n} = arith.select {xs[0]}, {xs[1]}, {xs[2]} : {e.dtype}")
-        elif e.name == "cast":
-            self.lines.append(f"{ind}{n} = {cast_op(e.args[0].dtype, e.dtype)} {xs[0]} : {e.args[0].dtype} to {e.dtype}")
+        elif e.name in ("cast", "ucast"):
+            op = cast_op(e.args[0].dtype, e.dtype, e.name == "ucast")
+            self.lines.append(f"{ind}{n} = {op} {xs[0]} : {e.args[0].dtype} to {e.dtype}")
         else:
             table = FLOAT_OPS if e.dtype in FLOATS else INT_OPS
             self.lines.append(f"{ind}{n} = {table[e.name]} {', '.join(xs)} : {e.dtype}")
         return n
 
 
-def cast_op(src: str, dst: str) -> str:
+def cast_op(src: str, dst: str, unsigned: bool = False) -> str:
+    """The arith conversion from src to dst (`unsigned`: uitofp / fptoui / extui)."""
     if src == "i1":
         return "arith.extui"
-    if src in FLOATS and dst in FLOATS:
-        return "arith.extf" if dst == "f64" else "arith.truncf"
-    if src in FLOATS:
-        return "arith.fptosi"
-    if dst in FLOATS:
-        return "arith.sitofp"
-    return "arith.extsi" if dst == "i64" else "arith.trunci"
+    fl = (*FLOATS, "bf16")
+    if src in fl and dst in fl:
+        return "arith.extf" if WIDTH[dst] > WIDTH[src] else "arith.truncf"
+    if src in fl:
+        return "arith.fptoui" if unsigned else "arith.fptosi"
+    if dst in fl:
+        return "arith.uitofp" if unsigned else "arith.sitofp"
+    if WIDTH[dst] > WIDTH[src]:
+        return "arith.extui" if unsigned else "arith.extsi"
+    return "arith.trunci"
 
 
 class KernelPrinter:
@@ -203,6 +211,8 @@ class KernelPrinter:
             case Select(cond=c, a=a, b=b, scalar_cond=sc):
                 ct = "i1" if sc else self.t(c)
                 self.lines.append(f"  {name} = df.select {self.name_of(c)}, {self.name_of(a)}, {self.name_of(b)} : {ct}, {self.t(a)}")
+            case Gather(src=s, idx=ix):
+                self.lines.append(f"  {name} = df.gather {self.name_of(s)}[{self.name_of(ix)}] : {self.t(s)}, {self.t(ix)} -> {self.t(i)}")
             case Filter(srcs=srcs, pred=p):
                 ins = ", ".join(self.name_of(s) for s in srcs)
                 outs = ", ".join(type_text(t) for t in self.types[i])

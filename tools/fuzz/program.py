@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 FLOATS = ("f32", "f64")
 INTS = ("i32", "i64")
 DTYPES = FLOATS + INTS
-WIDTH = {"i1": 1, "i32": 32, "i64": 64, "f32": 32, "f64": 64}
+NARROW = ("i8", "i16")
+"""Narrow integers: element types of inputs, maps and reductions next to 16/32-bit lanes."""
+ALL_INTS = NARROW + INTS
+STORAGE = ("bf16",)
+"""Storage-only floats: loaded, converted to f32/f64 (arith.extf) and stored (arith.truncf)."""
+WIDTH = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "f32": 32, "f64": 64, "bf16": 16}
 
 # --------------------------------------------------------------------------- lane-wise expressions
 
@@ -45,7 +50,8 @@ class Const:
 
 @dataclass(frozen=True)
 class Op:
-    """`name` is one of BINARY, UNARY, `cmp:<pred>`, `select`, `cast`, `field:<name>`."""
+    """`name` is one of BINARY, UNARY, `cmp:<pred>`, `select`, `cast` (signed: sitofp, fptosi,
+    extsi, trunci, extf, truncf), `ucast` (unsigned: uitofp, fptoui, extui), `field:<name>`."""
 
     name: str
     args: tuple[Expr, ...]
@@ -56,10 +62,12 @@ Expr = Arg | Scalar | Const | Op
 
 FLOAT_BINARY = ("add", "sub", "mul", "div", "min", "max", "copysign")
 INT_BINARY = ("add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr")
+UINT_BINARY = ("udiv", "urem", "umin", "umax", "ushr")
+"""Unsigned integer ops (divui remui minui maxui shrui): generated on every integer width."""
 FLOAT_UNARY = ("neg", "abs", "sqrt", "floor", "ceil", "trunc")
 INT_UNARY = ("abs",)
 FLOAT_PREDS = ("oeq", "one", "olt", "ole", "ogt", "oge", "ueq", "une", "ult", "ule", "ugt", "uge", "ord", "uno")
-INT_PREDS = ("eq", "ne", "slt", "sle", "sgt", "sge")
+INT_PREDS = ("eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge")
 
 
 def walk_expr(e: Expr):
@@ -83,6 +91,10 @@ class Input:
     cols: int = 0
     """Rank 2: the extent of the axis that is not n (rows=n when `rows_n`)."""
     rows_n: bool = True
+    axis: str = "i"
+    """Rank 1: "j" for a gather's source (axis j has its own length, inputs.make_args)."""
+    index: bool = False
+    """A gather's index array: values around axis j's bounds (negative, inside, past the end)."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +140,15 @@ class Filter:
 
 
 @dataclass(frozen=True)
+class Gather:
+    """df.gather src[idx]: `src` an array on axis `j` (its own length), `idx` an integer
+    array on any other axis; an index out of bounds gives 0."""
+
+    src: int
+    idx: int
+
+
+@dataclass(frozen=True)
 class Project:
     """Result `index` of a multi-result node (a filter of several arrays, a fold)."""
 
@@ -138,7 +159,7 @@ class Project:
 @dataclass(frozen=True)
 class Reduce:
     kind: str
-    """add | mul | min | max | and | or | custom"""
+    """add | mul | min | max | umin | umax | and | or | custom"""
     src: int
     init: Const
     reassoc: bool = False
@@ -164,7 +185,7 @@ class Fold:
     """Args 0..m-1 are the accumulators, m.. the elements of srcs."""
 
 
-Node = Input | Param | Range | Map | Select | Filter | Project | Reduce | Scan | Fold
+Node = Input | Param | Range | Map | Select | Filter | Gather | Project | Reduce | Scan | Fold
 
 
 @dataclass(frozen=True)
@@ -202,8 +223,8 @@ def node_types(kernel: Kernel) -> list[list[ValueType]]:
 
 def _types_of(node: Node, types: list[list[ValueType]]) -> list[ValueType]:
     match node:
-        case Input(dtype=dt, rank=rank, fields=fields):
-            return [ValueType(dt, ("i", "j")[:rank], fields)]
+        case Input(dtype=dt, rank=rank, fields=fields, axis=axis):
+            return [ValueType(dt, ("i", "j")[:rank] if rank == 2 else (axis,), fields)]
         case Param(dtype=dt):
             return [ValueType(dt, None)]
         case Range():
@@ -212,6 +233,8 @@ def _types_of(node: Node, types: list[list[ValueType]]) -> list[ValueType]:
             return [ValueType(e.dtype, types[srcs[0]][0].axes)]
         case Select(a=a):
             return [types[a][0]]
+        case Gather(src=s, idx=ix):
+            return [ValueType(types[s][0].dtype, types[ix][0].axes)]
         case Filter(srcs=srcs, axis=axis):
             return [ValueType(types[s][0].dtype, (axis,)) for s in srcs]
         case Project(src=s, index=k):
@@ -259,6 +282,8 @@ def map_refs(node: Node, f) -> Node:
             return replace(node, srcs=tuple(f(s) for s in srcs), pred=mx(p))
         case Project(src=s):
             return replace(node, src=f(s))
+        case Gather(src=s, idx=ix):
+            return replace(node, src=f(s), idx=f(ix))
         case Reduce(src=s, body=b):
             return replace(node, src=f(s), body=mx(b))
         case Scan(src=s, body=b):

@@ -223,6 +223,31 @@ def test_split_folds_are_bit_identical_to_whole_ones():
             assert s == np.sum(xi, dtype=np.int32), f"n={n}"  # wraps, as the kernel
 
 
+NARROW_SUMS = "".join(f"""
+func.func @sum_{t}(%x: !df.array<{t}, [i]>) -> {t} {{
+  %z = arith.constant 0 : {t}
+  %s = df.reduce add(%x, %z) over [i] : !df.array<{t}, [i]> -> {t}
+  func.return %s : {t}
+}}
+""" for t in ("i8", "i16"))
+
+
+@pytest.mark.parametrize(("isa", "cpu"), _cases(("avx2", "avx512")))
+def test_narrow_sums_compile_and_wrap_on_every_cpu(isa, cpu):
+    """i8/i16 sums are not split into halves (no rows: on cpu=zen4 they were a print-time error,
+    a fuzzer find in session 21); they wrap like numpy's on both sides of the L2 limits."""
+    why = isa_unavailable(isa)
+    if why:
+        pytest.skip(why)
+    lib = loopopt.compile(NARROW_SUMS, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
+    rng = np.random.default_rng(29)
+    for n in (0, 1, 63, 64, 65, 1000, 524_289, 1_048_641):
+        for t in (np.int8, np.int16):
+            x = rng.integers(np.iinfo(t).min, np.iinfo(t).max, n, dtype=t, endpoint=True)
+            (got,) = run_compiled(lib, f"sum_i{8 * np.dtype(t).itemsize}", [x], n % 2)
+            assert got == np.sum(x, dtype=t), f"{t.__name__} n={n}"
+
+
 @pytest.mark.parametrize("compiler", ["gcc", "clang"])
 def test_split_fold_c_compiles(tmp_path, compiler):
     """The split loop's C (256-bit AVX2 rows inside AVX-512 C) compiles warning-free anywhere."""

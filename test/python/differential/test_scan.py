@@ -55,6 +55,29 @@ func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
 """
 
 
+def _constant_scan(kind: str, elt: str, init: str, value: str, reassoc: bool = False) -> str:
+    """A scan of a map whose value does not depend on the element (a loop-invariant lane_scan
+    operand: convert-loop-to-simd hoisted the lane_scan out of its loop, invalid IR, until
+    session 21's fuzzer found it)."""
+    flag = " reassoc" if reassoc else ""
+    return f"""
+func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
+  %z = arith.constant {init} : {elt}
+  %m = df.map %x : !df.array<{elt}, [i]> -> !df.array<{elt}, [i]> {{
+  ^bb0(%e: {elt}):
+    %c = arith.constant {value} : {elt}
+    df.yield %c : {elt}
+  }}
+  %p = df.scan {kind}(%m, %z){flag} : !df.array<{elt}, [i]> -> !df.array<{elt}, [i]>
+  func.return %p : !df.array<{elt}, [i]>
+}}
+"""
+
+
+def _of_constant(ref, value, dtype):
+    return lambda x: ref(np.full(x.shape, value, dtype))
+
+
 def _wrapping(op, init: int, dtype):
     def ref(x: np.ndarray) -> np.ndarray:
         with np.errstate(over="ignore"):
@@ -127,6 +150,12 @@ CASES = {
                          _kept(_unsigned(np.maximum, 3, np.int32), lambda x: x != 0), "wide"),
     "kept_cumumin_i64": (_filtered_scan("umin", "i64", "-1", "arith.cmpi slt,"), "i64",
                          _kept(_unsigned(np.minimum, 2**64 - 1, np.int64), lambda x: x < 0), "wide"),
+    # scans of a constant map (the lane_scan's operand is loop-invariant)
+    "const_cumsum_i32": (_constant_scan("add", "i32", "7", "3"), "i32", _of_constant(_wrapping(np.add, 7, np.int32), 3, np.int32), "wide"),
+    "const_cumumin_i64": (_constant_scan("umin", "i64", "-1", "5"), "i64",
+                          _of_constant(_unsigned(np.minimum, 2**64 - 1, np.int64), 5, np.int64), "wide"),
+    "const_cumsum_f64": (_constant_scan("add", "f64", "0.0", "0.5", reassoc=True), "f64",
+                         _of_constant(_wrapping(np.add, 0, np.float64), 0.5, np.float64), "small"),
     "cumsum_f32": (_scan("add", "f32", "0.0", reassoc=True), "f32", None, "normal"),
     "cumsum_f64": (_scan("add", "f64", "0.0", reassoc=True), "f64", None, "normal"),
 }

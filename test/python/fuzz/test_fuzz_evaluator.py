@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from loopopt.tools.fuzz.compare import compare_results
 from loopopt.tools.fuzz.evaluate import Ref, cast, evaluate, fma_sites, int_div, shift
@@ -214,3 +215,93 @@ def test_filter_with_a_tainted_predicate_has_an_open_length() -> None:
     kept, total = evaluate(k, {0: np.array([1.0, -3.0, 2.0], np.float32)})
     assert not kept.open and kept.value.tolist() == [] and total.value == 0.0
     assert compare_results([kept, total], None, (np.array([1.0], np.float32), np.float32(0.0))) is not None
+
+
+# --------------------------------------------------------------------------- session 20 constructs
+
+
+def test_unsigned_ops_against_python_integers() -> None:
+    from loopopt.tools.fuzz.evaluate import binary, compare
+
+    for dt, w in (("i8", 8), ("i16", 16), ("i64", 64)):
+        t = np.dtype(f"int{w}")
+        vals = [0, 1, -1, 2, 3, 7, w - 1, w, w + 1, -(2 ** (w - 1)), 2 ** (w - 1) - 1, -2]
+        a = np.array([x for x in vals for _ in vals], t)
+        b = np.array([y for _ in vals for y in vals], t)
+        ua, ub = [int(x) % 2**w for x in a], [int(y) % 2**w for y in b]
+
+        def signed(u: int) -> int:
+            return u - 2**w if u >= 2 ** (w - 1) else u
+
+        want = {
+            "udiv": [signed(x // y) if y else 0 for x, y in zip(ua, ub)],
+            "urem": [signed(x % y) if y else 0 for x, y in zip(ua, ub)],
+            "umin": [signed(min(x, y)) for x, y in zip(ua, ub)],
+            "umax": [signed(max(x, y)) for x, y in zip(ua, ub)],
+            "ushr": [signed(x >> y) if y < w else 0 for x, y in zip(ua, ub)],
+        }
+        for name, expected in want.items():
+            got, _ = binary(name, a, b, dt)
+            assert got.dtype == t and got.tolist() == expected, (dt, name)
+        assert compare("ult", a, b, False).tolist() == [x < y for x, y in zip(ua, ub)]
+        assert compare("uge", a, b, False).tolist() == [x >= y for x, y in zip(ua, ub)]
+
+
+def test_unsigned_conversions() -> None:
+    x = np.array([np.nan, -np.inf, -1.0, -0.5, 0.0, 1.9, 255.0, 255.9, 256.0, np.inf], np.float32)
+    assert cast(x, "f32", "i8", True).tolist() == [0, 0, 0, 0, 0, 1, -1, -1, -1, -1]  # [0, 255] as i8 bits
+    assert cast(x, "f32", "i8").tolist() == [0, -128, -1, 0, 0, 1, 127, 127, 127, 127]
+    big = np.array([2.0**64, 2.0**63, 2.0**63 + 2048, 1.5e19, -3.0], np.float64)
+    assert cast(big, "f64", "i64", True).astype(np.uint64).tolist() == [2**64 - 1, 2**63, 2**63 + 2048, 15 * 10**18, 0]
+    assert cast(np.array([-1, 5], np.int8), "i8", "f32", True).tolist() == [255.0, 5.0]
+    assert cast(np.array([-1], np.int64), "i64", "f32", True).tolist() == [2.0**64]
+    assert cast(np.array([-1, 3], np.int16), "i16", "i64", True).tolist() == [65535, 3]
+    assert cast(np.array([-1, True], np.bool_), "i1", "i32", True).tolist() == [1, 1]
+
+
+def test_bf16_rounding_matches_ml_dtypes_where_it_rounds_once() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    from loopopt.tools.fuzz.evaluate import round_to_bf16
+
+    rng = np.random.default_rng(5)
+    bits = np.concatenate([
+        rng.integers(0, 2**32, 200_000, dtype=np.uint64).astype(np.uint32),
+        (np.arange(2**16, dtype=np.uint32) << 16) | 0x8000,  # every tie
+        (np.arange(2**16, dtype=np.uint32) << 16) | 0x7FFF,
+        np.array([0x7F7FFFFF, 0xFF7FFFFF, 0x7F7F8000, 0x00000001, 0x80008000, 0x7F800000], np.uint32),
+    ])  # fmt: skip
+    x = bits.view(np.float32)
+    got = round_to_bf16(x).astype(np.float32)
+    with np.errstate(all="ignore"):
+        want = x.astype(ml_dtypes.bfloat16).astype(np.float32)
+    nan = np.isnan(x)
+    assert np.array_equal(np.isnan(got), nan)
+    assert np.array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))
+    # f64 -> bf16 rounds twice, through f32 (docs/design.md): 1 + 2^-8 + 2^-30 becomes the
+    # f32 tie 1 + 2^-8, then 1.0 (rounded once it would be 1 + 2^-7)
+    d = np.array([1.0 + 2.0**-8 + 2.0**-30], np.float64)
+    assert cast(d, "f64", "bf16").astype(np.float32).tolist() == [1.0]
+
+
+def test_gather_umin_scan_and_bool_fold_program() -> None:
+    from loopopt.tools.fuzz.program import Gather
+
+    k = _kernel(
+        [
+            Input("i8", axis="j"),  # 0: x (axis j)
+            Input("i64", index=True),  # 1: idx
+            Gather(0, 1),  # 2: x[idx], 0 out of bounds
+            Scan("umin", 2, Const(-1, "i8")),  # 3: running unsigned min from 255
+            Reduce("umax", 2, Const(0, "i8")),  # 4
+            Map((2,), Op("cmp:ult", (Arg(0, "i8"), Const(100, "i8")), "i1")),  # 5
+            Fold((5,), (Const(1, "i1"),), (Op("and", (Arg(0, "i1"), Arg(1, "i1")), "i1"),)),  # 6: all < 100
+        ],
+        [2, 3, 4, 6],
+    )
+    x = np.array([10, -56, 120, 3], np.int8)  # -56 is 200 unsigned
+    idx = np.array([1, 7, -1, 2, 0, 3, 4], np.int64)
+    g, run, top, small = evaluate(k, {0: x, 1: idx})
+    assert g.value.tolist() == [-56, 0, 0, 120, 10, 3, 0]
+    assert run.value.tolist() == [-56, 0, 0, 0, 0, 0, 0]
+    assert top.value == np.int8(-56)
+    assert not small.value

@@ -8,7 +8,19 @@ import pytest
 from loopopt.compile import make_context, parse
 from loopopt.tools.fuzz.generate import CONSTRUCTS, GenOptions, Generator, used_constructs
 from loopopt.tools.fuzz.printer import print_kernel, print_module
-from loopopt.tools.fuzz.program import FLOAT_BINARY, FLOAT_UNARY, INT_BINARY, Kernel, node_types
+from loopopt.tools.fuzz.program import (
+    FLOAT_BINARY,
+    FLOAT_UNARY,
+    INT_BINARY,
+    UINT_BINARY,
+    Fold,
+    Gather,
+    Input,
+    Kernel,
+    Reduce,
+    Scan,
+    node_types,
+)
 
 SEEDS = range(400)
 
@@ -27,11 +39,12 @@ def test_every_construct_and_op_appears(kernels: list[Kernel]) -> None:
         for ts in node_types(k):
             dtypes |= {t.dtype for t in ts}
     shapes = {"map", "zip", "filter", "select", "reduce", "reassoc", "fold", "scan", "custom",
-              "range", "free_range", "records", "rank2", "captured_reduce"}  # fmt: skip
+              "range", "free_range", "records", "rank2", "captured_reduce",
+              "bf16", "gather", "kind_fold", "bool_fold"}  # fmt: skip
     assert shapes <= seen, shapes - seen
-    ops = {f"op:{o}" for o in (*FLOAT_BINARY, *FLOAT_UNARY, *INT_BINARY, "cmp", "select", "cast", "fptosi")}
+    ops = {f"op:{o}" for o in (*FLOAT_BINARY, *FLOAT_UNARY, *INT_BINARY, *UINT_BINARY, "cmp", "select", "cast", "ucast", "fptosi")}
     assert ops <= seen, ops - seen
-    assert {"f32", "f64", "i32", "i64", "i1"} <= dtypes
+    assert {"f32", "f64", "i8", "i16", "i32", "i64", "i1", "bf16"} <= dtypes
 
 
 def test_programs_verify(kernels: list[Kernel]) -> None:
@@ -70,3 +83,31 @@ def test_fold_passthrough_switch() -> None:
         for node in Generator(s, opts).kernel("x").nodes:
             if isinstance(node, Fold):
                 assert all(b != Arg(a, c.dtype) for a, (b, c) in enumerate(zip(node.bodies, node.inits)))
+
+
+def test_session20_constructs(kernels: list[Kernel]) -> None:
+    """umin/umax reductions and scans, i1 folds, gathers from axis j by index inputs, bf16 only
+    as storage (inputs and truncf results, never reduced), kind-shaped fold bodies."""
+    kinds = {(type(n).__name__, n.kind) for k in kernels for n in k.nodes if isinstance(n, (Reduce, Scan))}
+    assert {("Reduce", "umin"), ("Reduce", "umax"), ("Scan", "umin"), ("Scan", "umax")} <= kinds
+    gathers = [(k, n) for k in kernels for n in k.nodes if isinstance(n, Gather)]
+    assert any(isinstance(k.nodes[g.idx], Input) and k.nodes[g.idx].index for k, g in gathers)
+    for k in kernels:
+        types = node_types(k)
+        for n in k.nodes:
+            if isinstance(n, (Reduce, Scan)):
+                assert types[n.src][0].dtype != "bf16"
+            if isinstance(n, Fold):
+                assert all(types[s][0].dtype != "bf16" for s in n.srcs)
+    assert any(isinstance(n, Fold) and n.inits[0].dtype == "i1" for k in kernels for n in k.nodes)
+
+
+@pytest.mark.parametrize("construct", ["narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold"])
+def test_session20_exclusion_switches(construct: str) -> None:
+    opts = GenOptions(exclude=frozenset({construct}))
+    probe = {"unsigned": "op:ucast"}.get(construct, construct)
+    for s in range(150):
+        k = Generator(s, opts).kernel("x")
+        assert probe not in used_constructs(k)
+        if construct == "narrow":
+            assert not {t.dtype for ts in node_types(k) for t in ts} & {"i8", "i16"}

@@ -47,7 +47,7 @@ def test_minimizer_keeps_the_failure_and_shrinks(monkeypatch: pytest.MonkeyPatch
     kernels = (compact(Generator(s).kernel("m")) for s in range(500))
     kernel = next(k for k in kernels if _has_div(k) and len(print_kernel(k)) > 900)
 
-    def fake_reproduce(k, isa, n, s):
+    def fake_reproduce(k, isa, n, s, config=None):
         return runner.Failure("mismatch", isa, k, "fake", n, s) if _has_div(k) else None
 
     monkeypatch.setattr(minimize_mod, "reproduce", fake_reproduce)
@@ -73,3 +73,47 @@ def test_cli_rejects_bad_options() -> None:
         with pytest.raises(SystemExit) as e:
             main(argv)
         assert e.value.code == 1
+
+
+def test_configs_are_valid_for_their_isa() -> None:
+    import random
+
+    from loopopt.dialects.cpu_models import CPUS
+
+    rng = random.Random(4)
+    seen = set()
+    for isa in ("scalar", "sse2", "avx2", "avx512", "neon"):
+        for _ in range(60):
+            c = runner.random_config(rng, isa)
+            assert not c.cpu or CPUS[c.cpu].runs(isa)
+            seen.add((isa, c.cpu, bool(c.parallel)))
+    assert ("neon", "zen4", False) not in seen and ("avx512", "zen4", True) in seen and ("neon", "generic", True) in seen
+
+
+def test_parallel_config_splits_small_sizes_on_threads() -> None:
+    """min_elements=0 and chunk=64 reach loop-parallelize (past loop-pipeline's options), the
+    forked child runs the kernel on 3 threads, and the fuzzer compares it like any other."""
+    from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op, Reduce
+
+    cfg = runner.Config("zen4", parallel=-1, min_elements=0, chunk=64, threads=3)
+    names = [type(p).__name__ for p in cfg.passes("avx2").passes]
+    par = next(p for p in cfg.passes("avx2").passes if type(p).__name__.startswith("LoopParallelize"))
+    assert (par.min_elements, par.chunk) == (0, 64) and "ConvertLoopToSimd" in " ".join(names)
+    x = Arg(0, "i32")
+    k = Kernel("p", (Input("i32"), Map((0,), Op("umax", (x, Const(7, "i32")), "i32")), Reduce("umax", 1, Const(0, "i32"))), (1, 2))
+    (compiled, _), = runner.compile_groups([k], "avx2", None, cfg)[0]
+    assert "LO_OMP" in compiled.c_source
+    r = runner.BatchRunner(["avx2"], runner.Stats(), configs=True)
+    r.run_batch([k], 11)
+    assert not r.failures and r.stats.total("runs") >= 5
+
+
+def test_sanitized_isa_runs_the_asan_build() -> None:
+    """`san-scalar` runs the sample in the ASan+UBSan runner at the cases' offsets."""
+    from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op
+
+    x = Arg(0, "i16")
+    k = Kernel("s", (Input("i16"), Map((0,), Op("udiv", (x, Const(7, "i16")), "i16"))), (1,))
+    r = runner.BatchRunner(["san-scalar"], runner.Stats(), neon_sample=1)
+    r.run_batch([k], 3)
+    assert not r.failures and r.stats.total("runs") >= 5

@@ -35,3 +35,28 @@ func.func @fsum(%x: !loop.buf<f32>, %init: f32) -> f32 {
   }
   func.return %s : f32
 }
+
+// A predloop over bf16 (or f16) storage on the scalar target stays the branch-per-lane loop:
+// the scalar target has no vector<1xbf16> row (it printed one, a located error at print time,
+// until the fuzzer found it in session 21). On a vector target it is the same loop.
+// SCALAR-LABEL: func.func @keep_bf16
+// SCALAR-NOT:     vector<1x
+// SCALAR:         loop.predloop %{{.*}} width(1) tail(scalar) mask(branch_per_lane)
+// SCALAR-NOT:     vector<1x
+// AVX2-LABEL: func.func @keep_bf16
+// AVX2:         loop.predloop %{{.*}} width(1) tail(scalar) mask(branch_per_lane)
+func.func @keep_bf16(%x: !loop.buf<bf16>, %out: !loop.buf<bf16>) -> index {
+  %n = loop.dim %x, 0 : !loop.buf<bf16>
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.000000e+00 : f32
+  %cnt = loop.predloop %i in [%c0, %n) width(1) tail(scalar) mask(unset) pred {
+    %e = loop.load %x[%i] : !loop.buf<bf16>
+    %w = arith.extf %e : bf16 to f32
+    %c = arith.cmpf ogt, %w, %z : f32
+    loop.yield %c : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<bf16>
+    loop.append %e, %out : !loop.buf<bf16>
+  }
+  func.return %cnt : index
+}

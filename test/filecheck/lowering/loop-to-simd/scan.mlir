@@ -113,3 +113,29 @@ func.func @kept_cumsum(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i3
   }
   func.return %cnt, %s : index, i32
 }
+
+// A scan of a loop-invariant value (a map yielding a parameter): the lane_scan is not hoisted
+// with the invariant ops (its lanes differ: 1x, 2x, ... the value), so the log-step scan runs
+// in the loop on the broadcast and the tail's lane_scan stays in its loop (it was hoisted to
+// the preheader once, invalid IR: found by the fuzzer, session 21).
+// CHECK-LABEL: func.func @cumsum_invariant
+// CHECK:         %[[V:.*]] = simd.broadcast %v : i64 -> vector<8xi64>
+// CHECK:         loop.for %{{.*}} accs(%{{.*}} : vector<8xi64> add scan) {
+// CHECK:           simd.slide_up %[[V]], %{{.*}} by 1 : vector<8xi64>
+// CHECK:         loop.for %{{.*}} accs(%{{.*}} : i64 add scan) {
+// CHECK-NEXT:      loop.lane_scan <add> %v : i64
+// K2-LABEL: func.func @cumsum_invariant
+// K2:           loop.lane_scan <add> %v : i64
+// SCALAR-LABEL: func.func @cumsum_invariant
+// SCALAR:         loop.for %{{.*}} accs(%{{.*}} : i64 add scan) {
+// SCALAR-NEXT:      loop.lane_scan <add> %v : i64
+func.func @cumsum_invariant(%o: !loop.buf<i64>, %n: index, %v: i64, %z: i64) -> i64 {
+  %c0 = arith.constant 0 : index
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(scalar) accs(%acc = %z : i64 add scan) {
+    %p = loop.lane_scan <add> %v : i64
+    %t = arith.addi %acc, %p : i64
+    loop.store %t, %o[%i] : !loop.buf<i64>
+    loop.yield %t : i64
+  }
+  func.return %s : i64
+}
