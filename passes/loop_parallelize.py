@@ -579,11 +579,14 @@ class LoopParallelizePass(ModulePass):
     stream_bytes: int = FROM_CPU
     """Filter outputs of at least this many bytes are copied from scratch with non-temporal
     stores; 0 never; -1 the CPU's streaming threshold (half its LLC, as maps)."""
-    filter_block: int = FROM_CPU
+    filter_block: int = 0
     """Filters whose only result is the count run in super-blocks of this many elements per
-    thread, counted first by a derived counting kernel (`derive-filter-count`); 0: chunks
-    compacted into scratch and copied (the driver before session 21); -1: from the CPU's L2
-    (`block_for`). A multiple of 64."""
+    thread, counted first by a derived counting kernel (`derive-filter-count`); -1: from the
+    CPU's L2 (`block_for`); 0 (the default): chunks compacted into scratch and copied. The
+    default is the scratch driver because on a quiet Zen 4 (load 2.3-2.5, 41 interleaved rounds)
+    it was as fast or faster: 16 Mi f32 filter->map 2 threads 1.03x one thread against 0.90x
+    (super-blocks, staged) and 0.97x (in place); 2 Mi 1.27x against 1.13x (docs/threads.md).
+    A multiple of 64."""
     filter_block_stream: bool = True
     """Super-blocks write an output of at least stream_bytes through an L1 stage with
     non-temporal copies; false: straight into the output at every size (faster when it runs

@@ -106,9 +106,9 @@ class LoopPipelinePass(ModulePass):
     parallel: int = 0
     """Split kernels across threads (loop-parallelize): 0 off, N >= 1 at most N threads per
     call, -1 as many as the runtime allows (loopopt.set_num_threads, LOOPOPT_NUM_THREADS)."""
-    filter_block: int = -1
-    """loop-parallelize's filter_block: -1 from the CPU (super-blocks), 0 the scratch-and-copy
-    filter driver, N a super-block part of N elements."""
+    filter_block: int = 0
+    """loop-parallelize's filter_block: 0 (default) the scratch-and-copy filter driver, -1
+    super-blocks sized from the CPU, N a super-block part of N elements."""
     filter_block_stream: bool = True
     """loop-parallelize's filter_block_stream (false: super-blocks always compact in place)."""
 
@@ -160,7 +160,7 @@ class LoopPipelinePass(ModulePass):
                 par["cpu"] = lower["cpu"]  # the size threshold and chunk come from it
             if self.stream_bytes >= 0:
                 par["stream_bytes"] = self.stream_bytes  # filters' non-temporal copies, as maps
-            if self.filter_block >= 0:
+            if self.filter_block:
                 par["filter_block"] = self.filter_block
             if not self.filter_block_stream:
                 par["filter_block_stream"] = False

@@ -40,7 +40,8 @@ func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %pos : !df.array<i32, [k]>
 }
 """
-DRIVERS = {"blocks": "", "blocks in place": "filter_block_stream=false", "scratch+copy": "filter_block=0"}
+DRIVERS = {"blocks": "filter_block=-1", "blocks in place": "filter_block=-1 filter_block_stream=false",
+           "scratch+copy": ""}
 """variant -> extra loop-parallelize options"""
 
 

@@ -1,8 +1,8 @@
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' | filecheck %s --check-prefix=IR
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1}' | filecheck %s --check-prefix=GENERIC
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=0}' -t c | filecheck %s --check-prefix=OLD
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=IR
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=GENERIC
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' -t c | filecheck %s
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
 // Parallel filters whose only result is the count run in super-blocks (docs/threads.md):
 // loop-parallelize plans `block` (a thread's part: 2 L2s of input, passes/loop_parallelize.
 // block_for), derive-filter-count adds `<k>__count` (the kernel's simd IR with every
@@ -11,7 +11,7 @@
 // (an output of the streaming threshold or more through an L1 stage and non-temporal copies).
 
 // The plan and the pipeline: zen4's 1 MiB L2 -> 512 Ki f32, the generic CPU's 512 KiB -> 256 Ki.
-// IR: loop.pipeline = "{{.*}}loop-parallelize{threads=0 cpu=zen4}{{.*}},derive-filter-count"
+// IR: loop.pipeline = "{{.*}}loop-parallelize{threads=0 cpu=zen4 filter_block=-1}{{.*}},derive-filter-count"
 // IR-LABEL: func.func @keep(
 // IR-SAME:    results = ["count"], scans = [], scan_kinds = [], stream_bytes = 16777216 : i64, block = 524288 : i64, block_stream = 1 : i64}
 // IR:         simd.compress_store
@@ -92,14 +92,14 @@
 // CHECK-LABEL: int64_t keep_wide(
 // CHECK:         lo_par_copy(
 
-// filter_block=0: every filter keeps the scratch-and-copy driver, no count kernel.
-// OLD: loop-parallelize{threads=0 cpu=zen4 filter_block=0}
+// The default (filter_block=0): every filter keeps the scratch-and-copy driver, no count kernel.
+// OLD: loop-parallelize{threads=0 cpu=zen4}
 // OLD-NOT: __count
 // OLD-LABEL: int64_t keep(
 // OLD:         lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs
 
 // filter_block_stream=false: in place at every size, no stage.
-// INPLACE: loop-parallelize{threads=0 cpu=zen4 filter_block_stream=false}
+// INPLACE: loop-parallelize{threads=0 cpu=zen4 filter_block=-1 filter_block_stream=false}
 // INPLACE-LABEL: int64_t keep(
 // INPLACE-NOT:     lo_stage
 // INPLACE:         const int64_t lo_k = keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
