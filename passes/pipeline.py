@@ -24,8 +24,8 @@ convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}
 loop-simplify                clean up the index arithmetic of the lowering; integer
                              select(x > c, x, c) -> max where the target has it (select_minmax)
 canonicalize, cse            fold and merge the duplicated constants and loads
-derive-filter-count          only with parallel=N: `<k>__count` of each filter planned in
-                             super-blocks (the kernel's simd IR counting only)
+derive-filter-count          only with parallel=N and filter_block != 0: `<k>__count` of each
+                             filter planned in super-blocks (the kernel's simd IR counting only)
 ```
 Contraction comes after vectorization: loop-vectorize recognizes a reduction by its
 `acc + x` step, which `fma(x, y, acc)` would hide; a vecloop body is lane-wise, so
@@ -173,8 +173,8 @@ class LoopPipelinePass(ModulePass):
             Step("canonicalize"),
             Step("cse"),
         ]
-        if self.parallel:
-            steps.append(Step("derive-filter-count"))
+        if self.parallel and self.filter_block:
+            steps.append(Step("derive-filter-count"))  # only super-block drivers read `<k>__count`
         return steps
 
     def spelling(self, available: set[str]) -> str:

@@ -43,7 +43,6 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker
 from xdsl.rewriter import Rewriter
 
 from loopopt.dialects import loop, simd
-from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, split_problem
 from loopopt.dialects.loop_attrs import AccKind, AccumAttr, MaskForm, MaskFormAttr, TailKind
 from loopopt.lowering.loop_to_simd.accum import accumulator_start, carried_kind, combine_tree, finish, lane_start, reduce_lanes
 from loopopt.lowering.loop_to_simd.lanes import (
@@ -58,7 +57,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
-from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, after_far_blocks, beyond_l2, interleave_factor, lower_transactionally, tail_kind
+from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, after_far_blocks, beyond_l2, interleave_factor, lower_transactionally, mark_split_or_erase, tail_kind
 from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand
 from loopopt.passes.select_minmax import SelectOfCompareToMinMax
 
@@ -305,10 +304,8 @@ def split_pred_loop(lowering: LoopLowering, br: BlockRange, options: VecOptions,
     for o in reversed(list(split.body.block.ops)):  # the compares the max replaced
         if isinstance(o, simd.CmpOp) and not o.results[0].uses:
             Rewriter.erase_op(o)
-    if split_problem(split) is not None:
-        Rewriter.erase_op(split)  # the ordinary loops run it all (the index ops above are dead)
+    if not mark_split_or_erase(split):
         return br, state
-    split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
     return after, results
 
 

@@ -49,12 +49,12 @@ from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.dialects.loop import PARALLEL_ATTR
-from loopopt.dialects.split_halves import SPLIT_ARITH, SPLIT_HALVES_ATTR
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, split_problem
 from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
@@ -447,40 +447,30 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
     return main
 
 
-_SPLIT_OPS = (loop.LoadOp, *(c for c in SPLIT_ARITH if c is not arith.MuliOp), loop.YieldOp)
-"""The scalar body whose vector form dialects/split_halves.py accepts (its `loop.for` verifier
-rejects a marked loop that test refuses, so this cannot drift into C printed whole). Not integer
-multiplies: split i32 sum of squares at 16 Mi ran 1.01-1.05x from 64-byte aligned data but
-0.97x at offsets of 4 and 16 bytes (numpy's), 0.96-0.97x in session 20 (analysis.md)."""
-
-
-def splits_halves(lowering: LoopLowering, options: VecOptions, width: int) -> bool:
-    """Whether a fold may run its K-block iterations beyond the L2 with half-width accumulators
-    (`split_fold_loop`): a CPU that loads in halves (Zen 4, 512-bit vectors), accumulators only
-    (no stores), and a body of contiguous loads and SPLIT_ARITH of the loop's own element
-    width, 32 or 64 bits (the half_lo/half_hi/join_halves rows; i8/i16 sums were a print-time
-    error on cpu=zen4); the C printer then prints it per half, and a scalar from outside
-    becomes a splat it splits before the loop."""
+def may_split_halves(lowering: LoopLowering, options: VecOptions) -> bool:
+    """Whether to try running a fold's K-block iterations beyond the L2 with half-width
+    accumulators (`split_fold_loop`): a CPU that loads in halves (Zen 4, 512-bit vectors), a
+    fold of its own element widths (no widened accumulators) and no integer multiply — split
+    i32 sum of squares at 16 Mi ran 1.01-1.05x from 64-byte aligned data but 0.97x at offsets
+    of 4 and 16 bytes (numpy's), 0.96-0.97x in session 20 (analysis.md). This is the policy;
+    whether the built loop can be split at all is dialects/split_halves.py's one test, asked
+    of the loop once built (`split_fold_loop`)."""
     op = lowering.source
     if not op.inits or lowering.widening or not options.cpu.half_load_bytes(options.target.vector_bits):
         return False
-    bits = options.target.vector_bits // width
-    if bits < 32:
+    return not any(isinstance(o, arith.MuliOp) for o in op.body.block.ops)
+
+
+def mark_split_or_erase(split: loop.ForOp) -> bool:
+    """Mark `split` (a just-built K-block fold loop whose results nothing reads yet) to run in
+    halves when dialects/split_halves.py accepts it, else erase it (the ordinary loops then run
+    its iterations; the index arithmetic built for it is dead). The `loop.for` verifier and the
+    printer ask the same test, so the lowering cannot mark a loop they would refuse."""
+    if split_problem(split) is not None:
+        Rewriter.erase_op(split)
         return False
-    inside = {op.var, *op.acc_args}
-    for o in op.body.block.ops:
-        if not isinstance(o, _SPLIT_OPS):
-            return False
-        if isinstance(o, loop.LoadOp):
-            buf = o.buf_type
-            if buf.rank.data != 1 or not is_data_type(buf.element_type) or element_bits(buf.element_type) != bits:
-                return False
-            if o.affine_indices[0].normalized()[0] != {op.var: 1}:
-                return False
-        elif any(not (is_data_type(v.type) and element_bits(v.type) == bits) for v in o.operands if v not in inside):
-            return False  # a value from outside of another width (the loop's splats are its width)
-        inside.update(o.results)
-    return all(is_data_type(t) and element_bits(t) == bits for t in (a.arg.type for a in op.accumulators))
+    split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
+    return True
 
 
 def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue,
@@ -490,10 +480,12 @@ def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, 
     of accumulator c is lane j mod W/2 of half 2c + 2j/W), so every lane adds the same values
     in the same order, bit for bit as the whole loop. On Zen 4 a sum of 16 Mi f32 ran 4-8%
     faster so (results/amd-zen4/fold_widths.c; loopopt's own C 4-9%). Returns the range left and the accumulators
-    the ordinary loops continue (a select on the trip count, no branch, as half_load_loop)."""
+    the ordinary loops continue (a select on the trip count, no branch, as half_load_loop); the
+    range and `inits` unchanged when the built loop cannot be split (`mark_split_or_erase`)."""
     after = after_far_blocks(lowering, br, width, k, far)
     split = fold_block_loop(lowering, br, after.lo, width, k, inits, vtypes, kinds)
-    split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
+    if not mark_split_or_erase(split):
+        return br, inits
     return after, list(split.res)
 
 
@@ -547,7 +539,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
                for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))]  # fmt: skip
     pre = lowering.emit_pre
     starts = neutral * k
-    if splits_halves(lowering, options, width) and (far := beyond_l2(lowering, br, options.cpu)) is not False:
+    if may_split_halves(lowering, options) and (far := beyond_l2(lowering, br, options.cpu)) is not False:
         br, starts = split_fold_loop(lowering, br, width, k, far, starts, vtypes * k, kinds * k)
 
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each

@@ -175,8 +175,10 @@ CHUNK = 64
 
 
 def pipeline(isa: str, parallel: int = -1, **options: int) -> str:
-    """The default pipeline for `isa` with loop-parallelize given `options` (chunk, min_elements)."""
-    spelled = LoopPipelinePass(target=isa, parallel=parallel).spelling(set(_all_passes()))
+    """The default pipeline for `isa` with loop-parallelize given `options` (chunk, min_elements);
+    `filter_block` is loop-pipeline's own (it also adds derive-filter-count)."""
+    block = options.pop("filter_block", 0)
+    spelled = LoopPipelinePass(target=isa, parallel=parallel, filter_block=block).spelling(set(_all_passes()))
     if options:
         extra = " ".join(f"{k}={v}" for k, v in options.items())
         spelled = spelled.replace("loop-parallelize{threads=", "loop-parallelize{" + extra + " threads=")
