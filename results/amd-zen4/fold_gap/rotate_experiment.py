@@ -41,6 +41,12 @@ ISAS = ["avx2", "avx512"]
 LLC = native_cpu().caches.llc
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """(busy, total) jiffies of all CPUs (/proc/stat): the machine's load over a cell, not averaged over minutes."""
+    v = [int(t) for t in open("/proc/stat").readline().split()[1:]]
+    return sum(v) - v[3] - v[4], sum(v)
+
+
 def huge_kib(a: np.ndarray) -> int:
     """AnonHugePages (KiB) of the mappings overlapping `a` (/proc/self/smaps)."""
     start, end, found, inside = a.ctypes.data, a.ctypes.data + a.nbytes, 0, False
@@ -91,6 +97,7 @@ def main() -> None:
         wall = {(l, r): [] for l in runs for r in regimes}
         counter = 0
         labels = list(runs)
+        busy0, total0 = cpu_ticks()
         for t in range(TRIALS):
             order = [(l, r) for r in regimes for l in labels]
             order = order[t % len(order):] + order[: t % len(order)]
@@ -113,7 +120,9 @@ def main() -> None:
                 w1, c1 = time.perf_counter_ns(), time.thread_time_ns()
                 cpu[l, r].append((c1 - c0) * 1e-9)
                 wall[l, r].append((w1 - w0) * 1e-9)
-        print(f"\n{p.name} {d} n={N} ({ws >> 20} MiB, k={k}) load {os.getloadavg()[0]:.1f}")
+        busy1, total1 = cpu_ticks()
+        busy = (busy1 - busy0) / max(total1 - total0, 1) * (os.cpu_count() or 1)
+        print(f"\n{p.name} {d} n={N} ({ws >> 20} MiB, k={k}) load {os.getloadavg()[0]:.1f}; CPUs busy during the cell {busy:.2f} (this one: ~1)")
         print(f"{'impl':18}" + "".join(f"{r:>24}" for r in regimes) + "   (GB/s: CPU median / CPU best / wall best)")
         med = {}
         for l in labels:
