@@ -17,7 +17,8 @@ Prints per cell and implementation GB/s by the median and best CPU time and the 
 (the median wall time of a loaded machine is preemption), and the ratio of
 loopopt (best ISA) to the fastest other C implementation, per regime and clock.
 
-    .venv/bin/python results/amd-zen4/fold_gap/rotate_experiment.py [trials] [cells] [n]
+    .venv/bin/python results/amd-zen4/fold_gap/rotate_experiment.py [trials] [cells] [n] [regimes]
+    (regimes: a comma-separated subset of same,rot,flushW,flushR,4K; default all)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from loopopt.tools.bench.patterns import PATTERNS, make_data
 TRIALS = int(sys.argv[1]) if len(sys.argv) > 1 else 15
 CELLS = (sys.argv[2] if len(sys.argv) > 2 else "sum:f32,sumsq:f32,sumsq:i32,filter_gt0_sum:i32,sum:i32").split(",")
 N = int(sys.argv[3]) if len(sys.argv) > 3 else 1 << 24
+REGIMES = (sys.argv[4] if len(sys.argv) > 4 else "same,rot,flushW,flushR,4K").split(",")
 ISAS = ["avx2", "avx512"]
 LLC = native_cpu().caches.llc
 
@@ -89,10 +91,10 @@ def main() -> None:
         runs = {}  # label -> list of runner per copy (the last: the 4 KiB-page copy)
         for i, xc in enumerate(copies):
             for c in candidates(built, p, d, xc, y0):
-                if c.run is None or c.label.startswith("numpy") or c.label in ("loopopt/avx2", "kernels/avx512"):
+                if c.run is None or c.label.startswith("numpy"):
                     continue
                 runs.setdefault(c.label, []).append(c.run)
-        regimes = ["same", f"rot{k}", "flushW", "flushR", "4K"]
+        regimes = [f"rot{k}" if r == "rot" else r for r in REGIMES]
         cpu = {(l, r): [] for l in runs for r in regimes}
         wall = {(l, r): [] for l in runs for r in regimes}
         counter = 0
