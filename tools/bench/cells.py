@@ -23,6 +23,7 @@ from .patterns import BenchPattern, aligned_empty, make_data, size_label
 from .rotation import copies, llc_bytes, rotating
 from .timing import Timing, TimingConfig, time_group
 from .baselines import STREAM_BYTES_PER_ELEMENT
+from .env import huge_page_share
 
 
 @dataclass
@@ -39,6 +40,8 @@ class CellResult:
     errors: dict[str, str] = field(default_factory=dict)
     copies: int = 1
     """Buffer sets the timed calls rotate through (bench/rotation.py; 1 within the LLC)."""
+    huge_pages: float | None = None
+    """Share of the input bytes on 2 MiB pages, for cells beyond the LLC (bench/env.py)."""
 
     def gbps(self, label: str) -> float | None:
         t = self.timings.get(label)
@@ -120,13 +123,16 @@ def same_data(a: np.ndarray, dtype: str) -> np.ndarray:
 
 def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config: TimingConfig,
                  llc: int | None = None) -> CellResult:
+    llc = llc_bytes() if llc is None else llc
     x, y = make_data(n, dtype)
     expected = pattern.reference(x, y, dtype)
     count = expected[1] if pattern.kind == "filter_map" else 0
     cell = CellResult(pattern.name, pattern.seed, dtype, n, pattern.bytes_moved(n, x.itemsize, count), pattern.size_text(n))
-    cell.copies = copies(cell.bytes, llc_bytes() if llc is None else llc)
+    cell.copies = copies(cell.bytes, llc)
     uses_y = any(isinstance(a, np.ndarray) and np.shares_memory(a, y) for a in pattern.inputs(x, y, dtype))
     data = [(x, y)] + [(same_data(x, dtype), same_data(y, dtype) if uses_y else y) for _ in range(cell.copies - 1)]
+    if cell.bytes > llc:
+        cell.huge_pages = huge_page_share([a for xc, yc in data for a in ((xc, yc) if uses_y else (xc,))])
     per_label: dict[str, list[Candidate]] = {}
     for xc, yc in data:
         for c in candidates(built, pattern, dtype, xc, yc):

@@ -121,20 +121,23 @@ def on_cpu(run: Run) -> str:
 
 
 def rotation_note(run: Run) -> str:
-    """The Timing bullet's second half: which cells rotated buffer sets, and why (bench/rotation.py)."""
+    """The bullet after Timing: which cells rotated buffer sets and why (bench/rotation.py), and their pages."""
+    shares = [c.huge_pages for c in run.cells if c.huge_pages is not None]
+    pages = (f" Arrays are numpy allocations, on 2 MiB transparent huge pages where the OS grants them (here"
+             f" {min(shares):.0%}–{max(shares):.0%} of the input bytes of the cells beyond the LLC; on 4 KiB pages one"
+             " Zen 4 core streams about half as fast)." if shares else "")
     if "rotation_llc_bytes" not in run.env:
-        return "* Buffers beyond the LLC: rotation not recorded (a run before session 22: one buffer set per cell)."
+        return "* Buffers beyond the LLC: rotation not recorded (a run before session 22: one buffer set per cell)." + pages
     llc = run.env["rotation_llc_bytes"]
     if llc is None:
-        return "* Buffers beyond the LLC: not rotated (`--no-rotate`): every call of a cell reads the same buffers."
+        return "* Buffers beyond the LLC: not rotated (`--no-rotate`): every call of a cell reads the same buffers." + pages
     rotated = sorted({c.copies for c in run.cells if c.copies > 1} | {k for s in run.streams for k in s.copies.values() if k > 1})
     which = (f"here {sum(c.copies > 1 for c in run.cells)} of {len(run.cells)} cells, with {'/'.join(map(str, rotated))} sets"
              if rotated else "none in this run")
     return (f"* Buffers beyond the LLC ({llc / (1 << 20):g} MiB, loopopt's CPU model): a cell (or STREAM kernel) moving more bytes"
             f" than that cycles through k identical copies of its buffers, one call per copy, k·bytes ≥ {REUSE_LLCS}× the LLC"
             f" ({which}); every implementation, numpy and STREAM alike, and every copy is checked. Re-reading one buffer"
-            " call after call would let a non-LRU LLC keep part of it between calls. Arrays are numpy allocations (2 MiB"
-            " transparent huge pages where the OS grants them; on 4 KiB pages one Zen 4 core streams about half as fast).")
+            " call after call would let a non-LRU LLC keep part of it between calls." + pages)
 
 
 def header(run: Run) -> list[str]:

@@ -169,3 +169,38 @@ def test_report_header_states_the_rotation():
     assert "none in this run" in report.markdown(_run({"rotation_llc_bytes": 32 * MiB}, 1))
     assert "not rotated (`--no-rotate`)" in report.markdown(_run({"rotation_llc_bytes": None}, 1))
     assert "rotation not recorded" in report.markdown(_run({}, 1))
+
+
+def test_report_header_states_the_huge_page_share():
+    run = _run({"rotation_llc_bytes": 32 * MiB}, 2)
+    assert "2 MiB transparent huge pages" not in report.markdown(run)  # not measured: not claimed
+    run.cells[0].huge_pages = 0.97
+    assert "(here 97%–97% of the input bytes of the cells beyond the LLC" in report.markdown(run)
+
+
+def test_huge_page_share_reads_smaps():
+    from loopopt.tools.bench.env import huge_page_share
+
+    a = np.zeros(1024, np.float32)
+    lo = a.ctypes.data - 4096
+    fake = (f"{lo:x}-{lo + 8192:x} rw-p 00000000 00:00 0\nSize: 8 kB\nAnonHugePages:      8 kB\n"
+            f"{lo + 8192:x}-{lo + 16384:x} rw-p 00000000 00:00 0\nAnonHugePages:      0 kB\n")
+    assert huge_page_share([a], fake) == 1.0
+    assert huge_page_share([a], fake.replace("AnonHugePages:      8", "AnonHugePages:      4")) == 0.5
+    assert huge_page_share([a], "") is None
+
+
+def test_small_pages_count_as_none_on_linux():
+    import mmap
+    import sys
+
+    from loopopt.tools.bench.env import huge_page_share
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("/proc/self/smaps is Linux's")
+    m = mmap.mmap(-1, 4 << 20)
+    m.madvise(mmap.MADV_NOHUGEPAGE)
+    a = np.frombuffer(m, np.float32)
+    a[:] = 1.0  # touch every page
+    assert huge_page_share([a]) == 0.0
+    del a
