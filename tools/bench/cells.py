@@ -131,7 +131,7 @@ def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config
     cell.copies = copies(cell.bytes, llc)
     uses_y = any(isinstance(a, np.ndarray) and np.shares_memory(a, y) for a in pattern.inputs(x, y, dtype))
     data = [(x, y)] + [(same_data(x, dtype), same_data(y, dtype) if uses_y else y) for _ in range(cell.copies - 1)]
-    if cell.bytes > llc:
+    if cell.bytes > min(llc, llc_bytes()):  # recorded under --no-rotate too
         cell.huge_pages = huge_page_share([a for xc, yc in data for a in ((xc, yc) if uses_y else (xc,))])
     per_label: dict[str, list[Candidate]] = {}
     for xc, yc in data:
