@@ -175,7 +175,9 @@ def test_report_header_states_the_huge_page_share():
     run = _run({"rotation_llc_bytes": 32 * MiB}, 2)
     assert "2 MiB transparent huge pages" not in report.markdown(run)  # not measured: not claimed
     run.cells[0].huge_pages = 0.97
-    assert "(here 97%–97% of the input bytes of the cells beyond the LLC" in report.markdown(run)
+    assert "(here 97% of the input bytes of the cells beyond the LLC" in report.markdown(run)
+    run.cells.append(cells.CellResult("sum", "fold", "i32", 1 << 24, 1 << 26, "16Mi", copies=2, huge_pages=0.5))
+    assert "(here 50%–97% of the input bytes" in report.markdown(run)
 
 
 def test_huge_page_share_reads_smaps():
