@@ -123,10 +123,12 @@ def on_cpu(run: Run) -> str:
 def rotation_note(run: Run) -> str:
     """The bullet after Timing: which cells rotated buffer sets and why (bench/rotation.py), and their pages."""
     shares = [c.huge_pages for c in run.cells if c.huge_pages is not None]
-    span = f"{min(shares):.0%}" + (f"–{max(shares):.0%}" if shares and max(shares) - min(shares) >= 0.005 else "") if shares else ""
-    pages = (f" Arrays are numpy allocations, on 2 MiB transparent huge pages where the OS grants them (here"
-             f" {span} of the input bytes of the cells beyond the LLC; on 4 KiB pages one"
-             " Zen 4 core streams about half as fast)." if shares else "")
+    pages = ""
+    if shares:
+        lo, hi = min(shares), max(shares)
+        span = f"{lo:.0%}" if hi - lo < 0.005 else f"{lo:.0%}–{hi:.0%}"
+        pages = (f" Arrays are numpy allocations, on 2 MiB transparent huge pages where the OS grants them (here {span} of"
+                 " the input bytes of the cells beyond the LLC; on 4 KiB pages one Zen 4 core streams about half as fast).")
     if "rotation_llc_bytes" not in run.env:
         return "* Buffers beyond the LLC: rotation not recorded (a run before session 22: one buffer set per cell)." + pages
     llc = run.env["rotation_llc_bytes"]
