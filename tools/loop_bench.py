@@ -28,7 +28,12 @@ from .bench.impls import build_all
 from .bench.overhead import measure_overheads
 from .bench.patterns import DTYPES, PATTERNS, QUICK_SIZES, SIZES, parse_size
 from .bench.plot import plot
+from .bench.rotation import llc_bytes
 from .bench.timing import QUICK, TimingConfig
+
+
+NO_ROTATION = 1 << 62
+"""An LLC size no cell exceeds: --no-rotate."""
 
 
 def _list(text: str | None, valid: Sequence[str], what: str) -> list[str] | None:
@@ -59,6 +64,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--isa", help=f"comma-separated ISAs to run loopopt and the kernel library for (default: all this CPU runs: {','.join(runtime.host_isas())})")
     ap.add_argument("--trials", type=int, help="trials per implementation (default 15; --quick 1)")
     ap.add_argument("--min-sample-ms", type=float, help="minimum length of one timing sample (default 1 ms)")
+    ap.add_argument("--no-rotate", action="store_true",
+                    help="time cells beyond the LLC on one buffer set, call after call (before session 22; bench/rotation.py)")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the call-overhead and compile-time measurements")
     return ap.parse_args(argv)
 
@@ -86,13 +93,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     env = bench_env.environment(tuple(isas))
     env["blas"] = bench_blas.single_thread()
+    llc = None if args.no_rotate else llc_bytes()
+    env["rotation_llc_bytes"] = llc
     log(f"loop-bench: {env['cpu']}; ISAs {', '.join(isas)}; sizes {', '.join(map(str, sizes))}; building ...")
     built = build_all(patterns, dtypes, isas)
     pipelines = {isa: b.pipeline for isa, b in built.loopopt.items()}
     build_errors = {k: v for k, v in {**{f"kernels/{i}": l for i, l in built.kernels.items()}, **built.gcc,
                                        "STREAM": built.stream}.items() if isinstance(v, str)}
     log(f"built in {time.perf_counter() - started:.1f} s; measuring ...")
-    streams, cells = measure_all(built, patterns, dtypes, sizes, config, log=log)
+    streams, cells = measure_all(built, patterns, dtypes, sizes, config, log=log, llc=llc or NO_ROTATION)
     overheads = None
     if not args.no_compile_time:
         overheads = measure_overheads(isas[-1], config, full=not args.quick, log=log)

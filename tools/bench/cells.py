@@ -5,6 +5,9 @@ gets "wrong result" in its cell instead of a number. Tolerances: integers exact;
 maps 1e-5 relative (FMA vs separate multiply-add differ in the last bit); float
 reductions the kernel library's documented bound n·eps·Σ|terms| (kernels/README.md), which
 any summation order meets — gcc's sequential sum included — and garbage does not.
+
+A cell (or STREAM kernel) moving more bytes than the LLC rotates through identical copies of its
+buffers (bench/rotation.py); every copy of every implementation is checked.
 """
 
 from __future__ import annotations
@@ -16,9 +19,11 @@ from typing import Any
 import numpy as np
 
 from .impls import Built, Candidate, candidates, stream_runners
-from .patterns import BenchPattern, make_data, size_label
+from .patterns import BenchPattern, aligned_empty, make_data, size_label
+from .rotation import copies, llc_bytes, rotating
 from .timing import Timing, TimingConfig, time_group
 from .baselines import STREAM_BYTES_PER_ELEMENT
+from .env import huge_page_share
 
 
 @dataclass
@@ -33,6 +38,10 @@ class CellResult:
     """The size as the table shows it (`1Ki`; a rank-2 row's shape, `1×1024`, `256³`)."""
     timings: dict[str, Timing] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
+    copies: int = 1
+    """Buffer sets the timed calls rotate through (bench/rotation.py; 1 within the LLC)."""
+    huge_pages: float | None = None
+    """Share of the input bytes on 2 MiB pages, for cells beyond the LLC (bench/env.py)."""
 
     def gbps(self, label: str) -> float | None:
         t = self.timings.get(label)
@@ -48,6 +57,8 @@ class StreamResult:
     n: int
     timings: dict[str, Timing] = field(default_factory=dict)
     error: str | None = None
+    copies: dict[str, int] = field(default_factory=dict)
+    """Buffer sets each kernel rotates through (bench/rotation.py)."""
 
     def gbps(self, label: str) -> float | None:
         t = self.timings.get(label)
@@ -89,26 +100,52 @@ def mismatch(pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray, go
     return None
 
 
-def measure_stream(built: Built, n: int, config: TimingConfig) -> StreamResult:
-    runners = stream_runners(built, n)
-    if isinstance(runners, str):
-        return StreamResult(n, error=runners)
-    return StreamResult(n, time_group(runners, config))
+def measure_stream(built: Built, n: int, config: TimingConfig, llc: int | None = None) -> StreamResult:
+    llc = llc_bytes() if llc is None else llc
+    wanted = {kind: copies(b * n, llc) for kind, b in STREAM_BYTES_PER_ELEMENT.items()}
+    sets: list[dict[str, Callable[[int], object]]] = []
+    for i in range(max(wanted.values())):
+        runners = stream_runners(built, n, [kind for kind, k in wanted.items() if k > i])
+        if isinstance(runners, str):
+            return StreamResult(n, error=runners)
+        sets.append(runners)
+    k = {label: wanted[label.removesuffix("-nt")] for label in sets[0]}
+    rotated = {label: rotating([s[label] for s in sets[: k[label]]]) for label in sets[0]}
+    return StreamResult(n, time_group(rotated, config), copies=k)
 
 
-def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config: TimingConfig) -> CellResult:
+def same_data(a: np.ndarray, dtype: str) -> np.ndarray:
+    """An aligned copy of `a` in its own memory (the same values, so the same reference result)."""
+    b = aligned_empty(a.size, dtype).reshape(a.shape)
+    b[...] = a
+    return b
+
+
+def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config: TimingConfig,
+                 llc: int | None = None) -> CellResult:
+    llc = llc_bytes() if llc is None else llc
     x, y = make_data(n, dtype)
     expected = pattern.reference(x, y, dtype)
     count = expected[1] if pattern.kind == "filter_map" else 0
     cell = CellResult(pattern.name, pattern.seed, dtype, n, pattern.bytes_moved(n, x.itemsize, count), pattern.size_text(n))
+    cell.copies = copies(cell.bytes, llc)
+    uses_y = any(isinstance(a, np.ndarray) and np.shares_memory(a, y) for a in pattern.inputs(x, y, dtype))
+    data = [(x, y)] + [(same_data(x, dtype), same_data(y, dtype) if uses_y else y) for _ in range(cell.copies - 1)]
+    if cell.bytes > min(llc, llc_bytes()):  # recorded under --no-rotate too
+        cell.huge_pages = huge_page_share([a for xc, yc in data for a in ((xc, yc) if uses_y else (xc,))])
+    per_label: dict[str, list[Candidate]] = {}
+    for xc, yc in data:
+        for c in candidates(built, pattern, dtype, xc, yc):
+            per_label.setdefault(c.label, []).append(c)
     runnable: dict[str, Callable[[int], object]] = {}
-    for c in candidates(built, pattern, dtype, x, y):
-        error = c.error or _check(c, pattern, dtype, x, y, expected)
+    for label, sets in per_label.items():
+        # Every buffer set is checked: a kernel right on one copy and wrong on another gets no number.
+        errors = (c.error or _check(c, pattern, dtype, x, y, expected) for c in sets)
+        error = next((e for e in errors if e is not None), None)
         if error is not None:
-            cell.errors[c.label] = error
+            cell.errors[label] = error
         else:
-            assert c.run is not None
-            runnable[c.label] = c.run
+            runnable[label] = rotating([c.run for c in sets if c.run is not None])
     cell.timings = time_group(runnable, config)
     return cell
 
@@ -124,19 +161,22 @@ def _check(c: Candidate, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np
 
 
 def measure_all(built: Built, patterns: Sequence[BenchPattern], dtypes: Sequence[str], sizes: Sequence[int],
-                config: TimingConfig, log: Callable[[str], None] = print) -> tuple[list[StreamResult], list[CellResult]]:
+                config: TimingConfig, log: Callable[[str], None] = print,
+                llc: int | None = None) -> tuple[list[StreamResult], list[CellResult]]:
+    """Every cell; `llc` (bytes, default this machine's) decides which cells rotate buffers."""
     streams: list[StreamResult] = []
     cells: list[CellResult] = []
     for n in sizes:
-        streams.append(measure_stream(built, n, config))
+        streams.append(measure_stream(built, n, config, llc))
         s = streams[-1]
         log(f"[{size_label(n)}] STREAM " + ", ".join(f"{k} {s.gbps(k):.1f}" for k in s.timings) + " GB/s")
         for p in patterns:
             for d in dtypes:
                 if d not in p.dtypes or not p.fits(n):
                     continue
-                cell = measure_cell(built, p, d, n, config)
+                cell = measure_cell(built, p, d, n, config, llc)
                 cells.append(cell)
                 shown = ", ".join(f"{k} {cell.gbps(k):.1f}" for k in cell.timings)
-                log(f"[{cell.size}] {p.name}_{d}: {shown} GB/s" + (f"; {len(cell.errors)} without a number" if cell.errors else ""))
+                log(f"[{cell.size}] {p.name}_{d}: {shown} GB/s" + (f"; {len(cell.errors)} without a number" if cell.errors else "")
+                    + (f" ({cell.copies} rotated buffer sets)" if cell.copies > 1 else ""))
     return streams, cells

@@ -11,7 +11,7 @@ thread pool: gcc runs outside the GIL.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -200,19 +200,27 @@ def candidates(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarray, y
     return found
 
 
-def stream_runners(built: Built, n: int) -> dict[str, Runner] | str:
-    """STREAM runners at n f32 elements: `<kind>` (plain stores) and `<kind>-nt` (non-temporal)."""
+def stream_runners(built: Built, n: int, kinds: Collection[str] | None = None) -> dict[str, Runner] | str:
+    """STREAM runners at n f32 elements: `<kind>` (plain stores) and `<kind>-nt` (non-temporal),
+    for `kinds` (default all), on buffers of their own (only those the kinds use)."""
     if isinstance(built.stream, str):
         return built.stream
     lib = built.stream
-    x, y, out = aligned_empty(n, "f32"), aligned_empty(n, "f32"), aligned_empty(n, "f32")
+    kinds = list(baselines.STREAM_KERNELS) if kinds is None else [k for k in baselines.STREAM_KERNELS if k in kinds]
+    x = aligned_empty(n, "f32")
     x.fill(1.0)
-    y.fill(2.0)
-    out.fill(0.0)
+    y = out = x  # replaced below when a kind reads y or writes out
+    if "triad" in kinds:
+        y = aligned_empty(n, "f32")
+        y.fill(2.0)
+    if {"copy", "triad"} & set(kinds):
+        out = aligned_empty(n, "f32")
+        out.fill(0.0)
     args = {"copy": (x,), "triad": (x, y, np.float32(3.0)), "read": (x,)}
     outs = {"copy": (out,), "triad": (out,), "read": ()}
     runners: dict[str, Runner] = {}
-    for kind, (plain, nt) in baselines.STREAM_KERNELS.items():
+    for kind in kinds:
+        plain, nt = baselines.STREAM_KERNELS[kind]
         for label, kernel in ((kind, plain), (f"{kind}-nt", nt)):
             if kind == "read" and label.endswith("-nt"):
                 continue

@@ -16,6 +16,7 @@ from .cells import CellResult, StreamResult
 from .impls import BLAS_LABEL, GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
 from .overhead import Overheads
 from .patterns import KERNELS, PATTERNS, size_label
+from .rotation import REUSE_LLCS
 from .timing import TimingConfig
 
 L1_L2 = (1 << 10, 1 << 16)
@@ -119,6 +120,29 @@ def on_cpu(run: Run) -> str:
     return f" — on {run.env.get('cpu', 'an unknown CPU')}"
 
 
+def rotation_note(run: Run) -> str:
+    """The bullet after Timing: which cells rotated buffer sets and why (bench/rotation.py), and their pages."""
+    shares = [c.huge_pages for c in run.cells if c.huge_pages is not None]
+    pages = ""
+    if shares:
+        lo, hi = min(shares), max(shares)
+        span = f"{lo:.0%}" if hi - lo < 0.005 else f"{lo:.0%}–{hi:.0%}"
+        pages = (f" Arrays are numpy allocations, on 2 MiB transparent huge pages where the OS grants them (here {span} of"
+                 " the input bytes of the cells beyond the LLC; on 4 KiB pages one Zen 4 core streams about half as fast).")
+    if "rotation_llc_bytes" not in run.env:
+        return "* Buffers beyond the LLC: rotation not recorded (a run before session 22: one buffer set per cell)." + pages
+    llc = run.env["rotation_llc_bytes"]
+    if llc is None:
+        return "* Buffers beyond the LLC: not rotated (`--no-rotate`): every call of a cell reads the same buffers." + pages
+    rotated = sorted({c.copies for c in run.cells if c.copies > 1} | {k for s in run.streams for k in s.copies.values() if k > 1})
+    which = (f"here {sum(c.copies > 1 for c in run.cells)} of {len(run.cells)} cells, with {'/'.join(map(str, rotated))} sets"
+             if rotated else "none in this run")
+    return (f"* Buffers beyond the LLC ({llc / (1 << 20):g} MiB, loopopt's CPU model): a cell (or STREAM kernel) moving more bytes"
+            f" than that cycles through k identical copies of its buffers, one call per copy, k·bytes ≥ {REUSE_LLCS}× the LLC"
+            f" ({which}); every implementation, numpy and STREAM alike, and every copy is checked. Re-reading one buffer"
+            " call after call would let a non-LRU LLC keep part of it between calls." + pages)
+
+
 def header(run: Run) -> list[str]:
     env = run.env
     lines = [
@@ -140,6 +164,7 @@ def header(run: Run) -> list[str]:
         " inside C (a repeat wrapper calls it through a volatile function pointer), numpy in a Python loop;"
         f" {run.config.trials} trial(s) interleaved across the implementations of a cell; the median is reported."
         " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
+        rotation_note(run),
         "* GB/s = bytes the pattern must move (inputs read + outputs written; a filter writes its count) / median time.",
         "* Every implementation's result is checked against a float64 / wrapping-int64 reference before it is timed.",
         "",

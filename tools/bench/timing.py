@@ -14,6 +14,8 @@
   kernels and numpy's element-wise loops are single-threaded). What CPU time does not remove
   — cache and memory-bandwidth contention from the other jobs — the interleaving spreads
   evenly over the implementations.
+* A cell moving more bytes than the LLC rotates through copies of its buffers, one call per
+  copy (bench/rotation.py), so no call finds data the previous call left in the LLC.
 """
 
 from __future__ import annotations
