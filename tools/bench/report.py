@@ -162,7 +162,7 @@ def header(run: Run) -> list[str]:
         f"* Timing: warm-up and calibration, then samples of ≥ {run.config.min_sample * 1e3:g} ms of the thread's CPU time"
         " (not wall time: a kernel preempted by another job on this shared machine is not slower); each C kernel is repeated"
         " inside C (a repeat wrapper calls it through a volatile function pointer), numpy in a Python loop;"
-        f" {run.config.trials} trial(s) interleaved across the implementations of a cell; the median is reported."
+        f" {run.config.trials} trial(s) interleaved across the implementations of a cell, each trial in its own (seeded, shuffled) order; the median is reported."
         " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
         rotation_note(run),
         "* GB/s = bytes the pattern must move (inputs read + outputs written; a filter writes its count) / median time.",
