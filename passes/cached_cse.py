@@ -7,8 +7,9 @@ replaced value (`wasVisited`): ~2.3 hashes per op, half of `cse`'s time (docs/co
 Here the driver is xDSL's, with an `OperationInfo` that hashes at creation (each attribute
 object hashed once per run) and one info per visited op for its lookup and insertion.
 
-The effects of each op (is it side-effect free, does it only read) are computed once
-(passes/memo_dce.py); the dead-op test, which looks at the values effects name, is xDSL's.
+The effects of each op (is it side-effect free, does it only read, would it be dead) are
+computed once (passes/memo_dce.py); the dead-op test of an op with an allocation among its
+effects, which looks at the allocated value, is xDSL's.
 
 Why caching is exact: a key's op never changes while it is in a live table. The only
 mutation before the final erasures is `_replace_and_delete`, which rewires the users of a
@@ -30,7 +31,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from loopopt.passes.memo_dce import EffectMemo
+from loopopt.passes.memo_dce import EffectMemo, class_would_be_dead
 
 
 _ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
@@ -102,7 +103,7 @@ class HashedCSEDriver(CSEDriver):
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
         if op.has_trait(IsTerminator):
             return
-        if is_trivially_dead(op):
+        if self._is_trivially_dead(op):
             self._mark_erasure(op)
             return
         if any(len(region.blocks) > 1 for region in op.regions):
@@ -125,6 +126,21 @@ class HashedCSEDriver(CSEDriver):
             self._replace_and_delete(op, existing)
             return
         table[info] = op
+
+    def _is_trivially_dead(self, op: Operation) -> bool:
+        """xDSL's `is_trivially_dead`, the effects from the memo: only an allocation's value
+        (which rewiring may change) makes the answer depend on more than the effects' kinds,
+        so an op with an allocation among its effects is asked through xDSL."""
+        for result in op.results:
+            if result.first_use is not None:
+                return False
+        known = class_would_be_dead(type(op))
+        if known is not None:
+            return known
+        effects = self._effects.get_effects(op)
+        if effects is not None and any(e.kind == MemoryEffectKind.ALLOC for e in effects):
+            return is_trivially_dead(op)
+        return self._effects.would_be_trivially_dead(op)
 
     def _simplify_block(self, block: Block) -> None:
         for op in block.ops:
