@@ -53,13 +53,14 @@ class _HashedInfo(OperationInfo):
     def __init__(self, op: Operation):
         self.op = op
         h = _attribute_hash
+        attributes, properties = op.attributes, op.properties
         self._hash = hash(
             (
-                self.name,
-                sum(hash((k, h(v))) for k, v in op.attributes.items()),
-                sum(hash((k, h(v))) for k, v in op.properties.items()),
-                tuple(h(t) for t in op.result_types),
-                hash(op.operands),
+                op.name,
+                sum(hash((k, h(v))) for k, v in attributes.items()) if attributes else 0,
+                sum(hash((k, h(v))) for k, v in properties.items()) if properties else 0,
+                tuple([h(r.type) for r in op.results]),
+                tuple(map(id, op.operands)),  # equal operands are the same objects (SSAValue's hash is a Python call)
             )
         )
 
@@ -94,13 +95,29 @@ class HashedCSEDriver(CSEDriver):
 
     def __init__(self) -> None:
         super().__init__(_known_ops=_HashedKnownOps())
+        self._visited: set[Operation] = set()
+        """The ops `_simplify_operation` was given (every key of the table is one)."""
         self._effects = EffectMemo()
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
         the values effects name, never their kinds, so these answers hold for the whole run."""
 
+    def _replace_and_delete(self, op: Operation, existing: Operation) -> None:
+        """xDSL's, without its table lookups when none can hit. It rewires `op`'s uses only if no
+        user is in the table (`wasVisited`): a key equal to a user has the user's operands, the
+        replaced result among them, so it is a user itself, and every key is an op this driver
+        visited. With no user visited yet (the usual case: users follow their operand) every
+        lookup would miss."""
+        visited = self._visited
+        if any(use.operation in visited for result in op.results for use in result.uses):
+            return super()._replace_and_delete(op, existing)
+        for old, new in zip(op.results, existing.results, strict=True):
+            old.replace_all_uses_with(new)
+        self._mark_erasure(op)
+
     def _simplify_operation(self, op: Operation) -> None:
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
+        self._visited.add(op)
         if op.has_trait(IsTerminator):
             return
         if self._is_trivially_dead(op):

@@ -41,11 +41,22 @@ _FOLDABLE_OPS: dict[type[Operation], bool] = {}
 classes goes through ABCMeta and cost 70 µs per op (docs/compile_time.md)."""
 
 
+_FOLDABLE_TYPE_IDS: dict[int, tuple[Attribute, bool]] = {}
+"""_foldable_type's answers by the type object's identity (the object kept, so its id stays its
+own): a type's hash is a recursive dataclass hash, a vector type's the dearest (its shape)."""
+
+
 def _foldable_type(t) -> bool:
     """A scalar type the interpreter holds exactly: f32, f64, i1, i8..i64, index."""
+    by_id = _FOLDABLE_TYPE_IDS.get(id(t))
+    if by_id is not None and by_id[0] is t:
+        return by_id[1]
     known = _FOLDABLE_TYPES.get(t)
     if known is None:
         known = _FOLDABLE_TYPES[t] = _foldable_type_uncached(t)
+    if len(_FOLDABLE_TYPE_IDS) > 4096:
+        _FOLDABLE_TYPE_IDS.clear()  # types built per op (a parser's) would keep growing it
+    _FOLDABLE_TYPE_IDS[id(t)] = (t, known)
     return known
 
 
@@ -200,16 +211,31 @@ class _Candidates:
     minmax: bool
     """SelectOfCompareToMinMax can fire (the module names its target)."""
 
+    _roles: dict[type[Operation], tuple[bool, bool, list[Rule]] | None] = field(default_factory=dict)
+    """Per op class: (a fold may apply, select -> min/max may, its rules), None for neither."""
+
+    def _role(self, cls: type[Operation]) -> tuple[bool, bool, list[Rule]] | None:
+        fold = issubclass(cls, FOLDABLE)
+        minmax = self.minmax and cls in SelectOfCompareToMinMax.roots
+        rules = self.by_root.get(cls, [])
+        return (fold, minmax, rules) if fold or minmax or rules else None
+
     def may_match(self, op: Operation) -> bool:
         cls = type(op)
+        try:
+            role = self._roles[cls]
+        except KeyError:
+            role = self._roles[cls] = self._role(cls)
+        if role is None:
+            return False
         results = op.results
         if len(results) == 1:
+            fold, minmax, rules = role
             t = results[0].type
-            if _foldable_op(op) and _foldable_type(t) and all(_foldable_type(v.type) for v in op.operands):
+            if fold and _foldable_type(t) and all(_foldable_type(v.type) for v in op.operands):
                 return True  # FoldConstant
-            if self.minmax and cls in SelectOfCompareToMinMax.roots and is_integer_not_i1(t):
+            if minmax and is_integer_not_i1(t):
                 return True
-            rules = self.by_root.get(cls)
             if rules:
                 operands = op.operands
                 for rule in rules:

@@ -95,7 +95,10 @@ class EffectMemo:
         )
 
     def is_trivially_dead(self, op: Operation) -> bool:
-        return all(result.first_use is None for result in op.results) and self.would_be_trivially_dead(op)
+        for result in op.results:
+            if result.first_use is not None:
+                return False
+        return self.would_be_trivially_dead(op)
 
     def _result_only_effects(self, root: Operation) -> bool:
         effects = self.get_effects(root)
