@@ -7,8 +7,9 @@ replaced value (`wasVisited`): ~2.3 hashes per op, half of `cse`'s time (docs/co
 Here the driver is xDSL's, with an `OperationInfo` that hashes at creation (each attribute
 object hashed once per run) and one info per visited op for its lookup and insertion.
 
-The effects of each op (is it side-effect free, does it only read) are computed once
-(passes/memo_dce.py); the dead-op test, which looks at the values effects name, is xDSL's.
+The effects of each op (is it side-effect free, does it only read, would it be dead) are
+computed once (passes/memo_dce.py); the dead-op test of an op with an allocation among its
+effects, which looks at the allocated value, is xDSL's.
 
 Why caching is exact: a key's op never changes while it is in a live table. The only
 mutation before the final erasures is `_replace_and_delete`, which rewires the users of a
@@ -30,7 +31,7 @@ from xdsl.transforms.common_subexpression_elimination import (
 )
 from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
-from loopopt.passes.memo_dce import EffectMemo
+from loopopt.passes.memo_dce import EffectMemo, class_would_be_dead
 
 
 _ATTRIBUTE_HASHES: dict[int, tuple[Attribute, int]] = {}
@@ -52,13 +53,14 @@ class _HashedInfo(OperationInfo):
     def __init__(self, op: Operation):
         self.op = op
         h = _attribute_hash
+        attributes, properties = op.attributes, op.properties
         self._hash = hash(
             (
-                self.name,
-                sum(hash((k, h(v))) for k, v in op.attributes.items()),
-                sum(hash((k, h(v))) for k, v in op.properties.items()),
-                tuple(h(t) for t in op.result_types),
-                hash(op.operands),
+                op.name,
+                sum(hash((k, h(v))) for k, v in attributes.items()) if attributes else 0,
+                sum(hash((k, h(v))) for k, v in properties.items()) if properties else 0,
+                tuple([h(r.type) for r in op.results]),
+                tuple(map(id, op.operands)),  # equal operands are the same objects (SSAValue's hash is a Python call)
             )
         )
 
@@ -93,16 +95,32 @@ class HashedCSEDriver(CSEDriver):
 
     def __init__(self) -> None:
         super().__init__(_known_ops=_HashedKnownOps())
+        self._visited: set[Operation] = set()
+        """The ops `_simplify_operation` was given (every key of the table is one)."""
         self._effects = EffectMemo()
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
         the values effects name, never their kinds, so these answers hold for the whole run."""
 
+    def _replace_and_delete(self, op: Operation, existing: Operation) -> None:
+        """xDSL's, without its table lookups when none can hit. It rewires `op`'s uses only if no
+        user is in the table (`wasVisited`): a key equal to a user has the user's operands, the
+        replaced result among them, so it is a user itself, and every key is an op this driver
+        visited. With no user visited yet (the usual case: users follow their operand) every
+        lookup would miss."""
+        visited = self._visited
+        if any(use.operation in visited for result in op.results for use in result.uses):
+            return super()._replace_and_delete(op, existing)
+        for old, new in zip(op.results, existing.results, strict=True):
+            old.replace_all_uses_with(new)
+        self._mark_erasure(op)
+
     def _simplify_operation(self, op: Operation) -> None:
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
+        self._visited.add(op)
         if op.has_trait(IsTerminator):
             return
-        if is_trivially_dead(op):
+        if self._is_trivially_dead(op):
             self._mark_erasure(op)
             return
         if any(len(region.blocks) > 1 for region in op.regions):
@@ -125,6 +143,21 @@ class HashedCSEDriver(CSEDriver):
             self._replace_and_delete(op, existing)
             return
         table[info] = op
+
+    def _is_trivially_dead(self, op: Operation) -> bool:
+        """xDSL's `is_trivially_dead`, the effects from the memo: only an allocation's value
+        (which rewiring may change) makes the answer depend on more than the effects' kinds,
+        so an op with an allocation among its effects is asked through xDSL."""
+        for result in op.results:
+            if result.first_use is not None:
+                return False
+        known = class_would_be_dead(type(op))
+        if known is not None:
+            return known
+        effects = self._effects.get_effects(op)
+        if effects is not None and any(e.kind == MemoryEffectKind.ALLOC for e in effects):
+            return is_trivially_dead(op)
+        return self._effects.would_be_trivially_dead(op)
 
     def _simplify_block(self, block: Block) -> None:
         for op in block.ops:

@@ -7,19 +7,19 @@ from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, math
-from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp
+from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, VectorType
 from xdsl.interpreter import Interpreter
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from xdsl.utils.exceptions import InterpretationError
 
 from loopopt.interp.dtypes import cast_to, numpy_dtype
 from loopopt.interp.lanewise import BINARY, CONVERSIONS, UNARY, LanewiseArithFunctions
-from loopopt.passes.candidate_walker import CandidateRewriteWalker
-from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, match
+from loopopt.passes.candidate_walker import CandidateRewriteWalker, applier
+from loopopt.passes.simplify_rules import FMA_RULES, RULES, Emit, Rule, constant_value, is_scalar, match
 from loopopt.passes.options import check_options
-from loopopt.passes.select_minmax import SelectOfCompareToMinMax
+from loopopt.passes.select_minmax import SelectOfCompareToMinMax, is_integer_not_i1
 
 FOLDABLE: tuple[type[Operation], ...] = (
     *BINARY,
@@ -41,11 +41,22 @@ _FOLDABLE_OPS: dict[type[Operation], bool] = {}
 classes goes through ABCMeta and cost 70 µs per op (docs/compile_time.md)."""
 
 
+_FOLDABLE_TYPE_IDS: dict[int, tuple[Attribute, bool]] = {}
+"""_foldable_type's answers by the type object's identity (the object kept, so its id stays its
+own): a type's hash is a recursive dataclass hash, a vector type's the dearest (its shape)."""
+
+
 def _foldable_type(t) -> bool:
     """A scalar type the interpreter holds exactly: f32, f64, i1, i8..i64, index."""
+    by_id = _FOLDABLE_TYPE_IDS.get(id(t))
+    if by_id is not None and by_id[0] is t:
+        return by_id[1]
     known = _FOLDABLE_TYPES.get(t)
     if known is None:
         known = _FOLDABLE_TYPES[t] = _foldable_type_uncached(t)
+    if len(_FOLDABLE_TYPE_IDS) > 4096:
+        _FOLDABLE_TYPE_IDS.clear()  # types built per op (a parser's) would keep growing it
+    _FOLDABLE_TYPE_IDS[id(t)] = (t, known)
     return known
 
 
@@ -161,10 +172,75 @@ class LoopSimplifyPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         from loopopt.targets.c import module_target  # the printer's tables: not at loop-opt start-up
 
-        patterns = populate_loop_simplify_patterns(self.fma, module_target(op))
-        roots = frozenset(root for p in patterns if isinstance(p, ApplyRules) for root in p.by_root)
-        roots |= frozenset(SelectOfCompareToMinMax.roots)
+        target = module_target(op)
+        patterns = populate_loop_simplify_patterns(self.fma, target)
+        (rules,) = (p for p in patterns if isinstance(p, ApplyRules))
         CandidateRewriteWalker(  # starts only from ops a fold or a rule can match (and dead ops)
-            GreedyRewritePatternApplier(patterns),
-            candidate=lambda o: type(o) in roots or _foldable_op(o),
+            applier(patterns),
+            candidate=_Candidates(rules.by_root, target is not None).may_match,
         ).rewrite_module(op)
+
+
+_VECTOR_FREE: dict[Rule, tuple[int, ...]] = {}
+"""Per rule, the root's operand positions that must not be vectors for it to match (`_needs_scalars`)."""
+
+
+def _needs_scalars(rule: Rule) -> tuple[int, ...]:
+    """The root's operand positions where a vector operand makes `rule` fail whatever the IR
+    around it: a `K(c)` (only a scalar `arith.constant` has a value for `constant_value`), and
+    the operand bound to `x` under `when=is_scalar`."""
+    known = _VECTOR_FREE.get(rule)
+    if known is None:
+        src = rule.pattern.src
+        known = _VECTOR_FREE[rule] = tuple(
+            i for i, p in enumerate(src) if p.const is not None or (rule.when is is_scalar and p.name == "x")
+        )
+    return known
+
+
+@dataclass
+class _Candidates:
+    """Whether one of loop-simplify's patterns may ever rewrite an op, from what a rewrite in this
+    pass never changes: its class, its operand and result types (every replacement has the
+    type of what it replaces). On the lowered module this leaves out the vector math (`absf`,
+    `sqrt`, `addf` on vectors: a fold needs scalar constants, every addf rule a scalar `K`),
+    ~half of the ops the class test alone let in. An op left out is still visited when it is
+    dead (the walker's fill) or pushed by a rewrite; popped, it matches nothing."""
+
+    by_root: dict[type[Operation], list[Rule]]
+    minmax: bool
+    """SelectOfCompareToMinMax can fire (the module names its target)."""
+
+    _roles: dict[type[Operation], tuple[bool, bool, list[Rule]] | None] = field(default_factory=dict)
+    """Per op class: (a fold may apply, select -> min/max may, its rules), None for neither."""
+
+    def _role(self, cls: type[Operation]) -> tuple[bool, bool, list[Rule]] | None:
+        fold = issubclass(cls, FOLDABLE)
+        minmax = self.minmax and cls in SelectOfCompareToMinMax.roots
+        rules = self.by_root.get(cls, [])
+        return (fold, minmax, rules) if fold or minmax or rules else None
+
+    def may_match(self, op: Operation) -> bool:
+        cls = type(op)
+        try:
+            role = self._roles[cls]
+        except KeyError:
+            role = self._roles[cls] = self._role(cls)
+        if role is None:
+            return False
+        results = op.results
+        if len(results) == 1:
+            fold, minmax, rules = role
+            t = results[0].type
+            if fold and _foldable_type(t) and all(_foldable_type(v.type) for v in op.operands):
+                return True  # FoldConstant
+            if minmax and is_integer_not_i1(t):
+                return True
+            if rules:
+                operands = op.operands
+                for rule in rules:
+                    if len(operands) == len(rule.pattern.src) and not any(
+                        isinstance(operands[i].type, VectorType) for i in _needs_scalars(rule)
+                    ):
+                        return True
+        return False

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Set
 from typing import Any
 
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.post_order import PostOrderIterator
 from xdsl.pattern_rewriter import PatternRewriterListener
@@ -35,6 +36,7 @@ from xdsl.traits import (
     SymbolOpInterface,
 )
 from xdsl.transforms.dead_code_elimination import LiveSet
+from xdsl.transforms.dead_code_elimination import would_be_trivially_dead as _xdsl_would_be_trivially_dead
 
 _RECURSIVE = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-defined]
 
@@ -83,6 +85,9 @@ class EffectMemo:
         return effects
 
     def would_be_trivially_dead(self, op: Operation) -> bool:
+        known = class_would_be_dead(type(op))
+        if known is not None:
+            return known
         return (
             not op.has_trait(IsTerminator, value_if_unregistered=False)
             and not op.has_trait(SymbolOpInterface, value_if_unregistered=False)
@@ -90,7 +95,10 @@ class EffectMemo:
         )
 
     def is_trivially_dead(self, op: Operation) -> bool:
-        return all(result.first_use is None for result in op.results) and self.would_be_trivially_dead(op)
+        for result in op.results:
+            if result.first_use is not None:
+                return False
+        return self.would_be_trivially_dead(op)
 
     def _result_only_effects(self, root: Operation) -> bool:
         effects = self.get_effects(root)
@@ -126,6 +134,47 @@ def _class_effects(cls: type[Operation]) -> Any:
     for it in interfaces:
         effects.update(it.get_effects(None))  # type: ignore[arg-type]  (constant getters ignore the op)
     return frozenset(effects)
+
+
+_CLASS_DEAD: dict[type, tuple[Any, bool | None]] = {}
+"""op class -> (its trait set when asked, class_would_be_dead's answer)."""
+
+
+def class_would_be_dead(cls: type[Operation]) -> bool | None:
+    """xDSL's `would_be_trivially_dead` for every op of `cls` when its traits decide it without
+    looking at the op (a terminator or symbol: False; effects the class answers, `_class_effects`,
+    without an allocation: whether they are all reads), else None. Holds while the IR changes
+    (it reads only the class), recomputed when the class's trait set changes."""
+    traits = cls.traits.traits
+    known = _CLASS_DEAD.get(cls)
+    if known is None or known[0] is not traits:
+        known = _CLASS_DEAD[cls] = (traits, _class_would_be_dead(cls))
+    return known[1]
+
+
+def _class_would_be_dead(cls: type[Operation]) -> bool | None:
+    if issubclass(cls, UnregisteredOp):
+        return None  # has_trait's value_if_unregistered: left to xDSL
+    if cls.has_trait(IsTerminator) or cls.has_trait(SymbolOpInterface):
+        return False
+    effects = _class_effects(cls)
+    if effects is _PER_OP:
+        return None
+    if effects is None:
+        return False  # unknown effects: observable
+    if any(e.kind == MemoryEffectKind.ALLOC for e in effects):
+        return None  # dead only if it allocates a value of its own: asks the op
+    return all(e.kind == MemoryEffectKind.READ for e in effects)
+
+
+def is_trivially_dead(op: Operation) -> bool:
+    """xDSL's `is_trivially_dead`, answered per class where `class_would_be_dead` can; without a
+    memo, so it holds while the IR changes (the greedy rewriter's dead-op test)."""
+    for result in op.results:
+        if result.first_use is not None:
+            return False
+    known = class_would_be_dead(type(op))
+    return _xdsl_would_be_trivially_dead(op) if known is None else known
 
 
 def _is_recursive(trait: Any) -> bool:

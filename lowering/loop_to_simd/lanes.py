@@ -84,15 +84,29 @@ class Varying:
 Lanes = Uniform | Strided | Stepped | Varying
 
 
+_FLOAT, _INTEGER, _OTHER = 1, 2, 0
+_TYPE_KINDS: dict[type, int] = {}
+"""Per attribute class: a float lane type, IntegerType or neither (an isinstance against xDSL's
+ABC classes costs more than the rest of the test; the lowering asks it of every value)."""
+
+
+def _type_kind(t: Attribute) -> int:
+    cls = type(t)
+    kind = _TYPE_KINDS.get(cls)
+    if kind is None:
+        floats = (Float16Type, BFloat16Type, Float32Type, Float64Type)
+        kind = _TYPE_KINDS[cls] = _FLOAT if issubclass(cls, floats) else _INTEGER if issubclass(cls, IntegerType) else _OTHER
+    return kind
+
+
 def is_data_type(t: Attribute) -> bool:
     """f32 f64 i8 i16 i32 i64 (and f16/bf16 storage lanes): the element types of simd data vectors."""
-    if isinstance(t, Float16Type | BFloat16Type | Float32Type | Float64Type):
-        return True
-    return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
+    kind = _type_kind(t)
+    return kind == _FLOAT or (kind == _INTEGER and t.width.data in (8, 16, 32, 64))  # type: ignore[attr-defined]
 
 
 def is_mask_type(t: Attribute) -> bool:
-    return isinstance(t, IntegerType) and t.width.data == 1
+    return _type_kind(t) == _INTEGER and t.width.data == 1  # type: ignore[attr-defined]
 
 
 _CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, IntegerType
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
@@ -53,8 +53,14 @@ def _step(acc: loop.Accumulator) -> Operation | None:
     return step
 
 
+def _narrow(t: Attribute) -> bool:
+    return isinstance(t, IntegerType) and t.width.data in (8, 16)
+
+
 def widen_narrow_accumulators(op: loop.VecLoopOp | loop.PredLoopOp, rewriter: PatternRewriter) -> None:
     """Carry each i8/i16 reduction of a loop of wider (at most 32-bit) lanes in that width."""
+    if not any(_narrow(acc.arg.type) for acc in op.accumulators):
+        return  # nothing to widen: the analysis below walks the whole body (every vector loop)
     # widening sums' i32/i64 values do not set the width (width.widening): leave them out
     sums = widening_sums(op)  # none in a predloop
     rest = data_types(op, widened_values(sums, op) if sums else set())
@@ -64,7 +70,7 @@ def widen_narrow_accumulators(op: loop.VecLoopOp | loop.PredLoopOp, rewriter: Pa
         return  # i8/i16 next to 64-bit lanes has no part vectors at all (width.py)
     for j, acc in enumerate(op.accumulators):
         t = acc.arg.type
-        if not isinstance(t, IntegerType) or t.width.data not in (8, 16) or t.width.data >= widest:
+        if not _narrow(t) or t.width.data >= widest:  # type: ignore[attr-defined]
             continue
         step = _step(acc)
         if step is None:

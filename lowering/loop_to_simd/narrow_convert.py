@@ -31,6 +31,9 @@ NARROW_CONVERSIONS = (arith.UIToFPOp, arith.SIToFPOp, arith.FPToUIOp, arith.FPTo
                       arith.ExtUIOp, arith.TruncIOp)  # fmt: skip
 
 
+_CONVERSION_CLASSES: dict[type, bool] = {}
+
+
 def _narrow_bits(t: Attribute) -> int | None:
     return t.width.data if isinstance(t, IntegerType) and t.width.data in (8, 16) else None
 
@@ -40,8 +43,12 @@ def middle_type(op: Operation, wide_bits: int | None) -> IntegerType | None:
 
     `wide_bits`: the loop's wide lane width (16 or 32) on a SIMD target, None on the scalar
     target (where only uitofp / fptoui, which simd.convert cannot express, decompose)."""
-    if not isinstance(op, NARROW_CONVERSIONS):
-        return None
+    cls = type(op)
+    narrowing = _CONVERSION_CLASSES.get(cls)
+    if narrowing is None:
+        narrowing = _CONVERSION_CLASSES[cls] = issubclass(cls, NARROW_CONVERSIONS)
+    if not narrowing:
+        return None  # asked of every lowered op: answered per class (isinstance through ABCMeta)
     src, dst = op.operands[0].type, op.results[0].type
     narrow = _narrow_bits(src) or _narrow_bits(dst)
     if narrow is None:
