@@ -438,6 +438,7 @@ def _install_attribute_memo() -> None:
         kind = kinds.get(cls)
         if kind is None:
             kind = kinds[cls] = kind_of(cls)
+            _remember_hashes(cls)
         if kind[0] == _PARAMETRIZED:
             key = (cls, *[getattr(self, f) for f in kind[1]])
             try:
@@ -460,6 +461,38 @@ def _install_attribute_memo() -> None:
 
 
 _XDSL, _PARAMETRIZED, _DATA = 0, 1, 2
+
+_HASH_KEY = "_loopopt_hash"
+_XDSL_HASHES: dict[type, Any] = {}
+"""class -> the dataclass-generated __hash__ replaced on it (tests compare against it)."""
+
+
+def _remember_hashes(cls: type) -> None:
+    """Give `cls` a __hash__ that computes the dataclass one once per instance (the fields of
+    an attribute never change; a nested attribute hashed every field, recursively, each time)."""
+    generated = cls.__dict__.get("__hash__")
+    code = getattr(generated, "__code__", None)
+    if cls in _XDSL_HASHES or getattr(code, "co_qualname", "") != "__create_fn__.<locals>.__hash__":
+        return  # not dataclass-generated (or already replaced)
+    _XDSL_HASHES[cls] = generated
+
+    def __hash__(self: Any) -> int:
+        d = self.__dict__
+        try:
+            return d[_HASH_KEY]
+        except KeyError:
+            h = d[_HASH_KEY] = generated(self)
+            return h
+
+    cls.__hash__ = __hash__  # type: ignore[method-assign]
+    if getattr(cls, "__getstate__", None) is object.__getstate__:  # type: ignore[attr-defined]
+        cls.__getstate__ = _state_without_hash  # type: ignore[attr-defined]
+
+
+def _state_without_hash(self: Any) -> dict[str, Any]:
+    """What pickle and copy take of an attribute: its fields, not the remembered hash (a
+    string's hash differs between processes)."""
+    return {k: v for k, v in self.__dict__.items() if k != _HASH_KEY}
 
 
 def install() -> None:

@@ -385,3 +385,22 @@ def test_readers_answer_as_xdsl():
     assert list(region.blocks) == [region.blocks[0], region.blocks[1]]
     assert list(region.blocks[1].ops) == ops[2:] and list(reversed(region.blocks[0].ops)) == ops[1::-1]
     assert list(region.walk()) == ops
+
+
+def test_remembered_attribute_hashes_are_the_dataclass_hashes():
+    import copy
+    import pickle
+
+    from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, VectorType, f32
+
+    v = VectorType(f32, [8])
+    assert type(v) in xdsl_fastpaths._XDSL_HASHES
+    generated = xdsl_fastpaths._XDSL_HASHES[type(v)]
+    assert hash(v) == generated(v) == hash(VectorType(f32, [8]))  # remembered, then fresh
+    assert hash(v) == generated(v)
+    for a in (StringAttr("x"), ArrayAttr([v, IntAttr(2)])):  # Data: the class's own hash
+        assert type(a) not in xdsl_fastpaths._XDSL_HASHES and hash(a) == hash(type(a)(a.data))
+    # copies and pickles take the fields only (a string's hash differs between processes)
+    for twin in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
+        assert twin == v and xdsl_fastpaths._HASH_KEY not in twin.__dict__
+        assert hash(twin) == hash(v)
