@@ -279,6 +279,33 @@ def _dominance_problem(value: SSAValue, user: Operation, index: dict[int, int]) 
     return f"uses {name}, which is not defined in an enclosing scope"
 
 
+def _check_ssa(op: Operation, visible: set[int], index: dict[int, int]) -> None:
+    """`_dominance_problem` for every operand of `op` and the ops nested in it, in `walk()`
+    order. An operand among `visible` (the ids of the arguments of the enclosing blocks and of
+    the results of the ops before `op` or its ancestors in them) dominates its use, so only
+    the others are asked: values of other blocks of a CFG region, of the module's body, and
+    the bad ones, whose first one is reported as the op-by-op check reports it."""
+    for operand in op._operands:
+        if id(operand) not in visible:
+            problem = _dominance_problem(operand, op, index)
+            if problem is not None:
+                raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
+    for region in op.regions:
+        block = region._first_block
+        while block is not None:
+            added = [id(a) for a in block._args]
+            visible.update(added)
+            child = block._first_op
+            while child is not None:
+                _check_ssa(child, visible, index)
+                for result in child.results:
+                    added.append(id(result))
+                    visible.add(id(result))
+                child = child._next_op
+            visible.difference_update(added)
+            block = block._next_block
+
+
 def _position(op: Operation, index: dict[int, int]) -> int:
     if id(op) not in index:
         block = op.parent_block()
@@ -296,12 +323,7 @@ def verify_located(module: Operation) -> None:
     defined before its use in an enclosing block (SSA dominance within a block; the blocks
     of one CFG region are not ordered) and no operand is an erased value.
     """
-    index: dict[int, int] = {}
-    for op in module.walk():  # SSA first: an op's verifier may trip over a bad operand
-        for operand in op.operands:
-            problem = _dominance_problem(operand, op, index)
-            if problem is not None:
-                raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
+    _check_ssa(module, set(), {})  # SSA first: an op's verifier may trip over a bad operand
     for op in module.walk(reverse=True):
         try:
             op.verify(verify_nested_ops=False)

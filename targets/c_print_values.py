@@ -9,6 +9,7 @@ through its ISA table row. `FunctionPrinter` (c_printer) combines them.
 
 from __future__ import annotations
 
+import abc
 import functools
 import math
 import re
@@ -32,8 +33,33 @@ MAX_HINT_LENGTH = 40
 """Longest SSA name hint kept in a C local name (the rest is cut; suffixes keep names unique)."""
 
 
+_SCALAR_CLASS_KEYS: dict[type, str | None] = {}
+"""scalar_key's answer per attribute class (IntegerType: None here, the width decides), and
+the ABC cache token the answers were computed under (a `register` call forgets them)."""
+_scalar_token: list[object] = [abc.get_cache_token()]
+_INTEGER_KEYS = {w: f"i{w}" for w in (1, 8, 16, 32, 64)}
+
+
 def scalar_key(t: Attribute) -> str | None:
-    """The element key of a scalar type (f32 f64 i8 i16 i32 i64 index i1), None for anything else."""
+    """The element key of a scalar type (f32 f64 i8 i16 i32 i64 index i1), None for anything else
+    (the class tests are answered once per class: every printed value asks, through ABCMeta)."""
+    cls = type(t)
+    if cls is IntegerType:
+        return _INTEGER_KEYS.get(t.width.data)
+    if _scalar_token[0] != abc.get_cache_token():
+        _SCALAR_CLASS_KEYS.clear()
+        _scalar_token[0] = abc.get_cache_token()
+    try:
+        return _SCALAR_CLASS_KEYS[cls]
+    except KeyError:
+        pass
+    if issubclass(cls, IntegerType):
+        return _scalar_key(t)
+    key = _SCALAR_CLASS_KEYS[cls] = _scalar_key(t)
+    return key
+
+
+def _scalar_key(t: Attribute) -> str | None:
     if isinstance(t, Float16Type):
         return "f16"
     if isinstance(t, BFloat16Type):
@@ -132,6 +158,8 @@ class FunctionCore:
     depth: int
     row_keys: dict[int, tuple[Attribute, tuple[IsaTable, str]]]
     """row_key's answer per type object (the object kept, so that its id is not reused)."""
+    c_types: dict[int, tuple[Attribute, IsaTable, str]]
+    """c_type's answer per type object and ISA table (a split loop prints with a half table)."""
     cursors: dict[Operation, str]
     """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
     uses_alloc: bool
@@ -181,6 +209,15 @@ class FunctionCore:
             raise LoopoptDiagnostic("internal: value used before the C printer defined it", self.op) from None
 
     def c_type(self, t: Attribute, op: Operation) -> str:
+        """The C type of a value of type `t` (remembered per type object and ISA table)."""
+        known = self.c_types.get(id(t))
+        if known is not None and known[0] is t and known[1] is self.isa:
+            return known[2]
+        ct = self._c_type(t, op)
+        self.c_types[id(t)] = (t, self.isa, ct)
+        return ct
+
+    def _c_type(self, t: Attribute, op: Operation) -> str:
         if isinstance(t, VectorType):
             elt = scalar_key(t.element_type)
             if t.get_num_dims() != 1 or elt is None or elt == "index":

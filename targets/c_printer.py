@@ -128,6 +128,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.depth = 1
         self.cursors = {}
         self.row_keys = {}
+        self.c_types = {}
         self.reads: dict[Operation, Collection[SSAValue]] = {}
         self.uses_alloc = False
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
@@ -200,7 +201,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
                 self.kernel.ret_ptrs.append(name)
                 self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
-        calls = [o for o in op.walk() if isinstance(o, loop.CallDimOp)]
+        calls = [o for o in op.walk() if _is_a(o, _CALL_DIM)]
         if calls:  # the whole call's length: the driver passes it to the chunk (c_parallel)
             self.used_names.add(CALL_DIM_PARAM)
             self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
@@ -292,9 +293,9 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
         as an AND nor the all-true side of a `not`, so their splats are not printed unused
         (-Werror=unused-variable)."""
-        if isinstance(op, simd.SelectOp) and self._select_is_and(op):
+        if _is_a(op, _SELECT) and self._select_is_and(op):
             return (op.mask, op.true_value)
-        if isinstance(op, arith.XOrIOp):
+        if _is_a(op, _XOR):
             a, b = op.operands
             if self._is_all_true(b):
                 return (a,)
@@ -314,6 +315,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
 
 
 _CLASS_TESTS: dict[tuple[type, tuple[type, ...]], bool] = {}
+_SELECT, _XOR, _CALL_DIM = (simd.SelectOp,), (arith.XOrIOp,), (loop.CallDimOp,)
 
 
 def _is_a(op: Operation, classes: tuple[type, ...]) -> bool:

@@ -65,6 +65,91 @@ def test_an_equal_signature_with_other_values_verifies_alike():
         wrong.verify()
 
 
+def test_a_remembered_signature_checks_the_regions_again():
+    """scf.for's body is a single-block region: the same signature with two blocks fails."""
+    from xdsl.dialects import scf
+
+    def loop(blocks):
+        lb = arith.ConstantOp(IntegerAttr(0, IndexType()))
+        body = Region([Block([scf.YieldOp()], arg_types=[IndexType()])])
+        for _ in range(blocks - 1):
+            body.add_block(Block([scf.YieldOp()]))
+        return scf.ForOp(lb, lb, lb, [], body)
+
+    for _ in range(2):
+        loop(1).get_irdl_definition().verify(loop(1))
+        with pytest.raises(VerifyException, match="expected a single block, but got 2 blocks"):
+            scf.ForOp.get_irdl_definition().verify(loop(2))
+
+
+def _post_init_error(cls, *args):
+    """The error building `cls(*args)` raises with the installed post-init and with xDSL's."""
+    from xdsl.ir import Attribute
+
+    fast = _error(lambda: cls(*args))
+    installed = Attribute.__post_init__
+    Attribute.__post_init__ = xdsl_fastpaths._XDSL_ATTRIBUTE_POST_INIT
+    try:
+        slow = _error(lambda: cls(*args))
+    finally:
+        Attribute.__post_init__ = installed
+    return fast, slow
+
+
+def test_bad_attributes_raise_xdsls_error_every_time():
+    from xdsl.dialects.builtin import ArrayAttr, IntAttr, IntegerType, StringAttr, VectorType, f32
+
+    from loopopt.dialects.df import ArrayType
+
+    assert xdsl_fastpaths._XDSL_ATTRIBUTE_POST_INIT is not __import__("xdsl").ir.Attribute.__post_init__
+    good = [(IntegerType, 32), (VectorType, f32, [8]), (ArrayType, f32, ArrayAttr([StringAttr("i")]))]
+    bad = [
+        (IntegerType, -1),  # the class's verify()
+        (IntegerAttr.new, [IntAttr(1), f32]),  # a parameter constraint
+        (VectorType.new, [f32, ArrayAttr([StringAttr("x")]), ArrayAttr([])]),
+        (IntegerAttr, 300, IntegerType(8)),  # a value out of range
+    ]
+    for _ in range(2):  # the second time from the memo for the good ones
+        for cls, *args in good:
+            assert _post_init_error(cls, *args) == (None, None)
+            assert cls(*args) == cls(*args)
+        for cls, *args in bad:
+            fast, slow = _post_init_error(cls, *args)
+            assert fast is not None and fast == slow, (cls, fast, slow)
+    # an attribute equal to a good one, but built bad through ParametrizedAttribute.new
+    with pytest.raises(VerifyException):
+        IntegerType.new([IntAttr(-1), IntegerType(32).signedness])
+    assert IntegerType.new([IntAttr(32), IntegerType(32).signedness]) == IntegerType(32)
+
+
+def test_data_attributes_still_run_their_verify():
+    from xdsl.ir import Data
+    from xdsl.irdl import irdl_attr_definition
+
+    calls = []
+
+    @irdl_attr_definition
+    class Probe(Data[int]):
+        name = "test.fastpath_probe"
+
+        @classmethod
+        def parse_parameter(cls, parser):
+            return parser.parse_integer()
+
+        def print_parameter(self, printer):
+            printer.print_int(self.data)
+
+        def verify(self):
+            calls.append(self.data)
+            if self.data < 0:
+                raise VerifyException("negative")
+
+    Probe(1), Probe(1)
+    assert calls == [1, 1]
+    for _ in range(2):
+        with pytest.raises(VerifyException, match="negative"):
+            Probe(-1)
+
 _OPTED_OUT_RUN = """
 import sys
 from xdsl.ir import Operation
@@ -80,6 +165,8 @@ lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
 assert not xdsl_fastpaths._installed
 assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
+from xdsl.ir import Attribute
+assert Attribute.__post_init__.__module__ == "xdsl.ir.core"
 sys.stdout.write(emit_c(module, "avx2"))
 """
 
@@ -298,3 +385,22 @@ def test_readers_answer_as_xdsl():
     assert list(region.blocks) == [region.blocks[0], region.blocks[1]]
     assert list(region.blocks[1].ops) == ops[2:] and list(reversed(region.blocks[0].ops)) == ops[1::-1]
     assert list(region.walk()) == ops
+
+
+def test_remembered_attribute_hashes_are_the_dataclass_hashes():
+    import copy
+    import pickle
+
+    from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, VectorType, f32
+
+    v = VectorType(f32, [8])
+    assert type(v) in xdsl_fastpaths._XDSL_HASHES
+    generated = xdsl_fastpaths._XDSL_HASHES[type(v)]
+    assert hash(v) == generated(v) == hash(VectorType(f32, [8]))  # remembered, then fresh
+    assert hash(v) == generated(v)
+    for a in (StringAttr("x"), ArrayAttr([v, IntAttr(2)])):  # Data: the class's own hash
+        assert type(a) not in xdsl_fastpaths._XDSL_HASHES and hash(a) == hash(type(a)(a.data))
+    # copies and pickles take the fields only (a string's hash differs between processes)
+    for twin in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
+        assert twin == v and xdsl_fastpaths._HASH_KEY not in twin.__dict__
+        assert hash(twin) == hash(v)
