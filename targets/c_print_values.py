@@ -134,6 +134,9 @@ class FunctionCore:
     """row_key's answer per type object (the object kept, so that its id is not reused)."""
     cursors: dict[Operation, str]
     """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
+    append_guards: dict[Operation, bool]
+    """Per `loop.predloop` being printed branch-free: whether its appends test the cursor
+    against the buffer's length (the part past lo + capacity)."""
     uses_alloc: bool
     kernel: Kernel
     half_offset: int = 0
