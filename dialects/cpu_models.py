@@ -218,6 +218,9 @@ CPUS: dict[str, CpuModel] = {
     # sse2 umax i32 619 vs 568 µs, umin i32 685 vs 568, umax i64 3507 vs 593, max i64 4856 vs 579;
     # avx2 umax i64 762 vs 577. Kept vector: sse2 min i32 510 vs 568, avx2 max i64 444 vs 570,
     # avx2 umin i32 244 vs 288, avx512 all (native unsigned and 64-bit min/max).
+    # Session 22: by hand, an SSE2 umax/umin i32 scan wholly in the sign-flipped domain with
+    # pshufd lane duplication for the slides runs at 373 vs 571 µs (the lowering cannot emit it
+    # yet; flipping only the in-register prefix: 530): results/amd-zen4/scalar_paths/sse2_scans.c.
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),

@@ -146,7 +146,9 @@ class MaskForm(StrEnum):
     SELECT_BLEND = auto()
     """Compute all lanes, then blend/select by the mask."""
     BRANCH_PER_LANE = auto()
-    """Scalar fallback: branch on each lane's predicate."""
+    """Scalar fallback: a width-1 predloop, the scalar loop it means. The C printer runs its body
+    on every element and stores at the cursor branch-free when the body may run there (pure
+    ops, loads, appends), else branches on each lane's predicate (targets/c_print_loops.py)."""
 
 
 @irdl_attr_definition

@@ -12,6 +12,21 @@ half-width table (the high copy's loads `half_offset` lanes on), joined after (`
 Every lane is added as before, so the result is the same bit for bit. Which bodies split is
 dialects/split_halves.py's one test: the `loop.for` verifier rejects a marked loop it refuses,
 so a marked loop is never printed whole on an ISA that splits.
+
+Filters: a width-1 `loop.predloop` (a filter the target cannot vectorize: f16/bf16 storage, a
+half-register compaction, a float sum without reassoc) prints branch-free when its body may run
+on every element (`speculatable_body`): the body runs, each `loop.append` stores at the cursor
+unconditionally, the cursor advances by the predicate (`count += c`) and accumulators select
+(`acc = c ? new : acc`). A branch per element costs a mispredict on unsorted data: at 1 Mi
+elements, half kept at random (Zen 4, gcc 12 -O3, AVX2 flags, best of 41 interleaved, load ~12),
+an f16 filter ran at 5,673 µs with the branch and 1,518 µs without, a bf16 filter with two
+outputs 5,415 vs 725, f32 kept by an f64 test 5,825 vs 488. (gcc turns a float accumulator's
+`c ? acc + x : acc` back into a branch: a float sum without reassoc gains nothing yet.)
+An unconditional store must stay inside its output: the cursor never passes the
+iterations done, so the loop up to lo + min(trips, capacity) stores freely, and the iterations
+after it (only when an output is shorter than the trip count, as the threaded driver's exact
+capacities are) test `count < capacity` before each store: a well-predicted test, not the
+data's. A body with a `loop.store` keeps `if (pred) { body; count++; }`.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ from xdsl.ir import Operation
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
+from loopopt.dialects.effects import is_speculatable
 from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_problem
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
@@ -83,11 +99,21 @@ class LoopStatements(FunctionCore):
         self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.index_expr(op, buf), value=self.e(op.value))
 
     def _append(self, op: Operation) -> None:
+        """The value at the predloop's cursor; in a branch-free loop's guarded part only while the
+        cursor is below the buffer's length (its capacity)."""
         assert isinstance(op, loop.AppendOp)
         parent = op.parent_op()
         assert parent is not None
         buf = self.buffer(op.out, op)
-        self._row(op, "store", op.value.type, buf=buf.ptr, idx=self.cursors[parent], value=self.e(op.value))
+        cursor = self.cursors[parent]
+        guarded = self.append_guards.get(parent, False)
+        if guarded:
+            self.line(f"if ({cursor} < {buf.lengths[0]}) {{")
+            self.depth += 1
+        self._row(op, "store", op.value.type, buf=buf.ptr, idx=cursor, value=self.e(op.value))
+        if guarded:
+            self.depth -= 1
+            self.line("}")
 
     # ------------------------------------------------------------------ loops
 
@@ -100,7 +126,7 @@ class LoopStatements(FunctionCore):
                 op,
             )
 
-    def _header(self, op: loop.LoopLike) -> str:
+    def _header(self, op: loop.LoopLike, lo: str | None = None, hi: str | None = None) -> str:
         """The C `for` header of a loop; it never overflows and never hangs, for any int64
         bounds and step: `i < hi; i++` for a unit step (i stops at hi <= INT64_MAX), `i > hi;
         i--` for step -1, a counted loop for another constant step (the trip count is
@@ -108,7 +134,7 @@ class LoopStatements(FunctionCore):
         for a runtime step a clamped step (`i` moves to `hi` instead of past it; step 0 runs
         nothing)."""
         var = self.name_of(op.var, "i")
-        lo, hi = self.e(op.lower), self.e(op.upper)
+        lo, hi = lo or self.e(op.lower), hi or self.e(op.upper)
         if op.step is None:
             return f"for (int64_t {var} = {lo}; {var} < {hi}; {var}++)"
         step = self.e(op.step)
@@ -246,32 +272,88 @@ class LoopStatements(FunctionCore):
         return scalar_key(t.element_type) or str(t.element_type), t.get_shape()[0]
 
     def _predloop(self, op: Operation) -> None:
+        """A width-1 predloop (module docstring "Filters"): branch-free when its body may run on
+        every element, else `if (pred) { body; count++; }`."""
         assert isinstance(op, loop.PredLoopOp)
         self._check_width(op)
-        count = self.name_of(op.count, "count")
-        self.line(f"int64_t {count} = 0;")
-        self.cursors[op] = count
+        branch_free = speculatable_body(op)
+        caps = {a.out: self.buffer(a.out, op).lengths[0] for a in op.body.block.ops if isinstance(a, loop.AppendOp)}
+        if not branch_free or caps or op.count.uses:  # (clang warns of a count only incremented)
+            count = self.name_of(op.count, "count")
+            self.line(f"int64_t {count} = 0;")
+            self.cursors[op] = count
         self._start_accs(op)
+        if not branch_free:
+            self._pred_loop(op, _BRANCH)
+            return
+        if not caps:  # nothing stored: every iteration is the same select (and count)
+            self._pred_loop(op, _ALWAYS)
+            return
+        if not self._unit_step(op):
+            self._pred_loop(op, _GUARDED)
+            return
+        # the count never passes the iterations done, so below lo + min(trips, capacity) every
+        # append's cursor is within its buffer: stores need no test; from there on (only when an
+        # output is shorter than the trip count) each store tests the cursor against its capacity
+        lo, hi = self.e(op.lower), self.e(op.upper)
+        lengths = list(dict.fromkeys(caps.values()))
+        cap = _paren(lengths[0])
+        if len(lengths) > 1:
+            cap = self.fresh("capacity")
+            least = functools.reduce(lambda a, b: f"({a} < {b} ? {a} : {b})", lengths[1:], lengths[0])
+            self.line(f"int64_t {cap} = {least.removeprefix('(').removesuffix(')')};")
+        stop = self.fresh("stop")
+        if lo == "0":  # a capacity is never negative
+            self.line(f"int64_t {stop} = {_paren(hi)} > {cap} ? {cap} : {_paren(hi)};")
+        else:
+            u = "(uint64_t)"
+            self.line(f"int64_t {stop} = ({hi}) > ({lo}) && {u}({hi}) - {u}({lo}) > {u}{cap} "
+                      f"? (int64_t)({u}({lo}) + {u}{cap}) : ({hi});")  # fmt: skip
+        self._pred_loop(op, _ALWAYS, hi=stop)
+        self._pred_loop(op, _GUARDED, lo=stop, unroll=False)
+
+    def _pred_loop(self, op: loop.PredLoopOp, form: str, lo: str | None = None, hi: str | None = None,
+                   unroll: bool = True) -> None:  # fmt: skip
+        """One C loop over the predloop's iterations from `lo` to `hi` (default: its bounds);
+        `form` is how the body runs (_BRANCH, _ALWAYS or _GUARDED)."""
         outer_names = set(self.used_names)
         outer_suffix = dict(self.next_suffix)
-        self.line(self._header(op) + " {")
+        if form != _BRANCH and unroll:
+            self.line(UNROLL_PRAGMA)
+        self.line(self._header(op, lo, hi) + " {")
         self.depth += 1
         self.exprs[op.pred_var] = self.e(op.var)
         self.block(op.pred.block, skip_terminator=True)
         pred_yield = op.pred_yield
         assert pred_yield is not None
-        self.line(f"if ({self.e(pred_yield.values[0])}) {{")
-        self.depth += 1
-        self.block(op.body.block)
-        self.line(f"{count}++;")
-        self.depth -= 1
-        self.line("}")
+        kept = self.e(pred_yield.values[0])
+        if form == _BRANCH:
+            self.line(f"if ({kept}) {{")
+            self.depth += 1
+            self.block(op.body.block)
+            self.line(f"{self.cursors[op]}++;")
+            self.depth -= 1
+            self.line("}")
+        else:
+            self.append_guards[op] = form == _GUARDED
+            self.block(op.body.block, skip_terminator=True)
+            if op.yield_op is not None:
+                self._yield(op.yield_op, when=kept)
+            if op in self.cursors:
+                self.line(f"{self.cursors[op]} += {_paren(kept)};")
         self.depth -= 1
         self.line("}")
         self.used_names = outer_names
         self.next_suffix = outer_suffix
 
-    def _yield(self, op: Operation) -> None:
+    def _unit_step(self, op: loop.LoopLike) -> bool:
+        owner = op.step.owner if op.step is not None else None
+        return op.step is None or (isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr)
+                                   and owner.value.value.data == 1)  # fmt: skip
+
+    def _yield(self, op: Operation, when: str | None = None) -> None:
+        """The accumulators take the yielded values (`when`: only where that C condition holds,
+        `acc = when ? new : acc`, a select rather than a branch)."""
         assert isinstance(op, loop.YieldOp)
         parent = op.parent_op()
         assert isinstance(parent, loop.LoopLike)
@@ -291,7 +373,27 @@ class LoopStatements(FunctionCore):
                 temps.append((t, tmp, acc))
             moves = temps
         for t, v, _ in moves:
-            self.line(f"{t} = {v};")
+            self.line(f"{t} = {v};" if when is None else f"{t} = {_paren(when)} ? {v} : {t};")
+
+
+_BRANCH, _ALWAYS, _GUARDED = "branch", "always", "guarded"
+"""How a width-1 predloop's body runs: under `if (pred)`; on every element with appends stored
+at the cursor unconditionally; the same with each append tested against its capacity."""
+
+UNROLL_PRAGMA = "#pragma GCC unroll 4"
+"""Before a branch-free predloop: gcc (and clang, which reads this spelling) unroll it 4 times.
+On Zen 4 a 1 Mi i16 filter runs at 418 µs unrolled vs 566 µs not (gcc 12, -O3; clang unrolls
+on its own), the speed of the scalar target's own 4-way loop."""
+
+
+def speculatable_body(op: loop.PredLoopOp) -> bool:
+    """Whether the body may run on every element, kept or not: its ops are total or speculatable
+    (dialects/effects.py; arith never traps in loopopt), loads (every Loop IR load is in bounds
+    whatever the predicate: a gather's index is clamped by construction, and the vector forms
+    read every lane too) and appends (stored at the cursor, which the next kept element
+    overwrites). A body with a `loop.store` keeps its branch."""
+    return all(isinstance(o, loop.LoadOp | loop.AppendOp | loop.YieldOp) or (not o.regions and is_speculatable(o))
+               for o in op.body.block.ops)  # fmt: skip
 
 
 HALF_ISA = {"avx512": "avx2"}

@@ -162,6 +162,9 @@ class FunctionCore:
     """c_type's answer per type object and ISA table (a split loop prints with a half table)."""
     cursors: dict[Operation, str]
     """The output cursor of each `loop.predloop` (its count variable), for `loop.append`."""
+    append_guards: dict[Operation, bool]
+    """Per `loop.predloop` being printed branch-free: whether its appends test the cursor
+    against the buffer's length (the part past lo + capacity)."""
     uses_alloc: bool
     kernel: Kernel
     half_offset: int = 0

@@ -127,6 +127,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.lines = []
         self.depth = 1
         self.cursors = {}
+        self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}
         self.reads: dict[Operation, Collection[SSAValue]] = {}

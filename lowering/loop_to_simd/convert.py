@@ -14,8 +14,10 @@ every element, appends store unconditionally at the cursor (`out[k] = v; k += c;
 accumulators take `acc + (c ? x : 0)` — no branch per element; a float add/mul accumulator
 without `reassoc` is one chain in element order from its init, `acc = c ? acc + x : acc`.
 A body that has no width-1 simd form keeps the width-1 predloop with MaskForm
-branch_per_lane (an `if` in C). On a vector target a predloop still at width 1 (one that
+branch_per_lane. On a vector target a predloop still at width 1 (one that
 loop-vectorize declined) keeps that branch-per-lane form too: the ISAs have no one-lane vectors.
+The C printer prints it branch-free as well (store at the cursor, advance by the predicate,
+select the accumulators) when its body may run on every element (targets/c_print_loops.py).
 
 Options: `target` = sse2 | avx2 | avx512 | neon | scalar | native (this CPU's best);
 `tail` = scalar | masked overrides each loop's tail kind (never `none`; masked needs

@@ -323,7 +323,8 @@ def _left(br: BlockRange, block: Block, var: SSAValue, at: Operation) -> SSAValu
 
 
 def lower_predloop_scalar(op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:
-    """On the scalar target a predloop stays a width-1 predloop, branching per lane (the C printer's `if`)."""
+    """The predloop stays the width-1 predloop it means (MaskForm branch_per_lane), which the C
+    printer prints branch-free when its body may run on every element, else with an `if`."""
     op.width = loop.WidthAttr(1)
     op.mask_form = MaskFormAttr(MaskForm.BRANCH_PER_LANE)
     rewriter.handle_operation_modification(op)

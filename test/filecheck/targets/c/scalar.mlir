@@ -1,7 +1,9 @@
 // RUN: loop-opt %s -t c | filecheck %s
 
-// Unvectorized Loop IR prints as portable C: accumulators become locals, a width-1 predloop an
-// `if` with a running cursor for loop.append, a zip loads its streams, integers wrap.
+// Unvectorized Loop IR prints as portable C: accumulators become locals, a width-1 predloop a
+// branch-free loop with a running cursor for loop.append (every element stored at the cursor,
+// which advances by the predicate; accumulators selected), whose iterations past the output's
+// capacity test the cursor against it; a zip loads its streams, integers wrap.
 builtin.module {
   func.func @filter_sum(%x: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<i32> {loop.role = "out", loop.axes = ["j"], loop.capacity = "i", loop.count = 0 : i64}) -> (index, i32) attributes {loop.kernel} {
     %c0 = arith.constant 0 : index
@@ -52,19 +54,29 @@ builtin.module {
 // CHECK-NOT:   #include <immintrin.h>
 // CHECK-LABEL: void filter_sum(const int32_t *restrict x, int64_t x_len, int32_t *restrict out, int64_t out_len, int64_t *restrict ret0, int32_t *restrict ret1)
 // CHECK-NEXT:  {
-// CHECK-NEXT:      (void)out_len;
 // CHECK-NEXT:      int64_t cnt = 0;
 // CHECK-NEXT:      int32_t s = 0;
-// CHECK-NEXT:      for (int64_t i = 0; i < x_len; i++) {
+// CHECK-NEXT:      int64_t stop = x_len > out_len ? out_len : x_len;
+// CHECK-NEXT:      #pragma GCC unroll 4
+// CHECK-NEXT:      for (int64_t i = 0; i < stop; i++) {
 // CHECK-NEXT:          int32_t v = x[i];
 // CHECK-NEXT:          _Bool p = v > 0;
-// CHECK-NEXT:          if (p) {
-// CHECK-NEXT:              int32_t v_1 = x[i];
+// CHECK-NEXT:          int32_t v_1 = x[i];
+// CHECK-NEXT:          out[cnt] = v_1;
+// CHECK-NEXT:          int32_t t = (int32_t)((uint32_t)s + (uint32_t)v_1);
+// CHECK-NEXT:          s = p ? t : s;
+// CHECK-NEXT:          cnt += p;
+// CHECK-NEXT:      }
+// CHECK-NEXT:      for (int64_t i = stop; i < x_len; i++) {
+// CHECK-NEXT:          int32_t v = x[i];
+// CHECK-NEXT:          _Bool p = v > 0;
+// CHECK-NEXT:          int32_t v_1 = x[i];
+// CHECK-NEXT:          if (cnt < out_len) {
 // CHECK-NEXT:              out[cnt] = v_1;
-// CHECK-NEXT:              int32_t t = (int32_t)((uint32_t)s + (uint32_t)v_1);
-// CHECK-NEXT:              s = t;
-// CHECK-NEXT:              cnt++;
 // CHECK-NEXT:          }
+// CHECK-NEXT:          int32_t t = (int32_t)((uint32_t)s + (uint32_t)v_1);
+// CHECK-NEXT:          s = p ? t : s;
+// CHECK-NEXT:          cnt += p;
 // CHECK-NEXT:      }
 // CHECK-NEXT:      *ret0 = cnt;
 // CHECK-NEXT:      *ret1 = s;
