@@ -32,6 +32,8 @@ class ArithStatements(FunctionCore):
                 self._row(op, "not", op.results[0].type, a=self.e(a))
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
+            elif key in ("minu", "maxu") and self._unsigned_bound(op):
+                pass
             else:
                 key, fields = self._binary_row(op, key)
                 b_read = self.arith_operands_read(op) is None  # else a constant inside the row: not printed
@@ -133,7 +135,19 @@ class ArithStatements(FunctionCore):
         assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
         pred = table[op.predicate.value.data]
+        if pred in _UNSIGNED_CMP and self._unsigned_bound(op):
+            return
         self._row(op, f"cmp.{pred}", op.lhs.type, a=self.e(op.lhs), b=self.e(op.rhs))
+
+    def _unsigned_bound(self, op: Operation) -> bool:
+        """Print `op` as its value when `unsigned_bound` knows it (nothing printed: False)."""
+        value = unsigned_bound(op)
+        if value is None:
+            return False
+        result = op.results[0]
+        text = value if isinstance(value, str) else self.e(value)
+        self.line(f"{self.c_type(result.type, op)} {self.name_of(result)} = {text};")
+        return True
 
     def _arith_select(self, op: Operation) -> None:
         assert isinstance(op, arith.SelectOp)
@@ -141,6 +155,37 @@ class ArithStatements(FunctionCore):
             raise LoopoptDiagnostic("arith.select of vectors on a scalar condition: use a mask (simd.select)", op)
         self._row(op, "select", op.result.type, mask=self.e(op.cond), a=self.e(op.lhs), b=self.e(op.rhs))
 
+
+def unsigned_bound(op: Operation) -> SSAValue | str | None:
+    """The value of a scalar unsigned min, max or comparison with 0 or the all-ones constant
+    (`minui(x, -1)` is x, `x <u 0` is false: an operand or a C literal), printed as that value:
+    gcc's -Wextra warns that C's comparison "is always false due to limited range of data
+    type" (-Werror builds). None for any other op or operands."""
+    if isinstance(op, arith.MinUIOp | arith.MaxUIOp):
+        key = "minu" if isinstance(op, arith.MinUIOp) else "maxu"
+    elif isinstance(op, arith.CmpiOp):
+        key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+    else:
+        return None
+    a, b = op.operands
+    if isinstance(a.type, VectorType) or (key not in ("minu", "maxu") and key not in _UNSIGNED_CMP):
+        return None
+    for x, other, first in ((a, b, True), (b, a, False)):
+        found = _constant_bits(x)
+        if found is None or found[0] not in (0, (1 << found[1]) - 1):
+            continue
+        low = found[0] == 0
+        if key in ("minu", "maxu"):
+            return other if low == (key == "maxu") else x
+        pred = key if first else _UNSIGNED_CMP[key]  # the predicate with the constant on the left
+        value = ({"ule": "1", "ugt": "0"} if low else {"uge": "1", "ult": "0"}).get(pred)
+        if value is not None:
+            return value
+    return None
+
+
+_UNSIGNED_CMP = {"ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule"}
+"""Unsigned predicates and their mirror (`a <u b` is `b >u a`)."""
 
 _CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
 """Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""
