@@ -32,7 +32,7 @@ class ArithStatements(FunctionCore):
                 self._row(op, "not", op.results[0].type, a=self.e(a))
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
-            elif key in ("minu", "maxu") and self._unsigned_bound(op):
+            elif type(op) in _MIN_MAX and self._folded(op):
                 pass
             else:
                 key, fields = self._binary_row(op, key)
@@ -135,13 +135,13 @@ class ArithStatements(FunctionCore):
         assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
         pred = table[op.predicate.value.data]
-        if pred in _UNSIGNED_CMP and self._unsigned_bound(op):
+        if isinstance(op, arith.CmpiOp) and self._folded(op):
             return
         self._row(op, f"cmp.{pred}", op.lhs.type, a=self.e(op.lhs), b=self.e(op.rhs))
 
-    def _unsigned_bound(self, op: Operation) -> bool:
-        """Print `op` as its value when `unsigned_bound` knows it (nothing printed: False)."""
-        value = unsigned_bound(op)
+    def _folded(self, op: Operation) -> bool:
+        """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
+        value = folded_value(op)
         if value is None:
             return False
         result = op.results[0]
@@ -156,19 +156,27 @@ class ArithStatements(FunctionCore):
         self._row(op, "select", op.result.type, mask=self.e(op.cond), a=self.e(op.lhs), b=self.e(op.rhs))
 
 
-def unsigned_bound(op: Operation) -> SSAValue | str | None:
-    """The value of a scalar unsigned min, max or comparison with 0 or the all-ones constant
-    (`minui(x, -1)` is x, `x <u 0` is false: an operand or a C literal), printed as that value:
-    gcc's -Wextra warns that C's comparison "is always false due to limited range of data
-    type" (-Werror builds). None for any other op or operands."""
-    if isinstance(op, arith.MinUIOp | arith.MaxUIOp):
-        key = "minu" if isinstance(op, arith.MinUIOp) else "maxu"
-    elif isinstance(op, arith.CmpiOp):
+_MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
+
+
+def folded_value(op: Operation) -> SSAValue | str | None:
+    """The value of a scalar integer min, max or comparison that C would compute from a
+    constant-false/true comparison (an operand or a C literal): `minsi(x, x)` and `x < x`
+    (gcc -Wall: "self-comparison always evaluates to false"), an unsigned min, max or compare
+    with 0 or all-ones (`minui(x, -1)` is x, `x <u 0` is false; gcc -Wextra: "comparison is
+    always false due to limited range of data type"). Printed as that value, so -Werror builds
+    pass. None for any other op or operands."""
+    key = _MIN_MAX.get(type(op))
+    if key is None and isinstance(op, arith.CmpiOp):
         key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-    else:
+    if key is None:
         return None
     a, b = op.operands
-    if isinstance(a.type, VectorType) or (key not in ("minu", "maxu") and key not in _UNSIGNED_CMP):
+    if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
+        return None  # vector rows are intrinsics, which gcc does not warn about
+    if a is b:
+        return a if key in _MIN_MAX.values() else "1" if key in ("eq", "sle", "sge", "ule", "uge") else "0"
+    if key not in ("minu", "maxu", *_UNSIGNED_CMP):
         return None
     for x, other, first in ((a, b, True), (b, a, False)):
         found = _constant_bits(x)

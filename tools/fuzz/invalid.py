@@ -113,6 +113,11 @@ def compile_c(source: str, timeout: float = 60) -> str | None:
     return None if proc.returncode == 0 else f"{cc} {' '.join(flags)}: {proc.stderr[-2000:]}"
 
 
+UNLOCATED: Counter[str] = Counter()
+"""`NAME: error: ...` diagnostics of exit status 1 (errors about the pipeline or target, not
+about a place in the input): accepted, and listed by the summary for review."""
+
+
 def judge_diagnostic(rc: int, err: str) -> tuple[str, str] | None:
     """A failure (class, message) for a non-zero exit, or None when it is a proper diagnostic."""
     if "Traceback" in err or rc == CHILD_CRASH:
@@ -120,6 +125,11 @@ def judge_diagnostic(rc: int, err: str) -> tuple[str, str] | None:
     if "internal error" in err:
         return "internal", err.strip()[:3000]
     if LOCATED.search(err) or (rc == 2 and NAMED.search(err)):
+        return None
+    named = NAMED.search(err)
+    if named:
+        line = err[named.end():].splitlines()[0] if err[named.end():] else ""
+        UNLOCATED[re.sub(r"'[^']*'|\d+", "_", line)[:120]] += 1
         return None
     return "unlocated", f"exit {rc}: {err.strip()[:3000]}"
 
@@ -145,8 +155,10 @@ def check_cli(case: Case, path: str, timeout: float, check_rate: float, rng: ran
     from loopopt.tools import loop_opt
 
     got = run_forked(lambda: loop_opt.run(case.argv(path)), timeout)
+    if got.rc is None:  # the machine may just be busy: a hang takes three times as long again
+        got = run_forked(lambda: loop_opt.run(case.argv(path)), 3 * timeout)
     if got.rc is None:
-        return Failure("timeout", f"loop-opt took more than {timeout} s", case, "cli")
+        return Failure("timeout", f"loop-opt took more than {4 * timeout} s", case, "cli")
     if got.rc < 0:
         return Failure("crash", f"loop-opt died on signal {-got.rc}", case, "cli")
     if got.rc != 0:
@@ -210,7 +222,9 @@ def check_api(case: Case, timeout: float) -> Failure | None:
 
     got = run_forked(child, timeout)
     if got.rc is None:
-        return Failure("timeout", f"emit took more than {timeout} s", case, "api")
+        got = run_forked(child, 3 * timeout)
+    if got.rc is None:
+        return Failure("timeout", f"emit took more than {4 * timeout} s", case, "api")
     if got.rc < 0:
         return Failure("crash", f"emit died on signal {-got.rc}", case, "api")
     if got.rc == 0:
@@ -220,6 +234,32 @@ def check_api(case: Case, timeout: float) -> Failure | None:
     if got.rc == CHILD_CRASH:
         bad = ("traceback", got.err[-3000:])
     return Failure(bad[0], bad[1], case, "api") if bad else None
+
+
+def check_jit(case: Case, timeout: float, rng: random.Random) -> Failure | None:
+    """A hostile `loopopt.jit` call (invalid_jit): numpy's answer or a clean error."""
+    from loopopt.tools.fuzz.invalid_jit import make_jit_case, run_jit_case
+
+    jit_case = make_jit_case(rng, case.isa)
+    case = dataclasses.replace(case, text=jit_case.describe(), pipeline=None, how=["jit"], seed_name="jit")
+
+    def child() -> int:
+        verdict = run_jit_case(jit_case)
+        if verdict is not None:
+            print(f"{verdict[0]}\n{verdict[1]}", file=sys.stderr)
+        return 0 if verdict is None else 1
+
+    got = run_forked(child, 4 * timeout)
+    if got.rc is None:
+        return Failure("timeout", f"the jit call took more than {4 * timeout} s", case, "jit")
+    if got.rc < 0:
+        return Failure("crash", f"the jit call died on signal {-got.rc}", case, "jit")
+    if got.rc == CHILD_CRASH:
+        return Failure("traceback", got.err[-3000:], case, "jit")
+    if got.rc != 0:
+        kind, _, message = got.err.partition("\n")
+        return Failure(kind.strip() or "jit", message[-3000:], case, "jit")
+    return None
 
 
 def save(failure: Failure, out_dir: Path, k: int) -> Path:
@@ -233,7 +273,8 @@ def save(failure: Failure, out_dir: Path, k: int) -> Path:
     return stem
 
 
-def fuzz(seed: int, cases: int, *, timeout: float = 20.0, check_rate: float = 0.1, api_rate: float = 0.3,
+def fuzz(seed: int, cases: int, *, timeout: float = 30.0, check_rate: float = 0.1, api_rate: float = 0.25,
+         jit_rate: float = 0.1,
          out_dir: Path | None = None, budget: float | None = None, log: Callable[[str], None] | None = None) -> tuple[Counter[str], dict[str, Failure]]:
     """Run `cases` hostile cases from `seed`; the outcome counts and one failure per signature."""
     rng = random.Random(seed)
@@ -249,10 +290,16 @@ def fuzz(seed: int, cases: int, *, timeout: float = 20.0, check_rate: float = 0.
             case = make_case(random.Random(case_seed), seeds, case_seed)
             path = os.path.join(tmp, f"case{hashlib.sha1(case.text.encode('utf-8', 'replace')).hexdigest()[:8]}.mlir")
             Path(path).write_text(case.text, encoding="utf-8", errors="surrogateescape")
-            api = rng.random() < api_rate
-            failure = check_api(case, timeout) if api else check_cli(case, path, timeout, check_rate, rng)
+            r = rng.random()
+            mode = "api" if r < api_rate else "jit" if r < api_rate + jit_rate else "cli"
+            if mode == "api":
+                failure = check_api(case, timeout)
+            elif mode == "jit":
+                failure = check_jit(case, timeout, rng)
+            else:
+                failure = check_cli(case, path, timeout, check_rate, rng)
             counts["cases"] += 1
-            counts["api" if api else "cli"] += 1
+            counts[mode] += 1
             if failure is None:
                 continue
             counts[failure.kind] += 1
@@ -267,6 +314,25 @@ def fuzz(seed: int, cases: int, *, timeout: float = 20.0, check_rate: float = 0.
     return counts, failures
 
 
+def replay(meta_path: Path, timeout: float) -> int:
+    """A saved failure (`--out`'s .json and .mlir) run again: 2 while it still fails."""
+    meta = json.loads(meta_path.read_text())
+    text_path = meta_path.with_suffix(".mlir")
+    argv = meta["argv"]
+    pipeline = argv[argv.index("-p") + 1] if "-p" in argv else None
+    case = Case(text_path.read_text(), pipeline, argv[argv.index("-t") + 1], meta["isa"], meta["how"],
+                meta["seed_program"])
+    if meta["mode"] == "jit":
+        print("jit failures are not replayable: the case is in the message", file=sys.stderr)
+        return 1
+    if meta["mode"] == "api":
+        failure = check_api(case, timeout)
+    else:
+        failure = check_cli(case, str(text_path), timeout, 1.0 if meta["mode"] == "run" else 0.0, random.Random(0))
+    print("passes now" if failure is None else f"{failure.kind}: {failure.message}")
+    return 0 if failure is None else 2
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m loopopt.tools.fuzz.invalid",
                                 description="Feed hostile programs, pipelines and targets to loop-opt and "
@@ -274,18 +340,28 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--cases", type=int, default=200)
     p.add_argument("--budget", type=float, default=None, help="stop after this many seconds")
-    p.add_argument("--timeout", type=float, default=20.0, help="seconds per case (default 20)")
+    p.add_argument("--timeout", type=float, default=30.0,
+                   help="seconds per case (default 30; a case over it runs again with three times as long)")
     p.add_argument("--check-rate", type=float, default=0.1,
                    help="share of accepted df programs also run against the interpreter (default 0.1)")
-    p.add_argument("--api-rate", type=float, default=0.3, help="share of cases given to loopopt.compile.emit")
+    p.add_argument("--api-rate", type=float, default=0.25, help="share of cases given to loopopt.compile.emit")
+    p.add_argument("--jit-rate", type=float, default=0.1, help="share of cases that are hostile loopopt.jit calls")
     p.add_argument("--out", type=Path, default=None, help="write each distinct failure here (.mlir + .json)")
+    p.add_argument("--replay", type=Path, default=None, metavar="FAILURE.json",
+                   help="run one saved failure again (cli and api cases) and print its outcome")
     args = p.parse_args(argv)
+    if args.replay is not None:
+        return replay(args.replay, args.timeout)
     counts, failures = fuzz(args.seed, args.cases, timeout=args.timeout, check_rate=args.check_rate,
-                            api_rate=args.api_rate, out_dir=args.out, budget=args.budget,
+                            api_rate=args.api_rate, jit_rate=args.jit_rate, out_dir=args.out, budget=args.budget,
                             log=lambda s: print(s, flush=True))
     print(" ".join(f"{k}={v}" for k, v in sorted(counts.items())))
     for sig in failures:
         print(f"  {sig}")
+    if UNLOCATED:
+        print("diagnostics without a line:col (accepted; review):")
+        for message, k in UNLOCATED.most_common(20):
+            print(f"  {k:5d}  {message}")
     return 2 if failures else 0
 
 
