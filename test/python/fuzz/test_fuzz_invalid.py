@@ -69,53 +69,46 @@ def _case() -> Case:
     return Case(text, "loop-pipeline{target=avx2}", "c", "avx2", ["none"], "test")
 
 
-def test_oracle_catches_an_injected_traceback_and_bad_c(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
+def _crashes(argv: list[str]) -> int:
+    raise AttributeError("'NoneType' object has no attribute 'value'")
+
+
+def _internal(argv: list[str]) -> int:
+    print("k.mlir:3:5: internal error: pass 'df-fuse' failed: KeyError: 3 (please report)", file=sys.stderr)
+    return 1
+
+
+def _bad_c(argv: list[str]) -> int:
+    print("/*\n * target: scalar (portable C)\n */\nfloat f(const float *x) { float unused = 1; return x[0]; }")
+    return 0
+
+
+def _unlocated(argv: list[str]) -> int:
+    print("error", file=sys.stderr)
+    return 1
+
+
+@pytest.mark.parametrize(("fake", "kind", "text", "timeout"), [
+    (None, None, "", 60),  # the real loop-opt: fine
+    (_crashes, "traceback", "AttributeError", 60),
+    (_internal, "internal", "KeyError", 60),
+    (_bad_c, "compile_error", "unused", 60),
+    (_unlocated, "unlocated", "error", 60),
+    (lambda argv: _hang(), "timeout", "", 0.3),
+])  # fmt: skip
+def test_oracle_catches_injected_failures(monkeypatch: pytest.MonkeyPatch, tmp_path, fake, kind, text, timeout) -> None:  # noqa: ANN001
+    """loop-opt replaced by one that raises, reports an internal error, prints C with a warning,
+    prints an unlocated error or hangs: each is the failure it should be."""
     from loopopt.tools import loop_opt
 
     case = _case()
     path = tmp_path / "k.mlir"
     path.write_text(case.text)
-    rng = random.Random(0)
-    assert invalid.check_cli(case, str(path), 60, 0.0, rng) is None  # the real tool: fine
-
-    def crashes(argv: list[str]) -> int:
-        raise AttributeError("'NoneType' object has no attribute 'value'")
-
-    monkeypatch.setattr(loop_opt, "run", crashes)
-    failure = invalid.check_cli(case, str(path), 60, 0.0, rng)
-    assert failure is not None and failure.kind == "traceback" and "AttributeError" in failure.message
-
-    def internal(argv: list[str]) -> int:
-        print("k.mlir:3:5: internal error: pass 'df-fuse' failed: KeyError: 3 (please report)", file=sys.stderr)
-        return 1
-
-    monkeypatch.setattr(loop_opt, "run", internal)
-    assert invalid.check_cli(case, str(path), 60, 0.0, rng).kind == "internal"
-
-    def bad_c(argv: list[str]) -> int:
-        print("/*\n * target: scalar (portable C)\n */\nfloat f(const float *x) { float unused = 1; return x[0]; }")
-        return 0
-
-    monkeypatch.setattr(loop_opt, "run", bad_c)
-    failure = invalid.check_cli(case, str(path), 60, 0.0, rng)
-    assert failure is not None and failure.kind == "compile_error" and "unused" in failure.message
-
-    def unlocated(argv: list[str]) -> int:
-        print("error", file=sys.stderr)
-        return 1
-
-    monkeypatch.setattr(loop_opt, "run", unlocated)
-    assert invalid.check_cli(case, str(path), 60, 0.0, rng).kind == "unlocated"
-
-
-def test_oracle_catches_a_hang(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
-    from loopopt.tools import loop_opt
-
-    monkeypatch.setattr(loop_opt, "run", lambda argv: _hang())
-    path = tmp_path / "k.mlir"
-    path.write_text(_case().text)
-    failure = invalid.check_cli(_case(), str(path), 0.3, 0.0, random.Random(0))
-    assert failure is not None and failure.kind == "timeout"
+    if fake is not None:
+        monkeypatch.setattr(loop_opt, "run", fake)
+    failure = invalid.check_cli(case, str(path), timeout, 0.0, random.Random(0))
+    assert (failure and failure.kind) == kind
+    assert failure is None or text in failure.message
 
 
 def test_jit_comparison_catches_wrong_results() -> None:
