@@ -303,6 +303,9 @@ def fuzz(seed: int, cases: int, *, timeout: float = 30.0, check_rate: float = 0.
                 failure = check_cli(case, path, timeout, check_rate, rng)
             counts["cases"] += 1
             counts[mode] += 1
+            if log and counts["cases"] % 200 == 0:
+                log(f"{counts['cases']} cases, {time.monotonic() - start:.0f} s: "
+                    + " ".join(f"{k}={v}" for k, v in sorted(counts.items()) if k != "cases"))
             if failure is None:
                 continue
             counts[failure.kind] += 1
