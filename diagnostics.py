@@ -329,6 +329,19 @@ def verify_located(module: Operation) -> None:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
             raise LoopoptDiagnostic(_plain_message(e), op) from None
+        _check_empty_blocks(op)
+
+
+def _check_empty_blocks(op: Operation) -> None:
+    """xDSL's Block.verify check, which `verify(verify_nested_ops=False)` skips: a single-block
+    region must end with a terminator, so an empty one (a function whose body was cut) is an
+    error at its op, not a C function that returns nothing."""
+    for region in op.regions:
+        if len(region.blocks) == 1 and region.block.first_op is None:
+            from xdsl.traits import NoTerminator
+
+            if not op.has_trait(NoTerminator):
+                raise LoopoptDiagnostic(f"'{op.name}' has an empty block: its single-block region must end with a terminator", op)
 
 
 # --------------------------------------------------------------------------- reporting

@@ -32,6 +32,8 @@ class ArithStatements(FunctionCore):
                 self._row(op, "not", op.results[0].type, a=self.e(a))
             elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
+            elif type(op) in _MIN_MAX and self._folded(op):
+                pass
             else:
                 key, fields = self._binary_row(op, key)
                 b_read = self.arith_operands_read(op) is None  # else a constant inside the row: not printed
@@ -133,7 +135,19 @@ class ArithStatements(FunctionCore):
         assert isinstance(op, arith.CmpfOp | arith.CmpiOp)
         table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
         pred = table[op.predicate.value.data]
+        if isinstance(op, arith.CmpiOp) and self._folded(op):
+            return
         self._row(op, f"cmp.{pred}", op.lhs.type, a=self.e(op.lhs), b=self.e(op.rhs))
+
+    def _folded(self, op: Operation) -> bool:
+        """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
+        value = folded_value(op)
+        if value is None:
+            return False
+        result = op.results[0]
+        text = value if isinstance(value, str) else self.e(value)
+        self.line(f"{self.c_type(result.type, op)} {self.name_of(result)} = {text};")
+        return True
 
     def _arith_select(self, op: Operation) -> None:
         assert isinstance(op, arith.SelectOp)
@@ -141,6 +155,45 @@ class ArithStatements(FunctionCore):
             raise LoopoptDiagnostic("arith.select of vectors on a scalar condition: use a mask (simd.select)", op)
         self._row(op, "select", op.result.type, mask=self.e(op.cond), a=self.e(op.lhs), b=self.e(op.rhs))
 
+
+_MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
+
+
+def folded_value(op: Operation) -> SSAValue | str | None:
+    """The value of a scalar integer min, max or comparison that C would compute from a
+    constant-false/true comparison (an operand or a C literal): `minsi(x, x)` and `x < x`
+    (gcc -Wall: "self-comparison always evaluates to false"), an unsigned min, max or compare
+    with 0 or all-ones (`minui(x, -1)` is x, `x <u 0` is false; gcc -Wextra: "comparison is
+    always false due to limited range of data type"). Printed as that value, so -Werror builds
+    pass. None for any other op or operands."""
+    key = _MIN_MAX.get(type(op))
+    if key is None and isinstance(op, arith.CmpiOp):
+        key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+    if key is None:
+        return None
+    a, b = op.operands
+    if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
+        return None  # vector rows are intrinsics, which gcc does not warn about
+    if a is b:
+        return a if key in _MIN_MAX.values() else "1" if key in ("eq", "sle", "sge", "ule", "uge") else "0"
+    if key not in ("minu", "maxu", *_UNSIGNED_CMP):
+        return None
+    for x, other, first in ((a, b, True), (b, a, False)):
+        found = _constant_bits(x)
+        if found is None or found[0] not in (0, (1 << found[1]) - 1):
+            continue
+        low = found[0] == 0
+        if key in ("minu", "maxu"):
+            return other if low == (key == "maxu") else x
+        pred = key if first else _UNSIGNED_CMP[key]  # the predicate with the constant on the left
+        value = ({"ule": "1", "ugt": "0"} if low else {"uge": "1", "ult": "0"}).get(pred)
+        if value is not None:
+            return value
+    return None
+
+
+_UNSIGNED_CMP = {"ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule"}
+"""Unsigned predicates and their mirror (`a <u b` is `b >u a`)."""
 
 _CONST_DIVISOR_KEYS = frozenset({"div", "rem", "divu", "remu"})
 """Divisions whose `<key>_const` row is C's operator, for a constant divisor other than 0 and -1."""

@@ -173,6 +173,9 @@ class LoopStatements(FunctionCore):
             hint = acc.result.name_hint or acc.arg.name_hint
             name = self.fresh(hint, "acc")
             self.line(f"{self.c_type(acc.arg.type, op)} {name} = {self.e(acc.init)};")
+            if not acc.result.uses and all(u.operation is op.body.block.last_op for u in acc.arg.uses):
+                # a dead accumulator (unread, yielded unchanged or not): no unused-variable warning
+                self.line(f"(void){name};")
             self.exprs[acc.arg] = name
             self.exprs[acc.result] = name
             names.append(name)

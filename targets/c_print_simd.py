@@ -73,6 +73,8 @@ class SimdStatements(FunctionCore):
             key += "_reg"  # the CPU compresses faster in a register (loop_to_simd/predloop.IN_REGISTER_ATTR)
         self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.offset),
                   mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+        if not op.results[0].uses:  # a zipped filter's second store: its count is the first's
+            self.line(f"(void){self.e(op.results[0])};")
 
     def _simd_align_offset(self, op: Operation) -> None:
         assert isinstance(op, simd.AlignOffsetOp)

@@ -33,7 +33,7 @@ from loopopt.lowering.abi import verify_kernel_abi
 from loopopt.names import c_comment_text, check_c_name
 from loopopt.targets.c_helpers import all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
-from loopopt.targets.c_print_arith import ArithStatements
+from loopopt.targets.c_print_arith import ArithStatements, folded_value
 from loopopt.targets.c_print_loops import LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, scalar_key
@@ -302,6 +302,9 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
                 return (a,)
             if self._is_all_true(a):
                 return (b,)
+        folded = folded_value(op)  # printed as one operand or a literal
+        if folded is not None:
+            return () if isinstance(folded, str) else (folded,)
         read = self.arith_operands_read(op)  # a constant divisor / shift amount inside the row
         return read if read is not None else tuple(op.operands)
 

@@ -62,11 +62,13 @@ class FloatRule:
 
 
 def _reassoc_source(v: SSAValue) -> tuple[Operation, int] | None:
-    """The reassociated add/mul reduction `v` comes straight out of, with its triple index."""
+    """The reassociated float add/mul reduction `v` comes straight out of, with its triple
+    index (an integer one is exact in any order: it is compared exactly)."""
     from loopopt.dialects import df
+    from loopopt.dialects.df_types import is_float_type
 
     op = v.owner
-    if isinstance(op, df.ReduceOp) and op.reassoc is not None:
+    if isinstance(op, df.ReduceOp) and op.reassoc is not None and is_float_type(v.type):
         k = op.results.index(v)  # type: ignore[arg-type]
         if op.kind_values[k] in ("add", "mul"):
             return op, k

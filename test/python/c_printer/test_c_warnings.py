@@ -23,7 +23,7 @@ COMPILERS = [
     ("sse2", ["clang", "-msse2"]),
     ("avx2", ["gcc", "-mavx2", "-mfma"]),
     ("avx2", ["clang", "-mavx2", "-mfma"]),
-    ("avx512", ["gcc", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"]),
+    ("avx512", ["gcc", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq", "-mavx2", "-mfma"]),
     ("avx512", ["clang", "-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512dq"]),
     ("neon", ["aarch64-linux-gnu-gcc"]),
     ("neon", ["clang", "--target=aarch64-linux-gnu"]),
