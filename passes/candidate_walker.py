@@ -21,11 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import ModuleOp, VectorType
 from xdsl.ir import Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker
 from xdsl.traits import ConstantLike, HasCanonicalizationPatternsTrait, HasFolder
+from xdsl.transforms.canonicalization_patterns.arith import FoldConstConstOp, FoldConstsByReassociation
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from loopopt.passes.memo_dce import EffectMemo, is_trivially_dead, memo_region_dce
@@ -70,21 +72,39 @@ def applier(patterns: list, ctx: Context | None = None, folding_enabled: bool = 
     return ClassDeadApplier(patterns, ctx, folding_enabled=folding_enabled, dce_enabled=False)
 
 
-_CANONICALIZABLE: dict[type[Operation], bool] = {}
-"""can_canonicalize's answer per op class (traits belong to the class)."""
+_SCALAR_ONLY = "scalar operands only"
+_CANONICALIZABLE: dict[type[Operation], bool | str] = {}
+"""can_canonicalize's answer per op class (traits belong to the class): True, False or
+_SCALAR_ONLY."""
 
 
 def can_canonicalize(op: Operation) -> bool:
     """Whether xDSL's `canonicalize` may rewrite `op` besides erasing it when dead: the op has
-    canonicalization patterns, or a folder and is not a constant (CanonicalizePass's applier)."""
+    canonicalization patterns, or a folder and is not a constant (CanonicalizePass's applier).
+    arith's float binary ops (no folder) have only patterns that fold `arith.constant` operands
+    with a scalar `FloatAttr`; on vectors (their operands have the result's type, and a rewrite
+    keeps types) those never match: not candidates (the lowered module's vector `addf`s)."""
     cls = type(op)
     known = _CANONICALIZABLE.get(cls)
     if known is None:
-        known = _CANONICALIZABLE[cls] = bool(op.get_traits_of_type(HasCanonicalizationPatternsTrait)) or (
-            op.has_trait(HasFolder, value_if_unregistered=False)
-            and not op.has_trait(ConstantLike, value_if_unregistered=True)
-        )
-    return known
+        known = _CANONICALIZABLE[cls] = _canonicalizable(op)
+    if known is _SCALAR_ONLY:
+        return not isinstance(op.results[0].type, VectorType)
+    return known  # type: ignore[return-value]
+
+
+def _canonicalizable(op: Operation) -> bool | str:
+    traits = op.get_traits_of_type(HasCanonicalizationPatternsTrait)
+    if op.has_trait(HasFolder, value_if_unregistered=False) and not op.has_trait(ConstantLike, value_if_unregistered=True):
+        return True
+    if not traits:
+        return False
+    patterns = [p for t in traits for p in t.get_patterns(type(op))]
+    if isinstance(op, arith.FloatingPointLikeBinaryOperation) and all(
+        type(p) in (FoldConstConstOp, FoldConstsByReassociation) for p in patterns
+    ):
+        return _SCALAR_ONLY
+    return True
 
 
 @dataclass(frozen=True)

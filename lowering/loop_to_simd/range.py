@@ -35,7 +35,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccumAttr
 from loopopt.lowering.df_to_loop.trips import INT64_MAX, INT64_MIN, IndexMath, constant_of, trip_count
-from loopopt.lowering.loop_to_simd.lanes import LoopLowering, const_op
+from loopopt.lowering.loop_to_simd.lanes import INDEX, LoopLowering, const_op
 
 
 LARGE_STEP = INT64_MAX // 256
@@ -62,7 +62,7 @@ class BlockRange:
         op = lowering.source
         pre = lowering.emit_pre
         lo, end = op.lower, op.upper
-        m = IndexMath(pre, lambda n: pre(const_op(n, IndexType())).results[0])
+        m = IndexMath(pre, lambda n: pre(const_op(n, INDEX)).results[0])
         if op.step is not None and (constant_of(op.step) is None or abs(constant_of(op.step)) > LARGE_STEP):
             return BlockRange.over_positions(lowering, m)
         if op.step is None:
@@ -151,7 +151,7 @@ class BlockRange:
                 self.lowering.source,
             )
         step = self.lowering.index_const(block * self.step)
-        body = Block(arg_types=[IndexType(), *acc_types])
+        body = Block(arg_types=[INDEX, *acc_types])
         body.args[0].name_hint = self.lowering.source.var.name_hint
         sources = [a.name_hint or "acc" for a in self.lowering.source.acc_args]
         for k, arg in enumerate(body.args[1:]):

@@ -42,6 +42,19 @@ def _module_after(text: str, target: str, last: str):
     return ctx, module
 
 
+def _lowered_ops(extra: list[str], target: str):
+    """(context, op) for every op (but the module) of `extra` and the df corpus, each lowered
+    by loop-pipeline{target} through convert-loop-to-simd (programs the target rejects skipped)."""
+    corpus = programs()
+    for text in extra + [corpus[k] for k in sorted(corpus) if k.startswith("test_corpus_df")]:
+        try:
+            ctx, module = _module_after(text, target, "convert-loop-to-simd")
+        except Exception:  # noqa: BLE001 - a program this target rejects has no lowered module
+            continue
+        for op in list(module.walk())[1:]:
+            yield ctx, op
+
+
 def _rewrites(pattern, op) -> bool:
     rewriter = PatternRewriter(op)
     pattern.match_and_rewrite(op, rewriter)
@@ -70,21 +83,14 @@ def test_loop_simplify_candidates_keep_vector_ops_a_rule_can_match():
 def test_loop_simplify_leaves_out_only_ops_no_pattern_rewrites(target):
     """Every op of lowered modules (the generated kernels and the df corpus) that the candidate
     test leaves out is left alone by every loop-simplify pattern."""
-    corpus = programs()
-    texts = [generated_module(60)] + [corpus[k] for k in sorted(corpus) if k.startswith("test_corpus_df")]
+    patterns, cands = _candidates(target)
     left_out = 0
-    for text in texts:
-        try:
-            _, module = _module_after(text, target, "convert-loop-to-simd")
-        except Exception:  # noqa: BLE001 - a program this target rejects has no lowered module
+    for _, op in _lowered_ops([generated_module(60)], target):
+        if cands.may_match(op):
             continue
-        patterns, cands = _candidates(target)
-        for op in list(module.walk())[1:]:  # not the module
-            if cands.may_match(op):
-                continue
-            left_out += 1
-            for pattern in patterns:
-                assert not _rewrites(pattern, op), (op.name, type(pattern).__name__)
+        left_out += 1
+        for pattern in patterns:
+            assert not _rewrites(pattern, op), (op.name, type(pattern).__name__)
     if target != "scalar":
         assert left_out > 1000  # the vector math is left out
 
@@ -128,3 +134,46 @@ def test_class_dead_answer_follows_the_traits():
     finally:
         test.TestOp.traits._traits = saved
     assert memo_dce.class_would_be_dead(test.TestOp) is False
+
+
+@pytest.mark.parametrize("target", ["avx2", "sse2"])
+def test_canonicalize_leaves_out_only_ops_it_cannot_rewrite(target):
+    """passes/candidate_walker.can_canonicalize: every op of lowered modules it leaves out (the
+    vector float arithmetic among them) is left alone by xDSL's canonicalization patterns and
+    folders."""
+    from xdsl.dialects.builtin import VectorType
+    from xdsl.folder import Folder
+    from xdsl.traits import ConstantLike, HasFolder
+    from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
+
+    from loopopt.passes.candidate_walker import can_canonicalize
+
+    left_out_vectors = 0
+    for ctx, op in _lowered_ops([generated_module(40), VECTOR_FLOATS], target):
+        if can_canonicalize(op):
+            continue
+        left_out_vectors += any(isinstance(r.type, VectorType) for r in op.results) and op.name.startswith("arith.")
+        assert not _rewrites(CanonicalizationRewritePattern(), op), op.name
+        if op.has_trait(HasFolder) and not op.has_trait(ConstantLike):  # the applier folds no constant
+            assert Folder(ctx).try_fold(op) is None, op.name
+    assert left_out_vectors > 100
+
+
+VECTOR_FLOATS = """
+func.func @f(%a: vector<4xf32>) -> vector<4xf32> {
+  %c = arith.constant dense<1.0> : vector<4xf32>
+  %d = arith.constant dense<2.0> : vector<4xf32>
+  %s = arith.addf %c, %d : vector<4xf32>
+  %t = arith.addf %a, %s : vector<4xf32>
+  func.return %t : vector<4xf32>
+}
+"""
+
+
+def test_canonicalize_candidates_by_type():
+    from loopopt.passes.candidate_walker import can_canonicalize
+
+    module = lc.parse(VECTOR_FLOATS + VECTOR_OPS, lc.make_context(), "t")
+    by_name = {op.results[0].name_hint: op for op in module.walk() if op.results}
+    assert not can_canonicalize(by_name["s"])  # dense vector constants: FoldConstConstOp wants FloatAttrs
+    assert can_canonicalize(by_name["add"]) and can_canonicalize(by_name["sadd"])  # integer ops: folders
