@@ -56,6 +56,17 @@ an equal one is not checked again; a new pair (or unhashable parameters) runs xD
 keeps `_verify` the `isinstance` answer is remembered per class (until an ABC `register`);
 its `verify` still runs.
 
+The dataclass `__hash__` of an attribute class hashes every field, nested attributes again,
+on every call; the first time an instance of the class is built its generated hash is wrapped
+to compute once per instance and keep the value in the instance's `__dict__` (the same value:
+attributes never change). Copies and pickles leave it out (`__getstate__`), as a string's hash
+differs between processes.
+
+`Operation.walk` in its default order runs three generators per nesting level (the op's, its
+region's, its block's); one generator per op with regions yields the same ops, reading an op's
+regions after yielding it and a successor when an op is produced, as xDSL's do. `reverse`,
+`region_first` and classes with a `walk` of their own take xDSL's code.
+
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
 install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
