@@ -56,6 +56,17 @@ an equal one is not checked again; a new pair (or unhashable parameters) runs xD
 keeps `_verify` the `isinstance` answer is remembered per class (until an ABC `register`);
 its `verify` still runs.
 
+The dataclass `__hash__` of an attribute class hashes every field, nested attributes again,
+on every call; the first time an instance of the class is built its generated hash is wrapped
+to compute once per instance and keep the value in the instance's `__dict__` (the same value:
+attributes never change). Copies and pickles leave it out (`__getstate__`), as a string's hash
+differs between processes.
+
+`Operation.walk` in its default order runs three generators per nesting level (the op's, its
+region's, its block's); one generator per op with regions yields the same ops, reading an op's
+regions after yielding it and a successor when an op is produced, as xDSL's do. `reverse`,
+`region_first` and classes with a `walk` of their own take xDSL's code.
+
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
 install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
@@ -495,6 +506,40 @@ def _state_without_hash(self: Any) -> dict[str, Any]:
     return {k: v for k, v in self.__dict__.items() if k != _HASH_KEY}
 
 
+_XDSL_WALK = Operation.walk
+"""xDSL's own Operation.walk (the fallback; tests compare against it)."""
+
+
+def _install_walk() -> None:
+    original = _XDSL_WALK
+
+    def walk(self: Operation, *, reverse: bool = False, region_first: bool = False) -> Any:
+        if reverse or region_first:
+            return original(self, reverse=reverse, region_first=region_first)
+        return forward(self)
+
+    def forward(op: Operation) -> Any:
+        yield op
+        if op.regions:
+            yield from nested(op)
+
+    def nested(op: Operation) -> Any:
+        # Operation.walk -> Region.walk -> Block.walk -> Operation.walk, one generator per op
+        # with regions instead of three per level; each read happens when xDSL's would (the
+        # regions after the op is yielded, a block's or op's successor when it is produced)
+        for region in op.regions:
+            for block in region.blocks:
+                for child in block.ops:
+                    if type(child).walk is not walk:  # a class with a walk of its own
+                        yield from child.walk()
+                        continue
+                    yield child
+                    if child.regions:
+                        yield from nested(child)
+
+    Operation.walk = walk  # type: ignore[method-assign]
+
+
 def install() -> None:
     """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
@@ -507,3 +552,4 @@ def install() -> None:
     _install_readers()
     _install_operation_init()
     _install_attribute_memo()
+    _install_walk()

@@ -242,7 +242,7 @@ class LoopStatements(FunctionCore):
             # op by op, low half then high: the loads stay in address order (a body printed
             # whole per half, loads at +0 +16 +32 +48 then +8 +24 ..., ran 3-6% slower on Zen 4)
             for o in op.body.block.ops:
-                if o not in live:
+                if id(o) not in live:
                     continue
                 if not any(isinstance(v.type, VectorType) for v in (*o.operands, *o.results)) and o.results:
                     self.exprs = exprs[0]  # index arithmetic: once, both halves read it

@@ -130,7 +130,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}
-        self.reads: dict[Operation, Collection[SSAValue]] = {}
+        self.reads: dict[int, tuple[Operation, Collection[int]]] = {}
         self.uses_alloc = False
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
         self.written = {_written_buffer(o) for o in op.walk() if _is_a(o, WRITERS)}
@@ -259,36 +259,38 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
         for o in block.ops:
             if skip_terminator and o is block.last_op and isinstance(o, loop.YieldOp):
                 continue
-            if o not in live:
+            if id(o) not in live:
                 continue
             self.op_(o)
 
-    def _live_ops(self, block: Block) -> set[Operation]:
-        """Ops worth printing: those with effects or regions, and what they (transitively) use."""
-        live: set[Operation] = set()
-        used: set[SSAValue] = set()
+    def _live_ops(self, block: Block) -> set[int]:
+        """The ids of the ops worth printing: those with effects or regions, and what they
+        (transitively) use (ids: an op's or value's own hash is a Python call)."""
+        live: set[int] = set()
+        used: set[int] = set()
         for o in reversed(list(block.ops)):
             effectful = bool(o.regions) or not o.results or _is_a(o, _LIVE_ANYWAY)
-            if effectful or any(r in used for r in o.results):
-                live.add(o)
+            if effectful or any(id(r) in used for r in o.results):
+                live.add(id(o))
                 used.update(self._reads_within(o))
         return live
 
-    def _reads_within(self, op: Operation) -> Collection[SSAValue]:
-        """The printed operands of `op` and of every op nested in it (`op.walk()`), remembered
-        per op: each enclosing block asks again, and a loop's set is its children's sets."""
-        known = self.reads.get(op)
-        if known is None:
-            known = self._printed_operands(op)
-            if op.regions:
-                within = set(known)
-                for region in op.regions:
-                    for block in region.blocks:
-                        for inner in block.ops:
-                            within.update(self._reads_within(inner))
-                known = within
-            self.reads[op] = known
-        return known
+    def _reads_within(self, op: Operation) -> Collection[int]:
+        """The ids of the printed operands of `op` and of every op nested in it (`op.walk()`),
+        remembered per op: each enclosing block asks again, and a loop's set is its children's."""
+        known = self.reads.get(id(op))
+        if known is not None and known[0] is op:
+            return known[1]
+        reads: Collection[int] = [id(v) for v in self._printed_operands(op)]
+        if op.regions:
+            within = set(reads)
+            for region in op.regions:
+                for block in region.blocks:
+                    for inner in block.ops:
+                        within.update(self._reads_within(inner))
+            reads = within
+        self.reads[id(op)] = (op, reads)  # the op kept: its id is not reused while remembered
+        return reads
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed

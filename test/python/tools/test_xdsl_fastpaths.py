@@ -167,6 +167,7 @@ assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module_
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
 assert Attribute.__post_init__.__module__ == "xdsl.ir.core"
+assert Operation.walk.__module__ == "xdsl.ir.core"
 sys.stdout.write(emit_c(module, "avx2"))
 """
 
@@ -404,3 +405,54 @@ def test_remembered_attribute_hashes_are_the_dataclass_hashes():
     for twin in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
         assert twin == v and xdsl_fastpaths._HASH_KEY not in twin.__dict__
         assert hash(twin) == hash(v)
+
+
+def _walk_both_ways(build, mutate):
+    """The ops visited (by their tag) by the installed walk and by xDSL's, while `mutate`
+    changes the IR at each visit."""
+    from xdsl.ir import Operation
+
+    installed = Operation.walk
+    assert installed is not xdsl_fastpaths._XDSL_WALK
+    seen = []
+    for walk in (installed, xdsl_fastpaths._XDSL_WALK):
+        Operation.walk = walk
+        try:
+            root, visited = build(), []
+            for op in root.walk():
+                visited.append(op.attributes.get("tag", op.name))
+                mutate(op)
+            seen.append(visited)
+        finally:
+            Operation.walk = installed
+    return seen
+
+
+def test_walk_visits_what_xdsl_visits_while_the_ir_changes():
+    from xdsl.dialects.builtin import StringAttr
+
+    def build():
+        def op(tag, *regions):
+            return test.TestOp(attributes={"tag": StringAttr(tag)}, regions=list(regions))
+
+        inner = Region([Block([op("c"), op("d", Region(Block([op("e")])))]), Block([op("f")])])
+        return ModuleOp([op("a"), op("b", inner), op("g"), op("h", Region(), Region(Block([op("i")])))])
+
+    def erase_next_and_nest(op):
+        tag = op.attributes.get("tag")
+        if tag == StringAttr("c") and op.next_op is not None:
+            op.next_op.detach()  # "d" is still visited: its walk read it when "c" was produced
+        if tag == StringAttr("a"):
+            op.add_region(Region(Block([test.TestOp(attributes={"tag": StringAttr("new")})])))
+        if tag == StringAttr("g"):
+            op.detach()  # the walk goes on from its successor, read when "g" was produced
+
+    fast, slow = _walk_both_ways(build, erase_next_and_nest)
+    assert fast == slow
+    tags = [str(t) for t in fast]
+    assert tags.count('"new"') == 1 and '"d"' in tags and '"h"' in tags
+    fast, slow = _walk_both_ways(build, lambda op: None)
+    assert fast == slow and len(fast) == 10
+    m = build()
+    assert list(m.walk(reverse=True)) == list(xdsl_fastpaths._XDSL_WALK(m, reverse=True))
+    assert list(m.walk(region_first=True)) == list(xdsl_fastpaths._XDSL_WALK(m, region_first=True))
