@@ -285,6 +285,7 @@ static int64_t v_super_flags(void) { return super_flags(); }
    block's half at its start, from memory, and compact it back from the L2: sb must then keep a
    half in the L2) */
 #define NT_PIECE 2048
+static int GCOPY = 0; /* super_gen: stage each piece and copy it with the driver's lo_par_copy */
 static int64_t GPIECE = NT_PIECE; /* super_gen's piece (elements): the prefetches for one piece are issued together */
 static int64_t super_gen(int nt, int pf, int64_t sb)
 {
@@ -307,7 +308,11 @@ static int64_t super_gen(int nt, int pf, int64_t sb)
             for (int64_t j = 0; j < half; j += pc) {
                 if (more)
                     for (int64_t l = 0; l < pc; l += 16) _mm_prefetch((const char *)(cur + sb + j + l), _MM_HINT_T1);
-                if (nt) {
+                if (nt && GCOPY) { /* the generated driver's way: each piece copied by lo_par_copy */
+                    int64_t c = filter_scale__chunk(cur + j, pc, A, STAGE[t], pc);
+                    lo_par_copy(at, STAGE[t], sizeof(float) * (size_t)c, 1);
+                    at += c;
+                } else if (nt) {
                     k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, 2 * NT_PIECE);
                     flush(&sk, STAGE[t], &k, j + pc >= half);
                 } else {
@@ -446,6 +451,9 @@ static int64_t v_sg_nt_pf1m_p256(void) { return piece_run(1, 1 << 20, 256); }
 static int64_t v_sg_in_pf1m_p256(void) { return piece_run(0, 1 << 20, 256); }
 static int64_t v_sg_nt_pf1m_p512(void) { return piece_run(1, 1 << 20, 512); }
 static int64_t v_sg_in_pf512_p256(void) { return piece_run(0, 1 << 19, 256); }
+static int64_t copy_run(int64_t pc) { GCOPY = 1; int64_t c = piece_run(1, 1 << 20, pc); GCOPY = 0; return c; }
+static int64_t v_sg_copy_p512(void) { return copy_run(512); }
+static int64_t v_sg_copy_p4096(void) { return copy_run(4096); }
 static int64_t v_count_l3(void)
 {
     int64_t c = 0;
@@ -576,6 +584,8 @@ static Var VARS[] = {
     {"2T super 256Ki pf, loopopt kernel stage+NT", v_sg_nt_pf256, 1},
     {"2T super 1Mi pf piece 256, stage+NT", v_sg_nt_pf1m_p256, 1},
     {"2T super 1Mi pf piece 512, stage+NT", v_sg_nt_pf1m_p512, 1},
+    {"2T super 1Mi pf piece 512, lo_par_copy per piece", v_sg_copy_p512, 1},
+    {"2T super 1Mi pf piece 4096, lo_par_copy per piece", v_sg_copy_p4096, 1},
     {"2T super 1Mi pf piece 256, in place", v_sg_in_pf1m_p256, 1},
     {"2T super 512Ki pf piece 256, in place", v_sg_in_pf512_p256, 1},
     {"1T count from L3 (x32 of 2MiB)", v_count_l3, 0},
