@@ -5,6 +5,10 @@
      python -c 'from loopopt.tools.bench.threads import SOURCE; print(SOURCE)' > fs.mlir   # its @filter_scale
      loop-opt fs.mlir -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c -o fs_par.c
      gcc -O3 -march=native -fopenmp -o threads_filter_hand threads_filter_hand.c -lm && ./threads_filter_hand 201
+     ./threads_filter_hand 201 "loopopt 1T,pf piece,ceiling"   # only variants whose names contain a word
+
+   Session 22 added the traffic ceilings, the unit costs and the prefetch-piece sweep of the
+   super-blocks ("Zen 4 (session 22)" in docs/threads.md).
 
    Prints best / first quartile / median ms per variant. Every filter variant is checked against a
    scalar reference once. The hand map's 2-thread / 1-thread ratio in the same run tells whether
@@ -273,6 +277,254 @@ static int64_t super_flags(void)
     return total;
 }
 static int64_t v_super_flags(void) { return super_flags(); }
+
+/* session 22: the same published-count super-blocks, generalized. nt: compact with loopopt's kernel
+   piecewise into a small per-thread stage (L1) and write whole output lines non-temporally (no
+   read for ownership; the partial lines at a half block's two ends plainly); pf: prefetch the
+   next block's half during this one's compaction and count it from the caches (else count the
+   block's half at its start, from memory, and compact it back from the L2: sb must then keep a
+   half in the L2) */
+#define NT_PIECE 2048
+static int GCOPY = 0; /* super_gen: stage each piece and copy it with the driver's lo_par_copy */
+static int64_t GPIECE = NT_PIECE; /* super_gen's piece (elements): the prefetches for one piece are issued together */
+static int64_t super_gen(int nt, int pf, int64_t sb)
+{
+    const int64_t nsb = N / sb, half = sb / 2;
+    for (int64_t b = 0; b < nsb; b++) FCNT[0][b] = FCNT[1][b] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0;
+        if (pf) __atomic_store_n(&FCNT[t][0], count_pos(X + t * half, half), __ATOMIC_RELEASE);
+        for (int64_t b = 0; b < nsb; b++) {
+            const float *cur = X + b * sb + t * half;
+            const int more = pf && b + 1 < nsb;
+            if (!pf) __atomic_store_n(&FCNT[t][b], count_pos(cur, half), __ATOMIC_RELEASE);
+            const int64_t mine = fwait(&FCNT[t][b]);
+            float *at = OUT + base + (t ? fwait(&FCNT[0][b]) : 0);
+            int64_t left = mine, k = 0;
+            Sink sk = {at, ((uintptr_t)at & 63u) == 0};
+            const int64_t pc = GPIECE;
+            for (int64_t j = 0; j < half; j += pc) {
+                if (more)
+                    for (int64_t l = 0; l < pc; l += 16) _mm_prefetch((const char *)(cur + sb + j + l), _MM_HINT_T1);
+                if (nt && GCOPY) { /* the generated driver's way: each piece copied by lo_par_copy */
+                    int64_t c = filter_scale__chunk(cur + j, pc, A, STAGE[t], pc);
+                    lo_par_copy(at, STAGE[t], sizeof(float) * (size_t)c, 1);
+                    at += c;
+                } else if (nt) {
+                    k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, 2 * NT_PIECE);
+                    flush(&sk, STAGE[t], &k, j + pc >= half);
+                } else {
+                    int64_t c = filter_scale__chunk(cur + j, pc, A, at, left);
+                    at += c; left -= c;
+                }
+            }
+            if (more) __atomic_store_n(&FCNT[t][b + 1], count_pos(cur + sb, half), __ATOMIC_RELEASE);
+            base += fwait(&FCNT[0][b]) + fwait(&FCNT[1][b]);
+        }
+        _mm_sfence();
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < nsb; b++) total += FCNT[0][b] + FCNT[1][b];
+    return total;
+}
+/* count-ahead, fused: thread t owns half t of every block; while it compacts its half of block b
+   (from the L2: read from memory when it was counted) it counts, piece by piece in the same
+   loop, its half of block b + ahead (reading it from memory into the L2), and publishes that
+   count at the end. So every input byte comes from memory once, the count needs no pass of its
+   own, and a place needs counts published `ahead` - 1 blocks earlier (slack: ahead >= 2). The
+   L2 holds ahead + 1 halves. */
+static int64_t super_fused(int nt, int64_t sb, int ahead)
+{
+    const int64_t nsb = N / sb, half = sb / 2;
+    for (int64_t b = 0; b < nsb; b++) FCNT[0][b] = FCNT[1][b] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0;
+        for (int64_t b = 0; b < ahead && b < nsb; b++)
+            __atomic_store_n(&FCNT[t][b], count_pos(X + b * sb + t * half, half), __ATOMIC_RELEASE);
+        for (int64_t b = 0; b < nsb; b++) {
+            const float *cur = X + b * sb + t * half, *nxt = b + ahead < nsb ? cur + ahead * sb : NULL;
+            const int64_t mine = fwait(&FCNT[t][b]);
+            float *at = OUT + base + (t ? fwait(&FCNT[0][b]) : 0);
+            int64_t left = mine, k = 0, cn = 0;
+            Sink sk = {at, ((uintptr_t)at & 63u) == 0};
+            for (int64_t j = 0; j < half; j += NT_PIECE) {
+                if (nxt) cn += count_pos(nxt + j, NT_PIECE);
+                if (nt) {
+                    k += filter_scale__chunk(cur + j, NT_PIECE, A, STAGE[t] + k, 2 * NT_PIECE);
+                    flush(&sk, STAGE[t], &k, j + NT_PIECE >= half);
+                } else {
+                    int64_t c = filter_scale__chunk(cur + j, NT_PIECE, A, at, left);
+                    at += c; left -= c;
+                }
+            }
+            if (nxt) __atomic_store_n(&FCNT[t][b + ahead], cn, __ATOMIC_RELEASE);
+            base += fwait(&FCNT[0][b]) + fwait(&FCNT[1][b]);
+        }
+        _mm_sfence();
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < nsb; b++) total += FCNT[0][b] + FCNT[1][b];
+    return total;
+}
+static int64_t v_fu_nt_256_1(void) { return super_fused(1, 1 << 18, 1); }
+static int64_t v_fu_nt_128_2(void) { return super_fused(1, 1 << 17, 2); }
+static int64_t v_fu_in_128_2(void) { return super_fused(0, 1 << 17, 2); }
+static int64_t v_fu_nt_64_2(void) { return super_fused(1, 1 << 16, 2); }
+static int64_t v_fu_nt_64_3(void) { return super_fused(1, 1 << 16, 3); }
+static int64_t v_fu_nt_512_1(void) { return super_fused(1, 1 << 19, 1); }
+static int64_t piece_run(int nt, int64_t sb, int64_t pc);
+/* super-blocks, the next block's half prefetched `dist` pieces ahead of its count, which runs
+   piece by piece inside the compaction loop (from the L1/L2: no count pass over the L3) */
+static int64_t super_pff(int nt, int64_t sb, int64_t pc, int64_t dist)
+{
+    const int64_t nsb = N / sb, half = sb / 2;
+    for (int64_t b = 0; b < nsb; b++) FCNT[0][b] = FCNT[1][b] = -1;
+#pragma omp parallel num_threads(2)
+    {
+        const int t = omp_get_thread_num();
+        int64_t base = 0;
+        __atomic_store_n(&FCNT[t][0], count_pos(X + t * half, half), __ATOMIC_RELEASE);
+        for (int64_t b = 0; b < nsb; b++) {
+            const float *cur = X + b * sb + t * half, *nxt = b + 1 < nsb ? cur + sb : NULL;
+            const int64_t mine = fwait(&FCNT[t][b]);
+            float *at = OUT + base + (t ? fwait(&FCNT[0][b]) : 0);
+            int64_t left = mine, k = 0, cn = 0;
+            Sink sk = {at, ((uintptr_t)at & 63u) == 0};
+            if (nxt)
+                for (int64_t l = 0; l < dist * pc && l < half; l += 16) _mm_prefetch((const char *)(nxt + l), _MM_HINT_T1);
+            for (int64_t j = 0; j < half; j += pc) {
+                if (nxt) {
+                    if (j + dist * pc < half)
+                        for (int64_t l = 0; l < pc; l += 16) _mm_prefetch((const char *)(nxt + j + dist * pc + l), _MM_HINT_T1);
+                    cn += count_pos(nxt + j, pc);
+                }
+                if (nt) {
+                    k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, 2 * NT_PIECE);
+                    flush(&sk, STAGE[t], &k, j + pc >= half);
+                } else {
+                    int64_t c = filter_scale__chunk(cur + j, pc, A, at, left);
+                    at += c; left -= c;
+                }
+            }
+            if (nxt) __atomic_store_n(&FCNT[t][b + 1], cn, __ATOMIC_RELEASE);
+            base += fwait(&FCNT[0][b]) + fwait(&FCNT[1][b]);
+        }
+        _mm_sfence();
+    }
+    int64_t total = 0;
+    for (int64_t b = 0; b < nsb; b++) total += FCNT[0][b] + FCNT[1][b];
+    return total;
+}
+static int64_t v_pff_nt_1m_512_8(void) { return super_pff(1, 1 << 20, 512, 8); }
+static int64_t v_pff_nt_1m_512_32(void) { return super_pff(1, 1 << 20, 512, 32); }
+static int64_t v_pff_in_1m_512_8(void) { return super_pff(0, 1 << 20, 512, 8); }
+static int64_t v_pff_nt_256_512_8(void) { return super_pff(1, 1 << 18, 512, 8); }
+static int64_t v_pff_nt_1m_256_16(void) { return super_pff(1, 1 << 20, 256, 16); }
+static int64_t v_sg_nt_pf512_p512(void) { return piece_run(1, 1 << 19, 512); }
+static int64_t v_sg_nt_pf2m_p512(void) { return piece_run(1, 1 << 21, 512); }
+/* one thread: loopopt's kernel piecewise into the stage, whole lines non-temporal */
+static int64_t compact_lo_nt(const float *x, int64_t n, float a, float *out, float *stage)
+{
+    Sink sk = {out, ((uintptr_t)out & 63u) == 0};
+    int64_t k = 0;
+    for (int64_t j = 0; j < n; j += NT_PIECE) {
+        int64_t len = n - j < NT_PIECE ? n - j : NT_PIECE;
+        k += filter_scale__chunk(x + j, len, a, stage + k, 2 * NT_PIECE);
+        flush(&sk, stage, &k, j + NT_PIECE >= n);
+    }
+    _mm_sfence();
+    return sk.d - out;
+}
+static int64_t v_lo_nt1(void) { return compact_lo_nt(X, N, A, OUT, STAGE[0]); }
+static int64_t v_sg_nt_pf1m(void) { return super_gen(1, 1, 1 << 20); }
+static int64_t v_sg_nt_pf512(void) { return super_gen(1, 1, 1 << 19); }
+static int64_t v_sg_in_pf1m(void) { return super_gen(0, 1, 1 << 20); }
+static int64_t v_sg_nt_l2_256(void) { return super_gen(1, 0, 1 << 18); }
+static int64_t v_sg_nt_l2_128(void) { return super_gen(1, 0, 1 << 17); }
+static int64_t v_sg_in_l2_256(void) { return super_gen(0, 0, 1 << 18); }
+static int64_t piece_run(int nt, int64_t sb, int64_t pc) { GPIECE = pc; int64_t c = super_gen(nt, 1, sb); GPIECE = NT_PIECE; return c; }
+static int64_t v_sg_nt_pf1m_p256(void) { return piece_run(1, 1 << 20, 256); }
+static int64_t v_sg_in_pf1m_p256(void) { return piece_run(0, 1 << 20, 256); }
+static int64_t v_sg_nt_pf1m_p512(void) { return piece_run(1, 1 << 20, 512); }
+static int64_t v_sg_in_pf512_p256(void) { return piece_run(0, 1 << 19, 256); }
+static int64_t copy_run(int64_t pc) { GCOPY = 1; int64_t c = piece_run(1, 1 << 20, pc); GCOPY = 0; return c; }
+static int64_t v_sg_copy_p512(void) { return copy_run(512); }
+static int64_t v_sg_copy_p4096(void) { return copy_run(4096); }
+static int64_t v_count_l3(void)
+{
+    int64_t c = 0;
+    for (int r = 0; r < 32; r++) c += count_pos(X, N / 32);
+    return c;
+}
+static int64_t v_sg_nt_pf256(void) { return super_gen(1, 1, 1 << 18); }
+static int64_t v_sg_nt_pf128(void) { return super_gen(1, 1, 1 << 17); }
+static int64_t v_sg_nt_pf64(void) { return super_gen(1, 1, 1 << 16); }
+/* the traffic ceilings: a fixed "half selected" (even lanes of two vectors) at half the rate,
+   the output stored plainly (read for ownership: 128 B per 16 inputs) or non-temporally (96 B) */
+static int64_t pseudo_half(const float *restrict x, int64_t n, float *restrict out, int nt)
+{
+    const __m512i even = _mm512_set_epi32(30, 28, 26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512 va = _mm512_set1_ps(A);
+    for (int64_t i = 0; i < n; i += 32) {
+        __m512 v = _mm512_mul_ps(va, _mm512_permutex2var_ps(_mm512_load_ps(x + i), even, _mm512_load_ps(x + i + 16)));
+        if (nt) _mm512_stream_ps(out + i / 2, v); else _mm512_store_ps(out + i / 2, v);
+    }
+    _mm_sfence();
+    return n / 2;
+}
+static int64_t v_ceil_plain1(void) { return pseudo_half(X, N, OUT, 0); }
+static int64_t v_ceil_nt1(void) { return pseudo_half(X, N, OUT, 1); }
+static int64_t ceil2(int nt)
+{
+#pragma omp parallel num_threads(2)
+    { int t = omp_get_thread_num(); pseudo_half(X + t * (N / 2), N / 2, OUT + t * (N / 4), nt); }
+    return N / 2;
+}
+static int64_t v_ceil_plain2(void) { return ceil2(0); }
+static int64_t v_ceil_nt2(void) { return ceil2(1); }
+static int64_t v_lo_nt_l3(void)
+{
+    int64_t c = 0;
+    for (int r = 0; r < 32; r++) c = compact_lo_nt(X, N / 32, A, OUT, STAGE[0]);
+    return c;
+}
+/* the non-temporal store rate alone: 32 MiB (the filter's output) from a register */
+static void nt_fill(float *out, int64_t n)
+{
+    const __m512 v = _mm512_set1_ps(1.0f);
+    for (int64_t i = 0; i < n; i += 16) _mm512_stream_ps(out + i, v);
+    _mm_sfence();
+}
+/* no places: each thread compacts its half to its own output quarter (wrong output, the same
+   traffic): what a driver's count and waits cost above this */
+static int64_t free_halves(int nt, int l3)
+{
+#pragma omp parallel num_threads(2)
+    {
+        int t = omp_get_thread_num();
+        const int64_t h = l3 ? N / 64 : N / 2;
+        for (int r = 0; r < (l3 ? 32 : 1); r++) {
+            if (nt) compact_lo_nt(X + t * h, h, A, OUT + t * (N / 4), STAGE[t]);
+            else filter_scale__chunk(X + t * h, h, A, OUT + t * (N / 4), h);
+        }
+    }
+    return 0;
+}
+static int64_t v_free_nt(void) { return free_halves(1, 0); }
+static int64_t v_free_in(void) { return free_halves(0, 0); }
+static int64_t v_free_nt_l3(void) { return free_halves(1, 1); }
+static int64_t v_free_in_l3(void) { return free_halves(0, 1); }
+static int64_t v_ntw1(void) { nt_fill(OUT, N / 2); return 0; }
+static int64_t v_ntw2(void)
+{
+#pragma omp parallel num_threads(2)
+    { int t = omp_get_thread_num(); nt_fill(OUT + t * (N / 4), N / 4); }
+    return 0;
+}
 static int64_t v_super_lo_in(void) { return super_lo(0); }
 static int64_t v_super_lo_st(void) { return super_lo(1); }
 static int64_t v_super_lo_in2m(void) { SB = 1 << 21; int64_t c = super_lo(0); SB = 1 << 20; return c; }
@@ -319,10 +571,51 @@ static Var VARS[] = {
     {"2T super 2Mi loopopt kernel in place", v_super_lo_in2m, 1},
     {"2T super 512Ki loopopt kernel in place", v_super_lo_in512, 1},
     {"2T super 512Ki prefetch next", v_super_pf512, 1},
+    {"1T loopopt kernel, stage 8K + NT", v_lo_nt1, 1},
+    {"2T super 1Mi pf, loopopt kernel stage+NT", v_sg_nt_pf1m, 1},
+    {"2T super 512Ki pf, loopopt kernel stage+NT", v_sg_nt_pf512, 1},
+    {"2T super 1Mi pf, in place (gen)", v_sg_in_pf1m, 1},
+    {"2T fused count-ahead 256Ki blocks ahead 1, stage+NT", v_fu_nt_256_1, 1},
+    {"2T fused count-ahead 128Ki blocks ahead 2, stage+NT", v_fu_nt_128_2, 1},
+    {"2T fused count-ahead 128Ki blocks ahead 2, in place", v_fu_in_128_2, 1},
+    {"2T fused count-ahead 64Ki blocks ahead 2, stage+NT", v_fu_nt_64_2, 1},
+    {"2T fused count-ahead 64Ki blocks ahead 3, stage+NT", v_fu_nt_64_3, 1},
+    {"2T fused count-ahead 512Ki blocks ahead 1, stage+NT", v_fu_nt_512_1, 1},
+    {"2T super 256Ki pf, loopopt kernel stage+NT", v_sg_nt_pf256, 1},
+    {"2T super 1Mi pf piece 256, stage+NT", v_sg_nt_pf1m_p256, 1},
+    {"2T super 1Mi pf piece 512, stage+NT", v_sg_nt_pf1m_p512, 1},
+    {"2T super 1Mi pf piece 512, lo_par_copy per piece", v_sg_copy_p512, 1},
+    {"2T super 1Mi pf piece 4096, lo_par_copy per piece", v_sg_copy_p4096, 1},
+    {"2T super 1Mi pf piece 256, in place", v_sg_in_pf1m_p256, 1},
+    {"2T super 512Ki pf piece 256, in place", v_sg_in_pf512_p256, 1},
+    {"1T count from L3 (x32 of 2MiB)", v_count_l3, 0},
+    {"2T pff 1Mi piece 512 dist 8, stage+NT", v_pff_nt_1m_512_8, 1},
+    {"2T pff 1Mi piece 512 dist 32, stage+NT", v_pff_nt_1m_512_32, 1},
+    {"2T pff 1Mi piece 512 dist 8, in place", v_pff_in_1m_512_8, 1},
+    {"2T pff 256Ki piece 512 dist 8, stage+NT", v_pff_nt_256_512_8, 1},
+    {"2T pff 1Mi piece 256 dist 16, stage+NT", v_pff_nt_1m_256_16, 1},
+    {"2T super 512Ki pf piece 512, stage+NT", v_sg_nt_pf512_p512, 1},
+    {"2T super 2Mi pf piece 512, stage+NT", v_sg_nt_pf2m_p512, 1},
+    {"2T super 128Ki pf, loopopt kernel stage+NT", v_sg_nt_pf128, 1},
+    {"2T super 64Ki pf, loopopt kernel stage+NT", v_sg_nt_pf64, 1},
+    {"2T L2 parts 128Ki/thread count-then-compact stage+NT", v_sg_nt_l2_256, 1},
+    {"2T L2 parts 64Ki/thread count-then-compact stage+NT", v_sg_nt_l2_128, 1},
+    {"2T L2 parts 128Ki/thread count-then-compact in place", v_sg_in_l2_256, 1},
+    {"ceiling 1T half, plain stores (128 B/16)", v_ceil_plain1, 0},
+    {"ceiling 1T half, NT stores (96 B/16)", v_ceil_nt1, 0},
+    {"ceiling 2T half, plain stores (128 B/16)", v_ceil_plain2, 0},
+    {"ceiling 2T half, NT stores (96 B/16)", v_ceil_nt2, 0},
     {"1T count only (read rate)", v_count1, 0},
     {"2T count only (read rate)", v_count2, 0},
     {"1T compact stage+NT from L3 (x32 of 2MiB)", v_l3compact1, 0},
     {"1T loopopt serial from L3 (x32 of 2MiB)", v_lo_l3, 0},
+    {"1T loopopt stage+NT from L3 (x32 of 2MiB)", v_lo_nt_l3, 0},
+    {"1T NT write only 32 MiB", v_ntw1, 0},
+    {"2T free halves (no places) stage+NT", v_free_nt, 0},
+    {"2T free halves (no places) in place", v_free_in, 0},
+    {"2T free halves (no places) stage+NT from L3 (x32 of 1MiB each)", v_free_nt_l3, 0},
+    {"2T free halves (no places) in place from L3 (x32 of 1MiB each)", v_free_in_l3, 0},
+    {"2T NT write only 32 MiB", v_ntw2, 0},
 };
 #define NV (int)(sizeof VARS / sizeof VARS[0])
 
@@ -348,16 +641,34 @@ int main(int argc, char **argv)
         int64_t c = VARS[v].f();
         if (VARS[v].filter && (c != want || memcmp(OUT, ref, 4 * want))) { printf("WRONG %s: %lld vs %lld\n", VARS[v].name, (long long)c, (long long)want); return 1; }
     }
+    /* argv[2] (optional): only the variants whose names contain one of these comma-separated words */
+    int sel[NV], ns = 0;
+    for (int v = 0; v < NV; v++) {
+        int keep = argc <= 2;
+        for (const char *w = argc > 2 ? argv[2] : ""; !keep && *w;) {
+            const char *e = strchr(w, ',');
+            size_t len = e ? (size_t)(e - w) : strlen(w);
+            char word[128];
+            snprintf(word, sizeof word, "%.*s", (int)len, w);
+            keep = len && strstr(VARS[v].name, word) != NULL;
+            w += len + (e != NULL);
+        }
+        if (keep) sel[ns++] = v;
+    }
     double *t = malloc(sizeof(double) * NV * rounds);
     for (int r = 0; r < rounds; r++)
-        for (int j = 0; j < NV; j++) {
-            int v = (j + r) % NV;
+        for (int j = 0; j < ns; j++) {
+            int v = sel[(j + r) % ns];
             double t0 = now(); VARS[v].f(); t[v * rounds + r] = now() - t0;
         }
-    for (int v = 0; v < NV; v++) {
+    double l[3];
+    getloadavg(l, 3);
+    printf("%d rounds, load after %.2f %.2f %.2f\n", rounds, l[0], l[1], l[2]);
+    for (int s2 = 0; s2 < ns; s2++) {
+        int v = sel[s2];
         double *tv = t + v * rounds;
         qsort(tv, rounds, sizeof(double), cmpd);
-        printf("%-40s best %.3f ms  q1 %.3f  median %.3f\n", VARS[v].name, 1e3 * tv[0], 1e3 * tv[rounds / 4], 1e3 * tv[rounds / 2]);
+        printf("%-52s best %.3f ms  q1 %.3f  median %.3f\n", VARS[v].name, 1e3 * tv[0], 1e3 * tv[rounds / 4], 1e3 * tv[rounds / 2]);
     }
     return 0;
 }
