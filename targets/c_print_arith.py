@@ -141,8 +141,10 @@ class ArithStatements(FunctionCore):
 
     def _folded(self, op: Operation) -> bool:
         """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
+        value = folded_value(op)
         a, b = op.operands
-        value = folded_value(op, same=self.e(a) == self.e(b))  # e.g. two lengths both `x_len`
+        if value is None and a in self.exprs and self.exprs[a] == self.exprs.get(b):
+            value = folded_value(op, same=True)  # e.g. two lengths that are both `x_len`
         if value is None:
             return False
         result = op.results[0]
