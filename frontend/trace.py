@@ -350,7 +350,7 @@ def unary(kind: str, a: Any) -> TArray | TScalar:
         if kind_of(dt) != "f":
             if kind in ("floor", "ceil", "trunc", "rint"):
                 return wrap(n)
-            dt = _F64
+            dt = np.promote_types(dt, np.float16)  # numpy's: (u)int8 -> f16, (u)int16 -> f32, wider -> f64
         return wrap(_elementwise("un", kind, (cast(n, dt),), dt, what))
     if kind == "neg" and dt == _BOOL:
         raise error("negating a boolean is not supported (use ~)")

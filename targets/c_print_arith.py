@@ -142,6 +142,9 @@ class ArithStatements(FunctionCore):
     def _folded(self, op: Operation) -> bool:
         """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
         value = folded_value(op)
+        a, b = op.operands
+        if value is None and a in self.exprs and self.exprs[a] == self.exprs.get(b):
+            value = folded_value(op, same=True)  # e.g. two lengths that are both `x_len`
         if value is None:
             return False
         result = op.results[0]
@@ -159,13 +162,14 @@ class ArithStatements(FunctionCore):
 _MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
 
 
-def folded_value(op: Operation) -> SSAValue | str | None:
+def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:
     """The value of a scalar integer min, max or comparison that C would compute from a
     constant-false/true comparison (an operand or a C literal): `minsi(x, x)` and `x < x`
     (gcc -Wall: "self-comparison always evaluates to false"), an unsigned min, max or compare
     with 0 or all-ones (`minui(x, -1)` is x, `x <u 0` is false; gcc -Wextra: "comparison is
     always false due to limited range of data type"). Printed as that value, so -Werror builds
-    pass. None for any other op or operands."""
+    pass. `same`: the two operands print as the same C expression. None for any other op or
+    operands."""
     key = _MIN_MAX.get(type(op))
     if key is None and isinstance(op, arith.CmpiOp):
         key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
@@ -174,7 +178,7 @@ def folded_value(op: Operation) -> SSAValue | str | None:
     a, b = op.operands
     if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
         return None  # vector rows are intrinsics, which gcc does not warn about
-    if a is b:
+    if a is b or same:
         return a if key in _MIN_MAX.values() else "1" if key in ("eq", "sle", "sge", "ule", "uge") else "0"
     if key not in ("minu", "maxu", *_UNSIGNED_CMP):
         return None

@@ -133,7 +133,8 @@ def run_jit_case(case: JitCase) -> tuple[str, str] | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            ref: Any = f(*case.args)
+            # a Python bool is numpy's bool to the jit (`~True` is False, not Python's -2)
+            ref: Any = f(*(np.bool_(v) if isinstance(v, bool) else v for v in case.args))
             ref_error: BaseException | None = None
         except Exception as e:  # noqa: BLE001 - numpy's verdict on these arguments
             ref, ref_error = None, e

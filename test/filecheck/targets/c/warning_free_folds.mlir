@@ -6,6 +6,8 @@
 // (test_c_warnings compiles this file with -Werror):
 // * `minsi(x, x)` printed as `a < a ? a : a` ("self-comparison always evaluates to false"): an
 //   integer min, max or compare of a value with itself is printed as its value;
+// * a dead filter of two zipped arrays (scratch outputs, both `x_len` long) took the min of two
+//   lengths that print alike: `x_len < x_len ? x_len : x_len` (a self-comparison too);
 // * a fold accumulator that its step yields unchanged and nobody reads was declared and never
 //   used ("unused variable"): it is voided.
 
@@ -32,6 +34,20 @@ func.func @dead_acc(%x: !df.array<f32, [i]>) -> f64 {
   func.return %v#0 : f64
 }
 
+func.func @dead_zip_filter(%x: !df.array<i16, [i]>, %y: !df.array<i16, [i]>) -> !df.array<i16, [i]> {
+  %f:2 = df.filter %x, %y : !df.array<i16, [i]>, !df.array<i16, [i]> -> !df.array<i16, [k]>, !df.array<i16, [k]> {
+  ^bb0(%a: i16, %b: i16):
+    %c = arith.cmpi sgt, %a, %b : i16
+    df.yield %c : i1
+  }
+  %m = df.map %x : !df.array<i16, [i]> -> !df.array<i16, [i]> {
+  ^bb0(%e: i16):
+    %n = arith.addi %e, %e : i16
+    df.yield %n : i16
+  }
+  func.return %m : !df.array<i16, [i]>
+}
+
 // CHECK-LABEL: void self_minmax(
 // CHECK:       int32_t a = e;
 // CHECK-NEXT:  int32_t b = a;
@@ -42,3 +58,9 @@ func.func @dead_acc(%x: !df.array<f32, [i]>) -> f64 {
 // VEC-LABEL:   dead_acc(
 // VEC:         int16_t [[K:[a-z0-9_]+]] = 63;
 // VEC-NEXT:    (void)[[K]];
+// CHECK-LABEL: dead_zip_filter(
+// CHECK-NOT:   x_len < x_len
+// CHECK:       int64_t v = x_len;
+// VEC-LABEL:   dead_zip_filter(
+// VEC-NOT:     x_len < x_len
+// VEC:         int64_t v = x_len;
