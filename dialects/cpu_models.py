@@ -86,6 +86,12 @@ class Costs:
     streaming stores; no gain in L1, where the extra insert costs ~10%), unknown (false) elsewhere.
     Folds beyond the same limit keep 256-bit accumulators instead (`loop.split_halves`,
     dialects/split_halves.py): sums, float sums of squares, filtered integer sums."""
+    quarter_loads_beyond_l1: bool = False
+    """A map with one input whose data exceeds the L1d runs faster loading each vector wider than
+    the datapath as four 128-bit loads (`simd.load quarters`): true on Zen 4 (issue 11, measured
+    for 512-bit vectors, out = a*x + b f32/i32: 2-4% from 8 Ki to 2 Mi elements; 1.5-1.8x slower
+    in L1; with two inputs, a*x + y, 2-4% slower from 64 Ki), unknown (false) elsewhere. It
+    replaces the halves of `half_loads_beyond_l2` for such maps (not a streamed output's loads)."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
     on this CPU: their combine has no instruction on that target (SSE2's unsigned i32 max
@@ -148,6 +154,13 @@ class CpuModel:
         wider than the datapath (so each half is one datapath-wide load)."""
         wide = vector_bits > self.costs.datapath_bits
         return self.caches.l2 if self.costs.half_loads_beyond_l2 and wide else 0
+
+    def quarter_load_bytes(self, vector_bits: int) -> int:
+        """One-input maps that load and store more than this many bytes in all load their
+        `vector_bits` vectors as four 128-bit quarters (0: never): the L1d where
+        `quarter_loads_beyond_l1` and the vector is wider than the datapath."""
+        wide = vector_bits > self.costs.datapath_bits
+        return self.caches.l1d if self.costs.quarter_loads_beyond_l1 and wide else 0
 
     def compress_in_register(self) -> bool:
         """AVX-512 compaction compresses in a register and stores when that is cheaper than
@@ -213,6 +226,11 @@ CPUS: dict[str, CpuModel] = {
     # 512-bit loads 175-208k, two 256-bit loads each 157-183k (any output offset mod 4 KiB; the
     # same with 256-bit stores: it is the loads), 16 Mi streamed 5.26-5.39M vs 4.94-4.96M;
     # a*x + b (one input) within +-1% at 1 Mi; at 1000 elements the split loads cost 45 vs 41 ns.
+    # quarter_loads_beyond_l1: out = a*x + b, K = 4 zmm blocks, four 128-bit loads a vector vs one
+    # 512-bit load (vs two 256-bit beyond the L2), t(quarters)/t(loopopt), medians over 16 processes
+    # (4 code layouts x 4 buffer placements), load 13-16 (session 22, results/amd-zen4/zen4_cells):
+    # f32 8-96 Ki elements 0.960-0.979, i32 0.954-0.983; vs halves at 256 Ki-1 Mi f32 0.97-0.99,
+    # i32 0.96-0.97; 2-4 Ki (L1) 1.47-1.77; a*x + y 8-32 Ki 0.98, 64-96 Ki 1.02-1.04 (two inputs: no).
     # scalar_scans: running min/max over 1 Mi elements, best of 31 interleaved, loopopt's C at -O3
     # with the target's flags vs the scalar loop at the same flags (session 21, load 2-4):
     # sse2 umax i32 619 vs 568 µs, umin i32 685 vs 568, umax i64 3507 vs 593, max i64 4856 vs 579;
@@ -228,7 +246,7 @@ CPUS: dict[str, CpuModel] = {
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
-            half_loads_beyond_l2=True, scalar_scans=ZEN4_SCALAR_SCANS,
+            half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
         ),
         features=("avx512_bf16",),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),

@@ -220,8 +220,8 @@ class LoadOp(IRDLOperation):
     Every lane must be in bounds. Unaligned by default (`_mm256_loadu_ps`, `vld1q_f32`);
     `aligned` promises that &b[i] is a multiple of the vector size in bytes
     (`_mm256_load_ps`, which faults otherwise). `halves` asks for two loads of half the
-    register each (same lanes; a speed hint, see CpuModel.half_load_bytes); ISAs without
-    that form print the one load."""
+    register each (same lanes; a speed hint, see CpuModel.half_load_bytes), `quarters` for four
+    of a quarter (CpuModel.quarter_load_bytes); ISAs without that form print the one load."""
 
     name = "simd.load"
 
@@ -232,22 +232,28 @@ class LoadOp(IRDLOperation):
     """Present when the address is aligned to the vector size."""
     halves = opt_prop_def(UnitAttr)
     """Present when the vector is to be loaded as two half-register loads."""
+    quarters = opt_prop_def(UnitAttr)
+    """Present when the vector is to be loaded as four quarter-register loads."""
 
     traits = traits_def(MemoryReadEffect())
 
     assembly_format = (
-        "$buf `[` $index `]` (`aligned` $aligned^)? (`halves` $halves^)? attr-dict `:` type($buf) `->` type($result)"
+        "$buf `[` $index `]` (`aligned` $aligned^)? (`halves` $halves^)? (`quarters` $quarters^)? attr-dict `:` type($buf) `->` type($result)"
     )
 
     def __init__(self, buf: SSAValue | Operation, index: SSAValue | Operation,
-                 result_type: VectorType, aligned: bool = False, halves: bool = False):
+                 result_type: VectorType, aligned: bool = False, halves: bool = False, quarters: bool = False):
         props = {"aligned": UnitAttr()} if aligned else {}
         if halves:
             props["halves"] = UnitAttr()
+        if quarters:
+            props["quarters"] = UnitAttr()
         super().__init__(operands=[buf, index], result_types=[result_type], properties=props)
 
     def verify_(self) -> None:
         _check_buffer(self.buf, self.result.type)
+        if self.halves is not None and self.quarters is not None:
+            raise VerifyException("simd.load: halves and quarters exclude each other")
 
 
 @irdl_op_definition

@@ -29,6 +29,8 @@ class SimdStatements(FunctionCore):
         table, elt = self.row_key(op.result.type)
         if op.halves is not None and table.row("load_halves", elt) is not None:
             key = "load_halves"  # two half-register loads where the ISA has them (else the one load)
+        if op.quarters is not None and table.row("load_quarters", elt) is not None:
+            key = "load_quarters"  # four quarter-register loads, likewise
         idx = self.e(op.index) if not self.half_offset else f"({self.e(op.index)}) + {self.half_offset}"
         self._row(op, key, op.result.type, buf=buf.ptr, idx=idx)
 

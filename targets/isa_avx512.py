@@ -57,6 +57,23 @@ def _half_load_rows() -> Rows:
     return rows
 
 
+def _quarter_load_rows() -> Rows:
+    """`load_quarters`: three _mm512_insert{f32x4,f64x2,i32x4,i64x2} of four _mm_loadu_* quarters
+    (f64x2 / i64x2 are AVX-512DQ, in this target's flags)."""
+    quarter = {"f32": ("ps", "f32x4", 4), "f64": ("pd", "f64x2", 2), "i32": ("si128", "i32x4", 4), "i64": ("si128", "i64x2", 2)}
+    rows: Rows = {}
+    for e, (s, ins, n) in quarter.items():
+        cast = "_mm512_castsi128_si512" if e[0] == "i" else f"_mm512_cast{s}128_{s}512"
+        ptr = "(const __m128i *)" if e[0] == "i" else ""
+        q = [f"_mm_loadu_{s}({ptr}&{{buf}}[{'{idx}' if not k else f'({{idx}}) + {k * n}'}])" for k in range(4)]
+        kind = "i" if e[0] == "i" else "f"
+        v = f"{cast}({q[0]})"
+        for k in (1, 2, 3):
+            v = f"_mm512_insert{kind}{ins[1:]}({v}, {q[k]}, {k})"
+        rows[("load_quarters", e)] = f"{{dst}} = {v};"
+    return rows
+
+
 def _split_rows() -> Rows:
     """`half_lo` / `half_hi` / `join_halves`: a 512-bit vector's 256-bit halves and back (the
     accumulators of a `loop.split_halves` loop, c_print_loops; AVX-512F/DQ)."""
@@ -86,6 +103,7 @@ ROWS: Rows = {
     # simd.load `halves`: two 256-bit loads, the high one inserted (AVX-512F/DQ, a load+shuffle
     # uop); Zen 4 runs maps from beyond the L2 faster so (CpuModel.half_load_bytes)
     **_half_load_rows(),
+    **_quarter_load_rows(),
     # a fold's accumulators split into 256-bit halves before its loop beyond the L2, joined after
     **_split_rows(),
     **{("masked_store", e): f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, (s, _) in _TYPES.items()},

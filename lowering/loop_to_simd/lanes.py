@@ -374,6 +374,8 @@ class BlockEmitter:
     """A buffer whose contiguous stores are aligned here and go `nontemporal` (streaming)."""
     half_loads: bool = False
     """Contiguous unmasked loads are `simd.load halves` (data beyond the L2 on Zen 4)."""
+    quarter_loads: bool = False
+    """Contiguous unmasked loads are `simd.load quarters` (a one-input map beyond the L1d on Zen 4)."""
     append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
     """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
     _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
@@ -761,7 +763,7 @@ class BlockEmitter:
             self.env[op.result] = Varying(self._loaded[key])
             return
         if self.load_mask is None:
-            new = self.emit(simd.LoadOp(op.buf, start, vt, halves=self.half_loads), op)
+            new = self.emit(simd.LoadOp(op.buf, start, vt, halves=self.half_loads, quarters=self.quarter_loads), op)
         else:
             zero = self.lowering.splat_constant(0, vt)
             new = self.emit(simd.MaskedLoadOp(op.buf, start, self.load_mask, zero), op)

@@ -163,16 +163,16 @@ def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions, width: 
 
 def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
                load_mask: SSAValue | None = None, streaming: SSAValue | None = None,
-               half_loads: bool = False) -> list[SSAValue]:  # fmt: skip
+               half_loads: bool = False, quarter_loads: bool = False) -> list[SSAValue]:  # fmt: skip
     """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors.
 
     Stores to `streaming` are aligned streaming stores (the caller has aligned them);
-    `half_loads` loads each vector as two halves (`half_load_loop`)."""
+    `half_loads` / `quarter_loads` load each vector as two halves / four quarters (`half_load_loop`)."""
     op = lowering.source
     env: dict[SSAValue, Lanes] = {op.var: lowering.variable_lanes(var, block, _step(op))}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming,
-                      half_loads=half_loads)  # fmt: skip
+                      half_loads=half_loads, quarter_loads=quarter_loads)  # fmt: skip
     em.run(op.body.block.ops)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
@@ -299,7 +299,7 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
 
 
 def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,
-                   streaming: SSAValue | None = None, half_loads: bool = False) -> None:  # fmt: skip
+                   streaming: SSAValue | None = None, half_loads: bool = False, quarter_loads: bool = False) -> None:  # fmt: skip
     """`loop.for` over the K-block iterations of a map from `rest.lo` to `stop`, its stores
     after its loads (sink_stores), emitted before the source loop."""
     op = lowering.source
@@ -310,7 +310,7 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
             var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
             body.add_op(var)
             var = var.results[0]
-        emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads)
+        emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads)
     body.add_op(located(loop.YieldOp(), op))
     sink_stores(body)
     lowering.emit_pre(nt)
@@ -378,14 +378,27 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
     return False if short is None else short
 
 
-def beyond_l2(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | SSAValue:
-    """Whether a map's data exceeds `cpu.half_load_bytes` (the L2 on Zen 4 with 512-bit
-    vectors), so that its loads go in halves (`half_load_loop`): True/False for constant
-    bounds, else an i1 on the trip count. Unit step only; not nested (as short_map)."""
+def beyond_l2(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, limit: int | None = None,
+              name: str = "beyond_l2") -> bool | SSAValue:  # fmt: skip
+    """Whether a map's data exceeds `limit` (default `cpu.half_load_bytes`: the L2 on Zen 4 with
+    512-bit vectors), so that its loads go in parts (`half_load_loop`): True/False for constant
+    bounds, else an i1 on the trip count named `name`. Unit step only; not nested (as short_map)."""
     if _step(lowering.source) != 1:
         return False
-    far = _data_size(lowering, br, cpu.half_load_bytes(lowering.target.vector_bits), "sgt", "beyond_l2")
+    if limit is None:
+        limit = cpu.half_load_bytes(lowering.target.vector_bits)
+    far = _data_size(lowering, br, limit, "sgt", name)
     return False if far is None else far
+
+
+def quarter_loads(op: loop.VecLoopOp, cpu: CpuModel, vector_bits: int) -> int:
+    """The data size beyond which a map loads its vectors in quarters (`cpu.quarter_load_bytes`),
+    or 0: only a map with one load in its body (out = f(x)) and at most two ops on it (a*x + b);
+    with two inputs (a*x + y) quarters lost 2-4% from 64 Ki elements on Zen 4, and sqrt(|a*x|) + b
+    2% at 1 Mi (cpu_models.py, zen4)."""
+    if op.inits or sum(isinstance(o, loop.LoadOp) for o in op.body.walk()) != 1 or not memory_bound(op, 2):
+        return 0
+    return cpu.quarter_load_bytes(vector_bits)
 
 
 def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: str, name: str) -> bool | SSAValue | None:
@@ -407,12 +420,13 @@ def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: st
     return test
 
 
-def half_load_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue) -> BlockRange:
+def half_load_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue,
+                   quarters: bool = False) -> BlockRange:  # fmt: skip
     """When `far` (beyond_l2) holds, the whole K-block iterations of a map as a loop whose loads
-    go in halves; returns the range left to the ordinary loops (all of it otherwise: a select on
-    the trip count, no branch, as emit_streaming)."""
+    go in halves (or `quarters`); returns the range left to the ordinary loops (all of it otherwise:
+    a select on the trip count, no branch, as emit_streaming)."""
     after = after_far_blocks(lowering, br, width, k, far)
-    map_block_loop(lowering, br, after.lo, width, k, half_loads=True)
+    map_block_loop(lowering, br, after.lo, width, k, half_loads=not quarters, quarter_loads=quarters)
     return after
 
 
@@ -489,15 +503,15 @@ def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, 
     return after, list(split.res)
 
 
-def memory_bound(op: loop.VecLoopOp) -> bool:
-    """At most one arithmetic op per load: out = a*x + b as one FMA, a*x + y in i32. A body
+def memory_bound(op: loop.VecLoopOp, per_load: int = 1) -> bool:
+    """At most `per_load` arithmetic ops per load: out = a*x + b as one FMA, a*x + y in i32. A body
     with more work per load (i32 a*x + b: a multiply and an add) gains from the K independent
     blocks of the unrolled body even in L1 (Zen 4: 1 Ki-element i32 axpb 0.92x one block an
     iteration, issue 11)."""
     ops = list(op.body.walk())
     loads = sum(isinstance(o, loop.LoadOp) for o in ops)
     work = sum(not isinstance(o, loop.LoadOp | loop.StoreOp | loop.YieldOp | arith.ConstantOp) for o in ops)
-    return work <= loads
+    return work <= per_load * loads
 
 
 def in_a_loop(op: loop.VecLoopOp) -> bool:
@@ -528,7 +542,10 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     if store is not None:  # streamed outputs are beyond the L2 when the threshold is
         br = emit_streaming(lowering, br, store, width, k, options.stream_bytes, 0 < half <= options.stream_bytes)
     sized = br  # what short_map sizes: the data left after streaming, before the half-load loop
-    if not op.inits and (far := beyond_l2(lowering, br, options.cpu)) is not False:
+    quarters = quarter_loads(op, options.cpu, options.target.vector_bits)
+    if quarters and (far := beyond_l2(lowering, br, options.cpu, quarters, "beyond_l1")) is not False:
+        br = half_load_loop(lowering, br, width, k, far, quarters=True)
+    elif not op.inits and not quarters and (far := beyond_l2(lowering, br, options.cpu)) is not False:
         br = half_load_loop(lowering, br, width, k, far)
     accs = op.accumulators
     types = [a.arg.type for a in accs]

@@ -60,6 +60,8 @@ func.func @axpy(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %out: !loop.buf<f32>, %a
 // C-LABEL: void iaxpb(
 // C:         _mm512_inserti32x8(_mm512_castsi256_si512(_mm256_loadu_si256((const __m256i *)&x[[[J:.*]]])), _mm256_loadu_si256((const __m256i *)&x[([[J]]) + 8]), 1);
 
+// (One input and at most two ops on it, a*x + b, loads in quarters beyond the L1d instead:
+// quarter_loads.mlir. A third op keeps the halves, as in sqrt(a*x) + a below.)
 func.func @iaxpb(%x: !loop.buf<i32>, %out: !loop.buf<i32>, %a: i32, %b: i32) {
   %c0 = arith.constant 0 : index
   %n = loop.dim %x, 0 : !loop.buf<i32>
@@ -67,7 +69,8 @@ func.func @iaxpb(%x: !loop.buf<i32>, %out: !loop.buf<i32>, %a: i32, %b: i32) {
     %e = loop.load %x[%i] : !loop.buf<i32>
     %m = arith.muli %a, %e : i32
     %s = arith.addi %m, %b : i32
-    loop.store %s, %out[%i] : !loop.buf<i32>
+    %t = arith.xori %s, %b : i32
+    loop.store %t, %out[%i] : !loop.buf<i32>
   }
   func.return
 }
@@ -83,7 +86,9 @@ func.func @scale_big(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
     %e = loop.load %x[%i] : !loop.buf<f32>
     %m = arith.mulf %a, %e : f32
-    loop.store %m, %out[%i] : !loop.buf<f32>
+    %s = math.sqrt %m : f32
+    %t = arith.addf %s, %a : f32
+    loop.store %t, %out[%i] : !loop.buf<f32>
   }
   func.return
 }
@@ -101,7 +106,9 @@ func.func @scale_1000(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
     %e = loop.load %x[%i] : !loop.buf<f32>
     %m = arith.mulf %a, %e : f32
-    loop.store %m, %out[%i] : !loop.buf<f32>
+    %s = math.sqrt %m : f32
+    %t = arith.addf %s, %a : f32
+    loop.store %t, %out[%i] : !loop.buf<f32>
   }
   func.return
 }
@@ -141,7 +148,9 @@ func.func @rows(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %rows: index)
     loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
       %e = loop.load %x[%i] : !loop.buf<f32>
       %m = arith.mulf %a, %e : f32
-      loop.store %m, %out[%i] : !loop.buf<f32>
+      %s = math.sqrt %m : f32
+      %t = arith.addf %s, %a : f32
+      loop.store %t, %out[%i] : !loop.buf<f32>
     }
   }
   func.return

@@ -91,13 +91,23 @@ func.func @twice(%x: !df.array<f64, [i]>) -> !df.array<f64, [i]> {
   }
   func.return %r : !df.array<f64, [i]>
 }
+
+func.func @inc(%x: !df.array<i64, [i]>, %b: i64) -> !df.array<i64, [i]> {
+  %r = df.map %x : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i64):
+    %s = arith.addi %e, %b : i64
+    df.yield %s : i64
+  }
+  func.return %r : !df.array<i64, [i]>
+}
 """
-MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2729, 2730, 2731, 2737, 4095, 4096, 4097, 4111, 5003,
-             65536, 65537, 65601, 87381, 87382, 87383, 87447, 131072, 131073, 131101, 131137)
+MAP_SIZES = (0, 1, 15, 16, 17, 63, 64, 65, 97, 1000, 2047, 2048, 2049, 2053, 2111, 2729, 2730, 2731, 2737, 4095, 4096, 4097,
+             4103, 4111, 4159, 5003, 65536, 65537, 65601, 87381, 87382, 87383, 87447, 131072, 131073, 131101, 131137)
 """Around every vector width and the L1 limits of a one-block map on Zen 4 (32 KiB over 8, 12
 and 16 bytes an iteration: 4096, 2730, 2048 trips), where the K-block main loop starts to run,
 and the L2 limits of the loop with its loads in halves (1 MiB over 16, 12 and 8 bytes: 65536,
-87381, 131072 trips), after which a remainder of K blocks and a tail follow it."""
+87381, 131072 trips), after which a remainder of K blocks and a tail follow it. The L1 limits
+are also where one-input maps (a*x + b f32/i32, twice f64, inc i64) start loading in quarters."""
 
 
 @pytest.mark.parametrize(("isa", "cpu"), _cases(("sse2", "avx2", "avx512")))
@@ -123,6 +133,8 @@ def test_maps_are_exact_on_both_sides_of_the_cache_limits(isa, cpu):
             np.testing.assert_array_equal(r, 7 * xi + yi, err_msg=f"n={n} offset={offset}")
             (r,) = run_compiled(lib, "twice", [xd], offset)
             np.testing.assert_array_equal(r, xd + xd, err_msg=f"n={n} offset={offset}")
+            (r,) = run_compiled(lib, "inc", [xi.astype(np.int64) << 20, np.int64(-(2**40) + 3)], offset)
+            np.testing.assert_array_equal(r, (xi.astype(np.int64) << 20) - 2**40 + 3, err_msg=f"n={n} offset={offset}")
 
 
 FOLDS = (PROGRAMS / "sum.mlir").read_text() + (PROGRAMS / "sumsq.mlir").read_text() + (PROGRAMS / "filter_gt0_sum.mlir").read_text() + """
