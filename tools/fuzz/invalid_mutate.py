@@ -60,7 +60,9 @@ def seed_texts() -> list[tuple[str, str]]:
     for path in seed_files():
         parts = re.split(r"^// -----$", path.read_text(), flags=re.MULTILINE)
         for k, part in enumerate(parts):
-            text = "\n".join(ln for ln in part.splitlines() if not ln.lstrip().startswith("//"))
+            # comments go (RUN/CHECK lines), `// REF:` headers stay: loop-run's tolerances (vmath: ulps)
+            text = "\n".join(ln for ln in part.splitlines()
+                              if not ln.lstrip().startswith("//") or ln.startswith("// REF:"))
             if text.strip():
                 out.append((f"{path.name}#{k}", text + "\n"))
     return out
