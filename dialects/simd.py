@@ -426,10 +426,13 @@ class CompressStoreOp(IRDLOperation):
     scalar C `b[off] = v; n = m;` with no branch); convert-loop-to-simd uses it where the
     cursor is provably a vector away from the buffer's end.
 
-    With `limit %l` (not with `full`) at most max(l, 0) elements are written: the first
-    min(count, l) packed lanes; the result is still the full count. A filter's exact tail
-    passes its buffer's room left, `max(len - cursor, 0)`, so a caller's short capacity is
-    never written past (the filter returns the full count, like snprintf)."""
+    With `limit %l` (not with `full`) nothing is written at or past b[off + max(l, 0)]: the
+    first min(count, l) packed lanes are, and like `full` the op may write scratch values
+    after them up to b[off + min(N, l)) (so b[off .. off + min(N, l)) must be in bounds), which
+    lets a target store a whole register while l >= N. The result is still the full count.
+    A filter's exact tail passes its buffer's room left, `max(len - cursor, 0)`, so a caller's
+    capacity below the count is never written past (the filter returns the full count, like
+    snprintf)."""
 
     name = "simd.compress_store"
 

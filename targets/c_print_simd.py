@@ -83,10 +83,10 @@ class SimdStatements(FunctionCore):
             self.line(f"(void){self.e(op.results[0])};")
 
     def _spilled_compress_store(self, op: simd.CompressStoreOp, key: str, fields: dict[str, str]) -> None:
-        """A `limit`ed compress_store without a `compress_store_limit` row: the exact row while
-        the limit leaves a whole vector of room (the common case, one predictable branch); else
-        the `full` row into a local spill of N lanes, of which the first min(count, limit) are
-        copied, so nothing past the limit is written."""
+        """A `limit`ed compress_store without a `compress_store_limit` row: the `full` row (a
+        whole register) while the limit leaves a vector of room, as in the loop before the
+        exact tail (one predictable branch); else the `full` row into a local spill of N lanes,
+        of which the first min(count, limit) are copied, so nothing past the limit is written."""
         assert op.limit is not None and isinstance(op.value.type, VectorType)
         table, elt = self.row_key(op.value.type)
         lanes = op.value.type.get_shape()[0]
@@ -95,7 +95,8 @@ class SimdStatements(FunctionCore):
         self.line(f"int64_t {count};")
         self.line(f"if ({limit} >= {lanes}) {{")
         self.depth += 1
-        self._template_lines(op, table.row(key, elt), {**fields, "dst": count, "T": c_type})
+        fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
+        self._template_lines(op, table.row(fast, elt), {**fields, "dst": count, "T": c_type})
         self.depth -= 1
         self.line("} else {")
         self.depth += 1

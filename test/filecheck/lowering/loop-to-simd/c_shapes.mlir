@@ -139,7 +139,7 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // AVX2:               int64_t [[ROOM:.*]] = [[LEFT:.*]] > 0 ? [[LEFT]] : 0;
 // AVX2-NEXT:          int64_t [[K:.*]];
 // AVX2-NEXT:          if ([[ROOM]] >= 8) {
-// AVX2-NEXT:              [[K]] = lo_compress_store_f32x8(&out[count], m, mask);
+// AVX2-NEXT:              [[K]] = lo_compress_full_f32x8(&out[count], m, mask);
 // AVX2-NEXT:          } else {
 // AVX2-NEXT:              float spill[8];
 // AVX2-NEXT:              [[K]] = lo_compress_full_f32x8(&spill[0], m, mask);
@@ -168,4 +168,4 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // SCALAR-NOT:         if (
 // SCALAR:         }
 // SCALAR:         for (int64_t i = [[END]]; i < x_len; i++) {
-// SCALAR:             if ((mask) && {{.*}} > 0) out[count] = m;
+// SCALAR:             if ({{.*}} > 0) out[count] = m;

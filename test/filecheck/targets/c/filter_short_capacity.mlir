@@ -21,27 +21,27 @@ func.func @keep_f32(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
 }
 
 
-// scalar: one branch-free test per element, the store only while there is room
+// scalar: the store at the cursor while there is room (a branch on the room, not on the data)
 // SCALAR-LABEL:  int64_t keep_f32(
 // SCALAR:          int64_t [[LEN:.*]] = out_len > 0 ? out_len : 0;
 // SCALAR:          int64_t [[LEFT:.*]] = [[LEN]] - count;
 // SCALAR-NEXT:     int64_t [[ROOM:.*]] = [[LEFT]] > 0 ? [[LEFT]] : 0;
 // SCALAR-NEXT:     int64_t {{.*}} = (int64_t)(mask);
-// SCALAR-NEXT:     if ((mask) && [[ROOM]] > 0) out[count] = e;
+// SCALAR-NEXT:     if ([[ROOM]] > 0) out[count] = e;
 
-// vector ISAs without a limited row: the exact row while a whole vector fits, else a spill of
-// N lanes of which the first min(count, room) are copied
+// vector ISAs without a limited row: a whole-register (full) store while a vector fits, else a
+// spill of N lanes of which the first min(count, room) are copied
 // SPILL-LABEL:   int64_t keep_f32(
 // SPILL:           int64_t [[LEN:.*]] = out_len > 0 ? out_len : 0;
 // SPILL:           int64_t [[LEFT:.*]] = [[LEN]] - count;
 // SPILL-NEXT:      int64_t [[ROOM:.*]] = [[LEFT]] > 0 ? [[LEFT]] : 0;
 // SPILL-NEXT:      int64_t [[K:.*]];
 // SSE2-NEXT:       if ([[ROOM]] >= 4) {
-// SSE2-NEXT:           [[K]] = lo_compress_store_f32x4(&out[count], e, mask);
+// SSE2-NEXT:           [[K]] = lo_compress_full_f32x4(&out[count], e, mask);
 // AVX2-NEXT:       if ([[ROOM]] >= 8) {
-// AVX2-NEXT:           [[K]] = lo_compress_store_f32x8(&out[count], e, mask);
+// AVX2-NEXT:           [[K]] = lo_compress_full_f32x8(&out[count], e, mask);
 // NEON-NEXT:       if ([[ROOM]] >= 4) {
-// NEON-NEXT:           [[K]] = lo_compress_store_f32x4(&out[count], e, mask);
+// NEON-NEXT:           [[K]] = lo_compress_full_f32x4(&out[count], e, mask);
 // AVX512MEM-NEXT:  if ([[ROOM]] >= 16) {
 // AVX512MEM-NEXT:      _mm512_mask_compressstoreu_ps(&out[count], mask, e);
 // AVX512MEM-NEXT:      [[K]] = (int64_t)__builtin_popcount((unsigned)(mask));
