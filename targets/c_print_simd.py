@@ -103,7 +103,7 @@ class SimdStatements(FunctionCore):
         spill, j = self.fresh("spill"), self.fresh("j")
         self.line(f"{c_type} {spill}[{lanes}];")
         full = {**fields, "buf": spill, "idx": "0", "dst": count, "T": c_type}
-        self._template_lines(op, table.row("compress_store_full", elt), full)
+        self._template_lines(op, table.row(fast, elt), full)
         self.line(f"for (int64_t {j} = 0; {j} < {count} && {j} < {limit}; {j}++) "
                   f"{fields['buf']}[({fields['idx']}) + {j}] = {spill}[{j}];")  # fmt: skip
         self.depth -= 1

@@ -107,10 +107,6 @@ ROWS: Rows = {
     # register and Zen 4 chained them through it (filter f32 at 1 Ki 237 -> 145 cycles, issue 11).
     **{("compress_store_reg", e): (f"{_COUNT} _mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << {{dst}}) - 1u), "
                                    f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}}));") for e, (s, m) in _TYPES.items()},
-    # limit: the masked store's prefix is min(count, max(limit, 0)) lanes, branch-free
-    **{("compress_store_limit_reg", e): (f"{_COUNT} _mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << "
-                                         f"({{dst}} < {{limit}} ? {{dst}} : {{limit}} > 0 ? {{limit}} : 0)) - 1u), "
-                                         f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}}));") for e, (s, m) in _TYPES.items()},
     **{("compress_store_full_reg", e): (f"_mm512_storeu_{'si512' if e[0] == 'i' else s}(&{{buf}}[{{idx}}], "
                                         f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}})); {_COUNT}") for e, (s, _) in _TYPES.items()},
     # DQ: 64-bit multiply and i64 -> f64; F: integer abs/min/max of both widths

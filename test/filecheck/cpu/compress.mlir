@@ -46,7 +46,8 @@ func.func @positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>) -> index {
 
 // REG-C-LABEL: int64_t positive(
 // REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_mask_compress_ps(e, mask, e));
-// REG-C:         _mm512_mask_storeu_ps(&out[{{.*}}], (__mmask16)((1u << [[N:.*]]) - 1u), _mm512_mask_compress_ps(e, mask, e));
+// REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_mask_compress_ps(e, mask, e));
+// REG-C:         _mm512_storeu_ps(&spill[0], _mm512_mask_compress_ps(e, mask, e));
 // REG-C-NOT:     compressstoreu
 
 // MEM-C-LABEL: int64_t positive(

@@ -18,7 +18,7 @@ from loopopt.runtime.isa import compile_flags
 from loopopt.targets.isa_avx512 import AVX512
 
 ELTS = {"f32": ("float", "ps", 16), "f64": ("double", "pd", 8), "i32": ("int32_t", "epi32", 16), "i64": ("int64_t", "epi64", 8)}
-KEYS = ("compress_store_reg", "compress_store_full_reg", "compress_store_limit_reg")
+KEYS = ("compress_store_reg", "compress_store_full_reg")
 COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
 
 
@@ -34,10 +34,6 @@ def test_row_shape(key: str, elt: str) -> None:
     if key == "compress_store_reg":
         assert row.startswith(COUNT), "the count must exist before the store mask uses it"
         assert f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], (__mmask{lanes})((1u << {{dst}}) - 1u), " in row
-    elif key == "compress_store_limit_reg":  # the prefix is min(count, max(limit, 0)) lanes
-        assert row.startswith(COUNT)
-        assert (f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], (__mmask{lanes})((1u << "
-                "({dst} < {limit} ? {dst} : {limit} > 0 ? {limit} : 0)) - 1u), ") in row
     else:
         store = "_mm512_storeu_si512" if elt.startswith("i") else f"_mm512_storeu_{s}"
         assert row.startswith(f"{store}(&{{buf}}[{{idx}}], ")
@@ -48,11 +44,10 @@ def _function(key: str, elt: str) -> str:
     ctype, _, lanes = ELTS[elt]
     vtype = {"f32": "__m512", "f64": "__m512d"}.get(elt, "__m512i")
     body = AVX512.row(key, elt).replace("{dst} = ", "int64_t {dst} = ", 1)
-    body = body.format(dst="n", buf="buf", idx="i", mask="m", value="v", limit="lim")
+    body = body.format(dst="n", buf="buf", idx="i", mask="m", value="v")
     lines = "\n    ".join(s if s.endswith(";") else s + ";" for s in body.split("; "))
     return (
-        f"int64_t {key}_{elt}({ctype} *restrict buf, int64_t i, {vtype} v, __mmask{lanes} m"
-        f"{', int64_t lim' if 'limit' in key else ''}) {{\n"
+        f"int64_t {key}_{elt}({ctype} *restrict buf, int64_t i, {vtype} v, __mmask{lanes} m) {{\n"
         f"    {lines}\n    return n;\n}}\n"
     )
 

@@ -2,7 +2,7 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=sse2}' -t c | filecheck %s --check-prefixes=SPILL,SSE2
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2}' -t c | filecheck %s --check-prefixes=SPILL,AVX2
 // RUN: loop-opt %s -p 'loop-pipeline{target=neon}' -t c | filecheck %s --check-prefixes=SPILL,NEON
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefix=AVX512REG
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefixes=SPILL,AVX512REG
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=skylake-x}' -t c | filecheck %s --check-prefixes=SPILL,AVX512MEM
 
 // A filter's exact tail (after the full-register blocks that provably fit the capacity) writes
@@ -42,6 +42,9 @@ func.func @keep_f32(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
 // AVX2-NEXT:           [[K]] = lo_compress_full_f32x8(&out[count], e, mask);
 // NEON-NEXT:       if ([[ROOM]] >= 4) {
 // NEON-NEXT:           [[K]] = lo_compress_full_f32x4(&out[count], e, mask);
+// AVX512REG-NEXT:  if ([[ROOM]] >= 16) {
+// AVX512REG-NEXT:      _mm512_storeu_ps(&out[count], _mm512_mask_compress_ps(e, mask, e));
+// AVX512REG-NEXT:      [[K]] = (int64_t)__builtin_popcount((unsigned)(mask));
 // AVX512MEM-NEXT:  if ([[ROOM]] >= 16) {
 // AVX512MEM-NEXT:      _mm512_mask_compressstoreu_ps(&out[count], mask, e);
 // AVX512MEM-NEXT:      [[K]] = (int64_t)__builtin_popcount((unsigned)(mask));
@@ -52,18 +55,12 @@ func.func @keep_f32(%x: !df.array<f32, [i]>) -> !df.array<f32, [k]> {
 // AVX2-NEXT:           [[K]] = lo_compress_full_f32x8(&spill[0], e, mask);
 // NEON-NEXT:           float spill[4];
 // NEON-NEXT:           [[K]] = lo_compress_full_f32x4(&spill[0], e, mask);
+// AVX512REG-NEXT:      float spill[16];
+// AVX512REG-NEXT:      _mm512_storeu_ps(&spill[0], _mm512_mask_compress_ps(e, mask, e));
+// AVX512REG-NEXT:      [[K]] = (int64_t)__builtin_popcount((unsigned)(mask));
 // AVX512MEM-NEXT:      float spill[16];
 // AVX512MEM-NEXT:      _mm512_mask_compressstoreu_ps(&spill[0], mask, e);
 // AVX512MEM-NEXT:      [[K]] = (int64_t)__builtin_popcount((unsigned)(mask));
 // SPILL-NEXT:          for (int64_t j = 0; j < [[K]] && j < [[ROOM]]; j++) out[(count) + j] = spill[j];
 // SPILL-NEXT:      }
 // SPILL-NEXT:      int64_t {{.*}} = count + [[K]];
-
-// AVX-512 compressing in a register: a masked store of the first min(count, room) lanes
-// AVX512REG-LABEL: int64_t keep_f32(
-// AVX512REG:         int64_t [[LEN:.*]] = out_len > 0 ? out_len : 0;
-// AVX512REG:         int64_t [[LEFT:.*]] = [[LEN]] - count;
-// AVX512REG-NEXT:    int64_t [[ROOM:.*]] = [[LEFT]] > 0 ? [[LEFT]] : 0;
-// AVX512REG-NEXT:    int64_t [[K:.*]] = (int64_t)__builtin_popcount((unsigned)(mask));
-// AVX512REG-NEXT:    _mm512_mask_storeu_ps(&out[count], (__mmask16)((1u << ([[K]] < [[ROOM]] ? [[K]] : [[ROOM]] > 0 ? [[ROOM]] : 0)) - 1u), _mm512_mask_compress_ps(e, mask, e));
-// AVX512REG-NEXT:    int64_t {{.*}} = count + [[K]];
