@@ -41,6 +41,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -429,7 +430,15 @@ class CompressStoreOp(IRDLOperation):
     scratch values — so all N must be in bounds. That lets every target store a whole
     register (AVX2 permute + `_mm256_storeu_ps`, SSE2 shift network + `_mm_storeu_ps`,
     scalar C `b[off] = v; n = m;` with no branch); convert-loop-to-simd uses it where the
-    cursor is provably a vector away from the buffer's end."""
+    cursor is provably a vector away from the buffer's end.
+
+    With `limit %l` (not with `full`) nothing is written at or past b[off + max(l, 0)]: the
+    first min(count, l) packed lanes are, and like `full` the op may write scratch values
+    after them up to b[off + min(N, l)) (so b[off .. off + min(N, l)) must be in bounds), which
+    lets a target store a whole register while l >= N. The result is still the full count.
+    A filter's exact tail passes its buffer's room left, `max(len - cursor, 0)`, so a caller's
+    capacity below the count is never written past (the filter returns the full count, like
+    snprintf)."""
 
     name = "simd.compress_store"
 
@@ -437,6 +446,8 @@ class CompressStoreOp(IRDLOperation):
     mask = operand_def(MaskVector)
     buf = operand_def(BufType)
     offset = operand_def(IndexType)
+    limit = opt_operand_def(IndexType)
+    """At most this many elements are written (the buffer's room left at the offset)."""
     count = result_def(IndexType)
     full = opt_prop_def(UnitAttr)
     """Present when lanes past the count may be overwritten (b[off .. off + N) is in bounds)."""
@@ -444,18 +455,21 @@ class CompressStoreOp(IRDLOperation):
     traits = traits_def(MemoryWriteEffect())
 
     assembly_format = (
-        "$value `,` $mask `,` $buf `[` $offset `]` (`full` $full^)? attr-dict "
+        "$value `,` $mask `,` $buf `[` $offset `]` (`full` $full^)? (`limit` $limit^)? attr-dict "
         "`:` type($value) `,` type($mask) `,` type($buf)"
     )
 
     def __init__(self, value: SSAValue | Operation, mask: SSAValue | Operation,
-                 buf: SSAValue | Operation, offset: SSAValue | Operation, full: bool = False):
-        super().__init__(operands=[value, mask, buf, offset], result_types=[IndexType()],
-                         properties={"full": UnitAttr()} if full else {})
+                 buf: SSAValue | Operation, offset: SSAValue | Operation, full: bool = False,
+                 limit: SSAValue | Operation | None = None):  # fmt: skip
+        super().__init__(operands=[value, mask, buf, offset, [limit] if limit is not None else []],
+                         result_types=[IndexType()], properties={"full": UnitAttr()} if full else {})
 
     def verify_(self) -> None:
         _check_buffer(self.buf, self.value.type)
         _check_mask(self.mask, self.value.type)
+        if self.full is not None and self.limit is not None:
+            raise VerifyException("a `full` compress_store writes all N lanes: it cannot take a `limit`")
 
 
 @irdl_op_definition

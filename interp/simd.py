@@ -194,21 +194,19 @@ class SimdFunctions(InterpreterFunctions):
 
     @impl(simd.CompressStoreOp)
     def run_compress_store(self, interpreter: Interpreter, op: simd.CompressStoreOp, args: PythonValues):
-        value, mask, buf, offset = args
+        value, mask, buf, offset, *limit = args
         t = op.value.type
         buf = _buffer(op, buf, t.element_type)
         lanes = _vector(value, t)
         mask = _mask(mask, _lanes(t))
         active = lanes[mask]
         start, count = int(offset), len(active)
-        if op.full is not None:
-            # may write all N lanes: they must all be in bounds; the scratch lanes past the
-            # count are the inactive ones, in order (C writes other scratch values there)
-            _check_span(op, buf, start, len(lanes))
-            buf[start : start + len(lanes)] = np.concatenate([active, lanes[~mask]])
-        elif count:
-            _check_span(op, buf, start, count)
-            buf[start : start + count] = active
+        # may write span lanes: the packed ones, then scratch (the inactive lanes, in order; C
+        # writes other scratch values there): all N with `full`, min(N, limit) with a `limit`
+        span = len(lanes) if op.full is not None else min(len(lanes), max(int(limit[0]), 0)) if limit else count
+        if span:
+            _check_span(op, buf, start, span)
+            buf[start : start + span] = np.concatenate([active, lanes[~mask]])[:span]
         return (np.int64(count),)
 
     @impl(simd.AlignOffsetOp)

@@ -16,7 +16,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
-from loopopt.targets.c_print_values import FunctionCore
+from loopopt.targets.c_isa import ELEMENT_C_TYPES
+from loopopt.targets.c_print_values import FunctionCore, scalar_key
 
 
 class SimdStatements(FunctionCore):
@@ -73,10 +74,49 @@ class SimdStatements(FunctionCore):
         table, elt = self.row_key(op.value.type)
         if "simd.compress_in_register" in op.attributes and table.row(f"{key}_reg", elt) is not None:
             key += "_reg"  # the CPU compresses faster in a register (loop_to_simd/predloop.IN_REGISTER_ATTR)
-        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.offset),
-                  mask=self.e(op.mask), value=self.e(op.value))  # fmt: skip
+        fields = {"buf": buf.ptr, "idx": self.e(op.offset), "mask": self.e(op.mask), "value": self.e(op.value)}
+        if op.limit is None:
+            self._row(op, key, op.value.type, **fields)
+        elif table.row(key.replace("compress_store", "compress_store_limit"), elt) is not None:
+            self._row(op, key.replace("compress_store", "compress_store_limit"), op.value.type, limit=self.e(op.limit), **fields)
+        else:
+            self._spilled_compress_store(op, key, fields)
         if not op.results[0].uses:  # a zipped filter's second store: its count is the first's
             self.line(f"(void){self.e(op.results[0])};")
+
+    def _spilled_compress_store(self, op: simd.CompressStoreOp, key: str, fields: dict[str, str]) -> None:
+        """A `limit`ed compress_store without a `compress_store_limit` row: the `full` row (a
+        whole register) while the limit leaves a vector of room, as in the loop before the
+        exact tail (one predictable branch); else the `full` row into a local spill of N lanes,
+        of which the first min(count, limit) are copied, so nothing past the limit is written."""
+        assert op.limit is not None and isinstance(op.value.type, VectorType)
+        table, elt = self.row_key(op.value.type)
+        lanes = op.value.type.get_shape()[0]
+        count, limit = self.name_of(op.results[0]), self.e(op.limit)
+        c_type = ELEMENT_C_TYPES[scalar_key(op.value.type.element_type) or ""]
+        self.line(f"int64_t {count};")
+        self.line(f"if ({limit} >= {lanes}) {{")
+        self.depth += 1
+        fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
+        self._template_lines(op, table.row(fast, elt), {**fields, "dst": count, "T": c_type})
+        self.depth -= 1
+        self.line("} else {")
+        self.depth += 1
+        spill, j = self.fresh("spill"), self.fresh("j")
+        self.line(f"{c_type} {spill}[{lanes}];")
+        full = {**fields, "buf": spill, "idx": "0", "dst": count, "T": c_type}
+        self._template_lines(op, table.row(fast, elt), full)
+        self.line(f"for (int64_t {j} = 0; {j} < {count} && {j} < {limit}; {j}++) "
+                  f"{fields['buf']}[({fields['idx']}) + {j}] = {spill}[{j}];")  # fmt: skip
+        self.depth -= 1
+        self.line("}")
+
+    def _template_lines(self, op: Operation, template: str | None, fields: dict[str, str]) -> None:
+        """A row's statements, its `{dst}` assigned (declared by the caller)."""
+        if template is None:
+            raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} compress row: the {self.printer.target} target cannot print it", op)
+        for statement in template.format(**fields).split("; "):
+            self.line(statement if statement.endswith((";", "}")) else statement + ";")
 
     def _simd_align_offset(self, op: Operation) -> None:
         assert isinstance(op, simd.AlignOffsetOp)

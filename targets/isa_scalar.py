@@ -185,6 +185,10 @@ _COMMON: dict[tuple[str, str], str] = {
     **{("masked_load", e): "{dst} = ({mask}) ? {buf}[{idx}] : {passthru};" for e in _ALL},
     **{("masked_store", e): "if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
     **{("compress_store", e): "{dst} = (int64_t)({mask}); if ({mask}) {buf}[{idx}] = {value};" for e in _ALL},
+    # limit: the slot at the cursor may be overwritten while the buffer has room there (as
+    # full), nothing when it has none (a short output): a branch on the room, not the data
+    **{("compress_store_limit", e): "{dst} = (int64_t)({mask}); if ({limit} > 0) {buf}[{idx}] = {value};"
+       for e in _ALL},
     # full: the slot at the cursor may be overwritten, so no branch
     **{("compress_store_full", e): "{buf}[{idx}] = {value}; {dst} = (int64_t)({mask});" for e in _ALL},
     # elements from &buf[idx] to the next multiple of {align} bytes (plain C on every target)

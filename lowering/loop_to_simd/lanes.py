@@ -806,8 +806,20 @@ class BlockEmitter:
         if not is_data_type(op.value.type):
             raise LoopoptDiagnostic(f"{op.name} of {op.value.type} has no simd.compress_store form", op)
         value = self.vector(op.value, op)
-        new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress), op)
+        limit = None if self.full_compress else self._room_left(op)
+        new = self.emit(simd.CompressStoreOp(value, self.store_mask, op.out, self.cursor, self.full_compress, limit), op)
         self.append_counts.append(new.results[0])
+
+    def _room_left(self, op: loop.AppendOp) -> SSAValue:
+        """`max(max(len, 0) - cursor, 0)`: what an exact compress may write at the cursor, so a
+        caller's capacity below the count is never written past (the count still advances in
+        full). The length is clamped first: both terms are in [0, INT64_MAX], no overflow."""
+        assert self.cursor is not None
+        zero = self.lowering.index_const(0)
+        length = self.lowering.emit_pre(loop.DimOp(op.out, 0)).results[0]
+        length = self.lowering.emit_pre(arith.MaxSIOp(length, zero)).results[0]
+        left = self.emit(arith.SubiOp(length, self.cursor), op).results[0]
+        return self.emit(arith.MaxSIOp(left, zero), op).results[0]
 
 
 def _no_runtime_stride(x: Lanes, at: Operation) -> None:

@@ -33,11 +33,11 @@ func.func @positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>) -> index {
 
 // REG-LABEL:   func.func @positive
 // REG:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] full {simd.compress_in_register} : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
-// REG:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] {simd.compress_in_register} : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
+// REG:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] limit %{{.*}} {simd.compress_in_register} : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
 
 // MEM-LABEL:   func.func @positive
 // MEM:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] full : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
-// MEM:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
+// MEM:           simd.compress_store %{{.*}}, %{{mask.*}}, %out[%{{.*}}] limit %{{.*}} : vector<16xf32>, vector<16xi1>, !loop.buf<f32>
 // MEM-NOT:       compress_in_register
 
 // AVX2-LABEL:  func.func @positive
@@ -46,7 +46,8 @@ func.func @positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>) -> index {
 
 // REG-C-LABEL: int64_t positive(
 // REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_mask_compress_ps(e, mask, e));
-// REG-C:         _mm512_mask_storeu_ps(&out[{{.*}}], (__mmask16)((1u << [[N:.*]]) - 1u), _mm512_mask_compress_ps(e, mask, e));
+// REG-C:         _mm512_storeu_ps(&out[{{.*}}], _mm512_mask_compress_ps(e, mask, e));
+// REG-C:         _mm512_storeu_ps(&spill[0], _mm512_mask_compress_ps(e, mask, e));
 // REG-C-NOT:     compressstoreu
 
 // MEM-C-LABEL: int64_t positive(

@@ -148,6 +148,30 @@ def test_compress_store_bounds_cover_only_written_elements():
             np.array([True, True, False, False]), buf, np.int64(3))
 
 
+@pytest.mark.parametrize("limit", [-5, 0, 1, 2, 3, 8])
+def test_limited_compress_store_writes_what_fits_and_counts_all(limit):
+    # the exact tail of a filter whose caller's capacity is below the count: nothing at or
+    # past offset + max(limit, 0); the packed lanes first, then scratch (the inactive lanes) up
+    # to min(N, limit); the count stays the full active-lane count
+    v, m, b, o, lim = values(vec(4, i32), mask_t(4), BufType(i32), IndexType(), IndexType())
+    mask = np.array([True, False, True, True])
+    buf = np.full(8, -1, np.int32)
+    (n,) = run(simd.CompressStoreOp(v, m, b, o, limit=lim), np.array([1, 2, 3, 4], np.int32), mask, buf,
+               np.int64(3), np.int64(limit))  # fmt: skip
+    assert n == 3 and isinstance(n, np.int64)
+    span = min(4, max(limit, 0))
+    np.testing.assert_array_equal(buf, [-1, -1, -1, *[1, 3, 4, 2][:span], *[-1] * (5 - span)])
+    # the bounds cover only the lanes it may write: at the end of the buffer with no room, nothing
+    (n,) = run(simd.CompressStoreOp(v, m, b, o, limit=lim), np.zeros(4, np.int32), mask, buf, np.int64(8), np.int64(0))
+    assert n == 3
+
+
+def test_compress_store_verifier_rejects_a_limit_with_full():
+    v, m, b, o, lim = values(vec(4, i32), mask_t(4), BufType(i32), IndexType(), IndexType())
+    with pytest.raises(Exception, match="cannot take a `limit`"):
+        simd.CompressStoreOp(v, m, b, o, full=True, limit=lim).verify()
+
+
 def test_full_compress_store_packs_then_may_write_the_whole_vector():
     v, m, b, o = values(vec(4, i32), mask_t(4), BufType(i32), IndexType())
     buf = np.full(7, -1, np.int32)

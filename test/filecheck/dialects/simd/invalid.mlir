@@ -40,6 +40,14 @@ func.func @compress_store_element(%b : !loop.buf<i32>, %i : index, %m : vector<8
 
 // -----
 
+func.func @compress_store_full_limit(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %v : vector<8xf32>) {
+  %n = simd.compress_store %v, %m, %b[%i] full limit %i : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
+  func.return
+}
+// CHECK: a `full` compress_store writes all N lanes: it cannot take a `limit`
+
+// -----
+
 func.func @align_offset_alignment(%b : !loop.buf<f64>, %i : index) {
   %p = simd.align_offset %b[%i], 4 : !loop.buf<f64>
   func.return

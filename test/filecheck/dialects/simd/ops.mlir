@@ -21,6 +21,7 @@ func.func @memory(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %p : vecto
   // CHECK-NEXT: simd.masked_store %[[ML]], %{{.*}}[%{{.*}}], %{{.*}} : vector<8xf32>, !loop.buf<f32>, vector<8xi1>
   // CHECK-NEXT: %[[N:.*]] = simd.compress_store %[[ML]], %{{.*}}, %{{.*}}[%{{.*}}] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
   // CHECK-NEXT: %[[F:.*]] = simd.compress_store %[[ML]], %{{.*}}, %{{.*}}[%[[N]]] full : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
+  // CHECK-NEXT: %{{.*}} = simd.compress_store %[[ML]], %{{.*}}, %{{.*}}[%[[F]]] limit %[[N]] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
   // CHECK-NEXT: %[[P:.*]] = simd.align_offset %{{.*}}[%[[F]]], 32 : !loop.buf<f32>
   // CHECK-NEXT: simd.store_fence
   // CHECK-NEXT: func.return %[[P]] : index
@@ -32,6 +33,7 @@ func.func @memory(%b : !loop.buf<f32>, %i : index, %m : vector<8xi1>, %p : vecto
   simd.masked_store %ml, %b[%i], %m : vector<8xf32>, !loop.buf<f32>, vector<8xi1>
   %n = simd.compress_store %ml, %m, %b[%i] : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
   %f = simd.compress_store %ml, %m, %b[%n] full : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
+  %lim = simd.compress_store %ml, %m, %b[%f] limit %n : vector<8xf32>, vector<8xi1>, !loop.buf<f32>
   %ao = simd.align_offset %b[%f], 32 : !loop.buf<f32>
   simd.store_fence
   func.return %ao : index

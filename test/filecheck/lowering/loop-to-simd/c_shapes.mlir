@@ -136,7 +136,15 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // AVX2:           for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
 // AVX2:               int64_t {{.*}} = lo_compress_full_f32x8(&out[cursor], m, mask);
 // AVX2:           for (int64_t i = {{.*}}, i_left = (x_len) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-// AVX2:               int64_t {{.*}} = lo_compress_store_f32x8(&out[count], m, mask);
+// AVX2:               int64_t [[ROOM:.*]] = [[LEFT:.*]] > 0 ? [[LEFT]] : 0;
+// AVX2-NEXT:          int64_t [[K:.*]];
+// AVX2-NEXT:          if ([[ROOM]] >= 8) {
+// AVX2-NEXT:              [[K]] = lo_compress_full_f32x8(&out[count], m, mask);
+// AVX2-NEXT:          } else {
+// AVX2-NEXT:              float spill[8];
+// AVX2-NEXT:              [[K]] = lo_compress_full_f32x8(&spill[0], m, mask);
+// AVX2-NEXT:              for (int64_t j = 0; j < [[K]] && j < [[ROOM]]; j++) out[(count) + j] = spill[j];
+// AVX2-NEXT:          }
 
 // SSE2-LABEL:   int64_t scale_positive(
 // SSE2:               int64_t {{.*}} = lo_compress_full_f32x4(&out[cursor], m, mask);
@@ -160,4 +168,4 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // SCALAR-NOT:         if (
 // SCALAR:         }
 // SCALAR:         for (int64_t i = [[END]]; i < x_len; i++) {
-// SCALAR:             if (mask) out[count] = m;
+// SCALAR:             if ({{.*}} > 0) out[count] = m;

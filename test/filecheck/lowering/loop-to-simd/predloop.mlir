@@ -57,7 +57,11 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK-NEXT:       %[[TE:.*]] = simd.masked_load %x[%[[J]]], %[[PM]], %{{.*}} : !loop.buf<f32>, vector<[[W]]xi1> -> vector<[[W]]xf32>
 // CHECK-NEXT:       %[[TP:.*]] = simd.cmp <ogt> %[[TE]], %{{.*}}
 // CHECK-NEXT:       %[[TM:.*]] = arith.andi %[[TP]], %[[PM]] : vector<[[W]]xi1>
-// CHECK:            simd.compress_store %{{.*}}, %[[TM]], %out[%[[TC]]]{{( \{simd.compress_in_register\})?}} : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
+// the exact tail writes at most the room left at the cursor, max(max(len, 0) - cursor, 0):
+// a caller's capacity below the count is never written past
+// CHECK:            %[[TL:.*]] = arith.subi %[[ROOM0:.*]], %[[TC]] : index
+// CHECK-NEXT:       %[[TLIM:.*]] = arith.maxsi %[[TL]], %{{.*}} : index
+// CHECK-NEXT:       simd.compress_store %{{.*}}, %[[TM]], %out[%[[TC]]] limit %[[TLIM]]{{( \{simd.compress_in_register\})?}} : vector<[[W]]xf32>, vector<[[W]]xi1>, !loop.buf<f32>
 // CHECK:          }
 // CHECK-NEXT:     %[[H:.*]] = simd.hreduce <add> %[[TAIL]] : vector<[[W]]xf32> -> f32
 // CHECK-NEXT:     %[[S:.*]] = arith.addf %z, %[[H]] : f32
@@ -78,7 +82,7 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // SCALAR:         %[[SEND:.*]] = arith.minsi %trips, %{{.*}} : index
 // SCALAR:         loop.for
 // SCALAR:         loop.for
-// SCALAR:           simd.compress_store %{{.*}}, %{{.*}}, %out[%{{.*}}] : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
+// SCALAR:           simd.compress_store %{{.*}}, %{{.*}}, %out[%{{.*}}] limit %{{.*}} : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
 
 // -----
 
