@@ -19,7 +19,7 @@ from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, w
 PINNED = {
     "sse2": "a68f1c2f6dc942537e3bbcf710052aba82d2cdfc4d38d1d275ab01941d98e932",
     "avx2": "6d5e2247711d9e1be991f6f82db40cc9494c3e01bbfcdbdddef8a75ad5873fbf",
-    "avx512": "37a94ab84fe014effcd7005a67e61a48fd662ee3e94945966a65c1cd1c135ce2",
+    "avx512": "1d7a628e4a8536afed291415f538661efb742e40a3dae83922e74857e719bbd5",
 }
 
 
