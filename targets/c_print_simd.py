@@ -94,29 +94,24 @@ class SimdStatements(FunctionCore):
         lanes = op.value.type.get_shape()[0]
         count, limit = self.name_of(op.results[0]), self.e(op.limit)
         c_type = ELEMENT_C_TYPES[scalar_key(op.value.type.element_type) or ""]
+        fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
+        template = table.row(fast, elt)
+        if template is None:
+            raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} compress row: the {self.printer.target} target cannot print it", op)
         self.line(f"int64_t {count};")
         self.line(f"if ({limit} >= {lanes}) {{")
         self.depth += 1
-        fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
-        self._template_lines(op, table.row(fast, elt), {**fields, "dst": count, "T": c_type})
+        self.statements(template.format(**fields, dst=count, T=c_type))
         self.depth -= 1
         self.line("} else {")
         self.depth += 1
         spill, j = self.fresh("spill"), self.fresh("j")
         self.line(f"{c_type} {spill}[{lanes}];")
-        full = {**fields, "buf": spill, "idx": "0", "dst": count, "T": c_type}
-        self._template_lines(op, table.row(fast, elt), full)
+        self.statements(template.format(**{**fields, "buf": spill, "idx": "0"}, dst=count, T=c_type))
         self.line(f"for (int64_t {j} = 0; {j} < {count} && {j} < {limit}; {j}++) "
                   f"{fields['buf']}[({fields['idx']}) + {j}] = {spill}[{j}];")  # fmt: skip
         self.depth -= 1
         self.line("}")
-
-    def _template_lines(self, op: Operation, template: str | None, fields: dict[str, str]) -> None:
-        """A row's statements, its `{dst}` assigned (declared by the caller)."""
-        if template is None:
-            raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} compress row: the {self.printer.target} target cannot print it", op)
-        for statement in template.format(**fields).split("; "):
-            self.line(statement if statement.endswith((";", "}")) else statement + ";")
 
     def _simd_align_offset(self, op: Operation) -> None:
         assert isinstance(op, simd.AlignOffsetOp)

@@ -283,7 +283,10 @@ class FunctionCore:
             fields = {**fields, "dst": dst, "decl": f"{ctype} {dst}"}
         scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
         fields.setdefault("T", ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void"))
-        text = template.format(**fields)
+        self.statements(template.format(**fields))
+
+    def statements(self, text: str) -> None:
+        """A formatted row's statements (`; `-separated), one line each."""
         for statement in text.split("; "):
             self.line(statement if statement.endswith(";") or statement.endswith("}") else statement + ";")
 
