@@ -300,13 +300,12 @@ class LoopStatements(FunctionCore):
         # output is shorter than the trip count) each store tests the cursor against its capacity
         lo, hi = self.e(op.lower), self.e(op.upper)
         lengths = list(dict.fromkeys(caps.values()))
-        cap = _paren(lengths[0])
-        if len(lengths) > 1:
-            cap = self.fresh("capacity")
-            least = functools.reduce(lambda a, b: f"({a} < {b} ? {a} : {b})", lengths[1:], lengths[0])
-            self.line(f"int64_t {cap} = {least.removeprefix('(').removesuffix(')')};")
+        cap = self.fresh("capacity")
+        least = functools.reduce(lambda a, b: f"({a} < {b} ? {a} : {b})", lengths[1:], lengths[0])
+        self.line(f"int64_t {cap} = {least.removeprefix('(').removesuffix(')')};")
+        self.line(f"if ({cap} < 0) {cap} = 0; /* a caller's negative length holds nothing */")
         stop = self.fresh("stop")
-        if lo == "0":  # a capacity is never negative
+        if lo == "0":  # the capacity is not negative (clamped above)
             self.line(f"int64_t {stop} = {_paren(hi)} > {cap} ? {cap} : {_paren(hi)};")
         else:
             u = "(uint64_t)"

@@ -15,6 +15,7 @@
 // CHECK:           count += 
 // CHECK-LABEL: int64_t keep_bf16(const uint16_t *restrict x, int64_t x_len, uint16_t a, uint16_t *restrict out, int64_t out_len)
 // CHECK:         lo_bf16_to_f32(
+// CHECK:         for (int64_t i = 0; i < stop; i++) {
 // CHECK-NOT:       if (
 // CHECK:           out[count] = 
 // CHECK:           count += 

@@ -56,7 +56,9 @@ func.func @sum_above(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
 // SSE2:         remark: SIMD_FALLBACK_SCALAR: vector loop kept scalar: loop.append of f32 in a loop of 64-bit lanes
 // CHECK-LABEL: int64_t keep_f16(
 // CHECK:         int64_t count = 0;
-// CHECK-NEXT:    int64_t stop = x_len > out_len ? out_len : x_len;
+// CHECK-NEXT:    int64_t capacity = out_len;
+// CHECK-NEXT:    if (capacity < 0) capacity = 0; /* a caller's negative length holds nothing */
+// CHECK-NEXT:    int64_t stop = x_len > capacity ? capacity : x_len;
 // CHECK-NEXT:    #pragma GCC unroll 4
 // CHECK-NEXT:    for (int64_t i = 0; i < stop; i++) {
 // CHECK-NOT:       if (
@@ -77,6 +79,7 @@ func.func @sum_above(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
 // Two outputs at one cursor: the unconditional part ends at the smaller capacity.
 // CHECK-LABEL: void keep_pairs_bf16(
 // CHECK:         int64_t capacity = out0_len < out1_len ? out0_len : out1_len;
+// CHECK-NEXT:    if (capacity < 0) capacity = 0; /* a caller's negative length holds nothing */
 // CHECK-NEXT:    int64_t stop = x_len > capacity ? capacity : x_len;
 // CHECK-NEXT:    #pragma GCC unroll 4
 // CHECK-NEXT:    for (int64_t i = 0; i < stop; i++) {

@@ -56,7 +56,9 @@ builtin.module {
 // CHECK-NEXT:  {
 // CHECK-NEXT:      int64_t cnt = 0;
 // CHECK-NEXT:      int32_t s = 0;
-// CHECK-NEXT:      int64_t stop = x_len > out_len ? out_len : x_len;
+// CHECK-NEXT:      int64_t capacity = out_len;
+// CHECK-NEXT:      if (capacity < 0) capacity = 0; /* a caller's negative length holds nothing */
+// CHECK-NEXT:      int64_t stop = x_len > capacity ? capacity : x_len;
 // CHECK-NEXT:      #pragma GCC unroll 4
 // CHECK-NEXT:      for (int64_t i = 0; i < stop; i++) {
 // CHECK-NEXT:          int32_t v = x[i];
