@@ -85,6 +85,10 @@ def block_driver(
                            "lo_lo", "lo_len", "lo_nx", "lo_nlo", "lo_nlen", "lo_at", "lo_left", "lo_j", "lo_pl", "lo_k",
                            "lo_stream", "lo_total", "lo_ok"))  # fmt: skip
     stage = {a.index: local(f"lo_stage_{buf[a.index][0]}") for a in filters}
+    carry = {a.index: local(f"lo_r_{buf[a.index][0]}") for a in filters}
+    # a thread's stage: a piece's output after the carry (< one line) of the piece before,
+    # 64-byte aligned so that the threads' stages share no line
+    stride = {a.index: piece + 64 // abi_bytes(a) for a in filters}
     serial = f"return {chunk_fn}({', '.join(names)});"
 
     def call(fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:
@@ -129,7 +133,7 @@ def block_driver(
     conds = [cnt]
     for a in filters if streams else []:
         ct = buf[a.index][2]
-        w(f"    {ct} *{stage[a.index]} = {stream} ? malloc(sizeof({ct}) * (size_t){piece} * (size_t){t}) : NULL;")
+        w(f"    {ct} *{stage[a.index]} = {stream} ? aligned_alloc(64, sizeof({ct}) * (size_t){stride[a.index]} * (size_t){t}) : NULL;")
         allocs.append(stage[a.index])
         conds.append(f"({stage[a.index]} || !{stream})")
     w(f"    const _Bool {ok} = {' && '.join(conds)};")
@@ -168,7 +172,8 @@ def block_driver(
     w(f"            const int64_t {nx} = {c} + {nt};")
     w(f"            const int64_t {nlo} = {nx} * {cs};")
     w(f"            const int64_t {nlen} = {nx} >= {nch} ? 0 : {n} - {nlo} < {cs} ? {n} - {nlo} : {cs};")
-    w(f"            int64_t {at} = {base}, {left} = lo_par_peek(&{cnt}[{c}]);")
+    carried = "".join(f", {carry[a.index]} = 0" for a in filters) if streams else ""
+    w(f"            int64_t {at} = {base}, {left} = lo_par_peek(&{cnt}[{c}]){carried};")
     w(f"            for (int64_t {j} = 0; {j} < {ln}; {j} += {piece}) {{")
     w(f"                const int64_t {pl} = {ln} - {j} < {piece} ? {ln} - {j} : {piece};")
     w(f"                if ({j} < {nlen}) {{")
@@ -178,13 +183,17 @@ def block_driver(
     w("                }")
     start = f"{lo} + {j}"
     direct = call(chunk_fn, start, pl, lambda a: (f"{buf[a.index][0]} + {at}", left))
-    staged = call(chunk_fn, start, pl, lambda a: (f"{stage[a.index]} + {me} * {piece}", pl))
+    staged = call(chunk_fn, start, pl, lambda a: (f"{stage[a.index]} + {me} * {stride[a.index]} + {carry[a.index]}", pl))
     w(f"                const int64_t {k} = {f'{stream} ? {staged} : ' if streams else ''}{direct};")
     if streams:
         w(f"                if ({stream}) {{")
+        # the stage holds out[at + k - r, at + k): its whole lines go, the rest is carried
         for a in filters:
             ptr, _, ct = buf[a.index]
-            w(f"                    lo_par_copy({ptr} + {at}, {stage[a.index]} + {me} * {piece}, sizeof({ct}) * (size_t){k}, 1);")
+            r = carry[a.index]
+            w(f"                    {r} += {k};")
+            w(f"                    {r} -= (int64_t)(lo_par_drain({ptr} + {at} + {k} - {r}, {stage[a.index]} + {me} * {stride[a.index]}, "
+              f"sizeof({ct}) * (size_t){r}, {j} + {pl} >= {ln}) / sizeof({ct}));")
         w("                }")
     w(f"                {at} += {k};")
     w(f"                {left} -= {k};")

@@ -202,14 +202,17 @@ def test_counts_a_thread_has_not_published_are_counted_by_the_waiter(isa):
 @pytest.mark.parametrize("isa", isa_params(("avx512",)))
 def test_streamed_super_blocks_copy_each_piece_non_temporally(isa):
     """filter_block_stream=true: with an output past stream_bytes each piece goes through the
-    thread's stage and `lo_par_copy` (whole lines non-temporal): the same bits."""
+    thread's stage and `lo_par_drain` (whole lines non-temporal, the rest carried to the next
+    piece, plain at the part's ends): the same bits. Sizes around the pieces (16 KiB of input:
+    2048 f64, 4096 f32, 16384 i8) and parts; a selective filter (keep_u8) makes pieces whose
+    output is shorter than the line the carry waits to complete."""
     k = loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, -1, min_elements=0, filter_block=8192, stream_bytes=64, filter_block_stream="true"))
-    assert "lo_par_copy(out + lo_at" in k.c_source
+    assert "lo_par_drain(out + lo_at" in k.c_source and "lo_par_copy(out + lo_at" in k.c_source  # <k>__copies
     rng = np.random.default_rng(5)
-    for name in ("scale_f64", "keep_f32", "keep_i8"):
-        for n in (129, 8193, 3 * 8192 + 17, 5 * 8192 + 16385):
+    for name in ("scale_f64", "keep_f32", "keep_i8", "keep_u8", "keep_i16"):
+        for n in (129, 2047, 2049, 4095, 4097, 8191, 8193, 3 * 8192 + 17, 5 * 8192 + 16385, 16 * 8192 + 3, 40009):
             x = data(name, n, 8192, rng)
-            for t in (2, 3):
+            for t in (1, 2, 3, 4):
                 loopopt.set_num_threads(t)
                 assert call(k, name, x).tobytes() == reference(name, x).tobytes(), (name, n, t)
 
