@@ -86,9 +86,9 @@ def block_driver(
                            "lo_stream", "lo_total", "lo_ok"))  # fmt: skip
     stage = {a.index: local(f"lo_stage_{buf[a.index][0]}") for a in filters}
     carry = {a.index: local(f"lo_r_{buf[a.index][0]}") for a in filters}
-    # a thread's stage: a piece's output after the carry (< one line) of the piece before,
-    # 64-byte aligned so that the threads' stages share no line
-    stride = {a.index: piece + 64 // abi_bytes(a) for a in filters}
+    # a thread's stage: a piece's output after the carry (< one line) of the piece before, and
+    # a line the carry's 64-byte move may read; 64-byte aligned: the threads' stages share no line
+    stride = {a.index: piece + 128 // abi_bytes(a) for a in filters}
     serial = f"return {chunk_fn}({', '.join(names)});"
 
     def call(fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:

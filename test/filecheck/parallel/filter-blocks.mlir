@@ -45,14 +45,16 @@
 // The streamed pieces' drain: plain stores and the sfence only when `last` (a part's end).
 // CHECK-LABEL: static inline size_t lo_par_drain(void *dst, void *stage, size_t bytes, _Bool last)
 // CHECK-NOT:     _mm_sfence
-// CHECK:         _mm_stream_si128(
+// CHECK:         _mm512_stream_si512((void *)(d + i), _mm512_loadu_si512((const void *)(s + i)));
 // CHECK-NOT:     _mm_sfence
 // CHECK:         if (last) {
 // CHECK-NEXT:      memcpy(d + done, s + done, bytes - done);
 // CHECK-NEXT:      _mm_sfence();
 // CHECK-NEXT:      return bytes;
 // CHECK-NEXT:    }
-// CHECK-NEXT:    memmove(s, s + done, bytes - done);
+// CHECK-NEXT:    char carry[64]; /* bytes - done < 64 */
+// CHECK-NEXT:    memcpy(carry, s + done, 64);
+// CHECK-NEXT:    memcpy(s, carry, 64);
 // CHECK-NEXT:    return done;
 // CHECK: static int64_t keep__chunk(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
 // CHECK: static int64_t keep__count(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
@@ -71,8 +73,9 @@
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
 // CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
 // CHECK-NEXT:    int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
-// A thread's stage: a piece (4096) after the carry of the piece before (< one line, 16 f32), 64-byte aligned.
-// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(64, sizeof(float) * (size_t)4112 * (size_t)lo_t) : NULL;
+// A thread's stage: a piece (4096) after the carry of the piece before (< one line, 16 f32) and a
+// line of slack for the carry's 64-byte move, 64-byte aligned.
+// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(64, sizeof(float) * (size_t)4128 * (size_t)lo_t) : NULL;
 // CHECK-NEXT:    const _Bool lo_ok = lo_cnt && (lo_stage_out || !lo_stream);
 // CHECK:         lo_cnt[lo_c] = -1;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
@@ -95,10 +98,10 @@
 // Each piece is compacted after the carry; its whole lines drain non-temporally, the rest is
 // carried: plain partial lines and an sfence only at the part's ends (lo_par_drain's `last`),
 // not at every piece (each costs a memory round trip: docs/threads.md).
-// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 4112 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 4128 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
 // CHECK-NEXT:          if (lo_stream) {
 // CHECK-NEXT:            lo_r_out += lo_k;
-// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 4112, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
+// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 4128, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
 // CHECK-NEXT:          }
 // CHECK-NEXT:          lo_at += lo_k;
 // CHECK-NEXT:          lo_left -= lo_k;

@@ -199,7 +199,7 @@ def test_counts_a_thread_has_not_published_are_counted_by_the_waiter(isa):
                     assert call(k, name, x).tobytes() == want.tobytes(), (isa, name, n, t)
 
 
-@pytest.mark.parametrize("isa", isa_params(("avx512",)))
+@pytest.mark.parametrize("isa", isa_params(("sse2", "avx512")))  # 16- and 64-byte streaming stores
 def test_streamed_super_blocks_copy_each_piece_non_temporally(isa):
     """filter_block_stream=true: with an output past stream_bytes each piece goes through the
     thread's stage and `lo_par_drain` (whole lines non-temporal, the rest carried to the next
