@@ -36,9 +36,12 @@ from xdsl.dialects.func import FuncOp
 from loopopt.lowering import abi
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan
 
-PIECE_BYTES = 16384
+PIECE_BYTES = 2048
 """Input bytes per chunk-kernel call within a part (the prefetch of the next part's piece is
-issued before each call): the hand driver's 4096 f32 (tools/bench/threads_filter_hand.c)."""
+issued before each call): 32 lines, within a core's outstanding misses (16 KiB pieces stalled
+on each prefetch burst: 16 Mi f32 on Zen 4, 2 threads, 2.07-2.11 ms against 1.66; docs/threads.md).
+Small pieces need the carry stage (lo_par_drain): one memory round trip per piece made them
+10x slower."""
 
 
 SCRATCH_BELOW_PARTS = 2

@@ -40,14 +40,14 @@ func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %pos : !df.array<i32, [k]>
 }
 """
-DRIVERS = {"blocks": "filter_block=-1", "blocks in place": "filter_block=-1 filter_block_stream=false",
-           "scratch+copy": ""}
-"""variant -> extra loop-parallelize options"""
+DRIVERS: dict[str, dict] = {"blocks": {"filter_block": -1},
+                            "blocks in place": {"filter_block": -1, "filter_block_stream": False}, "scratch+copy": {}}
+"""variant -> loop-pipeline options (through the pipeline, not loop-parallelize alone: super-blocks
+also need its derive-filter-count; without `<k>__count` the scratch driver is printed)"""
 
 
-def pipeline(isa: str, cpu: str, extra: str) -> str:
-    spelled = LoopPipelinePass(target=isa, cpu=cpu, parallel=-1).spelling(set(_all_passes()))
-    return spelled.replace("loop-parallelize{", "loop-parallelize{" + extra + " ") if extra else spelled
+def pipeline(isa: str, cpu: str, extra: dict) -> str:
+    return LoopPipelinePass(target=isa, cpu=cpu, parallel=-1, **extra).spelling(set(_all_passes()))
 
 
 def main() -> None:
@@ -59,6 +59,8 @@ def main() -> None:
     a = ap.parse_args()
     isa = best_isa()
     built = {v: loopopt_compile(SOURCE + FILTER_I32, target=isa, pipeline=pipeline(isa, a.cpu, extra)) for v, extra in DRIVERS.items()}
+    for v, extra in DRIVERS.items():  # each variant is the driver it names
+        assert ("filter_scale__count" in built[v].c_source) == bool(extra), v
     print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; isa {isa}, cpu={a.cpu}; {os.cpu_count()} cores")
     rng = np.random.default_rng(21)
     for n in (int(s) for s in a.n.split(",")):

@@ -73,9 +73,9 @@
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
 // CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
 // CHECK-NEXT:    int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
-// A thread's stage: a piece (4096) after the carry of the piece before (< one line, 16 f32) and a
+// A thread's stage: a piece (512 f32: 2 KiB of input) after the carry of the piece before (< one line, 16 f32) and a
 // line of slack for the carry's 64-byte move, 64-byte aligned.
-// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(64, sizeof(float) * (size_t)4128 * (size_t)lo_t) : NULL;
+// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(64, sizeof(float) * (size_t)544 * (size_t)lo_t) : NULL;
 // CHECK-NEXT:    const _Bool lo_ok = lo_cnt && (lo_stage_out || !lo_stream);
 // CHECK:         lo_cnt[lo_c] = -1;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
@@ -93,15 +93,15 @@
 // CHECK-NEXT:          }
 // CHECK-NEXT:          lo_base += lo_v;
 // CHECK:             int64_t lo_at = lo_base, lo_left = lo_par_peek(&lo_cnt[lo_c]), lo_r_out = 0;
-// CHECK-NEXT:        for (int64_t lo_j = 0; lo_j < lo_len; lo_j += 4096) {
-// CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 4096 ? lo_nlen - lo_j : 4096));
+// CHECK-NEXT:        for (int64_t lo_j = 0; lo_j < lo_len; lo_j += 512) {
+// CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512));
 // Each piece is compacted after the carry; its whole lines drain non-temporally, the rest is
 // carried: plain partial lines and an sfence only at the part's ends (lo_par_drain's `last`),
 // not at every piece (each costs a memory round trip: docs/threads.md).
-// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 4128 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 544 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
 // CHECK-NEXT:          if (lo_stream) {
 // CHECK-NEXT:            lo_r_out += lo_k;
-// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 4128, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
+// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 544, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
 // CHECK-NEXT:          }
 // CHECK-NEXT:          lo_at += lo_k;
 // CHECK-NEXT:          lo_left -= lo_k;

@@ -79,8 +79,8 @@ COPYING = ("keep_f16",)
 """Compacted by scalar appends (f16 storage has no vector compaction; i16 compacts as the bytes
 of its register): no counting kernel, the scratch-and-copy driver."""
 BLOCKS = (128, 8192)
-"""Part sizes: many parts at small n; parts of several pieces (16 KiB of input per call:
-2048 f64 ... 16384 i8 elements)."""
+"""Part sizes: many parts at small n; parts of several pieces (2 KiB of input per call:
+256 f64 ... 2048 i8 elements)."""
 THREADS = (1, 2, 3, 4)
 
 
@@ -90,7 +90,7 @@ def sizes(block: int) -> list[int]:
     # parts of b for every thread count
     out = [0, 1, 127, 128, 129, b - 1, b, b + 1, 2 * b - 1, 2 * b + 1, 3 * b + 17, 7 * b + 5, 16 * b + 3, 1009]
     if b >= 4096:
-        out += [2047, 2049, b + 2048, b + 4097, 2 * b + 16383, 5 * b + 16385]
+        out += [255, 257, 511, 513, 2047, 2049, b + 256, b + 513, b + 2048, b + 4097, 2 * b + 16383, 5 * b + 16385]
     return sorted(set(out))
 
 
@@ -203,14 +203,14 @@ def test_counts_a_thread_has_not_published_are_counted_by_the_waiter(isa):
 def test_streamed_super_blocks_copy_each_piece_non_temporally(isa):
     """filter_block_stream=true: with an output past stream_bytes each piece goes through the
     thread's stage and `lo_par_drain` (whole lines non-temporal, the rest carried to the next
-    piece, plain at the part's ends): the same bits. Sizes around the pieces (16 KiB of input:
-    2048 f64, 4096 f32, 16384 i8) and parts; a selective filter (keep_u8) makes pieces whose
+    piece, plain at the part's ends): the same bits. Sizes around the pieces (2 KiB of input:
+    256 f64, 512 f32, 2048 i8) and parts; a selective filter (keep_u8) makes pieces whose
     output is shorter than the line the carry waits to complete."""
     k = loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, -1, min_elements=0, filter_block=8192, stream_bytes=64, filter_block_stream="true"))
     assert "lo_par_drain(out + lo_at" in k.c_source and "lo_par_copy(out + lo_at" in k.c_source  # <k>__copies
     rng = np.random.default_rng(5)
     for name in ("scale_f64", "keep_f32", "keep_i8", "keep_u8", "keep_i16"):
-        for n in (129, 2047, 2049, 4095, 4097, 8191, 8193, 3 * 8192 + 17, 5 * 8192 + 16385, 16 * 8192 + 3, 40009):
+        for n in (129, 255, 257, 511, 513, 2047, 2049, 4097, 8191, 8193, 3 * 8192 + 17, 5 * 8192 + 16385, 16 * 8192 + 3, 40009):
             x = data(name, n, 8192, rng)
             for t in (1, 2, 3, 4):
                 loopopt.set_num_threads(t)
