@@ -1,6 +1,7 @@
 /* filter->map (out = a*x[x>0], 16 Mi f32, half selected) on 1 and 2 threads: loopopt's kernel and
-   driver against hand-written OpenMP strategies, in one process, the variants rotated every round
-   (docs/threads.md, "Zen 4 (session 20)"). Timing probe, not part of the build or the tests.
+   driver against hand-written OpenMP strategies, in one process, the variants in a fresh random
+   order every round (docs/threads.md, "Zen 4 (session 20)"). Timing probe, not part of the build
+   or the tests.
 
      python -c 'from loopopt.tools.bench.threads import SOURCE; print(SOURCE)' > fs.mlir   # its @filter_scale
      loop-opt fs.mlir -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c -o fs_par.c
@@ -8,7 +9,9 @@
      ./threads_filter_hand 201 "loopopt 1T,pf piece,ceiling"   # only variants whose names contain a word
 
    Session 22 added the traffic ceilings, the unit costs and the prefetch-piece sweep of the
-   super-blocks ("Zen 4 (session 22)" in docs/threads.md).
+   super-blocks ("Zen 4 (session 22)" in docs/threads.md); session 23 the per-piece copy's
+   ablations (sfence, plain partial lines, lo_par_drain) and up to 4 generated drivers side by
+   side (rows "gen <name>", built by threads_filter_gen.sh).
 
    Prints best / first quartile / median ms per variant. Every filter variant is checked against a
    scalar reference once. The hand map's 2-thread / 1-thread ratio in the same run tells whether
@@ -131,6 +134,22 @@ static int64_t CNT[N / CS + 1];
 static int64_t OFF[N / CS + 2];
 static float *STAGE[2];
 
+/* Up to 4 more generated drivers, each compiled on its own with its filter_scale renamed
+   fs_gen<i> and GEN_NAME<i> defined (tools/bench/threads_filter_gen.sh): rows "gen <name>". */
+#define GEN_ROW(i) extern int64_t fs_gen##i(const float *, int64_t, float, float *, int64_t); \
+    static int64_t v_gen##i(void) { loopopt_num_threads = 2; return fs_gen##i(X, N, A, OUT, N); }
+#ifdef GEN_NAME0
+GEN_ROW(0)
+#endif
+#ifdef GEN_NAME1
+GEN_ROW(1)
+#endif
+#ifdef GEN_NAME2
+GEN_ROW(2)
+#endif
+#ifdef GEN_NAME3
+GEN_ROW(3)
+#endif
 static int64_t v_lo1(void) { loopopt_num_threads = 1; return filter_scale(X, N, A, OUT, N); }
 static int64_t v_lo2(void) { loopopt_num_threads = 2; return filter_scale(X, N, A, OUT, N); }
 static int64_t v_s_nt(void) { return compact_stream(X, N, A, OUT, STAGE[0], 1024); }
@@ -285,6 +304,20 @@ static int64_t v_super_flags(void) { return super_flags(); }
    block's half at its start, from memory, and compact it back from the L2: sb must then keep a
    half in the L2) */
 #define NT_PIECE 2048
+/* lo_par_copy without its sfence (session 23's ablation) */
+static void copy_nofence(void *dst, const void *src, size_t bytes)
+{
+    char *d = dst;
+    const char *s = src;
+    size_t head = (size_t)((0u - (uintptr_t)d) & 63u);
+    if (bytes < head + 64) { memcpy(d, s, bytes); return; }
+    memcpy(d, s, head);
+    d += head, s += head, bytes -= head;
+    size_t lines = bytes & ~(size_t)63;
+    for (size_t i = 0; i < lines; i += 16)
+        _mm_stream_si128((__m128i *)(d + i), _mm_loadu_si128((const __m128i *)(s + i)));
+    memcpy(d + lines, s + lines, bytes - lines);
+}
 static int GCOPY = 0; /* super_gen: stage each piece and copy it with the driver's lo_par_copy */
 static int64_t GPIECE = NT_PIECE; /* super_gen's piece (elements): the prefetches for one piece are issued together */
 static int64_t super_gen(int nt, int pf, int64_t sb)
@@ -308,10 +341,23 @@ static int64_t super_gen(int nt, int pf, int64_t sb)
             for (int64_t j = 0; j < half; j += pc) {
                 if (more)
                     for (int64_t l = 0; l < pc; l += 16) _mm_prefetch((const char *)(cur + sb + j + l), _MM_HINT_T1);
-                if (nt && GCOPY) { /* the generated driver's way: each piece copied by lo_par_copy */
+                if (nt && GCOPY == 1) { /* the generated driver's old way: each piece copied by lo_par_copy */
                     int64_t c = filter_scale__chunk(cur + j, pc, A, STAGE[t], pc);
                     lo_par_copy(at, STAGE[t], sizeof(float) * (size_t)c, 1);
                     at += c;
+                } else if (nt && GCOPY == 2) { /* the same without lo_par_copy's sfence: plain partial lines only */
+                    int64_t c = filter_scale__chunk(cur + j, pc, A, STAGE[t], pc);
+                    copy_nofence(at, STAGE[t], sizeof(float) * (size_t)c);
+                    at += c;
+                } else if (nt && GCOPY == 3) { /* the carry flush with an sfence after every piece: the sfence only */
+                    k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, 2 * NT_PIECE);
+                    flush(&sk, STAGE[t], &k, j + pc >= half);
+                    _mm_sfence();
+                } else if (nt && GCOPY == 4) { /* the generated driver's way since session 23: lo_par_drain's carry */
+                    k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, pc);
+                    size_t w = lo_par_drain(at, STAGE[t], sizeof(float) * (size_t)k, j + pc >= half);
+                    at += w / sizeof(float);
+                    k -= (int64_t)(w / sizeof(float));
                 } else if (nt) {
                     k += filter_scale__chunk(cur + j, pc, A, STAGE[t] + k, 2 * NT_PIECE);
                     flush(&sk, STAGE[t], &k, j + pc >= half);
@@ -452,6 +498,10 @@ static int64_t v_sg_in_pf1m_p256(void) { return piece_run(0, 1 << 20, 256); }
 static int64_t v_sg_nt_pf1m_p512(void) { return piece_run(1, 1 << 20, 512); }
 static int64_t v_sg_in_pf512_p256(void) { return piece_run(0, 1 << 19, 256); }
 static int64_t copy_run(int64_t pc) { GCOPY = 1; int64_t c = piece_run(1, 1 << 20, pc); GCOPY = 0; return c; }
+static int64_t copy_mode(int mode, int64_t pc) { GCOPY = mode; int64_t c = piece_run(1, 1 << 20, pc); GCOPY = 0; return c; }
+static int64_t v_sg_nofence_p512(void) { return copy_mode(2, 512); }
+static int64_t v_sg_fence_p512(void) { return copy_mode(3, 512); }
+static int64_t v_sg_drain_p512(void) { return copy_mode(4, 512); }
 static int64_t v_sg_copy_p512(void) { return copy_run(512); }
 static int64_t v_sg_copy_p4096(void) { return copy_run(4096); }
 static int64_t v_count_l3(void)
@@ -556,6 +606,18 @@ static int64_t v_l3compact1(void)
 
 typedef struct { const char *name; int64_t (*f)(void); int filter; } Var;
 static Var VARS[] = {
+#ifdef GEN_NAME0
+    {GEN_NAME0, v_gen0, 1},
+#endif
+#ifdef GEN_NAME1
+    {GEN_NAME1, v_gen1, 1},
+#endif
+#ifdef GEN_NAME2
+    {GEN_NAME2, v_gen2, 1},
+#endif
+#ifdef GEN_NAME3
+    {GEN_NAME3, v_gen3, 1},
+#endif
     {"loopopt 1T (serial kernel)", v_lo1, 1},
     {"loopopt 2T (scratch+NT copy)", v_lo2, 1},
     {"hand 1T stage4K+NT", v_s_nt, 1},
@@ -586,6 +648,9 @@ static Var VARS[] = {
     {"2T super 1Mi pf piece 512, stage+NT", v_sg_nt_pf1m_p512, 1},
     {"2T super 1Mi pf piece 512, lo_par_copy per piece", v_sg_copy_p512, 1},
     {"2T super 1Mi pf piece 4096, lo_par_copy per piece", v_sg_copy_p4096, 1},
+    {"2T super 1Mi pf piece 512, lo_par_copy no sfence", v_sg_nofence_p512, 1},
+    {"2T super 1Mi pf piece 512, carry + sfence per piece", v_sg_fence_p512, 1},
+    {"2T super 1Mi pf piece 512, lo_par_drain", v_sg_drain_p512, 1},
     {"2T super 1Mi pf piece 256, in place", v_sg_in_pf1m_p256, 1},
     {"2T super 512Ki pf piece 256, in place", v_sg_in_pf512_p256, 1},
     {"1T count from L3 (x32 of 2MiB)", v_count_l3, 0},
@@ -656,11 +721,21 @@ int main(int argc, char **argv)
         if (keep) sel[ns++] = v;
     }
     double *t = malloc(sizeof(double) * NV * rounds);
-    for (int r = 0; r < rounds; r++)
+    uint64_t rng = 12345;
+    int perm[NV];
+    for (int r = 0; r < rounds; r++) {
+        /* a fresh random order every round: no variant stays in phase with a periodic neighbour */
+        for (int j = 0; j < ns; j++) perm[j] = sel[j];
+        for (int j = ns - 1; j > 0; j--) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            int q = (int)((rng >> 33) % (uint64_t)(j + 1)), tmp = perm[j];
+            perm[j] = perm[q], perm[q] = tmp;
+        }
         for (int j = 0; j < ns; j++) {
-            int v = sel[(j + r) % ns];
+            int v = perm[j];
             double t0 = now(); VARS[v].f(); t[v * rounds + r] = now() - t0;
         }
+    }
     double l[3];
     getloadavg(l, 3);
     printf("%d rounds, load after %.2f %.2f %.2f\n", rounds, l[0], l[1], l[2]);
