@@ -23,8 +23,9 @@ under load happens for milliseconds — it computes itself (the count is a funct
 input: whoever publishes it publishes the same value). So a parked thread finishes late, as in
 a map, but stalls nobody. With `block_stream` (loop-parallelize{filter_block_stream}, the default) and an
 output of at least `stream_bytes` (the CPU's streaming threshold, half the LLC, as for maps)
-each piece is compacted into the thread's L1-sized stage and copied with non-temporal stores
-(`lo_par_copy`), as the scratch driver's copies are; below it, straight to its place.
+each piece is compacted into the thread's stage after the previous piece's carry, and its whole
+lines leave with non-temporal stores (`lo_par_drain`: the partial lines plain and the sfence only
+at the part's ends); below it, straight to its place.
 """
 
 from __future__ import annotations
