@@ -2,7 +2,7 @@
 
 Usage:
   python percall.py KIND LABEL=FILE.c:ISA:SYMBOL ... [--sizes 64,256,1000,1024,2000] [--trials 41]
-KIND is axpy_f32 | axpy_i32 | axpb_f32 | axpb_i32 | sum_f32 | sum_i32. Every variant is compiled
+(ISA may carry extra gcc flags: avx512+-falign-loops=32.) KIND is axpy_f32 | axpy_i32 | axpb_f32 | axpb_i32 | sum_f32 | sum_i32. Every variant is compiled
 alone with loopopt.runtime's flags for ISA (what loop-bench uses), its SYMBOL renamed to LABEL and
 every other global made local (two copies of one file can be linked), then called from one
 harness TU the way loop-bench's repeat wrapper calls a kernel: through a volatile function pointer
@@ -124,8 +124,9 @@ def main() -> None:
     for spec in args.variants:
         label, rest = spec.split("=", 1)
         path, isa, sym = rest.rsplit(":", 2)
+        isa, *extra = isa.split("+")  # ISA+flag+flag: extra gcc flags for this variant
         asm = os.path.join(work, f"{label}.s")
-        flags = [*runtime.compile_flags(isa), "-w", "-ffunction-sections"]
+        flags = [*runtime.compile_flags(isa), *extra, "-w", "-ffunction-sections"]
         subprocess.run(["gcc", *flags, "-S", path, "-o", asm], check=True)
         text = open(asm).read()
         head = re.search(rf"^\t\.section\t\.text\.{re.escape(sym)},.*$", text, re.M)
