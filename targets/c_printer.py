@@ -36,6 +36,7 @@ from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_arith import ArithStatements, folded_value
 from loopopt.targets.c_print_loops import LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
+from loopopt.targets.c_small_calls import SmallCallVersions
 from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, scalar_key
 
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
@@ -111,7 +112,7 @@ class CPrinter:
         return " ".join(self.isa.cflags) or "baseline ISA, no flags"
 
 
-class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
+class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCallVersions):
     """Prints one `func.func` as a C function: the frame (signature, parameters, return) and the
     walk over its blocks; each op goes to its statement printer through `dispatch`."""
 
@@ -209,7 +210,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements):
             self.kernel.param_names.append(CALL_DIM_PARAM)
             for o in calls:
                 self.exprs[o.result] = CALL_DIM_PARAM
-        self.block(op.body.block)
+        self.function_body(op.body.block)  # c_small_calls: versioned when the lowering tests the size
         body = "\n".join(self.lines)
         words = set(_WORD.findall(body))
         unused = [p for p in self.kernel.param_names if not _mentions(body, words, p)]

@@ -63,4 +63,4 @@ func.func @dead_zip_filter(%x: !df.array<i16, [i]>, %y: !df.array<i16, [i]>) -> 
 // CHECK:       int64_t v = x_len;
 // VEC-LABEL:   dead_zip_filter(
 // VEC-NOT:     x_len < x_len
-// VEC:         int64_t v = x_len;
+// VEC:         int64_t {{v(_[0-9]+)?}} = x_len;

@@ -1,0 +1,81 @@
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen4}' -t c | filecheck %s --check-prefix=AVX2
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4}' -t c | filecheck %s --check-prefix=ZEN4
+// RUN: loop-opt %s -p 'loop-pipeline{target=scalar}' -t c | filecheck %s --check-prefix=SCALAR
+
+// Small-call versions (targets/c_small_calls.py): a kernel whose lowering tests whether its data is
+// beyond a threshold (%stream, %beyond_l2) prints the tests first, then its body twice:
+// `if (!stream && ...) { the body with the tests as 0 } else { the body }`. The first copy is what
+// a short call runs; gcc folds its selects, so the sections that cannot run (the streaming peel,
+// its loops, the fence) cost nothing there (~1 ns a call on Zen 4: results/amd-zen4/percall).
+// A fits test (%in_l1) stays a run-time value in both copies; a kernel without a test prints once.
+
+func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [i]> {
+  %r = df.map %x, %y : !df.array<f32, [i]>, !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%e: f32, %f: f32):
+    %m = arith.mulf %a, %e : f32
+    %s = arith.addf %m, %f : f32
+    df.yield %s : f32
+  }
+  func.return %r : !df.array<f32, [i]>
+}
+
+func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
+  %zero = arith.constant 0 : i32
+  %s = df.reduce add(%x, %zero) over [i] : !df.array<i32, [i]> -> i32
+  func.return %s : i32
+}
+
+// AVX2-LABEL:  void axpy(
+// AVX2:          int64_t trips = x_len > 0 ? x_len : 0;
+// AVX2:          _Bool stream = {{.*}} >= 16777216;
+// AVX2-NEXT:     if (!stream) {
+// AVX2-NOT:          (stream)
+// AVX2:              int64_t peel = (0) ? {{.*}} : 0;
+// AVX2:              _mm256_storeu_ps(&out[i], s);
+// AVX2:              out[i] = s;
+// AVX2-NEXT:         }
+// AVX2-NEXT:     } else {
+// AVX2-NEXT:         int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+// AVX2:              int64_t peel = (stream) ? {{.*}} : 0;
+// AVX2:              _mm256_stream_ps(&out[i], s);
+// AVX2:              _mm256_storeu_ps(&out[i], s);
+// AVX2:              out[i] = s;
+// AVX2-NEXT:         }
+// AVX2-NEXT:     }
+// AVX2-NEXT:  }
+// AVX2-LABEL:  int32_t sum(
+// AVX2-NOT:      if (
+// AVX2:          return
+
+// Zen 4 AVX-512: the streaming test and the beyond-L2 test (half loads) are read before the `if`
+// (beyond_l2 reads what the streaming section leaves); the one-block-in-L1 test stays in each copy.
+// ZEN4-LABEL:  void axpy(
+// ZEN4:          _Bool stream = {{.*}} >= 16777216;
+// ZEN4:          _Bool beyond_l2 = [[LEFT:.*]] > 87381;
+// ZEN4-NEXT:     if (!stream && !beyond_l2) {
+// ZEN4-NOT:          (stream)
+// ZEN4-NOT:          (beyond_l2)
+// ZEN4:              _Bool in_l1 = {{.*}} <= 2730;
+// ZEN4:              (in_l1) ? 0 :
+// ZEN4:              _mm512_mask_storeu_ps(&out[i], {{.*}}, s);
+// ZEN4:          } else {
+// ZEN4:              (stream) ?
+// ZEN4:              (beyond_l2) ?
+// ZEN4:              _Bool in_l1 = {{.*}} <= 2730;
+// ZEN4:              _mm512_mask_storeu_ps(&out[i], {{.*}}, s);
+// ZEN4-NEXT:         }
+// ZEN4-NEXT:     }
+// ZEN4-NEXT:  }
+// A fold beyond the L2 adds in 256-bit halves on Zen 4 (split folds): one test.
+// ZEN4-LABEL:  int32_t sum(
+// ZEN4:          _Bool beyond_l2 = trips > {{[0-9]+}};
+// ZEN4-NEXT:     if (!beyond_l2) {
+// ZEN4:              return
+// ZEN4:          } else {
+// ZEN4:              return
+// ZEN4-NEXT:     }
+// ZEN4-NEXT:  }
+
+// SCALAR-LABEL: void axpy(
+// SCALAR-NOT:     if (
+// SCALAR:       }
