@@ -237,7 +237,8 @@ CPUS: dict[str, CpuModel] = {
     # (TargetInfo.dup_slides / flipped_unsigned_minmax / serial_minmax_carry, loop_to_simd/scan.py;
     # load 2-3): sse2 umax i32 380 vs 570 (was 621), umin 377 vs 570 (was 682), max i32 333
     # (was 513), sse2 max i64 3097 vs 853 (still scalar); avx2 umax i64 489 vs 585 (was 769),
-    # umin i64 538 vs 639 (was 801): those vectorize now (docs/df.md#dfscan).
+    # umin i64 538 vs 639 (was 801): those vectorize now (docs/df.md#dfscan; at load 15:
+    # results/amd-zen4/scalar_paths/minmax_scans.txt).
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),

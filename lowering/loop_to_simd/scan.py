@@ -22,6 +22,16 @@ running value to the scalar tail, which continues it with the source body (there
 `loop.lane_scan` is one lane: the value itself). The tail is always scalar: a masked block
 would carry a lane past the end.
 
+Min/max (and and/or) are idempotent, so where a lane permute does it in one instruction
+(TargetInfo.dup_slides: SSE2 `pshufd`, AVX2 `vpermq`) the slides keep the low lanes' own
+values (`simd.slide_up_dup`) instead of sliding the neutral in (two instructions there). A
+umin/umax whose width has no unsigned vector instruction (TargetInfo.flipped_unsigned_minmax:
+SSE2 i32, AVX2 i64) runs wholly on x ^ MIN with the signed kind: the init and each loaded
+block flipped, the running value flipped back for the store, the carry never (`flip_step`).
+Where the vector min/max is several instructions (TargetInfo.serial_minmax_carry) the carry
+is `splat_last(running)`: the extra combine of `next_carry` costs more than the permute on
+the chain (docs/df.md#dfscan has the Zen 4 numbers).
+
 A predloop (filter → scan) lowers its `scan` accumulators in loop_to_simd/predloop.py with
 the same pieces: `loop.lane_scan` sees the dropped lanes as the neutral element
 (BlockEmitter), the running value is compress-stored at the kept lanes, and its last

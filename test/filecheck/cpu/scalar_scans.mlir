@@ -80,8 +80,7 @@ func.func @cummin_i32(%x: !df.array<i32, [i]>, %init: i32) -> !df.array<i32, [i]
 // GENERIC-LABEL: void cummax_i64(
 // GENERIC:        lo_max_i64x2(
 // GENERIC-LABEL: void cumumin_i64(
-// GENERIC:        _mm_set1_epi64x(INT64_MIN);
-// GENERIC:        lo_min_i64x2(
+// GENERIC:        lo_minu_i64x2(
 
 // NEON-NOT:     remark:
 // NEON-LABEL: void cumumax_i32(

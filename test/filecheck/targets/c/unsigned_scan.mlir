@@ -9,12 +9,12 @@
 // log-step prefix (on SSE2/AVX2 by simd.slide_up_dup: max/min are idempotent, so the low
 // lanes keep their own value instead of a neutral sliding in; AVX-512 / NEON slide the
 // neutral in, 0 for umax, all-ones for umin), the carried last lane, a scalar tail in the
-// unsigned order. Where the target has no unsigned vector min/max of the width (SSE2 i32
-// and i64, AVX2 i64: TargetInfo.flipped_unsigned_minmax) the whole vector loop runs on
+// unsigned order. Where the target has no unsigned vector min/max of the width (SSE2 i32,
+// AVX2 i64: TargetInfo.flipped_unsigned_minmax) the whole vector loop runs on
 // x ^ MIN with the signed simd.min / simd.max (unsigned order = signed order of the flipped
 // values): one xor at the load, one at the store, the carry flipped once before the loop and
 // back before the tail. Elsewhere arith.maxui / minui on vectors (native on AVX2 i32,
-// AVX-512, NEON i32; NEON's i64 compare helper). No VEC_REJECT_SCAN remark.
+// AVX-512, NEON i32; SSE2's and NEON's i64 compare helpers). No VEC_REJECT_SCAN remark.
 func.func @cumumax_i32(%x: !df.array<i32, [i]>, %init: i32) -> !df.array<i32, [i]> {
   %p = df.scan umax(%x, %init) : !df.array<i32, [i]> -> !df.array<i32, [i]>
   func.return %p : !df.array<i32, [i]>
@@ -67,8 +67,7 @@ func.func @cumumin_i64(%x: !df.array<i64, [i]>, %init: i64) -> !df.array<i64, [i
 
 // SSE2:         static inline __m128i lo_max_i32x4(__m128i a, __m128i b)
 // SSE2-NOT:     lo_maxu_i32x4
-// SSE2:         static inline __m128i lo_min_i64x2(__m128i a, __m128i b)
-// SSE2-NOT:     lo_minu_i64x2
+// SSE2:         static inline __m128i lo_minu_i64x2(__m128i a, __m128i b)
 // SSE2-LABEL: void cumumax_i32(
 // SSE2:         __m128i [[SIGN:v(_[0-9]+)?]] = _mm_set1_epi32(INT32_MIN);
 // SSE2-NEXT:    __m128i [[I:v_[0-9]+]] = _mm_set1_epi32(init);
@@ -90,10 +89,11 @@ func.func @cumumin_i64(%x: !df.array<i64, [i]>, %init: i64) -> !df.array<i64, [i
 // SSE2-NEXT:  int32_t {{v_[0-9]+}} = _mm_cvtsi128_si32([[B]]);
 // SSE2:         int32_t {{v_[0-9]+}} = (uint32_t)acc > (uint32_t){{v_[0-9]+}} ? acc : {{v_[0-9]+}};
 // SSE2-LABEL: void cumumin_i64(
-// SSE2:         _mm_set1_epi64x(INT64_MIN);
-// SSE2:         _mm_shuffle_epi32({{v_[0-9]+}}, 0x44);
-// SSE2-NEXT:    lo_min_i64x2(
-// SSE2:         _mm_shuffle_epi32({{v_[0-9]+}}, 0xEE);
+// SSE2-NOT:     INT64_MIN
+// SSE2:         __m128i [[S:v_[0-9]+]] = _mm_shuffle_epi32([[X:v_[0-9]+]], 0x44);
+// SSE2-NEXT:    __m128i [[P:v_[0-9]+]] = lo_minu_i64x2([[S]], [[X]]);
+// SSE2:         __m128i [[L:v_[0-9]+]] = _mm_shuffle_epi32([[P]], 0xEE);
+// SSE2-NEXT:    lo_minu_i64x2(acc_v, [[L]]);
 // SSE2:         int64_t {{v_[0-9]+}} = (uint64_t)acc < (uint64_t){{v_[0-9]+}} ? acc : {{v_[0-9]+}};
 
 // AVX2-LABEL: void cumumax_i32(
