@@ -127,3 +127,61 @@ func.func @cumsum_i32(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i32
   }
   func.return %s : i32
 }
+
+// A running max of f32 (NaN-propagating): several instructions on SSE2 (helper) and AVX2
+// (max + unordered compare + blend), so both carry the running value's last lane; AVX-512
+// keeps carry ⊕ splat_last(prefix).
+// CHECK-LABEL: func.func @cummax_f32
+// CHECK:           simd.slide_up_dup %{{.*}} by 2 : vector<4xf32>
+// CHECK-NEXT:      simd.max
+// CHECK-NEXT:      %[[T:.*]] = simd.max %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-NEXT:      simd.store %[[T]]
+// CHECK-NEXT:      %[[N:.*]] = simd.splat_last %[[T]] : vector<4xf32>
+// CHECK-NEXT:      loop.yield %[[N]] : vector<4xf32>
+// AVX2-LABEL: func.func @cummax_f32
+// AVX2:           simd.slide_up_dup %{{.*}} by 4 : vector<8xf32>
+// AVX2-NEXT:      simd.max
+// AVX2-NEXT:      %[[T:.*]] = simd.max %{{.*}}, %{{.*}} : vector<8xf32>
+// AVX2-NEXT:      simd.store %[[T]]
+// AVX2-NEXT:      %[[N:.*]] = simd.splat_last %[[T]] : vector<8xf32>
+// AVX2-NEXT:      loop.yield %[[N]] : vector<8xf32>
+// AVX512-LABEL: func.func @cummax_f32
+// AVX512:         simd.slide_up %{{.*}}, %{{.*}} by 8 : vector<16xf32>
+// AVX512-NEXT:    %[[P:.*]] = simd.max %{{.*}}, %{{.*}} : vector<16xf32>
+// AVX512-NEXT:    %[[T:.*]] = simd.max %[[C:.*]], %[[P]] : vector<16xf32>
+// AVX512-NEXT:    simd.store %[[T]]
+// AVX512-NEXT:    %[[L:.*]] = simd.splat_last %[[P]] : vector<16xf32>
+// AVX512-NEXT:    simd.max %[[C]], %[[L]] : vector<16xf32>
+func.func @cummax_f32(%b: !loop.buf<f32>, %o: !loop.buf<f32>, %n: index, %z: f32) -> f32 {
+  %c0 = arith.constant 0 : index
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(scalar) accs(%acc = %z : f32 max scan) {
+    %x = loop.load %b[%i] : !loop.buf<f32>
+    %p = loop.lane_scan <max> %x : f32
+    %t = arith.maximumf %acc, %p : f32
+    loop.store %t, %o[%i] : !loop.buf<f32>
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// A running or is idempotent too: one slide_up_dup on SSE2's 2 x i64, the carry off the
+// chain (one-instruction combine).
+// CHECK-LABEL: func.func @running_or_i64
+// CHECK:           %[[X:.*]] = simd.load
+// CHECK-NEXT:      %[[S:.*]] = simd.slide_up_dup %[[X]] by 1 : vector<2xi64>
+// CHECK-NEXT:      %[[P:.*]] = arith.ori %[[S]], %[[X]] : vector<2xi64>
+// CHECK-NEXT:      %[[T:.*]] = arith.ori %[[C:.*]], %[[P]] : vector<2xi64>
+// CHECK-NEXT:      simd.store %[[T]]
+// CHECK-NEXT:      %[[L:.*]] = simd.splat_last %[[P]] : vector<2xi64>
+// CHECK-NEXT:      arith.ori %[[C]], %[[L]] : vector<2xi64>
+func.func @running_or_i64(%b: !loop.buf<i64>, %o: !loop.buf<i64>, %n: index, %z: i64) -> i64 {
+  %c0 = arith.constant 0 : index
+  %s = loop.vecloop %i in [%c0, %n) width(W) tail(scalar) accs(%acc = %z : i64 or scan) {
+    %x = loop.load %b[%i] : !loop.buf<i64>
+    %p = loop.lane_scan <or> %x : i64
+    %t = arith.ori %acc, %p : i64
+    loop.store %t, %o[%i] : !loop.buf<i64>
+    loop.yield %t : i64
+  }
+  func.return %s : i64
+}
