@@ -94,9 +94,8 @@ class Costs:
     replaces the halves of `half_loads_beyond_l2` for such maps (not a streamed output's loads)."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
-    on this CPU: their combine has no instruction on that target (SSE2's unsigned i32 max
-    flips the sign of both operands, its i64 compare goes through memory) and a log-step
-    scan does log2(W) + 2 combines a block. convert-loop-to-simd keeps them scalar
+    on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes
+    through memory) and a log-step scan does log2(W) + 1 or 2 combines a block. convert-loop-to-simd keeps them scalar
     (scan.scan_costs_more); unknown (empty: vectorize) elsewhere."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
@@ -104,11 +103,7 @@ class Costs:
     threshold, passes/loop_parallelize.sizes_for). A pool asleep after a pause costs ~5x."""
 
 
-ZEN4_SCALAR_SCANS = frozenset(
-    {("sse2", k, "i32") for k in ("umin", "umax")}
-    | {("sse2", k, "i64") for k in ("min", "max", "umin", "umax")}
-    | {("avx2", k, "i64") for k in ("umin", "umax")}
-)
+ZEN4_SCALAR_SCANS = frozenset({("sse2", k, "i64") for k in ("min", "max", "umin", "umax")})
 """Costs.scalar_scans of zen4 (the measurements are next to the zen4 entry)."""
 
 
@@ -237,8 +232,13 @@ CPUS: dict[str, CpuModel] = {
     # avx2 umax i64 762 vs 577. Kept vector: sse2 min i32 510 vs 568, avx2 max i64 444 vs 570,
     # avx2 umin i32 244 vs 288, avx512 all (native unsigned and 64-bit min/max).
     # Session 22: by hand, an SSE2 umax/umin i32 scan wholly in the sign-flipped domain with
-    # pshufd lane duplication for the slides runs at 373 vs 571 µs (the lowering cannot emit it
-    # yet; flipping only the in-register prefix: 530): results/amd-zen4/scalar_paths/sse2_scans.c.
+    # pshufd lane duplication for the slides runs at 373 vs 571 µs (flipping only the in-register
+    # prefix: 530): results/amd-zen4/scalar_paths/sse2_scans.c. Session 23 lowers that form
+    # (TargetInfo.dup_slides / flipped_unsigned_minmax / serial_minmax_carry, loop_to_simd/scan.py;
+    # load 2-3): sse2 umax i32 380 vs 570 (was 621), umin 377 vs 570 (was 682), max i32 333
+    # (was 513), sse2 max i64 3097 vs 853 (still scalar); avx2 umax i64 489 vs 585 (was 769),
+    # umin i64 538 vs 639 (was 801): those vectorize now (docs/df.md#dfscan; at load 15:
+    # results/amd-zen4/scalar_paths/minmax_scans.txt).
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),

@@ -849,6 +849,39 @@ class SlideUpOp(IRDLOperation):
 
 
 @irdl_op_definition
+class SlideUpDupOp(IRDLOperation):
+    """`simd.slide_up_dup %v by 1 : vector<4xi32>`: lane k = v[k - 1], v[k] below 1 (lanes 0,0,1,2).
+
+    A slide_up whose low `by` lanes keep their own value instead of a fill: a log-step scan
+    step for an idempotent kind (min/max, and/or), where combining lane k's own prefix with
+    itself changes nothing, so no neutral element is slid in. One lane permute where the
+    neutral-filled slide takes two: SSE2 `pshufd`/`shufps`/`unpcklpd` (lanes 0,0,1,2 and
+    0,1,0,1), AVX2 `vpermd`/`vpermq`."""
+
+    name = "simd.slide_up_dup"
+
+    T: ClassVar = VarConstraint("T", DataVector)
+
+    value = operand_def(T)
+    by = prop_def(IntegerAttr[I64])
+    """Lanes to move up: a power of two below N (the steps of a log-step scan)."""
+    result = result_def(T)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$value `by` $by attr-dict `:` type($result)"
+
+    def __init__(self, value: SSAValue | Operation, by: int):
+        value = SSAValue.get(value)
+        super().__init__(operands=[value], result_types=[value.type], properties={"by": IntegerAttr(by, i64)})
+
+    def verify_(self) -> None:
+        n, by = lanes(self.result.type), self.by.value.data
+        if not 0 < by < n or by & (by - 1):
+            raise VerifyException(f"slide_up_dup by {by} lanes: expected a power of two below {n} (the vector's lanes)")
+
+
+@irdl_op_definition
 class SplatLastOp(IRDLOperation):
     """`simd.splat_last %v : vector<8xf32>`: every lane = v's last lane (a scan's carry).
 
@@ -971,6 +1004,7 @@ Simd = Dialect(
         ConvertOp,
         # across lanes (scans)
         SlideUpOp,
+        SlideUpDupOp,
         SplatLastOp,
         FirstLaneOp,
         # horizontal

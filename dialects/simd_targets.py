@@ -66,6 +66,21 @@ class TargetInfo:
     has_f16_conversion: bool = False
     """Vector f16 <-> f32 conversions (x86 F16C / AVX-512F `vcvtph2ps`, AArch64 `fcvtl`/`fcvtn`):
     f16 storage lanes vectorize (targets/c_part.py)."""
+    dup_slides: bool = False
+    """`simd.slide_up_dup` is one lane permute for 32- and 64-bit lanes (SSE2 `pshufd`, AVX2
+    `vpermd`/`vpermq`) where the neutral-filled `simd.slide_up` takes two: min/max and/or scans
+    use it (lowering/loop_to_simd/scan.py; AVX-512 `valignd` and NEON `vext` slide in one)."""
+    flipped_unsigned_minmax: tuple[int, ...] = ()
+    """Integer lane widths with no unsigned vector min/max but a signed one (SSE2 32 bits, AVX2
+    64): a umin/umax scan runs on x ^ MIN, where unsigned order is signed order, and flips back
+    at the store (loop_to_simd/scan.py). Not SSE2's 64 bits: its i64 compare goes through
+    memory either way, and the flipped scan measured slower there (Zen 4, in L1: 34 vs 29 µs)."""
+    serial_minmax_carry: tuple[str, ...] = ()
+    """Element types whose min/max scans carry the running value's last lane (a lane permute on
+    the loop-carried chain) rather than `carry ⊕ splat_last(prefix)` (one more combine a
+    block, off the chain): their vector min/max is several instructions, so throughput, not
+    the chain, bounds the scan (SSE2 i32/f32/i64, AVX2 f32 with its NaN blend; measured on
+    Zen 4, docs/df.md#dfscan)."""
 
     def width(self, element_type: Attribute) -> int:
         """Natural lane count for `element_type`: one register's worth, 1 for scalar."""
@@ -79,13 +94,15 @@ TARGETS: dict[str, TargetInfo] = {
         name="sse2", vector_bits=128, has_fma=False, has_masked_load_store=False,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
         minmax_propagates_nan=False, header="emmintrin.h", cflags=("-msse2",),
-        has_streaming_stores=True,
+        has_streaming_stores=True, dup_slides=True, flipped_unsigned_minmax=(32,),
+        serial_minmax_carry=("i32", "i64", "f32"),
     ),
     "avx2": TargetInfo(
         name="avx2", vector_bits=256, has_fma=True, has_masked_load_store=True,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
         minmax_propagates_nan=False, header="immintrin.h", cflags=("-mavx2", "-mfma", "-mf16c"),
-        has_streaming_stores=True, has_f16_conversion=True,
+        has_streaming_stores=True, has_f16_conversion=True, dup_slides=True, flipped_unsigned_minmax=(64,),
+        serial_minmax_carry=("f32",),
     ),
     "avx512": TargetInfo(
         name="avx512", vector_bits=512, has_fma=True, has_masked_load_store=True,

@@ -274,6 +274,11 @@ class SimdFunctions(InterpreterFunctions):
         v, fill = (_vector(x, t) for x in args)
         return (np.concatenate([fill, v])[_lanes(t) - op.by.value.data :][: _lanes(t)],)
 
+    @impl(simd.SlideUpDupOp)
+    def run_slide_up_dup(self, interpreter: Interpreter, op: simd.SlideUpDupOp, args: PythonValues):
+        v, by = _vector(args[0], op.result.type), op.by.value.data
+        return (np.concatenate([v[:by], v[:-by]]),)
+
     @impl(simd.SplatLastOp)
     def run_splat_last(self, interpreter: Interpreter, op: simd.SplatLastOp, args: PythonValues):
         v = _vector(args[0], op.result.type)

@@ -176,6 +176,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             simd.SlideUpOp: lambda o: self._row(
                 o, f"slide_up.{o.by.value.data}", o.result.type, a=self.e(o.value), b=self.e(o.fill)
             ),
+            simd.SlideUpDupOp: lambda o: self._row(o, f"slide_up_dup.{o.by.value.data}", o.result.type, a=self.e(o.value)),
             simd.SplatLastOp: lambda o: self._row(o, "splat_last", o.result.type, a=self.e(o.value)),
             simd.FirstLaneOp: lambda o: self._row(o, "first_lane", o.value.type, a=self.e(o.value)),
             loop.LaneScanOp: self._lane_scan,

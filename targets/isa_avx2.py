@@ -91,6 +91,17 @@ def _slide_up(e: str, by: int) -> str:
 ROWS |= {
     **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f32", "i32") for by in (1, 2, 4)},
     **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f64", "i64") for by in (1, 2)},
+    # slide_up_dup (idempotent scans): one cross-lane permute (vpermd by 1 lane, vpermq above)
+    ("slide_up_dup.1", "i32"): "{dst} = _mm256_permutevar8x32_epi32({a}, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));",
+    ("slide_up_dup.1", "f32"): "{dst} = _mm256_permutevar8x32_ps({a}, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));",
+    ("slide_up_dup.2", "i32"): "{dst} = _mm256_permute4x64_epi64({a}, 0x90);",
+    ("slide_up_dup.2", "f32"): "{dst} = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd({a}), 0x90));",
+    ("slide_up_dup.4", "i32"): "{dst} = _mm256_permute4x64_epi64({a}, 0x44);",
+    ("slide_up_dup.4", "f32"): "{dst} = _mm256_castpd_ps(_mm256_permute4x64_pd(_mm256_castps_pd({a}), 0x44));",
+    ("slide_up_dup.1", "i64"): "{dst} = _mm256_permute4x64_epi64({a}, 0x90);",
+    ("slide_up_dup.1", "f64"): "{dst} = _mm256_permute4x64_pd({a}, 0x90);",
+    ("slide_up_dup.2", "i64"): "{dst} = _mm256_permute4x64_epi64({a}, 0x44);",
+    ("slide_up_dup.2", "f64"): "{dst} = _mm256_permute4x64_pd({a}, 0x44);",
     ("splat_last", "f32"): "{dst} = _mm256_permutevar8x32_ps({a}, _mm256_set1_epi32(7));",
     ("splat_last", "i32"): "{dst} = _mm256_permutevar8x32_epi32({a}, _mm256_set1_epi32(7));",
     ("splat_last", "f64"): "{dst} = _mm256_permute4x64_pd({a}, 0xFF);",

@@ -94,6 +94,13 @@ ROWS |= {
         for by in (1, 2, 4, 8)
         if by < n
     },
+    # slide_up_dup (idempotent scans): lanes 0,0,1,2 / 0,1,0,1 / 0,0 by one lane shuffle
+    ("slide_up_dup.1", "i32"): "{dst} = _mm_shuffle_epi32({a}, 0x90);",
+    ("slide_up_dup.2", "i32"): "{dst} = _mm_shuffle_epi32({a}, 0x44);",
+    ("slide_up_dup.1", "f32"): "{dst} = _mm_shuffle_ps({a}, {a}, 0x90);",
+    ("slide_up_dup.2", "f32"): "{dst} = _mm_shuffle_ps({a}, {a}, 0x44);",
+    ("slide_up_dup.1", "i64"): "{dst} = _mm_shuffle_epi32({a}, 0x44);",
+    ("slide_up_dup.1", "f64"): "{dst} = _mm_unpacklo_pd({a}, {a});",
     ("splat_last", "f32"): "{dst} = _mm_shuffle_ps({a}, {a}, 0xFF);",
     ("splat_last", "f64"): "{dst} = _mm_unpackhi_pd({a}, {a});",
     ("splat_last", "i32"): "{dst} = _mm_shuffle_epi32({a}, 0xFF);",

@@ -44,6 +44,18 @@ def test_core_rows_exist_for_every_element_type(isa: str) -> None:
     assert not missing, f"{isa} lacks rows {missing}"
 
 
+@pytest.mark.parametrize("isa", VECTOR_ISAS)
+def test_dup_slide_rows_where_the_lowering_emits_them(isa: str) -> None:
+    """A target whose TargetInfo.dup_slides is set (the scan lowering then emits
+    simd.slide_up_dup for min/max/and/or scans) prints every step of it: by 1, 2, .. < lanes."""
+    from loopopt.dialects.simd_targets import TARGETS
+
+    table = isa_table(isa)
+    wanted = [(f"slide_up_dup.{by}", e) for e in ELTS for by in (1, 2, 4, 8) if by < table.lanes[e]]
+    present = [k for k in wanted if table.row(*k) is not None]
+    assert present == (wanted if TARGETS[isa].dup_slides else []), isa
+
+
 @pytest.mark.parametrize("isa", ("scalar", *VECTOR_ISAS))
 def test_every_helper_a_row_calls_is_defined(isa: str) -> None:
     table = isa_table(isa)

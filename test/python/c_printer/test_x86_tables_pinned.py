@@ -17,8 +17,8 @@ from loopopt.targets.c import isa_table
 from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, without
 
 PINNED = {
-    "sse2": "a68f1c2f6dc942537e3bbcf710052aba82d2cdfc4d38d1d275ab01941d98e932",
-    "avx2": "6d5e2247711d9e1be991f6f82db40cc9494c3e01bbfcdbdddef8a75ad5873fbf",
+    "sse2": "e45d13f52ead59f789e07bd9a263daab97eed035a92c81a2c3f2869c2bf432cf",  # + slide_up_dup rows (scans)
+    "avx2": "365f3bd9b0a2678b42babf6caa98226a9123b20d4b4fc1b89ad32195989f0f50",  # + slide_up_dup rows (scans)
     "avx512": "1d7a628e4a8536afed291415f538661efb742e40a3dae83922e74857e719bbd5",
 }
 

@@ -215,13 +215,29 @@ def test_scan_matches_numpy(name: str, isa: str) -> None:
         assert not problems, f"{name} on {isa}, n={len(x)}: " + "; ".join(problems)
 
 
+SLIDE = {"sse2": "_mm_slli_si128", "avx2": "_mm256_alignr_epi8", "avx512": "_mm512_alignr_epi", "neon": "vextq_"}
+"""The neutral-filled lane slide (simd.slide_up) of each ISA."""
+DUP_SLIDE = {"sse2": ("_mm_shuffle_epi32", "_mm_shuffle_ps", "_mm_unpacklo_pd"),
+             "avx2": ("_mm256_permutevar8x32_epi32", "_mm256_permutevar8x32_ps", "_mm256_permute4x64")}  # fmt: skip
+"""The lane-duplicating slide (simd.slide_up_dup) of min/max scans where TargetInfo.dup_slides."""
+
+
+def _is_vector_scan(c: str, isa: str) -> bool:
+    """The kernel's C slides lanes: the log-step vector scan, not the scalar loop."""
+    return any(s in c for s in (SLIDE[isa], *DUP_SLIDE.get(isa, ())))
+
+
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
 def test_scans_are_vector_code(isa: str) -> None:
-    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar."""
-    slide = {"sse2": "_mm_slli_si128", "avx2": "_mm256_alignr_epi8", "avx512": "_mm512_alignr_epi", "neon": "vextq_"}[isa]
+    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar.
+    Min/max/or scans slide by lane duplication on SSE2/AVX2 (no neutral: idempotent kinds)."""
     for name, (program, *_) in CASES.items():
         c = emit_program(program, isa).c_source
-        assert slide in c, (name, isa)
+        assert _is_vector_scan(c, isa), (name, isa)
+        idempotent = any(f"scan {k}(" in program or f"arith.{k}" in program
+                         for k in ("min", "max", "umin", "umax", "or", "maxui", "minsi"))  # fmt: skip
+        if isa in DUP_SLIDE and idempotent:
+            assert SLIDE[isa] not in c.split(" k(")[1], (name, isa)
 
 
 def test_strict_float_scan_stays_in_order() -> None:
@@ -243,7 +259,6 @@ ZEN4_SCANS = {"cumumax_i32": "umax", "cumumin_i32": "umin", "cumumax_i64": "umax
               "cummax_i64": "max", "cummin_i32": "min"}
 """The min/max scans Costs.scalar_scans decides about on Zen 4 (some stay scalar, some not)."""
 CPU_OF = {"scalar": "zen4", "sse2": "zen4", "avx2": "zen4", "avx512": "zen4", "neon": "neoverse-n1"}
-SLIDE = {"sse2": "_mm_slli_si128", "avx2": "_mm256_alignr_epi8", "avx512": "_mm512_alignr_epi", "neon": "vextq_"}
 
 
 @pytest.mark.parametrize("isa", isa_params(ISAS))
@@ -259,10 +274,87 @@ def test_scan_with_cpu_costs_matches_numpy(name: str, isa: str) -> None:
     compiled = compile(program, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
     if isa in SLIDE:
         scalar = (isa, ZEN4_SCANS[name], elt) in CPUS[cpu].costs.scalar_scans
-        assert (SLIDE[isa] not in compiled.c_source) == scalar, (name, isa, cpu)
+        assert (not _is_vector_scan(compiled.c_source, isa)) == scalar, (name, isa, cpu)
     sizes = (*range(130), 1000, 4099)
     xs = [_data(elt, how, n, np.random.default_rng([n, 21])) for n in sizes]
     runs = run_each(compiled, "k", [(x,) for x in xs])
     for x, got in zip(xs, runs, strict=True):
         problems = compare_results(got, (ref(x),), {})
         assert not problems, f"{name} on {isa} cpu={cpu}, n={len(x)}: " + "; ".join(problems)
+
+
+# ----------------------------------------------------------------- min/max scans at the extremes
+
+MINMAX_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+
+
+def _minmax_inits(elt: str) -> dict[str, int | float]:
+    """A non-neutral init per kind, at an extreme where signed and unsigned order disagree
+    (umax from MAX: all-ones after the sign flip of SSE2/AVX2's flipped scans; umin from MIN)."""
+    if elt.startswith("f"):
+        return {"max": -1.5, "min": 2.5}
+    info = np.iinfo(MINMAX_TYPES[elt])
+    return {"max": -1, "min": 0, "umax": int(info.max), "umin": int(info.min)}
+
+
+def _minmax_program() -> str:
+    """One kernel `k_<kind>_<elt>` per min/max kind and element type (compiled once per ISA)."""
+    funcs = []
+    for elt in MINMAX_TYPES:
+        for kind, init in _minmax_inits(elt).items():
+            value = repr(float(init)) if elt.startswith("f") else str(init)
+            funcs.append(f"""
+func.func @k_{kind}_{elt}(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
+  %z = arith.constant {value} : {elt}
+  %p = df.scan {kind}(%x, %z) : !df.array<{elt}, [i]> -> !df.array<{elt}, [i]>
+  func.return %p : !df.array<{elt}, [i]>
+}}""")
+    return "\n".join(funcs) + "\n"
+
+
+MINMAX_PROGRAM = _minmax_program()
+MINMAX_SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 97, 1009, 65537)
+"""0, 1, W-1, W, W+1 of every width (2 to 64 lanes), primes, large."""
+
+
+def _extremes(elt: str, n: int, rng: np.random.Generator) -> np.ndarray:
+    """Random lanes with 0, all-ones (-1), MIN, MAX, MIN+1, MAX-1 and 1 spread in (half of
+    the lanes), so signed and unsigned orders and the flip's fixed points all occur; floats
+    get ±inf, ±max and ±tiny (no NaN: those are the "nan" cases above)."""
+    t = MINMAX_TYPES[elt]
+    if elt.startswith("f"):
+        info = np.finfo(t)
+        specials = np.array([0.0, 1.0, -1.0, np.inf, -np.inf, info.max, -info.max, info.tiny, -info.tiny], t)
+        x = rng.standard_normal(n).astype(t)
+    else:
+        info = np.iinfo(t)
+        specials = np.array([0, -1, info.min, info.max, info.min + 1, info.max - 1, 1], t)
+        x = rng.integers(info.min, info.max, size=n, endpoint=True, dtype=t)
+    pick = rng.random(n) < 0.5
+    x[pick] = rng.choice(specials, size=int(pick.sum()))
+    return x
+
+
+def _minmax_ref(kind: str, elt: str, init: int | float, x: np.ndarray) -> np.ndarray:
+    t = MINMAX_TYPES[elt]
+    op = np.maximum if kind.endswith("max") else np.minimum
+    if kind.startswith("u"):
+        u = np.dtype(f"u{np.dtype(t).itemsize}")
+        start = np.array([init], t).view(u)
+        return op.accumulate(np.concatenate([start, x.view(u)]))[1:].view(t)
+    return op.accumulate(np.concatenate([np.array([init], t), x]))[1:]
+
+
+@pytest.mark.parametrize("isa", isa_params(ISAS))
+@pytest.mark.parametrize("name", [f"{k}_{e}" for e in MINMAX_TYPES for k in _minmax_inits(e)])
+def test_minmax_scan_extremes_match_numpy(name: str, isa: str) -> None:
+    """Every min/max/umin/umax scan of every element type at the extremes (0, all-ones, MIN,
+    MAX): SSE2/AVX2's lane-duplicating slides, the sign-flipped unsigned scans (init, lanes,
+    store and tail all flipped right) and the serial carry agree with numpy's exactly."""
+    kind, elt = name.split("_")
+    init = _minmax_inits(elt)[kind]
+    xs = [_extremes(elt, n, np.random.default_rng([n, 23, len(name)])) for n in MINMAX_SIZES]
+    runs = run_each(compiled_source(MINMAX_PROGRAM, isa), f"k_{name}", [(x,) for x in xs])
+    for x, got in zip(xs, runs, strict=True):
+        problems = compare_results(got, (_minmax_ref(kind, elt, init, x),), {})
+        assert not problems, f"{name} on {isa}, n={len(x)}: " + "; ".join(problems)

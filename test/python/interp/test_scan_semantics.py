@@ -1,5 +1,5 @@
 """The interpreter's scan semantics, checked against independent Python: simd.slide_up /
-splat_last / first_lane lane by lane, the log-step prefix they build against a running
+slide_up_dup / splat_last / first_lane lane by lane, the log-step prefix they build against a running
 Python sum/min/max (exact ints, wrapping), and a `scan` vecloop/predloop at several widths
 against a sequential Python loop."""
 
@@ -34,6 +34,41 @@ def test_slide_up_lane_by_lane(n: int, by: int) -> None:
     (got,) = _run(simd.SlideUpOp(v, fill, by), x, f)
     expected = [int(f[n - by + k]) if k < by else int(x[k - by]) for k in range(n)]
     assert got.tolist() == expected
+
+
+@pytest.mark.parametrize("n,by", [(4, 1), (4, 2), (8, 1), (8, 2), (8, 4), (16, 8), (2, 1)])
+def test_slide_up_dup_lane_by_lane(n: int, by: int) -> None:
+    """Lane k = v[k - by], the low `by` lanes keep their own value (SSE2 pshufd 0,0,1,2 / 0,1,0,1)."""
+    (v,) = xdsl_test.TestOp(result_types=[VectorType(i32, [n])]).results
+    x = np.arange(100, 100 + n, dtype=np.int32)
+    (got,) = _run(simd.SlideUpDupOp(v, by), x)
+    assert got.tolist() == [int(x[k]) if k < by else int(x[k - by]) for k in range(n)]
+    assert got.dtype == np.int32
+
+
+@pytest.mark.parametrize("kind", [AccKind.MAX, AccKind.MIN, AccKind.UMAX, AccKind.UMIN, AccKind.OR, AccKind.AND])
+@pytest.mark.parametrize("n", [2, 4, 8, 16])
+def test_dup_prefix_is_the_running_value(kind: AccKind, n: int) -> None:
+    """lane_prefix without a neutral (slide_up_dup steps) gives Python's running min/max/or/and
+    for the idempotent kinds, signed and unsigned, extremes included."""
+    rng = np.random.default_rng([n, 7])
+    x = rng.choice(np.array([0, -1, -(2**63), 2**63 - 1, 1, 5, -5], dtype=np.int64), size=n)
+    ops: list = []
+    (v,) = xdsl_test.TestOp(result_types=[VectorType(i64, [n])]).results
+    out = lane_prefix(kind, v, None, lambda o: ops.append(o) or o)
+    assert any(isinstance(o, simd.SlideUpDupOp) for o in ops) and not any(isinstance(o, simd.SlideUpOp) for o in ops)
+    interpreter = make_interpreter(ModuleOp([]))
+    env = {v: x}
+    for op in ops:
+        (env[op.results[0]],) = interpreter.run_op(op, [env[a] for a in op.operands])
+    u = lambda e: e % 2**64  # noqa: E731
+    step = {AccKind.MAX: max, AccKind.MIN: min, AccKind.OR: lambda a, b: a | b, AccKind.AND: lambda a, b: a & b,
+            AccKind.UMAX: lambda a, b: max(a, b, key=u), AccKind.UMIN: lambda a, b: min(a, b, key=u)}[kind]  # fmt: skip
+    expected, running = [], None
+    for e in x.tolist():
+        running = e if running is None else step(running, e)
+        expected.append(running)
+    assert env[out].tolist() == expected
 
 
 def test_splat_last_and_first_lane() -> None:

@@ -16,6 +16,38 @@ func.func @slide_whole_vector(%v: vector<4xf32>) {
 
 // -----
 
+func.func @slide_dup_not_power_of_two(%v: vector<8xi32>) {
+  %s = simd.slide_up_dup %v by 6 : vector<8xi32>
+  func.return
+}
+// CHECK: slide_up_dup by 6 lanes: expected a power of two below 8 (the vector's lanes)
+
+// -----
+
+func.func @slide_dup_whole_vector(%v: vector<2xf64>) {
+  %s = simd.slide_up_dup %v by 2 : vector<2xf64>
+  func.return
+}
+// CHECK: slide_up_dup by 2 lanes: expected a power of two below 2 (the vector's lanes)
+
+// -----
+
+func.func @slide_dup_zero(%v: vector<4xi32>) {
+  %s = simd.slide_up_dup %v by 0 : vector<4xi32>
+  func.return
+}
+// CHECK: slide_up_dup by 0 lanes: expected a power of two below 4 (the vector's lanes)
+
+// -----
+
+func.func @slide_dup_mask(%v: vector<4xi1>) {
+  %s = simd.slide_up_dup %v by 1 : vector<4xi1>
+  func.return
+}
+// CHECK: expected a vector of float or int lanes, got vector<4xi1>
+
+// -----
+
 func.func @first_lane_type(%v: vector<4xf32>) {
   %s = simd.first_lane %v : vector<4xf32> -> f64
   func.return

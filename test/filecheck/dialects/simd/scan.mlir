@@ -6,12 +6,16 @@
 // CHECK-NEXT:    %c = simd.splat_last %s : vector<8xf32>
 // CHECK-NEXT:    %f = simd.first_lane %c : vector<8xf32> -> f32
 // CHECK-NEXT:    %i = simd.slide_up %w, %w by 1 : vector<2xi64>
-func.func @scan_ops(%v: vector<8xf32>, %fill: vector<8xf32>, %w: vector<2xi64>) -> (f32, vector<2xi64>) {
+// CHECK-NEXT:    %d = simd.slide_up_dup %v by 2 : vector<8xf32>
+// CHECK-NEXT:    %e = simd.slide_up_dup %w by 1 : vector<2xi64>
+func.func @scan_ops(%v: vector<8xf32>, %fill: vector<8xf32>, %w: vector<2xi64>) -> (f32, vector<2xi64>, vector<8xf32>, vector<2xi64>) {
   %s = simd.slide_up %v, %fill by 4 : vector<8xf32>
   %c = simd.splat_last %s : vector<8xf32>
   %f = simd.first_lane %c : vector<8xf32> -> f32
   %i = simd.slide_up %w, %w by 1 : vector<2xi64>
-  func.return %f, %i : f32, vector<2xi64>
+  %d = simd.slide_up_dup %v by 2 : vector<8xf32>
+  %e = simd.slide_up_dup %w by 1 : vector<2xi64>
+  func.return %f, %i, %d, %e : f32, vector<2xi64>, vector<8xf32>, vector<2xi64>
 }
 
 // loop.lane_scan and a scan accumulator round-trip.

@@ -6,7 +6,9 @@
 
 // The C of a vectorized scan on each ISA: log2(W) lane slides with the neutral element
 // (0.0f, INT64_MIN) filling the low lanes, the carry added, the last lane broadcast, lane 0
-// handed to the scalar tail.
+// handed to the scalar tail. A max scan on SSE2/AVX2 slides by lane duplication instead
+// (pshufd / vpermq: max is idempotent, no neutral needed); on SSE2, whose i64 max is a
+// helper of several instructions, the carry is the running value's last lane.
 func.func @cumsum_f32(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
   %z = arith.constant 0.0 : f32
   %p = df.scan add(%x, %z) reassoc : !df.array<f32, [i]> -> !df.array<f32, [i]>
@@ -27,8 +29,12 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // SSE2-NEXT:    __m128 {{v_[0-9]+}} = _mm_add_ps(acc_v, [[L]]);
 // SSE2:         float {{v_[0-9]+}} = _mm_cvtss_f32(acc_v);
 // SSE2-LABEL: void cummax_i64(
-// SSE2:         _mm_or_si128(_mm_slli_si128(({{v_[0-9]+}}), 8), _mm_srli_si128(({{v_[0-9]+}}), 8))
-// SSE2:         _mm_shuffle_epi32({{v_[0-9]+}}, 0xEE);
+// SSE2-NOT:     _mm_slli_si128
+// SSE2:         __m128i [[S:v_[0-9]+]] = _mm_shuffle_epi32([[X:v_[0-9]+]], 0x44);
+// SSE2-NEXT:    __m128i [[P:v_[0-9]+]] = lo_max_i64x2([[S]], [[X]]);
+// SSE2-NEXT:    __m128i [[T:v_[0-9]+]] = lo_max_i64x2(acc_v, [[P]]);
+// SSE2-NEXT:    _mm_storeu_si128((__m128i *)&out[i], [[T]]);
+// SSE2-NEXT:    _mm_shuffle_epi32([[T]], 0xEE);
 // SSE2:         int64_t {{v_[0-9]+}} = _mm_cvtsi128_si64(acc_v);
 
 // AVX2-LABEL: void cumsum_f32(
@@ -39,9 +45,11 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // AVX2:         _mm256_permutevar8x32_ps({{v_[0-9]+}}, _mm256_set1_epi32(7));
 // AVX2:         float {{v_[0-9]+}} = _mm256_cvtss_f32(acc_v);
 // AVX2-LABEL: void cummax_i64(
-// AVX2:         _mm256_alignr_epi8(({{v_[0-9]+}}), _mm256_permute2x128_si256(({{v_[0-9]+}}), ({{v_[0-9]+}}), 0x03), 8)
-// AVX2:         _mm256_permute2x128_si256(({{v_[0-9]+}}), ({{v_[0-9]+}}), 0x03)
-// AVX2:         _mm256_permute4x64_epi64({{v_[0-9]+}}, 0xFF);
+// AVX2-NOT:     _mm256_alignr_epi8
+// AVX2:         _mm256_permute4x64_epi64({{v_[0-9]+}}, 0x90);
+// AVX2:         _mm256_permute4x64_epi64({{v_[0-9]+}}, 0x44);
+// AVX2:         __m256i [[L:v_[0-9]+]] = _mm256_permute4x64_epi64({{v_[0-9]+}}, 0xFF);
+// AVX2-NEXT:    _mm256_blendv_epi8(acc_v, [[L]], _mm256_cmpgt_epi64([[L]], acc_v));
 // AVX2:         int64_t {{v_[0-9]+}} = _mm_cvtsi128_si64(_mm256_castsi256_si128(acc_v));
 
 // AVX512-LABEL: void cumsum_f32(
