@@ -19,7 +19,7 @@ from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, w
 PINNED = {
     "sse2": "a68f1c2f6dc942537e3bbcf710052aba82d2cdfc4d38d1d275ab01941d98e932",
     "avx2": "6d5e2247711d9e1be991f6f82db40cc9494c3e01bbfcdbdddef8a75ad5873fbf",
-    "avx512": "1d7a628e4a8536afed291415f538661efb742e40a3dae83922e74857e719bbd5",
+    "avx512": "a62cde8c0670b98213bac0eff244464ab00d619b2c28f8fca5a716448f704081",
 }
 
 
