@@ -61,7 +61,7 @@ PART_ELEMENTS = ("f32", "i32")
 """Element types that can fill part of a register (next to the 64-bit f64/i64)."""
 
 WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt", "masked_load", "masked_store",
-                     "compress_store", "compress_store_full", "compress_store_reg", "compress_store_full_reg",
+                     "compress_store", "compress_store_full", "compress_store_full_reg",
                      "compress_store_limit",
                      "select", "select_zero", "popcount")  # fmt: skip
 """Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every

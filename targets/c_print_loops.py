@@ -62,7 +62,9 @@ class LoopStatements(FunctionCore):
         ct = BUFFER_C_TYPES[elt]
         name = self.name_of(op.result, "tmp")
         sizes = [self.e(s) for s in op.sizes]
-        count = " * ".join(f"(size_t)({s})" for s in sizes)
+        # A size is a C caller's length: a negative one is an empty array (docs/calling_convention.md),
+        # not a huge size_t (malloc would fail, or ASan abort on it).
+        count = " * ".join(f"(size_t)({s})" if s.isdigit() else f"(size_t)({_paren(s)} > 0 ? {_paren(s)} : 0)" for s in sizes)
         self.line(f"{ct} *restrict {name} = malloc({count} * sizeof({ct}) + 1);")
         self.buffers[op.result] = Buffer(name, sizes, elt)
         self.uses_alloc = True

@@ -72,15 +72,16 @@ class SimdStatements(FunctionCore):
         buf = self.buffer(op.buf, op)
         key = "compress_store_full" if op.full is not None else "compress_store"
         table, elt = self.row_key(op.value.type)
-        if "simd.compress_in_register" in op.attributes and table.row(f"{key}_reg", elt) is not None:
-            key += "_reg"  # the CPU compresses faster in a register (loop_to_simd/predloop.IN_REGISTER_ATTR)
+        # the CPU compresses faster in a register (loop_to_simd/predloop.IN_REGISTER_ATTR): the
+        # ISA's `_reg` rows, which exist for the full form only (a limited one spills through it)
+        reg = "_reg" if "simd.compress_in_register" in op.attributes else ""
         fields = {"buf": buf.ptr, "idx": self.e(op.offset), "mask": self.e(op.mask), "value": self.e(op.value)}
         if op.limit is None:
-            self._row(op, key, op.value.type, **fields)
+            self._row(op, key + reg if table.row(key + reg, elt) is not None else key, op.value.type, **fields)
         elif table.row(key.replace("compress_store", "compress_store_limit"), elt) is not None:
             self._row(op, key.replace("compress_store", "compress_store_limit"), op.value.type, limit=self.e(op.limit), **fields)
         else:
-            self._spilled_compress_store(op, key, fields)
+            self._spilled_compress_store(op, key + reg, fields)
         if not op.results[0].uses:  # a zipped filter's second store: its count is the first's
             self.line(f"(void){self.e(op.results[0])};")
 
@@ -95,7 +96,7 @@ class SimdStatements(FunctionCore):
         count, limit = self.name_of(op.results[0]), self.e(op.limit)
         c_type = ELEMENT_C_TYPES[scalar_key(op.value.type.element_type) or ""]
         fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
-        template = table.row(fast, elt)
+        template = table.row(fast, elt) or table.row(fast.removesuffix("_reg"), elt)
         if template is None:
             raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} compress row: the {self.printer.target} target cannot print it", op)
         self.line(f"int64_t {count};")

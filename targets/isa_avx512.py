@@ -11,9 +11,10 @@ Variable shifts read the amount as unsigned; float -> int saturates with NaN -> 
 Compaction has two forms because its cost depends on the CPU, not the ISA: `vcompress` to
 memory (`compress_store*`, `_mm512_mask_compressstoreu_*`) is a few cycles on Intel but
 microcoded on AMD Zen 4 (~80 cycles each), where compressing in a register
-(`_mm512_mask_compress_*` into the value itself, ~2 cycles) and storing it is far faster. `compress_store_reg`
-stores the first popcount(mask) lanes with a masked store; `compress_store_full_reg` stores the
-whole register (the caller guarantees W lanes of room). Both set `{dst}` to the count.
+(`_mm512_mask_compress_*` into the value itself, ~2 cycles) and storing it is far faster.
+`compress_store_full_reg` stores the whole register (the caller guarantees W lanes of room) and
+sets `{dst}` to the count. (A `compress_store_reg` row for the exact form was dropped in session
+23: every compress the lowering emits is `full` or `limit`ed, so nothing selected it.)
 """
 
 from __future__ import annotations
@@ -118,13 +119,12 @@ ROWS: Rows = {
     # compress + full 64-byte store, so `full` changes nothing here (Zen 4: the *_reg rows below)
     **{("compress_store_full", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {_COUNT}"
        for e, (s, _) in _TYPES.items()},
-    # compress in a register, then store (not selected yet: the choice is per CPU, see the docstring).
-    # `full`: one full-width store (the caller guarantees W lanes of room); otherwise a masked
-    # store of the first popcount(mask) lanes. The compress merges into {value} itself (lanes past
-    # the count are never read): with `maskz` gcc gives every compress of a loop one destination
+    # compress in a register, then one full-width store (the caller guarantees W lanes of room;
+    # chosen per CPU, see the docstring). The compress merges into {value} itself (lanes past the
+    # count are never read): with `maskz` gcc gives every compress of a loop one destination
     # register and Zen 4 chained them through it (filter f32 at 1 Ki 237 -> 145 cycles, issue 11).
-    **{("compress_store_reg", e): (f"{_COUNT} _mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], ({m})((1u << {{dst}}) - 1u), "
-                                   f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}}));") for e, (s, m) in _TYPES.items()},
+    # An exact store never uses a register form: the lowering's exact compresses carry a `limit`
+    # and are printed through this row into a spill (c_print_simd._spilled_compress_store).
     **{("compress_store_full_reg", e): (f"_mm512_storeu_{'si512' if e[0] == 'i' else s}(&{{buf}}[{{idx}}], "
                                         f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}})); {_COUNT}") for e, (s, _) in _TYPES.items()},
     # DQ: 64-bit multiply and i64 -> f64; F: integer abs/min/max of both widths

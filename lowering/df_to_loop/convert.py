@@ -16,9 +16,10 @@ from xdsl.builder import Builder
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, TupleType, UnknownLoc
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint
+from xdsl.transforms.dead_code_elimination import is_trivially_dead
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
@@ -94,6 +95,7 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
     if not isinstance(ret, func.ReturnOp):
         raise LoopoptDiagnostic(f"kernel @{f.sym_name.data} does not end in func.return", f)
     old_args = list(block.args)
+    drop_dead_df_ops(block)
     convert_inputs(ctx)
     out_dests = convert_outputs(ctx, ret)
     lowered_ops: list[Operation] = []
@@ -133,6 +135,15 @@ def _locate_new_ops(first: Operation | None, df_op: Operation) -> None:
             if isinstance(inner.location, UnknownLoc):
                 inner.location = df_op.location
         op = op.next_op
+
+
+def drop_dead_df_ops(block: Block) -> None:
+    """Erase df ops whose results nobody uses and that have no effects (last first, so a dead
+    chain goes): lowered, a dead filter would still allocate and fill scratch buffers."""
+    for op in reversed(list(block.ops)):
+        if op.dialect_name() == "df" and op.results and is_trivially_dead(op):
+            op.detach()
+            op.erase()
 
 
 DEAD_IF_UNUSED = (loop.DimOp, loop.LoadOp)

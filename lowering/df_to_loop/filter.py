@@ -101,7 +101,8 @@ class LowerFilter(DFLoweringPattern[df.FilterOp]):
         assert isinstance(t, ArrayType)
         (it,) = iters_for(inputs, t.axis_names, t.axis_names)
         capacity = ctx.root_capacity(it.extent)
-        dests = [ctx.destination(b, r, (capacity,), (capacity,)) for r in op.outputs]
+        # an output nobody reads gets no buffer and no appends (a zipped filter's other output)
+        dests = [ctx.destination(b, r, (capacity,), (capacity,)) if r.uses else None for r in op.outputs]
         in_axes = [v.type.axis_names for v in op.inputs]  # type: ignore[attr-defined]
 
         def body(bb: Builder, point: Point, accs: list[SSAValue]) -> list[SSAValue]:
@@ -109,11 +110,13 @@ class LowerFilter(DFLoweringPattern[df.FilterOp]):
             if op.has_map:
                 elements = inline_body(ctx, bb, op.map.block, elements, op)
             for value, dest in zip(elements, dests, strict=True):
-                append(bb, value, dest, op)
+                if dest is not None:
+                    append(bb, value, dest, op)
             return []
 
         pl = build_predloop(ctx, b, it, filter_predicate(ctx, op, inputs), body)
         pl.count.name_hint = "count"
         ctx.note_count(pl.count, capacity)
         for r, dest in zip(op.outputs, dests, strict=True):
-            ctx.bind(r, with_extents(dest, (pl.count,)))
+            if dest is not None:
+                ctx.bind(r, with_extents(dest, (pl.count,)))

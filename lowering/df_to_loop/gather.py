@@ -4,7 +4,7 @@
 %y = df.gather %x[%idx] : !df.array<f32, [j]>, !df.array<i32, [i]> -> !df.array<f32, [i]>
   →
 %nx = loop.dim %x, 0 : !loop.buf<f32>
-%n_ok = arith.select (%nx > 0), %n, 0            // x empty: no element can be read
+%n_ok = arith.select (%nx > 0), max(%n, 0), 0    // x empty: no element can be read
 %bound = trunc(min(%nx, 2**31)) : i32            // i64 indices: %nx itself
 loop.for %i in [%c0, %n_ok) {
   %k = loop.load %idx[%i] : !loop.buf<i32>
@@ -67,7 +67,10 @@ class LowerGather(DFLoweringPattern[df.GatherOp]):
         dest = None if fused else ctx.destination(b, op.result, (n.extent,))
         zero_index = ctx.index(0)
         some = b.insert(arith.CmpiOp(nx, zero_index, "sgt")).result
-        n_ok = b.insert(arith.SelectOp(some, n.extent, zero_index)).result
+        # a C caller's negative length holds nothing: unclamped, the zero loop's start
+        # `&out[n_ok]` was a pointer far before the output (UBSan: pointer overflow)
+        trips = b.insert(arith.MaxSIOp(n.extent, zero_index)).result
+        n_ok = b.insert(arith.SelectOp(some, trips, zero_index)).result
         n_ok.name_hint = f"n_{axes[0]}_in_x"
         g = GatherArray(x, idx, _bound(b, ctx, nx, index_type), n_ok)
         if dest is None:

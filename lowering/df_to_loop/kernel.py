@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.builder import Builder
-from xdsl.dialects import func
+from xdsl.dialects import arith, func
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -42,7 +42,7 @@ from loopopt.dialects import df, loop
 from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.abi import AXES, CAPACITY, COUNT, EXTENTS, FIELD, KERNEL, RESULT, ROLE, STEPS
 from loopopt.lowering.df_to_loop.context import KernelLowering, check_buffer_rank
-from loopopt.lowering.df_to_loop.nest import build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.nest import Iter, build_nest, iters_for, load, store
 from loopopt.lowering.df_to_loop.values import (
     BufArray,
     Lowered,
@@ -109,6 +109,8 @@ def _new_input(ctx: KernelLowering, t: Attribute, hint: str, arg: BlockArgument)
 def convert_outputs(ctx: KernelLowering, ret: func.ReturnOp) -> dict[int, Lowered]:
     """Append one out buffer per array result (per field for records); preassign producers."""
     arrays = [(p, v) for p, v in enumerate(ret.arguments) if isinstance(v.type, ArrayType)]
+    counted = {a for op in ctx.func.walk() if isinstance(op, df.FilterOp)
+               for r in op.outputs for a in r.type.axis_names}  # type: ignore[attr-defined]  # fmt: skip
     out_dests: dict[int, Lowered] = {}
     for p, v in enumerate(ret.arguments):
         if isinstance(v.type, TupleType) and _holds_array(v.type):
@@ -118,9 +120,22 @@ def convert_outputs(ctx: KernelLowering, ret: func.ReturnOp) -> dict[int, Lowere
         name = "out" if len(arrays) == 1 else f"out{p}"
         dest = _new_output(ctx, v.type, name, p)
         out_dests[p] = dest
-        if isinstance(v, OpResult) and v not in ctx.destinations:
+        if isinstance(v, OpResult) and v not in ctx.destinations and _in_place(v, ret, counted):
             _preassign(ctx, v, dest)
     return out_dests
+
+
+def _in_place(v: OpResult, ret: func.ReturnOp, counted: set[str]) -> bool:
+    """Whether `v`'s producer may write straight into its out buffer. An array on a filter's axis
+    holds a count of elements, and the caller's capacity may be smaller (docs/calling_convention.md):
+    only a filter bounds its writes by it, and only when nothing else reads the result (a reader
+    would read past the capacity). Otherwise `v` goes to scratch and `convert_return` copies the
+    first min(count, capacity) elements."""
+    t = v.type
+    assert isinstance(t, ArrayType)
+    if not counted.intersection(t.axis_names):
+        return True
+    return isinstance(v.owner, df.FilterOp) and all(u.operation is ret for u in v.uses)
 
 
 def _holds_array(t: Attribute) -> bool:
@@ -188,9 +203,14 @@ def convert_return(ctx: KernelLowering, ret: func.ReturnOp, out_dests: dict[int,
             results.extend(_scalar_results(lowered, ret))
             continue
         dest = out_dests[p]
-        if [x.buf for x in buffers_of(lowered)] != [x.buf for x in buffers_of(dest)]:
-            copy(ctx, b, lowered, dest, v.type.axis_names)  # type: ignore[attr-defined]
         extent = lowered.extents[0]  # type: ignore[union-attr]
+        if [x.buf for x in buffers_of(lowered)] != [x.buf for x in buffers_of(dest)]:
+            limit = None
+            if extent in ctx.count_capacity:  # the first min(count, capacity) elements
+                for out in buffers_of(dest):
+                    cap = b.insert(arith.MaxSIOp(b.insert(loop.DimOp(out.buf, 0)).results[0], ctx.index(0))).results[0]
+                    limit = b.insert(arith.MinSIOp(limit or extent, cap)).results[0]
+            copy(ctx, b, lowered, dest, v.type.axis_names, limit)  # type: ignore[attr-defined]
         if extent in ctx.count_capacity:
             capacity = ctx.root_capacity(extent)
             axis = next((a for a, e in ctx.axis_extent.items() if e is capacity), ctx.extent_axis.get(capacity))
@@ -234,14 +254,19 @@ def _scalar_results(lowered: Lowered, ret: func.ReturnOp) -> list[SSAValue]:
     return scalars_of(lowered)
 
 
-def copy(ctx: KernelLowering, b: Builder, src: Lowered, dest: Lowered, axes: tuple[str, ...]) -> None:
-    """One loop nest copying array `src` into `dest` (a result that no loop produced in place)."""
+def copy(ctx: KernelLowering, b: Builder, src: Lowered, dest: Lowered, axes: tuple[str, ...],
+         limit: SSAValue | None = None) -> None:  # fmt: skip
+    """One loop nest copying array `src` into `dest` (a result that no loop produced in place);
+    `limit`, when given, replaces the extent of the first axis (a capacity-bounded count)."""
 
     def step(inner: Builder, point: Point, _: list[SSAValue]) -> list[SSAValue]:
         store(inner, load(ctx, inner, src, axes, point), dest, axes, point)
         return []
 
-    build_nest(ctx, b, iters_for([src], axes, axes), [], [], step)
+    iters = iters_for([src], axes, axes)
+    if limit is not None:
+        iters[0] = Iter(iters[0].axis, limit)
+    build_nest(ctx, b, iters, [], [], step)
 
 
 def finish_signature(ctx: KernelLowering) -> None:

@@ -182,15 +182,17 @@ def lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecO
 
 
 def _capacity(plan: PredPlan, lowering: LoopLowering) -> SSAValue:
-    """The smallest length of the appended-to buffers (a full store at cursor c is in bounds
-    when c + W <= it; the cursor never exceeds the iterations done)."""
+    """The smallest length of the appended-to buffers, at least 0 (a full store at cursor c is in
+    bounds when c + W <= it; the cursor never exceeds the iterations done). A C caller's negative
+    capacity holds nothing: unclamped, the loops split at it would start the exact tail at a
+    negative index and read x[-k]."""
     pre = lowering.emit_pre
     cap: SSAValue | None = None
     for buf in dict.fromkeys(a.out for a in plan.appends):
         length = pre(loop.DimOp(buf, 0)).results[0]
         cap = length if cap is None else pre(arith.MinSIOp(cap, length)).results[0]
     assert cap is not None
-    return cap
+    return pre(arith.MaxSIOp(cap, lowering.index_const(0))).results[0]
 
 
 def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:

@@ -295,7 +295,9 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
         raise LoopoptDiagnostic("a loop of a parallel kernel not over [0, loop.dim %b, 0): its streaming decision needs the whole call's length", op)
     whole = lowering.emit_pre(loop.CallDimOp(dim.buf)).results[0]
     whole.name_hint = "call_len"
-    return whole
+    # a C caller's negative length is an empty call (as br.trips is clamped): unclamped,
+    # `call_len * sizeof(T)` overflowed (UB) for a length near INT64_MIN
+    return lowering.emit_pre(arith.MaxSIOp(whole, lowering.index_const(0))).results[0]
 
 
 def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,

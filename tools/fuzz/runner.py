@@ -56,11 +56,15 @@ class Config:
     min_elements: int = -1
     chunk: int = -1
     threads: int = 1
+    filter_block: int = 0
+    """loop-pipeline's filter_block (-1: count-first super-blocks sized from the CPU)."""
 
     def label(self) -> str:
         parts = [f"cpu={self.cpu}"] if self.cpu else []
         if self.parallel:
             parts.append(f"parallel={self.parallel} min_elements={self.min_elements} chunk={self.chunk} threads={self.threads}")
+        if self.filter_block:
+            parts.append(f"filter_block={self.filter_block}")
         return " ".join(parts)
 
     def passes(self, isa: str) -> Any:
@@ -71,7 +75,7 @@ class Config:
 
         from loopopt.passes.pipeline import LoopPipelinePass
 
-        steps = LoopPipelinePass(target=isa, cpu=self.cpu, parallel=self.parallel).step_passes()
+        steps = LoopPipelinePass(target=isa, cpu=self.cpu, parallel=self.parallel, filter_block=self.filter_block).step_passes()
         out = []
         for step, p in steps:
             if step.name == "loop-parallelize":

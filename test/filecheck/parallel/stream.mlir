@@ -16,8 +16,10 @@
 // IR-LABEL:  func.func @axpb(
 // IR:          %n_i = loop.dim %x, 0 : !loop.buf<f32>
 // IR:          %call_len = loop.call_dim %x : !loop.buf<f32>
+// A C caller's negative length is an empty call: clamped like the serial trips (no overflow below).
+// IR-NEXT:     %[[WHOLE:.*]] = arith.maxsi %call_len, %c0 : index
 // IR-NEXT:     %[[SZ:.*]] = arith.constant 4 : index
-// IR-NEXT:     %[[BYTES:.*]] = arith.muli %call_len, %[[SZ]] : index
+// IR-NEXT:     %[[BYTES:.*]] = arith.muli %[[WHOLE]], %[[SZ]] : index
 // IR-NEXT:     %[[T:.*]] = arith.constant 16777216 : index
 // IR-NEXT:     %stream = arith.cmpi sge, %[[BYTES]], %[[T]] : index
 // IR:          simd.store {{.*}} aligned nontemporal
@@ -31,7 +33,8 @@
 // IRSERIAL:     %stream = arith.cmpi sge, %[[BYTES]], %{{.*}} : index
 
 // CHECK-LABEL: static void axpb__chunk(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len, int64_t loopopt_call_len)
-// CHECK:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// CHECK:         int64_t [[WHOLE:v[_0-9]*]] = loopopt_call_len > 0 ? loopopt_call_len : 0;
+// CHECK-NEXT:    int64_t [[BYTES:v[_0-9]*]] = [[WHOLE]] * 4;
 // CHECK-NEXT:    _Bool stream = [[BYTES]] >= 16777216;
 // CHECK:         _mm512_stream_ps(
 // CHECK-LABEL: static float sum__chunk(const float *restrict x, int64_t x_len)
@@ -45,7 +48,8 @@
 // CHECK:           lo_part0[lo_c] = sum__chunk(x + lo_lo, lo_len);
 
 // SSE2-LABEL: static void axpb__chunk({{.*}}, int64_t out_len, int64_t loopopt_call_len)
-// SSE2:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// SSE2:         int64_t [[WHOLE:v[_0-9]*]] = loopopt_call_len > 0 ? loopopt_call_len : 0;
+// SSE2-NEXT:    int64_t [[BYTES:v[_0-9]*]] = [[WHOLE]] * 4;
 // SSE2-NEXT:    _Bool stream = [[BYTES]] >= 4194304;
 // SSE2:         _mm_stream_ps(
 // SSE2:         axpb__chunk(x + lo_lo, lo_len, a, b, out + lo_lo, lo_len, lo_n);
@@ -76,7 +80,8 @@ func.func @sum(%x: !df.array<f32, [i]>) -> f32 {
 // A parameter named loopopt_call_len: the printer reserves the loopopt prefix
 // (v_loopopt_call_len), so the chunk's extra parameter keeps its name.
 // NAMES-LABEL: static void scale__chunk(const float *restrict x, int64_t x_len, float v_loopopt_call_len, float *restrict out, int64_t out_len, int64_t loopopt_call_len)
-// NAMES:         int64_t [[BYTES:v[_0-9]*]] = loopopt_call_len * 4;
+// NAMES:         int64_t [[WHOLE:v[_0-9]*]] = loopopt_call_len > 0 ? loopopt_call_len : 0;
+// NAMES-NEXT:    int64_t [[BYTES:v[_0-9]*]] = [[WHOLE]] * 4;
 // NAMES-NEXT:    _Bool stream = [[BYTES]] >= 16777216;
 // NAMES-LABEL: void scale(
 // NAMES:           scale__chunk(x + lo_lo, lo_len, v_loopopt_call_len, out + lo_lo, lo_len, lo_n);

@@ -1,9 +1,10 @@
-"""AVX-512 register-compress rows (`compress_store_reg`, `compress_store_full_reg`): not selected by
-the printer yet (the choice is per CPU), so they are checked here as data and as C that compiles.
+"""AVX-512 register-compress rows (`compress_store_full_reg`): selected per CPU (Zen 4), checked
+here as data and as C that compiles.
 
-This CPU cannot run AVX-512, so the rows are compiled, not run; their shape is pinned instead:
-the count is popcount(mask), the non-full form writes exactly the first `count` lanes, the full
-form one whole vector.
+Their shape is pinned: the count is popcount(mask) and the row stores one whole vector. The exact
+form's register row (`compress_store_reg`) was deleted in session 23: every compress store the
+lowering emits is `full` or `limit`ed (the limited one goes through the full row into a spill),
+so nothing selected it.
 """
 
 from __future__ import annotations
@@ -18,25 +19,22 @@ from loopopt.runtime.isa import compile_flags
 from loopopt.targets.isa_avx512 import AVX512
 
 ELTS = {"f32": ("float", "ps", 16), "f64": ("double", "pd", 8), "i32": ("int32_t", "epi32", 16), "i64": ("int64_t", "epi64", 8)}
-KEYS = ("compress_store_reg", "compress_store_full_reg")
+KEYS = ("compress_store_full_reg",)
 COUNT = "{dst} = (int64_t)__builtin_popcount((unsigned)({mask}));"
 
 
 @pytest.mark.parametrize("key", KEYS)
 @pytest.mark.parametrize("elt", ELTS)
 def test_row_shape(key: str, elt: str) -> None:
-    _, s, lanes = ELTS[elt]
+    _, s, _ = ELTS[elt]
     row = AVX512.row(key, elt)
     assert row is not None
     assert COUNT in row, "{dst} is the number of lanes written, like compress_store"
     assert f"_mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}})" in row, "merges into the value: no false dependency"
     assert "compressstoreu" not in row, "vcompress to memory is what these rows avoid"
-    if key == "compress_store_reg":
-        assert row.startswith(COUNT), "the count must exist before the store mask uses it"
-        assert f"_mm512_mask_storeu_{s}(&{{buf}}[{{idx}}], (__mmask{lanes})((1u << {{dst}}) - 1u), " in row
-    else:
-        store = "_mm512_storeu_si512" if elt.startswith("i") else f"_mm512_storeu_{s}"
-        assert row.startswith(f"{store}(&{{buf}}[{{idx}}], ")
+    store = "_mm512_storeu_si512" if elt.startswith("i") else f"_mm512_storeu_{s}"
+    assert row.startswith(f"{store}(&{{buf}}[{{idx}}], ")
+    assert AVX512.row("compress_store_reg", elt) is None, "deleted: nothing selects an exact register compress"
 
 
 def _function(key: str, elt: str) -> str:

@@ -19,7 +19,7 @@ from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, w
 PINNED = {
     "sse2": "e45d13f52ead59f789e07bd9a263daab97eed035a92c81a2c3f2869c2bf432cf",  # + slide_up_dup rows (scans)
     "avx2": "365f3bd9b0a2678b42babf6caa98226a9123b20d4b4fc1b89ad32195989f0f50",  # + slide_up_dup rows (scans)
-    "avx512": "1d7a628e4a8536afed291415f538661efb742e40a3dae83922e74857e719bbd5",
+    "avx512": "a62cde8c0670b98213bac0eff244464ab00d619b2c28f8fca5a716448f704081",  # - dead compress_store_reg rows (hostile2)
 }
 
 

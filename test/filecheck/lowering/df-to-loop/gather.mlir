@@ -4,14 +4,17 @@
 // df.gather: a loop over the indices that compares each one unsigned against len(x) (a
 // negative index is a huge unsigned one), loads at the index clamped to 0 and keeps the
 // element only in bounds; the loop runs only when x is not empty, and a second loop writes
-// 0 to the rest (all of it when x is empty). i64 indices compare against len(x) itself.
+// 0 to the rest (all of it when x is empty). i64 indices compare against len(x) itself. A C
+// caller's negative length is clamped at 0 first (the ABI fuzzer: the rest loop started at
+// `&out[n]` with n near INT64_MIN, a pointer overflow).
 
 // CHECK-LABEL: func.func @take_f64
 // CHECK-SAME:    (%x: !loop.buf<f64> {{.*}}, %idx: !loop.buf<i64> {{.*}}, %out: !loop.buf<f64> {{.*}})
 // CHECK:         %[[NX:.*]] = loop.dim %x, 0 : !loop.buf<f64>
 // CHECK:         %[[NI:.*]] = loop.dim %idx, 0 : !loop.buf<i64>
 // CHECK:         %[[SOME:.*]] = arith.cmpi sgt, %[[NX]], %c0 : index
-// CHECK-NEXT:    %[[NOK:.*]] = arith.select %[[SOME]], %[[NI]], %c0 : index
+// CHECK-NEXT:    %[[TRIPS:.*]] = arith.maxsi %[[NI]], %c0 : index
+// CHECK-NEXT:    %[[NOK:.*]] = arith.select %[[SOME]], %[[TRIPS]], %c0 : index
 // CHECK-NEXT:    %[[B:.*]] = arith.index_cast %[[NX]] : index to i64
 // CHECK-NEXT:    loop.for %i in [%c0, %[[NOK]]) {
 // CHECK-NEXT:      %[[K:.*]] = loop.load %idx[%i] : !loop.buf<i64>
@@ -63,7 +66,8 @@ func.func @every_other(%x: !df.array<f32, [j]>, %len: i64) -> !df.array<f32, [i]
 // only when x is empty). A gather with another user is stored as above.
 // CHECK-LABEL: func.func @gather_max
 // CHECK-NOT:     loop.alloc
-// CHECK:         %[[NOK:.*]] = arith.select %{{.*}}, %[[NI:.*]], %c0 : index
+// CHECK:         %[[TRIPS:.*]] = arith.maxsi %[[NI:.*]], %c0 : index
+// CHECK-NEXT:    %[[NOK:.*]] = arith.select %{{.*}}, %[[TRIPS]], %c0 : index
 // CHECK:         %[[B:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK-NEXT:    %[[M:.*]] = loop.for %i in [%c0, %[[NOK]]) accs(%[[A:.*]] = %lo : i32 max) {
 // CHECK-NEXT:      %[[K:.*]] = loop.load %idx[%i] : !loop.buf<i32>

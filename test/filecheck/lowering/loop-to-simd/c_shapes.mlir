@@ -157,6 +157,7 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // The scalar target: no branch per element in the main loop, `out[k] = v; k += c;` (4 per
 // iteration); a branch only in the exact loop for what the capacity does not cover (normally empty).
 // SCALAR-LABEL: int64_t scale_positive(
+// SCALAR:         int64_t [[CAP:.*]] = out_len > 0 ? out_len : 0;
 // SCALAR:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
 // SCALAR-NEXT:        float e = x[i];
 // SCALAR-NEXT:        _Bool mask = e > 0.0f;
@@ -168,7 +169,7 @@ func.func @scale_positive(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"
 // SCALAR-NEXT:        float e_1 = x[[[I1]]];
 // SCALAR:             out[[[NEXT]]] = m_1;
 // SCALAR:         }
-// SCALAR:         int64_t [[END:.*]] = trips < out_len ? trips : out_len;
+// SCALAR:         int64_t [[END:.*]] = trips < [[CAP]] ? trips : [[CAP]];
 // SCALAR:         for (int64_t i = {{.*}}; i < [[END]]; i++) {
 // SCALAR-NOT:         if (
 // SCALAR:         }

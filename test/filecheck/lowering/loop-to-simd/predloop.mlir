@@ -34,7 +34,9 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK:          %[[START:.*]] = simd.broadcast %{{.*}} : f32 -> vector<[[W:[0-9]+]]xf32>
 // CHECK-NEXT:     %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<[[W]]xf32>
-// CHECK:          %[[CAP:.*]] = loop.dim %out, 0 : !loop.buf<f32>
+// CHECK:          %[[LEN:.*]] = loop.dim %out, 0 : !loop.buf<f32>
+// A C caller's negative capacity holds nothing: clamped at 0 before the loops split at it.
+// CHECK:          %[[CAP:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
 // CHECK:          %[[CAPREM:.*]] = arith.remsi %[[CAP]], %{{.*}} : index
 // CHECK-NEXT:     %[[CAPFULL:.*]] = arith.subi %[[CAP]], %[[CAPREM]] : index
 // CHECK-NEXT:     %[[BLOCKS:.*]] = arith.minsi %{{.*}}, %[[CAPFULL]] : index

@@ -7,7 +7,8 @@
 // * `minsi(x, x)` printed as `a < a ? a : a` ("self-comparison always evaluates to false"): an
 //   integer min, max or compare of a value with itself is printed as its value;
 // * a dead filter of two zipped arrays (scratch outputs, both `x_len` long) took the min of two
-//   lengths that print alike: `x_len < x_len ? x_len : x_len` (a self-comparison too);
+//   lengths that print alike: `x_len < x_len ? x_len : x_len` (a self-comparison too); since the
+//   ABI fuzzer (session 23) a dead df op is not lowered at all: no scratch malloc, no loop;
 // * a fold accumulator that its step yields unchanged and nobody reads was declared and never
 //   used ("unused variable"): it is voided.
 
@@ -60,7 +61,9 @@ func.func @dead_zip_filter(%x: !df.array<i16, [i]>, %y: !df.array<i16, [i]>) -> 
 // VEC-NEXT:    (void)[[K]];
 // CHECK-LABEL: dead_zip_filter(
 // CHECK-NOT:   x_len < x_len
-// CHECK:       int64_t v = x_len;
+// CHECK-NOT:   malloc
+// CHECK:       out[i] = n;
 // VEC-LABEL:   dead_zip_filter(
 // VEC-NOT:     x_len < x_len
-// VEC:         int64_t {{v(_[0-9]+)?}} = x_len;
+// VEC-NOT:     malloc
+// VEC:         {{_mm.*store|vst1q}}
