@@ -31,6 +31,7 @@ from xdsl.transforms.canonicalization_patterns.arith import FoldConstConstOp, Fo
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from loopopt.passes.memo_dce import EffectMemo, is_trivially_dead, memo_region_dce
+from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
 def _every_op(op: Operation) -> bool:
@@ -68,7 +69,10 @@ class ClassDeadApplier(GreedyRewritePatternApplier):
 
 
 def applier(patterns: list, ctx: Context | None = None, folding_enabled: bool = False) -> GreedyRewritePatternApplier:
-    """The greedy applier of `patterns` (dead-op erasure first, then folding, then the patterns)."""
+    """The greedy applier of `patterns` (dead-op erasure first, then folding, then the patterns);
+    without folding, each op tries only the patterns rooted at its class (pattern_dispatch)."""
+    if not folding_enabled:
+        return DispatchApplier(patterns, ctx)
     return ClassDeadApplier(patterns, ctx, folding_enabled=folding_enabled, dce_enabled=False)
 
 
