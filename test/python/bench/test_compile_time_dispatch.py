@@ -245,3 +245,42 @@ def test_dispatch_follows_abc_registration():
     assert applier.patterns_for(arith.AddfOp) == ()
     Root.register(arith.AddfOp)
     assert len(applier.patterns_for(arith.AddfOp)) == 1
+
+
+def test_fill_order_is_xdsls_reverse_region_first_walk():
+    """CandidateRewriteWalker's fill pushes in xDSL's `walk(reverse=True, region_first=True)`
+    order (the greedy rewrites' order depends on it): same list on every lowered corpus module,
+    and an op class with its own `walk` is walked by it."""
+    from loopopt.passes.candidate_walker import reverse_postorder
+
+    corpus = programs()
+    compared = 0
+    for name in sorted(corpus):
+        parsed = _parsed(corpus[name])
+        if parsed is None:
+            continue
+        ctx, module = parsed
+        for step, pass_ in LoopPipelinePass(target="avx2").step_passes():
+            if step.name in ("loop-vectorize", "cse"):
+                got = reverse_postorder(module.body)
+                want = list(module.body.walk(reverse=True, region_first=True))
+                assert len(got) == len(want) and all(a is b for a, b in zip(got, want, strict=True)), name
+                compared += len(want)
+            try:
+                pass_.apply(ctx, module)
+            except Exception:  # noqa: BLE001 - a program the target rejects
+                break
+    assert compared > 10_000
+
+    class OwnWalk(loop.ForOp):
+        def walk(self, *, reverse: bool = False, region_first: bool = False):
+            yield self  # hides its body
+
+    ctx, module = _parsed(corpus["examples__sum_of_squares"])
+    lc.run_pipeline(module, "df-fuse,convert-df-to-loop", ctx)
+    (for_op,) = [op for op in module.walk() if type(op) is loop.ForOp][:1]
+    for_op.__class__ = OwnWalk
+    got = reverse_postorder(module.body)
+    assert [op for op in got if op is for_op] == [for_op]
+    assert not any(op.parent_op() is for_op for op in got)
+    assert got == list(module.body.walk(reverse=True, region_first=True))
