@@ -31,6 +31,7 @@ from xdsl.transforms.canonicalization_patterns.arith import FoldConstConstOp, Fo
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
 from loopopt.passes.memo_dce import EffectMemo, is_trivially_dead, memo_region_dce
+from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
 def _every_op(op: Operation) -> bool:
@@ -48,9 +49,45 @@ class CandidateRewriteWalker(PatternRewriteWalker):
         candidate = self.candidate
         push = self._worklist.push
         dead = EffectMemo().is_trivially_dead  # the fill only reads the IR
-        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
-            if candidate(sub_op) or dead(sub_op):
+        if isinstance(op, Region) and not self.walk_reverse and not self.walk_regions_first:
+            ops = reverse_postorder(op)  # the default walkers' order, without xDSL's generators
+        else:
+            ops = op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        for sub_op in ops:
+            if candidate(sub_op):
                 push(sub_op)
+                continue
+            for result in sub_op.results:
+                if result.first_use is not None:
+                    break  # used: not dead (dead's own first test, without its call)
+            else:
+                if dead(sub_op):
+                    push(sub_op)
+
+
+def reverse_postorder(region: Region) -> list[Operation]:
+    """`list(region.walk(reverse=True, region_first=True))` (the order a walker's fill pushes:
+    blocks and ops last to first, an op after the ops nested in it), built by one loop per
+    block instead of xDSL's three nested generators per op. An op whose class has its own
+    `walk` is walked by it, as xDSL's Block.walk would."""
+    out: list[Operation] = []
+    _reverse_postorder(region, out, Operation.walk)
+    return out
+
+
+def _reverse_postorder(region: Region, out: list[Operation], default_walk) -> None:
+    append = out.append
+    for block in reversed(region.blocks):
+        op = block.last_op
+        while op is not None:
+            if type(op).walk is not default_walk:
+                out.extend(op.walk(reverse=True, region_first=True))
+            else:
+                if op.regions:
+                    for inner in reversed(op.regions):
+                        _reverse_postorder(inner, out, default_walk)
+                append(op)
+            op = op.prev_op
 
 
 @dataclass(eq=False, repr=False)
@@ -68,7 +105,10 @@ class ClassDeadApplier(GreedyRewritePatternApplier):
 
 
 def applier(patterns: list, ctx: Context | None = None, folding_enabled: bool = False) -> GreedyRewritePatternApplier:
-    """The greedy applier of `patterns` (dead-op erasure first, then folding, then the patterns)."""
+    """The greedy applier of `patterns` (dead-op erasure first, then folding, then the patterns);
+    without folding, each op tries only the patterns rooted at its class (pattern_dispatch)."""
+    if not folding_enabled:
+        return DispatchApplier(patterns, ctx)
     return ClassDeadApplier(patterns, ctx, folding_enabled=folding_enabled, dce_enabled=False)
 
 

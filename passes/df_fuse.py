@@ -7,12 +7,13 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import PatternRewriteWalker
 
 from loopopt.diagnostics import remark
 from loopopt.passes.df_fusion import FusionOptions, populate_df_fusion_patterns
 from loopopt.passes.df_fusion.legality import Rejection
 from loopopt.passes.options import check_options
+from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ class DFFusePass(ModulePass):
         options = FusionOptions(self.max_recompute_ops, self.recompute, self.horizontal)
         patterns = populate_df_fusion_patterns(options)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(list(patterns), dce_enabled=False),
+            DispatchApplier(list(patterns), dce_enabled=False),  # each op tries only the patterns rooted at its class
         ).rewrite_module(op)
         if self.remarks:
             for rejection in declined_fusions(op, options):

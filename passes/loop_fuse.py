@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -26,6 +26,7 @@ from loopopt.passes.loop_fusion.legality import (
 )
 from loopopt.passes.loop_fusion.rewrite import erase_dead_intermediates, forward_stores, fuse_loops
 from loopopt.passes.options import check_options
+from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
 @dataclass(frozen=True)
@@ -47,9 +48,11 @@ class FuseWithPreviousLoop(RewritePattern):
     """
 
     gates: FusionGates = FusionGates()
+    roots: ClassVar[tuple[type[Operation], ...]] = (loop.LoopLike,)
+    """The op classes the pattern starts from (pattern_dispatch)."""
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, loop.LoopLike):
+        if not isinstance(op, self.roots):
             return
         first = previous_loop(op)
         if first is None or fusion_rejection(first, op, self.gates) is not None:
@@ -116,7 +119,7 @@ class LoopFusePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         gates = FusionGates(self.allow_control_flow_simple, self.allow_broadcast_identity)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(populate_loop_fuse_patterns(gates), dce_enabled=False),
+            DispatchApplier(populate_loop_fuse_patterns(gates), dce_enabled=False),
         ).rewrite_module(op)
         if self.remarks:
             for r in declined_fusions(op, gates):

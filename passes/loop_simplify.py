@@ -91,6 +91,9 @@ class FoldConstant(RewritePattern):
     `%q = arith.divsi %min, %minus_one : i32` -> `%q = arith.constant -2147483648 : i32`
     """
 
+    roots = FOLDABLE
+    """The op classes the pattern folds (pattern_dispatch)."""
+
     def __init__(self) -> None:
         self.interpreter = Interpreter(ModuleOp([]))
         self.interpreter.register_implementations(LanewiseArithFunctions())
@@ -117,11 +120,14 @@ class ApplyRules(RewritePattern):
 
     rules: tuple[Rule, ...]
     by_root: dict[type[Operation], list[Rule]] = field(init=False)
+    roots: tuple[type[Operation], ...] = field(init=False)
+    """The rules' root classes (pattern_dispatch)."""
 
     def __post_init__(self) -> None:
         self.by_root = defaultdict(list)
         for rule in self.rules:
             self.by_root[rule.root].append(rule)
+        self.roots = tuple(self.by_root)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if len(op.results) != 1:

@@ -184,40 +184,63 @@ def _is_recursive(trait: Any) -> bool:
 
 class _MemoLiveSet(LiveSet):
     """xDSL's LiveSet asking an EffectMemo whether an op would be dead, its fixpoint found by
-    one visit and a worklist (`propagate`)."""
+    one visit and a worklist (`propagate`). Ops are kept by id (`_live`, `visited`): an op's
+    own hash is a Python call (xDSL's `__hash__`), and every op stays in the IR, so its id is
+    its own, until `delete_dead` has read the set."""
 
     def __init__(self) -> None:
         super().__init__()
         self.memo = EffectMemo()
+        self._live: dict[int, Operation] = {}
+        self._by_class: dict[type[Operation], bool | None] = {}
+
+    def is_live(self, op: Operation) -> bool:
+        return id(op) in self._live
+
+    def live_ops(self) -> set[Operation]:
+        """The live ops (xDSL's `_live_ops`)."""
+        return set(self._live.values())
 
     def propagate(self, region: Region) -> None:
         """The live set xDSL's rounds of `propagate_region_liveness` reach: the ops it visits
         (blocks reachable from each region's entry, nested regions included) that would not
         be dead, and every visited op defining an operand of a live op."""
-        visited: set[Operation] = set()
+        visited: set[int] = set()
         work: list[Operation] = []
         self._seed(region, visited, work)
-        live = self._live_ops
+        live = self._live
         while work:
             op = work.pop()
-            for operand in op.operands:
+            for operand in op._operands:  # the tuple `operands` views (a view object per call)
                 owner = operand.owner
-                if owner not in live and owner in visited:
-                    live.add(owner)  # type: ignore[arg-type]  (a block argument is never visited)
+                key = id(owner)
+                if key not in live and key in visited:  # a block argument's owner is never visited
+                    live[key] = owner  # type: ignore[assignment]
                     work.append(owner)  # type: ignore[arg-type]
 
-    def _seed(self, region: Region, visited: set[Operation], work: list[Operation]) -> None:
+    def _seed(self, region: Region, visited: set[int], work: list[Operation]) -> None:
         first = region.first_block
         if first is None:
             return
+        live = self._live
+        by_class = self._by_class
         for block in PostOrderIterator(first):
             for op in block.ops:
-                visited.add(op)
+                visited.add(id(op))
                 for inner in op.regions:
                     self._seed(inner, visited, work)
-                if not self.memo.would_be_trivially_dead(op):
-                    self._live_ops.add(op)
+                cls = type(op)
+                dead = by_class.get(cls, _UNKNOWN)
+                if dead is _UNKNOWN:  # asked once per class and visit: no trait changes during it
+                    dead = by_class[cls] = class_would_be_dead(cls)
+                if dead is None:
+                    dead = self.memo.would_be_trivially_dead(op)
+                if not dead:
+                    live[id(op)] = op
                     work.append(op)
+
+
+_UNKNOWN: Any = object()
 
 
 def memo_region_dce(region: Region, listener: PatternRewriterListener | None = None) -> bool:

@@ -54,8 +54,10 @@ class FuseFilterIntoMap(FusionPattern):
     still runs on kept elements only: nothing is speculated.
     """
 
+    roots = (df.MapOp,)
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, df.MapOp):
+        if not isinstance(op, self.roots):
             return
         for producer in producers(op, (df.FilterOp,)):
             assert isinstance(producer, df.FilterOp)
@@ -69,10 +71,10 @@ class FuseFilterIntoMap(FusionPattern):
         inputs = list(partner.inputs)
 
         def fill(builder, elems):
-            kept = mapped(partner, builder, elems)
-            return inline_body(op.body, builder, [kept[v.index] for v in op.inputs])  # type: ignore[union-attr]
+            kept = mapped(partner, builder, elems, take=True)  # both ops are erased below
+            return inline_body(op.body, builder, [kept[v.index] for v in op.inputs], take=True)  # type: ignore[union-attr]
 
-        pred = clone_region(partner.body)
+        pred = clone_region(partner.body, take=True)
         assert pred is not None
         fused = df.FilterOp(inputs, partner.new_axis, pred, element_body(inputs, fill))
         fused.location = op.location

@@ -16,6 +16,7 @@ from loopopt.passes.df_fusion.legality import (
     check_effects,
     check_producer_uses,
     check_speculatable,
+    other_users,
     where,
 )
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
@@ -96,8 +97,10 @@ class FuseFilterIntoReduction(FusionPattern):
     body never run on dropped elements.
     """
 
+    roots = Consumers
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, Consumers):
+        if not isinstance(op, self.roots):
             return
         for producer in producers(op, (df.FilterOp,)):
             assert isinstance(producer, df.FilterOp)
@@ -107,17 +110,22 @@ class FuseFilterIntoReduction(FusionPattern):
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, Consumers) and isinstance(partner, df.FilterOp)
         inputs = list(partner.inputs)
+        erased = not other_users(partner, op)  # erase_if_dead below: its regions can move
+        # `op` is replaced: each of its regions moves (read once). The filter's map is read
+        # by the values and again by the predicate of a reduce with its own `where`: it
+        # moves at its last read.
+        where_too = isinstance(op, df.ReduceOp) and op.has_where
 
         def consumer_elements(builder, elems):
-            return kept_values(op, partner, builder, elems)
+            return kept_values(op, partner, builder, elems, take=erased and not where_too)
 
         def predicate(builder, elems):
-            return kept_predicate(op, partner, builder, elems)
+            return kept_predicate(op, partner, builder, elems, take=erased)
 
         if isinstance(op, df.FoldOp):
             def step(builder, accs, elems):
                 (keep,) = predicate(builder, elems)
-                nexts = inline_body(op.body, builder, [*accs, *consumer_elements(builder, elems)])
+                nexts = inline_body(op.body, builder, [*accs, *consumer_elements(builder, elems)], take=True)
                 return [builder.insert(arith.SelectOp(keep, n, a)).result
                         for n, a in zip(nexts, accs, strict=True)]
 
@@ -126,9 +134,9 @@ class FuseFilterIntoReduction(FusionPattern):
             plain = not op.has_map and not partner.has_map and \
                 [v.index for v in op.inputs] == list(range(len(inputs)))  # type: ignore[union-attr]
             prologue = None if plain else element_body(
-                inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+                inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems), take=True))
             fused = df.ReduceOp(op.kind_values, inputs, list(op.inits), [partner.inputs.types[0].axis_names[0]],  # type: ignore[attr-defined]
-                                op.reassoc is not None, clone_region(op.body),
+                                op.reassoc is not None, clone_region(op.body, take=True),
                                 map_region=prologue, where=element_body(inputs, predicate))
             fused.location = op.location
         rewriter.replace(op, fused)

@@ -10,7 +10,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from loopopt.dialects import df
 from loopopt.dialects.df_types import ArrayType
 from loopopt.passes.df_fusion.filter_reduce import check_filter_into
-from loopopt.passes.df_fusion.legality import Rejection
+from loopopt.passes.df_fusion.legality import Rejection, other_users
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
 from loopopt.passes.df_fusion.rebuild import clone_region, element_body, kept_predicate, kept_values, mapped
 
@@ -43,8 +43,10 @@ class FuseFilterIntoScan(FusionPattern):
     (SPECULATION). The scan's prologue and custom body never run on dropped elements.
     """
 
+    roots = (df.ScanOp,)
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, df.ScanOp):
+        if not isinstance(op, self.roots):
             return
         for producer in producers(op, (df.FilterOp,)):
             assert isinstance(producer, df.FilterOp)
@@ -56,15 +58,21 @@ class FuseFilterIntoScan(FusionPattern):
     def rewrite(self, op: Operation, partner: Operation, rewriter: PatternRewriter) -> None:
         assert isinstance(op, df.ScanOp) and isinstance(partner, df.FilterOp)
         inputs = list(partner.inputs)
+        erased = not other_users(partner, op)  # erase_if_dead below: its regions can move
+        # `op` is replaced: its regions move (read once); the filter's map is read again by
+        # the predicate of a scan with its own `where`: it moves at its last read
+        last = erased and not op.has_where
 
         plain = not op.has_map and not partner.has_map and \
             [v.index for v in op.inputs] == list(range(len(inputs)))  # type: ignore[union-attr]
         prologue = None if plain else element_body(
-            inputs, lambda b, elems: mapped(op, b, kept_values(op, partner, b, elems)))
+            inputs, lambda b, elems: mapped(op, b, kept_values(op, partner, b, elems, take=last), take=True))
         out = op.output.type
         assert isinstance(out, ArrayType)
-        fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body), op.reassoc is not None,
-                          map_region=prologue, where=element_body(inputs, lambda b, elems: kept_predicate(op, partner, b, elems)), kept_axis=out.axis_names[0])
+        fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body, take=True), op.reassoc is not None,
+                          map_region=prologue, where=element_body(
+                              inputs, lambda b, elems: kept_predicate(op, partner, b, elems, take=erased)),
+                          kept_axis=out.axis_names[0])
         fused.location = op.location
         rewriter.replace(op, fused)
         erase_if_dead(partner, rewriter)

@@ -84,8 +84,10 @@ class FuseHorizontalReductions(FusionPattern):
     (ORDER). Ops between the two that read the earlier result move after the fused op.
     """
 
+    roots = Reductions
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, Reductions) or op.parent_block() is None:
+        if not isinstance(op, self.roots) or op.parent_block() is None:
             return
         earlier = op.prev_op
         while earlier is not None:

@@ -10,7 +10,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import df
 from loopopt.dialects.df_types import element_type_of
-from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses
+from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses, other_users
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
 from loopopt.passes.df_fusion.rebuild import Splice, hints_of, inline_body, new_body
 
@@ -44,8 +44,10 @@ class FuseMapIntoMap(FusionPattern):
     construction: a map's inputs share their axes.
     """
 
+    roots = (df.MapOp,)
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, df.MapOp):
+        if not isinstance(op, self.roots):
             return
         for producer in producers(op, (df.MapOp,)):
             rejection = check_effects(producer, op) or check_producer_uses(
@@ -56,10 +58,11 @@ class FuseMapIntoMap(FusionPattern):
         assert isinstance(op, df.MapOp) and isinstance(partner, df.MapOp)
         splice = Splice(list(op.inputs), partner, list(partner.inputs))
         inputs = splice.inputs
+        erased = not other_users(partner, op)  # erase_if_dead below: its body can move
 
         def fill(builder, elems):
-            produced = inline_body(partner.body, builder, splice.producer_elements(elems))
-            return inline_body(op.body, builder, splice.consumer_elements(elems, produced))
+            produced = inline_body(partner.body, builder, splice.producer_elements(elems), take=erased)
+            return inline_body(op.body, builder, splice.consumer_elements(elems, produced), take=True)
 
         body = new_body([element_type_of(v.type) for v in inputs], hints_of(inputs), fill)
         fused = df.MapOp(inputs, op.outputs.types, body)

@@ -13,7 +13,7 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
 
 from loopopt.dialects import df
-from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses
+from loopopt.passes.df_fusion.legality import Rejection, check_effects, check_producer_uses, other_users
 from loopopt.passes.df_fusion.pattern import FusionPattern, erase_if_dead, producers
 from loopopt.passes.df_fusion.rebuild import (
     Splice,
@@ -51,8 +51,10 @@ class FuseMapIntoReduction(FusionPattern):
     recompute. The map already ran on every element, so nothing new is speculated.
     """
 
+    roots = Consumers
+
     def candidates(self, op: Operation) -> Iterator[Operation | Rejection]:
-        if not isinstance(op, Consumers):
+        if not isinstance(op, self.roots):
             return
         for producer in producers(op, (df.MapOp,)):
             rejection = check_effects(producer, op) or check_producer_uses(
@@ -63,27 +65,32 @@ class FuseMapIntoReduction(FusionPattern):
         assert isinstance(op, Consumers) and isinstance(partner, df.MapOp)
         splice = Splice(list(op.inputs), partner, list(partner.inputs))
         inputs = splice.inputs
+        erased = not other_users(partner, op)  # erase_if_dead below: its body can move
+        # `op` is replaced: each of its regions moves (read once); the producer's body is
+        # read once more for a reduce's `where`, so it moves at its last read
+        where_too = isinstance(op, df.ReduceOp) and op.has_where
 
-        def consumer_elements(builder, elems):
-            produced = inline_body(partner.body, builder, splice.producer_elements(elems))
+        def consumer_elements(builder, elems, last=True):
+            produced = inline_body(partner.body, builder, splice.producer_elements(elems), take=erased and last)
             return splice.consumer_elements(elems, produced)
 
         if isinstance(op, df.FoldOp):
             fused: Operation = build_fold(
                 inputs, list(op.inits), op.location,
-                lambda b, accs, elems: inline_body(op.body, b, [*accs, *consumer_elements(b, elems)]))
+                lambda b, accs, elems: inline_body(op.body, b, [*accs, *consumer_elements(b, elems)], take=True))
         else:
-            prologue = element_body(inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems)))
+            prologue = element_body(
+                inputs, lambda b, elems: mapped(op, b, consumer_elements(b, elems, not where_too), take=True))
             if isinstance(op, df.ScanOp):
-                fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body),
+                fused = df.ScanOp(op.kind.data, inputs, op.init, clone_region(op.body, take=True),
                                   op.reassoc is not None, map_region=prologue)
             else:
                 where = None
                 if op.has_where:
                     where = element_body(
-                        inputs, lambda b, elems: inline_body(op.where, b, consumer_elements(b, elems)))
+                        inputs, lambda b, elems: inline_body(op.where, b, consumer_elements(b, elems), take=True))
                 fused = df.ReduceOp(op.kind_values, inputs, list(op.inits), op.over_axis_names,
-                                    op.reassoc is not None, clone_region(op.body),
+                                    op.reassoc is not None, clone_region(op.body, take=True),
                                     map_region=prologue, where=where, domain=op.domain_axes)
             fused.location = op.location
         rewriter.replace(op, fused)

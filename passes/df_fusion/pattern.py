@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from typing import ClassVar
 
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -19,6 +20,10 @@ from loopopt.passes.df_fusion.legality import FusionOptions, Rejection
 
 
 class FusionPattern(RewritePattern, ABC):
+    roots: ClassVar[tuple[type[Operation], ...]]
+    """The op classes the pattern fuses into (`candidates` yields nothing for another class;
+    df-fuse's applier offers an op only the patterns rooted at its class: pattern_dispatch)."""
+
     def __init__(self, options: FusionOptions):
         self.options = options
 

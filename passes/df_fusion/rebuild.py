@@ -22,15 +22,50 @@ from loopopt.dialects.df_types import ReduceKind, axes_of, element_type_of
 Elements = list[SSAValue]
 
 
-def inline_body(body: Region, builder: Builder, args: Sequence[SSAValue]) -> Elements:
+def inline_body(body: Region, builder: Builder, args: Sequence[SSAValue], take: bool = False) -> Elements:
     """Clone `body`'s ops (its block arguments bound to `args`) at `builder`; returns the
-    values its df.yield yields. Captured outer values stay as they are."""
+    values its df.yield yields. Captured outer values stay as they are.
+
+    `take`: the caller erases `body`'s op after this rewrite and inlines `body` nowhere else,
+    so its ops move instead (`take_ops`): a fusion chain grows one body instead of cloning
+    every earlier step again."""
     block = body.block
     mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args, strict=True))
+    if take and MOVE_BODIES and _movable(block):
+        return take_ops(block, builder, mapping)
     for op in block.ops:
         if isinstance(op, df.YieldOp):
             return [mapping.get(v, v) for v in op.arguments]
         builder.insert(op.clone(value_mapper=mapping))
+    raise AssertionError("a df body ends in df.yield")
+
+
+MOVE_BODIES = True
+"""Whether `take` moves ops (False: every inline clones, the pass's behaviour before; the
+tests compare the two)."""
+
+
+def _movable(block: Block) -> bool:
+    """Ops without regions (a df body's scalar ops): moving them moves everything a clone copies."""
+    return all(not op.regions for op in block.ops)
+
+
+def take_ops(block: Block, builder: Builder, mapping: dict[SSAValue, SSAValue]) -> Elements:
+    """`inline_body` by moving `block`'s ops (but its df.yield) to `builder`: the IR a clone
+    gives (same ops, attributes, properties, locations, result names), and the same use lists.
+    A clone links each operand's use at the head of the value's use list, in op order, and the
+    original's uses go when its op is erased; here each moved op's operands are set again in
+    op order (its old uses unlinked, new ones linked at the head), so every use list ends in
+    the same order. The old df.yield stays with the erased op."""
+    op = block.first_op
+    while op is not None:
+        if isinstance(op, df.YieldOp):
+            return [mapping.get(v, v) for v in op.arguments]
+        following = op.next_op
+        op.detach()
+        op.operands = [mapping.get(v, v) for v in op.operands]
+        builder.insert(op)
+        op = following
     raise AssertionError("a df body ends in df.yield")
 
 
@@ -52,8 +87,19 @@ def element_body(inputs: Sequence[SSAValue],
     return new_body([element_type_of(v.type) for v in inputs], hints_of(inputs), fill)
 
 
-def clone_region(region: Region) -> Region | None:
-    return region.clone() if region.blocks else None
+def clone_region(region: Region, take: bool = False) -> Region | None:
+    """A copy of `region` (None when it is empty). `take`: the caller erases the region's op
+    after this rewrite and reads the region nowhere else, so its block moves into the new
+    region instead (the old region is left empty, its op's other regions where they were),
+    each op's operands set again in op order as in `take_ops`: the IR and use lists a clone gives."""
+    if not region.blocks:
+        return None
+    if not (take and MOVE_BODIES and len(region.blocks) == 1 and _movable(region.block)):
+        return region.clone()
+    block = region.detach_block(region.block)
+    for op in block.ops:
+        op.operands = list(op.operands)
+    return Region(block)
 
 
 def hints_of(values: Sequence[SSAValue]) -> list[str | None]:
@@ -100,25 +146,31 @@ class Splice:
                 else pick([v], self.inputs, fused_elems)[0] for v in self.consumer_inputs]
 
 
-def mapped(op: df.ReduceOp | df.ScanOp | df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+def mapped(op: df.ReduceOp | df.ScanOp | df.FilterOp, builder: Builder, elems: Sequence[SSAValue],
+           take: bool = False) -> Elements:
     """The values `op` takes from its inputs' elements `elems`: its map region's yields,
-    or the elements themselves without one."""
-    return inline_body(op.map, builder, elems) if op.has_map else list(elems)
+    or the elements themselves without one. `take`: as in `inline_body`."""
+    return inline_body(op.map, builder, elems, take) if op.has_map else list(elems)
 
 
-def kept_values(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+def kept_values(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue],
+                take: bool = False) -> Elements:
     """What `consumer` reads of a kept element, from the elements `elems` of the filter's
-    inputs: the filter's results (its map's values, or the elements) it takes, in order."""
-    kept = mapped(producer, builder, elems)
+    inputs: the filter's results (its map's values, or the elements) it takes, in order.
+    `take`: the filter's map is inlined here for the last time and the filter erased."""
+    kept = mapped(producer, builder, elems, take)
     return [kept[v.index] for v in consumer.inputs]  # type: ignore[attr-defined]
 
 
-def kept_predicate(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue]) -> Elements:
+def kept_predicate(consumer: Operation, producer: df.FilterOp, builder: Builder, elems: Sequence[SSAValue],
+                   take: bool = False) -> Elements:
     """The fused `where`: the filter's predicate, and-ed with the consumer's own `where`
-    (evaluated on the kept values) when it has one."""
-    (keep,) = inline_body(producer.body, builder, elems)
+    (evaluated on the kept values) when it has one. The consumer is replaced by the fused op,
+    so its `where` moves; `take`: so do the filter's regions (inlined here for the last time,
+    the filter erased)."""
+    (keep,) = inline_body(producer.body, builder, elems, take)
     if isinstance(consumer, df.ReduceOp | df.ScanOp) and consumer.has_where:
-        (also,) = inline_body(consumer.where, builder, kept_values(consumer, producer, builder, elems))
+        (also,) = inline_body(consumer.where, builder, kept_values(consumer, producer, builder, elems, take), take=True)
         keep = builder.insert(arith.AndIOp(keep, also)).result
     return [keep]
 

@@ -425,6 +425,6 @@ def test_memo_region_dce_finds_xdsls_live_set():
     for module in modules:
         ours = _MemoLiveSet()
         ours.propagate(module.body)
-        assert ours._live_ops == xdsl_live(module.body)
+        assert ours.live_ops() == xdsl_live(module.body)
     dead = {r.name_hint for o in small.walk() if o not in xdsl_live(small.body) for r in o.results}
     assert dead == {"c1", "p", "q", "s"}, dead
