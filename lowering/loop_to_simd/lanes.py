@@ -156,6 +156,21 @@ def numberable(op: Operation) -> bool:
     return known[1] and not op.regions
 
 
+_YIELD, _LOAD, _STORE, _APPEND, _SCAN, _OTHER = range(6)
+_OP_KINDS: dict[type, int] = {}
+"""Per op class: which of the BlockEmitter's translations takes it (an isinstance against an op
+class runs ABCMeta's check, ~0.5 us; the emitter asks it of every op of every block)."""
+
+
+def _op_kind(cls: type) -> int:
+    kind = _OP_KINDS.get(cls)
+    if kind is None:
+        kinds = ((loop.YieldOp, _YIELD), (loop.LoadOp, _LOAD), (loop.StoreOp, _STORE), (loop.AppendOp, _APPEND),
+                 (loop.LaneScanOp, _SCAN))  # fmt: skip
+        kind = _OP_KINDS[cls] = next((k for c, k in kinds if issubclass(cls, c)), _OTHER)
+    return kind
+
+
 def op_key(op: Operation, operands: tuple[Any, ...]) -> tuple[Any, ...]:
     """What makes two ops of a `numberable` class the same value: class, properties,
     attributes, result types and `operands` (the values, or what stands for them)."""
@@ -209,6 +224,17 @@ class LoopLowering:
     """Accumulator index -> its `WideningSum` (loop_to_simd/widen.py): stepped by simd.widen_add."""
     narrow_type: IntegerType | None = None
     """The narrow lane type of a loop with widening sums (a 0/1 count is added in it)."""
+    affine: dict[Operation, list[Affine]] = field(default_factory=dict[Operation, list[Affine]])
+    per_block: dict[Block, tuple[dict[Any, SSAValue], dict[Any, SSAValue], dict[Any, tuple[Lanes, ...]]]] = field(default_factory=dict)
+    """Per lowered loop body: the splats, index arithmetic and numbered ops its blocks (the K
+    copies) built, which every copy reads (a row start `r * cols`, a splat of a uniform value)."""
+    """`affine_indices` of the source's loads and stores (decoded once, read by every block)."""
+
+    def affine_indices(self, op: loop.LoadOp | loop.StoreOp) -> list[Affine]:
+        found = self.affine.get(op)
+        if found is None:
+            found = self.affine[op] = op.affine_indices
+        return found
 
     def widening_step(self, op: Operation) -> Any:
         """The `WideningSum` whose extension or combine `op` is, or None."""
@@ -416,19 +442,25 @@ class BlockEmitter:
     """Contiguous unmasked loads are `simd.load quarters` (a one-input map beyond the L1d on Zen 4)."""
     append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
     """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
-    _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
+    _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(init=False)
     _loaded: dict[tuple[SSAValue, SSAValue, Attribute], SSAValue] = field(
         default_factory=dict[tuple[SSAValue, SSAValue, Attribute], SSAValue]
     )
     """Vectors loaded in this block by (buffer, start, type), until a store to the buffer: a
     predloop's pred and body regions load the same elements, the block loads them once."""
-    _index_values: dict[tuple[Any, ...], SSAValue] = field(default_factory=dict[tuple[Any, ...], SSAValue])
+    _index_values: dict[tuple[Any, ...], SSAValue] = field(init=False)
     """`index_arith`'s values by (class, operands)."""
-    numbering: dict[tuple[Any, ...], tuple[Lanes, ...]] | None = None
-    """With a dict: the lanes of every `numberable` body op by its `op_key` over its operands'
-    lanes, and an op equal to one translated before takes its lanes instead of emitting the
+    _numbering: dict[tuple[Any, ...], tuple[Lanes, ...]] = field(init=False)
+    """The lanes of every `numberable` body op by its `op_key` over its operands' lanes: an op
+    equal to one translated before in this loop body takes its lanes instead of emitting the
     same ops again. A predloop's pred and body regions compute the same values (the body
     recomputes what the predicate read), which `cse` would otherwise erase afterwards."""
+
+    def __post_init__(self) -> None:
+        shared = self.lowering.per_block.get(self.block)
+        if shared is None:
+            shared = self.lowering.per_block[self.block] = ({}, {}, {})
+        self._splats, self._index_values, self._numbering = shared
 
     @property
     def width(self) -> int:
@@ -483,10 +515,11 @@ class BlockEmitter:
 
     def run(self, ops: Iterable[Operation]) -> list[Lanes] | None:
         """Translate `ops` in order; returns the lanes of a final `loop.yield`'s operands."""
+        hoisted = self.lowering.hoisted
         for op in ops:
-            if isinstance(op, loop.YieldOp):
-                return [self.lanes(v) for v in op.values]
-            if all(r in self.lowering.hoisted for r in op.results) and op.results:
+            if _op_kind(type(op)) == _YIELD:
+                return [self.lanes(v) for v in op.operands]
+            if op.results and all(r in hoisted for r in op.results):
                 continue
             self.op(op)
         return None
@@ -494,28 +527,29 @@ class BlockEmitter:
     def op(self, op: Operation) -> None:
         if op.regions:
             raise LoopoptDiagnostic(f"{op.name}: a nested region in a vector loop body has no simd form", op)
-        if isinstance(op, loop.LoadOp):
-            return self._load(op)
-        if isinstance(op, loop.StoreOp):
-            return self._store(op)
-        if isinstance(op, loop.AppendOp):
-            return self._append(op)
-        if (w := self.lowering.widening_step(op)) is not None:
+        kind = _op_kind(type(op))
+        if kind == _LOAD:
+            return self._load(op)  # type: ignore[arg-type]
+        if kind == _STORE:
+            return self._store(op)  # type: ignore[arg-type]
+        if kind == _APPEND:
+            return self._append(op)  # type: ignore[arg-type]
+        if self.lowering.widening and (w := self.lowering.widening_step(op)) is not None:
             return self._widening_step(op, w)
         if op in self.masked_steps:
             return self._masked_step(op, self.masked_steps[op])
-        if isinstance(op, loop.LaneScanOp):
-            return self._lane_scan(op)
+        if kind == _SCAN:
+            return self._lane_scan(op)  # type: ignore[arg-type]
         operand_lanes = [self.lanes(v) for v in op.operands]
-        if self.numbering is not None and op.results and numberable(op):
+        if op.results and numberable(op):
             key = op_key(op, tuple(operand_lanes))
-            known = self.numbering.get(key)
+            known = self._numbering.get(key)
             if known is not None:
                 for old, lanes in zip(op.results, known, strict=True):
                     self.env[old] = lanes
                 return
             self._lane_op(op, operand_lanes)
-            self.numbering[key] = tuple([self.env[r] for r in op.results])
+            self._numbering[key] = tuple([self.env[r] for r in op.results])
             return
         self._lane_op(op, operand_lanes)
 
@@ -780,7 +814,7 @@ class BlockEmitter:
 
     def _strides(self, op: loop.LoadOp | loop.StoreOp) -> list[int]:
         out = []
-        for a in op.affine_indices:
+        for a in self.lowering.affine_indices(op):
             s = 0
             for v, c in a.terms:
                 lanes = self.lanes(v)
@@ -811,7 +845,7 @@ class BlockEmitter:
             raise LoopoptDiagnostic(
                 f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
             )
-        *rows, col = (self.index_at_lane0(a, op)[0] for a in op.affine_indices)
+        *rows, col = (self.index_at_lane0(a, op)[0] for a in self.lowering.affine_indices(op))
         if not rows:
             return col
         (row,) = rows

@@ -96,7 +96,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     env: dict[SSAValue, Lanes] = {op.pred_var: lanes, op.var: lanes}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor, full_compress=full,
-                      masked_steps=dict(plan.masked_steps), numbering={})  # fmt: skip
+                      masked_steps=dict(plan.masked_steps))  # fmt: skip
     em.run(op.pred.block.ops)
     pred_yield = op.pred_yield
     assert pred_yield is not None
