@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import is_side_effect_free
+from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, is_side_effect_free
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -138,6 +138,46 @@ def located(op: Operation, like: Operation) -> Operation:
     return op
 
 
+_NUMBERABLE: dict[type, tuple[Any, bool]] = {}
+"""op class -> (its trait set when asked, whether `cse` may merge two equal ops of it)."""
+
+
+def numberable(op: Operation) -> bool:
+    """Whether equal ops of this class compute equal values with no effect (`NoMemoryEffect`
+    traits only, no region, not a terminator): two of them with equal operands, attributes, properties and
+    result types are one value, which `cse` would make them. Answered per class."""
+    cls = type(op)
+    traits = cls.traits.traits
+    known = _NUMBERABLE.get(cls)
+    if known is None or known[0] is not traits:
+        effects = cls.get_traits_of_type(MemoryEffect)
+        pure = bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
+        known = _NUMBERABLE[cls] = (traits, pure and not cls.has_trait(IsTerminator))
+    return known[1] and not op.regions
+
+
+_YIELD, _LOAD, _STORE, _APPEND, _SCAN, _OTHER = range(6)
+_OP_KINDS: dict[type, int] = {}
+"""Per op class: which of the BlockEmitter's translations takes it (an isinstance against an op
+class runs ABCMeta's check, ~0.5 us; the emitter asks it of every op of every block)."""
+
+
+def _op_kind(cls: type) -> int:
+    kind = _OP_KINDS.get(cls)
+    if kind is None:
+        kinds = ((loop.YieldOp, _YIELD), (loop.LoadOp, _LOAD), (loop.StoreOp, _STORE), (loop.AppendOp, _APPEND),
+                 (loop.LaneScanOp, _SCAN))  # fmt: skip
+        kind = _OP_KINDS[cls] = next((k for c, k in kinds if issubclass(cls, c)), _OTHER)
+    return kind
+
+
+def op_key(op: Operation, operands: tuple[Any, ...]) -> tuple[Any, ...]:
+    """What makes two ops of a `numberable` class the same value: class, properties,
+    attributes, result types and `operands` (the values, or what stands for them)."""
+    return (type(op), tuple(op.properties.items()), tuple(op.attributes.items()),
+            tuple([r.type for r in op.results]), operands)  # fmt: skip
+
+
 # =========================================================================== per-loop state
 
 
@@ -184,6 +224,17 @@ class LoopLowering:
     """Accumulator index -> its `WideningSum` (loop_to_simd/widen.py): stepped by simd.widen_add."""
     narrow_type: IntegerType | None = None
     """The narrow lane type of a loop with widening sums (a 0/1 count is added in it)."""
+    affine: dict[Operation, list[Affine]] = field(default_factory=dict[Operation, list[Affine]])
+    per_block: dict[Block, tuple[dict[Any, SSAValue], dict[Any, SSAValue], dict[Any, tuple[Lanes, ...]]]] = field(default_factory=dict)
+    """Per lowered loop body: the splats, index arithmetic and numbered ops its blocks (the K
+    copies) built, which every copy reads (a row start `r * cols`, a splat of a uniform value)."""
+    """`affine_indices` of the source's loads and stores (decoded once, read by every block)."""
+
+    def affine_indices(self, op: loop.LoadOp | loop.StoreOp) -> list[Affine]:
+        found = self.affine.get(op)
+        if found is None:
+            found = self.affine[op] = op.affine_indices
+        return found
 
     def widening_step(self, op: Operation) -> Any:
         """The `WideningSum` whose extension or combine `op` is, or None."""
@@ -264,14 +315,23 @@ class LoopLowering:
         (the scan of a constant map counts up), and it must stay inside its loop."""
         regions = [self.source.body] + ([self.source.pred] if isinstance(self.source, loop.PredLoopOp) else [])
         inside = {op for r in regions for op in r.walk()}
+        copies: dict[tuple[Any, ...], Operation] = {}
+        """Hoisted copies of `numberable` ops by `op_key`: a predloop's pred and body regions
+        hold the same invariant ops (their constants), each copied once (what cse keeps)."""
         for region in regions:
             for op in region.block.ops:
                 if op.regions or isinstance(op, loop.YieldOp | loop.LaneScanOp) or not is_side_effect_free(op):
                     continue
                 if not all(self._available(v, inside) for v in op.operands):
                     continue
-                new = op.clone(value_mapper=dict(self.hoisted))
-                self.emit_pre(new)
+                mapper = {v: self.hoisted[v] for v in op.operands if v in self.hoisted}
+                key = op_key(op, tuple([mapper.get(v, v) for v in op.operands])) if numberable(op) else None
+                new = copies.get(key) if key is not None else None
+                if new is None:
+                    new = op.clone(value_mapper=mapper)
+                    self.emit_pre(new)
+                    if key is not None:
+                        copies[key] = new
                 for old, r in zip(op.results, new.results, strict=True):
                     self.hoisted[old] = r
 
@@ -308,9 +368,13 @@ class LoopLowering:
         return self.broadcasts[key]  # type: ignore[index]
 
     def splat_constant(self, value: int | float | bool, vt: VectorType) -> SSAValue:
-        """A vector with every lane `value`, built in the preheader (cached)."""
-        c = self.emit_pre(const_op(value, vt.element_type)).results[0]
-        return self.broadcast_outside(c, vt)
+        """A vector with every lane `value`, built in the preheader (cached: by its type and
+        repr, as const_op keys it, so -0.0 and 0.0 stay two vectors)."""
+        key = (("splat", type(value), repr(value)), vt)
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            c = self.emit_pre(const_op(value, vt.element_type)).results[0]
+            self.broadcasts[key] = self.broadcast_outside(c, vt)  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
 
     def iota(self, t: Attribute, stride: int) -> SSAValue:
         """`[0, s, 2s, ...]` as `vector<W x t>` (t = i32 or i64), in the preheader."""
@@ -378,12 +442,25 @@ class BlockEmitter:
     """Contiguous unmasked loads are `simd.load quarters` (a one-input map beyond the L1d on Zen 4)."""
     append_counts: list[SSAValue] = field(default_factory=list[SSAValue])
     """Results of this block's `simd.compress_store`s (all equal: the active lane count)."""
-    _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
+    _splats: dict[tuple[SSAValue, Attribute], SSAValue] = field(init=False)
     _loaded: dict[tuple[SSAValue, SSAValue, Attribute], SSAValue] = field(
         default_factory=dict[tuple[SSAValue, SSAValue, Attribute], SSAValue]
     )
     """Vectors loaded in this block by (buffer, start, type), until a store to the buffer: a
     predloop's pred and body regions load the same elements, the block loads them once."""
+    _index_values: dict[tuple[Any, ...], SSAValue] = field(init=False)
+    """`index_arith`'s values by (class, operands)."""
+    _numbering: dict[tuple[Any, ...], tuple[Lanes, ...]] = field(init=False)
+    """The lanes of every `numberable` body op by its `op_key` over its operands' lanes: an op
+    equal to one translated before in this loop body takes its lanes instead of emitting the
+    same ops again. A predloop's pred and body regions compute the same values (the body
+    recomputes what the predicate read), which `cse` would otherwise erase afterwards."""
+
+    def __post_init__(self) -> None:
+        shared = self.lowering.per_block.get(self.block)
+        if shared is None:
+            shared = self.lowering.per_block[self.block] = ({}, {}, {})
+        self._splats, self._index_values, self._numbering = shared
 
     @property
     def width(self) -> int:
@@ -438,10 +515,11 @@ class BlockEmitter:
 
     def run(self, ops: Iterable[Operation]) -> list[Lanes] | None:
         """Translate `ops` in order; returns the lanes of a final `loop.yield`'s operands."""
+        hoisted = self.lowering.hoisted
         for op in ops:
-            if isinstance(op, loop.YieldOp):
-                return [self.lanes(v) for v in op.values]
-            if all(r in self.lowering.hoisted for r in op.results) and op.results:
+            if _op_kind(type(op)) == _YIELD:
+                return [self.lanes(v) for v in op.operands]
+            if op.results and all(r in hoisted for r in op.results):
                 continue
             self.op(op)
         return None
@@ -449,19 +527,34 @@ class BlockEmitter:
     def op(self, op: Operation) -> None:
         if op.regions:
             raise LoopoptDiagnostic(f"{op.name}: a nested region in a vector loop body has no simd form", op)
-        if isinstance(op, loop.LoadOp):
-            return self._load(op)
-        if isinstance(op, loop.StoreOp):
-            return self._store(op)
-        if isinstance(op, loop.AppendOp):
-            return self._append(op)
-        if (w := self.lowering.widening_step(op)) is not None:
+        kind = _op_kind(type(op))
+        if kind == _LOAD:
+            return self._load(op)  # type: ignore[arg-type]
+        if kind == _STORE:
+            return self._store(op)  # type: ignore[arg-type]
+        if kind == _APPEND:
+            return self._append(op)  # type: ignore[arg-type]
+        if self.lowering.widening and (w := self.lowering.widening_step(op)) is not None:
             return self._widening_step(op, w)
         if op in self.masked_steps:
             return self._masked_step(op, self.masked_steps[op])
-        if isinstance(op, loop.LaneScanOp):
-            return self._lane_scan(op)
+        if kind == _SCAN:
+            return self._lane_scan(op)  # type: ignore[arg-type]
         operand_lanes = [self.lanes(v) for v in op.operands]
+        if op.results and numberable(op):
+            key = op_key(op, tuple(operand_lanes))
+            known = self._numbering.get(key)
+            if known is not None:
+                for old, lanes in zip(op.results, known, strict=True):
+                    self.env[old] = lanes
+                return
+            self._lane_op(op, operand_lanes)
+            self._numbering[key] = tuple([self.env[r] for r in op.results])
+            return
+        self._lane_op(op, operand_lanes)
+
+    def _lane_op(self, op: Operation, operand_lanes: list[Lanes]) -> None:
+        """A body op other than memory, scans and the accumulation steps, by its operands' lanes."""
         if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType) and isinstance(operand_lanes[0], Varying):
             self.env[op.result] = operand_lanes[0]  # index lanes: the integer lanes they were cast from (a gather's)
             return
@@ -561,12 +654,14 @@ class BlockEmitter:
         x = self.vector(w.source, op)
         assert isinstance(x.type, VectorType) and self.lowering.narrow_type is not None
         nt = _vector_type(self.lowering.narrow_type, self.width)
-        zero = self.lowering.splat_constant(0, nt)
+        # the zero vector only where a select reads it: splat_constant is cached, so an unused
+        # first one would be the one kept, at its earlier place (the C would move)
         if is_mask_type(x.type.element_type):
+            zero = self.lowering.splat_constant(0, nt)
             x = self.emit(simd.SelectOp(x, self.lowering.splat_constant(-1 if w.signed else 1, nt), zero), op).results[0]
         mask = self.store_mask if self.store_mask is not None else self.load_mask
         if mask is not None:
-            x = self.emit(simd.SelectOp(mask, x, zero), op).results[0]
+            x = self.emit(simd.SelectOp(mask, x, self.lowering.splat_constant(0, nt)), op).results[0]
         acc = self.vector(self.lowering.source.acc_args[w.index], op)
         new = self.emit(simd.WidenAddOp(acc, x, w.signed), op)
         new.results[0].name_hint = w.combine.result.name_hint
@@ -699,18 +794,27 @@ class BlockEmitter:
             term = _base(lanes)
             if c != 1:
                 k = self.lowering.index_const(c)
-                term = self.emit(arith.MuliOp(term, k), at).results[0]
-            total = term if total is None else self.emit(arith.AddiOp(total, term), at).results[0]
+                term = self.index_arith(arith.MuliOp, term, k, at)
+            total = term if total is None else self.index_arith(arith.AddiOp, total, term, at)
         if total is None or a.offset:
             off = self.lowering.index_const(a.offset)
-            total = off if total is None else self.emit(arith.AddiOp(total, off), at).results[0]
+            total = off if total is None else self.index_arith(arith.AddiOp, total, off, at)
         return total, stride
+
+    def index_arith(self, cls: type[arith.MuliOp | arith.AddiOp], a: SSAValue, b: SSAValue, at: Operation) -> SSAValue:
+        """`cls(a, b)` on index values in this block, once: every access at `x[i + 1]` (or row
+        `r` of a rank-2 buffer) computes the same element offset, which cse would merge."""
+        key = (cls, a, b)
+        value = self._index_values.get(key)
+        if value is None:
+            value = self._index_values[key] = self.emit(cls(a, b), at).results[0]
+        return value
 
     # ----------------------------------------------------------------- memory
 
     def _strides(self, op: loop.LoadOp | loop.StoreOp) -> list[int]:
         out = []
-        for a in op.affine_indices:
+        for a in self.lowering.affine_indices(op):
             s = 0
             for v, c in a.terms:
                 lanes = self.lanes(v)
@@ -741,12 +845,12 @@ class BlockEmitter:
             raise LoopoptDiagnostic(
                 f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
             )
-        *rows, col = (self.index_at_lane0(a, op)[0] for a in op.affine_indices)
+        *rows, col = (self.index_at_lane0(a, op)[0] for a in self.lowering.affine_indices(op))
         if not rows:
             return col
         (row,) = rows
-        row_start = self.emit(arith.MuliOp(row, self.lowering.columns(op.buf)), op).results[0]
-        return self.emit(arith.AddiOp(row_start, col), op).results[0]
+        row_start = self.index_arith(arith.MuliOp, row, self.lowering.columns(op.buf), op)
+        return self.index_arith(arith.AddiOp, row_start, col, op)
 
     def _load(self, op: loop.LoadOp) -> None:
         if any(isinstance(self.lanes(v), Varying) for v in op.indices):

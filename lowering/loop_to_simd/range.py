@@ -62,7 +62,7 @@ class BlockRange:
         op = lowering.source
         pre = lowering.emit_pre
         lo, end = op.lower, op.upper
-        m = IndexMath(pre, lambda n: pre(const_op(n, INDEX)).results[0])
+        m = IndexMath(pre, lowering.index_const)
         if op.step is not None and (constant_of(op.step) is None or abs(constant_of(op.step)) > LARGE_STEP):
             return BlockRange.over_positions(lowering, m)
         if op.step is None:

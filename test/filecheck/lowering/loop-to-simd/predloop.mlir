@@ -31,9 +31,10 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 }
 
 // CHECK-LABEL:  func.func @scale_positive
-// CHECK:          %[[START:.*]] = simd.broadcast %{{.*}} : f32 -> vector<[[W:[0-9]+]]xf32>
-// CHECK-NEXT:     %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<[[W]]xf32>
+// the lanes' start and the select's neutral element are one vector (built once)
+// CHECK:          %[[ZERO:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-NEXT:     %[[NEUTRAL:.*]] = simd.broadcast %[[ZERO]] : f32 -> vector<[[W:[0-9]+]]xf32>
+// CHECK-NOT:      arith.constant -0.000000e+00
 // CHECK:          %[[LEN:.*]] = loop.dim %out, 0 : !loop.buf<f32>
 // A C caller's negative capacity holds nothing: clamped at 0 before the loops split at it.
 // CHECK:          %[[CAP:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
@@ -41,8 +42,8 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK-NEXT:     %[[CAPFULL:.*]] = arith.subi %[[CAP]], %[[CAPREM]] : index
 // CHECK-NEXT:     %[[BLOCKS:.*]] = arith.minsi %{{.*}}, %[[CAPFULL]] : index
 // CHECK-NEXT:     %[[END:.*]] = arith.addi %c0, %[[BLOCKS]] : index
-// AVX512:         %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %{{.*}} : vector<16xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<avx512_mask>} {
-// AVX2:           %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %{{.*}} : vector<8xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<select_blend>} {
+// AVX512:         %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %[[NEUTRAL]] : vector<16xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<avx512_mask>} {
+// AVX2:           %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %[[NEUTRAL]] : vector<8xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<select_blend>} {
 // CHECK-NEXT:       %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<[[W]]xf32>
 // CHECK-NEXT:       %[[MASK:.*]] = simd.cmp <ogt> %[[E]], %{{.*}} : vector<[[W]]xf32> -> vector<[[W]]xi1>
 // CHECK-NEXT:       %[[Y:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<[[W]]xf32>
