@@ -4,6 +4,7 @@
 # -march=native of the plain loops (-ffast-math for floats, as loop-bench's gcc-ffast-math) and hand.c.
 # Run from the repo root with the venv: sh results/amd-zen4/fold_gap/pages4k/build.sh [pipeline-extra]
 #   /tmp/pages4k/harness sumsq_i32 $((16<<20)) 21
+# OLD_C=file.c adds another loopopt avx512 C (e.g. main's) as old512_*, for before/after in one run.
 # LOOPOPT_PIPE overrides the avx512 pipeline (default loop-pipeline{target=avx512 cpu=zen4}).
 set -e
 D=${D:-/tmp/pages4k}; H=$(dirname "$0"); mkdir -p $D
@@ -31,4 +32,10 @@ gcc $G -fwrapv -c $D/plain.c -o $D/plaini.o
 objcopy --keep-global-symbol=gcc_sum_f32 --keep-global-symbol=gcc_sumsq_f32 --keep-global-symbol=gcc_filter_gt0_sum_f32 $D/plainf.o $D/plainf2.o
 objcopy --keep-global-symbol=gcc_sum_i32 --keep-global-symbol=gcc_sumsq_i32 --keep-global-symbol=gcc_filter_gt0_sum_i32 $D/plaini.o $D/plaini2.o
 make -s -C kernels BUILD=$D/kbuild $D/kbuild/libloopopt_kernels.a
-gcc -O2 -o $D/harness $H/harness.c $D/w_lo512.o $D/w_lo256.o $D/hand.o $D/plainf2.o $D/plaini2.o $D/kbuild/libloopopt_kernels.a -lm
+OLD=
+if [ -n "$OLD_C" ]; then
+  { for k in sum_f32 sum_i32 sumsq_f32 sumsq_i32 filter_gt0_sum_f32 filter_gt0_sum_i32; do echo "#define $k old512_$k"; done
+    echo "#include \"$(realpath $OLD_C)\""; } > $D/w_old512.c
+  gcc $R $X512 -c $D/w_old512.c -o $D/w_old512.o; OLD="-DOLD $D/w_old512.o"
+fi
+gcc -O2 -o $D/harness $H/harness.c $OLD $D/w_lo512.o $D/w_lo256.o $D/hand.o $D/plainf2.o $D/plaini2.o $D/kbuild/libloopopt_kernels.a -lm

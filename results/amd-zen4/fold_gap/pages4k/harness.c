@@ -23,7 +23,12 @@
     X(c, T, h_##c##_z4p512) X(c, T, h_##c##_z4p1024) X(c, T, h_##c##_z4p2048) X(c, T, h_##c##_z4p4096)                  \
     X(c, T, h_##c##_y8p1024) X(c, T, h_##c##_y8p2048) X(c, T, h_##c##_z4s2) X(c, T, h_##c##_z4s4) X(c, T, h_##c##_z4pg) \
     X(c, T, h_##c##_z4s4q) X(c, T, h_##c##_z8s8) X(c, T, h_##c##_y8s4)
-#define CELL(c, T) X(c, T, lo512_##c) X(c, T, lo256_##c) X(c, T, lo_##c##_avx2) X(c, T, lo_##c##_avx512) X(c, T, gcc_##c) HV(c, T)
+#ifdef OLD  /* loopopt's avx512 C from another tree (build.sh OLD_C=...): before/after in one run */
+#define OLDV(c, T) X(c, T, old512_##c)
+#else
+#define OLDV(c, T)
+#endif
+#define CELL(c, T) OLDV(c, T) X(c, T, lo512_##c) X(c, T, lo256_##c) X(c, T, lo_##c##_avx2) X(c, T, lo_##c##_avx512) X(c, T, gcc_##c) HV(c, T)
 #define CELLS CELL(sumsq_i32, int32_t) CELL(filter_gt0_sum_i32, int32_t) CELL(sum_i32, int32_t) \
     CELL(sumsq_f32, float) CELL(sum_f32, float) CELL(filter_gt0_sum_f32, float)
 #define X(c, T, f) T f(const T *, int64_t);
