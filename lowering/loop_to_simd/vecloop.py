@@ -484,8 +484,15 @@ def mark_split_or_erase(split: loop.ForOp) -> bool:
     halves when dialects/split_halves.py accepts it, else erase it (the ordinary loops then run
     its iterations; the index arithmetic built for it is dead). The `loop.for` verifier and the
     printer ask the same test, so the lowering cannot mark a loop they would refuse."""
-    if split_problem(split) is not None:
+    if not mark_split(split):
         Rewriter.erase_op(split)
+        return False
+    return True
+
+
+def mark_split(split: loop.ForOp) -> bool:
+    """Mark `split` `loop.split_halves` when dialects/split_halves.py accepts it; whether it did."""
+    if split_problem(split) is not None:
         return False
     split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
     return True
@@ -546,8 +553,7 @@ def stream_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int,
     stop = br.point(per)
     if split:
         streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per)
-        if split_problem(streams) is None:
-            streams.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
+        if mark_split(streams):
             return after, list(streams.res)
         Rewriter.erase_op(streams)
     streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=True)

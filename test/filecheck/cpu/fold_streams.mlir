@@ -14,7 +14,7 @@
 // halves where the fold splits (split_folds.mlir), else it loads in quarters (an integer
 // multiply). The L2's split loop, the K-block loop, remainder blocks and masked tail continue.
 // Unchanged: AVX2 (the datapath's width), the Intel CPUs and generic (not measured), two inputs
-// (a dot), a fold that stores.
+// (a dot), a fold that stores. A float filter streams whole (its select does not split).
 
 func.func @sum(%x: !loop.buf<f32>) -> f32 {
   %c0 = arith.constant 0 : index
@@ -83,9 +83,8 @@ func.func @sumsq_i32(%x: !loop.buf<i32>) -> i32 {
 
 // ZEN4-LABEL: func.func @sumsq_i32
 // ZEN4:         %beyond_llc = arith.cmpi sgt, %trips
-// ZEN4:         loop.for {{.*}} {
+// ZEN4:         loop.for %i in range({{[^)]*}}) accs({{[^)]*}} add) {
 // ZEN4-NEXT:      simd.load %x[%i] quarters
-// ZEN4-NOT:       loop.split_halves
 // ZEN4:           arith.addi %i, %per_stream : index
 // ZEN4:         func.return
 
@@ -124,6 +123,34 @@ func.func @sum_positive_i32(%x: !loop.buf<i32>) -> i32 {
 // ADJ-LABEL: func.func @sum_positive_i32
 // ADJ-NOT:     per_stream
 // ADJ:         func.return
+
+// A float filter's select does not split: its stream loop runs whole (512-bit loads).
+func.func @sum_positive_f32(%x: !loop.buf<f32>) -> f32 {
+  %c0 = arith.constant 0 : index
+  %n = loop.dim %x, 0 : !loop.buf<f32>
+  %zero = arith.constant 0.0 : f32
+  %k, %s = loop.predloop %i in [%c0, %n) width(W) tail(masked) mask(unset) accs(%acc = %zero : f32 add reassoc) pred {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %c = arith.cmpf ogt, %e, %zero : f32
+    loop.yield %c : i1
+  } body {
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %t = arith.addf %acc, %e : f32
+    loop.yield %t : f32
+  }
+  func.return %s : f32
+}
+
+// ZEN4-LABEL: func.func @sum_positive_f32
+// ZEN4:         %per_stream = arith.divsi
+// ZEN4:         loop.for %i in range({{[^)]*}}) accs({{[^)]*}} add reassoc) attributes {loop.mask_form = #loop.mask_form<avx512_mask>} {
+// ZEN4:           arith.addi %i, %per_stream : index
+// ZEN4:         func.return
+
+// C-LABEL: float sum_positive_f32(
+// C:         int64_t per_stream =
+// C:         for (
+// C-NEXT:      __m512 {{.*}} = _mm512_loadu_ps(&x[i]);
 
 // Two inputs (a dot: 8 streams) were not measured: adjacent blocks.
 func.func @dot(%x: !loop.buf<f32>, %y: !loop.buf<f32>) -> f32 {

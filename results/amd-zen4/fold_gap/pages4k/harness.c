@@ -1,5 +1,5 @@
 // Session 23 (issue 11, helper pages4k): one-input folds at 16 Mi elements on 4 KiB vs 2 MiB pages.
-// build.sh builds it. Usage: harness CELL [n] [trials] [variant,variant,...]
+// build.sh builds it. Usage: harness CELL [n] [trials] [variant,variant,...|all] [calls per sample]
 //   CELL: sumsq_i32 filter_gt0_sum_i32 sum_i32 sumsq_f32 sum_f32 filter_gt0_sum_f32
 // The same data in two buffers: one mmap'd with MADV_NOHUGEPAGE (4 KiB pages: a C malloc under
 // THP=madvise), one 2 MiB-aligned with MADV_HUGEPAGE (numpy's big arrays). Every (variant, pages)
@@ -63,7 +63,8 @@ int main(int argc, char **argv) {
     const char *cell = argc > 1 ? argv[1] : "sumsq_i32";
     int64_t n = argc > 2 ? atoll(argv[2]) : (16 << 20);
     int trials = argc > 3 ? atoi(argv[3]) : 21;
-    const char *only = argc > 4 ? argv[4] : NULL;
+    const char *only = argc > 4 && strcmp(argv[4], "all") ? argv[4] : NULL;
+    int reps = argc > 5 ? atoi(argv[5]) : 1;  /* calls per sample (small n: the timer's resolution) */
     struct v *v[64]; int nv = 0;
     for (size_t k = 0; k < sizeof ALL / sizeof *ALL; k++) {
         if (strcmp(ALL[k].cell, cell)) continue;
@@ -113,9 +114,9 @@ int main(int argc, char **argv) {
             int q = order[k], j = q % nv, p = q / nv;
             void *x = buf[p][turn[p]++ % COPIES];
             double c0 = cpu_ns(), w0 = wall_ns();
-            sink = call(v[j], x, n);
+            for (int k2 = 0; k2 < reps; k2++) sink = call(v[j], x, n);
             double w1 = wall_ns(), c1 = cpu_ns();
-            tc[q * trials + r] = c1 - c0; tw[q * trials + r] = w1 - w0;
+            tc[q * trials + r] = (c1 - c0) / reps; tw[q * trials + r] = (w1 - w0) / reps;
         }
     }
     (void)sink;
