@@ -92,6 +92,14 @@ class Costs:
     for 512-bit vectors, out = a*x + b f32/i32: 2-4% from 8 Ki to 2 Mi elements; 1.5-1.8x slower
     in L1; with two inputs, a*x + y, 2-4% slower from 64 Ki), unknown (false) elsewhere. It
     replaces the halves of `half_loads_beyond_l2` for such maps (not a streamed output's loads)."""
+    fold_streams_beyond_llc: int = 0
+    """A one-input fold whose data exceeds the LLC (so it comes from DRAM) runs faster with its K
+    accumulator copies each walking its own quarter of the data (this many streams side by side:
+    loop.for with a runtime copy stride) than with the K copies on adjacent blocks: on 4 KiB pages
+    the L2 stream prefetcher stops at every page boundary, and K streams overlap K page restarts.
+    4 on Zen 4 (issue 11, session 23, results/amd-zen4/fold_gap/pages4k-2026-11-27.md: 16 Mi
+    sum/sumsq/filtered sum f32/i32 from 4 KiB pages 1.15-1.50x the best baseline, from 2 MiB pages
+    0.99-1.03x; from the L3 0.96-0.98x, hence the LLC), 0 (adjacent blocks) elsewhere."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
     on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes
@@ -156,6 +164,13 @@ class CpuModel:
         `quarter_loads_beyond_l1` and the vector is wider than the datapath."""
         wide = vector_bits > self.costs.datapath_bits
         return self.caches.l1d if self.costs.quarter_loads_beyond_l1 and wide else 0
+
+    def fold_stream_bytes(self, vector_bits: int) -> int:
+        """One-input folds that load more than this many bytes walk their K accumulator copies as
+        K streams (0: never): the LLC where `fold_streams_beyond_llc` and the vector is wider than
+        the datapath (measured for 512-bit vectors on Zen 4 only)."""
+        wide = vector_bits > self.costs.datapath_bits
+        return self.caches.llc if self.costs.fold_streams_beyond_llc and wide else 0
 
     def compress_in_register(self) -> bool:
         """AVX-512 compaction compresses in a register and stores when that is cheaper than
@@ -239,6 +254,11 @@ CPUS: dict[str, CpuModel] = {
     # (was 513), sse2 max i64 3097 vs 853 (still scalar); avx2 umax i64 489 vs 585 (was 769),
     # umin i64 538 vs 639 (was 801): those vectorize now (docs/df.md#dfscan; at load 15:
     # results/amd-zen4/scalar_paths/minmax_scans.txt).
+    # fold_streams_beyond_llc: sum/sumsq/filter_gt0_sum f32/i32, 16 Mi elements, 3 rotated copies, 21
+    # interleaved trials, load 2.4-5.9, t(best of kernel library avx2/avx512, gcc)/t(variant) by CPU
+    # medians (session 23, results/amd-zen4/fold_gap/pages4k): 4 streams of 2 ymm (the split fold)
+    # 4 KiB pages 1.16-1.50x vs 0.86-1.07 adjacent, 2 MiB pages 0.99-1.03x; sumsq i32 (unsplit: 4
+    # streams with quarter loads) 1.27x / 1.01x; 256 Ki elements (from the L3) 0.96-0.98x of adjacent.
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
         caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
@@ -247,6 +267,7 @@ CPUS: dict[str, CpuModel] = {
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
             half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
+            fold_streams_beyond_llc=4,
         ),
         features=("avx512_bf16",),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),

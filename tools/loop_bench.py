@@ -18,6 +18,7 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from loopopt import runtime
@@ -63,6 +64,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--dtypes", help=f"comma-separated subset of {','.join(DTYPES)}")
     ap.add_argument("--isa", help=f"comma-separated ISAs to run loopopt and the kernel library for (default: all this CPU runs: {','.join(runtime.host_isas())})")
     ap.add_argument("--trials", type=int, help="trials per implementation (default 15; --quick 1)")
+    ap.add_argument("--far-trials", type=int,
+                    help="trials for cells beyond the LLC, within a 30 s budget per cell (default 41; --quick 1)")
     ap.add_argument("--min-sample-ms", type=float, help="minimum length of one timing sample (default 1 ms)")
     ap.add_argument("--no-rotate", action="store_true",
                     help="time cells beyond the LLC on one buffer set, call after call (before session 22; bench/rotation.py)")
@@ -83,9 +86,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sizes = list((QUICK_SIZES if args.quick else SIZES).values())
     config = QUICK if args.quick else TimingConfig()
     if args.trials is not None:
-        config = TimingConfig(config.min_sample, args.trials)
+        config = replace(config, trials=args.trials)
+    if args.far_trials is not None:
+        config = replace(config, far_trials=args.far_trials)
     if args.min_sample_ms is not None:
-        config = TimingConfig(args.min_sample_ms * 1e-3, config.trials)
+        config = replace(config, min_sample=args.min_sample_ms * 1e-3)
 
     def log(text: str) -> None:
         print(text, file=sys.stderr, flush=True)

@@ -442,21 +442,25 @@ def after_far_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int,
 
 
 def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, width: int, k: int,
-                    inits: list[SSAValue], vtypes: list, kinds: list) -> loop.ForOp:  # fmt: skip
+                    inits: list[SSAValue], vtypes: list, kinds: list, stride: SSAValue | None = None,
+                    quarter_loads: bool = False) -> loop.ForOp:  # fmt: skip
     """`loop.for` over the K-block iterations from `br.lo` to `stop`, K copies of the body each
-    stepping its own accumulators (copy-major), emitted before the source loop."""
+    stepping its own accumulators (copy-major), emitted before the source loop. With `stride`
+    (iterations, unit step) copy c runs c*stride iterations on and the loop steps one block:
+    K streams (`stream_fold_loop`)."""
     op = lowering.source
     n = len(op.accumulators)
-    main, body = br.block_loop(br.lo, stop, width * k, inits, vtypes, kinds)
+    main, body = br.block_loop(br.lo, stop, width * (1 if stride else k), inits, vtypes, kinds)
     nexts: list[SSAValue] = []
+    var = body.args[0]
     for copy in range(k):
-        var = body.args[0]
         if copy:
-            off = lowering.index_const(copy * width * br.step)
-            var = located(arith.AddiOp(body.args[0], off), op)
-            body.add_op(var)
-            var = var.results[0]
-        nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]))
+            off = stride or lowering.index_const(copy * width * br.step)
+            new = located(arith.AddiOp(var if stride else body.args[0], off), op)
+            body.add_op(new)
+            var = new.results[0]
+        nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]),
+                            quarter_loads=quarter_loads)  # fmt: skip
     body.add_op(located(loop.YieldOp(*nexts), op))
     sink_stores(body)
     lowering.emit_pre(main)
@@ -482,8 +486,15 @@ def mark_split_or_erase(split: loop.ForOp) -> bool:
     halves when dialects/split_halves.py accepts it, else erase it (the ordinary loops then run
     its iterations; the index arithmetic built for it is dead). The `loop.for` verifier and the
     printer ask the same test, so the lowering cannot mark a loop they would refuse."""
-    if split_problem(split) is not None:
+    if not mark_split(split):
         Rewriter.erase_op(split)
+        return False
+    return True
+
+
+def mark_split(split: loop.ForOp) -> bool:
+    """Mark `split` `loop.split_halves` when dialects/split_halves.py accepts it; whether it did."""
+    if split_problem(split) is not None:
         return False
     split.attributes[SPLIT_HALVES_ATTR] = UnitAttr()
     return True
@@ -503,6 +514,52 @@ def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, 
     if not mark_split_or_erase(split):
         return br, inits
     return after, list(split.res)
+
+
+def stream_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue) -> tuple[BlockRange, SSAValue]:
+    """The range after the whole K-block iterations when `far` holds (else all of `br`), and a
+    quarter (1/K) of them: each of K streams' iterations, a whole number of blocks."""
+    whole = br.round_down(br.trips, width * k)
+    if not isinstance(far, bool):
+        whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
+    per = lowering.emit_pre(arith.DivSIOp(whole, lowering.index_const(k))).results[0]
+    per.name_hint = "per_stream"
+    return br.after(whole), per
+
+
+def fold_streams(lowering: LoopLowering, options: VecOptions, k: int) -> int:
+    """The data size beyond which a fold walks its K copies as K streams (`stream_fold_loop`), or 0:
+    a CPU with `fold_streams_beyond_llc` (Zen 4, 512-bit vectors), K > 1, unit step, loads of one
+    buffer and no stores in the body (one-input folds: what was measured; a predloop loads its
+    element in the predicate and the body), no widened accumulators."""
+    op = lowering.source
+    limit = options.cpu.fold_stream_bytes(options.target.vector_bits)
+    if not limit or k < 2 or not op.inits or lowering.widening or _step(op) != 1 or in_a_loop(op):
+        return 0
+    ops = list(op.body.walk())
+    if len({o.buf for o in ops if isinstance(o, loop.LoadOp)}) != 1 or any(isinstance(o, loop.StoreOp | loop.AppendOp) for o in ops):
+        return 0
+    return limit
+
+
+def stream_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue, split: bool,
+                     inits: list[SSAValue], vtypes: list, kinds: list) -> tuple[BlockRange, list[SSAValue]]:  # fmt: skip
+    """When `far` (beyond the LLC) holds, a fold's whole K-block iterations as K streams: copy c
+    folds the c-th quarter of them, one block an iteration (`Costs.fold_streams_beyond_llc`). The
+    loop runs `loop.split_halves` when `split` and dialects/split_halves.py accepts it, else
+    whole with quarter loads (Zen 4: sumsq i32 from 4 KiB pages 1.27x, 2 MiB 1.01x). Copy c then
+    holds other elements than the adjacent-block loop gave it, so a float sum (reassoc) rounds
+    otherwise; integer folds give the same bits. Returns the range left and the accumulators
+    the ordinary loops continue (a select on the trip count, no branch, as split_fold_loop)."""
+    after, per = stream_blocks(lowering, br, width, k, far)
+    stop = br.point(per)
+    if split:
+        streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per)
+        if mark_split(streams):
+            return after, list(streams.res)
+        Rewriter.erase_op(streams)
+    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=True)
+    return after, list(streams.res)
 
 
 def memory_bound(op: loop.VecLoopOp, per_load: int = 1) -> bool:
@@ -558,7 +615,10 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
                for j, (a, t, vt) in enumerate(zip(accs, types, vtypes, strict=True))]  # fmt: skip
     pre = lowering.emit_pre
     starts = neutral * k
-    if may_split_halves(lowering, options) and (far := beyond_l2(lowering, br, options.cpu)) is not False:
+    split = may_split_halves(lowering, options)
+    if (limit := fold_streams(lowering, options, k)) and (far := beyond_l2(lowering, br, options.cpu, limit, "beyond_llc")) is not False:
+        br, starts = stream_fold_loop(lowering, br, width, k, far, split, starts, vtypes * k, kinds * k)
+    if split and (far := beyond_l2(lowering, br, options.cpu)) is not False:
         br, starts = split_fold_loop(lowering, br, width, k, far, starts, vtypes * k, kinds * k)
 
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each

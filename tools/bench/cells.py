@@ -42,6 +42,8 @@ class CellResult:
     """Buffer sets the timed calls rotate through (bench/rotation.py; 1 within the LLC)."""
     huge_pages: float | None = None
     """Share of the input bytes on 2 MiB pages, for cells beyond the LLC (bench/env.py)."""
+    far: bool = False
+    """Beyond the LLC: more trials, and ratios paired per trial with an interval (bench/paired.py)."""
 
     def gbps(self, label: str) -> float | None:
         t = self.timings.get(label)
@@ -131,7 +133,8 @@ def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config
     cell.copies = copies(cell.bytes, llc)
     uses_y = any(isinstance(a, np.ndarray) and np.shares_memory(a, y) for a in pattern.inputs(x, y, dtype))
     data = [(x, y)] + [(same_data(x, dtype), same_data(y, dtype) if uses_y else y) for _ in range(cell.copies - 1)]
-    if cell.bytes > min(llc, llc_bytes()):  # recorded under --no-rotate too
+    cell.far = cell.bytes > min(llc, llc_bytes())
+    if cell.far:  # recorded under --no-rotate too
         cell.huge_pages = huge_page_share([a for xc, yc in data for a in ((xc, yc) if uses_y else (xc,))])
     per_label: dict[str, list[Candidate]] = {}
     for xc, yc in data:
@@ -146,7 +149,7 @@ def measure_cell(built: Built, pattern: BenchPattern, dtype: str, n: int, config
             cell.errors[label] = error
         else:
             runnable[label] = rotating([c.run for c in sets if c.run is not None])
-    cell.timings = time_group(runnable, config)
+    cell.timings = time_group(runnable, config, far=cell.far)
     return cell
 
 

@@ -17,6 +17,7 @@ from .impls import BLAS_LABEL, GCC, GCC_FAST, NUMPY, kernels_label, loopopt_labe
 from .overhead import Overheads
 from .patterns import KERNELS, PATTERNS, size_label
 from .rotation import REUSE_LLCS
+from .paired import PairedRatio, paired_ratio
 from .timing import TimingConfig
 
 L1_L2 = (1 << 10, 1 << 16)
@@ -62,11 +63,32 @@ def gcc_label(cell: CellResult) -> str:
 
 
 def ratio(cell: CellResult, a: str, b: str, best_of: bool = False) -> float | None:
-    """Speed of `a` relative to `b` (time of b / time of a), on medians or on the fastest trials."""
+    """Speed of `a` relative to `b` (time of b / time of a), on medians or on the fastest trials;
+    beyond the LLC the median of the per-trial ratios (`paired`), where there are enough trials."""
     ta, tb = cell.timings.get(a), cell.timings.get(b)
     if not (ta and tb):
         return None
-    return tb.low / ta.low if best_of else tb.median / ta.median
+    if best_of:
+        return tb.low / ta.low
+    p = paired(cell, a, b)
+    return p.median if p is not None else tb.median / ta.median
+
+
+def paired(cell: CellResult, a: str, b: str) -> PairedRatio | None:
+    """`a`'s speed relative to `b` from their paired trials, with its interval, for a cell beyond
+    the LLC (bench/paired.py: its rate is bimodal from call to call); None elsewhere."""
+    ta, tb = cell.timings.get(a), cell.timings.get(b)
+    if not (cell.far and ta and tb):
+        return None
+    return paired_ratio(ta.samples, tb.samples)
+
+
+def _x_paired(cell: CellResult, a: str, b: str | None) -> str:
+    """A ratio cell of the main table: beyond the LLC with its interval, ≈ when that holds 1.0."""
+    p = paired(cell, a, b) if b else None
+    if p is None:
+        return _x(ratio(cell, a, b) if b else None)
+    return f"{p.median:.2f}×{'≈' if p.within_noise() else ''} [{p.low:.2f}–{p.high:.2f}]"
 
 
 def best_baseline(run: Run, cell: CellResult) -> str | None:
@@ -143,6 +165,14 @@ def rotation_note(run: Run) -> str:
             " call after call would let a non-LRU LLC keep part of it between calls." + pages)
 
 
+def _far_trials(run: Run) -> str:
+    """The trial counts the cells beyond the LLC got (their budget may stop them early)."""
+    counts = sorted({t.trials for c in run.cells if c.far for t in c.timings.values()})
+    if not counts:
+        return "none in this run"
+    return f"{counts[0]}" if len(counts) == 1 else f"{counts[0]}–{counts[-1]}"
+
+
 def header(run: Run) -> list[str]:
     env = run.env
     lines = [
@@ -162,8 +192,10 @@ def header(run: Run) -> list[str]:
         f"* Timing: warm-up and calibration, then samples of ≥ {run.config.min_sample * 1e3:g} ms of the thread's CPU time"
         " (not wall time: a kernel preempted by another job on this shared machine is not slower); each C kernel is repeated"
         " inside C (a repeat wrapper calls it through a volatile function pointer), numpy in a Python loop;"
-        f" {run.config.trials} trial(s) interleaved across the implementations of a cell, each trial in its own (seeded, shuffled) order; the median is reported."
-        " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
+        f" {run.config.trials} trial(s) interleaved across the implementations of a cell, each trial in its own (seeded, shuffled) order; the median is reported"
+        + (f" (cells beyond the LLC: up to {run.config.far_trials} trials within {run.config.far_budget:g} s, here {_far_trials(run)};"
+           " their ratios are paired per trial)." if run.config.far_trials > run.config.trials else ".")
+        + " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
         rotation_note(run),
         "* GB/s = bytes the pattern must move (inputs read + outputs written; a filter writes its count) / median time.",
         "* Every implementation's result is checked against a float64 / wrapping-int64 reference before it is timed.",
@@ -215,6 +247,9 @@ def main_table(run: Run) -> list[str]:
         " and each output written once (for matmul that is far from its bound, the flops: compare its ratios).",
         "—: the pattern has no such baseline (no hand kernel for softmax or matmul, BLAS only for matrix products)."
         " ✗: no number — see \"Cells without a number\".",
+        "Beyond the LLC one core's rate is bimodal from call to call, so there each ratio is the median of the per-trial"
+        " ratios (trial t of both implementations ran back to back) and ÷best shows its ~95% interval [low–high];"
+        " ≈ marks a ratio whose interval holds 1.0: within noise, the run cannot tell the two apart.",
         "",
         f"| pattern | dtype | size | loopopt GB/s | ns/elt | kernels GB/s | gcc GB/s | gcc (no fast-math) | numpy GB/s | BLAS GB/s "
         f"| ÷{kl} | ÷gcc | ÷BLAS | ÷best (which) | ÷numpy | % of STREAM |",
@@ -229,7 +264,7 @@ def main_table(run: Run) -> list[str]:
             f"{'—' if ns is None else f'{ns:.3f}'} | {_gbps_or_why(c, kl)} | {_gbps_or_why(c, g)} | "
             f"{_gbps_or_why(c, GCC) if g == GCC_FAST else ''} | {_gbps_or_why(c, NUMPY)} | {_gbps_or_why(c, BLAS_LABEL)} | "
             f"{_x(ratio(c, lo, kl))} | {_x(ratio(c, lo, g))} | {_x(ratio(c, lo, BLAS_LABEL))} | "
-            f"{_x(ratio(c, lo, b) if b else None)}{f' ({b})' if b else ''} | "
+            f"{_x_paired(c, lo, b)}{f' ({b})' if b else ''} | "
             f"{_x(ratio(c, lo, NUMPY), 1)} | {_pct(stream_fraction(run, c, lo))} |"
         )
     return lines + [""]
@@ -256,6 +291,15 @@ def isa_table(run: Run) -> list[str]:
 # --------------------------------------------------------------------------- targets
 
 
+def _noise(cell: CellResult, lo: str, run: Run) -> str:
+    """For a cell below the 0.95× bar beyond the LLC: its paired interval, and whether it holds the bar."""
+    b = best_baseline(run, cell)
+    p = paired(cell, lo, b) if b else None
+    if p is None:
+        return ""
+    return f" [{p.low:.2f}–{p.high:.2f}{', within noise' if p.within_noise(0.95) else ''}]"
+
+
 def _verdict(ok: bool | None) -> str:
     return "not measured" if ok is None else ("**met**" if ok else "**missed**")
 
@@ -276,8 +320,8 @@ def targets(run: Run) -> list[str]:
         text = (f"* loopopt ({best}) ≥ 0.95× the best of the kernel library (every ISA; its AVX-512 filters are the hand "
                 f"register-compress form) and gcc in every cell, ≥ 1.0× in 90% of cells: {_verdict(ok)}. "
                 f"{at_par}/{len(got)} cells ≥ 1.0× ({100 * at_par / len(got):.0f}%); {len(under)} below 0.95×")
-        text += (": " + ", ".join(f"{c.pattern}/{c.dtype}/{size_label(c.n)} {r:.2f}× ({best_baseline(run, c)})" for c, r in under)
-                 if under else "") + "."
+        text += (": " + ", ".join(f"{c.pattern}/{c.dtype}/{size_label(c.n)} {r:.2f}× ({best_baseline(run, c)}){_noise(c, lo, run)}"
+                               for c, r in under) if under else "") + "."
         best_of = [ratio(c, lo, best_baseline(run, c) or "", best_of=True) for c, _ in got]
         best_of = [r for r in best_of if r is not None]
         if best_of:

@@ -7,7 +7,9 @@
 * Trials are **interleaved** across the implementations of one cell (trial 1 of every
   implementation, then trial 2, ...), so a burst of noise from the other jobs on this
   machine hits all of them alike and the ratios between them hold even when absolute
-  numbers drift. Each implementation's time per repetition is the median of its trials.
+  numbers drift. Each implementation's time per repetition is the median of its trials; a
+  cell beyond the LLC runs more trials (within a time budget) and its ratios are paired per
+  trial, with an interval (bench/paired.py).
 * A sample is the **CPU time of this thread** (`time.thread_time_ns`), not wall time: this
   machine is shared (2 cores, load average often near 10), and a kernel preempted by another
   job is not slower — its wall time is. Everything timed runs on this one thread (the C
@@ -36,9 +38,14 @@ class TimingConfig:
     trials: int = 15
     """Samples per implementation; the median is reported."""
     max_reps: int = 1 << 30
+    far_trials: int = 41
+    """Trials for a cell beyond the LLC (`time_group(far=True)`), while `far_budget` lasts: its
+    ratios are paired per trial (bench/paired.py), whose interval narrows with more trials."""
+    far_budget: float = 30.0
+    """Seconds (CPU time of the samples) a far cell may spend on trials past `trials`."""
 
 
-QUICK = TimingConfig(min_sample=2e-4, trials=1)
+QUICK = TimingConfig(min_sample=2e-4, trials=1, far_trials=1)
 
 
 @dataclass(frozen=True)
@@ -50,6 +57,8 @@ class Timing:
     high: float
     reps: int
     trials: int
+    samples: tuple[float, ...] = ()
+    """Seconds per repetition of each trial, in trial order (paired across a cell's runners)."""
 
 
 def sample(run: Runner, reps: int) -> float:
@@ -73,20 +82,29 @@ def calibrate(run: Runner, config: TimingConfig) -> int:
     return config.max_reps
 
 
-def time_group(runners: Mapping[str, Runner], config: TimingConfig) -> dict[str, Timing]:
+def time_group(runners: Mapping[str, Runner], config: TimingConfig, far: bool = False) -> dict[str, Timing]:
     """Time each runner of one comparison group with interleaved trials, each trial in its own
     order (a shuffle seeded by the trial number, so runs repeat): a runner that always followed
     the same one would always find the caches as that one leaves them (at 12 MiB under load a
-    re-read's GB/s varied 31-64 with its predecessor), a bias no median hides."""
+    re-read's GB/s varied 31-64 with its predecessor), a bias no median hides. A `far` group (a
+    cell beyond the LLC, whose rate is bimodal) runs up to `far_trials` trials while the samples
+    past `trials` stay within `far_budget` seconds."""
     reps = {name: calibrate(run, config) for name, run in runners.items()}
     samples: dict[str, list[float]] = {name: [] for name in runners}
-    for trial in range(config.trials):
+    most = max(config.trials, config.far_trials) if far else config.trials
+    extra = 0.0
+    for trial in range(most):
+        if trial >= config.trials and extra > config.far_budget:
+            break
         order = list(runners.items())
         random.Random(trial).shuffle(order)
         for name, run in order:
-            samples[name].append(sample(run, reps[name]) / reps[name])
+            took = sample(run, reps[name])
+            samples[name].append(took / reps[name])
+            if trial >= config.trials:
+                extra += took
     return {
-        name: Timing(statistics.median(s), min(s), max(s), reps[name], len(s)) for name, s in samples.items()
+        name: Timing(statistics.median(s), min(s), max(s), reps[name], len(s), tuple(s)) for name, s in samples.items()
     }
 
 

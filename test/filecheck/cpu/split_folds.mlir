@@ -14,6 +14,8 @@
 // K-block loop, remainder blocks and masked tail continue the joined accumulators unchanged.
 // Unchanged: AVX2 (already 256-bit), the Intel CPUs and generic (not measured), a fold below
 // the L2 (constant bounds), a body that converts between widths or selects (a filter).
+// Beyond the LLC a K-stream loop runs first (fold_streams.mlir): the L2 test here reads the
+// trips it left.
 // Float multiplies and FMAs split (sum of squares), and so do values from outside (split before
 // the loop); integer multiplies do not.
 
@@ -31,31 +33,31 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 
 // ZEN4-LABEL: func.func @sum
 // ZEN4:         %[[MOST:.*]] = arith.constant 262144 : index
-// ZEN4-NEXT:    %beyond_l2 = arith.cmpi sgt, %trips, %[[MOST]] : index
+// ZEN4-NEXT:    %beyond_l2 = arith.cmpi sgt, %[[LEFT:.*]], %[[MOST]] : index
 // ZEN4:         arith.select %beyond_l2
-// ZEN4:         %[[S0:[0-9]+]], %[[S1:[0-9]+]], %[[S2:[0-9]+]], %[[S3:[0-9]+]] = loop.for {{.*}} accs(%acc_v = %{{[0-9]+}} : vector<16xf32> add reassoc, {{.*}}) attributes {loop.split_halves} {
-// ZEN4-NEXT:      simd.load %x[%i] : !loop.buf<f32> -> vector<16xf32>
+// ZEN4:         %[[S0:[0-9]+]], %[[S1:[0-9]+]], %[[S2:[0-9]+]], %[[S3:[0-9]+]] = loop.for {{.*}} accs(%acc_v{{(_[0-9]+)?}} = %{{[0-9]+}} : vector<16xf32> add reassoc, {{.*}}) attributes {loop.split_halves} {
+// ZEN4-NEXT:      simd.load %x[%i{{(_[0-9]+)?}}] : !loop.buf<f32> -> vector<16xf32>
 // ZEN4:         loop.for {{.*}} accs(%{{.*}} = %[[S0]] : vector<16xf32> add reassoc, %{{.*}} = %[[S1]] : {{.*}}, %{{.*}} = %[[S2]] : {{.*}}, %{{.*}} = %[[S3]] : {{.*}}) {
 // ZEN4-NOT:     loop.split_halves
 // ZEN4:         func.return
 
 // C-LABEL: float sum(
-// C:         _Bool beyond_l2 = trips > 262144;
-// C:         __m256 acc_v_lo = _mm512_castps512_ps256([[Z:.*]]);
-// C-NEXT:    __m256 acc_v_hi = _mm512_extractf32x8_ps([[Z]], 1);
+// C:         _Bool beyond_l2 = [[LEFT:.*]] > 262144;
+// C:         __m256 [[LO:acc_v_lo.*]] = _mm512_castps512_ps256([[Z:.*]]);
+// C-NEXT:    __m256 [[HI:acc_v_hi.*]] = _mm512_extractf32x8_ps([[Z]], 1);
 // C:         for (
 // C-NEXT:      __m256 e = _mm256_loadu_ps(&x[i]);
 // C-NEXT:      __m256 e_1 = _mm256_loadu_ps(&x[(i) + 8]);
-// C-NEXT:      __m256 t = _mm256_add_ps(acc_v_lo, e);
-// C-NEXT:      __m256 t_1 = _mm256_add_ps(acc_v_hi, e_1);
+// C-NEXT:      __m256 t = _mm256_add_ps([[LO]], e);
+// C-NEXT:      __m256 t_1 = _mm256_add_ps([[HI]], e_1);
 // C-NEXT:      int64_t [[I16:.*]] = i + 16;
 // C-NEXT:      __m256 e_2 = _mm256_loadu_ps(&x[[[I16]]]);
 // C-NEXT:      __m256 e_3 = _mm256_loadu_ps(&x[([[I16]]) + 8]);
-// C:           acc_v_lo = t;
-// C:           acc_v_hi = t_1;
+// C:           [[LO]] = t;
+// C:           [[HI]] = t_1;
 // C:         }
-// C-NEXT:    __m512 acc_v = _mm512_insertf32x8(_mm512_castps256_ps512(acc_v_lo), acc_v_hi, 1);
-// C:         _mm512_add_ps(acc_v
+// C-NEXT:    __m512 [[J:acc_v.*]] = _mm512_insertf32x8(_mm512_castps256_ps512([[LO]]), [[HI]], 1);
+// C:         _mm512_add_ps([[J2:acc_v.*]], e)
 // C:         return
 
 // Integers split the same way; constant bounds beyond the L2 need no select.

@@ -182,16 +182,22 @@ def _fold_args(rng, n: int):
                    ("sum_i32", [xi]), ("sumsq_i32", [xi]), ("ax_sum_i32", [xi, ai]), ("filter_gt0_sum_i32", [xi]))  # fmt: skip
 
 
-@pytest.mark.parametrize(("isa", "cpu"), [c for c in _cases(("sse2", "avx2", "avx512")) if c.values[1] in ("zen4", "generic")])
-def test_folds_match_numpy_on_both_sides_of_the_l2(isa, cpu):
-    """Every fold the Zen 4 split touches, against numpy on every ISA (integers exact, with
-    wrap-around; floats to a sum's rounding) at sizes straddling 262,144 and offsets 0 and 1."""
+LLC_FOLD_SIZES = (8_388_608, 8_388_609, 8_388_656, 8_388_735)
+"""Around the LLC limit of a Zen 4 fold's K streams (32 MiB over 4 bytes: 8388608 trips; beyond it
+whole 64-lane iterations run as 4 streams of a quarter each, then remainder blocks, a masked tail)."""
+
+ZEN4_AND_GENERIC = [c for c in _cases(("sse2", "avx2", "avx512")) if c.values[1] in ("zen4", "generic")]
+
+
+def _check_folds(isa: str, cpu: str, sizes, seed: int, rtol: float = 1e-5) -> None:
+    """Every fold of FOLDS against numpy (integers exact, with wrap-around; floats to a sum's
+    rounding, `rtol`) at `sizes` and offsets 0 and 1."""
     why = isa_unavailable(isa)
     if why:
         pytest.skip(why)
     lib = _fold_lib(cpu, isa)
-    rng = np.random.default_rng(29)
-    for n in FOLD_SIZES:
+    rng = np.random.default_rng(seed)
+    for n in sizes:
         x, xi, calls = _fold_args(rng, n)
         x64, xi64 = x.astype(np.float64), xi.astype(np.int64)
         want = {"sum_f32": x64.sum(), "sumsq_f32": (x64 * x64).sum(), "ax_sum_f32": (0.75 * x64).sum(),
@@ -203,7 +209,32 @@ def test_folds_match_numpy_on_both_sides_of_the_l2(isa, cpu):
                 if name.endswith("i32"):
                     assert int(got) == np.int64(want[name]).astype(np.int32), f"{name} n={n} offset={offset}"
                 else:
-                    np.testing.assert_allclose(got, want[name], rtol=1e-5, atol=1e-3, err_msg=f"{name} n={n} offset={offset}")
+                    np.testing.assert_allclose(got, want[name], rtol=rtol, atol=1e-3, err_msg=f"{name} n={n} offset={offset}")
+
+
+@pytest.mark.parametrize(("isa", "cpu"), ZEN4_AND_GENERIC)
+def test_folds_match_numpy_on_both_sides_of_the_l2(isa, cpu):
+    """Every fold the Zen 4 split touches, against numpy on every ISA at sizes straddling 262,144."""
+    _check_folds(isa, cpu, FOLD_SIZES, 29)
+
+
+@pytest.mark.parametrize(("isa", "cpu"), ZEN4_AND_GENERIC)
+def test_folds_match_numpy_on_both_sides_of_the_llc(isa, cpu):
+    """Every fold the Zen 4 K streams touch (split, quarter loads for the i32 multiply, the filtered
+    sum's predloop), against numpy on every ISA at sizes straddling 8,388,608 (f32 sums of 8 Mi
+    elements in 4-16 lanes x K accumulators round to ~2e-4 on any CPU: a lost or doubled quarter is 25%)."""
+    _check_folds(isa, cpu, LLC_FOLD_SIZES, 31, rtol=1e-3)
+
+
+@pytest.mark.isa("avx512")
+def test_fold_streams_are_in_the_zen4_c():
+    """Every one-input fold of FOLDS streams beyond the LLC on Zen 4 (the filtered f32 sum whole:
+    its select has no split form, predloop.split_pred_loop), and no other CPU's C has a stream loop."""
+    c = emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4}").c_source
+    assert c.count("per_stream = ") == 8, c
+    assert "_mm_loadu_si128((const __m128i *)&x[i])" in c  # sumsq i32 and a*x i32: quarter loads
+    other = emit(FOLDS, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=sapphirerapids}").c_source
+    assert "per_stream" not in other
 
 
 @pytest.mark.isa("avx512")
