@@ -45,6 +45,14 @@ Small pieces need the carry stage (lo_par_drain): one memory round trip per piec
 10x slower."""
 
 
+PAGE = 4096
+"""Every thread's stage starts a page (stages page-aligned, whole pages apart). Where the stage
+sits within its page decided the time (address bits 11:0 alias: a load waits for an older store
+it only seems to overlap): Zen 4, 16 Mi f32, 2 KiB pieces, best of 101-121, load 13-15, thread
+0's stage at page offset 0, 64, 256, 512, 1984 or 2048 (thread 1's 2176 bytes on) 1.55-1.93 ms,
+at 1024, 1536 or 3072 2.57-3.28 ms; at 0 / 0 (this) 1.54-1.56 ms, also with the input moved by
+1 KiB or 1.5 KiB (the aliased partner is not the input; docs/threads.md)."""
+
 SCRATCH_BELOW_PARTS = 2
 """Calls on fewer than this many parts of `block` elements (the data in the L2s and the L3)
 run the scratch-and-copy driver, emitted next to it as `<k>__copies`: there the compaction is
@@ -91,8 +99,8 @@ def block_driver(
     stage = {a.index: local(f"lo_stage_{buf[a.index][0]}") for a in filters}
     carry = {a.index: local(f"lo_r_{buf[a.index][0]}") for a in filters}
     # a thread's stage: a piece's output after the carry (< one line) of the piece before, and
-    # a line the carry's 64-byte move may read; 64-byte aligned: the threads' stages share no line
-    stride = {a.index: piece + 128 // abi_bytes(a) for a in filters}
+    # a line the carry's 64-byte move may read; whole pages apart (PAGE)
+    stride = {a.index: -(-(piece * abi_bytes(a) + 128) // PAGE) * PAGE // abi_bytes(a) for a in filters}
     serial = f"return {chunk_fn}({', '.join(names)});"
 
     def call(fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:
@@ -137,7 +145,7 @@ def block_driver(
     conds = [cnt]
     for a in filters if streams else []:
         ct = buf[a.index][2]
-        w(f"    {ct} *{stage[a.index]} = {stream} ? aligned_alloc(64, sizeof({ct}) * (size_t){stride[a.index]} * (size_t){t}) : NULL;")
+        w(f"    {ct} *{stage[a.index]} = {stream} ? aligned_alloc({PAGE}, sizeof({ct}) * (size_t){stride[a.index]} * (size_t){t}) : NULL;")
         allocs.append(stage[a.index])
         conds.append(f"({stage[a.index]} || !{stream})")
     w(f"    const _Bool {ok} = {' && '.join(conds)};")

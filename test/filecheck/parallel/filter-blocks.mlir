@@ -74,8 +74,8 @@
 // CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
 // CHECK-NEXT:    int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
 // A thread's stage: a piece (512 f32: 2 KiB of input) after the carry of the piece before (< one line, 16 f32) and a
-// line of slack for the carry's 64-byte move, 64-byte aligned.
-// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(64, sizeof(float) * (size_t)544 * (size_t)lo_t) : NULL;
+// line of slack for the carry's 64-byte move, in whole pages, page-aligned (c_filter_blocks.PAGE).
+// CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(4096, sizeof(float) * (size_t)1024 * (size_t)lo_t) : NULL;
 // CHECK-NEXT:    const _Bool lo_ok = lo_cnt && (lo_stage_out || !lo_stream);
 // CHECK:         lo_cnt[lo_c] = -1;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
@@ -98,10 +98,10 @@
 // Each piece is compacted after the carry; its whole lines drain non-temporally, the rest is
 // carried: plain partial lines and an sfence only at the part's ends (lo_par_drain's `last`),
 // not at every piece (each costs a memory round trip: docs/threads.md).
-// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 544 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
+// CHECK:               const int64_t lo_k = lo_stream ? keep__chunk(x + lo_lo + lo_j, lo_pl, a, lo_stage_out + lo_me * 1024 + lo_r_out, lo_pl) : keep__chunk(x + lo_lo + lo_j, lo_pl, a, out + lo_at, lo_left);
 // CHECK-NEXT:          if (lo_stream) {
 // CHECK-NEXT:            lo_r_out += lo_k;
-// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 544, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
+// CHECK-NEXT:            lo_r_out -= (int64_t)(lo_par_drain(out + lo_at + lo_k - lo_r_out, lo_stage_out + lo_me * 1024, sizeof(float) * (size_t)lo_r_out, lo_j + lo_pl >= lo_len) / sizeof(float));
 // CHECK-NEXT:          }
 // CHECK-NEXT:          lo_at += lo_k;
 // CHECK-NEXT:          lo_left -= lo_k;
