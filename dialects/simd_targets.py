@@ -80,7 +80,8 @@ class TargetInfo:
     the loop-carried chain) rather than `carry ⊕ splat_last(prefix)` (one more combine a
     block, off the chain): their vector min/max is several instructions, so throughput, not
     the chain, bounds the scan (SSE2 i32/f32/i64, AVX2 f32 with its NaN blend; measured on
-    Zen 4, docs/df.md#dfscan)."""
+    Zen 4, docs/df.md#dfscan). A umin/umax that runs as the signed kind (`flipped_unsigned_minmax`)
+    counts as its element type's min/max."""
 
     def width(self, element_type: Attribute) -> int:
         """Natural lane count for `element_type`: one register's worth, 1 for scalar."""

@@ -58,7 +58,7 @@ from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, _adds_to_itself, _step, after_far_blocks, beyond_l2, fold_streams, interleave_factor, lower_transactionally, mark_split, mark_split_or_erase, stream_blocks, tail_kind
-from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand
+from loopopt.lowering.loop_to_simd.scan import next_carry, scan_step_operand, serial_carry
 from loopopt.passes.select_minmax import SelectOfCompareToMinMax
 
 MASK_FORM_ATTR = "loop.mask_form"
@@ -110,7 +110,8 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     nexts = [
         # a scan carries its running value's last lane (lane_scan saw the inactive lanes as the
         # neutral element, so it includes every active one)
-        next_carry(op.accumulators[j], scan_step_operand(op, j), em.vector(v, op), cur, lambda o: em.emit(o, op))
+        next_carry(op.accumulators[j], scan_step_operand(op, j), em.vector(v, op), cur, lambda o: em.emit(o, op),
+                   serial_carry(op.accumulators[j].kind, op.accumulators[j].arg.type, lowering.target))
         if scan
         else em.vector(v, op) if v.owner in plan.masked_steps else em.blend(mask, em.vector(v, op), cur, op)
         for j, (v, cur, scan) in enumerate(zip(yielded, accs, scan_flags(op), strict=True))

@@ -107,8 +107,9 @@ def flipped_kind(kind: AccKind, t: Attribute, target: TargetInfo) -> AccKind | N
 
 def serial_carry(kind: AccKind, t: Attribute, target: TargetInfo) -> bool:
     """The carry is the running value's last lane, the permute on the loop-carried chain
-    (next_carry): a min/max whose vector form is several instructions (TargetInfo.serial_minmax_carry)."""
-    return kind in (AccKind.MIN, AccKind.MAX) and str(t) in target.serial_minmax_carry
+    (next_carry): a min/max whose vector form is several instructions (TargetInfo.serial_minmax_carry),
+    or a umin/umax that costs a flip more (`flipped_kind`) than such a one."""
+    return (flipped_kind(kind, t, target) or kind) in (AccKind.MIN, AccKind.MAX) and str(t) in target.serial_minmax_carry
 
 
 def sign_bits(lowering: LoopLowering, vt: VectorType) -> SSAValue:
@@ -156,7 +157,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
     signed = [flipped_kind(a.kind, a.arg.type, options.target) if steps[j] is not None else None
               for j, a in enumerate(accs)]  # fmt: skip
     signs = [sign_bits(lowering, vt) if s is not None else None for s, vt in zip(signed, vtypes, strict=True)]
-    serials = [serial_carry(s or a.kind, a.arg.type, options.target) for a, s in zip(accs, signed, strict=True)]
+    serials = [serial_carry(a.kind, a.arg.type, options.target) for a in accs]
     kinds = [carried_kind(AccumAttr(s or a.kind, a.reassoc, scan=True), vt)
              for a, s, vt in zip(accs, signed, vtypes, strict=True)]  # fmt: skip
     carries = [lowering.broadcast_outside(a.init, vt) for a, vt in zip(accs, vtypes, strict=True)]

@@ -185,3 +185,46 @@ func.func @running_or_i64(%b: !loop.buf<i64>, %o: !loop.buf<i64>, %n: index, %z:
   }
   func.return %s : i64
 }
+
+// filter → scan (a predloop) on SSE2: an unsigned max flips inside the prefix only (the
+// running value is compress-stored unflipped; the blend puts the neutral 0 in the dropped
+// lanes before the flip), slides by lane duplication, and carries the running value's last
+// lane (the combine is several instructions).
+// CHECK-LABEL: func.func @kept_cumumax
+// CHECK:         loop.for %{{.*}} accs(%[[CARRY:.*]] = %{{.*}} : vector<4xi32> custom, %[[CUR:.*]] = %{{.*}} : index add)
+// CHECK:           %[[M:.*]] = simd.cmp <ne>
+// CHECK:           %[[K:.*]] = simd.select %[[M]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi32>
+// CHECK-NEXT:      %[[F:.*]] = arith.xori %[[K]], %[[SIGN:.*]] : vector<4xi32>
+// CHECK-NEXT:      simd.slide_up_dup %[[F]] by 1 : vector<4xi32>
+// CHECK-NEXT:      simd.max
+// CHECK-NEXT:      simd.slide_up_dup %{{.*}} by 2 : vector<4xi32>
+// CHECK-NEXT:      %[[PF:.*]] = simd.max
+// CHECK-NEXT:      %[[P:.*]] = arith.xori %[[PF]], %[[SIGN]] : vector<4xi32>
+// CHECK-NEXT:      %[[T:.*]] = arith.maxui %[[CARRY]], %[[P]] : vector<4xi32>
+// CHECK-NEXT:      simd.compress_store %[[T]], %[[M]], %o[%[[CUR]]]
+// CHECK-NEXT:      %[[NEXT:.*]] = simd.splat_last %[[T]] : vector<4xi32>
+// CHECK:           loop.yield %[[NEXT]], %{{.*}} : vector<4xi32>, index
+// AVX2-LABEL: func.func @kept_cumumax
+// AVX2-NOT:       arith.xori
+// AVX2:           simd.slide_up_dup %{{.*}} by 4 : vector<8xi32>
+// AVX2-NEXT:      %[[P:.*]] = arith.maxui
+// AVX2-NEXT:      %[[T:.*]] = arith.maxui %[[CARRY:.*]], %[[P]] : vector<8xi32>
+// AVX2-NEXT:      simd.compress_store %[[T]]
+// AVX2-NEXT:      %[[L:.*]] = simd.splat_last %[[P]] : vector<8xi32>
+// AVX2-NEXT:      arith.maxui %[[CARRY]], %[[L]] : vector<8xi32>
+func.func @kept_cumumax(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i32) -> (index, i32) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %cnt, %s = loop.predloop %i in [%c0, %n) width(W) tail(scalar) mask(unset) accs(%acc = %z : i32 umax scan) pred {
+    %e = loop.load %b[%i] : !loop.buf<i32>
+    %c = arith.cmpi ne, %e, %zero : i32
+    loop.yield %c : i1
+  } body {
+    %x = loop.load %b[%i] : !loop.buf<i32>
+    %p = loop.lane_scan <umax> %x : i32
+    %t = arith.maxui %acc, %p : i32
+    loop.append %t, %o : !loop.buf<i32>
+    loop.yield %t : i32
+  }
+  func.return %cnt, %s : index, i32
+}
