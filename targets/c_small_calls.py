@@ -30,8 +30,8 @@ from xdsl.ir import Block, Operation, SSAValue
 from loopopt.dialects import loop
 from loopopt.targets.c_print_values import FunctionCore
 
-SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1")
-"""The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2)."""
+SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc")
+"""The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2, fold streams)."""
 
 _BEYOND = (4, 5, 8, 9)  # arith.cmpi's sgt, sge, ugt, uge: true when the data is beyond the threshold
 

@@ -55,6 +55,9 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 
 // C-LABEL: float sum(
 // C:         _Bool beyond_llc = trips > 8388608;
+// C:         _Bool beyond_l2 =
+// C-NEXT:    if (!beyond_llc && !beyond_l2) {
+// C:         } else {
 // C:         int64_t per_stream = [[WHOLE:.*]] / 4;
 // C:         for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} / 16ull) : -1; {{.*}} + 16ull)) {
 // C-NEXT:      __m256 e = _mm256_loadu_ps(&x[i]);
@@ -64,7 +67,6 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 // C:           int64_t [[S2:.*]] = [[S1]] + per_stream;
 // C:           int64_t [[S3:.*]] = [[S2]] + per_stream;
 // C:         }
-// C:         _Bool beyond_l2 =
 // C:         return
 
 // An integer multiply does not split: the stream loop loads each vector in four quarters.

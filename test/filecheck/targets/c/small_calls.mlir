@@ -66,10 +66,12 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // ZEN4-NEXT:         }
 // ZEN4-NEXT:     }
 // ZEN4-NEXT:  }
-// A fold beyond the L2 adds in 256-bit halves on Zen 4 (split folds): one test.
+// A fold beyond the L2 adds in 256-bit halves on Zen 4 (split folds), beyond the LLC in
+// streams (fold streams): two tests, both false on a small call.
 // ZEN4-LABEL:  int32_t sum(
-// ZEN4:          _Bool beyond_l2 = trips > {{[0-9]+}};
-// ZEN4-NEXT:     if (!beyond_l2) {
+// ZEN4:          _Bool beyond_llc = trips > {{[0-9]+}};
+// ZEN4:          _Bool beyond_l2 = {{.*}} > {{[0-9]+}};
+// ZEN4-NEXT:     if (!beyond_llc && !beyond_l2) {
 // ZEN4:              return
 // ZEN4:          } else {
 // ZEN4:              return
