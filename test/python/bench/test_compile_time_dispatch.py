@@ -284,3 +284,28 @@ def test_fill_order_is_xdsls_reverse_region_first_walk():
     assert [op for op in got if op is for_op] == [for_op]
     assert not any(op.parent_op() is for_op for op in got)
     assert got == list(module.body.walk(reverse=True, region_first=True))
+
+
+def test_shared_access_and_loop_attributes_equal_fresh_ones():
+    """The dense arrays of an access and a loop's properties are shared per value: equal to the
+    attributes built fresh, and every op still owns its properties dict."""
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i64
+
+    from loopopt.dialects import loop_affine
+    from loopopt.dialects.loop import RangeKind, RangeKindAttr, _loop_props
+
+    for values in [(), (0,), (1,), (1, 2, -3), (2**62, -(2**63))]:
+        a = loop_affine.i64_array(values)
+        assert a == DenseArrayBase.from_list(i64, values) and a is loop_affine.i64_array(tuple(values))
+    with pytest.raises(Exception):  # noqa: B017 - xDSL's own error, every time
+        loop_affine.i64_array((2**64,))
+    with pytest.raises(Exception):  # noqa: B017
+        loop_affine.i64_array((2**64,))
+    one, two = _loop_props(RangeKind.INTERVAL, []), _loop_props(RangeKind.INTERVAL, [])
+    assert one == {"range_kind": RangeKindAttr(RangeKind.INTERVAL), "accs": ArrayAttr([])} and one is not two
+    ctx, module = _parsed(programs()["examples__sum_of_squares"])
+    lc.run_pipeline(module, "df-fuse,convert-df-to-loop", ctx)
+    loops = [op for op in module.walk() if isinstance(op, loop.LoopLike)]
+    assert loops and all(str(op) == str(op.clone()) for op in loops)
+    props = [op.properties for op in loops]
+    assert len({id(p) for p in props}) == len(props)
