@@ -309,3 +309,32 @@ def test_shared_access_and_loop_attributes_equal_fresh_ones():
     assert loops and all(str(op) == str(op.clone()) for op in loops)
     props = [op.properties for op in loops]
     assert len({id(p) for p in props}) == len(props)
+
+
+def test_fast_lexer_gives_xdsls_tokens():
+    """xdsl_fastpaths' `MLIRLexer.lex` (punctuation table built once) lexes every .mlir file of
+    the repository (and some malformed text) into xDSL's tokens: same kinds, same spans, same errors."""
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.lexer import Input
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    fast = MLIRLexer.lex
+    slow = fast.__wrapped__  # installed by loopopt.diagnostics' import of xdsl_fastpaths
+
+    def tokens(text: str, lex) -> list:
+        lexer, out = MLIRLexer(Input(text, "t")), []
+        while True:
+            try:
+                token = lex(lexer)
+            except ParseError as e:
+                return [*out, ("error", str(e))]
+            out.append((token.kind, token.span.start, token.span.end))
+            if token.kind == MLIRTokenKind.EOF:
+                return out
+
+    texts = [p.read_text() for p in sorted(ROOT.glob("**/*.mlir")) if ".venv" not in p.parts]
+    texts += ["%x = a.b {-# x #-} ... -> : , ( ) } [ ] < > = + / * ? | @f @\"s\" #a !b ^bb0 \"s\" 12 1.5e3 0x1F",
+              "..", "`", "@", "&", "x = 1 // comment\n  y", "{-#", "#-}"]
+    assert len(texts) > 200
+    for text in texts:
+        assert tokens(text, fast) == tokens(text, slow), text[:200]
