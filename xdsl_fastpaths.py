@@ -67,6 +67,10 @@ region's, its block's); one generator per op with regions yields the same ops, r
 regions after yielding it and a successor when an op is produced, as xDSL's do. `reverse`,
 `region_first` and classes with a `walk` of their own take xDSL's code.
 
+`MLIRLexer.lex` (every token parsed) builds a 15-entry dict of single-character punctuation per
+token before looking the character up; the same table is built once, and a token that is not
+an identifier or one of those characters is lexed by xDSL's own `lex` from the same position.
+
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
 install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
@@ -540,6 +544,47 @@ def _install_walk() -> None:
     Operation.walk = walk  # type: ignore[method-assign]
 
 
+def _install_lexer() -> None:
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    original = MLIRLexer.lex
+    eof = MLIRTokenKind.EOF
+    punctuation = {  # xDSL 0.74's `single_char_punctuation` in MLIRLexer.lex
+        ":": MLIRTokenKind.COLON,
+        ",": MLIRTokenKind.COMMA,
+        "(": MLIRTokenKind.L_PAREN,
+        ")": MLIRTokenKind.R_PAREN,
+        "}": MLIRTokenKind.R_BRACE,
+        "[": MLIRTokenKind.L_SQUARE,
+        "]": MLIRTokenKind.R_SQUARE,
+        "<": MLIRTokenKind.LESS,
+        ">": MLIRTokenKind.GREATER,
+        "=": MLIRTokenKind.EQUAL,
+        "+": MLIRTokenKind.PLUS,
+        "/": MLIRTokenKind.SLASH,
+        "*": MLIRTokenKind.STAR,
+        "?": MLIRTokenKind.QUESTION,
+        "|": MLIRTokenKind.VERTICAL_BAR,
+    }
+
+    def lex(self: Any) -> Any:
+        self._consume_whitespace()
+        start_pos = self.pos
+        current_char = self._get_chars()
+        if current_char is None:
+            return self._form_token(eof, start_pos)
+        if current_char.isalpha() or current_char == "_":
+            return self._lex_bare_identifier(start_pos)
+        kind = punctuation.get(current_char)
+        if kind is not None:
+            return self._form_token(kind, start_pos)
+        self.pos = start_pos  # the rest from the same position, by xDSL's code
+        return original(self)
+
+    lex.__wrapped__ = original  # type: ignore[attr-defined]
+    MLIRLexer.lex = lex  # type: ignore[method-assign]
+
+
 def install() -> None:
     """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
@@ -553,3 +598,4 @@ def install() -> None:
     _install_operation_init()
     _install_attribute_memo()
     _install_walk()
+    _install_lexer()

@@ -754,7 +754,19 @@ def _finish(op: LoopLike, attrs: dict[str, Attribute]) -> None:
 
 
 def _loop_props(range_kind: RangeKind, accs: Sequence[AccumAttr]) -> dict[str, Attribute]:
-    return {"range_kind": RangeKindAttr(range_kind), "accs": ArrayAttr(accs)}
+    """A loop's properties (a fresh dict: each op owns its own), the attributes shared per
+    (kind, accumulators): building them (IRDL checks, ~10 µs each) for every loop built cost more
+    than the lookup, and attributes are immutable values."""
+    key = (range_kind, tuple(accs))
+    found = _LOOP_PROPS.get(key)
+    if found is None:
+        if len(_LOOP_PROPS) > 1024:
+            _LOOP_PROPS.clear()
+        found = _LOOP_PROPS[key] = (RangeKindAttr(range_kind), ArrayAttr(key[1]))
+    return {"range_kind": found[0], "accs": found[1]}
+
+
+_LOOP_PROPS: dict[tuple[RangeKind, tuple[AccumAttr, ...]], tuple[RangeKindAttr, ArrayAttr]] = {}
 
 
 def _range_kind_of(bounds: Sequence[SSAValue | Operation]) -> RangeKind:

@@ -84,10 +84,27 @@ class Affine:
 def encode(indices: Sequence[Affine]) -> tuple[list[SSAValue], DenseArrayBase, DenseArrayBase, DenseArrayBase]:
     """Operands and (dim_terms, coeffs, offsets) properties of an access."""
     operands = [v for a in indices for v, _ in a.terms]
-    dim_terms = DenseArrayBase.from_list(i64, [len(a.terms) for a in indices])
-    coeffs = DenseArrayBase.from_list(i64, [c for a in indices for _, c in a.terms])
-    offsets = DenseArrayBase.from_list(i64, [a.offset for a in indices])
+    dim_terms = i64_array(tuple(len(a.terms) for a in indices))
+    coeffs = i64_array(tuple(c for a in indices for _, c in a.terms))
+    offsets = i64_array(tuple(a.offset for a in indices))
     return operands, dim_terms, coeffs, offsets
+
+
+_I64_ARRAYS: dict[tuple[int, ...], DenseArrayBase] = {}
+"""i64_array's attributes per value tuple (few distinct ones: coefficients 1, offsets 0, ...)."""
+
+
+def i64_array(values: tuple[int, ...]) -> DenseArrayBase:
+    """`DenseArrayBase.from_list(i64, values)`, one attribute object per distinct tuple: building
+    one (normalizing, packing, verifying) cost ~25 µs, three per load or store built, and an
+    attribute is an immutable value (equal either way; a shared object also hits `_values_of`'s
+    identity cache). A tuple from_list rejects raises every time (nothing is remembered)."""
+    found = _I64_ARRAYS.get(values)
+    if found is None:
+        if len(_I64_ARRAYS) > 4096:
+            _I64_ARRAYS.clear()  # generated code with ever new offsets would keep growing it
+        found = _I64_ARRAYS[values] = DenseArrayBase.from_list(i64, values)
+    return found
 
 
 @lru_cache(maxsize=1024)

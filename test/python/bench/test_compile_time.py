@@ -147,8 +147,15 @@ def test_affine_decode_unpacks_each_property_triple_once():
         assert decode(operands, dim_terms, coeffs, offsets) == indices
     info = loop_affine._values.cache_info()
     assert info.misses == 1 and info.hits == 0  # the same objects: found by identity, nothing hashed
-    # equal properties in other objects (another op's): found by value
+    # encode shares the attributes per value (loop_affine.i64_array): found by identity again
     assert decode(*encode(indices)) == indices
+    assert loop_affine._values.cache_info().hits == 0
+    # equal properties in other objects (e.g. parsed): found by value
+    from xdsl.dialects.builtin import DenseArrayBase, i64
+
+    others = [DenseArrayBase.from_list(i64, [int(v) for v in a.get_values()]) for a in (dim_terms, coeffs, offsets)]
+    assert all(o == a and o is not a for o, a in zip(others, (dim_terms, coeffs, offsets)))
+    assert decode(operands, *others) == indices
     info = loop_affine._values.cache_info()
     assert info.misses == 1 and info.hits == 1
     # same properties, other operands: the values are shared, the operands are not

@@ -284,3 +284,65 @@ def test_fill_order_is_xdsls_reverse_region_first_walk():
     assert [op for op in got if op is for_op] == [for_op]
     assert not any(op.parent_op() is for_op for op in got)
     assert got == list(module.body.walk(reverse=True, region_first=True))
+
+
+def test_shared_access_and_loop_attributes_equal_fresh_ones():
+    """The dense arrays of an access and a loop's properties are shared per value: equal to the
+    attributes built fresh, and every op still owns its properties dict."""
+    from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, i64
+
+    from loopopt.dialects import loop_affine
+    from loopopt.dialects.loop import RangeKind, RangeKindAttr, _loop_props
+
+    for values in [(), (0,), (1,), (1, 2, -3), (2**62, -(2**63))]:
+        a = loop_affine.i64_array(values)
+        assert a == DenseArrayBase.from_list(i64, values) and a is loop_affine.i64_array(tuple(values))
+    with pytest.raises(Exception):  # noqa: B017 - xDSL's own error, every time
+        loop_affine.i64_array((2**64,))
+    with pytest.raises(Exception):  # noqa: B017
+        loop_affine.i64_array((2**64,))
+    one, two = _loop_props(RangeKind.INTERVAL, []), _loop_props(RangeKind.INTERVAL, [])
+    assert one == {"range_kind": RangeKindAttr(RangeKind.INTERVAL), "accs": ArrayAttr([])} and one is not two
+    ctx, module = _parsed(programs()["examples__sum_of_squares"])
+    lc.run_pipeline(module, "df-fuse,convert-df-to-loop", ctx)
+    loops = [op for op in module.walk() if isinstance(op, loop.LoopLike)]
+    assert loops and all(str(op) == str(op.clone()) for op in loops)
+    props = [op.properties for op in loops]
+    assert len({id(p) for p in props}) == len(props)
+
+
+def test_fast_lexer_gives_xdsls_tokens():
+    """xdsl_fastpaths' `MLIRLexer.lex` (punctuation table built once) lexes every .mlir file of
+    the repository (and some malformed text) into xDSL's tokens: same kinds, same spans, same errors."""
+    from xdsl.utils.exceptions import ParseError
+    from xdsl.utils.lexer import Input
+    from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+    fast = MLIRLexer.lex
+    slow = fast.__wrapped__  # installed by loopopt.diagnostics' import of xdsl_fastpaths
+
+    def tokens(text: str, lex) -> list:
+        lexer, out = MLIRLexer(Input(text, "t")), []
+        while True:
+            try:
+                token = lex(lexer)
+            except ParseError as e:
+                return [*out, ("error", str(e))]
+            out.append((token.kind, token.span.start, token.span.end))
+            if token.kind == MLIRTokenKind.EOF:
+                return out
+
+    texts = []
+    paths = [p for folder in ("test", "examples", "tools", "docs") for p in sorted((ROOT / folder).rglob("*.mlir"))]
+    for path in paths:
+        if "Output" in path.parts:
+            continue  # lit's scratch files
+        try:
+            texts.append(path.read_text())
+        except UnicodeDecodeError:  # a test of the parser's encoding errors
+            continue
+    texts += ["%x = a.b {-# x #-} ... -> : , ( ) } [ ] < > = + / * ? | @f @\"s\" #a !b ^bb0 \"s\" 12 1.5e3 0x1F",
+              "..", "`", "@", "&", "x = 1 // comment\n  y", "{-#", "#-}"]
+    assert len(texts) > 200
+    for text in texts:
+        assert tokens(text, fast) == tokens(text, slow), text[:200]
