@@ -200,7 +200,7 @@ class ConvertLoopToSimdPass(ModulePass):
         PatternRewriteWalker(
             GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options, self.fallback, self.remarks)),  # pyright: ignore[reportArgumentType]
             apply_recursively=False,
-            walk_reverse=True,
+            walk_reverse=False,  # first to last: a loop reuses the preheader values of those before it (VecOptions.preheaders)
         ).rewrite_module(op)
         op.attributes[TARGET_ATTR] = StringAttr(resolve_target_name(self.target))
         if self.pipeline:

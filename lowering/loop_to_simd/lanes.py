@@ -119,6 +119,11 @@ _CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
     """`arith.constant value : t` for a scalar type (its attribute built once per value and
     type: the lowering emits a few distinct constants thousands of times)."""
+    return arith.ConstantOp(const_attr(value, t))
+
+
+def const_attr(value: int | float | bool, t: Attribute) -> FloatAttr | IntegerAttr:
+    """`const_op`'s attribute."""
     key = (t, type(value), repr(value))  # repr: -0.0 and 0.0, True and 1 are equal keys otherwise
     attr = _CONST_ATTRS.get(key)
     if attr is None:
@@ -130,7 +135,7 @@ def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
         if len(_CONST_ATTRS) >= 4096:
             _CONST_ATTRS.clear()
         _CONST_ATTRS[key] = attr
-    return arith.ConstantOp(attr)
+    return attr
 
 
 def located(op: Operation, like: Operation) -> Operation:
@@ -212,7 +217,13 @@ class LoopLowering:
     outside: set[SSAValue] = field(default_factory=set[SSAValue])
     """New scalar values available before the loop (hoisted copies, values defined outside)."""
     broadcasts: dict[tuple[SSAValue, Attribute], SSAValue] = field(default_factory=dict[tuple[SSAValue, Attribute], SSAValue])
-    """Preheader broadcasts of outside scalars (and constant vectors), by (scalar, vector type)."""
+    """Preheader broadcasts of outside scalars (and constant vectors, index constants, casts,
+    iotas: pure ops only), by (scalar or what it stands for, type). The pass shares one dict
+    among the loops of a block (`VecOptions.preheaders`), lowered in order: a later loop's
+    preheader reads the constants and broadcasts an earlier one built before it (what cse
+    would merge them into); `abandon` takes out what it erases."""
+    columns_of: dict[SSAValue, SSAValue] = field(default_factory=dict[SSAValue, SSAValue])
+    """`columns`' `loop.dim`s (reads: not shared past another loop, which may write)."""
     inserted: list[Operation] = field(default_factory=list[Operation])
     """Everything emitted before the loop, in order (erased again by `abandon`)."""
     scratch: list[Block] = field(default_factory=list[Block])
@@ -287,6 +298,9 @@ class LoopLowering:
         for block in self.scratch:
             for op in block.walk():
                 op.drop_all_references()
+        mine = set(self.inserted)
+        for key in [k for k, v in self.broadcasts.items() if v.owner in mine]:
+            del self.broadcasts[key]
         for op in reversed(self.inserted):
             if op.parent is not None:
                 erase(op)
@@ -355,16 +369,41 @@ class LoopLowering:
 
     def columns(self, buf: SSAValue) -> SSAValue:
         """`loop.dim buf, 1` before the loop (cached): a rank-2 buffer's row length."""
-        key = (("cols", buf), INDEX)
-        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
-            self.broadcasts[key] = self.emit_pre(loop.DimOp(buf, 1)).results[0]  # type: ignore[index]
-        return self.broadcasts[key]  # type: ignore[index]
+        if buf not in self.columns_of:
+            self.columns_of[buf] = self.emit_pre(loop.DimOp(buf, 1)).results[0]
+        return self.columns_of[buf]
 
     def index_const(self, value: int) -> SSAValue:
-        """`arith.constant value : index` before the loop (cached)."""
+        """`arith.constant value : index` before the loop (cached; the source loop's own operand
+        when one is that constant, e.g. its lower bound %c0: cse would merge into it)."""
         key = (("index", value), INDEX)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
-            self.broadcasts[key] = self.emit_pre(const_op(value, INDEX)).results[0]  # type: ignore[index]
+            found = self._operand_constant(value, INDEX)
+            self.broadcasts[key] = found if found is not None else self.emit_pre(const_op(value, INDEX)).results[0]  # type: ignore[index]
+        return self.broadcasts[key]  # type: ignore[index]
+
+    def _operand_constant(self, value: int | float | bool, t: Attribute) -> SSAValue | None:
+        """An operand of the source loop that is `arith.constant value : t` (same type and repr:
+        -0.0 is not 0.0), defined before the loop, or None."""
+        want = const_attr(value, t)
+        for v in self.source.operands:
+            owner = v.owner
+            if type(owner) is arith.ConstantOp and owner.value.type == t and type(owner.value) is type(want) and \
+                    repr(owner.value.value.data) == repr(want.value.data):  # fmt: skip
+                return v
+        return None
+
+    def emit_pre_numbered(self, op: Operation) -> SSAValue:
+        """`emit_pre` for the index arithmetic of the loop bounds (one result): an op equal to one
+        a loop of this block emitted before (the trip count of the same range) is not emitted
+        again; its value is returned instead (cse would merge them)."""
+        if not numberable(op):
+            return self.emit_pre(op).results[0]
+        key = (("pre", op_key(op, tuple(op.operands))), INDEX)
+        if key not in self.broadcasts:  # type: ignore[comparison-overlap]
+            self.broadcasts[key] = self.emit_pre(op).results[0]  # type: ignore[index]
+        else:
+            op.drop_all_references()
         return self.broadcasts[key]  # type: ignore[index]
 
     def splat_constant(self, value: int | float | bool, vt: VectorType) -> SSAValue:
@@ -372,7 +411,7 @@ class LoopLowering:
         repr, as const_op keys it, so -0.0 and 0.0 stay two vectors)."""
         key = (("splat", type(value), repr(value)), vt)
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
-            c = self.emit_pre(const_op(value, vt.element_type)).results[0]
+            c = self._operand_constant(value, vt.element_type) or self.emit_pre(const_op(value, vt.element_type)).results[0]
             self.broadcasts[key] = self.broadcast_outside(c, vt)  # type: ignore[index]
         return self.broadcasts[key]  # type: ignore[index]
 

@@ -289,7 +289,8 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         for j, (a, t, v) in enumerate(zip(accs, types, state[:n], strict=True))
     ]
     count = state[n] if plan.cursor else zero
-    count.name_hint = op.count.name_hint
+    if plan.cursor:  # else the count is unused, and zero a constant other loops read (not to rename)
+        count.name_hint = op.count.name_hint
     rewriter.replace(op, [], [count, *results])
 
 

@@ -62,7 +62,7 @@ class BlockRange:
         op = lowering.source
         pre = lowering.emit_pre
         lo, end = op.lower, op.upper
-        m = IndexMath(pre, lowering.index_const)
+        m = IndexMath(lambda o: lowering.emit_pre_numbered(o).owner, lowering.index_const)  # type: ignore[arg-type, return-value]
         if op.step is not None and (constant_of(op.step) is None or abs(constant_of(op.step)) > LARGE_STEP):
             return BlockRange.over_positions(lowering, m)
         if op.step is None:

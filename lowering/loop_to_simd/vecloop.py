@@ -114,6 +114,9 @@ class VecOptions:
     """Maps whose output is at least this many bytes at run time use streaming stores (0: never)."""
     cpu: CpuModel = field(default_factory=lambda: CPUS[GENERIC])
     """The micro-architecture the speed-only decisions read (tail=auto, compaction form)."""
+    preheaders: dict[Block, dict[Any, SSAValue]] = field(default_factory=dict, compare=False, hash=False, repr=False)
+    """Per block, the pure preheader values the loops lowered in it so far built
+    (`LoopLowering.broadcasts`): one pass run's, which lowers a block's loops first to last."""
 
 
 def interleave_factor(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> int:
@@ -229,7 +232,9 @@ def lower_transactionally(
     width = choose_width(op, options.target, options.partial)
     for acc in op.accumulators:
         check_vectorizable(acc, op)
-    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)))
+    block = op.parent_block()
+    shared = options.preheaders.setdefault(block, {}) if block is not None else {}
+    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)), broadcasts=shared)
     if (found := widening(op, options.target)) is not None:
         lowering.widening = {w.index: w for w in found[1]}
         lowering.narrow_type = IntegerType(options.target.vector_bits // found[0])

@@ -233,7 +233,16 @@ def test_hashed_cse_is_xdsl_cse(monkeypatch):
 
     from loopopt.passes.cached_cse import HashedCSEPass
 
-    text = generated_module(60) + _chain(30)
+    # the lowering builds no duplicates any more (test_lowering_builds_once.py): a function
+    # with some, for cse to have something to eliminate
+    dups = """
+func.func @dups(%a: f32, %b: f32) -> (f32, f32) {
+  %x = arith.addf %a, %b : f32
+  %y = arith.addf %a, %b : f32
+  func.return %x, %y : f32, f32
+}
+"""
+    text = generated_module(60) + _chain(30) + dups
     ctx, a = _lowered(text)
     _, b = _lowered(text)
     before = len(list(a.walk()))

@@ -72,17 +72,15 @@ def test_corpus_bodies_have_no_duplicates(name: str, target: str) -> None:
     assert _duplicates(module) == []
 
 
-def test_cse_erases_nothing_in_the_lowered_loops() -> None:
-    """What cse still erases after the lowering is outside the lowered loops (constants and
-    broadcasts two lowerings of one function both built): nothing inside a lowered loop."""
-    ctx, module = _lowered(generated_module(19 * 3), "avx2")
-
-    def inside_loops() -> Counter[str]:
-        return Counter(o.name for f in module.walk() if isinstance(f, loop.ForOp) for o in f.body.block.ops)
-
-    before = inside_loops()
+@pytest.mark.parametrize("target", ["avx2", "avx512", "sse2"])
+def test_cse_erases_nothing_after_the_lowering(target: str) -> None:
+    """On the benchmark module cse finds nothing left to merge after convert-loop-to-simd: not in
+    the lowered loops, nor the preheader constants, broadcasts and trip counts that the loops of
+    one function share (they were built once per loop: 2,014 erased per 1,000 df ops before)."""
+    ctx, module = _lowered(generated_module(19 * 3), target)
+    before = Counter(o.name for o in module.walk())
     HashedCSEPass().apply(ctx, module)
-    assert before - inside_loops() == Counter()
+    assert before - Counter(o.name for o in module.walk()) == Counter()
 
 
 def test_numberable_is_per_class_and_excludes_effects() -> None:

@@ -28,8 +28,10 @@ func.func @umin_i64(%x: !df.array<i64, [i]>, %init: i64) -> i64 {
 // LOOP:           %{{.*}} = arith.minui %[[B]], %{{.*}} : i64
 
 // SIMD-LABEL: func.func @umax_u8
-// SIMD:         %[[Z:.*]] = arith.constant 0 : i8
-// SIMD-NEXT:    %[[V0:.*]] = simd.broadcast %[[Z]] : i8 -> vector<32xi8>
+// the lanes start from the function's own constant 0 (the lowering builds no second one)
+// SIMD:         %zero = arith.constant 0 : i8
+// SIMD-NOT:     arith.constant 0 : i8
+// SIMD:         %[[V0:.*]] = simd.broadcast %zero : i8 -> vector<32xi8>
 // SIMD:         arith.maxui %{{.*}}, %{{.*}} : vector<32xi8>
 // SIMD:         %[[H:.*]] = simd.hreduce <umax> %{{.*}} : vector<32xi8> -> i8
 // SIMD-NEXT:    loop.for %{{.*}} in [%{{.*}}, %{{.*}}) accs(%{{.*}} = %[[H]] : i8 umax) {
