@@ -303,7 +303,9 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {buf[first_in.index][1]};")
-    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [f"{buf[a.index][1]} < {n}" for a in filters]
+    # a buffer shorter than the first input: the serial kernel's guard makes the call empty
+    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
+        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not first_in]
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial_stmt}")
     w("    }")
