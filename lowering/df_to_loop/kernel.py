@@ -15,6 +15,9 @@
   required length as an extra `index` result after the others: func attribute
   `loop.extents = {i = 2 : i64}`, and `loop.steps = {i = 1 : i64}` when the range's step
   is that scalar argument (docs/ranges.md);
+* an axis inputs give runs to the first input's length only when every other buffer on it
+  (inputs, outputs) holds as many, else to 0 (`guard_input_axes`, like a range's guard): a
+  C caller's mismatched lengths read and write nothing, reductions give their init;
 * the func gets the unit attribute `loop.kernel`.
 """
 
