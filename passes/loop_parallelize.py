@@ -15,7 +15,9 @@ prove stays serial, with a `PAR_REJECT_*` remark under `remarks=true`:
 * every buffer is rank 1 and on one axis (inputs by `loop.axes`, filter outputs by
   `loop.capacity`); no computed axes (a range's values depend on the absolute position);
 * the body is constants, loop-free scalar code, `loop.dim`s used only as the upper bound of
-  top-level `[0, dim)` loops (or loop.alloc sizes), and top-level loops with no nested loop;
+  top-level `[0, dim)` loops (or loop.alloc sizes, or the axis guard `select(len <= len1 & ...,
+  len, 0)`: the driver runs the serial kernel when a buffer is shorter than the first input),
+  and top-level loops with no nested loop;
 * in a loop, every access is at the loop variable itself, the variable has no other use;
 * each accumulator is `acc <kind-op> x` (x independent of acc) whose result is returned as is
   (a reduction) or, for an add/min/max scan, whose next value is stored at [i] and nothing else;
