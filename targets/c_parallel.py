@@ -3,7 +3,8 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
 
 ```
 <k>(args):  n = the first input's length
-  n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
+  n < min_elements, or another buffer shorter than n      -> <k>__chunk(args)  (serial; its
+                                                              axis guard runs nothing)
   chunks: `chunk` elements when results depend on the split (float reductions) and for
           filters and scans, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
