@@ -5,6 +5,7 @@ and the bugs it found, each called the way that failed before its fix."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -190,6 +191,20 @@ def test_mismatched_lengths_stay_inside_every_buffer(isa: str, parallel: bool) -
     (lowering/df_to_loop/kernel.py `guard_input_axes`; the parallel driver runs the serial
     kernel); longer: the first n elements are used."""
     fuzzer = _run(MUL16, isa, MISMATCH, PARALLEL if parallel else Config())
+    assert not fuzzer.failures, _report(fuzzer)
+
+
+ZIP_KEEP = Kernel("zip_keep", (Input("i32"), Input("i32"), Filter((0, 1), Op("cmp:sgt", (Arg(0, "i32"), Arg(1, "i32")), "i1"), "k0")), (2,))
+"""x[x > y]: a filter over two inputs (the parallel filter drivers split y too)."""
+
+
+@pytest.mark.parametrize("filter_block", [0, -1])
+@pytest.mark.parametrize("isa", ["scalar", *VECTOR])
+def test_mismatched_lengths_of_a_parallel_filter(isa: str, filter_block: int) -> None:
+    """A short y: the parallel filter drivers (scratch-and-copy, count-first blocks) run the
+    serial kernel, whose guard runs nothing (targets/c_parallel.py, c_filter_blocks.py)."""
+    cases = [Case(n, seed, offsets=seed, caps=seed, mismatch=seed + 1) for n in (65, 1000, 70_001) for seed in range(6)]
+    fuzzer = _run(ZIP_KEEP, isa, cases, replace(PARALLEL, filter_block=filter_block))
     assert not fuzzer.failures, _report(fuzzer)
 
 
