@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
@@ -45,7 +46,10 @@ def load_in_bounds(load: loop.LoadOp) -> bool:
         if c != 1 or L is None or not L.is_interval or isinstance(L, loop.PredLoopOp):
             return False
         lo = index_form(L.lower).constant
-        if lo is None or lo < 0 or index_form(L.upper) != IndexForm.of({("dim", load.buf, d): 1}):
+        upper = L.upper
+        if isinstance(upper.owner, arith.SelectOp) and index_form(upper.owner.rhs).constant == 0:
+            upper = upper.owner.lhs  # an axis guard select(fits, len, 0) is at most len
+        if lo is None or lo < 0 or index_form(upper) != IndexForm.of({("dim", load.buf, d): 1}):
             return False
     return True
 

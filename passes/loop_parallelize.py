@@ -15,7 +15,9 @@ prove stays serial, with a `PAR_REJECT_*` remark under `remarks=true`:
 * every buffer is rank 1 and on one axis (inputs by `loop.axes`, filter outputs by
   `loop.capacity`); no computed axes (a range's values depend on the absolute position);
 * the body is constants, loop-free scalar code, `loop.dim`s used only as the upper bound of
-  top-level `[0, dim)` loops (or loop.alloc sizes), and top-level loops with no nested loop;
+  top-level `[0, dim)` loops (or loop.alloc sizes, or the axis guard `select(len <= len1 & ...,
+  len, 0)`: the driver runs the serial kernel when a buffer is shorter than the first input),
+  and top-level loops with no nested loop;
 * in a loop, every access is at the loop variable itself, the variable has no other use;
 * each accumulator is `acc <kind-op> x` (x independent of acc) whose result is returned as is
   (a reduction) or, for an add/min/max scan, whose next value is stored at [i] and nothing else;
@@ -334,6 +336,20 @@ def _depends_on(values: set[SSAValue], block_ops: list[Operation]) -> set[SSAVal
     return out
 
 
+def _is_guard(op: Operation, dims: set[SSAValue], guard: set[Operation]) -> bool:
+    """Part of `n = select(len0 <= len1 & ..., len0, 0)`: the guard of an axis several buffers
+    share. The driver runs the serial kernel when a buffer is shorter than the first input, so
+    in every chunk all lengths are equal and the guard holds."""
+    bools = {r for g in guard if not isinstance(g, arith.SelectOp) for r in g.results}
+    if isinstance(op, arith.CmpiOp):
+        return op.predicate.value.data == 3 and op.lhs in dims and op.rhs in dims  # sle
+    if isinstance(op, arith.AndIOp):
+        return op.lhs in bools and op.rhs in bools
+    if isinstance(op, arith.SelectOp):
+        return op.cond in bools and op.lhs in dims and _constant(op.rhs) == 0
+    return False
+
+
 class _Analysis:
     def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
                  block_stream: bool = False):  # fmt: skip
@@ -362,6 +378,7 @@ class _Analysis:
         arg_bufs = {block.args[a.index] for a in buffers}
         capacity_outs = {block.args[a.index]: a for a in buffers if a.capacity is not None}
         dims: set[SSAValue] = set()
+        guard: set[Operation] = set()  # the input axis guard (df_to_loop/kernel.py guard_input_axes)
         local_bufs = set(arg_bufs)
         loops: list[loop.LoopLike] = []
         loop_results: set[SSAValue] = set()
@@ -383,6 +400,10 @@ class _Analysis:
                 loop_results.update(op.results)
             elif isinstance(op, func.ReturnOp):
                 ret = op
+            elif _is_guard(op, dims, guard):
+                guard.add(op)
+                if isinstance(op, arith.SelectOp):
+                    dims.add(op.result)  # select(fits, len, 0): the axis length loops use
             elif op.dialect_name() in ("arith", "math") and not op.regions:
                 if any(o in dims or o in loop_results for o in op.operands):
                     what = "a length" if any(o in dims for o in op.operands) else "a loop result"
@@ -395,7 +416,7 @@ class _Analysis:
         for d in dims:
             for use in d.uses:
                 o = use.operation
-                ok = (isinstance(o, loop.LoopLike) and use.index == 1) or isinstance(o, loop.AllocOp)
+                ok = (isinstance(o, loop.LoopLike) and use.index == 1) or isinstance(o, loop.AllocOp) or o in guard
                 if not ok:
                     raise Reject(ParReject.STRUCTURE, f"the axis length is used by {o.name}", o)
         assert ret is not None

@@ -115,7 +115,9 @@ def block_driver(
         return f"{fn}({', '.join(parts)})"
 
     first = buf[inputs[0].index][1]
-    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [f"{buf[a.index][1]} < {n}" for a in filters]
+    # another buffer shorter than the first input: the serial kernel's axis guard runs nothing
+    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
+        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not inputs[0]]
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {first};")

@@ -3,7 +3,8 @@ becomes an OpenMP driver with the same signature (docs/threads.md).
 
 ```
 <k>(args):  n = the first input's length
-  n < min_elements, or a filter output shorter than n      -> <k>__chunk(args)  (serial)
+  n < min_elements, or another buffer shorter than n      -> <k>__chunk(args)  (serial; its
+                                                              axis guard runs nothing)
   chunks: `chunk` elements when results depend on the split (float reductions) and for
           filters and scans, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
@@ -303,7 +304,9 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {buf[first_in.index][1]};")
-    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [f"{buf[a.index][1]} < {n}" for a in filters]
+    # a buffer shorter than the first input: the serial kernel's guard makes the call empty
+    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
+        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not first_in]
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial_stmt}")
     w("    }")

@@ -61,7 +61,9 @@ class KernelLowering:
     capacity_axis: dict[str, str] = field(default_factory=dict)
     """A filter's new axis -> the axis whose extent bounds its length."""
     axis_extent: dict[str, SSAValue] = field(default_factory=dict)
-    """Extent of each axis known at the kernel's entry (kernel input buffers)."""
+    """Extent of each axis known at the kernel's entry (kernel input buffers, guarded)."""
+    axis_source: dict[str, SSAValue] = field(default_factory=dict)
+    """Input axis -> the first input buffer on it (whose length its extent is when it fits)."""
     count_capacity: dict[SSAValue, SSAValue] = field(default_factory=dict)
     """A filter's count -> the length that bounds it (its input's length, or that length's own bound)."""
     arg_attrs: dict[SSAValue, dict[str, Attribute]] = field(default_factory=dict)

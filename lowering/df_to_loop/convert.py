@@ -33,6 +33,7 @@ from loopopt.lowering.df_to_loop.gather import LowerGather
 from loopopt.lowering.df_to_loop.kernel import (
     convert_inputs,
     convert_outputs,
+    guard_input_axes,
     convert_return,
     finish_signature,
 )
@@ -98,6 +99,7 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
     drop_dead_df_ops(block)
     convert_inputs(ctx)
     out_dests = convert_outputs(ctx, ret)
+    guard_input_axes(ctx)
     lowered_ops: list[Operation] = []
     for op in list(block.ops):
         if op is ret:

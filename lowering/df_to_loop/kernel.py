@@ -15,6 +15,9 @@
   required length as an extra `index` result after the others: func attribute
   `loop.extents = {i = 2 : i64}`, and `loop.steps = {i = 1 : i64}` when the range's step
   is that scalar argument (docs/ranges.md);
+* an axis inputs give runs to the first input's length only when every other buffer on it
+  (inputs, outputs) holds as many, else to 0 (`guard_input_axes`, like a range's guard): a
+  C caller's mismatched lengths read and write nothing, reductions give their init;
 * the func gets the unit attribute `loop.kernel`.
 """
 
@@ -43,6 +46,7 @@ from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.abi import AXES, CAPACITY, COUNT, EXTENTS, FIELD, KERNEL, RESULT, ROLE, STEPS
 from loopopt.lowering.df_to_loop.context import KernelLowering, check_buffer_rank
 from loopopt.lowering.df_to_loop.nest import Iter, build_nest, iters_for, load, store
+from loopopt.lowering.df_to_loop.sources import range_guard
 from loopopt.lowering.df_to_loop.values import (
     BufArray,
     Lowered,
@@ -94,6 +98,7 @@ def _new_input(ctx: KernelLowering, t: Attribute, hint: str, arg: BlockArgument)
         for d, a in enumerate(t.axis_names):
             if a not in ctx.axis_extent:
                 ctx.axis_extent[a] = ctx.dim(new, d, f"n_{a}")
+                ctx.axis_source[a] = new
             extents.append(ctx.axis_extent[a])
         return BufArray(new, t.axis_names, tuple(extents))
     if isinstance(t, RecordType):
@@ -104,6 +109,39 @@ def _new_input(ctx: KernelLowering, t: Attribute, hint: str, arg: BlockArgument)
     new = block.insert_arg(t, len(block.args))
     new.name_hint = arg.name_hint
     return new
+
+
+def guard_input_axes(ctx: KernelLowering) -> None:
+    """Bound each input axis by every buffer on it, like a range (sources.py `range_guard`):
+    its extent becomes `select(fits, first_len, 0)` where `fits` is `first_len <=` the length
+    on that axis of every other input and of every output on it, so a caller's mismatched
+    lengths (a short output, a short second input) read and write nothing and reductions give
+    their init. A filter's output on an axis derived from it is not in `fits`: the filter
+    writes min(count, capacity) and returns the full count. No guard when the first input is
+    the only buffer on the axis."""
+    class _Entry:
+        insert = staticmethod(ctx.entry_insert)
+
+    swap: dict[SSAValue, SSAValue] = {}
+    for a, first in list(ctx.axis_extent.items()):
+        fits = range_guard(ctx, _Entry(), a, first, skip=ctx.axis_source[a], filtered=False)  # type: ignore[arg-type]
+        if fits is None:
+            continue
+        first.name_hint = f"len_{a}"
+        n = ctx.entry_insert(arith.SelectOp(fits, first, ctx.index(0))).results[0]
+        n.name_hint = f"n_{a}"
+        ctx.axis_extent[a] = swap[first] = n
+    if swap:
+        for v, lowered in list(ctx.env.items()):
+            ctx.env[v] = _swap_extents(lowered, swap)
+
+
+def _swap_extents(lowered: Lowered, swap: dict[SSAValue, SSAValue]) -> Lowered:
+    if isinstance(lowered, BufArray):
+        return BufArray(lowered.buf, lowered.axes, tuple(swap.get(e, e) for e in lowered.extents))
+    if isinstance(lowered, RecordArray):
+        return RecordArray(lowered.record, tuple(_swap_extents(f, swap) for f in lowered.fields))  # type: ignore[misc]
+    return lowered
 
 
 def convert_outputs(ctx: KernelLowering, ret: func.ReturnOp) -> dict[int, Lowered]:

@@ -10,7 +10,8 @@ kernel computes `fits`, the AND over every buffer on that axis — inputs on it,
 it or on an axis a filter derives from it (whose capacity it is) — of `length <= the
 buffer's length on that dimension`, and loops use `n = select(fits, length, 0)`: a
 buffer that is too small is never read or written past its end (nothing on the axis is
-written at all). When no input has the axis (a computed axis) and an output names it, the
+written at all, reductions over it give their init). An axis an input buffer gives gets the
+same guard with the first input's length (kernel.py `guard_input_axes`). When no input has the axis (a computed axis) and an output names it, the
 kernel returns the required length as an extra `index` result (func attribute
 `loop.extents = {axis = position}`, plus `loop.steps = {axis = argument}` when the step is
 a kernel argument), so the caller can size the outputs and raise on a too-small one.
@@ -98,10 +99,13 @@ def derived_axes(f: FuncOp) -> dict[str, str]:
     return out
 
 
-def range_guard(ctx: KernelLowering, b: Builder, axis: str, length: SSAValue) -> SSAValue | None:
-    """`fits`: `length <= ` every buffer's length on `axis` (inputs on it; outputs on it or on
-    an axis filtered from it), or None when no buffer is on the axis."""
-    derived = derived_axes(ctx.func)
+def range_guard(ctx: KernelLowering, b: Builder, axis: str, length: SSAValue,
+                skip: SSAValue | None = None, filtered: bool = True) -> SSAValue | None:  # fmt: skip
+    """`fits`: `length <= ` every buffer's length on `axis` (inputs on it; outputs on it or,
+    when `filtered`, on an axis filtered from it), or None when no buffer is on the axis.
+    `skip` is the buffer `length` comes from (kernel.py `guard_input_axes`: an input axis;
+    there a filter's output is bounded by its own min(count, capacity) rule instead)."""
+    derived = derived_axes(ctx.func) if filtered else {}
 
     def root(a: str) -> str:
         seen = set()
@@ -113,13 +117,15 @@ def range_guard(ctx: KernelLowering, b: Builder, axis: str, length: SSAValue) ->
     fits: SSAValue | None = None
     for arg in ctx.block.args:
         attrs = ctx.arg_attrs.get(arg)
-        if not attrs or not isinstance(arg.type, loop.BufType):
+        if not attrs or not isinstance(arg.type, loop.BufType) or arg is skip:
             continue
         output = attrs[ROLE] == StringAttr("out")
         for d, a in enumerate(x.data for x in attrs[AXES].data):  # type: ignore[attr-defined]
             if a == axis or (output and root(a) == axis):
                 dim = ctx.dim(arg, d)
                 ok = b.insert(arith.CmpiOp(length, dim, "sle")).result
+                if skip is not None and arg.name_hint:  # named: the kernel's other temporaries keep their names
+                    ok.name_hint = f"{arg.name_hint}_fits"
                 fits = ok if fits is None else b.insert(arith.AndIOp(fits, ok)).result
     if fits is not None:
         fits.name_hint = f"fits_{axis}"

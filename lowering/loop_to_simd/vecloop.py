@@ -296,6 +296,8 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
     if f is None or PARALLEL_ATTR not in f.attributes:
         return br.trips
     dim = op.upper.owner
+    if isinstance(dim, arith.SelectOp):  # the guard select(fits, len, 0) of an axis several buffers share
+        dim = dim.lhs.owner
     if constant_of(op.lower) != 0 or not isinstance(dim, loop.DimOp):
         raise LoopoptDiagnostic("a loop of a parallel kernel not over [0, loop.dim %b, 0): its streaming decision needs the whole call's length", op)
     whole = lowering.emit_pre(loop.CallDimOp(dim.buf)).results[0]

@@ -13,6 +13,9 @@ caller to pass, and holds the kernels to what it promises:
   kernel writes the first min(count, capacity) kept elements and returns the full count;
 * a map output's capacity may exceed n: nothing past n is written; an output on a computed axis
   smaller than its extent is not written at all and the extent is still returned;
+* lengths on one input axis may disagree: a second buffer on it longer than the first input
+  (the first n elements are used: same results), or shorter, an output included (nothing on
+  the axis is written; the call only has to stay inside every buffer);
 * inputs may share memory (the same pointer for two inputs of one dtype and length);
 * scalar parameters at INT_MIN, INT_MAX, -1, 0, NaN, +-inf, -0.0.
 
@@ -93,6 +96,8 @@ class Case:
     """When set, the capacity of every filter output (tests pin one this way)."""
     slack: int | None = None
     """When set, the elements allocated past every output's capacity (else 0, 1 or 5 at random)."""
+    mismatch: int = 0
+    """Non-zero: seed of one buffer (not the first) on an input axis passed longer or shorter than n."""
 
     def label(self) -> str:
         parts = [f"n={self.n}", f"seed={self.seed}"]
@@ -100,6 +105,8 @@ class Case:
             parts.append(f"negative={self.negative}")
         if self.alias:
             parts.append(f"alias={self.alias}")
+        if self.mismatch:
+            parts.append(f"mismatch={self.mismatch}")
         if self.extreme:
             parts.append(f"extreme={[(i, repr(v)) for i, v in self.extreme]}")
         return " ".join(parts) + f" offsets={self.offsets} caps={self.caps}" + (f" cap={self.cap}" if self.cap is not None else "")
@@ -138,6 +145,8 @@ def make_cases(kernel: Kernel, seed: int, count: int, parallel: bool) -> list[Ca
             c.n, c.negative = 0, rng.choice(NEGATIVE)
         if pairs and rng.random() < 0.3:
             c.alias = rng.choice(pairs)
+        if c.n > 0 and not ranges and c.alias is None and rng.random() < 0.15:
+            c.mismatch = rng.randrange(1, 2**31)
         if free and rng.random() < 0.3:
             c.extreme = tuple((i, extreme_scalar(kernel.nodes[i].dtype, rng)) for i in free if rng.random() < 0.7)
         cases.append(c)
@@ -153,7 +162,9 @@ class Prepared:
     alt: list[Ref] | None
     outputs: list[dict[str, Any]]
     """Per output (C order): index (param), result (df), field, need (elements the reference has,
-    None when open), cap, alloc, offset, itemsize, dtype, kind (map / filter / computed)."""
+    None when open), cap, alloc, offset, itemsize, dtype, kind (map / filter / computed), axes."""
+    short_axis: str | None = None
+    """An axis a buffer was passed too short on: its map outputs stay unwritten, values unchecked."""
 
 
 def _ref_of(refs: list[Ref], result: int | None, fld: str | None) -> Ref:
@@ -243,8 +254,46 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
         specs[a.index] = ArraySpec(dims, alloc, off)
         outputs.append({"index": a.index, "result": a.result, "field": a.field, "need": need, "cap": cap,
                         "alloc": alloc, "offset": off, "dtype": p.dt.numpy, "kind": kind, "shape": shape,
-                        "count": a.count_result, "extent": computed.get(sig.computed_dims(p)[0][1]) if on_computed else None})  # fmt: skip
-    return Prepared(AbiCall(specs), refs, alt, outputs)
+                        "count": a.count_result, "extent": computed.get(sig.computed_dims(p)[0][1]) if on_computed else None,
+                        "axes": a.axes})  # fmt: skip
+    short = _mismatch(case, args_abi, specs, outputs, sig) if case.mismatch else None
+    return Prepared(AbiCall(specs), refs, alt, outputs, short)
+
+
+def _mismatch(case: Case, args_abi: list[Any], specs: list[Any], outputs: list[dict[str, Any]], sig: Any) -> str | None:
+    """Pass one rank-1 buffer on an input axis (not the axis's first input, not a filter's
+    output) longer (an input) or shorter (docs/calling_convention.md, "Mismatched lengths");
+    the axis made short, or None."""
+    from loopopt.lowering.abi import BufferArg
+
+    first: dict[str, int] = {}
+    for a in args_abi:
+        if isinstance(a, BufferArg) and not a.output:
+            for ax in a.axes:
+                first.setdefault(ax, a.index)
+    cands = [a for a in args_abi if isinstance(a, BufferArg) and a.rank == 1 and a.count_result is None
+             and first.get(a.axes[0], a.index) != a.index and specs[a.index].dims[0] > 0]  # fmt: skip
+    if not cands:
+        return None
+    rng = random.Random(case.mismatch)
+    a = rng.choice(cands)
+    spec = specs[a.index]
+    n = spec.dims[0]
+    itemsize = np.dtype(sig.params[a.index].dt.numpy).itemsize
+    if not a.output and rng.random() < 0.4:
+        extra = rng.choice((1, 3, 17))
+        tail = bytes(rng.randrange(256) for _ in range(extra * itemsize))
+        specs[a.index] = replace(spec, dims=(n + extra,), alloc=n + extra, data=spec.data + tail)
+        return None
+    if a.output:
+        o = next(o for o in outputs if o["index"] == a.index)
+        m = rng.choice((o["need"] - 1, o["need"] // 2, 0, -1, INT64_MIN))
+        o["cap"], o["alloc"] = m, max(m, 0) + rng.choice((0, 1, 5))
+        specs[a.index] = replace(spec, dims=(m,), alloc=o["alloc"])
+        return a.axes[0]
+    m = rng.choice((n - 1, n // 2, 0, -1, INT64_MIN))
+    specs[a.index] = replace(spec, dims=(m,), alloc=max(m, 0), data=spec.data[: max(m, 0) * itemsize])
+    return a.axes[0]
 
 
 # --------------------------------------------------------------------------- oracle
@@ -268,7 +317,7 @@ def check(prepared: Prepared, sig: Any, raw_outputs: list[np.ndarray], results: 
         cap = max(o["cap"], 0)
         if o["kind"] == "filter":
             count = int(results[o["count"]])
-            if o["need"] is not None and count != o["need"]:
+            if o["need"] is not None and count != o["need"] and prepared.short_axis is None:
                 return "count", f"output {name!r}: count {count}, expected {o['need']} (capacity {o['cap']})"
             written = max(0, min(count, cap))
             allowed = cap
@@ -282,6 +331,9 @@ def check(prepared: Prepared, sig: Any, raw_outputs: list[np.ndarray], results: 
             allowed = written
         else:
             written = allowed = o["need"]
+        if prepared.short_axis is not None:  # counts and values unchecked; a map output on the axis untouched
+            allowed = 0 if o["kind"] == "map" and prepared.short_axis in o["axes"] else max(allowed or 0, cap)
+            written = 0
         row = int(np.prod(o["shape"][1:], dtype=np.int64))
         if np.any(body[allowed * row * dt.itemsize :] != SENTINEL):
             first = int(np.argmax(body[allowed * row * dt.itemsize :] != SENTINEL)) // dt.itemsize + allowed * row
@@ -294,7 +346,7 @@ def check(prepared: Prepared, sig: Any, raw_outputs: list[np.ndarray], results: 
             refs[r] = _trim(refs[r], written, o["field"])
             if alt is not None:
                 alt[r] = _trim(alt[r], written, o["field"])
-    if skip_rest:
+    if skip_rest or prepared.short_axis is not None:
         return None
     outs = [a for a in args_abi if isinstance(a, BufferArg) and a.output]
     got = df_results(outs, values, results, {j for _, j in sig.extents})

@@ -14,7 +14,10 @@
 // stored plainly (with read-for-ownership traffic) by t threads. Serial IR and C unchanged.
 
 // IR-LABEL:  func.func @axpb(
-// IR:          %n_i = loop.dim %x, 0 : !loop.buf<f32>
+// IR:          %len_i = loop.dim %x, 0 : !loop.buf<f32>
+// The axis guard (x's length when out holds as many): the driver runs the chunks only when
+// every buffer is at least as long as x, so in a chunk it always holds.
+// IR:          %n_i = arith.select %fits_i, %len_i, %c0 : index
 // IR:          %call_len = loop.call_dim %x : !loop.buf<f32>
 // A C caller's negative length is an empty call: clamped like the serial trips (no overflow below).
 // IR-NEXT:     %[[WHOLE:.*]] = arith.maxsi %call_len, %c0 : index

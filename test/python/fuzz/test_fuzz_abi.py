@@ -5,6 +5,7 @@ and the bugs it found, each called the way that failed before its fix."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 
@@ -77,6 +78,7 @@ def test_cases_are_hostile() -> None:
     kernels = [Generator(s).kernel(f"f{s}") for s in range(SEED, SEED + 40)]
     cases = [c for k in kernels for c in make_cases(k, SEED, 6, parallel=True)]
     assert any(c.negative for c in cases) and any(c.alias for c in cases) and any(c.extreme for c in cases)
+    assert any(c.mismatch for c in cases)
     assert {c.negative for c in cases} & {min(NEGATIVE)}
     assert max(c.n for c in cases) > 65_536
 
@@ -176,3 +178,37 @@ def test_gather_with_a_negative_length_writes_nothing(isa: str) -> None:
     cases = [Case(0, seed, negative=neg, offsets=seed, caps=seed) for seed in range(12) for neg in (-1, NEGATIVE[6])]
     fuzzer = _run(TAKE, isa, cases)
     assert not fuzzer.failures, _report(fuzzer)
+
+
+MISMATCH = [Case(n, seed, offsets=seed, caps=seed, mismatch=seed + 1) for n in (1, 9, 37, 100) for seed in range(8)]
+"""y or out passed longer or shorter than x (docs/calling_convention.md, "Mismatched lengths")."""
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+@pytest.mark.parametrize("isa", ALL)
+def test_mismatched_lengths_stay_inside_every_buffer(isa: str, parallel: bool) -> None:
+    """A second input or the output shorter than the first input: the axis guard runs nothing
+    (lowering/df_to_loop/kernel.py `guard_input_axes`; the parallel driver runs the serial
+    kernel); longer: the first n elements are used."""
+    fuzzer = _run(MUL16, isa, MISMATCH, PARALLEL if parallel else Config())
+    assert not fuzzer.failures, _report(fuzzer)
+
+
+ZIP_KEEP = Kernel("zip_keep", (Input("i32"), Input("i32"), Filter((0, 1), Op("cmp:sgt", (Arg(0, "i32"), Arg(1, "i32")), "i1"), "k0")), (2,))
+"""x[x > y]: a filter over two inputs (the parallel filter drivers split y too)."""
+
+
+@pytest.mark.parametrize("filter_block", [0, -1])
+@pytest.mark.parametrize("isa", ["scalar", *VECTOR])
+def test_mismatched_lengths_of_a_parallel_filter(isa: str, filter_block: int) -> None:
+    """A short y: the parallel filter drivers (scratch-and-copy, count-first blocks) run the
+    serial kernel, whose guard runs nothing (targets/c_parallel.py, c_filter_blocks.py)."""
+    cases = [Case(n, seed, offsets=seed, caps=seed, mismatch=seed + 1) for n in (65, 1000, 70_001) for seed in range(6)]
+    fuzzer = _run(ZIP_KEEP, isa, cases, replace(PARALLEL, filter_block=filter_block))
+    assert not fuzzer.failures, _report(fuzzer)
+
+
+def test_oracle_catches_an_unguarded_axis() -> None:
+    """The guard removed (the loops trust x_len, as before): ASan reports the short buffer."""
+    fuzzer = _run(MUL16, "scalar", MISMATCH, patch=lambda c: re.sub(r"\(fits_i\) \? (\w+) : 0", r"\1", c))
+    assert fuzzer.failures and fuzzer.failures[0].cls in ("sanitizer", "oob_write"), _report(fuzzer)

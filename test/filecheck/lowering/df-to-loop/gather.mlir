@@ -11,7 +11,10 @@
 // CHECK-LABEL: func.func @take_f64
 // CHECK-SAME:    (%x: !loop.buf<f64> {{.*}}, %idx: !loop.buf<i64> {{.*}}, %out: !loop.buf<f64> {{.*}})
 // CHECK:         %[[NX:.*]] = loop.dim %x, 0 : !loop.buf<f64>
-// CHECK:         %[[NI:.*]] = loop.dim %idx, 0 : !loop.buf<i64>
+// CHECK:         %[[LI:.*]] = loop.dim %idx, 0 : !loop.buf<i64>
+// CHECK-NEXT:    %[[LO:.*]] = loop.dim %out, 0 : !loop.buf<f64>
+// CHECK-NEXT:    %[[FITS:.*]] = arith.cmpi sle, %[[LI]], %[[LO]] : index
+// CHECK:         %[[NI:.*]] = arith.select %[[FITS]], %[[LI]], %c0 : index
 // CHECK:         %[[SOME:.*]] = arith.cmpi sgt, %[[NX]], %c0 : index
 // CHECK-NEXT:    %[[TRIPS:.*]] = arith.maxsi %[[NI]], %c0 : index
 // CHECK-NEXT:    %[[NOK:.*]] = arith.select %[[SOME]], %[[TRIPS]], %c0 : index

@@ -72,8 +72,13 @@ func.func @sum_range(%start: i64, %end: i64) -> i64 {
 // CHECK-SAME:    %[[X:[a-z0-9_]+]]: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]},
 // CHECK-SAME:    %[[OUT:[a-z0-9_]+]]: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"], loop.result = 0 : i64})
 // CHECK-SAME:    attributes {loop.kernel} {
-// CHECK-NEXT:    %[[N:[a-z0-9_]+]] = loop.dim %[[X]], 0 : !loop.buf<f32>
+// An axis several buffers share runs to the first input's length only when every other buffer
+// on it holds that many (else to 0: nothing read past a buffer, nothing written).
+// CHECK-NEXT:    %[[LEN:[a-z0-9_]+]] = loop.dim %[[X]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[OLEN:[a-z0-9_]+]] = loop.dim %[[OUT]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[FITS:[a-z0-9_]+]] = arith.cmpi sle, %[[LEN]], %[[OLEN]] : index
 // CHECK-NEXT:    %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:[a-z0-9_]+]] = arith.select %[[FITS]], %[[LEN]], %[[C0]] : index
 // CHECK-NEXT:    loop.for %[[I:[a-z0-9_]+]] in [%[[C0]], %[[N]]) {
 // CHECK-NEXT:      %[[E:[a-z0-9_]+]] = loop.load %[[X]][%[[I]]] : !loop.buf<f32>
 // CHECK-NEXT:      %[[S:[a-z0-9_]+]] = arith.mulf %[[E]], %[[E]] : f32
@@ -84,8 +89,14 @@ func.func @sum_range(%start: i64, %end: i64) -> i64 {
 
 // CHECK-LABEL: func.func @axpy(
 // CHECK-SAME:    %[[A:[a-z0-9_]+]]: f32, %[[X:[a-z0-9_]+]]: !loop.buf<f32> {{.*}}, %[[Y:[a-z0-9_]+]]: !loop.buf<f32> {{.*}}, %[[OUT:[a-z0-9_]+]]: !loop.buf<f32> {loop.role = "out"
-// CHECK-NEXT:    %[[N:[a-z0-9_]+]] = loop.dim %[[X]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[LEN:[a-z0-9_]+]] = loop.dim %[[X]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[YLEN:[a-z0-9_]+]] = loop.dim %[[Y]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[YFITS:[a-z0-9_]+]] = arith.cmpi sle, %[[LEN]], %[[YLEN]] : index
+// CHECK-NEXT:    %[[OLEN:[a-z0-9_]+]] = loop.dim %[[OUT]], 0 : !loop.buf<f32>
+// CHECK-NEXT:    %[[OFITS:[a-z0-9_]+]] = arith.cmpi sle, %[[LEN]], %[[OLEN]] : index
+// CHECK-NEXT:    %[[FITS:[a-z0-9_]+]] = arith.andi %[[YFITS]], %[[OFITS]] : i1
 // CHECK-NEXT:    %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[N:[a-z0-9_]+]] = arith.select %[[FITS]], %[[LEN]], %[[C0]] : index
 // CHECK-NEXT:    loop.zip %[[I:[a-z0-9_]+]] in [%[[C0]], %[[N]]) streams(%[[XE:[a-z0-9_]+]] = %[[X]] : !loop.buf<f32>, %[[YE:[a-z0-9_]+]] = %[[Y]] : !loop.buf<f32>) {
 // CHECK-NEXT:      %[[M:[a-z0-9_]+]] = arith.mulf %[[A]], %[[XE]] : f32
 // CHECK-NEXT:      %[[S:[a-z0-9_]+]] = arith.addf %[[M]], %[[YE]] : f32

@@ -100,9 +100,12 @@ func.func @relu(%x: !df.array<f32, [i]>, %c: !df.array<i1, [i]>, %zeros: !df.arr
 // CHECK-LABEL: func.func @row_sums(
 // CHECK-SAME:    %[[M:[a-z0-9_]+]]: !loop.buf<f64, 2> {loop.role = "in", loop.axes = ["i", "j"]},
 // CHECK-SAME:    %[[OUT:[a-z0-9_]+]]: !loop.buf<f64> {loop.role = "out", loop.axes = ["i"], loop.result = 0 : i64})
-// CHECK-NEXT:    %[[NI:[a-z0-9_]+]] = loop.dim %[[M]], 0 : !loop.buf<f64, 2>
+// CHECK-NEXT:    %[[LI:[a-z0-9_]+]] = loop.dim %[[M]], 0 : !loop.buf<f64, 2>
 // CHECK-NEXT:    %[[NJ:[a-z0-9_]+]] = loop.dim %[[M]], 1 : !loop.buf<f64, 2>
+// CHECK-NEXT:    %[[LO:[a-z0-9_]+]] = loop.dim %[[OUT]], 0 : !loop.buf<f64>
+// CHECK-NEXT:    %[[FITS:[a-z0-9_]+]] = arith.cmpi sle, %[[LI]], %[[LO]] : index
 // CHECK-NEXT:    %[[C0:[a-z0-9_]+]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[NI:[a-z0-9_]+]] = arith.select %[[FITS]], %[[LI]], %[[C0]] : index
 // CHECK-NEXT:    %[[Z:[a-z0-9_]+]] = arith.constant 0.000000e+00 : f64
 // CHECK-NEXT:    loop.for %[[I:[a-z0-9_]+]] in [%[[C0]], %[[NI]]) {
 // CHECK-NEXT:      %[[R:[a-z0-9_]+]] = loop.for %[[J:[a-z0-9_]+]] in [%[[C0]], %[[NJ]]) accs(%[[ACC:[a-z0-9_]+]] = %[[Z]] : f64 add reassoc) {

@@ -77,17 +77,20 @@ func.func @sum_above(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
 // CHECK-NEXT:    return count;
 
 // Two outputs at one cursor: the unconditional part ends at the smaller capacity.
+// Two inputs: the loops run to x_len only when y holds as many (the input axis guard).
 // CHECK-LABEL: void keep_pairs_bf16(
+// CHECK:         _Bool fits_i = x_len <= y_len;
+// CHECK-NEXT:    int64_t n_i = (fits_i) ? x_len : 0;
 // CHECK:         int64_t capacity = out0_len < out1_len ? out0_len : out1_len;
 // CHECK-NEXT:    if (capacity < 0) capacity = 0; /* a caller's negative length holds nothing */
-// CHECK-NEXT:    int64_t stop = x_len > capacity ? capacity : x_len;
+// CHECK-NEXT:    int64_t stop = n_i > capacity ? capacity : n_i;
 // CHECK-NEXT:    #pragma GCC unroll 4
 // CHECK-NEXT:    for (int64_t i = 0; i < stop; i++) {
 // CHECK-NOT:       if (
 // CHECK:           out0[count] = {{.*}};
 // CHECK-NEXT:      out1[count] = {{.*}};
 // CHECK-NEXT:      count += {{.*}};
-// CHECK:         for (int64_t i = stop; i < x_len; i++) {
+// CHECK:         for (int64_t i = stop; i < n_i; i++) {
 // CHECK:           if (count < out0_len) {
 // CHECK:           if (count < out1_len) {
 

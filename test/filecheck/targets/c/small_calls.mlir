@@ -26,7 +26,9 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 }
 
 // AVX2-LABEL:  void axpy(
-// AVX2:          int64_t trips = x_len > 0 ? x_len : 0;
+// AVX2:          _Bool fits_i = y_fits & out_fits;
+// AVX2-NEXT:     int64_t n_i = (fits_i) ? x_len : 0;
+// AVX2-NEXT:     int64_t trips = n_i > 0 ? n_i : 0;
 // AVX2:          _Bool stream = {{.*}} >= 16777216;
 // AVX2-NEXT:     if (!stream) {
 // AVX2-NOT:          (stream)
