@@ -69,6 +69,14 @@ def piece_elements(input_bytes_per_element: int) -> int:
     return max(ALIGN, PIECE_BYTES // max(input_bytes_per_element, 1) // ALIGN * ALIGN)
 
 
+
+def serial_conditions(n: str, plan: ParallelPlan, args: list, first_in: abi.BufferArg, buf: dict) -> list[str]:
+    """When a threaded driver calls the serial kernel instead: too few elements to split, or a
+    buffer shorter than the first input (`n`), where the serial kernel's axis guard runs nothing
+    and the parts, each sized from `n`, would read or write past it."""
+    return [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
+        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not first_in]
+
 def block_driver(
     f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str,
     local: Callable[[str], str], names: list[str], types: list[str],
@@ -115,9 +123,7 @@ def block_driver(
         return f"{fn}({', '.join(parts)})"
 
     first = buf[inputs[0].index][1]
-    # another buffer shorter than the first input: the serial kernel's axis guard runs nothing
-    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
-        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not inputs[0]]
+    small = serial_conditions(n, plan, args, inputs[0], buf)
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {first};")

@@ -38,7 +38,7 @@ from loopopt.dialects import loop
 from loopopt.lowering import abi
 from loopopt.passes.derive_filter_count import count_kernels
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
-from loopopt.targets.c_filter_blocks import block_driver
+from loopopt.targets.c_filter_blocks import block_driver, serial_conditions
 from loopopt.targets.c_printer import CALL_DIM_PARAM
 
 PREAMBLE = r"""#include <stdlib.h>
@@ -304,9 +304,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {buf[first_in.index][1]};")
-    # a buffer shorter than the first input: the serial kernel's guard makes the call empty
-    small = [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
-        f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not first_in]
+    small = serial_conditions(n, plan, args, first_in, buf)
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial_stmt}")
     w("    }")
