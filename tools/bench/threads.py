@@ -2,7 +2,7 @@
 OpenMP ceiling, and the small-size cost.
 
     .venv/bin/python -m loopopt.tools.bench.threads [--n 16777216,6291456] [--small 1024]
-        [--repeat 31] [--cpu native]
+        [--repeat 31] [--cpu native] [--ceiling-only]
 
 For a map (a*x+b), a fold (sum, f32 reassoc) and a filter→map (a*x for x > 0, compacted) it
 compiles the module twice for the best ISA and `--cpu` — serial (`loop-pipeline`) and
@@ -14,6 +14,10 @@ loops' (the ceiling: `gcc -O3 -march=native -fopenmp`, non-temporal stores for t
 then the same at `--small` elements (below the threshold, where the driver calls the serial
 kernel), per call, over many calls; with the load average before and after each table (the
 machine may be shared: a 2-thread wall time at a load above ~1 measures the scheduler).
+Before each large size's table it prints **the machine's ceiling** at that size: STREAM-style
+hand loops (copy, triad with plain and with non-temporal stores, a read-only sum) on 1 and 2
+threads, interleaved, with GB/s; the kernel table's last column is the 2 / 1 ratio of the
+ceiling row that moves the kernel's bytes (`CEILING_OF`). `--ceiling-only` prints just those.
 The default sizes: 16 Mi (the goal's) and 6 Mi (a 24 MiB output, between Zen 4's 16 MiB
 streaming threshold and twice it). docs/threads.md holds the latest run.
 """
@@ -87,6 +91,58 @@ void hand_axpb(const float *x, int64_t n, float a, float b, float *y, int t)
     for (int64_t i = m; i < n; i++)
         y[i] = a * x[i] + b;
 }
+/* The machine's ceiling, STREAM-style (McCalpin's copy y = x and triad y = b + s*c, and a
+   read-only sum, hand_sum): what the memory gives one and two threads. nt = 0: plain stores
+   (every written line is first read for ownership: copy moves 12 B per element, not 8);
+   nt = 1: non-temporal stores (no read for ownership). Stores aligned by a scalar peel. */
+static int64_t peel64(const float *y, int64_t n)
+{
+    int64_t p = (int64_t)((64 - (uintptr_t)y % 64) % 64 / 4);
+    return p < n ? p : n;
+}
+void stream_copy(const float *x, float *y, int64_t n, int nt, int t)
+{
+    int64_t p = peel64(y, n), m = p + (n - p) / 16 * 16;
+    for (int64_t i = 0; i < p; i++)
+        y[i] = x[i];
+    #pragma omp parallel num_threads(t)
+    {
+        if (nt) {
+            #pragma omp for schedule(static)
+            for (int64_t i = p; i < m; i += 16)
+                _mm512_stream_ps(y + i, _mm512_loadu_ps(x + i));
+            _mm_sfence();
+        } else {
+            #pragma omp for schedule(static)
+            for (int64_t i = p; i < m; i += 16)
+                _mm512_store_ps(y + i, _mm512_loadu_ps(x + i));
+        }
+    }
+    for (int64_t i = m; i < n; i++)
+        y[i] = x[i];
+}
+void stream_triad(const float *b, const float *c, float s, float *y, int64_t n, int nt, int t)
+{
+    int64_t p = peel64(y, n), m = p + (n - p) / 16 * 16;
+    for (int64_t i = 0; i < p; i++)
+        y[i] = b[i] + s * c[i];
+    #pragma omp parallel num_threads(t)
+    {
+        const __m512 vs = _mm512_set1_ps(s);
+        if (nt) {
+            #pragma omp for schedule(static)
+            for (int64_t i = p; i < m; i += 16)
+                _mm512_stream_ps(y + i, _mm512_fmadd_ps(vs, _mm512_loadu_ps(c + i), _mm512_loadu_ps(b + i)));
+            _mm_sfence();
+        } else {
+            #pragma omp for schedule(static)
+            for (int64_t i = p; i < m; i += 16)
+                _mm512_store_ps(y + i, _mm512_fmadd_ps(vs, _mm512_loadu_ps(c + i), _mm512_loadu_ps(b + i)));
+        }
+    }
+    for (int64_t i = m; i < n; i++)
+        y[i] = b[i] + s * c[i];
+}
 float hand_sum(const float *x, int64_t n, int t)
 {
     float r = 0;
@@ -125,7 +181,54 @@ def hand_loops() -> ctypes.CDLL | None:
     lib.hand_axpb.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_float, ctypes.c_float, ctypes.c_void_p, ctypes.c_int]
     lib.hand_sum.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int]
     lib.hand_sum.restype = ctypes.c_float
+    lib.stream_copy.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int, ctypes.c_int]
+    lib.stream_triad.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_float, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int,
+                                 ctypes.c_int]  # fmt: skip
     return lib
+
+
+CEILING = {"copy, plain stores": 8, "copy, non-temporal": 8, "triad, plain stores": 12, "triad, non-temporal": 12, "sum (read only)": 4}
+"""The STREAM-style loops and the bytes per element STREAM counts (f32; a plain store's read for
+ownership not counted, so the plain rows' GB/s understate the traffic by 4 B per element)."""
+CEILING_OF = {"axpb": "copy, non-temporal", "sum": "sum (read only)", "filter_scale": "copy, non-temporal"}
+"""The ceiling row each kernel's 2 / 1 ratio compares with: a streamed map moves what a
+non-temporal copy does, a fold what the read-only sum does, filter→map at most the copy's bytes."""
+
+
+def ceiling_calls(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarray, threads: int) -> dict[str, Callable[[], object]]:
+    """The CEILING loops on `threads` threads over x (and c for the triad) into out."""
+    px, pc, po, n = x.ctypes.data, c.ctypes.data, out.ctypes.data, len(x)
+    return {
+        "copy, plain stores": lambda: lib.stream_copy(px, po, n, 0, threads),
+        "copy, non-temporal": lambda: lib.stream_copy(px, po, n, 1, threads),
+        "triad, plain stores": lambda: lib.stream_triad(px, pc, 3.0, po, n, 0, threads),
+        "triad, non-temporal": lambda: lib.stream_triad(px, pc, 3.0, po, n, 1, threads),
+        "sum (read only)": lambda: lib.hand_sum(px, n, threads),
+    }
+
+
+def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, out: np.ndarray, repeat: int) -> dict[str, float]:
+    """Print the STREAM-style table at len(x) (1 and 2 threads, all rows interleaved in one run,
+    best of `repeat`); return each row's 2 threads / 1 thread."""
+    c = np.random.default_rng(1).standard_normal(len(x)).astype(np.float32)
+    variants: dict[str, tuple[int, Callable[[], object]]] = {}
+    for t in (1, 2):
+        for row, fn in ceiling_calls(lib, x, c, out, t).items():
+            variants[f"{row}|{t}"] = (1, fn)
+    before = loadavg()
+    best = interleaved(variants, repeat, 1, time.perf_counter)
+    print(f"The machine's ceiling at n = {len(x)} (hand OpenMP, STREAM-style, f32, best of {repeat} interleaved rounds; "
+          "GB/s as STREAM counts, without a plain store's read for ownership)\n")  # fmt: skip
+    print("| loop | B / element | 1 thread ms | GB/s | 2 threads ms | GB/s | 2 threads / 1 thread |")
+    print("|---|---|---|---|---|---|---|")
+    ratios = {}
+    for row, per in CEILING.items():
+        t1, t2 = best[f"{row}|1"], best[f"{row}|2"]
+        ratios[row] = t1 / t2
+        gb = per * len(x) / 1e9
+        print(f"| {row} | {per} | {t1 * 1e3:.3f} | {gb / t1:.1f} | {t2 * 1e3:.3f} | {gb / t2:.1f} | {t1 / t2:.2f}× |")
+    print(f"\nload average (1, 5, 15 min) before {before}, after {loadavg()}\n")
+    return ratios
 
 
 def calls(name: str, x: np.ndarray, out: np.ndarray):
@@ -179,7 +282,17 @@ def main() -> None:
     ap.add_argument("--small", type=int, default=1024)
     ap.add_argument("--repeat", type=int, default=31)
     ap.add_argument("--cpu", default="native", help="loop-pipeline's cpu (the threshold, chunk, streaming)")
+    ap.add_argument("--ceiling-only", action="store_true", help="only the STREAM-style ceiling table per size")
     args = ap.parse_args()
+    if args.ceiling_only:
+        lib = hand_loops()
+        if lib is None:
+            raise SystemExit("the ceiling loops need AVX-512 and gcc -fopenmp")
+        print(f"CPU: {cpu_model()}; {os.cpu_count()} cores\n")
+        for n in (int(v) for v in args.n.split(",") if v):
+            x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
+            ceiling_table(lib, x, np.empty_like(x), args.repeat)
+        return
     isa = best_isa()
     base = f"loop-pipeline{{target={isa} cpu={args.cpu}"
     serial = loopopt_compile(SOURCE, target=isa, pipeline=base + "}")
@@ -198,10 +311,11 @@ def main() -> None:
         what = "wall" if clock is time.perf_counter else "CPU time of this thread"
         before = loadavg()
         big = clock is time.perf_counter
+        ceiling = ceiling_table(lib, x, out, args.repeat) if big and lib is not None else {}
         print(f"n = {n}: best of {args.repeat} interleaved rounds ({unit} per call, {what})\n")
-        hand_cols = " hand 1 thread | hand 2 threads | hand 2 / 1 |" if big else ""
+        hand_cols = " hand 1 thread | hand 2 threads | hand 2 / 1 | ceiling 2 / 1 |" if big else ""
         print(f"| kernel | serial | parallel, 1 thread | parallel, 2 threads | 2 threads / 1 thread | parallel 1 thread / serial |{hand_cols}")
-        print("|---|---|---|---|---|---|" + ("---|---|---|" if big else ""))
+        print("|---|---|---|---|---|---|" + ("---|---|---|---|" if big else ""))
         for name in ("axpb", "sum", "filter_scale"):
             run = calls(name, x, out)
             variants = {
@@ -222,6 +336,8 @@ def main() -> None:
                     row += f" {h1 * scale:.3f} | {h2 * scale:.3f} | {h1 / h2:.2f}× |"
                 else:
                     row += " — | — | — |"
+                limit = ceiling.get(CEILING_OF[name])
+                row += f" {limit:.2f}× ({CEILING_OF[name]}) |" if limit else " — |"
             print(row)
         print(f"\nload average (1, 5, 15 min) before {before}, after {loadavg()}\n")
     loopopt.set_num_threads(0)

@@ -4,6 +4,7 @@ count; the thread setting and concurrent callers."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -303,6 +304,92 @@ def test_neon_parallel_kernels_under_qemu(isa):
             got = got[:1] if name == "filter_scale_f32" else got
             for g, w in zip(got, reference(name, args)):
                 assert close(g, w), (name, n, g, w)
+
+
+NEON_KERNELS = ("axpy", "sum_max_f64", "umax_u8", "filter_scale_f32", "split_signs_i32", "cumsum_i64", "pos_running_max_f64")
+"""One of each driver shape: a zip map, a float fold with a max, an unsigned fold, a filter→map,
+two filters, a scan, a filter's scan."""
+
+
+@pytest.mark.parametrize("isa", isa_params(("neon",)))
+def test_neon_parallel_kernels_for_every_thread_count_under_qemu(isa):
+    """The differential test's sizes around chunk boundaries on 1-4 threads under qemu-aarch64
+    (libgomp linked statically; no Python runtime in the runner, so LOOPOPT_NUM_THREADS sets the
+    threads): numpy's results, the same bits for every thread count."""
+    k = compiled(isa)
+    rng = np.random.default_rng(17)
+    for name in NEON_KERNELS:
+        cases = [tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in inputs(name, n, rng)) for n in SIZES]
+        first = None
+        for t in THREADS:
+            os.environ["LOOPOPT_NUM_THREADS"] = str(t)
+            try:
+                got = [[*outputs, *results] for outputs, results in k[name].batch(cases, offsets=[j % 2 for j in range(len(cases))])]
+            finally:
+                del os.environ["LOOPOPT_NUM_THREADS"]
+            for args, values in zip(cases, got):
+                want = reference(name, args)
+                for g, w in zip(values, want):
+                    assert close(g, w), (name, len(args[0]), t, g, w)
+                assert len(values) == len(want) + (2 if name == "split_signs_i32" else name.startswith(("filter_", "pos_")))
+            if first is None:
+                first = got
+            assert all(same_bits(a, b) for vs, ws in zip(got, first) for a, b in zip(vs, ws)), (name, t)
+
+
+def test_float_folds_are_bit_identical_run_to_run():
+    """A float fold's partials are combined in chunk order after the parallel loop, never in the
+    order threads finish: 30 calls on each of 1-4 threads over 300 chunks give one bit pattern
+    (a combine in completion order, e.g. an atomic add or `omp reduction`, would vary)."""
+    k = compiled("avx2" if "avx2" in loopopt.runtime.host_isas() else "scalar")
+    rng = np.random.default_rng(23)
+    x = (rng.standard_normal(300 * CHUNK) * np.exp(rng.uniform(-20, 20, 300 * CHUNK))).astype(np.float64)
+    xf = x.astype(np.float32)
+    seen: dict[str, set[bytes]] = {"sum_f32": set(), "sum_max_f64": set(), "filter_sum_f32": set()}
+    for t in THREADS:
+        loopopt.set_num_threads(t)
+        for _ in range(30):
+            seen["sum_f32"].add(np.asarray(k.call_alloc("sum_f32", xf)).tobytes())
+            seen["sum_max_f64"].add(b"".join(np.asarray(v).tobytes() for v in k.call_alloc("sum_max_f64", x)))
+            seen["filter_sum_f32"].add(np.asarray(k.call_alloc("filter_sum_f32", xf)).tobytes())
+    assert {name: len(bits) for name, bits in seen.items()} == {name: 1 for name in seen}
+
+
+def _threads_a_fresh_caller_starts(k, x) -> tuple[int, bytes]:
+    """OS threads the process gains while a new Python thread makes one parallel call (libgomp
+    gives each calling thread its own pool of workers, kept until that thread exits), and the result."""
+    got = []
+
+    def work():
+        before = len(os.listdir("/proc/self/task"))
+        result = k.call_alloc("sum_f32", x)
+        got.append((len(os.listdir("/proc/self/task")) - before, np.asarray(result).tobytes()))
+
+    caller = threading.Thread(target=work)
+    caller.start()
+    caller.join()
+    return got[0]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_a_call_made_while_another_runs_starts_no_threads():
+    """No oversubscription: a parallel call that starts while another parallel call runs in the
+    process (here: the shared count held up by hand, as a running call holds it) uses its own
+    thread only — no OpenMP workers — and gives the same bits; with the count back at 0 the same
+    call starts the setting's 3 extra threads (the probe can see them)."""
+    k = compiled("scalar")
+    x = np.random.default_rng(29).standard_normal(40 * CHUNK).astype(np.float32)
+    loopopt.set_num_threads(4)
+    started, alone = _threads_a_fresh_caller_starts(k, x)
+    assert started == 3
+    calls = ctypes.c_int.in_dll(threads.ensure_loaded(), "loopopt_parallel_calls")
+    calls.value += 1
+    try:
+        started, nested = _threads_a_fresh_caller_starts(k, x)
+    finally:
+        calls.value -= 1
+    assert started == 0 and nested == alone
+    assert threads.parallel_calls() == 0
 
 
 @pytest.mark.parametrize("isa", isa_params(("avx2",)))
