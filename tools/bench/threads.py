@@ -17,7 +17,7 @@ machine may be shared: a 2-thread wall time at a load above ~1 measures the sche
 Before each large size's table it prints **the machine's ceiling** at that size: STREAM-style
 hand loops (copy, triad with plain and with non-temporal stores, a read-only sum) on 1 and 2
 threads, interleaved, with GB/s; the kernel table's last column is the 2 / 1 ratio of the
-ceiling row that moves the kernel's bytes (`CEILING_OF`). `--ceiling-only` prints just those.
+ceiling row that moves the kernel's bytes (`ceiling_of`), run in the same rounds as the kernel. `--ceiling-only` prints just those.
 The default sizes: 16 Mi (the goal's) and 6 Mi (a 24 MiB output, between Zen 4's 16 MiB
 streaming threshold and twice it). docs/threads.md holds the latest run.
 """
@@ -37,6 +37,7 @@ import numpy as np
 
 import loopopt
 from loopopt.compile import compile as loopopt_compile
+from loopopt.passes.loop_parallelize import cpu_model as cpu_model_of
 from loopopt.runtime import best_isa
 from loopopt.tools.bench.env import cpu_model, loopopt_cpu
 
@@ -190,9 +191,15 @@ def hand_loops() -> ctypes.CDLL | None:
 CEILING = {"copy, plain stores": 8, "copy, non-temporal": 8, "triad, plain stores": 12, "triad, non-temporal": 12, "sum (read only)": 4}
 """The STREAM-style loops and the bytes per element STREAM counts (f32; a plain store's read for
 ownership not counted, so the plain rows' GB/s understate the traffic by 4 B per element)."""
-CEILING_OF = {"axpb": "copy, non-temporal", "sum": "sum (read only)", "filter_scale": "copy, non-temporal"}
-"""The ceiling row each kernel's 2 / 1 ratio compares with: a streamed map moves what a
-non-temporal copy does, a fold what the read-only sum does, filter→map at most the copy's bytes."""
+
+
+def ceiling_of(name: str, n: int, stream_bytes: int) -> str:
+    """The ceiling row kernel `name`'s 2 / 1 ratio compares with at n elements: a fold moves
+    what the read-only sum does; a map (and filter→map, at most the same bytes) what the copy
+    does, with non-temporal stores from the CPU's streaming threshold on (as the kernel decides)."""
+    if name == "sum":
+        return "sum (read only)"
+    return "copy, non-temporal" if 4 * n >= stream_bytes else "copy, plain stores"
 
 
 def ceiling_calls(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarray, threads: int) -> dict[str, Callable[[], object]]:
@@ -207,10 +214,9 @@ def ceiling_calls(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarra
     }
 
 
-def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, out: np.ndarray, repeat: int) -> dict[str, float]:
+def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarray, repeat: int) -> None:
     """Print the STREAM-style table at len(x) (1 and 2 threads, all rows interleaved in one run,
-    best of `repeat`); return each row's 2 threads / 1 thread."""
-    c = np.random.default_rng(1).standard_normal(len(x)).astype(np.float32)
+    best of `repeat`; c: the triad's second input)."""
     variants: dict[str, tuple[int, Callable[[], object]]] = {}
     for t in (1, 2):
         for row, fn in ceiling_calls(lib, x, c, out, t).items():
@@ -221,14 +227,11 @@ def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, out: np.ndarray, repeat: int)
           "GB/s as STREAM counts, without a plain store's read for ownership)\n")  # fmt: skip
     print("| loop | B / element | 1 thread ms | GB/s | 2 threads ms | GB/s | 2 threads / 1 thread |")
     print("|---|---|---|---|---|---|---|")
-    ratios = {}
     for row, per in CEILING.items():
         t1, t2 = best[f"{row}|1"], best[f"{row}|2"]
-        ratios[row] = t1 / t2
         gb = per * len(x) / 1e9
         print(f"| {row} | {per} | {t1 * 1e3:.3f} | {gb / t1:.1f} | {t2 * 1e3:.3f} | {gb / t2:.1f} | {t1 / t2:.2f}× |")
     print(f"\nload average (1, 5, 15 min) before {before}, after {loadavg()}\n")
-    return ratios
 
 
 def calls(name: str, x: np.ndarray, out: np.ndarray):
@@ -290,14 +293,15 @@ def main() -> None:
             raise SystemExit("the ceiling loops need AVX-512 and gcc -fopenmp")
         print(f"CPU: {cpu_model()}; {os.cpu_count()} cores\n")
         for n in (int(v) for v in args.n.split(",") if v):
-            x = np.random.default_rng(0).standard_normal(n).astype(np.float32)
-            ceiling_table(lib, x, np.empty_like(x), args.repeat)
+            x, c = np.random.default_rng(0).standard_normal((2, n)).astype(np.float32)
+            ceiling_table(lib, x, c, np.empty_like(x), args.repeat)
         return
     isa = best_isa()
     base = f"loop-pipeline{{target={isa} cpu={args.cpu}"
     serial = loopopt_compile(SOURCE, target=isa, pipeline=base + "}")
     par = loopopt_compile(SOURCE, target=isa, pipeline=base + " parallel=-1}")
     lib = hand_loops()
+    stream_bytes = cpu_model_of(args.cpu).stream_threshold_bytes
     rng = np.random.default_rng(0)
     print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; ISA {isa}; {os.cpu_count()} cores")
     print(f"pipeline: {base} parallel=-1}}; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '')}; "
@@ -311,7 +315,9 @@ def main() -> None:
         what = "wall" if clock is time.perf_counter else "CPU time of this thread"
         before = loadavg()
         big = clock is time.perf_counter
-        ceiling = ceiling_table(lib, x, out, args.repeat) if big and lib is not None else {}
+        other = rng.standard_normal(n).astype(np.float32)  # the triad's second input
+        if big and lib is not None:
+            ceiling_table(lib, x, other, out, args.repeat)
         print(f"n = {n}: best of {args.repeat} interleaved rounds ({unit} per call, {what})\n")
         hand_cols = " hand 1 thread | hand 2 threads | hand 2 / 1 | ceiling 2 / 1 |" if big else ""
         print(f"| kernel | serial | parallel, 1 thread | parallel, 2 threads | 2 threads / 1 thread | parallel 1 thread / serial |{hand_cols}")
@@ -327,6 +333,9 @@ def main() -> None:
             for t, h in zip((1, 2), hands, strict=False):
                 if h is not None:
                     variants[f"hand{t}"] = (1, h)
+            if big and lib is not None:  # the ceiling row in the same rounds as the kernel
+                for t in (1, 2):
+                    variants[f"ceiling{t}"] = (1, ceiling_calls(lib, x, other, out, t)[ceiling_of(name, n, stream_bytes)])
             best = interleaved(variants, args.repeat, inner, clock)
             t_serial, t1, t2 = best["serial"], best["1"], best["2"]
             row = f"| {name} | {t_serial * scale:.3f} | {t1 * scale:.3f} | {t2 * scale:.3f} | {t1 / t2:.2f}× | {t1 / t_serial:.3f} |"
@@ -336,8 +345,8 @@ def main() -> None:
                     row += f" {h1 * scale:.3f} | {h2 * scale:.3f} | {h1 / h2:.2f}× |"
                 else:
                     row += " — | — | — |"
-                limit = ceiling.get(CEILING_OF[name])
-                row += f" {limit:.2f}× ({CEILING_OF[name]}) |" if limit else " — |"
+                limit = best["ceiling1"] / best["ceiling2"] if "ceiling1" in best else None
+                row += f" {limit:.2f}× ({ceiling_of(name, n, stream_bytes)}) |" if limit else " — |"
             print(row)
         print(f"\nload average (1, 5, 15 min) before {before}, after {loadavg()}\n")
     loopopt.set_num_threads(0)
