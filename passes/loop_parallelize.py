@@ -37,6 +37,7 @@ from enum import StrEnum
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func
+from xdsl.dialects.math import FmaOp
 from xdsl.dialects.builtin import (
     ArrayAttr,
     DictionaryAttr,
@@ -311,6 +312,20 @@ KIND_OPS: dict[str, tuple[type[Operation], ...]] = {
 }
 
 
+def _step_operands(kind: str, step: Operation | None, acc: SSAValue) -> list[SSAValue] | None:
+    """The operands other than `acc` of an accumulator's step `acc <kind-op> x` ([x]), or, for a
+    float add, of `math.fma a, b, acc` ([a, b]: acc + a*b, what loop-simplify{fma} makes of a sum
+    of products such as mean+variance's sum of squares; chunked like the add it is, and like it
+    only with reassoc); None when the step is neither."""
+    if isinstance(step, FmaOp) and kind == "add":
+        a, b, c = step.operands
+        return [a, b] if c is acc and acc not in (a, b) else None
+    if not isinstance(step, KIND_OPS[kind]) or acc not in step.operands:
+        return None
+    other = [o for o in step.operands if o is not acc]
+    return other if len(other) == 1 else None
+
+
 def _constant(v: SSAValue) -> int | float | None:
     op = v.owner
     if isinstance(op, arith.ConstantOp):
@@ -524,14 +539,14 @@ class _Analysis:
             raise Reject(ParReject.REDUCTION, f"a {kind} accumulator (a sequential fold)", L)
         nxt = acc.next
         step = nxt.owner if nxt is not None else None
-        if not isinstance(step, KIND_OPS[kind]) or acc.arg not in step.operands:
-            raise Reject(ParReject.REDUCTION, f"the carried value's step is not acc {kind} x", L)
-        other = [o for o in step.operands if o is not acc.arg]
+        other = _step_operands(kind, step, acc.arg)
         body_ops = list(L.body.block.ops)
         dependent = _depends_on({acc.arg}, body_ops)
-        if len(other) != 1 or other[0] in dependent:
+        if other is None or any(o in dependent for o in other):
             raise Reject(ParReject.REDUCTION, f"the carried value's step is not acc {kind} x", L)
         is_float = not isinstance(acc.arg.type, IntegerType | IndexType)
+        if isinstance(step, FmaOp) and any(u.operation is not L.yield_op for u in nxt.uses):  # type: ignore[union-attr]
+            raise Reject(ParReject.SCAN, "a scan whose step is an fma (only fma reductions are split)", L)
         if is_float and kind in ("add", "mul") and not acc.reassoc:
             raise Reject(ParReject.FLOAT_ORDER, f"a float {kind} without reassoc", L)
         if not _is_neutral(kind, acc.init):
