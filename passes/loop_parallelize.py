@@ -621,8 +621,10 @@ class LoopParallelizePass(ModulePass):
     CPU's L2 (`block_for`); 0 (the default): chunks compacted into scratch and copied. The
     default is the scratch driver because on a quiet Zen 4 (load 2.3-2.5, 41 interleaved rounds)
     it was as fast or faster: 16 Mi f32 filter->map 2 threads 1.03x one thread against 0.90x
-    (super-blocks, staged) and 0.97x (in place); 2 Mi 1.27x against 1.13x (docs/threads.md).
-    A multiple of 64."""
+    (super-blocks, staged) and 0.97x (in place); 2 Mi 1.27x against 1.13x. Session 24 found no
+    size band that justifies another default: quiet, the drivers differ by <= 5% at 16 Mi with
+    the sign flipping between kernels, in place leads at 6 Mi by 2-13% (one run), scratch at 2 Mi
+    by 9-12% (docs/threads.md, "Zen 4 (session 24)"). A multiple of 64."""
     filter_block_stream: bool = True
     """Super-blocks write an output of at least stream_bytes through an L1 stage with
     non-temporal copies; false: straight into the output at every size (faster when it runs
