@@ -43,22 +43,19 @@ func.func @sum_max_f64(%x: !df.array<f64, [i]>) -> (f64, f64) {
   %t = df.reduce max(%x, %m) over [i] : !df.array<f64, [i]> -> f64
   func.return %s, %t : f64, f64
 }
-func.func @moments_f64(%x: !df.array<f64, [i]>) -> (f64, f64, f64) {
+func.func @dot_norms_f64(%x: !df.array<f64, [i]>, %y: !df.array<f64, [i]>) -> (f64, f64, f64) {
   %zero = arith.constant 0.0 : f64
-  %sq = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {
-  ^bb0(%e: f64):
-    %p = arith.mulf %e, %e : f64
-    df.yield %p : f64
+  %xy, %xx, %yy = df.map %x, %y : !df.array<f64, [i]>, !df.array<f64, [i]> -> !df.array<f64, [i]>, !df.array<f64, [i]>, !df.array<f64, [i]> {
+  ^bb0(%a: f64, %b: f64):
+    %p = arith.mulf %a, %b : f64
+    %q = arith.mulf %a, %a : f64
+    %r = arith.mulf %b, %b : f64
+    df.yield %p, %q, %r : f64, f64, f64
   }
-  %ones = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {
-  ^bb0(%e: f64):
-    %c = arith.constant 1.0 : f64
-    df.yield %c : f64
-  }
-  %s = df.reduce add(%x, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
-  %q = df.reduce add(%sq, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
-  %n = df.reduce add(%ones, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
-  func.return %s, %q, %n : f64, f64, f64
+  %d = df.reduce add(%xy, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
+  %nx = df.reduce add(%xx, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
+  %ny = df.reduce add(%yy, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
+  func.return %d, %nx, %ny : f64, f64, f64
 }
 func.func @min_i64(%x: !df.array<i64, [i]>) -> i64 {
   %m = arith.constant 9223372036854775807 : i64
@@ -181,7 +178,7 @@ func.func @pos_running_max_f64(%x: !df.array<f64, [i]>) -> !df.array<f64, [k]> {
 """
 
 PARALLEL_KERNELS = (
-    "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "moments_f64", "min_i64", "umax_u8",
+    "axpy", "sq_i32", "sum_f32", "sum_i32", "sum_max_f64", "dot_norms_f64", "min_i64", "umax_u8",
     "filter_scale_f32", "filter_i32", "filter_sum_f32", "cumsum_i64", "cumdiff_i32",
     "running_max_f64", "running_min_i32", "running_umax_i32", "split_signs_i32",
     "pos_cumsum_i32", "rare_cumsum_i64", "pos_running_max_f64",

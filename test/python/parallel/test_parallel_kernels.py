@@ -39,7 +39,7 @@ def inputs(name: str, n: int, rng: np.random.Generator) -> tuple:
         "sum_f32": lambda: (f32(),),
         "sum_i32": lambda: (i32(),),
         "sum_max_f64": lambda: (view(rng.standard_normal(n)),),
-        "moments_f64": lambda: (view(rng.standard_normal(n) * 3 + 1),),
+        "dot_norms_f64": lambda: (view(rng.standard_normal(n) * 3 + 1), view(rng.standard_normal(n))),
         "min_i64": lambda: (view(rng.integers(-(2**62), 2**62, n)),),
         "umax_u8": lambda: (view(top_bit_once(rng.integers(0, 100, n).astype(np.int8), rng)),),
         "filter_scale_f32": lambda: (f32(), np.float32(-2.0)),
@@ -82,8 +82,9 @@ def reference(name: str, args: tuple) -> tuple:
             return (x.sum(dtype=x.dtype),)
         if name == "sum_max_f64":
             return (x.sum(), x.max() if len(x) else -np.inf)
-        if name == "moments_f64":  # sum, sum of squares (an fma reduction on FMA targets), count
-            return (x.sum(), (x * x).sum(), np.float64(len(x)))
+        if name == "dot_norms_f64":  # three sums of products (fma reductions on FMA targets)
+            y = args[1]
+            return ((x * y).sum(), (x * x).sum(), (y * y).sum())
         if name == "umax_u8":
             return (x.view(np.uint8).max(initial=0).astype(np.uint8).view(np.int8)[()],)
         if name == "min_i64":
@@ -309,9 +310,9 @@ def test_neon_parallel_kernels_under_qemu(isa):
                 assert close(g, w), (name, n, g, w)
 
 
-NEON_KERNELS = ("axpy", "sum_max_f64", "moments_f64", "umax_u8", "filter_scale_f32", "split_signs_i32", "cumsum_i64", "pos_running_max_f64")
-"""One of each driver shape: a zip map, a float fold with a max, mean+variance's sums (an fma
-reduction), an unsigned fold, a filter→map, two filters, a scan, a filter's scan."""
+NEON_KERNELS = ("axpy", "sum_max_f64", "dot_norms_f64", "umax_u8", "filter_scale_f32", "split_signs_i32", "cumsum_i64", "pos_running_max_f64")
+"""One of each driver shape: a zip map, a float fold with a max, sums of products (fma
+reductions), an unsigned fold, a filter→map, two filters, a scan, a filter's scan."""
 
 
 @pytest.mark.parametrize("isa", isa_params(("neon",)))
