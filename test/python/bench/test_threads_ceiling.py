@@ -9,13 +9,18 @@ import pytest
 
 from loopopt.tools.bench.threads import CEILING, ceiling_calls, hand_loops
 
-LIB = hand_loops()
-pytestmark = pytest.mark.skipif(LIB is None, reason="the ceiling loops need AVX-512 and gcc -fopenmp")
+
+@pytest.fixture(scope="module")
+def lib():
+    built = hand_loops()  # gcc, once per module (not at collection)
+    if built is None:
+        pytest.skip("the ceiling loops need AVX-512 and gcc -fopenmp")
+    return built
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("n", [0, 1, 15, 16, 17, 31, 1000, 4099])
-def test_ceiling_loops_compute_copy_triad_and_sum(n: int, threads: int) -> None:
+def test_ceiling_loops_compute_copy_triad_and_sum(lib, n: int, threads: int) -> None:
     rng = np.random.default_rng(n)
     for shift in (0, 1, 5):  # the output 0, 4 and 20 bytes past a 64-byte boundary
         x = rng.standard_normal(n).astype(np.float32)
@@ -23,7 +28,7 @@ def test_ceiling_loops_compute_copy_triad_and_sum(n: int, threads: int) -> None:
         raw = np.empty(n + 32, np.float32)
         base = (-(raw.ctypes.data // 4)) % 16
         out = raw[base + shift : base + shift + n]
-        calls = ceiling_calls(LIB, x, c, out, threads)
+        calls = ceiling_calls(lib, x, c, out, threads)
         assert set(calls) == set(CEILING)
         for row, fn in calls.items():
             out[:] = np.nan
