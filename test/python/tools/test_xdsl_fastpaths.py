@@ -163,6 +163,8 @@ ctx = lc.make_context()
 module = lc.parse(generated_module(60), ctx, "t")
 lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
 assert not xdsl_fastpaths._installed
+from xdsl.traits import IsolatedFromAbove
+assert IsolatedFromAbove.verify.__module__ == "xdsl.traits"
 assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
