@@ -77,6 +77,12 @@ ops in the same order keeping the ids of the blocks and ops met so far (all stri
 alive while it verifies): an operand defined by one of them passes at once, any other is asked
 xDSL's question, so the same operand fails first with xDSL's message.
 
+`DenseArrayBase.get_values` unpacks the array's bytes with `struct` (a format string built from
+the element type) on every call; every accessor of an op with variadic operand segments (a
+loop's `bounds`, `inits`, ...) reads its `operandSegmentSizes` through it, ~10 times per loop
+verified. The tuple is remembered in the attribute's `__dict__` (its bytes never change; copies
+and pickles leave it out, as the remembered hash).
+
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
 install time) leaves xDSL's classes untouched: the pipeline then runs on xDSL's own code, for a
@@ -547,7 +553,39 @@ def _remember_hashes(cls: type) -> None:
 def _state_without_hash(self: Any) -> dict[str, Any]:
     """What pickle and copy take of an attribute: its fields, not the remembered hash (a
     string's hash differs between processes)."""
-    return {k: v for k, v in self.__dict__.items() if k != _HASH_KEY}
+    return {k: v for k, v in self.__dict__.items() if k not in _REMEMBERED_KEYS}
+
+
+_VALUES_KEY = "_loopopt_values"
+_REMEMBERED_KEYS = frozenset({_HASH_KEY, _VALUES_KEY})
+
+
+def _install_dense_array_values() -> None:
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    original = DenseArrayBase.get_values
+    if original is not _XDSL_GET_VALUES:
+        return  # replaced by someone else: left alone
+
+    def get_values(self: Any) -> Any:
+        d = self.__dict__
+        try:
+            return d[_VALUES_KEY]
+        except KeyError:
+            values = d[_VALUES_KEY] = original(self)  # a tuple: callers cannot change it
+            return values
+
+    DenseArrayBase.get_values = get_values  # type: ignore[method-assign]
+
+
+def _xdsl_get_values() -> Any:
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    return DenseArrayBase.get_values
+
+
+_XDSL_GET_VALUES = _xdsl_get_values()
+"""xDSL's own DenseArrayBase.get_values (the fallback; tests compare against it)."""
 
 
 _XDSL_WALK = Operation.walk
@@ -634,6 +672,7 @@ def install() -> None:
     _install_trait_memos()
     _install_signature_cache()
     _install_isolated_check()
+    _install_dense_array_values()
     _install_op_init()
     _install_readers()
     _install_operation_init()

@@ -165,6 +165,8 @@ lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
 assert not xdsl_fastpaths._installed
 from xdsl.traits import IsolatedFromAbove
 assert IsolatedFromAbove.verify.__module__ == "xdsl.traits"
+from xdsl.dialects.builtin import DenseArrayBase
+assert DenseArrayBase.get_values.__module__ == "xdsl.dialects.builtin"
 assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
@@ -460,3 +462,19 @@ def test_walk_visits_what_xdsl_visits_while_the_ir_changes():
     m = build()
     assert list(m.walk(reverse=True)) == list(xdsl_fastpaths._XDSL_WALK(m, reverse=True))
     assert list(m.walk(region_first=True)) == list(xdsl_fastpaths._XDSL_WALK(m, region_first=True))
+
+
+def test_dense_array_values_are_xdsls_and_stay_out_of_copies():
+    import copy
+    import pickle
+
+    from xdsl.dialects.builtin import DenseArrayBase, f32, i8, i64
+
+    assert DenseArrayBase.get_values is not xdsl_fastpaths._XDSL_GET_VALUES
+    for elt, values in ((i64, [1, -2, 3]), (i8, [-128, 127]), (f32, [1.5, -0.0]), (i64, [])):
+        a = DenseArrayBase.from_list(elt, values)
+        assert a.get_values() == xdsl_fastpaths._XDSL_GET_VALUES(a) and type(a.get_values()) is tuple
+        assert a.get_values() is a.get_values()  # remembered
+        for twin in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+            assert xdsl_fastpaths._VALUES_KEY not in twin.__dict__
+            assert twin == a and twin.get_values() == a.get_values()
