@@ -68,8 +68,13 @@ regions after yielding it and a successor when an op is produced, as xDSL's do. 
 `region_first` and classes with a `walk` of their own take xDSL's code.
 
 `MLIRLexer.lex` (every token parsed) builds a 15-entry dict of single-character punctuation per
-token before looking the character up; the same table is built once, and a token that is not
-an identifier or one of those characters is lexed by xDSL's own `lex` from the same position.
+token before looking the character up, and reaches the token through a chain of small methods
+(`_consume_whitespace`, `_get_chars`, `Input.slice`, `_consume_regex`, `_form_token`). For an
+`MLIRLexer` over text the same regular expressions run inline: whitespace, then a bare
+identifier, one of those characters (the table built once) or a `%`/`^`/`!` identifier give the
+token xDSL builds (same kind, same span, the position after it); anything else, the end of
+the input and every error are lexed by xDSL's own `lex` from the same position. A subclass or
+bytes input takes xDSL's steps.
 
 `IsolatedFromAbove.verify` (once per `func.func`) asks `op.is_ancestor(owner)` of every operand in
 the function, each a walk up the owner's parents (~20,000 per 1,000 df ops). It now walks the same
@@ -623,6 +628,7 @@ def _install_walk() -> None:
 
 
 def _install_lexer() -> None:
+    from xdsl.utils.lexer import Span, Token
     from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
     original = MLIRLexer.lex
@@ -645,7 +651,38 @@ def _install_lexer() -> None:
         "|": MLIRTokenKind.VERTICAL_BAR,
     }
 
+    prefixed = {"%": MLIRTokenKind.PERCENT_IDENT, "^": MLIRTokenKind.CARET_IDENT, "!": MLIRTokenKind.EXCLAMATION_IDENT}
+    whitespace = MLIRLexer._whitespace_regex.match
+    bare_suffix = MLIRLexer.bare_identifier_suffix_regex.match
+    suffix_id = MLIRLexer._suffix_id.match
+    bare = MLIRTokenKind.BARE_IDENT
+
     def lex(self: Any) -> Any:
+        if type(self) is not MLIRLexer or type(content := self.input.content) is not str:
+            return lex_steps(self)
+        inp = self.input
+        pos = whitespace(content, self.pos).end()  # the pattern matches empty text too
+        if pos >= inp.len:
+            self.pos = pos
+            return original(self)  # end of input: xDSL's token
+        c = content[pos]
+        if c.isalpha() or c == "_":
+            end = bare_suffix(content, pos + 1).end()  # `[...]*`: always matches
+            self.pos = end
+            return Token(bare, Span(pos, end, inp))
+        kind = punctuation.get(c)
+        if kind is not None:
+            self.pos = pos + 1
+            return Token(kind, Span(pos, pos + 1, inp))
+        kind = prefixed.get(c)
+        if kind is not None and (m := suffix_id(content, pos + 1)) is not None:
+            self.pos = m.end()
+            return Token(kind, Span(pos, self.pos, inp))
+        self.pos = pos  # anything else (and every error) by xDSL's code, from the same position
+        return original(self)
+
+    def lex_steps(self: Any) -> Any:
+        """A subclass or bytes input: xDSL's steps (its methods, which a subclass may override)."""
         self._consume_whitespace()
         start_pos = self.pos
         current_char = self._get_chars()
