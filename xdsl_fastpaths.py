@@ -76,6 +76,13 @@ token xDSL builds (same kind, same span, the position after it); anything else, 
 the input and every error are lexed by xDSL's own `lex` from the same position. A subclass or
 bytes input takes xDSL's steps.
 
+The parser reads and consumes tokens through `_current_token` and `lexer` properties, and
+compares a token's text through three more (`Token.text`, `Span.text`, `Span.content`, which
+slices the input): `_consume_token`, `_parse_optional_token`, `parse_optional_characters`,
+`parse_optional_punctuation` and `parse_punctuation` read the parser state's fields directly and
+compare the text in place (a string input; bytes are decoded as xDSL does), with xDSL's asserts
+and error messages.
+
 `IsolatedFromAbove.verify` (once per `func.func`) asks `op.is_ancestor(owner)` of every operand in
 the function, each a walk up the owner's parents (~20,000 per 1,000 df ops). It now walks the same
 ops in the same order keeping the ids of the blocks and ops met so far (all strictly inside `op`,
@@ -700,6 +707,78 @@ def _install_lexer() -> None:
     MLIRLexer.lex = lex  # type: ignore[method-assign]
 
 
+def _install_parser_tokens() -> None:
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+    from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING
+
+    if (GenericParser._consume_token, GenericParser._parse_optional_token, GenericParser.parse_optional_characters,
+            BaseParser.parse_optional_punctuation, BaseParser.parse_punctuation) != _XDSL_PARSER_TOKENS:  # fmt: skip
+        return  # replaced by someone else: left alone
+
+    def _consume_token(self: Any, expected_kind: Any = None) -> Any:
+        state = self._parser_state
+        consumed_token = state.current_token
+        assert expected_kind is None or consumed_token.kind == expected_kind, (
+            f"Unexpected token {consumed_token}, expected {expected_kind}"
+        )
+        state.current_token = state.lexer.lex()
+        return consumed_token
+
+    def _parse_optional_token(self: Any, expected_kind: Any) -> Any:
+        state = self._parser_state
+        consumed_token = state.current_token
+        if consumed_token.kind == expected_kind:
+            state.current_token = state.lexer.lex()
+            return consumed_token
+        return None
+
+    def parse_optional_characters(self: Any, text: str) -> str | None:
+        state = self._parser_state
+        span = state.current_token.span
+        content = span.input.content
+        if type(content) is str:
+            same = span.end - span.start == len(text) and content.startswith(text, span.start)
+        else:
+            same = span.text == text  # bytes input: xDSL's decoding
+        if same:
+            state.current_token = state.lexer.lex()
+            return text
+        return None
+
+    def parse_optional_punctuation(self: Any, punctuation: Any) -> Any:
+        assert punctuation in KIND_BY_PUNCTUATION_SPELLING, (
+            "'parse_optional_punctuation' must be called with a valid punctuation"
+        )
+        if _parse_optional_token(self, KIND_BY_PUNCTUATION_SPELLING[punctuation]) is not None:
+            return punctuation
+        return None
+
+    def parse_punctuation(self: Any, punctuation: Any, context_msg: str = "") -> Any:
+        assert punctuation in KIND_BY_PUNCTUATION_SPELLING, "'parse_punctuation' must be called with a valid punctuation"
+        if _parse_optional_token(self, KIND_BY_PUNCTUATION_SPELLING[punctuation]) is None:
+            self.raise_error(f"Expected '{punctuation}'" + context_msg, self._current_token.span)
+        return punctuation
+
+    GenericParser._consume_token = _consume_token  # type: ignore[method-assign]
+    GenericParser._parse_optional_token = _parse_optional_token  # type: ignore[method-assign]
+    GenericParser.parse_optional_characters = parse_optional_characters  # type: ignore[method-assign]
+    BaseParser.parse_optional_punctuation = parse_optional_punctuation  # type: ignore[method-assign]
+    BaseParser.parse_punctuation = parse_punctuation  # type: ignore[method-assign]
+
+
+def _xdsl_parser_tokens() -> tuple[Any, ...]:
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+
+    return (GenericParser._consume_token, GenericParser._parse_optional_token, GenericParser.parse_optional_characters,
+            BaseParser.parse_optional_punctuation, BaseParser.parse_punctuation)  # fmt: skip
+
+
+_XDSL_PARSER_TOKENS = _xdsl_parser_tokens()
+"""xDSL's own token readers of the parser (the fallback; tests compare against them)."""
+
+
 def install() -> None:
     """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
@@ -716,3 +795,4 @@ def install() -> None:
     _install_attribute_memo()
     _install_walk()
     _install_lexer()
+    _install_parser_tokens()

@@ -167,6 +167,8 @@ from xdsl.traits import IsolatedFromAbove
 assert IsolatedFromAbove.verify.__module__ == "xdsl.traits"
 from xdsl.dialects.builtin import DenseArrayBase
 assert DenseArrayBase.get_values.__module__ == "xdsl.dialects.builtin"
+from xdsl.parser.generic_parser import GenericParser
+assert GenericParser._consume_token.__module__ == "xdsl.parser.generic_parser"
 assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
@@ -478,3 +480,47 @@ def test_dense_array_values_are_xdsls_and_stay_out_of_copies():
         for twin in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
             assert xdsl_fastpaths._VALUES_KEY not in twin.__dict__
             assert twin == a and twin.get_values() == a.get_values()
+
+
+def _parse_outcome(text: str) -> str:
+    import loopopt.compile as lc
+
+    try:
+        return str(lc.parse(text, lc.make_context(), "t.mlir"))
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return f"{type(e).__name__}: {e}"
+
+
+def test_parser_token_readers_parse_as_xdsl():
+    """The parser's token readers (xdsl_fastpaths._install_parser_tokens) give xDSL's modules and
+    errors on every .mlir file of test/filecheck and examples, and on malformed text."""
+    from pathlib import Path
+
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+
+    names = [(GenericParser, "_consume_token"), (GenericParser, "_parse_optional_token"),
+             (GenericParser, "parse_optional_characters"), (BaseParser, "parse_optional_punctuation"),
+             (BaseParser, "parse_punctuation")]  # fmt: skip
+    installed = [getattr(c, n) for c, n in names]
+    assert all(f is not x for f, x in zip(installed, xdsl_fastpaths._XDSL_PARSER_TOKENS))
+    root = Path(__file__).resolve().parents[3]
+    texts = [p.read_text(errors="replace") for folder in ("test/filecheck", "examples")
+             for p in sorted((root / folder).rglob("*.mlir")) if "Output" not in p.parts]  # fmt: skip
+    texts += ["func.func @f() {", "%x = arith.constant 1 : i32 )", "func.func @f(%a: i32 -> () {}",
+              "builtin.module { func.func @f() -> i32 { %c = arith.constant 1 : i32 func.return %c : i32 } }",
+              '"test.op"() {a = [1, 2} : () -> ()', "func.func @f() { func.return } }", "!df.array<f32, [i>"]  # fmt: skip
+    assert len(texts) > 150
+    errors = 0
+    for text in texts:
+        fast = _parse_outcome(text)
+        for (c, n), f in zip(names, xdsl_fastpaths._XDSL_PARSER_TOKENS):
+            setattr(c, n, f)
+        try:
+            slow = _parse_outcome(text)
+        finally:
+            for (c, n), f in zip(names, installed):
+                setattr(c, n, f)
+        assert fast == slow, text[:300]
+        errors += "Error" in fast.split(":")[0]
+    assert errors >= 7
