@@ -73,8 +73,8 @@ token before looking the character up, and reaches the token through a chain of 
 `MLIRLexer` over text the same regular expressions run inline: whitespace, then a bare
 identifier, one of those characters (the table built once) or a `%`/`^`/`!` identifier give the
 token xDSL builds (same kind, same span, the position after it); anything else, the end of
-the input and every error are lexed by xDSL's own `lex` from the same position. A subclass or
-bytes input takes xDSL's steps.
+the input and every error are lexed by xDSL's own `lex` from the same position. A subclass,
+bytes input or a lexer given its own expressions takes xDSL's steps.
 
 The parser reads and consumes tokens through `_current_token` and `lexer` properties, and
 compares a token's text through three more (`Token.text`, `Span.text`, `Span.content`, which
@@ -663,9 +663,11 @@ def _install_lexer() -> None:
     bare_suffix = MLIRLexer.bare_identifier_suffix_regex.match
     suffix_id = MLIRLexer._suffix_id.match
     bare = MLIRTokenKind.BARE_IDENT
+    own = frozenset({"_whitespace_regex", "bare_identifier_suffix_regex", "_suffix_id"})
+    """The class's expressions used inline: a lexer given its own takes xDSL's steps."""
 
     def lex(self: Any) -> Any:
-        if type(self) is not MLIRLexer or type(content := self.input.content) is not str:
+        if type(self) is not MLIRLexer or type(content := self.input.content) is not str or not own.isdisjoint(self.__dict__):
             return lex_steps(self)
         inp = self.input
         pos = whitespace(content, self.pos).end()  # the pattern matches empty text too
