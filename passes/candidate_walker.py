@@ -37,12 +37,16 @@ from xdsl.transforms.canonicalization_patterns.arith import (
 )
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
-from loopopt.passes.memo_dce import EffectMemo, is_trivially_dead, memo_region_dce
+from loopopt.passes.memo_dce import EffectMemo, class_would_be_dead, is_trivially_dead, memo_region_dce
 from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
 def _every_op(op: Operation) -> bool:
     return True
+
+
+def _no_class(cls: type[Operation]) -> bool:
+    return False
 
 
 @dataclass(eq=False, repr=False)
@@ -52,18 +56,31 @@ class CandidateRewriteWalker(PatternRewriteWalker):
     candidate: Callable[[Operation], bool] = field(default=_every_op, kw_only=True)
     """Whether the pattern may rewrite `op` (a cheap test, typically on the op's class)."""
 
+    never_candidate: Callable[[type[Operation]], bool] = field(default=_no_class, kw_only=True)
+    """Whether no op of the class can be a candidate, whatever its operands and types (asked
+    once per class and fill: such ops skip `candidate`)."""
+
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
         candidate = self.candidate
+        never_candidate = self.never_candidate
         push = self._worklist.push
         dead = EffectMemo().is_trivially_dead  # the fill only reads the IR
         if isinstance(op, Region) and not self.walk_reverse and not self.walk_regions_first:
             ops = reverse_postorder(op)  # the default walkers' order, without xDSL's generators
         else:
             ops = op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        by_class: dict[type[Operation], tuple[bool, bool]] = {}
+        """(ask `candidate`, may be dead) per class; traits do not change during the fill."""
         for sub_op in ops:
-            if candidate(sub_op):
+            cls = type(sub_op)
+            ask = by_class.get(cls)
+            if ask is None:
+                ask = by_class[cls] = (not never_candidate(cls), class_would_be_dead(cls) is not False)
+            if ask[0] and candidate(sub_op):
                 push(sub_op)
                 continue
+            if not ask[1]:
+                continue  # no op of the class is ever trivially dead (memo_dce.class_would_be_dead)
             for result in sub_op.results:
                 if result.first_use is not None:
                     break  # used: not dead (dead's own first test, without its call)
@@ -84,17 +101,20 @@ def reverse_postorder(region: Region) -> list[Operation]:
 
 def _reverse_postorder(region: Region, out: list[Operation], default_walk) -> None:
     append = out.append
-    for block in reversed(region.blocks):
-        op = block.last_op
+    block = region._last_block  # the linked fields the block and op properties return
+    while block is not None:
+        op = block._last_op
         while op is not None:
             if type(op).walk is not default_walk:
                 out.extend(op.walk(reverse=True, region_first=True))
             else:
-                if op.regions:
-                    for inner in reversed(op.regions):
+                regions = op.regions
+                if regions:
+                    for inner in reversed(regions):
                         _reverse_postorder(inner, out, default_walk)
                 append(op)
-            op = op.prev_op
+            op = op._prev_op
+        block = block._prev_block
 
 
 @dataclass(eq=False, repr=False)
@@ -138,6 +158,11 @@ def can_canonicalize(op: Operation) -> bool:
     if known is _SCALAR_ONLY:
         return not isinstance(op.results[0].type, VectorType)
     return known  # type: ignore[return-value]
+
+
+def never_canonicalized(cls: type[Operation]) -> bool:
+    """No op of `cls` is a canonicalize candidate (`can_canonicalize` answered False for the class)."""
+    return _CANONICALIZABLE.get(cls) is False
 
 
 def _canonicalizable(op: Operation) -> bool | str:
@@ -228,4 +253,6 @@ class CandidateCanonicalizePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = CanonicalizeApplier([CanonicalizationRewritePattern()], ctx, folding_enabled=True, dce_enabled=False)
-        CandidateRewriteWalker(pattern, post_walk_func=memo_region_dce, candidate=can_canonicalize).rewrite_module(op)
+        CandidateRewriteWalker(
+            pattern, post_walk_func=memo_region_dce, candidate=can_canonicalize, never_candidate=never_canonicalized
+        ).rewrite_module(op)
