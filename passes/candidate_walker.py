@@ -37,7 +37,7 @@ from xdsl.transforms.canonicalization_patterns.arith import (
 )
 from xdsl.transforms.canonicalize import CanonicalizationRewritePattern
 
-from loopopt.passes.memo_dce import EffectMemo, class_would_be_dead, is_trivially_dead, memo_region_dce
+from loopopt.passes.memo_dce import EffectMemo, class_would_be_dead, is_trivially_dead, memo_region_dce, per_class
 from loopopt.passes.pattern_dispatch import DispatchApplier
 
 
@@ -199,11 +199,7 @@ def needs_constant_operand(cls: type[Operation]) -> bool:
     operand) or none, and its patterns are among `_CONSTANT_PATTERNS` (each reads an
     `arith.constant` operand first). True for addi/subi/andi/muli/minsi/remsi and scalar addf;
     not for cmpi (`x == x`) or select."""
-    traits = cls.traits.traits
-    known = _NEEDS_CONSTANT.get(cls)
-    if known is None or known[0] is not traits:
-        known = _NEEDS_CONSTANT[cls] = (traits, _needs_constant_operand(cls))
-    return known[1]
+    return per_class(_NEEDS_CONSTANT, cls, _needs_constant_operand)
 
 
 def _needs_constant_operand(cls: type[Operation]) -> bool:

@@ -15,7 +15,7 @@ order. Use a memo only while the IR does not change.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Callable, Set
 from typing import Any
 
 from xdsl.dialects.builtin import UnregisteredOp
@@ -48,13 +48,9 @@ class EffectMemo:
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
 
     def get_effects(self, op: Operation) -> Set[EffectInstance] | None:
-        cls = type(op)
-        constant = _CLASS_EFFECTS.get(cls)
-        traits = cls.traits.traits
-        if constant is None or constant[0] is not traits:
-            constant = _CLASS_EFFECTS[cls] = (traits, _class_effects(cls))
-        if constant[1] is not _PER_OP:
-            return constant[1]
+        constant = _class_constant(type(op))
+        if constant is not _PER_OP:
+            return constant
         try:
             return self._effects[op]
         except KeyError:
@@ -109,13 +105,9 @@ class EffectMemo:
         return self._only_reads_or_own_allocs(root, root)
 
     def _only_reads_or_own_allocs(self, op: Operation, root: Operation) -> bool:
-        cls = type(op)
-        constant = _CLASS_EFFECTS.get(cls)
-        traits = cls.traits.traits
-        if constant is None or constant[0] is not traits:
-            constant = _CLASS_EFFECTS[cls] = (traits, _class_effects(cls))
-        if constant[1] is not _PER_OP:
-            return constant[1] is not None and _reads_or_own_allocs(constant[1], root)
+        constant = _class_constant(type(op))
+        if constant is not _PER_OP:
+            return constant is not None and _reads_or_own_allocs(constant, root)
         known = self._effects.get(op, _UNKNOWN)
         if known is not _UNKNOWN:
             return known is not None and _reads_or_own_allocs(known, root)
@@ -164,6 +156,20 @@ _CLASS_EFFECTS: dict[type, tuple[Any, Any]] = {}
 """op class -> (its trait set when asked, its effects or _PER_OP)."""
 
 
+def per_class(memo: dict[type, tuple[Any, Any]], cls: type[Operation], compute: Callable[[type[Operation]], Any]) -> Any:
+    """`compute(cls)` for an answer that reads only the class and its traits, remembered in `memo`
+    until the class's trait set changes (`add_trait` makes a new frozenset)."""
+    traits = cls.traits.traits
+    known = memo.get(cls)
+    if known is None or known[0] is not traits:
+        known = memo[cls] = (traits, compute(cls))
+    return known[1]
+
+
+def _class_constant(cls: type[Operation]) -> Any:
+    return per_class(_CLASS_EFFECTS, cls, _class_effects)
+
+
 def _class_effects(cls: type[Operation]) -> Any:
     """The effects every op of `cls` has, when its memory-effect traits say so without looking at
     the op (none: unknown, None; all constant: their union, as get_effects builds it), else _PER_OP."""
@@ -187,11 +193,7 @@ def class_would_be_dead(cls: type[Operation]) -> bool | None:
     looking at the op (a terminator or symbol: False; effects the class answers, `_class_effects`,
     without an allocation: whether they are all reads), else None. Holds while the IR changes
     (it reads only the class), recomputed when the class's trait set changes."""
-    traits = cls.traits.traits
-    known = _CLASS_DEAD.get(cls)
-    if known is None or known[0] is not traits:
-        known = _CLASS_DEAD[cls] = (traits, _class_would_be_dead(cls))
-    return known[1]
+    return per_class(_CLASS_DEAD, cls, _class_would_be_dead)
 
 
 def _class_would_be_dead(cls: type[Operation]) -> bool | None:
