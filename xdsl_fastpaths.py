@@ -89,6 +89,13 @@ ops in the same order keeping the ids of the blocks and ops met so far (all stri
 alive while it verifies): an operand defined by one of them passes at once, any other is asked
 xDSL's question, so the same operand fails first with xDSL's message.
 
+`Operation.verify` (every op verified) reads its operands, parent and the parent region's block
+count through properties (`len(region.blocks)` walks the blocks), compares the block's last op
+with `==` (a Python `__eq__` that is `is`) and asks `isinstance(operand, ErasedSSAValue)` through
+`ABCMeta` per operand. The same checks, in the same order and with the same errors, read the
+linked fields, compare with `is` and remember the `ErasedSSAValue` answer per operand type (until
+an ABC `register`); an op with successors takes xDSL's code.
+
 `DenseArrayBase.get_values` unpacks the array's bytes with `struct` (a format string built from
 the element type) on every call; every accessor of an op with variadic operand segments (a
 loop's `bounds`, `inits`, ...) reads its `operandSegmentSizes` through it, ~10 times per loop
@@ -236,6 +243,59 @@ def _install_isolated_check() -> None:
 
     IsolatedFromAbove.verify = verify  # type: ignore[method-assign]
 
+
+def _install_operation_verify() -> None:
+    from xdsl.ir.core import ErasedSSAValue
+    from xdsl.traits import IsTerminator, NoTerminator
+
+    original = Operation.verify
+    if original is not _XDSL_OPERATION_VERIFY:
+        return  # replaced by someone else: left alone
+    erased: dict[type, bool] = {}
+    """isinstance(operand, ErasedSSAValue) per operand type, until an ABC `register`."""
+    token = [abc.get_cache_token()]
+
+    def verify(self: Operation, verify_nested_ops: bool = True) -> None:
+        if self._successors:
+            original(self, verify_nested_ops)  # the successor checks: xDSL's
+            return
+        if abc.get_cache_token() != token[0]:
+            erased.clear()
+            token[0] = abc.get_cache_token()
+        for operand in self._operands:
+            kind = type(operand)
+            is_erased = erased.get(kind)
+            if is_erased is None:
+                is_erased = erased[kind] = isinstance(operand, ErasedSSAValue)
+            if is_erased:
+                raise ValueError("Erased SSA value is used by the operation")
+        parent_block = self.parent
+        parent_region = None if parent_block is None else parent_block.parent
+        if parent_region is not None and parent_block._last_op is self:  # type: ignore[union-attr]
+            first = parent_region._first_block  # not None: it holds parent_block
+            if first is parent_region._last_block:  # one block
+                parent_op = parent_region.parent
+                if parent_op is not None and not parent_op.has_trait(NoTerminator) and not self.has_trait(IsTerminator):
+                    raise VerifyException(
+                        f"Operation {self.name} terminates block in single-block region but is not a terminator"
+                    )
+            elif not self.has_trait(IsTerminator):
+                raise VerifyException(
+                    f"Operation {self.name} terminates block in multi-block region but is not a terminator"
+                )
+        if verify_nested_ops:
+            for region in self.regions:
+                region.verify()
+        try:
+            self.verify_()
+        except VerifyException as err:
+            self.emit_error(f"Operation does not verify: {err}", err)
+
+    Operation.verify = verify  # type: ignore[method-assign]
+
+
+_XDSL_OPERATION_VERIFY = Operation.verify
+"""xDSL's own Operation.verify (the fallback; tests compare against it)."""
 
 _XDSL_ISOLATED_VERIFY = IsolatedFromAbove.verify
 """xDSL's own IsolatedFromAbove.verify (the fallback check's model; tests compare against it)."""
@@ -790,6 +850,7 @@ def install() -> None:
     _install_trait_memos()
     _install_signature_cache()
     _install_isolated_check()
+    _install_operation_verify()
     _install_dense_array_values()
     _install_op_init()
     _install_readers()

@@ -177,3 +177,59 @@ def test_an_invalid_op_injected_after_every_step_is_reported(target):
         verify_located(module)
         for make in INJECTIONS:
             _inject_and_check(module, make)
+
+
+def _verify_outcome(verify, op: Operation, nested: bool) -> str | None:
+    try:
+        verify(op, nested)
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return f"{type(e).__name__}: {e}"
+    return None
+
+
+def _operation_cases() -> list[tuple[str, Operation]]:
+    from xdsl.ir.core import ErasedSSAValue
+
+    cases: list[tuple[str, Operation]] = []
+    c = arith.ConstantOp(IntegerAttr(1, i32))
+    add = arith.AddiOp(c, c)
+    fn = func.FuncOp("f", ((), ()), Region(Block([c, add, func.ReturnOp()])))
+    ModuleOp([fn])
+    cases += [("valid", add), ("function", fn), ("constant", c)]
+    erased_use = arith.AddiOp(c, c)
+    erased_use.operands = [ErasedSSAValue(i32, c.result), c.result]
+    cases.append(("erased operand", erased_use))
+    last = arith.AddiOp(c, c)  # last op of a single-block function body: not a terminator
+    func.FuncOp("g", ((), ()), Region(Block([c2 := arith.ConstantOp(IntegerAttr(2, i32)), last])))
+    last.operands = [c2.result, c2.result]
+    cases.append(("single-block end", last))
+    two = arith.ConstantOp(IntegerAttr(3, i32))
+    region = Region([Block([two]), Block([func.ReturnOp()])])
+    func.FuncOp("h", ((), ()), region)
+    cases.append(("multi-block end", two))
+    in_module = arith.ConstantOp(IntegerAttr(4, i32))
+    ModuleOp([in_module])  # NoTerminator: the last op need not terminate
+    cases.append(("module end", in_module))
+    cases.append(("no parent", arith.ConstantOp(IntegerAttr(5, i32))))
+    bad = arith.AddiOp.create(operands=[c.result, c.result], result_types=[i64])
+    func.FuncOp("k", ((), ()), Region(Block([bad, func.ReturnOp()])))
+    cases.append(("own verifier fails", bad))
+    nested_bad = arith.AddiOp.create(operands=[c.result, c.result], result_types=[i64])
+    holder = test.TestOp(regions=[Region(Block([nested_bad]))])
+    cases.append(("nested op fails", holder))
+    return cases
+
+
+def test_operation_verify_fails_where_xdsl_fails():
+    from xdsl.ir import Operation as XOperation
+
+    assert XOperation.verify is not xdsl_fastpaths._XDSL_OPERATION_VERIFY
+    failing = set()
+    for name, op in _operation_cases():
+        for nested in (True, False):
+            fast = _verify_outcome(XOperation.verify, op, nested)
+            slow = _verify_outcome(xdsl_fastpaths._XDSL_OPERATION_VERIFY, op, nested)
+            assert fast == slow, (name, nested, fast, slow)
+            if fast is not None:
+                failing.add(name)
+    assert failing == {"erased operand", "single-block end", "multi-block end", "own verifier fails", "nested op fails"}, failing

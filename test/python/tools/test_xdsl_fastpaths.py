@@ -174,6 +174,7 @@ assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
 assert Attribute.__post_init__.__module__ == "xdsl.ir.core"
 assert Operation.walk.__module__ == "xdsl.ir.core"
+assert Operation.verify.__module__ == "xdsl.ir.core"
 from xdsl.utils.mlir_lexer import MLIRLexer
 assert MLIRLexer.lex.__module__ == "xdsl.utils.mlir_lexer"
 sys.stdout.write(emit_c(module, "avx2"))
