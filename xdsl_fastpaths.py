@@ -68,8 +68,39 @@ regions after yielding it and a successor when an op is produced, as xDSL's do. 
 `region_first` and classes with a `walk` of their own take xDSL's code.
 
 `MLIRLexer.lex` (every token parsed) builds a 15-entry dict of single-character punctuation per
-token before looking the character up; the same table is built once, and a token that is not
-an identifier or one of those characters is lexed by xDSL's own `lex` from the same position.
+token before looking the character up, and reaches the token through a chain of small methods
+(`_consume_whitespace`, `_get_chars`, `Input.slice`, `_consume_regex`, `_form_token`). For an
+`MLIRLexer` over text the same regular expressions run inline: whitespace, then a bare
+identifier, one of those characters (the table built once) or a `%`/`^`/`!` identifier give the
+token xDSL builds (same kind, same span, the position after it); anything else, the end of
+the input and every error are lexed by xDSL's own `lex` from the same position. A subclass,
+bytes input or a lexer given its own expressions takes xDSL's steps.
+
+The parser reads and consumes tokens through `_current_token` and `lexer` properties, and
+compares a token's text through three more (`Token.text`, `Span.text`, `Span.content`, which
+slices the input): `_consume_token`, `_parse_optional_token`, `parse_optional_characters`,
+`parse_optional_punctuation` and `parse_punctuation` read the parser state's fields directly and
+compare the text in place (a string input; bytes are decoded as xDSL does), with xDSL's asserts
+and error messages.
+
+`IsolatedFromAbove.verify` (once per `func.func`) asks `op.is_ancestor(owner)` of every operand in
+the function, each a walk up the owner's parents (~20,000 per 1,000 df ops). It now walks the same
+ops in the same order keeping the ids of the blocks and ops met so far (all strictly inside `op`,
+alive while it verifies): an operand defined by one of them passes at once, any other is asked
+xDSL's question, so the same operand fails first with xDSL's message.
+
+`Operation.verify` (every op verified) reads its operands, parent and the parent region's block
+count through properties (`len(region.blocks)` walks the blocks), compares the block's last op
+with `==` (a Python `__eq__` that is `is`) and asks `isinstance(operand, ErasedSSAValue)` through
+`ABCMeta` per operand. The same checks, in the same order and with the same errors, read the
+linked fields, compare with `is` and remember the `ErasedSSAValue` answer per operand type (until
+an ABC `register`); an op with successors takes xDSL's code.
+
+`DenseArrayBase.get_values` unpacks the array's bytes with `struct` (a format string built from
+the element type) on every call; every accessor of an op with variadic operand segments (a
+loop's `bounds`, `inits`, ...) reads its `operandSegmentSizes` through it, ~10 times per loop
+verified. The tuple is remembered in the attribute's `__dict__` (its bytes never change; copies
+and pickles leave it out, as the remembered hash).
 
 `install()` is idempotent; loopopt.diagnostics calls it, so it is on in every loopopt process
 that imports our dialects' verification. `LOOPOPT_NO_FASTPATHS=1` in the environment (read at
@@ -95,7 +126,8 @@ from xdsl.irdl.operations import (
     VariadicDef,
     VarIRConstruct,
 )
-from xdsl.traits import SameOperandsAndResultType
+from xdsl.traits import IsolatedFromAbove, SameOperandsAndResultType
+from xdsl.utils.exceptions import VerifyException
 
 _SIGNATURES_MAX = 4096
 """Remembered verified signatures (cleared when full: a module has a few hundred)."""
@@ -181,6 +213,92 @@ def _region_shape(region: Region) -> tuple[int, tuple[Attribute, ...] | None]:
     if first is None:
         return 0, None
     return (1 if first is region._last_block else len(region.blocks)), first.arg_types
+
+
+def _install_isolated_check() -> None:
+    if IsolatedFromAbove.verify is not _XDSL_ISOLATED_VERIFY:
+        return  # replaced by someone else: left alone
+
+    def verify(self: IsolatedFromAbove, op: Operation) -> None:
+        seen: set[int] = set()  # ids of the blocks and ops strictly inside `op` met so far
+        regions: list[Region] = list(op.regions)
+        while regions:
+            region = regions.pop()
+            block = region._first_block
+            while block is not None:
+                seen.add(id(block))
+                child = block._first_op
+                while child is not None:
+                    seen.add(id(child))
+                    for operand in child._operands:
+                        owner = operand.owner
+                        if id(owner) not in seen and (not op.is_ancestor(owner) or owner is op):
+                            raise VerifyException(
+                                f"Operation using value defined out of its IsolatedFromAbove parent: {child}"
+                            )
+                    if child.regions and not child.has_trait(IsolatedFromAbove):
+                        regions += child.regions
+                    child = child._next_op
+                block = block._next_block
+
+    IsolatedFromAbove.verify = verify  # type: ignore[method-assign]
+
+
+def _install_operation_verify() -> None:
+    from xdsl.ir.core import ErasedSSAValue
+    from xdsl.traits import IsTerminator, NoTerminator
+
+    original = Operation.verify
+    if original is not _XDSL_OPERATION_VERIFY:
+        return  # replaced by someone else: left alone
+    erased: dict[type, bool] = {}
+    """isinstance(operand, ErasedSSAValue) per operand type, until an ABC `register`."""
+    token = [abc.get_cache_token()]
+
+    def verify(self: Operation, verify_nested_ops: bool = True) -> None:
+        if self._successors:
+            original(self, verify_nested_ops)  # the successor checks: xDSL's
+            return
+        if abc.get_cache_token() != token[0]:
+            erased.clear()
+            token[0] = abc.get_cache_token()
+        for operand in self._operands:
+            kind = type(operand)
+            is_erased = erased.get(kind)
+            if is_erased is None:
+                is_erased = erased[kind] = isinstance(operand, ErasedSSAValue)
+            if is_erased:
+                raise ValueError("Erased SSA value is used by the operation")
+        parent_block = self.parent
+        parent_region = None if parent_block is None else parent_block.parent
+        if parent_region is not None and parent_block._last_op is self:  # type: ignore[union-attr]
+            first = parent_region._first_block  # not None: it holds parent_block
+            if first is parent_region._last_block:  # one block
+                parent_op = parent_region.parent
+                if parent_op is not None and not parent_op.has_trait(NoTerminator) and not self.has_trait(IsTerminator):
+                    raise VerifyException(
+                        f"Operation {self.name} terminates block in single-block region but is not a terminator"
+                    )
+            elif not self.has_trait(IsTerminator):
+                raise VerifyException(
+                    f"Operation {self.name} terminates block in multi-block region but is not a terminator"
+                )
+        if verify_nested_ops:
+            for region in self.regions:
+                region.verify()
+        try:
+            self.verify_()
+        except VerifyException as err:
+            self.emit_error(f"Operation does not verify: {err}", err)
+
+    Operation.verify = verify  # type: ignore[method-assign]
+
+
+_XDSL_OPERATION_VERIFY = Operation.verify
+"""xDSL's own Operation.verify (the fallback; tests compare against it)."""
+
+_XDSL_ISOLATED_VERIFY = IsolatedFromAbove.verify
+"""xDSL's own IsolatedFromAbove.verify (the fallback check's model; tests compare against it)."""
 
 
 _SINGLE, _OPTIONAL, _VARIADIC = 0, 1, 2
@@ -507,7 +625,39 @@ def _remember_hashes(cls: type) -> None:
 def _state_without_hash(self: Any) -> dict[str, Any]:
     """What pickle and copy take of an attribute: its fields, not the remembered hash (a
     string's hash differs between processes)."""
-    return {k: v for k, v in self.__dict__.items() if k != _HASH_KEY}
+    return {k: v for k, v in self.__dict__.items() if k not in _REMEMBERED_KEYS}
+
+
+_VALUES_KEY = "_loopopt_values"
+_REMEMBERED_KEYS = frozenset({_HASH_KEY, _VALUES_KEY})
+
+
+def _install_dense_array_values() -> None:
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    original = DenseArrayBase.get_values
+    if original is not _XDSL_GET_VALUES:
+        return  # replaced by someone else: left alone
+
+    def get_values(self: Any) -> Any:
+        d = self.__dict__
+        try:
+            return d[_VALUES_KEY]
+        except KeyError:
+            values = d[_VALUES_KEY] = original(self)  # a tuple: callers cannot change it
+            return values
+
+    DenseArrayBase.get_values = get_values  # type: ignore[method-assign]
+
+
+def _xdsl_get_values() -> Any:
+    from xdsl.dialects.builtin import DenseArrayBase
+
+    return DenseArrayBase.get_values
+
+
+_XDSL_GET_VALUES = _xdsl_get_values()
+"""xDSL's own DenseArrayBase.get_values (the fallback; tests compare against it)."""
 
 
 _XDSL_WALK = Operation.walk
@@ -545,6 +695,7 @@ def _install_walk() -> None:
 
 
 def _install_lexer() -> None:
+    from xdsl.utils.lexer import Span, Token
     from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
 
     original = MLIRLexer.lex
@@ -567,7 +718,40 @@ def _install_lexer() -> None:
         "|": MLIRTokenKind.VERTICAL_BAR,
     }
 
+    prefixed = {"%": MLIRTokenKind.PERCENT_IDENT, "^": MLIRTokenKind.CARET_IDENT, "!": MLIRTokenKind.EXCLAMATION_IDENT}
+    whitespace = MLIRLexer._whitespace_regex.match
+    bare_suffix = MLIRLexer.bare_identifier_suffix_regex.match
+    suffix_id = MLIRLexer._suffix_id.match
+    bare = MLIRTokenKind.BARE_IDENT
+    own = frozenset({"_whitespace_regex", "bare_identifier_suffix_regex", "_suffix_id"})
+    """The class's expressions used inline: a lexer given its own takes xDSL's steps."""
+
     def lex(self: Any) -> Any:
+        if type(self) is not MLIRLexer or type(content := self.input.content) is not str or not own.isdisjoint(self.__dict__):
+            return lex_steps(self)
+        inp = self.input
+        pos = whitespace(content, self.pos).end()  # the pattern matches empty text too
+        if pos >= inp.len:
+            self.pos = pos
+            return original(self)  # end of input: xDSL's token
+        c = content[pos]
+        if c.isalpha() or c == "_":
+            end = bare_suffix(content, pos + 1).end()  # `[...]*`: always matches
+            self.pos = end
+            return Token(bare, Span(pos, end, inp))
+        kind = punctuation.get(c)
+        if kind is not None:
+            self.pos = pos + 1
+            return Token(kind, Span(pos, pos + 1, inp))
+        kind = prefixed.get(c)
+        if kind is not None and (m := suffix_id(content, pos + 1)) is not None:
+            self.pos = m.end()
+            return Token(kind, Span(pos, self.pos, inp))
+        self.pos = pos  # anything else (and every error) by xDSL's code, from the same position
+        return original(self)
+
+    def lex_steps(self: Any) -> Any:
+        """A subclass or bytes input: xDSL's steps (its methods, which a subclass may override)."""
         self._consume_whitespace()
         start_pos = self.pos
         current_char = self._get_chars()
@@ -585,6 +769,78 @@ def _install_lexer() -> None:
     MLIRLexer.lex = lex  # type: ignore[method-assign]
 
 
+def _install_parser_tokens() -> None:
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+    from xdsl.utils.mlir_lexer import KIND_BY_PUNCTUATION_SPELLING
+
+    if (GenericParser._consume_token, GenericParser._parse_optional_token, GenericParser.parse_optional_characters,
+            BaseParser.parse_optional_punctuation, BaseParser.parse_punctuation) != _XDSL_PARSER_TOKENS:  # fmt: skip
+        return  # replaced by someone else: left alone
+
+    def _consume_token(self: Any, expected_kind: Any = None) -> Any:
+        state = self._parser_state
+        consumed_token = state.current_token
+        assert expected_kind is None or consumed_token.kind == expected_kind, (
+            f"Unexpected token {consumed_token}, expected {expected_kind}"
+        )
+        state.current_token = state.lexer.lex()
+        return consumed_token
+
+    def _parse_optional_token(self: Any, expected_kind: Any) -> Any:
+        state = self._parser_state
+        consumed_token = state.current_token
+        if consumed_token.kind == expected_kind:
+            state.current_token = state.lexer.lex()
+            return consumed_token
+        return None
+
+    def parse_optional_characters(self: Any, text: str) -> str | None:
+        state = self._parser_state
+        span = state.current_token.span
+        content = span.input.content
+        if type(content) is str:
+            same = span.end - span.start == len(text) and content.startswith(text, span.start)
+        else:
+            same = span.text == text  # bytes input: xDSL's decoding
+        if same:
+            state.current_token = state.lexer.lex()
+            return text
+        return None
+
+    def parse_optional_punctuation(self: Any, punctuation: Any) -> Any:
+        assert punctuation in KIND_BY_PUNCTUATION_SPELLING, (
+            "'parse_optional_punctuation' must be called with a valid punctuation"
+        )
+        if _parse_optional_token(self, KIND_BY_PUNCTUATION_SPELLING[punctuation]) is not None:
+            return punctuation
+        return None
+
+    def parse_punctuation(self: Any, punctuation: Any, context_msg: str = "") -> Any:
+        assert punctuation in KIND_BY_PUNCTUATION_SPELLING, "'parse_punctuation' must be called with a valid punctuation"
+        if _parse_optional_token(self, KIND_BY_PUNCTUATION_SPELLING[punctuation]) is None:
+            self.raise_error(f"Expected '{punctuation}'" + context_msg, self._current_token.span)
+        return punctuation
+
+    GenericParser._consume_token = _consume_token  # type: ignore[method-assign]
+    GenericParser._parse_optional_token = _parse_optional_token  # type: ignore[method-assign]
+    GenericParser.parse_optional_characters = parse_optional_characters  # type: ignore[method-assign]
+    BaseParser.parse_optional_punctuation = parse_optional_punctuation  # type: ignore[method-assign]
+    BaseParser.parse_punctuation = parse_punctuation  # type: ignore[method-assign]
+
+
+def _xdsl_parser_tokens() -> tuple[Any, ...]:
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+
+    return (GenericParser._consume_token, GenericParser._parse_optional_token, GenericParser.parse_optional_characters,
+            BaseParser.parse_optional_punctuation, BaseParser.parse_punctuation)  # fmt: skip
+
+
+_XDSL_PARSER_TOKENS = _xdsl_parser_tokens()
+"""xDSL's own token readers of the parser (the fallback; tests compare against them)."""
+
+
 def install() -> None:
     """Install the fast paths into xDSL's classes (once per process), unless opted out."""
     global _installed
@@ -593,9 +849,13 @@ def install() -> None:
     _installed = True
     _install_trait_memos()
     _install_signature_cache()
+    _install_isolated_check()
+    _install_operation_verify()
+    _install_dense_array_values()
     _install_op_init()
     _install_readers()
     _install_operation_init()
     _install_attribute_memo()
     _install_walk()
     _install_lexer()
+    _install_parser_tokens()

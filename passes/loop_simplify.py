@@ -181,9 +181,11 @@ class LoopSimplifyPass(ModulePass):
         target = module_target(op)
         patterns = populate_loop_simplify_patterns(self.fma, target)
         (rules,) = (p for p in patterns if isinstance(p, ApplyRules))
+        candidates = _Candidates(rules.by_root, target is not None)
         CandidateRewriteWalker(  # starts only from ops a fold or a rule can match (and dead ops)
             applier(patterns),
-            candidate=_Candidates(rules.by_root, target is not None).may_match,
+            candidate=candidates.may_match,
+            never_candidate=candidates.never,
         ).rewrite_module(op)
 
 
@@ -217,14 +219,26 @@ class _Candidates:
     minmax: bool
     """SelectOfCompareToMinMax can fire (the module names its target)."""
 
-    _roles: dict[type[Operation], tuple[bool, bool, list[Rule]] | None] = field(default_factory=dict)
-    """Per op class: (a fold may apply, select -> min/max may, its rules), None for neither."""
+    _roles: dict[type[Operation], tuple[bool, bool, list[tuple[int, tuple[int, ...]]]] | None] = field(
+        default_factory=dict
+    )
+    """Per op class: (a fold may apply, select -> min/max may, per rule its root's operand count
+    and `_needs_scalars` positions), None for neither. (A rule's own hash is a dataclass hash of
+    its whole pattern tree: looked up here once per class.)"""
 
-    def _role(self, cls: type[Operation]) -> tuple[bool, bool, list[Rule]] | None:
+    def _role(self, cls: type[Operation]) -> tuple[bool, bool, list[tuple[int, tuple[int, ...]]]] | None:
         fold = issubclass(cls, FOLDABLE)
         minmax = self.minmax and cls in SelectOfCompareToMinMax.roots
-        rules = self.by_root.get(cls, [])
+        rules = [(len(rule.pattern.src), _needs_scalars(rule)) for rule in self.by_root.get(cls, [])]
         return (fold, minmax, rules) if fold or minmax or rules else None
+
+    def never(self, cls: type[Operation]) -> bool:
+        """No op of `cls` may match (no fold, select -> min/max or rule applies to the class)."""
+        try:
+            role = self._roles[cls]
+        except KeyError:
+            role = self._roles[cls] = self._role(cls)
+        return role is None
 
     def may_match(self, op: Operation) -> bool:
         cls = type(op)
@@ -243,10 +257,8 @@ class _Candidates:
             if minmax and is_integer_not_i1(t):
                 return True
             if rules:
-                operands = op.operands
-                for rule in rules:
-                    if len(operands) == len(rule.pattern.src) and not any(
-                        isinstance(operands[i].type, VectorType) for i in _needs_scalars(rule)
-                    ):
+                operands = op._operands
+                for count, scalars in rules:
+                    if len(operands) == count and not any(isinstance(operands[i].type, VectorType) for i in scalars):
                         return True
         return False

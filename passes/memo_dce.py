@@ -15,7 +15,7 @@ order. Use a memo only while the IR does not change.
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Callable, Set
 from typing import Any
 
 from xdsl.dialects.builtin import UnregisteredOp
@@ -48,13 +48,9 @@ class EffectMemo:
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
 
     def get_effects(self, op: Operation) -> Set[EffectInstance] | None:
-        cls = type(op)
-        constant = _CLASS_EFFECTS.get(cls)
-        traits = cls.traits.traits
-        if constant is None or constant[0] is not traits:
-            constant = _CLASS_EFFECTS[cls] = (traits, _class_effects(cls))
-        if constant[1] is not _PER_OP:
-            return constant[1]
+        constant = _class_constant(type(op))
+        if constant is not _PER_OP:
+            return constant
         try:
             return self._effects[op]
         except KeyError:
@@ -101,12 +97,50 @@ class EffectMemo:
         return self.would_be_trivially_dead(op)
 
     def _result_only_effects(self, root: Operation) -> bool:
-        effects = self.get_effects(root)
-        return effects is not None and all(
-            e.kind == MemoryEffectKind.READ
-            or (e.kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner))
-            for e in effects
-        )
+        """xDSL's `result_only_effects(root)`: `root`'s effects are known and each is a read or
+        the allocation of a value inside `root`. Decided effect set by effect set (each op's own,
+        a recursive op's children's in order) without building their union, so a loop whose
+        body writes stops at the write: every set must pass, and any unknown set (None) fails,
+        as it makes the union None (so the order of the sets does not matter)."""
+        return self._only_reads_or_own_allocs(root, root)
+
+    def _only_reads_or_own_allocs(self, op: Operation, root: Operation) -> bool:
+        constant = _class_constant(type(op))
+        if constant is not _PER_OP:
+            return constant is not None and _reads_or_own_allocs(constant, root)
+        known = self._effects.get(op, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known is not None and _reads_or_own_allocs(known, root)
+        interfaces = op.get_traits_of_type(MemoryEffect)
+        if not interfaces:
+            return False  # unknown effects
+        for it in interfaces:
+            if _is_recursive(it):
+                for r in op.regions:
+                    b = r._last_block
+                    while b is not None:  # last to first: a body's write (a store) is near its end
+                        child = b._last_op
+                        while child is not None:
+                            if not self._only_reads_or_own_allocs(child, root):
+                                return False
+                            child = child._prev_op
+                        b = b._prev_block
+            else:
+                found = it.get_effects(op)
+                if found is None or not _reads_or_own_allocs(found, root):
+                    return False
+        return True
+
+
+def _reads_or_own_allocs(effects: Set[EffectInstance], root: Operation) -> bool:
+    for e in effects:
+        kind = e.kind
+        if kind == MemoryEffectKind.READ:
+            continue
+        if kind == MemoryEffectKind.ALLOC and isinstance(v := e.value, SSAValue) and root.is_ancestor(v.owner):
+            continue
+        return False
+    return True
 
 
 _CONSTANT_GETTERS = frozenset(
@@ -120,6 +154,20 @@ _PER_OP: Any = object()
 
 _CLASS_EFFECTS: dict[type, tuple[Any, Any]] = {}
 """op class -> (its trait set when asked, its effects or _PER_OP)."""
+
+
+def per_class(memo: dict[type, tuple[Any, Any]], cls: type[Operation], compute: Callable[[type[Operation]], Any]) -> Any:
+    """`compute(cls)` for an answer that reads only the class and its traits, remembered in `memo`
+    until the class's trait set changes (`add_trait` makes a new frozenset)."""
+    traits = cls.traits.traits
+    known = memo.get(cls)
+    if known is None or known[0] is not traits:
+        known = memo[cls] = (traits, compute(cls))
+    return known[1]
+
+
+def _class_constant(cls: type[Operation]) -> Any:
+    return per_class(_CLASS_EFFECTS, cls, _class_effects)
 
 
 def _class_effects(cls: type[Operation]) -> Any:
@@ -145,11 +193,7 @@ def class_would_be_dead(cls: type[Operation]) -> bool | None:
     looking at the op (a terminator or symbol: False; effects the class answers, `_class_effects`,
     without an allocation: whether they are all reads), else None. Holds while the IR changes
     (it reads only the class), recomputed when the class's trait set changes."""
-    traits = cls.traits.traits
-    known = _CLASS_DEAD.get(cls)
-    if known is None or known[0] is not traits:
-        known = _CLASS_DEAD[cls] = (traits, _class_would_be_dead(cls))
-    return known[1]
+    return per_class(_CLASS_DEAD, cls, _class_would_be_dead)
 
 
 def _class_would_be_dead(cls: type[Operation]) -> bool | None:

@@ -342,7 +342,9 @@ def test_fast_lexer_gives_xdsls_tokens():
         except UnicodeDecodeError:  # a test of the parser's encoding errors
             continue
     texts += ["%x = a.b {-# x #-} ... -> : , ( ) } [ ] < > = + / * ? | @f @\"s\" #a !b ^bb0 \"s\" 12 1.5e3 0x1F",
-              "..", "`", "@", "&", "x = 1 // comment\n  y", "{-#", "#-}"]
+              "..", "`", "@", "&", "x = 1 // comment\n  y", "{-#", "#-}",
+              "%", "% x", "!", "^", "%-", "%$a.b", "%12ab", "^bb0:", "!df.array<f32, [i]>", "\u00e9t\u00e9 _x", "x", "%1",
+              "x // trailing", "   ", "", "%x#y", "!", "a$b.c\n\t%0"]
     assert len(texts) > 200
     for text in texts:
         assert tokens(text, fast) == tokens(text, slow), text[:200]

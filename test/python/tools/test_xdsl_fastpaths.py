@@ -163,11 +163,18 @@ ctx = lc.make_context()
 module = lc.parse(generated_module(60), ctx, "t")
 lc.run_pipeline(module, "loop-pipeline{target=avx2}", ctx)
 assert not xdsl_fastpaths._installed
+from xdsl.traits import IsolatedFromAbove
+assert IsolatedFromAbove.verify.__module__ == "xdsl.traits"
+from xdsl.dialects.builtin import DenseArrayBase
+assert DenseArrayBase.get_values.__module__ == "xdsl.dialects.builtin"
+from xdsl.parser.generic_parser import GenericParser
+assert GenericParser._consume_token.__module__ == "xdsl.parser.generic_parser"
 assert OpDef.verify.__module__ == "xdsl.irdl.operations", OpDef.verify.__module__
 assert Operation.get_trait.__func__.__module__ == "xdsl.ir.core"
 from xdsl.ir import Attribute
 assert Attribute.__post_init__.__module__ == "xdsl.ir.core"
 assert Operation.walk.__module__ == "xdsl.ir.core"
+assert Operation.verify.__module__ == "xdsl.ir.core"
 from xdsl.utils.mlir_lexer import MLIRLexer
 assert MLIRLexer.lex.__module__ == "xdsl.utils.mlir_lexer"
 sys.stdout.write(emit_c(module, "avx2"))
@@ -458,3 +465,63 @@ def test_walk_visits_what_xdsl_visits_while_the_ir_changes():
     m = build()
     assert list(m.walk(reverse=True)) == list(xdsl_fastpaths._XDSL_WALK(m, reverse=True))
     assert list(m.walk(region_first=True)) == list(xdsl_fastpaths._XDSL_WALK(m, region_first=True))
+
+
+def test_dense_array_values_are_xdsls_and_stay_out_of_copies():
+    import copy
+    import pickle
+
+    from xdsl.dialects.builtin import DenseArrayBase, f32, i8, i64
+
+    assert DenseArrayBase.get_values is not xdsl_fastpaths._XDSL_GET_VALUES
+    for elt, values in ((i64, [1, -2, 3]), (i8, [-128, 127]), (f32, [1.5, -0.0]), (i64, [])):
+        a = DenseArrayBase.from_list(elt, values)
+        assert a.get_values() == xdsl_fastpaths._XDSL_GET_VALUES(a) and type(a.get_values()) is tuple
+        assert a.get_values() is a.get_values()  # remembered
+        for twin in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
+            assert xdsl_fastpaths._VALUES_KEY not in twin.__dict__
+            assert twin == a and twin.get_values() == a.get_values()
+
+
+def _parse_outcome(text: str) -> str:
+    import loopopt.compile as lc
+
+    try:
+        return str(lc.parse(text, lc.make_context(), "t.mlir"))
+    except Exception as e:  # noqa: BLE001 - the error is the outcome compared
+        return f"{type(e).__name__}: {e}"
+
+
+def test_parser_token_readers_parse_as_xdsl():
+    """The parser's token readers (xdsl_fastpaths._install_parser_tokens) give xDSL's modules and
+    errors on every .mlir file of test/filecheck and examples, and on malformed text."""
+    from pathlib import Path
+
+    from xdsl.parser.base_parser import BaseParser
+    from xdsl.parser.generic_parser import GenericParser
+
+    names = [(GenericParser, "_consume_token"), (GenericParser, "_parse_optional_token"),
+             (GenericParser, "parse_optional_characters"), (BaseParser, "parse_optional_punctuation"),
+             (BaseParser, "parse_punctuation")]  # fmt: skip
+    installed = [getattr(c, n) for c, n in names]
+    assert all(f is not x for f, x in zip(installed, xdsl_fastpaths._XDSL_PARSER_TOKENS))
+    root = Path(__file__).resolve().parents[3]
+    texts = [p.read_text(errors="replace") for folder in ("test/filecheck", "examples")
+             for p in sorted((root / folder).rglob("*.mlir")) if "Output" not in p.parts]  # fmt: skip
+    texts += ["func.func @f() {", "%x = arith.constant 1 : i32 )", "func.func @f(%a: i32 -> () {}",
+              "builtin.module { func.func @f() -> i32 { %c = arith.constant 1 : i32 func.return %c : i32 } }",
+              '"test.op"() {a = [1, 2} : () -> ()', "func.func @f() { func.return } }", "!df.array<f32, [i>"]  # fmt: skip
+    assert len(texts) > 150
+    errors = 0
+    for text in texts:
+        fast = _parse_outcome(text)
+        for (c, n), f in zip(names, xdsl_fastpaths._XDSL_PARSER_TOKENS):
+            setattr(c, n, f)
+        try:
+            slow = _parse_outcome(text)
+        finally:
+            for (c, n), f in zip(names, installed):
+                setattr(c, n, f)
+        assert fast == slow, text[:300]
+        errors += "Error" in fast.split(":")[0]
+    assert errors >= 7
