@@ -176,7 +176,7 @@ def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[S
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming,
                       half_loads=half_loads, quarter_loads=quarter_loads)  # fmt: skip
-    em.run(op.body.block.ops)
+    em.run(op.body.block)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
         out = [new if j in lowering.widening else em.blend(load_mask, new, cur, op)
