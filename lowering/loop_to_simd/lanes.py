@@ -44,7 +44,7 @@ from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd import plan as P
 from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion
-from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, body_plan, numberable, op_key, varying_form
+from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, body_plan, numberable, op_key, rebuild, varying_form
 
 
 # =========================================================================== lane values
@@ -167,6 +167,20 @@ def located(op: Operation, like: Operation) -> Operation:
 # =========================================================================== per-loop state
 
 
+@dataclass(frozen=True, slots=True)
+class Access:
+    """A source load's or store's operands and index decoding, read once per lowering (the IRDL
+    accessors and the affine decoding cost more than the per-block work they feed)."""
+
+    affine: list[Affine]
+    buf: SSAValue
+    indices: tuple[SSAValue, ...]
+    buf_type: Any
+    value: SSAValue
+    """The load's result or the stored value."""
+
+
+
 _VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
 
 
@@ -216,20 +230,23 @@ class LoopLowering:
     """Accumulator index -> its `WideningSum` (loop_to_simd/widen.py): stepped by simd.widen_add."""
     narrow_type: IntegerType | None = None
     """The narrow lane type of a loop with widening sums (a 0/1 count is added in it)."""
-    affine: dict[Operation, list[Affine]] = field(default_factory=dict[Operation, list[Affine]])
-    """`affine_indices` of the source's loads and stores (decoded once, read by every block)."""
+    affine: dict[Operation, Access] = field(default_factory=dict[Operation, "Access"])
+    """The source's loads and stores as `Access`es (decoded once, read by every block)."""
     per_block: dict[Block, tuple[dict[Any, SSAValue], dict[Any, SSAValue], dict[Any, tuple[Lanes, ...]]]] = field(default_factory=dict)
     """Per lowered loop body: the splats, index arithmetic and numbered ops its blocks (the K
     copies) built, which every copy reads (a row start `r * cols`, a splat of a uniform value)."""
+    uniform: dict[SSAValue, Uniform] = field(default_factory=dict[SSAValue, Uniform])
+    """A body operand not in a block's env -> its `Uniform` (its hoisted copy or itself, outside)."""
     plans: dict[Block, BodyPlan] = field(default_factory=dict[Block, BodyPlan])
     """Per source block (body, pred): its translation, decided at the first block emitted (plan.py)."""
     keys: dict[tuple[Any, ...], int] = field(default_factory=dict[tuple[Any, ...], int])
     """Interned `plan.static_key`s of the numbered body ops (the numbering's keys hold the int)."""
 
-    def affine_indices(self, op: loop.LoadOp | loop.StoreOp) -> list[Affine]:
+    def access(self, op: loop.LoadOp | loop.StoreOp) -> Access:
         found = self.affine.get(op)
         if found is None:
-            found = self.affine[op] = op.affine_indices
+            found = self.affine[op] = Access(op.affine_indices, op.buf, tuple(op.indices), op.buf_type,
+                                             op.result if isinstance(op, loop.LoadOp) else op.value)  # fmt: skip
         return found
 
     def plan(self, block: Block) -> BodyPlan:
@@ -437,7 +454,7 @@ def _broadcast_op(scalar: SSAValue, vt: VectorType, lowering: LoopLowering) -> l
         z = const_op(0, INDEX)
         n = arith.SelectOp(scalar, w, z)
         return [w, z, n, simd.PrefixMaskOp(n, vt)]
-    return [simd.BroadcastOp(scalar, vt)]
+    return [rebuild((simd.BroadcastOp, vt), [scalar], lambda: simd.BroadcastOp(scalar, vt))]
 
 
 # =========================================================================== one block
@@ -508,11 +525,14 @@ class BlockEmitter:
         lanes = self.env.get(value)
         if lanes is not None:
             return lanes
-        hoisted = self.lowering.hoisted.get(value)
-        if hoisted is not None:
-            return Uniform(hoisted)
-        self.lowering.outside.add(value)
-        return Uniform(value)  # defined outside the loop
+        lowering = self.lowering
+        lanes = lowering.uniform.get(value)
+        if lanes is None:
+            hoisted = lowering.hoisted.get(value)
+            if hoisted is None:
+                lowering.outside.add(value)  # defined outside the loop
+            lanes = lowering.uniform[value] = Uniform(value if hoisted is None else hoisted)
+        return lanes
 
     def vector(self, value: SSAValue, at: Operation) -> SSAValue:
         """`value` as a `vector<WxT>` (broadcasting a uniform value)."""
@@ -616,7 +636,8 @@ class BlockEmitter:
         code = form.code
         if code == P.ERROR:
             raise LoopoptDiagnostic(form.data, op)
-        result = op.results[0]
+        (result,) = op.results
+        first, *rest = op._operands  # (unpacked: indexing xDSL's operand tuple is a Python call)
         new: Operation
         if code == P.SAME:
             operands = [self.vector(v, op) for v in op._operands]
@@ -624,42 +645,45 @@ class BlockEmitter:
             new = form.data.create(operands=operands, result_types=[vt], properties=dict(op.properties),
                                    attributes=dict(op.attributes))  # fmt: skip
         elif code == P.NARROW:  # a conversion of narrow lanes: through the wide integer (narrow_convert.py)
-            x = self.vector(op.operands[0], op)
+            x = self.vector(first, op)
             value = emit_narrow_conversion(op, x, form.data, self.width, lambda o: self.emit(o, op), self.lowering.splat_constant)
             set_hint(value, result)
             self.env[result] = Varying(value)
             return
         elif code == P.MINMAX:
-            new = form.data(self.vector(op.operands[0], op), self.vector(op.operands[1], op))
+            a, b = self.vector(first, op), self.vector(rest[0], op)
+            new = rebuild((form.data, a.type), [a, b], lambda: form.data(a, b))
         elif code == P.FMA:
             # simd.fma is fused on every target: one instruction with has_fma, C's fma per lane without.
             a, b, c = (self.vector(v, op) for v in op.operands)
-            new = simd.FmaOp(a, b, c)
+            new = rebuild((simd.FmaOp, c.type), [a, b, c], lambda: simd.FmaOp(a, b, c))
         elif code == P.MASK_TO_INT:
             # i1 read signed: a true lane is -1 (docs/integer_semantics.md)
             vt = self.lowering.vector_type(form.result, op)
             one, zero = self.lowering.splat_constant(-1, vt), self.lowering.splat_constant(0, vt)
-            new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
+            new = simd.SelectOp(self.vector(first, op), one, zero)
         elif code == P.CONVERT_FORM:
-            new = simd.ConvertOp(self.vector(op.operands[0], op), self.lowering.vector_type(form.result, op))
+            x, vt = self.vector(first, op), self.lowering.vector_type(form.result, op)
+            new = rebuild((simd.ConvertOp, vt), [x], lambda: simd.ConvertOp(x, vt))
         elif code == P.CMP:
-            new = simd.CmpOp(form.data, self.vector(op.operands[0], op), self.vector(op.operands[1], op))
+            a, b = self.vector(first, op), self.vector(rest[0], op)
+            new = rebuild((simd.CmpOp, form.data, a.type), [a, b], lambda: simd.CmpOp(form.data, a, b))
         elif code == P.CMP_CONST:
             self.env[result] = Varying(self.lowering.splat_constant(form.data, _vector_type(i1, self.width)))
             return
         elif code == P.SELECT:
-            mask = self.vector(op.operands[0], op)
-            out = self.blend(mask, self.vector(op.operands[1], op), self.vector(op.operands[2], op), op)
+            mask = self.vector(first, op)
+            out = self.blend(mask, self.vector(rest[0], op), self.vector(rest[1], op), op)
             set_hint(out, result)
             self.env[result] = Varying(out)
             return
         elif code == P.EXTUI_MASK:
             vt = self.lowering.vector_type(form.result, op)
             one, zero = self.lowering.splat_constant(1, vt), self.lowering.splat_constant(0, vt)
-            new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
+            new = simd.SelectOp(self.vector(first, op), one, zero)
         else:  # P.EXTUI: zero extension = sign extension & (2^w - 1): simd.convert extends signed
             vt = self.lowering.vector_type(form.result, op)
-            wide = self.emit(simd.ConvertOp(self.vector(op.operands[0], op), vt), op).results[0]
+            wide = self.emit(simd.ConvertOp(self.vector(first, op), vt), op).results[0]
             new = arith.AndIOp(wide, self.lowering.splat_constant(form.data, vt))
         self.emit(new, op)
         set_hint(new.results[0], result)
@@ -719,7 +743,7 @@ class BlockEmitter:
         """Lane k = mask[k] ? a[k] : b[k]; `simd.select` for data, (m & a) | (~m & b) for masks."""
         assert isinstance(a.type, VectorType)
         if not is_mask_type(a.type.element_type):
-            return self.emit(simd.SelectOp(mask, a, b), at).results[0]
+            return self.emit(rebuild((simd.SelectOp, a.type), [mask, a, b], lambda: simd.SelectOp(mask, a, b)), at).results[0]
         ones = self.lowering.splat_constant(True, _vector_type(i1, self.width))
         not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
         t = self.emit(arith.AndIOp(mask, a), at).results[0]
@@ -819,14 +843,15 @@ class BlockEmitter:
         key = (cls, a, b)
         value = self._index_values.get(key)
         if value is None:
-            value = self._index_values[key] = self.emit(cls(a, b), at).results[0]
+            new = rebuild((cls, a.type), [a, b], lambda: cls(a, b))
+            value = self._index_values[key] = self.emit(new, at).results[0]
         return value
 
     # ----------------------------------------------------------------- memory
 
-    def _strides(self, op: loop.LoadOp | loop.StoreOp) -> list[int]:
+    def _strides(self, op: loop.LoadOp | loop.StoreOp, access: Access) -> list[int]:
         out = []
-        for a in self.lowering.affine_indices(op):
+        for a in access.affine:
             s = 0
             for v, c in a.terms:
                 lanes = self.lanes(v)
@@ -837,7 +862,7 @@ class BlockEmitter:
             out.append(s)
         return out
 
-    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, strides: list[int]) -> SSAValue:
+    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, access: Access, strides: list[int]) -> SSAValue:
         """Lane 0's flat element offset of an access whose lanes are consecutive elements:
         `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes);
         `strides` is `_strides(op)`, which the caller has already asked."""
@@ -853,60 +878,70 @@ class BlockEmitter:
                 "uniform (0) accesses have a simd form (no gather/scatter)",
                 op,
             )
-        if not is_data_type(op.buf_type.element_type):
+        if not is_data_type(access.buf_type.element_type):
             raise LoopoptDiagnostic(
-                f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
+                f"{op.name}: lane-varying accesses to {access.buf_type} have no simd form (bool buffers are bytes)", op
             )
-        *rows, col = (self.index_at_lane0(a, op)[0] for a in self.lowering.affine_indices(op))
+        *rows, col = (self.index_at_lane0(a, op)[0] for a in access.affine)
         if not rows:
             return col
         (row,) = rows
-        row_start = self.index_arith(arith.MuliOp, row, self.lowering.columns(op.buf), op)
+        row_start = self.index_arith(arith.MuliOp, row, self.lowering.columns(access.buf), op)
         return self.index_arith(arith.AddiOp, row_start, col, op)
 
     def _load(self, op: loop.LoadOp) -> None:
-        if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+        access = self.lowering.access(op)
+        if any(isinstance(self.lanes(v), Varying) for v in access.indices):
             from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
 
             return emit_gather_load(self, op)
-        strides = self._strides(op)
+        strides = self._strides(op, access)
         if all(s == 0 for s in strides):
             return self._uniform_access(op)
-        start = self._contiguous_start(op, strides)
-        vt = self.lowering.vector_type(op.result.type, op)
-        key = (op.buf, start, vt)
-        if key in self._loaded:
-            self.env[op.result] = Varying(self._loaded[key])
+        start = self._contiguous_start(op, access, strides)
+        result = access.value
+        vt = self.lowering.vector_type(result.type, op)
+        buf = access.buf
+        key = (buf, start, vt)
+        known = self._loaded.get(key)
+        if known is not None:
+            self.env[result] = Varying(known)
             return
         if self.load_mask is None:
-            new = self.emit(simd.LoadOp(op.buf, start, vt, halves=self.half_loads, quarters=self.quarter_loads), op)
+            halves, quarters = self.half_loads, self.quarter_loads
+            new = self.emit(rebuild((simd.LoadOp, vt, halves, quarters), [buf, start],
+                                    lambda: simd.LoadOp(buf, start, vt, halves=halves, quarters=quarters)), op)  # fmt: skip
         else:
             zero = self.lowering.splat_constant(0, vt)
-            new = self.emit(simd.MaskedLoadOp(op.buf, start, self.load_mask, zero), op)
-        new.results[0].name_hint = op.result.name_hint
-        self.env[op.result] = Varying(new.results[0])
-        self._loaded[key] = new.results[0]
+            new = self.emit(simd.MaskedLoadOp(buf, start, self.load_mask, zero), op)
+        value = new.results[0]
+        set_hint(value, result)
+        self.env[result] = Varying(value)
+        self._loaded[key] = value
 
     def _forget(self, buf: SSAValue) -> None:
         self._loaded = {k: v for k, v in self._loaded.items() if k[0] != buf}
 
     def _store(self, op: loop.StoreOp) -> None:
-        self._forget(op.buf)
-        strides = self._strides(op)
+        access = self.lowering.access(op)
+        buf = access.buf
+        self._forget(buf)
+        strides = self._strides(op, access)
         if all(s == 0 for s in strides):
-            if not isinstance(self.lanes(op.value), Uniform):
+            if not isinstance(self.lanes(access.value), Uniform):
                 raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
             if self.store_mask is not None:
                 raise LoopoptDiagnostic(f"{op.name}: a store to a uniform index under a lane mask has no simd form", op)
             return self._uniform_access(op)
-        start = self._contiguous_start(op, strides)
-        value = self.vector(op.value, op)
-        if self.store_mask is None and op.buf == self.streaming:
-            self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)
+        start = self._contiguous_start(op, access, strides)
+        value = self.vector(access.value, op)
+        if self.store_mask is None and buf == self.streaming:
+            self.emit(rebuild((simd.StoreOp, True), [value, buf, start],
+                              lambda: simd.StoreOp(value, buf, start, aligned=True, nontemporal=True)), op)  # fmt: skip
         elif self.store_mask is None:
-            self.emit(simd.StoreOp(value, op.buf, start), op)
+            self.emit(rebuild((simd.StoreOp, False), [value, buf, start], lambda: simd.StoreOp(value, buf, start)), op)
         else:
-            self.emit(simd.MaskedStoreOp(value, op.buf, start, self.store_mask), op)
+            self.emit(simd.MaskedStoreOp(value, buf, start, self.store_mask), op)
 
     def _uniform_access(self, op: loop.LoadOp | loop.StoreOp) -> None:
         mapper = {v: self.scalar(v, op) for v in op.operands if not isinstance(self.lanes(v), Strided)}

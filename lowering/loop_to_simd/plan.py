@@ -12,12 +12,13 @@ where they were: a step whose translation fails raises when a block reaches it, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import IndexType, IntegerType
-from xdsl.ir import Attribute, Block, Operation
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect
 
 from loopopt.dialects import loop, simd
@@ -134,6 +135,28 @@ def body_plan(block: Block, hoisted: dict[Any, Any], widening_step: Any, keys: d
             step.cast_to_index = step.index_op == 1 and isinstance(op.results[0].type, IndexType)
         steps.append(step)
     return BodyPlan(steps, {s.op: s for s in steps})
+
+
+# =========================================================================== building again
+
+_TEMPLATES: dict[tuple[Any, ...], tuple[type[Operation], list[Attribute], dict[str, Attribute], dict[str, Attribute]]] = {}
+
+
+def rebuild(key: tuple[Any, ...], operands: list[SSAValue], make: Callable[[], Operation], regions: list[Region] = []) -> Operation:  # noqa: B006
+    """`make()`, built from the first op `make` gave under `key` (class, result types, properties,
+    attributes) with `operands` instead: an IRDL constructor infers the result type and fills
+    the properties again for every block, and costs ~1.7x `Operation.create`. `key` must hold
+    everything but the operand values `make` reads (the types it infers from, its flags);
+    `regions` are the new op's (those `make` puts in it)."""
+    known = _TEMPLATES.get(key)
+    if known is None:
+        op = make()
+        if len(_TEMPLATES) >= 4096:
+            _TEMPLATES.clear()
+        _TEMPLATES[key] = (type(op), [r.type for r in op.results], dict(op.properties), dict(op.attributes))
+        return op
+    cls, types, properties, attributes = known
+    return cls.create(operands=operands, result_types=types, properties=properties, attributes=attributes, regions=regions)
 
 
 # =========================================================================== lane-varying forms
