@@ -46,7 +46,6 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -63,6 +62,7 @@ from loopopt.lowering.loop_to_simd.scan import has_scan, lower_scan_vecloop, sca
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, lower_vecloop, lower_vecloop_scalar
 from loopopt.lowering.target import resolve_cpu, resolve_target, resolve_target_name
 from loopopt.passes.options import check_options
+from loopopt.passes.pattern_dispatch import DispatchApplier
 
 TARGET_ATTR = "loop.target"
 PIPELINE_ATTR = "loop.pipeline"
@@ -198,7 +198,9 @@ class ConvertLoopToSimdPass(ModulePass):
                 f"module was already lowered for target '{recorded.data}', not '{options.target.name}'", op
             )
         PatternRewriteWalker(
-            GreedyRewritePatternApplier(populate_loop_to_simd_patterns(options, self.fallback, self.remarks)),  # pyright: ignore[reportArgumentType]
+            # each visited op is offered only the pattern rooted at its class (no pattern call on the
+            # preheader and scalar ops the walk visits); dead-op erasure as xDSL's applier
+            DispatchApplier(populate_loop_to_simd_patterns(options, self.fallback, self.remarks)),  # pyright: ignore[reportArgumentType]
             apply_recursively=False,
             walk_reverse=False,  # first to last: a loop reuses the preheader values of those before it (VecOptions.preheaders)
         ).rewrite_module(op)

@@ -90,6 +90,21 @@ def gather_instruction_pays(target: TargetInfo, cpu: CpuModel) -> bool:
 
 def choose_gather_forms(module: ModuleOp, target: TargetInfo, cpu: CpuModel) -> None:
     """Mark every `simd.gather` `lanewise` where the instruction does not pay on `cpu`."""
+    pays: bool | None = None  # asked once, at the first gather (its table knows only x86 widths)
+    gathers = _GATHER_CLASSES
     for op in module.walk():
-        if isinstance(op, simd.GatherOp) and not gather_instruction_pays(target, cpu):
+        cls = type(op)
+        is_gather = gathers.get(cls)
+        if is_gather is None:
+            is_gather = gathers[cls] = issubclass(cls, simd.GatherOp)
+        if not is_gather:
+            continue
+        if pays is None:
+            pays = gather_instruction_pays(target, cpu)
+        if not pays:
             op.properties["lanewise"] = UnitAttr()
+
+
+_GATHER_CLASSES: dict[type, bool] = {}
+"""Per op class: a `simd.gather` (the walk covers the whole lowered module; an isinstance
+against an op class goes through ABCMeta)."""

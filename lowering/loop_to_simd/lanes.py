@@ -17,7 +17,7 @@ broadcasts), so the main loop carries only the per-block work.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
@@ -42,8 +42,9 @@ from loopopt.dialects import loop, simd
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
-from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion, middle_type
-from loopopt.lowering.loop_to_simd.table import CMP_PREDICATES, CONVERT, MIN_MAX, NO_VECTOR_FORM, SAME_OP
+from loopopt.lowering.loop_to_simd import plan as P
+from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion
+from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, body_plan, numberable, op_key, rebuild, varying_form
 
 
 # =========================================================================== lane values
@@ -138,52 +139,46 @@ def const_attr(value: int | float | bool, t: Attribute) -> FloatAttr | IntegerAt
     return attr
 
 
+_HINTS: dict[str, str | None] = {}
+"""Name hint -> what xDSL's setter keeps of it (it strips a `_N` suffix after a regex check)."""
+
+
+def set_hint(value: SSAValue, like: SSAValue) -> None:
+    """`value.name_hint = like.name_hint`, the setter's answer remembered per name."""
+    name = like.name_hint
+    if name is None:
+        value.name_hint = None
+        return
+    kept = _HINTS.get(name)
+    if kept is None:
+        value.name_hint = name
+        if len(_HINTS) >= 4096:
+            _HINTS.clear()
+        kept = _HINTS[name] = value.name_hint
+    else:
+        value._name = kept  # pyright: ignore[reportPrivateUsage]
+
+
 def located(op: Operation, like: Operation) -> Operation:
     op.location = like.location
     return op
 
 
-_NUMBERABLE: dict[type, tuple[Any, bool]] = {}
-"""op class -> (its trait set when asked, whether `cse` may merge two equal ops of it)."""
-
-
-def numberable(op: Operation) -> bool:
-    """Whether equal ops of this class compute equal values with no effect (`NoMemoryEffect`
-    traits only, no region, not a terminator): two of them with equal operands, attributes, properties and
-    result types are one value, which `cse` would make them. Answered per class."""
-    cls = type(op)
-    traits = cls.traits.traits
-    known = _NUMBERABLE.get(cls)
-    if known is None or known[0] is not traits:
-        effects = cls.get_traits_of_type(MemoryEffect)
-        pure = bool(effects) and all(isinstance(t, NoMemoryEffect) for t in effects)
-        known = _NUMBERABLE[cls] = (traits, pure and not cls.has_trait(IsTerminator))
-    return known[1] and not op.regions
-
-
-_YIELD, _LOAD, _STORE, _APPEND, _SCAN, _OTHER = range(6)
-_OP_KINDS: dict[type, int] = {}
-"""Per op class: which of the BlockEmitter's translations takes it (an isinstance against an op
-class runs ABCMeta's check, ~0.5 us; the emitter asks it of every op of every block)."""
-
-
-def _op_kind(cls: type) -> int:
-    kind = _OP_KINDS.get(cls)
-    if kind is None:
-        kinds = ((loop.YieldOp, _YIELD), (loop.LoadOp, _LOAD), (loop.StoreOp, _STORE), (loop.AppendOp, _APPEND),
-                 (loop.LaneScanOp, _SCAN))  # fmt: skip
-        kind = _OP_KINDS[cls] = next((k for c, k in kinds if issubclass(cls, c)), _OTHER)
-    return kind
-
-
-def op_key(op: Operation, operands: tuple[Any, ...]) -> tuple[Any, ...]:
-    """What makes two ops of a `numberable` class the same value: class, properties,
-    attributes, result types and `operands` (the values, or what stands for them)."""
-    return (type(op), tuple(op.properties.items()), tuple(op.attributes.items()),
-            tuple([r.type for r in op.results]), operands)  # fmt: skip
-
-
 # =========================================================================== per-loop state
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    """A source load's or store's operands and index decoding, read once per lowering (the IRDL
+    accessors and the affine decoding cost more than the per-block work they feed)."""
+
+    affine: list[Affine]
+    buf: SSAValue
+    indices: tuple[SSAValue, ...]
+    buf_type: Any
+    value: SSAValue
+    """The load's result or the stored value."""
+
 
 
 _VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
@@ -235,16 +230,30 @@ class LoopLowering:
     """Accumulator index -> its `WideningSum` (loop_to_simd/widen.py): stepped by simd.widen_add."""
     narrow_type: IntegerType | None = None
     """The narrow lane type of a loop with widening sums (a 0/1 count is added in it)."""
-    affine: dict[Operation, list[Affine]] = field(default_factory=dict[Operation, list[Affine]])
+    affine: dict[Operation, Access] = field(default_factory=dict[Operation, "Access"])
+    """The source's loads and stores as `Access`es (decoded once, read by every block)."""
     per_block: dict[Block, tuple[dict[Any, SSAValue], dict[Any, SSAValue], dict[Any, tuple[Lanes, ...]]]] = field(default_factory=dict)
     """Per lowered loop body: the splats, index arithmetic and numbered ops its blocks (the K
     copies) built, which every copy reads (a row start `r * cols`, a splat of a uniform value)."""
-    """`affine_indices` of the source's loads and stores (decoded once, read by every block)."""
+    uniform: dict[SSAValue, Uniform] = field(default_factory=dict[SSAValue, Uniform])
+    """A body operand not in a block's env -> its `Uniform` (its hoisted copy or itself, outside)."""
+    plans: dict[Block, BodyPlan] = field(default_factory=dict[Block, BodyPlan])
+    """Per source block (body, pred): its translation, decided at the first block emitted (plan.py)."""
+    keys: dict[tuple[Any, ...], int] = field(default_factory=dict[tuple[Any, ...], int])
+    """Interned `plan.static_key`s of the numbered body ops (the numbering's keys hold the int)."""
 
-    def affine_indices(self, op: loop.LoadOp | loop.StoreOp) -> list[Affine]:
+    def access(self, op: loop.LoadOp | loop.StoreOp) -> Access:
         found = self.affine.get(op)
         if found is None:
-            found = self.affine[op] = op.affine_indices
+            found = self.affine[op] = Access(op.affine_indices, op.buf, tuple(op.indices), op.buf_type,
+                                             op.result if isinstance(op, loop.LoadOp) else op.value)  # fmt: skip
+        return found
+
+    def plan(self, block: Block) -> BodyPlan:
+        """The steps of a source block (plan.body_plan), decided once: after `hoist_invariants`."""
+        found = self.plans.get(block)
+        if found is None:
+            found = self.plans[block] = body_plan(block, self.hoisted, self.widening_step, self.keys)
         return found
 
     def widening_step(self, op: Operation) -> Any:
@@ -445,7 +454,7 @@ def _broadcast_op(scalar: SSAValue, vt: VectorType, lowering: LoopLowering) -> l
         z = const_op(0, INDEX)
         n = arith.SelectOp(scalar, w, z)
         return [w, z, n, simd.PrefixMaskOp(n, vt)]
-    return [simd.BroadcastOp(scalar, vt)]
+    return [rebuild((simd.BroadcastOp, vt), [scalar], lambda: simd.BroadcastOp(scalar, vt))]
 
 
 # =========================================================================== one block
@@ -513,12 +522,17 @@ class BlockEmitter:
     # ----------------------------------------------------------------- values
 
     def lanes(self, value: SSAValue) -> Lanes:
-        if value in self.env:
-            return self.env[value]
-        if value in self.lowering.hoisted:
-            return Uniform(self.lowering.hoisted[value])
-        self.lowering.outside.add(value)
-        return Uniform(value)  # defined outside the loop
+        lanes = self.env.get(value)
+        if lanes is not None:
+            return lanes
+        lowering = self.lowering
+        lanes = lowering.uniform.get(value)
+        if lanes is None:
+            hoisted = lowering.hoisted.get(value)
+            if hoisted is None:
+                lowering.outside.add(value)  # defined outside the loop
+            lanes = lowering.uniform[value] = Uniform(value if hoisted is None else hoisted)
+        return lanes
 
     def vector(self, value: SSAValue, at: Operation) -> SSAValue:
         """`value` as a `vector<WxT>` (broadcasting a uniform value)."""
@@ -552,56 +566,58 @@ class BlockEmitter:
 
     # ----------------------------------------------------------------- the body
 
-    def run(self, ops: Iterable[Operation]) -> list[Lanes] | None:
-        """Translate `ops` in order; returns the lanes of a final `loop.yield`'s operands."""
-        hoisted = self.lowering.hoisted
-        for op in ops:
-            if _op_kind(type(op)) == _YIELD:
-                return [self.lanes(v) for v in op.operands]
-            if op.results and all(r in hoisted for r in op.results):
-                continue
-            self.op(op)
-        return None
+    def run(self, source: Block) -> None:
+        """Translate the ops of `source` (a body or pred block) up to its `loop.yield`, by its
+        plan (plan.py: what is the same for every block is decided once per lowering)."""
+        masked = self.masked_steps
+        numbering = self._numbering
+        env = self.env
+        for step in self.lowering.plan(source).steps:
+            kind = step.kind
+            op = step.op
+            if kind == P.OTHER:
+                if masked and op in masked:
+                    self._masked_step(op, masked[op])
+                    continue
+                operand_lanes = [self.lanes(v) for v in op._operands]
+                key = step.key
+                if key is None:
+                    self._lane_op(step, operand_lanes)
+                    continue
+                key = (key, tuple(operand_lanes))
+                known = numbering.get(key)
+                if known is not None:
+                    for old, lanes in zip(op.results, known, strict=True):
+                        env[old] = lanes
+                    continue
+                self._lane_op(step, operand_lanes)
+                numbering[key] = tuple([env[r] for r in op.results])
+            elif kind == P.LOAD:
+                self._load(op)  # type: ignore[arg-type]
+            elif kind == P.STORE:
+                self._store(op)  # type: ignore[arg-type]
+            elif kind == P.APPEND:
+                self._append(op)  # type: ignore[arg-type]
+            elif kind == P.WIDEN:
+                self._widening_step(op, step.widening)
+            elif kind == P.REGION:
+                raise LoopoptDiagnostic(f"{op.name}: a nested region in a vector loop body has no simd form", op)
+            elif masked and op in masked:
+                self._masked_step(op, masked[op])
+            else:  # P.SCAN
+                self._lane_scan(op)  # type: ignore[arg-type]
 
-    def op(self, op: Operation) -> None:
-        if op.regions:
-            raise LoopoptDiagnostic(f"{op.name}: a nested region in a vector loop body has no simd form", op)
-        kind = _op_kind(type(op))
-        if kind == _LOAD:
-            return self._load(op)  # type: ignore[arg-type]
-        if kind == _STORE:
-            return self._store(op)  # type: ignore[arg-type]
-        if kind == _APPEND:
-            return self._append(op)  # type: ignore[arg-type]
-        if self.lowering.widening and (w := self.lowering.widening_step(op)) is not None:
-            return self._widening_step(op, w)
-        if op in self.masked_steps:
-            return self._masked_step(op, self.masked_steps[op])
-        if kind == _SCAN:
-            return self._lane_scan(op)  # type: ignore[arg-type]
-        operand_lanes = [self.lanes(v) for v in op.operands]
-        if op.results and numberable(op):
-            key = op_key(op, tuple(operand_lanes))
-            known = self._numbering.get(key)
-            if known is not None:
-                for old, lanes in zip(op.results, known, strict=True):
-                    self.env[old] = lanes
-                return
-            self._lane_op(op, operand_lanes)
-            self._numbering[key] = tuple([self.env[r] for r in op.results])
-            return
-        self._lane_op(op, operand_lanes)
-
-    def _lane_op(self, op: Operation, operand_lanes: list[Lanes]) -> None:
+    def _lane_op(self, step: Step, operand_lanes: list[Lanes]) -> None:
         """A body op other than memory, scans and the accumulation steps, by its operands' lanes."""
-        if isinstance(op, arith.IndexCastOp) and isinstance(op.result.type, IndexType) and isinstance(operand_lanes[0], Varying):
-            self.env[op.result] = operand_lanes[0]  # index lanes: the integer lanes they were cast from (a gather's)
+        op = step.op
+        if step.cast_to_index and isinstance(operand_lanes[0], Varying):
+            self.env[op.results[0]] = operand_lanes[0]  # index lanes: the integer lanes they were cast from (a gather's)
             return
         if any(isinstance(x, Strided) for x in operand_lanes):
             return self._index_op(op, operand_lanes)
         if all(isinstance(x, Uniform) for x in operand_lanes):
             return self._uniform(op)
-        return self._varying(op)
+        return self._varying(step)
 
     def _uniform(self, op: Operation) -> None:
         """Every operand is uniform: the scalar op, once per block."""
@@ -610,66 +626,67 @@ class BlockEmitter:
         for old, r in zip(op.results, new.results, strict=True):
             self.env[old] = Uniform(r)
 
-    def _varying(self, op: Operation) -> None:
-        (result,) = op.results if len(op.results) == 1 else (None,)
-        if result is None:
-            raise LoopoptDiagnostic(f"{op.name} has no simd form on {self.lowering.target.name}", op)
+    def _varying(self, step: Step) -> None:
+        """An op with a lane-varying operand, by its form (plan.varying_form, decided once)."""
+        op = step.op
+        form = step.form
+        if form is None:
+            lowering = self.lowering
+            form = step.form = varying_form(op, lowering.target.name, lowering.target.vector_bits, self.width, is_mask_type)
+        code = form.code
+        if code == P.ERROR:
+            raise LoopoptDiagnostic(form.data, op)
+        (result,) = op.results
+        first, *rest = op._operands  # (unpacked: indexing xDSL's operand tuple is a Python call)
         new: Operation
-        cls = type(op)
-        bits = self.lowering.target.vector_bits
-        mid = middle_type(op, bits // self.width if bits else None)
-        if mid is not None:  # a conversion of narrow lanes: through the wide integer (narrow_convert.py)
-            x = self.vector(op.operands[0], op)
-            value = emit_narrow_conversion(op, x, mid, self.width, lambda o: self.emit(o, op), self.lowering.splat_constant)
-            value.name_hint = result.name_hint
+        if code == P.SAME:
+            operands = [self.vector(v, op) for v in op._operands]
+            vt = self.lowering.vector_type(form.result, op)
+            new = form.data.create(operands=operands, result_types=[vt], properties=dict(op.properties),
+                                   attributes=dict(op.attributes))  # fmt: skip
+        elif code == P.NARROW:  # a conversion of narrow lanes: through the wide integer (narrow_convert.py)
+            x = self.vector(first, op)
+            value = emit_narrow_conversion(op, x, form.data, self.width, lambda o: self.emit(o, op), self.lowering.splat_constant)
+            set_hint(value, result)
             self.env[result] = Varying(value)
             return
-        if cls in SAME_OP:
-            operands = [self.vector(v, op) for v in op.operands]
-            vt = self.lowering.vector_type(result.type, op)
-            new = cls.create(operands=operands, result_types=[vt], properties=dict(op.properties),
-                             attributes=dict(op.attributes))  # fmt: skip
-        elif cls in MIN_MAX:
-            new = MIN_MAX[cls](self.vector(op.operands[0], op), self.vector(op.operands[1], op))
-        elif isinstance(op, math.FmaOp):
+        elif code == P.MINMAX:
+            a, b = self.vector(first, op), self.vector(rest[0], op)
+            new = rebuild((form.data, a.type), [a, b], lambda: form.data(a, b))
+        elif code == P.FMA:
             # simd.fma is fused on every target: one instruction with has_fma, C's fma per lane without.
             a, b, c = (self.vector(v, op) for v in op.operands)
-            new = simd.FmaOp(a, b, c)
-        elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp) and is_mask_type(op.operands[0].type):
+            new = rebuild((simd.FmaOp, c.type), [a, b, c], lambda: simd.FmaOp(a, b, c))
+        elif code == P.MASK_TO_INT:
             # i1 read signed: a true lane is -1 (docs/integer_semantics.md)
-            vt = self.lowering.vector_type(result.type, op)
+            vt = self.lowering.vector_type(form.result, op)
             one, zero = self.lowering.splat_constant(-1, vt), self.lowering.splat_constant(0, vt)
-            new = simd.SelectOp(self.vector(op.operands[0], op), one, zero)
-        elif cls in CONVERT and is_mask_type(result.type):
-            raise LoopoptDiagnostic(
-                f"{op.name} to i1 on lane-varying operands cannot be lowered to simd for target "
-                f"'{self.lowering.target.name}': simd.convert has no mask result",
-                op,
-            )
-        elif cls in CONVERT:
-            new = simd.ConvertOp(self.vector(op.operands[0], op), self.lowering.vector_type(result.type, op))
-        elif isinstance(op, arith.CmpfOp | arith.CmpiOp):
-            return self._cmp(op)
-        elif isinstance(op, arith.SelectOp):
-            return self._select(op)
-        elif isinstance(op, arith.ExtUIOp) and is_mask_type(op.input.type):
-            vt = self.lowering.vector_type(result.type, op)
+            new = simd.SelectOp(self.vector(first, op), one, zero)
+        elif code == P.CONVERT_FORM:
+            x, vt = self.vector(first, op), self.lowering.vector_type(form.result, op)
+            new = rebuild((simd.ConvertOp, vt), [x], lambda: simd.ConvertOp(x, vt))
+        elif code == P.CMP:
+            a, b = self.vector(first, op), self.vector(rest[0], op)
+            new = rebuild((simd.CmpOp, form.data, a.type), [a, b], lambda: simd.CmpOp(form.data, a, b))
+        elif code == P.CMP_CONST:
+            self.env[result] = Varying(self.lowering.splat_constant(form.data, _vector_type(i1, self.width)))
+            return
+        elif code == P.SELECT:
+            mask = self.vector(first, op)
+            out = self.blend(mask, self.vector(rest[0], op), self.vector(rest[1], op), op)
+            set_hint(out, result)
+            self.env[result] = Varying(out)
+            return
+        elif code == P.EXTUI_MASK:
+            vt = self.lowering.vector_type(form.result, op)
             one, zero = self.lowering.splat_constant(1, vt), self.lowering.splat_constant(0, vt)
-            new = simd.SelectOp(self.vector(op.input, op), one, zero)
-        elif isinstance(op, arith.ExtUIOp) and isinstance(op.input.type, IntegerType):
-            # zero extension = sign extension & (2^w - 1): simd.convert extends signed
-            vt = self.lowering.vector_type(result.type, op)
-            wide = self.emit(simd.ConvertOp(self.vector(op.input, op), vt), op).results[0]
-            new = arith.AndIOp(wide, self.lowering.splat_constant((1 << op.input.type.width.data) - 1, vt))
-        else:
-            reason = NO_VECTOR_FORM.get(cls, "no vector form")
-            raise LoopoptDiagnostic(
-                f"{op.name} on lane-varying operands cannot be lowered to simd for target "
-                f"'{self.lowering.target.name}': {reason}",
-                op,
-            )
+            new = simd.SelectOp(self.vector(first, op), one, zero)
+        else:  # P.EXTUI: zero extension = sign extension & (2^w - 1): simd.convert extends signed
+            vt = self.lowering.vector_type(form.result, op)
+            wide = self.emit(simd.ConvertOp(self.vector(first, op), vt), op).results[0]
+            new = arith.AndIOp(wide, self.lowering.splat_constant(form.data, vt))
         self.emit(new, op)
-        new.results[0].name_hint = result.name_hint
+        set_hint(new.results[0], result)
         self.env[result] = Varying(new.results[0])
 
     def _lane_scan(self, op: loop.LaneScanOp) -> None:
@@ -715,38 +732,18 @@ class BlockEmitter:
         saved = self.env.get(x)
         self.env[x] = Varying(selected)
         try:
-            self._varying(op)
+            self._varying(next(p.of_op[op] for p in self.lowering.plans.values() if op in p.of_op))
         finally:
             if saved is None:
                 del self.env[x]
             else:
                 self.env[x] = saved
 
-    def _cmp(self, op: arith.CmpfOp | arith.CmpiOp) -> None:
-        table = arith.CMPF_COMPARISON_OPERATIONS if isinstance(op, arith.CmpfOp) else arith.CMPI_COMPARISON_OPERATIONS
-        name = table[op.predicate.value.data]
-        mt = _vector_type(i1, self.width)
-        if name in ("true", "false"):
-            self.env[op.result] = Varying(self.lowering.splat_constant(name == "true", mt))
-            return
-        allowed = simd.INT_PREDICATES if isinstance(op, arith.CmpiOp) else simd.FLOAT_PREDICATES
-        if name not in CMP_PREDICATES or CMP_PREDICATES[name] not in allowed:
-            raise LoopoptDiagnostic(f"{op.name} {name}: simd.cmp has no such predicate on {op.lhs.type}", op)
-        new = self.emit(simd.CmpOp(CMP_PREDICATES[name], self.vector(op.lhs, op), self.vector(op.rhs, op)), op)
-        new.results[0].name_hint = op.result.name_hint
-        self.env[op.result] = Varying(new.results[0])
-
-    def _select(self, op: arith.SelectOp) -> None:
-        mask = self.vector(op.cond, op)
-        out = self.blend(mask, self.vector(op.lhs, op), self.vector(op.rhs, op), op)
-        out.name_hint = op.result.name_hint
-        self.env[op.result] = Varying(out)
-
     def blend(self, mask: SSAValue, a: SSAValue, b: SSAValue, at: Operation) -> SSAValue:
         """Lane k = mask[k] ? a[k] : b[k]; `simd.select` for data, (m & a) | (~m & b) for masks."""
         assert isinstance(a.type, VectorType)
         if not is_mask_type(a.type.element_type):
-            return self.emit(simd.SelectOp(mask, a, b), at).results[0]
+            return self.emit(rebuild((simd.SelectOp, a.type), [mask, a, b], lambda: simd.SelectOp(mask, a, b)), at).results[0]
         ones = self.lowering.splat_constant(True, _vector_type(i1, self.width))
         not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
         t = self.emit(arith.AndIOp(mask, a), at).results[0]
@@ -846,14 +843,15 @@ class BlockEmitter:
         key = (cls, a, b)
         value = self._index_values.get(key)
         if value is None:
-            value = self._index_values[key] = self.emit(cls(a, b), at).results[0]
+            new = rebuild((cls, a.type), [a, b], lambda: cls(a, b))
+            value = self._index_values[key] = self.emit(new, at).results[0]
         return value
 
     # ----------------------------------------------------------------- memory
 
-    def _strides(self, op: loop.LoadOp | loop.StoreOp) -> list[int]:
+    def _strides(self, op: loop.LoadOp | loop.StoreOp, access: Access) -> list[int]:
         out = []
-        for a in self.lowering.affine_indices(op):
+        for a in access.affine:
             s = 0
             for v, c in a.terms:
                 lanes = self.lanes(v)
@@ -864,7 +862,7 @@ class BlockEmitter:
             out.append(s)
         return out
 
-    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, strides: list[int]) -> SSAValue:
+    def _contiguous_start(self, op: loop.LoadOp | loop.StoreOp, access: Access, strides: list[int]) -> SSAValue:
         """Lane 0's flat element offset of an access whose lanes are consecutive elements:
         `j` in a rank-1 buffer, `row * cols + j` in a rank-2 one (row uniform, `j` the lanes);
         `strides` is `_strides(op)`, which the caller has already asked."""
@@ -880,60 +878,70 @@ class BlockEmitter:
                 "uniform (0) accesses have a simd form (no gather/scatter)",
                 op,
             )
-        if not is_data_type(op.buf_type.element_type):
+        if not is_data_type(access.buf_type.element_type):
             raise LoopoptDiagnostic(
-                f"{op.name}: lane-varying accesses to {op.buf_type} have no simd form (bool buffers are bytes)", op
+                f"{op.name}: lane-varying accesses to {access.buf_type} have no simd form (bool buffers are bytes)", op
             )
-        *rows, col = (self.index_at_lane0(a, op)[0] for a in self.lowering.affine_indices(op))
+        *rows, col = (self.index_at_lane0(a, op)[0] for a in access.affine)
         if not rows:
             return col
         (row,) = rows
-        row_start = self.index_arith(arith.MuliOp, row, self.lowering.columns(op.buf), op)
+        row_start = self.index_arith(arith.MuliOp, row, self.lowering.columns(access.buf), op)
         return self.index_arith(arith.AddiOp, row_start, col, op)
 
     def _load(self, op: loop.LoadOp) -> None:
-        if any(isinstance(self.lanes(v), Varying) for v in op.indices):
+        access = self.lowering.access(op)
+        if any(isinstance(self.lanes(v), Varying) for v in access.indices):
             from loopopt.lowering.loop_to_simd.gather import emit_gather_load  # gather.py reads this module's types
 
             return emit_gather_load(self, op)
-        strides = self._strides(op)
+        strides = self._strides(op, access)
         if all(s == 0 for s in strides):
             return self._uniform_access(op)
-        start = self._contiguous_start(op, strides)
-        vt = self.lowering.vector_type(op.result.type, op)
-        key = (op.buf, start, vt)
-        if key in self._loaded:
-            self.env[op.result] = Varying(self._loaded[key])
+        start = self._contiguous_start(op, access, strides)
+        result = access.value
+        vt = self.lowering.vector_type(result.type, op)
+        buf = access.buf
+        key = (buf, start, vt)
+        known = self._loaded.get(key)
+        if known is not None:
+            self.env[result] = Varying(known)
             return
         if self.load_mask is None:
-            new = self.emit(simd.LoadOp(op.buf, start, vt, halves=self.half_loads, quarters=self.quarter_loads), op)
+            halves, quarters = self.half_loads, self.quarter_loads
+            new = self.emit(rebuild((simd.LoadOp, vt, halves, quarters), [buf, start],
+                                    lambda: simd.LoadOp(buf, start, vt, halves=halves, quarters=quarters)), op)  # fmt: skip
         else:
             zero = self.lowering.splat_constant(0, vt)
-            new = self.emit(simd.MaskedLoadOp(op.buf, start, self.load_mask, zero), op)
-        new.results[0].name_hint = op.result.name_hint
-        self.env[op.result] = Varying(new.results[0])
-        self._loaded[key] = new.results[0]
+            new = self.emit(simd.MaskedLoadOp(buf, start, self.load_mask, zero), op)
+        value = new.results[0]
+        set_hint(value, result)
+        self.env[result] = Varying(value)
+        self._loaded[key] = value
 
     def _forget(self, buf: SSAValue) -> None:
         self._loaded = {k: v for k, v in self._loaded.items() if k[0] != buf}
 
     def _store(self, op: loop.StoreOp) -> None:
-        self._forget(op.buf)
-        strides = self._strides(op)
+        access = self.lowering.access(op)
+        buf = access.buf
+        self._forget(buf)
+        strides = self._strides(op, access)
         if all(s == 0 for s in strides):
-            if not isinstance(self.lanes(op.value), Uniform):
+            if not isinstance(self.lanes(access.value), Uniform):
                 raise LoopoptDiagnostic(f"{op.name}: a lane-varying value stored to a uniform index", op)
             if self.store_mask is not None:
                 raise LoopoptDiagnostic(f"{op.name}: a store to a uniform index under a lane mask has no simd form", op)
             return self._uniform_access(op)
-        start = self._contiguous_start(op, strides)
-        value = self.vector(op.value, op)
-        if self.store_mask is None and op.buf == self.streaming:
-            self.emit(simd.StoreOp(value, op.buf, start, aligned=True, nontemporal=True), op)
+        start = self._contiguous_start(op, access, strides)
+        value = self.vector(access.value, op)
+        if self.store_mask is None and buf == self.streaming:
+            self.emit(rebuild((simd.StoreOp, True), [value, buf, start],
+                              lambda: simd.StoreOp(value, buf, start, aligned=True, nontemporal=True)), op)  # fmt: skip
         elif self.store_mask is None:
-            self.emit(simd.StoreOp(value, op.buf, start), op)
+            self.emit(rebuild((simd.StoreOp, False), [value, buf, start], lambda: simd.StoreOp(value, buf, start)), op)
         else:
-            self.emit(simd.MaskedStoreOp(value, op.buf, start, self.store_mask), op)
+            self.emit(simd.MaskedStoreOp(value, buf, start, self.store_mask), op)
 
     def _uniform_access(self, op: loop.LoadOp | loop.StoreOp) -> None:
         mapper = {v: self.scalar(v, op) for v in op.operands if not isinstance(self.lanes(v), Strided)}

@@ -97,7 +97,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor, full_compress=full,
                       masked_steps=dict(plan.masked_steps))  # fmt: skip
-    em.run(op.pred.block.ops)
+    em.run(op.pred.block)
     pred_yield = op.pred_yield
     assert pred_yield is not None
     mask = em.vector(pred_yield.values[0], pred_yield)
@@ -105,7 +105,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
         mask = em.emit(arith.AndIOp(mask, load_mask), op).results[0]
     mask.name_hint = "mask"
     em.store_mask = mask
-    em.run(op.body.block.ops)
+    em.run(op.body.block)
     yielded = op.yield_op.values if op.yield_op else ()
     nexts = [
         # a scan carries its running value's last lane (lane_scan saw the inactive lanes as the

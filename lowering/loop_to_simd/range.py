@@ -29,13 +29,14 @@ from dataclasses import dataclass
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, VectorType
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Region, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccumAttr
 from loopopt.lowering.df_to_loop.trips import INT64_MAX, INT64_MIN, IndexMath, constant_of, trip_count
 from loopopt.lowering.loop_to_simd.lanes import INDEX, LoopLowering, const_op
+from loopopt.lowering.loop_to_simd.plan import rebuild
 
 
 LARGE_STEP = INT64_MAX // 256
@@ -157,7 +158,7 @@ class BlockRange:
         for k, arg in enumerate(body.args[1:]):
             arg.name_hint = f"{sources[k % len(sources)]}_v" if k < len(acc_types) and sources and isinstance(acc_types[k], VectorType) else "cursor"
         self.lowering.scratch.append(body)
-        for_op = loop.ForOp([start, stop, step], inits, accs, body)
+        for_op = new_for([start, stop, step], inits, accs, body)
         for_op.location = self.lowering.source.location
         return for_op, body
 
@@ -182,3 +183,13 @@ class BlockRange:
         at = pre(arith.IndexCastOp(at, IndexType())).results[0]
         inside = pre(arith.CmpiOp(position, self.trips, "slt")).results[0]
         return pre(arith.SelectOp(inside, at, end)).results[0]
+
+
+def new_for(bounds: Sequence[SSAValue], inits: Sequence[SSAValue], accs: Sequence[AccumAttr], body: Block | Region) -> loop.ForOp:
+    """`loop.ForOp(bounds, inits, accs, body)`, built like the first equal one (plan.rebuild): the
+    IRDL constructor packs the operand segment sizes and checks the region again for every loop."""
+    key = (loop.ForOp, len(bounds), tuple([v.type for v in inits]), tuple(accs))
+    region = body if isinstance(body, Region) else Region(body)
+    op = rebuild(key, [*bounds, *inits], lambda: loop.ForOp(bounds, inits, accs, region), [region])
+    assert isinstance(op, loop.ForOp)
+    return op

@@ -27,7 +27,7 @@ from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.df_to_loop.trips import constant_of
 from loopopt.lowering.loop_to_simd.accum import is_float_sum_or_product
-from loopopt.lowering.loop_to_simd.range import BlockRange
+from loopopt.lowering.loop_to_simd.range import BlockRange, new_for
 
 AUTO = "auto"
 """The `tail=` value that lets the CPU model choose."""
@@ -71,7 +71,7 @@ def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop
     bounds = br.tail_bounds(start)
     if stop is not None:
         bounds[1] = stop
-    tail = loop.ForOp(bounds, inits, list(op.accs.data), op.body.clone())
+    tail = new_for(bounds, inits, list(op.accs.data), op.body.clone())
     tail.location = op.location
     br.lowering.emit_pre(tail)
     return tail

@@ -176,7 +176,7 @@ def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[S
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming,
                       half_loads=half_loads, quarter_loads=quarter_loads)  # fmt: skip
-    em.run(op.body.block.ops)
+    em.run(op.body.block)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
         out = [new if j in lowering.widening else em.blend(load_mask, new, cur, op)
@@ -195,17 +195,30 @@ def sink_stores(body: Block) -> None:
     Done only when no other op in the body touches a stored buffer and no other op writes
     memory, so the reordering cannot change what any load reads."""
     ops = list(body.ops)
-    stores = [o for o in ops if isinstance(o, simd.StoreOp)]
+    kinds = [_store_kind(type(o)) for o in ops]
+    stores = [o for o, kind in zip(ops, kinds) if kind == _STORE]
     if len(stores) < 2 or not isinstance(ops[-1], loop.YieldOp):
         return
     stored = {s.buf for s in stores}
-    writers = (loop.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
-    for o in ops:
-        if isinstance(o, writers) or (not isinstance(o, simd.StoreOp) and any(v in stored for v in o.operands)):
+    for o, kind in zip(ops, kinds):
+        if kind == _WRITER or (kind != _STORE and any(v in stored for v in o.operands)):
             return
     for s in stores:
         s.detach()
         body.insert_op_before(s, ops[-1])
+
+
+_OTHER, _STORE, _WRITER = range(3)
+_STORE_KINDS: dict[type, int] = {}
+
+
+def _store_kind(cls: type) -> int:
+    """sink_stores' question per op class: a `simd.store`, another op that writes memory, or neither."""
+    kind = _STORE_KINDS.get(cls)
+    if kind is None:
+        writers = (loop.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
+        kind = _STORE_KINDS[cls] = _STORE if issubclass(cls, simd.StoreOp) else _WRITER if issubclass(cls, writers) else _OTHER
+    return kind
 
 
 def _step(op: loop.LoopLike) -> int | None:
@@ -234,7 +247,8 @@ def lower_transactionally(
         check_vectorizable(acc, op)
     block = op.parent_block()
     shared = options.preheaders.setdefault(block, {}) if block is not None else {}
-    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, InsertPoint.before(op)), broadcasts=shared)
+    at = InsertPoint.before(op)  # the source loop stays where it is until the lowering replaces it
+    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, at), broadcasts=shared)
     if (found := widening(op, options.target)) is not None:
         lowering.widening = {w.index: w for w in found[1]}
         lowering.narrow_type = IntegerType(options.target.vector_bits // found[0])

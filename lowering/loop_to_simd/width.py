@@ -49,10 +49,10 @@ def data_types(op: loop.VecLoopOp | loop.PredLoopOp, ignore: set[SSAValue] = fro
     for region in op.regions:
         for inner in region.walk():
             for value in (*inner.operands, *inner.results):
-                if value in ignore:
+                if ignore and value in ignore:
                     continue
                 t = value.type
-                if isinstance(t, loop.BufType):
+                if type(t) is loop.BufType:  # an exact class: an isinstance goes through ABCMeta
                     t = t.element_type
                 if is_data_type(t):
                     found.add(t)
