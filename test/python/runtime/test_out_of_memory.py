@@ -182,3 +182,70 @@ def test_a_failed_allocation_raises_memory_error_in_python(isa: str) -> None:
                           capture_output=True, text=True, timeout=300)  # fmt: skip
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.splitlines() == ["MemoryError: keep_sum(): out of memory for the kernel's scratch buffers", "again True"], proc.stdout
+
+
+MAP_SUM = """
+func.func @map_sum(%x: !df.array<i64, [i]>) -> (!df.array<i64, [i]>, i64) {
+  %d = df.map %x : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i64):
+    %s = arith.addi %e, %e : i64
+    df.yield %s : i64
+  }
+  %a = df.map %d : !df.array<i64, [i]> -> !df.array<i64, [i]> {
+  ^bb0(%e: i64):
+    %s = arith.muli %e, %e : i64
+    df.yield %s : i64
+  }
+  %z = arith.constant 0 : i64
+  %s = df.reduce add(%d, %z) over [i] : !df.array<i64, [i]> -> i64
+  func.return %a, %s : !df.array<i64, [i]>, i64
+}
+"""
+"""A parallel kernel whose chunk allocates (its intermediate has two users without loop-fuse)."""
+
+PARALLEL_MAIN = r"""
+#undef malloc
+#include <stdio.h>
+static int64_t x[1000], out[1000];
+int main(void)
+{
+    for (int i = 0; i < 1000; i++) x[i] = i % 17 - 8;
+    for (lo_test_fail_at = 0; lo_test_fail_at <= 9; lo_test_fail_at++) {
+        lo_test_calls = 0;
+        errno = EDOM;
+        int64_t s = map_sum(x, 1000, out, 1000);
+        printf("fail_at=%ld calls=%ld enomem=%d edom=%d s=%lld\n", lo_test_fail_at, lo_test_calls, errno == ENOMEM,
+               errno == EDOM, (long long)s);
+    }
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 2, 4])
+@pytest.mark.parametrize("isa", ["scalar", *VECTOR])
+def test_a_failed_allocation_in_a_parallel_chunk(isa: str, threads: int) -> None:
+    """The chunk kernel runs on OpenMP worker threads, whose errno the caller never sees: the
+    driver (targets/c_filter_blocks.py `DriverErrno`) collects ENOMEM from every thread, sets it on
+    the caller's and returns 0. The driver's own buffer failing runs the serial kernel (the right
+    sum); a call where nothing fails leaves the caller's errno (EDOM), although every successful
+    malloc here sets ENOMEM."""
+    pipeline = f"convert-df-to-loop,loop-parallelize{{min_elements=0 chunk=64}},convert-loop-to-simd{{target={isa} fallback=true}}"
+    c = emit_program(MAP_SUM, isa, pipeline).c_source
+    assert "map_sum__chunk(" in c and "= lo_alloc(" in c
+    tc = sanitizer_toolchain(isa)
+    failing = FAILING_MALLOC.replace("++lo_test_calls", "__atomic_add_fetch(&lo_test_calls, 1, __ATOMIC_RELAXED)")
+    exe = build.build("\n".join([failing, tc.prelude, c, PARALLEL_MAIN]), list(tc.flags), compiler=tc.compiler, shared=False, libs=tc.libs)
+    env = {**os.environ, **dict(tc.env), "LOOPOPT_NUM_THREADS": str(threads), "OMP_NUM_THREADS": str(threads)}
+    proc = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rows = [dict(w.split("=") for w in line.split()) for line in proc.stdout.splitlines()]
+    want = sum(2 * (i % 17 - 8) for i in range(1000))
+    calls = int(rows[0]["calls"])
+    # threaded: the driver's partial sums first (failing, it runs the serial kernel), then one
+    # allocation per chunk; one thread: the serial kernel's one
+    first = 1 if threads == 1 else 2
+    assert calls == (1 if threads == 1 else 1 + threads), proc.stdout  # n = 1000: one chunk per thread
+    for r in rows:
+        failed = first <= int(r["fail_at"]) <= calls
+        assert (r["enomem"], r["edom"], int(r["s"])) == (("1", "0", 0) if failed else ("0", "1", want)), proc.stdout
