@@ -96,6 +96,8 @@ class Case:
     """When set, the capacity of every filter output (tests pin one this way)."""
     slack: int | None = None
     """When set, the elements allocated past every output's capacity (else 0, 1 or 5 at random)."""
+    offset: int | None = None
+    """When set, every array's element offset into its allocation (else by `offsets`)."""
     mismatch: int = 0
     """Non-zero: seed of one buffer (not the first) on an input axis passed longer or shorter than n."""
 
@@ -109,7 +111,8 @@ class Case:
             parts.append(f"mismatch={self.mismatch}")
         if self.extreme:
             parts.append(f"extreme={[(i, repr(v)) for i, v in self.extreme]}")
-        return " ".join(parts) + f" offsets={self.offsets} caps={self.caps}" + (f" cap={self.cap}" if self.cap is not None else "")
+        parts += [f"{k}={getattr(self, k)}" for k in ("cap", "slack", "offset") if getattr(self, k) is not None]
+        return (" ".join(parts[:2]) + f" offsets={self.offsets} caps={self.caps} " + " ".join(parts[2:])).rstrip()
 
 
 @dataclass
@@ -197,10 +200,14 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
     rng_cap = random.Random(case.caps)
     specs: list[ArraySpec | bytes] = [b""] * len(args_abi)
     alias_param: dict[int, int] = {}
-    if case.alias is not None:  # node index -> C parameter index of the inputs (rank 1, no records)
-        pos = {node: k for k, node in enumerate(i for i in order if isinstance(kernel.nodes[i], Input))}
-        arrays = [a for a in ins if isinstance(a, BufferArg)]
-        alias_param = {arrays[pos[case.alias[1]]].index: arrays[pos[case.alias[0]]].index}
+    if case.alias is not None:  # node index -> C parameter index (a record input is one per field)
+        first: dict[int, int] = {}
+        k = 0
+        for i in order:
+            first[i] = ins[k].index
+            node = kernel.nodes[i]
+            k += len(node.fields) if isinstance(node, Input) and node.fields else 1
+        alias_param = {first[case.alias[1]]: first[case.alias[0]]}
 
     def dims_of(shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(case.negative if case.negative and d == 0 else d for d in shape)
@@ -211,7 +218,7 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
             specs[a.index] = np.array(x, p.dt.numpy).tobytes()
             continue
         x = np.ascontiguousarray(x)
-        off = rng_off.choice(OFFSETS)
+        off = rng_off.choice(OFFSETS) if case.offset is None else case.offset
         spec = ArraySpec(dims_of(x.shape), x.size, off, x.view(p.dt.numpy).tobytes())
         if a.index in alias_param:
             src = specs[alias_param[a.index]]
@@ -226,7 +233,7 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
         p = sig.params[a.index]
         ref = _ref_of(refs, a.result, a.field)
         shape = tuple(np.shape(ref.value))
-        off = rng_off.choice(OFFSETS)
+        off = rng_off.choice(OFFSETS) if case.offset is None else case.offset
         slack = rng_cap.choice((0, 0, 0, 1, 5)) if case.slack is None else case.slack
         on_computed = [d for d, ax, _ in sig.computed_dims(p)]
         if a.count_result is not None:
