@@ -472,12 +472,22 @@ class AbiFuzzer:
         return "\n".join(rows)
 
 
-def write_failure(f: Failure, out: Path, k: int) -> Path:
+def write_failure(f: Failure, out: Path, k: int, original: Failure | None = None) -> Path:
+    """`<class>_<isa>_<k>.mlir` (the kernel, the call and the report in comments; with `original`,
+    a minimized failure, also what it was shrunk from), `.pkl` for `--replay` and, minimized, a
+    pytest snippet `.py.txt` for test/python/fuzz/test_fuzz_abi.py."""
+    from .abi_minimize import pytest_snippet
+
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{f.cls}_{f.isa}_{k:03d}.mlir"
     head = [f"// ABI-FUZZ: {f.cls} on {f.isa} {f.config.label()}".rstrip(),
-            f"// CASE: {f.case.label() if f.case else '(compile)'}"]  # fmt: skip
+            f"// CASE: {f.case.label() if f.case else '(compile)'}",
+            f"// reproduce: python -m loopopt.tools.fuzz.abi --replay {path.with_suffix('.pkl')}"]  # fmt: skip
     head += [f"// {line}" for line in f.message.splitlines()[:40]]
+    if original is not None:
+        head.append(f"// minimized from {len(original.kernel.nodes)} nodes, {original.case.label() if original.case else '-'} "
+                    f"{original.config.label()}".rstrip())  # fmt: skip
+        path.with_suffix(".py.txt").write_text(pytest_snippet(f, f"{f.cls}_{f.isa}_{k:03d}") + "\n")
     path.write_text("\n".join(head) + "\n" + print_kernel(f.kernel) + "\n")
     path.with_suffix(".pkl").write_bytes(pickle.dumps(f))
     return path
@@ -497,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small", action="store_true", help="at most 3 steps per kernel")
     p.add_argument("--out", type=Path, default=Path("abi-fuzz-out"))
     p.add_argument("--replay", type=Path, nargs="+", help="run saved failures (.pkl) again")
+    p.add_argument("--minimize", type=int, default=0, metavar="BUDGET",
+                   help="shrink each failure (at most BUDGET reproductions) before writing it (abi_minimize)")
     args = p.parse_args(argv)
     if args.replay:
         fuzzer = AbiFuzzer([])
@@ -505,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
             before = len(fuzzer.failures)
             fuzzer.replay(f)
             print(f"{path}: {'fixed' if len(fuzzer.failures) == before else fuzzer.failures[-1].cls + ': ' + fuzzer.failures[-1].message.splitlines()[0]}")
+        if args.minimize:
+            for k, f in enumerate(fuzzer.failures):
+                _write_minimized(f, args, k)
         return 2 if fuzzer.failures else 0
     if args.programs is None and args.budget is None:
         args.programs = 40
@@ -520,7 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         made, batch = made + count, batch + 1
         print(f"  {made} programs, {time.monotonic() - start:.0f}s, failures {len(fuzzer.failures)}", flush=True)
     print(fuzzer.table())
-    written = [write_failure(f, args.out, k) for k, f in enumerate(fuzzer.failures)]
+    if args.minimize:
+        written = [_write_minimized(f, args, k) for k, f in enumerate(fuzzer.failures)]
+    else:
+        written = [write_failure(f, args.out, k) for k, f in enumerate(fuzzer.failures)]
     for path in written:
         print(f"  wrote {path}")
     for msg, n in fuzzer.rejected.most_common(5):
@@ -530,6 +548,20 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "summary.json").write_text(json.dumps({"seed": seed, "programs": made,
             "per_isa": {k: dict(v) for k, v in fuzzer.stats.items()}, "failures": [str(x) for x in written]}, indent=2))  # fmt: skip
     return 2 if fuzzer.failures else 0
+
+
+def _write_minimized(f: Failure, args: argparse.Namespace, k: int) -> Path:
+    from .abi_minimize import minimize_abi, pytest_snippet
+
+    print(f"minimizing {f.cls} on {f.isa} ({len(f.kernel.nodes)} nodes, {f.case.label() if f.case else '-'})", flush=True)
+    small, tries = minimize_abi(f, args.minimize, log=lambda line: print(line, flush=True))
+    path = write_failure(small, args.out, k, original=f)
+    print(f"  {tries} reproductions: {len(small.kernel.nodes)} nodes, {small.case.label() if small.case else '-'} "
+          f"{small.config.label()}".rstrip())  # fmt: skip
+    print(f"  reproduce: python -m loopopt.tools.fuzz.abi --replay {path.with_suffix('.pkl')}")
+    print("  as a test (test/python/fuzz/test_fuzz_abi.py):")
+    print("\n".join("    " + line for line in pytest_snippet(small, path.stem).splitlines()))
+    return path
 
 
 if __name__ == "__main__":
