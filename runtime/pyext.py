@@ -41,6 +41,7 @@ GIL_RELEASE_ELEMENTS = 1 << 14
 
 _PRELUDE = r"""#define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 """
@@ -561,7 +562,10 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
     if len(sig.results) >= 2:
         call_args += [f"&r{j}" for j in range(len(sig.results))]
     call = f"{kernel_pointer(sig)}({', '.join(call_args)})"
-    stmt = f"r0 = {call};" if len(sig.results) == 1 else f"{call};"
+    # errno = ENOMEM after the call: a scratch buffer could not be had (docs/calling_convention.md,
+    # "Out of memory"); read on the thread that ran the kernel, before the GIL is taken back
+    stmt = f"errno = 0; {'r0 = ' if len(sig.results) == 1 else ''}{call}; nomem = errno == ENOMEM;"
+    lines.append("    int nomem;")
     if arrays:
         work = " + ".join(f"v{i}.len / {p.dt.itemsize}" for i, p in arrays)
         lines.append(f"    if ({work} >= {GIL_RELEASE_ELEMENTS}) {{")
@@ -573,6 +577,10 @@ def _wrapper(sig: KernelSignature, query: bool = False) -> str:
         lines.append("    }")
     else:
         lines.append(f"    {stmt}")
+    lines.append("    if (nomem) {")
+    lines.append("        " + _format_error("PyExc_MemoryError", "{}(): out of memory for the kernel's scratch buffers", ("%s", k)))
+    lines.append("        goto done;")
+    lines.append("    }")
 
     # The query returns the extents as a tuple; the kernel function checks them and returns
     # the other results (None, one numpy scalar, or a tuple).

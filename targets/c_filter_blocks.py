@@ -31,9 +31,11 @@ at the part's ends); below it, straight to its place.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from xdsl.dialects.func import FuncOp
 
+from loopopt.dialects import loop
 from loopopt.lowering import abi
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan
 
@@ -76,6 +78,44 @@ def serial_conditions(n: str, plan: ParallelPlan, args: list, first_in: abi.Buff
     and the parts, each sized from `n`, would read or write past it."""
     return [f"{n} < {max(plan.min_elements, 2 * ALIGN)}"] + [
         f"{buf[a.index][1]} < {n}" for a in args if isinstance(a, abi.BufferArg) and a is not first_in]
+
+@dataclass(frozen=True)
+class DriverErrno:
+    """errno through a threaded driver (docs/calling_convention.md, "Out of memory"): a successful
+    call leaves the caller's errno as it was, although the driver's own `malloc`s may set it
+    (glibc's does even when it succeeds; one that fails sends the call to the serial kernel); a
+    chunk kernel that allocates (`loop.alloc`) sets ENOMEM on the worker thread that ran it,
+    where the caller never looks: each thread clears errno as the region starts and raises a
+    shared flag at its end, and after the region the driver sets ENOMEM and every result to 0.
+    A chunk that failed wrote nothing past its own buffers: the rest stays memory-safe."""
+
+    saved: str
+    flag: str | None
+
+    @staticmethod
+    def of(f: FuncOp, local: Callable[[str], str]) -> DriverErrno:
+        allocates = any(isinstance(o, loop.AllocOp) for o in f.walk())
+        return DriverErrno(local("lo_errno"), local("lo_nomem") if allocates else None)
+
+    def save(self) -> list[str]:
+        """Before the driver's first allocation."""
+        return [f"    const int {self.saved} = errno;"] + ([f"    int {self.flag} = 0;"] if self.flag else [])
+
+    def restore(self) -> str:
+        """Before the serial kernel runs instead (it sets errno itself)."""
+        return f"errno = {self.saved};"
+
+    def enter(self) -> list[str]:
+        return ["        errno = 0;"] if self.flag else []
+
+    def leave(self) -> list[str]:
+        return [f"        if (errno == ENOMEM) __atomic_store_n(&{self.flag}, 1, __ATOMIC_RELAXED);"] if self.flag else []
+
+    def after(self, results: list[str]) -> list[str]:
+        if not self.flag:
+            return [f"    {self.restore()}"]
+        return [f"    errno = {self.flag} ? ENOMEM : {self.saved};", *(f"    if ({self.flag}) {r} = 0;" for r in results)]
+
 
 def block_driver(
     f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str,
@@ -148,6 +188,8 @@ def block_driver(
     streams = plan.block_stream and plan.stream_bytes > 0
     if streams:
         w(f"    const _Bool {stream} = {n} >= {plan.stream_bytes} / (int64_t)sizeof({ct0});")
+    keep_errno = DriverErrno.of(f, local)
+    out += keep_errno.save()
     w(f"    int64_t *{cnt} = malloc(sizeof(int64_t) * (size_t){nch});")
     allocs = [cnt]
     conds = [cnt]
@@ -161,12 +203,14 @@ def block_driver(
     for v in allocs:
         w(f"        free({v});")
     w("        lo_par_end();")
+    w(f"        {keep_errno.restore()}")
     w(f"        {serial}")
     w("    }")
     w(f"    for (int64_t {c} = 0; {c} < {nch}; {c}++)")
     w(f"        {cnt}[{c}] = -1;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
+    out += keep_errno.enter()
     w(f"        const int64_t {me} = lo_par_thread_num(), {nt} = lo_par_team();")
     w(f"        int64_t {c} = {me}, {base} = 0, {seen} = 0;")
     w(f"        if ({c} < {nch}) {{")
@@ -222,10 +266,12 @@ def block_driver(
     w(f"            if ({nx} < {nch})")
     w(f"                lo_par_publish(&{cnt}[{nx}], {nxt});")
     w("        }")
+    out += keep_errno.leave()
     w("    }")
     w(f"    int64_t {total} = 0;")
     w(f"    for (int64_t {c} = 0; {c} < {nch}; {c}++)")
     w(f"        {total} += {cnt}[{c}];")
+    out += keep_errno.after([total])
     for v in allocs:
         w(f"    free({v});")
     w("    lo_par_end();")

@@ -38,10 +38,11 @@ from loopopt.dialects import loop
 from loopopt.lowering import abi
 from loopopt.passes.derive_filter_count import count_kernels
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
-from loopopt.targets.c_filter_blocks import block_driver, serial_conditions
+from loopopt.targets.c_filter_blocks import DriverErrno, block_driver, serial_conditions
 from loopopt.targets.c_printer import CALL_DIM_PARAM
 
-PREAMBLE = r"""#include <stdlib.h>
+PREAMBLE = r"""#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -350,6 +351,8 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         w("        lo_par_end();")
         w(f"        {serial_stmt}")
         w("    }")
+    keep_errno = DriverErrno.of(f, local)
+    out += keep_errno.save()
     for v, ct, count in allocs:
         w(f"    {ct} *{v} = malloc(sizeof({ct}) * (size_t)({count} > 0 ? {count} : 1));")
     if allocs:
@@ -358,6 +361,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         for v, _, _ in allocs:
             w(f"        free({v});")
         w("        lo_par_end();")
+        w(f"        {keep_errno.restore()}")
         w(f"        {serial_stmt}")
         w("    }")
     for v in foff.values():
@@ -373,6 +377,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         w(f"    int64_t {nxt} = 0;")
     w(f'    LO_OMP("omp parallel num_threads({t})")')
     w("    {")
+    out += keep_errno.enter()
     me = local("lo_me")
     if filters:
         w(f"        const int64_t {me} = lo_par_thread_num();")
@@ -492,6 +497,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
             w(f"                lo_par_copy({ptr} + {at[a.count_result]}, {scratch[a.index]} + {me} * {cs}, sizeof({ct}) * (size_t){cnt}, {stream});")
         w("            }")
     w("        }")
+    out += keep_errno.leave()
     w("    }")
     finals = []
     for k, (rt, kind, p) in enumerate(zip(result_types, plan.results, parts, strict=True)):
@@ -500,6 +506,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         w(f"    {rt} {r} = {p}[0];")
         w(f"    for (int64_t {c} = 1; {c} < {nch}; {c}++)")
         w(f"        {r} = {_combine(kind, results[k], rt, r, f'{p}[{c}]')};")
+    out += keep_errno.after(finals)
     for v, _, _ in allocs:
         w(f"    free({v});")
     w("    lo_par_end();")

@@ -43,8 +43,31 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.effects import is_speculatable
 from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_problem
+from loopopt.targets.c_helpers import Helper
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
+
+
+ALLOC_HELPER = Helper(
+    "lo_alloc",
+    """/* rows x cols elements of `size` bytes (a negative length counts as 0), one byte more so that an
+ * empty buffer is not NULL: NULL with errno = ENOMEM when malloc fails or the size overflows;
+ * a success leaves errno as it was (malloc may set it even then). */
+static void *lo_alloc(int64_t rows, int64_t cols, size_t size)
+{
+    const uint64_t r = rows > 0 ? (uint64_t)rows : 0u, c = cols > 0 ? (uint64_t)cols : 0u;
+    if (c != 0u && r > ((uint64_t)SIZE_MAX - 1u) / size / c) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    const int saved = errno;
+    void *p = malloc((size_t)(r * c * size + 1u));
+    errno = p != NULL ? saved : ENOMEM;
+    return p;
+}
+""",
+)
+"""The allocation of every `loop.alloc` (docs/calling_convention.md, "Out of memory")."""
 
 
 class LoopStatements(FunctionCore):
@@ -55,6 +78,9 @@ class LoopStatements(FunctionCore):
         self.exprs[op.result] = self.buffer(op.buf, op).lengths[op.dim.value.data]
 
     def _alloc(self, op: Operation) -> None:
+        """`lo_alloc` (ALLOC_HELPER): a negative size is an empty array (docs/calling_convention.md),
+        not a huge size_t. When the buffer cannot be had the kernel frees what it holds and
+        returns at once, every scalar result 0, errno = ENOMEM ("Out of memory")."""
         assert isinstance(op, loop.AllocOp)
         t = op.result.type
         assert isinstance(t, loop.BufType)
@@ -62,16 +88,21 @@ class LoopStatements(FunctionCore):
         ct = BUFFER_C_TYPES[elt]
         name = self.name_of(op.result, "tmp")
         sizes = [self.e(s) for s in op.sizes]
-        # A size is a C caller's length: a negative one is an empty array (docs/calling_convention.md),
-        # not a huge size_t (malloc would fail, or ASan abort on it).
-        count = " * ".join(f"(size_t)({s})" if s.isdigit() else f"(size_t)({_paren(s)} > 0 ? {_paren(s)} : 0)" for s in sizes)
-        self.line(f"{ct} *restrict {name} = malloc({count} * sizeof({ct}) + 1);")
+        rows, cols = (sizes[0], "1") if len(sizes) == 1 else sizes
+        self.line(f"{ct} *restrict {name} = lo_alloc({rows}, {cols}, sizeof({ct}));")
+        held = [n for n, d in self.live_allocs if d <= self.depth]
+        give_up = [*(f"free({n});" for n in held), *(f"*{p} = 0;" for p in self.kernel.ret_ptrs)]
+        give_up.append("return;" if self.kernel.returns == "void" else "return 0;")
+        self.line(f"if ({name} == NULL) {{ {' '.join(give_up)} }}")
+        self.live_allocs.append((name, self.depth))
         self.buffers[op.result] = Buffer(name, sizes, elt)
         self.uses_alloc = True
 
     def _dealloc(self, op: Operation) -> None:
         assert isinstance(op, loop.DeallocOp)
-        self.line(f"free({self.buffer(op.buf, op).ptr});")
+        ptr = self.buffer(op.buf, op).ptr
+        self.live_allocs = [(n, d) for n, d in self.live_allocs if n != ptr]
+        self.line(f"free({ptr});")
 
     def index_expr(self, op: loop.LoadOp | loop.StoreOp, buf: Buffer) -> str:
         dims = [self._affine(a) for a in op.affine_indices]

@@ -166,6 +166,8 @@ class FunctionCore:
     """Per `loop.predloop` being printed branch-free: whether its appends test the cursor
     against the buffer's length (the part past lo + capacity)."""
     uses_alloc: bool
+    live_allocs: list[tuple[str, int]]
+    """`loop.alloc` buffers not yet freed (C name, depth): freed on the out-of-memory return."""
     kernel: Kernel
     half_offset: int = 0
     """Lanes added to the index of every `simd.load` (the high half of a split loop, c_print_loops)."""

@@ -34,7 +34,7 @@ from loopopt.names import c_comment_text, check_c_name
 from loopopt.targets.c_helpers import all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_arith import ArithStatements, folded_value
-from loopopt.targets.c_print_loops import LoopStatements
+from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_small_calls import SmallCallVersions
 from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, scalar_key
@@ -69,7 +69,7 @@ class CPrinter:
         self.isa = isa
         self.target = target
         self.pipeline = pipeline
-        self.helpers = all_helpers(isa)
+        self.helpers = all_helpers(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
         self.symbols: set[str] = set()
 
     def print_module(self, module: ModuleOp) -> str:
@@ -97,7 +97,7 @@ class CPrinter:
             f" * pipeline: {c_comment_text(self.pipeline or 'none recorded')}",
             " */",
         ]
-        includes = ["stddef.h", "stdint.h", "math.h"] + (["stdlib.h"] if needs_stdlib else []) + list(self.isa.includes)
+        includes = ["stddef.h", "stdint.h", "math.h"] + (["stdlib.h", "errno.h"] if needs_stdlib else []) + list(self.isa.includes)
         parts = ["\n".join(header), "".join(f"{p}\n" for p in self.isa.pragmas) + "".join(f"#include <{h}>\n" for h in includes)]
         if helpers:
             parts.append("\n".join(h.code for h in helpers))
@@ -133,6 +133,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.c_types = {}
         self.reads: dict[int, tuple[Operation, Collection[int]]] = {}
         self.uses_alloc = False
+        self.live_allocs = []
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
         self.written = {_written_buffer(o) for o in op.walk() if _is_a(o, WRITERS)}
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {

@@ -96,6 +96,8 @@ class Case:
     """When set, the capacity of every filter output (tests pin one this way)."""
     slack: int | None = None
     """When set, the elements allocated past every output's capacity (else 0, 1 or 5 at random)."""
+    offset: int | None = None
+    """When set, every array's element offset into its allocation (else by `offsets`)."""
     mismatch: int = 0
     """Non-zero: seed of one buffer (not the first) on an input axis passed longer or shorter than n."""
 
@@ -109,7 +111,8 @@ class Case:
             parts.append(f"mismatch={self.mismatch}")
         if self.extreme:
             parts.append(f"extreme={[(i, repr(v)) for i, v in self.extreme]}")
-        return " ".join(parts) + f" offsets={self.offsets} caps={self.caps}" + (f" cap={self.cap}" if self.cap is not None else "")
+        parts += [f"{k}={getattr(self, k)}" for k in ("cap", "slack", "offset") if getattr(self, k) is not None]
+        return (" ".join(parts[:2]) + f" offsets={self.offsets} caps={self.caps} " + " ".join(parts[2:])).rstrip()
 
 
 @dataclass
@@ -197,10 +200,14 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
     rng_cap = random.Random(case.caps)
     specs: list[ArraySpec | bytes] = [b""] * len(args_abi)
     alias_param: dict[int, int] = {}
-    if case.alias is not None:  # node index -> C parameter index of the inputs (rank 1, no records)
-        pos = {node: k for k, node in enumerate(i for i in order if isinstance(kernel.nodes[i], Input))}
-        arrays = [a for a in ins if isinstance(a, BufferArg)]
-        alias_param = {arrays[pos[case.alias[1]]].index: arrays[pos[case.alias[0]]].index}
+    if case.alias is not None:  # node index -> C parameter index (a record input is one per field)
+        first: dict[int, int] = {}
+        k = 0
+        for i in order:
+            first[i] = ins[k].index
+            node = kernel.nodes[i]
+            k += len(node.fields) if isinstance(node, Input) and node.fields else 1
+        alias_param = {first[case.alias[1]]: first[case.alias[0]]}
 
     def dims_of(shape: tuple[int, ...]) -> tuple[int, ...]:
         return tuple(case.negative if case.negative and d == 0 else d for d in shape)
@@ -211,7 +218,7 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
             specs[a.index] = np.array(x, p.dt.numpy).tobytes()
             continue
         x = np.ascontiguousarray(x)
-        off = rng_off.choice(OFFSETS)
+        off = rng_off.choice(OFFSETS) if case.offset is None else case.offset
         spec = ArraySpec(dims_of(x.shape), x.size, off, x.view(p.dt.numpy).tobytes())
         if a.index in alias_param:
             src = specs[alias_param[a.index]]
@@ -226,7 +233,7 @@ def prepare(kernel: Kernel, sig: Any, args_abi: list[Any], case: Case, isa: str)
         p = sig.params[a.index]
         ref = _ref_of(refs, a.result, a.field)
         shape = tuple(np.shape(ref.value))
-        off = rng_off.choice(OFFSETS)
+        off = rng_off.choice(OFFSETS) if case.offset is None else case.offset
         slack = rng_cap.choice((0, 0, 0, 1, 5)) if case.slack is None else case.slack
         on_computed = [d for d, ax, _ in sig.computed_dims(p)]
         if a.count_result is not None:
@@ -465,12 +472,22 @@ class AbiFuzzer:
         return "\n".join(rows)
 
 
-def write_failure(f: Failure, out: Path, k: int) -> Path:
+def write_failure(f: Failure, out: Path, k: int, original: Failure | None = None) -> Path:
+    """`<class>_<isa>_<k>.mlir` (the kernel, the call and the report in comments; with `original`,
+    a minimized failure, also what it was shrunk from), `.pkl` for `--replay` and, minimized, a
+    pytest snippet `.py.txt` for test/python/fuzz/test_fuzz_abi.py."""
+    from .abi_minimize import pytest_snippet
+
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{f.cls}_{f.isa}_{k:03d}.mlir"
     head = [f"// ABI-FUZZ: {f.cls} on {f.isa} {f.config.label()}".rstrip(),
-            f"// CASE: {f.case.label() if f.case else '(compile)'}"]  # fmt: skip
+            f"// CASE: {f.case.label() if f.case else '(compile)'}",
+            f"// reproduce: python -m loopopt.tools.fuzz.abi --replay {path.with_suffix('.pkl')}"]  # fmt: skip
     head += [f"// {line}" for line in f.message.splitlines()[:40]]
+    if original is not None:
+        head.append(f"// minimized from {len(original.kernel.nodes)} nodes, {original.case.label() if original.case else '-'} "
+                    f"{original.config.label()}".rstrip())  # fmt: skip
+        path.with_suffix(".py.txt").write_text(pytest_snippet(f, f"{f.cls}_{f.isa}_{k:03d}") + "\n")
     path.write_text("\n".join(head) + "\n" + print_kernel(f.kernel) + "\n")
     path.with_suffix(".pkl").write_bytes(pickle.dumps(f))
     return path
@@ -490,6 +507,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--small", action="store_true", help="at most 3 steps per kernel")
     p.add_argument("--out", type=Path, default=Path("abi-fuzz-out"))
     p.add_argument("--replay", type=Path, nargs="+", help="run saved failures (.pkl) again")
+    p.add_argument("--minimize", type=int, default=0, metavar="BUDGET",
+                   help="shrink each failure (at most BUDGET reproductions) before writing it (abi_minimize)")
     args = p.parse_args(argv)
     if args.replay:
         fuzzer = AbiFuzzer([])
@@ -498,6 +517,9 @@ def main(argv: list[str] | None = None) -> int:
             before = len(fuzzer.failures)
             fuzzer.replay(f)
             print(f"{path}: {'fixed' if len(fuzzer.failures) == before else fuzzer.failures[-1].cls + ': ' + fuzzer.failures[-1].message.splitlines()[0]}")
+        if args.minimize:
+            for k, f in enumerate(fuzzer.failures):
+                _write_minimized(f, args, k)
         return 2 if fuzzer.failures else 0
     if args.programs is None and args.budget is None:
         args.programs = 40
@@ -513,7 +535,10 @@ def main(argv: list[str] | None = None) -> int:
         made, batch = made + count, batch + 1
         print(f"  {made} programs, {time.monotonic() - start:.0f}s, failures {len(fuzzer.failures)}", flush=True)
     print(fuzzer.table())
-    written = [write_failure(f, args.out, k) for k, f in enumerate(fuzzer.failures)]
+    if args.minimize:
+        written = [_write_minimized(f, args, k) for k, f in enumerate(fuzzer.failures)]
+    else:
+        written = [write_failure(f, args.out, k) for k, f in enumerate(fuzzer.failures)]
     for path in written:
         print(f"  wrote {path}")
     for msg, n in fuzzer.rejected.most_common(5):
@@ -523,6 +548,20 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "summary.json").write_text(json.dumps({"seed": seed, "programs": made,
             "per_isa": {k: dict(v) for k, v in fuzzer.stats.items()}, "failures": [str(x) for x in written]}, indent=2))  # fmt: skip
     return 2 if fuzzer.failures else 0
+
+
+def _write_minimized(f: Failure, args: argparse.Namespace, k: int) -> Path:
+    from .abi_minimize import minimize_abi, pytest_snippet
+
+    print(f"minimizing {f.cls} on {f.isa} ({len(f.kernel.nodes)} nodes, {f.case.label() if f.case else '-'})", flush=True)
+    small, tries = minimize_abi(f, args.minimize, log=lambda line: print(line, flush=True))
+    path = write_failure(small, args.out, k, original=f)
+    print(f"  {tries} reproductions: {len(small.kernel.nodes)} nodes, {small.case.label() if small.case else '-'} "
+          f"{small.config.label()}".rstrip())  # fmt: skip
+    print(f"  reproduce: python -m loopopt.tools.fuzz.abi --replay {path.with_suffix('.pkl')}")
+    print("  as a test (test/python/fuzz/test_fuzz_abi.py):")
+    print("\n".join("    " + line for line in pytest_snippet(small, path.stem).splitlines()))
+    return path
 
 
 if __name__ == "__main__":

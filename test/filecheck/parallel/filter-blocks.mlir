@@ -72,11 +72,16 @@
 // CHECK:         const int64_t lo_cs = lo_n / (4 * (int64_t)lo_t) < 524288 ? (lo_n / (4 * (int64_t)lo_t) + 63) / 64 * 64 : 524288;
 // CHECK:         if (lo_t < 2 || lo_nch < 2) {
 // CHECK:         const _Bool lo_stream = lo_n >= 16777216 / (int64_t)sizeof(float);
+// The caller's errno, put back after the driver's mallocs (a successful one may set ENOMEM; a
+// failed one runs the serial kernel): docs/calling_convention.md, "Out of memory".
+// CHECK-NEXT:    const int lo_errno = errno;
 // CHECK-NEXT:    int64_t *lo_cnt = malloc(sizeof(int64_t) * (size_t)lo_nch);
 // A thread's stage: a piece (512 f32: 2 KiB of input) after the carry of the piece before (< one line, 16 f32) and a
 // line of slack for the carry's 64-byte move, in whole pages, page-aligned (c_filter_blocks.PAGE).
 // CHECK-NEXT:    float *lo_stage_out = lo_stream ? aligned_alloc(4096, sizeof(float) * (size_t)1024 * (size_t)lo_t) : NULL;
 // CHECK-NEXT:    const _Bool lo_ok = lo_cnt && (lo_stage_out || !lo_stream);
+// CHECK:             errno = lo_errno;
+// CHECK-NEXT:        return keep__chunk(x, x_len, a, out, out_len);
 // CHECK:         lo_cnt[lo_c] = -1;
 // CHECK:         LO_OMP("omp parallel num_threads(lo_t)")
 // CHECK:           const int64_t lo_me = lo_par_thread_num(), lo_nt = lo_par_team();
@@ -109,6 +114,8 @@
 // CHECK-NEXT:          lo_par_publish(&lo_cnt[lo_nx], keep__count(x + lo_nlo, lo_nlen, a, out, lo_nlen));
 // CHECK:         for (int64_t lo_c = 0; lo_c < lo_nch; lo_c++)
 // CHECK-NEXT:      lo_total += lo_cnt[lo_c];
+// CHECK-NEXT:    errno = lo_errno;
+// CHECK-NEXT:    free(lo_cnt);
 // CHECK-LABEL: int64_t keep_wide(
 // CHECK:         lo_par_copy(
 

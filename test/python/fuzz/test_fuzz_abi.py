@@ -215,3 +215,19 @@ def test_oracle_catches_an_unguarded_axis() -> None:
     """The guard removed (the loops trust x_len, as before): ASan reports the short buffer."""
     fuzzer = _run(MUL16, "scalar", MISMATCH, patch=lambda c: re.sub(r"\(fits_i\) \? (\w+) : 0", r"\1", c))
     assert fuzzer.failures and fuzzer.failures[0].cls in ("sanitizer", "oob_write"), _report(fuzzer)
+
+
+REC_ALIAS = Kernel("rec_alias", (
+    Input("i32", fields=("a", "b")), Input("i32"), Input("i32"),
+    Reduce("min", 1, Const(32, "i32")), Reduce("add", 2, Const(0, "i32")),
+), (3, 4))  # fmt: skip
+"""Two aliasable inputs after an array of records (one C pointer per field)."""
+
+
+def test_aliased_inputs_after_a_record_input() -> None:
+    """Found by seed 31 (session 24): the fuzzer passed the aliased input as the wrong pointer when
+    a record input came first (it counted the record as one C parameter, not one per field), so
+    the evaluator's copy and the kernel's input differed: a false `mismatch` on every ISA."""
+    cases = [Case(n, seed, alias=(1, 2), offsets=seed, caps=seed) for n in (2, 9, 37) for seed in range(4)]
+    fuzzer = _run(REC_ALIAS, "scalar", cases)
+    assert not fuzzer.failures, _report(fuzzer)

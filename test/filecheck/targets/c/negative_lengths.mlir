@@ -3,14 +3,17 @@
 
 // Found by the ABI fuzzer (session 23, docs/fuzzing.md "Hostile C callers"):
 // * a scratch buffer's size is a C caller's length: a negative one was cast to a huge size_t
-//   (malloc fails, ASan aborts "allocation-size-too-big"); it is clamped at 0;
+//   (malloc fails, ASan aborts "allocation-size-too-big"); it is clamped at 0 (in lo_alloc:
+//   out_of_memory.mlir);
 // * a filter result the kernel also reads (here: sums; the long predicate keeps df-fuse from
 //   recomputing the filter in the sum) was written straight into the caller's buffer and read
 //   back over the whole count, past a smaller capacity: it is kept in scratch and the first
 //   min(count, capacity) elements are copied out.
 
+// CHECK:         const uint64_t r = rows > 0 ? (uint64_t)rows : 0u, c = cols > 0 ? (uint64_t)cols : 0u;
 // CHECK-LABEL: keep_sum(
-// CHECK:         int32_t *restrict [[S:[a-z0-9_]+]] = malloc((size_t)(x_len > 0 ? x_len : 0) * sizeof(int32_t) + 1);
+// CHECK:         int32_t *restrict [[S:[a-z0-9_]+]] = lo_alloc(x_len, 1, sizeof(int32_t));
+// CHECK-NEXT:    if ([[S]] == NULL) { *ret0 = 0; *ret1 = 0; return; }
 // CHECK:         int64_t [[CAP:[a-z0-9_]+]] = out_len > 0 ? out_len : 0;
 // CHECK-NEXT:    int64_t [[N:[a-z0-9_]+]] = count < [[CAP]] ? count : [[CAP]];
 // CHECK:         k < [[N]]; k++) {
