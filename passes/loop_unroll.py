@@ -19,6 +19,7 @@ from xdsl.rewriter import InsertPoint
 
 from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
+from loopopt.dialects.loop_attrs import neutral_attr
 from loopopt.passes.loop_surgery import (
     clone_with,
     constant_index,
@@ -29,6 +30,7 @@ from loopopt.passes.loop_surgery import (
     zip_as_for,
 )
 from loopopt.passes.options import check_options
+from loopopt.passes.vectorize_legality import is_stored, reduction_shape_error
 
 
 def constant_iterations(op: loop.LoopLike) -> range | None:
@@ -160,6 +162,22 @@ class FullyUnrollConstantLoop(RewritePattern):
             scalar.erase()
 
 
+def splittable(op: loop.ForOp | loop.ZipOp) -> bool:
+    """Whether every accumulator of `op` is a reduction that may run as independent partial
+    chains combined at the end: a builtin kind whose combining order does not matter on its
+    type (integers wrap exactly, min/max/and/or are lattices) or a float add/mul marked
+    `reassoc`, stepped once by its combine op and not stored (a scan is not split)."""
+    for k, acc in enumerate(op.accumulators):
+        t = acc.arg.type
+        if acc.scan or not acc.kind.is_builtin or acc.kind.arith_combiner(t) is None:
+            return False
+        if acc.kind.order_matters(t) and not acc.reassoc:
+            return False
+        if is_stored(acc) or reduction_shape_error(acc, k) is not None:
+            return False
+    return True
+
+
 @dataclass
 class UnrollByFactor(RewritePattern):
     """Unroll an interval loop by `factor`, with a remainder loop for the last n mod U.
@@ -181,9 +199,17 @@ class UnrollByFactor(RewritePattern):
     ```
     With constant bounds the split is a constant, and the remainder is left out when U
     divides the trip count; a constant trip count below U is left alone.
+
+    With `split`, copy k of the body steps its own accumulators instead (U independent
+    chains: the latency of the combine op is paid once per U elements), the copies after the
+    first starting at the kind's neutral element; after the main loop they are combined
+    pairwise, ((a0 op a1) op (a2 op a3)), into the remainder loop's inits. Only loops whose
+    accumulators are all `splittable` are unrolled then: one chain through U copies hides
+    nothing.
     """
 
     factor: int
+    split: bool = False
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /):
         if self.factor < 2 or not isinstance(op, loop.ForOp | loop.ZipOp):
@@ -193,14 +219,21 @@ class UnrollByFactor(RewritePattern):
         values = constant_iterations(op)
         if values is not None and len(values) < self.factor:
             return
+        split_accs = self.split and bool(op.inits)
+        if split_accs and not splittable(op):
+            return
         c_factor = rewriter.insert(index_const(self.factor, op)).result
         split, split_const = split_point(rewriter, op, op.lower, op.upper, self.factor, c_factor)
 
         scalar = as_for(op)
-        block = Block(arg_types=[IndexType(), *(v.type for v in op.inits)])
+        chains = self.factor if split_accs else 1
+        neutrals = [_neutral(acc, rewriter, op) for acc in op.accumulators] if chains > 1 else []
+        inits = list(op.inits) + neutrals * (chains - 1)
+        block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
         var = block.args[0]
-        for new_arg, old_arg in zip(block.args, scalar.body.block.args, strict=True):
+        for new_arg, old_arg in zip(block.args, [scalar.var, *scalar.acc_args * chains], strict=True):
             new_arg.name_hint = old_arg.name_hint
+        n = len(op.inits)
         accs: list[SSAValue] = list(block.args[1:])
 
         def add(new: Operation) -> Operation:
@@ -208,22 +241,44 @@ class UnrollByFactor(RewritePattern):
             return new
 
         for k in range(self.factor):
-            accs = emit_body_copy(scalar.body.block, scalar.var, Affine.var(var) + k, accs, add, op)
+            j = n * (k % chains)
+            accs[j : j + n] = emit_body_copy(scalar.body.block, scalar.var, Affine.var(var) + k, accs[j : j + n], add, op)
         block.add_op(located(loop.YieldOp(*accs), op))
         if scalar is not op:
             scalar.erase()
-        main = located(loop.ForOp([op.lower, split, c_factor], list(op.inits), list(op.accs.data), block), op)
+        main = located(loop.ForOp([op.lower, split, c_factor], inits, list(op.accs.data) * chains, block), op)
         rewriter.insert(main)
+        results = [_combined(op.accumulators[i], list(main.res)[i::n], rewriter, op) for i in range(n)]
 
         if split_const is not None and split_const >= (constant_index(op.upper) or 0):
-            rewriter.replace(op, [], list(main.res))
+            rewriter.replace(op, [], results)
             return
-        rewriter.replace(op, clone_with(op, [split, op.upper], list(main.res)))
+        rewriter.replace(op, clone_with(op, [split, op.upper], results))
 
 
-def populate_loop_unroll_patterns(factor: int, full_threshold: int) -> list[RewritePattern]:
+def _neutral(acc: loop.Accumulator, rewriter: PatternRewriter, like: Operation) -> SSAValue:
+    """Where a split-off partial chain of `acc` starts."""
+    value = rewriter.insert(located(arith.ConstantOp(neutral_attr(acc.kind, acc.arg.type)), like)).result
+    value.name_hint = acc.arg.name_hint
+    return value
+
+
+def _combined(acc: loop.Accumulator, partials: list[SSAValue], rewriter: PatternRewriter, like: Operation) -> SSAValue:
+    """The partial chains of `acc` combined pairwise (one chain: itself)."""
+    combiner = acc.kind.arith_combiner(acc.arg.type)
+    while len(partials) > 1:
+        assert combiner is not None, "splittable accumulators have a combiner"
+        pairs = [
+            rewriter.insert(located(combiner(partials[k], partials[k + 1]), like)).results[0]
+            for k in range(0, len(partials) - 1, 2)
+        ]
+        partials = pairs + partials[len(pairs) * 2 :]
+    return partials[0]
+
+
+def populate_loop_unroll_patterns(factor: int, full_threshold: int, split: bool = False) -> list[RewritePattern]:
     """Full unrolling first: a small constant loop needs no remainder."""
-    return [FullyUnrollConstantLoop(full_threshold), UnrollByFactor(factor)]
+    return [FullyUnrollConstantLoop(full_threshold), UnrollByFactor(factor, split)]
 
 
 @dataclass(frozen=True)
@@ -246,12 +301,15 @@ class LoopUnrollPass(ModulePass):
     """Body copies per iteration of the main loop (1: no partial unrolling)."""
     full_threshold: int = 8
     """Fully unroll loops with a constant trip count at most this (0: never)."""
+    accs: str = "chain"
+    """chain: accumulators thread through the copies; split: each copy steps its own partial
+    accumulators (loops with an accumulator that may not be reordered are left alone)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        patterns = populate_loop_unroll_patterns(self.factor, self.full_threshold)
+        patterns = populate_loop_unroll_patterns(self.factor, self.full_threshold, self.accs == "split")
         worklist = [c for c in op.walk() if isinstance(c, loop.ForOp | loop.ZipOp) and is_innermost(c)]
         while worklist:
             candidate = worklist.pop(0)

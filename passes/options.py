@@ -175,7 +175,8 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
     "loop-interchange": {"columns": IntOption(0, MAX_TILE), "rows": IntOption(1, MAX_UNROLL), "remarks": BoolOption()},
     "loop-unroll-jam": {"rows": IntOption(1, MAX_UNROLL), "remarks": BoolOption()},
     "loop-vectorize": {"width": WidthOption(64), "remarks": BoolOption()},
-    "loop-unroll": {"factor": IntOption(1, MAX_UNROLL), "full_threshold": IntOption(0, MAX_UNROLL)},
+    "loop-unroll": {"factor": IntOption(1, MAX_UNROLL), "full_threshold": IntOption(0, MAX_UNROLL),
+                    "accs": Choice(("chain", "split"))},
     "loop-simplify": {"fma": BoolOption()},
     "loop-licm": {"speculate_loads": BoolOption()},
     "convert-loop-to-simd": {

@@ -16,6 +16,9 @@ loop-vectorize               innermost loops -> vecloops / predloops of width W 
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
 loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
+loop-unroll{factor=K full_threshold=0 accs=split}  only on scalar: innermost scalar loops
+                             K copies an iteration, reductions in K partial accumulators
+                             (loops whose accumulators may not be reordered are left alone)
 convert-loop-to-simd{target, cpu, tail, interleave, stream_bytes, fallback=true}  (maps and
                              reductions unrolled K times, large map outputs streamed; loops the
                              target cannot express stay scalar, with a remark under remarks=true;
@@ -167,6 +170,12 @@ class LoopPipelinePass(ModulePass):
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))
+        if not info.vector_bits:
+            # the scalar target's loops, as the vector targets' blocks, K copies an iteration
+            # (maps: the loop overhead once per K elements; folds: K partial accumulators where
+            # their order may change, i.e. the latency of the add once per K; Zen 4: 1.5-4x)
+            unroll = {"factor": self.interleave or 4, "full_threshold": 0, "accs": "split"}
+            steps.append(Step("loop-unroll", unroll))
         steps += [
             Step("convert-loop-to-simd", lower),
             Step("loop-simplify"),

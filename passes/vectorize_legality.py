@@ -184,14 +184,14 @@ def not_a_reduction(c: Candidate) -> Decline | None:
     for k, acc in enumerate(c.accumulators):
         if is_stored(acc):
             continue  # a scan: `scan` checked its shape
-        why = _reduction_shape_error(acc, k)
+        why = reduction_shape_error(acc, k)
         if why is not None:
             at = acc.next.owner if acc.next is not None and isinstance(acc.next.owner, Operation) else c.located_at
             return Decline(at, VecReject.NOT_A_REDUCTION, f"accumulator #{k}: {why}")
     return None
 
 
-def _reduction_shape_error(acc: loop.Accumulator, k: int) -> str | None:
+def reduction_shape_error(acc: loop.Accumulator, k: int) -> str | None:
     """None when the step is `acc <kind-op> x` (or acc unchanged) and acc is used only there."""
     if acc.kind == AccKind.CUSTOM:
         return None  # custom_reduction reports these

@@ -7,15 +7,25 @@
 
 // The README's three pipelines, df all the way to each target's simd IR. FMA targets
 // contract x*x + acc after vectorization (simd.fma on the vector accumulators); SSE2 and
-// scalar do not contract. The scalar target vectorizes no loop; its filter becomes
-// branch-free one-lane compaction (branch_per_lane, unrolled 4 times).
+// scalar do not contract. The scalar target vectorizes no loop: loop-unroll gives its sum four
+// partial accumulators (the copies after the first start at -0.0, the sum's neutral element),
+// combined pairwise before a one-element remainder loop; its filter becomes branch-free
+// one-lane compaction (branch_per_lane, unrolled 4 times).
 
-// SCALAR:       builtin.module attributes {loop.target = "scalar", loop.pipeline = "df-fuse,convert-df-to-loop,{{.*}}convert-loop-to-simd{target=scalar fallback=true}{{.*}}"}
+// SCALAR:       builtin.module attributes {loop.target = "scalar", loop.pipeline = "df-fuse,convert-df-to-loop,{{.*}}loop-unroll{factor=4 full_threshold=0 accs=split},convert-loop-to-simd{target=scalar fallback=true}{{.*}}"}
 // SCALAR-LABEL:   func.func @sumsq
-// SCALAR:           loop.for %i in [%c0, %n_i) accs(%[[ACC:.*]] = %zero : f32 add reassoc) {
+// SCALAR:           %[[NEG0:.*]] = arith.constant -0.000000e+00 : f32
+// SCALAR:           %[[P0:.*]], %[[P1:.*]], %[[P2:.*]], %[[P3:.*]] = loop.for %i in range(%c0, %split, %{{.*}}) accs(%[[A0:.*]] = %zero : f32 add reassoc, %[[A1:.*]] = %[[NEG0]] : f32 add reassoc, %{{.*}} = %[[NEG0]] : f32 add reassoc, %{{.*}} = %[[NEG0]] : f32 add reassoc) {
 // SCALAR-NEXT:        %[[X:.*]] = loop.load %x[%i] : !loop.buf<f32>
 // SCALAR-NEXT:        %[[M:.*]] = arith.mulf %[[X]], %[[X]] : f32
-// SCALAR-NEXT:        %{{.*}} = arith.addf %[[ACC]], %[[M]] : f32
+// SCALAR-NEXT:        %{{.*}} = arith.addf %[[A0]], %[[M]] : f32
+// SCALAR-NEXT:        %[[X1:.*]] = loop.load %x[%i + 1] : !loop.buf<f32>
+// SCALAR-NEXT:        %[[M1:.*]] = arith.mulf %[[X1]], %[[X1]] : f32
+// SCALAR-NEXT:        %{{.*}} = arith.addf %[[A1]], %[[M1]] : f32
+// SCALAR:           %[[S01:.*]] = arith.addf %[[P0]], %[[P1]] : f32
+// SCALAR-NEXT:      %[[S23:.*]] = arith.addf %[[P2]], %[[P3]] : f32
+// SCALAR-NEXT:      %[[S:.*]] = arith.addf %[[S01]], %[[S23]] : f32
+// SCALAR-NEXT:      loop.for %{{.*}} in [%split, %n_i) accs(%{{.*}} = %[[S]] : f32 add reassoc) {
 // SCALAR-NOT:       vector<
 // SCALAR-LABEL:   func.func @scale_positive
 // SCALAR:           loop.for %i in range({{.*}}) accs(%cursor = %c0 : index add) attributes {loop.mask_form = #loop.mask_form<branch_per_lane>} {

@@ -45,8 +45,8 @@ func.func @bounds_i32(%x: !df.array<i32, [i]>) -> (!df.array<i32, [i]>, !df.arra
 }
 
 // CHECK-LABEL: int16_t umin_i16(
-// CHECK:       int16_t m = (-1);
-// CHECK:       (uint16_t)m < (uint16_t)v ? m : v;
+// CHECK:       int16_t acc = (-1);
+// CHECK:       (uint16_t)acc < (uint16_t)v ? acc : v;
 // VEC-LABEL:   umin_i16(
 // VEC-NOT:     (uint16_t)(-1) <
 // CHECK-LABEL: void bounds_i32(
