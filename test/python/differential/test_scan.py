@@ -26,7 +26,7 @@ from loopopt.runtime.sanitize import emit_program
 from loopopt.tools.loop_run import compare_results, run_compiled
 
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 65537)
-TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16}
 
 
 def _scan(kind: str, elt: str, init: str, reassoc: bool = False) -> str:
@@ -150,6 +150,15 @@ CASES = {
                          _kept(_unsigned(np.maximum, 3, np.int32), lambda x: x != 0), "wide"),
     "kept_cumumin_i64": (_filtered_scan("umin", "i64", "-1", "arith.cmpi slt,"), "i64",
                          _kept(_unsigned(np.minimum, 2**64 - 1, np.int64), lambda x: x < 0), "wide"),
+    # i8/i16 min/max scans (session 24: narrow lane slides, SSE2's flipped signed i8 / unsigned i16)
+    "cummax_i8": (_scan("max", "i8", "-100"), "i8", _wrapping(np.maximum, -100, np.int8), "wide"),
+    "cumumin_i8": (_scan("umin", "i8", "-2"), "i8", _unsigned(np.minimum, 254, np.int8), "wide"),
+    "cummin_i16": (_scan("min", "i16", "1000"), "i16", _wrapping(np.minimum, 1000, np.int16), "wide"),
+    "cumumax_i16": (_scan("umax", "i16", "7"), "i16", _unsigned(np.maximum, 7, np.int16), "wide"),
+    "kept_cummin_i8": (_filtered_scan("min", "i8", "50", "arith.cmpi ne,"), "i8",
+                       _kept(_wrapping(np.minimum, 50, np.int8), lambda x: x != 0), "wide"),
+    "kept_cumumax_i16": (_filtered_scan("umax", "i16", "3", "arith.cmpi sgt,"), "i16",
+                         _kept(_unsigned(np.maximum, 3, np.int16), lambda x: x > 0), "wide"),
     # scans of a constant map (the lane_scan's operand is loop-invariant)
     "const_cumsum_i32": (_constant_scan("add", "i32", "7", "3"), "i32", _of_constant(_wrapping(np.add, 7, np.int32), 3, np.int32), "wide"),
     "const_cumumin_i64": (_constant_scan("umin", "i64", "-1", "5"), "i64",
@@ -236,8 +245,9 @@ def test_scans_are_vector_code(isa: str) -> None:
         assert _is_vector_scan(c, isa), (name, isa)
         idempotent = any(f"scan {k}(" in program or f"arith.{k}" in program
                          for k in ("min", "max", "umin", "umax", "or", "maxui", "minsi"))  # fmt: skip
+        narrow = CASES[name][1] in ("i8", "i16")  # slides below 32 bits fill the neutral in (a byte shift)
         if isa in DUP_SLIDE and idempotent:
-            assert SLIDE[isa] not in c.split(" k(")[1], (name, isa)
+            assert (SLIDE[isa] in c.split(" k(")[1]) == narrow, (name, isa)
 
 
 def test_strict_float_scan_stays_in_order() -> None:
