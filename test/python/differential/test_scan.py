@@ -231,6 +231,11 @@ DUP_SLIDE = {"sse2": ("_mm_shuffle_epi32", "_mm_shuffle_ps", "_mm_unpacklo_pd"),
 """The lane-duplicating slide (simd.slide_up_dup) of min/max scans where TargetInfo.dup_slides."""
 
 
+GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64")}
+"""Cases the default cpu (generic) keeps scalar: SSE2 i64 min/max scans (no 64-bit compare;
+cpu_models.SSE2_I64_MINMAX_SCANS). Their vector form: test_sse2_i64_minmax_vector_scans."""
+
+
 def _is_vector_scan(c: str, isa: str) -> bool:
     """The kernel's C slides lanes: the log-step vector scan, not the scalar loop."""
     return any(s in c for s in (SLIDE[isa], *DUP_SLIDE.get(isa, ())))
@@ -238,10 +243,14 @@ def _is_vector_scan(c: str, isa: str) -> bool:
 
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
 def test_scans_are_vector_code(isa: str) -> None:
-    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar.
+    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar but
+    SSE2's i64 min/max scans (not filtered: cpu=generic's Costs.scalar_scans).
     Min/max/or scans slide by lane duplication on SSE2/AVX2 (no neutral: idempotent kinds)."""
     for name, (program, *_) in CASES.items():
         c = emit_program(program, isa).c_source
+        if name in GENERIC_SCALAR.get(isa, ()):
+            assert not _is_vector_scan(c, isa), (name, isa)
+            continue
         assert _is_vector_scan(c, isa), (name, isa)
         idempotent = any(f"scan {k}(" in program or f"arith.{k}" in program
                          for k in ("min", "max", "umin", "umax", "or", "maxui", "minsi"))  # fmt: skip
@@ -307,10 +316,10 @@ def _minmax_inits(elt: str) -> dict[str, int | float]:
     return {"max": -1, "min": 0, "umax": int(info.max), "umin": int(info.min)}
 
 
-def _minmax_program() -> str:
+def _minmax_program(elts: tuple[str, ...] = tuple(MINMAX_TYPES)) -> str:
     """One kernel `k_<kind>_<elt>` per min/max kind and element type (compiled once per ISA)."""
     funcs = []
-    for elt in MINMAX_TYPES:
+    for elt in elts:
         for kind, init in _minmax_inits(elt).items():
             value = repr(float(init)) if elt.startswith("f") else str(init)
             funcs.append(f"""
@@ -368,3 +377,17 @@ def test_minmax_scan_extremes_match_numpy(name: str, isa: str) -> None:
     for x, got in zip(xs, runs, strict=True):
         problems = compare_results(got, (_minmax_ref(kind, elt, init, x),), {})
         assert not problems, f"{name} on {isa}, n={len(x)}: " + "; ".join(problems)
+
+
+def test_sse2_i64_minmax_vector_scans_match_numpy() -> None:
+    """SSE2's i64 min/max scans in their vector form (lane-duplicating pshufd, the serial
+    carry, lo_max_i64x2 ..), which cpu=generic and zen4 keep scalar but a CPU without
+    Costs.scalar_scans data (cpu=zen3) still emits: exact at the extremes."""
+    compiled = compile(_minmax_program(("i64",)), target="sse2", pipeline="loop-pipeline{target=sse2 cpu=zen3}")
+    for kind, init in _minmax_inits("i64").items():
+        body = compiled.c_source.split(f" k_{kind}_i64(")[1].split("\n}\n")[0]
+        assert "_mm_shuffle_epi32" in body, kind
+        xs = [_extremes("i64", n, np.random.default_rng([n, 29])) for n in MINMAX_SIZES]
+        for x, got in zip(xs, run_each(compiled, f"k_{kind}_i64", [(x,) for x in xs]), strict=True):
+            problems = compare_results(got, (_minmax_ref(kind, "i64", init, x),), {})
+            assert not problems, f"{kind} i64 on sse2 cpu=zen3, n={len(x)}: " + "; ".join(problems)
