@@ -74,14 +74,17 @@ def has_scan(op: loop.VecLoopOp) -> bool:
     return any(acc.is_scan for acc in op.accs.data)
 
 
-def scan_costs_more(op: loop.VecLoopOp, options: VecOptions) -> str | None:
+def scan_costs_more(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> str | None:
     """Why the scalar loop is faster than this scan's vector form on the CPU (its
-    `Costs.scalar_scans`: a combine with no instruction on the target), or None."""
+    `Costs.scalar_scans`: a combine with no instruction on the target; for a filter → scan
+    (a predloop) the kind is `filtered <kind>`: a compaction with no instruction), or None."""
+    filtered = isinstance(op, loop.PredLoopOp)
     for acc in op.accumulators:
-        key = (options.target.name, acc.kind.value, str(acc.arg.type))
+        key = (options.target.name, ("filtered " if filtered else "") + acc.kind.value, str(acc.arg.type))
         if acc.scan and key in options.cpu.costs.scalar_scans:
+            why = f"it compacts {key[2]} lanes byte by byte" if filtered else f"no vector {key[1]} instruction for {key[2]}"
             return (f"a {key[1]} scan of {key[2]} costs more than the scalar loop on {options.cpu.name} "
-                    f"with {key[0]} (no vector {key[1]} instruction for {key[2]}: Costs.scalar_scans)")
+                    f"with {key[0]} ({why}: Costs.scalar_scans)")
     return None
 
 

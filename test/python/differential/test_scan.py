@@ -231,9 +231,11 @@ DUP_SLIDE = {"sse2": ("_mm_shuffle_epi32", "_mm_shuffle_ps", "_mm_unpacklo_pd"),
 """The lane-duplicating slide (simd.slide_up_dup) of min/max scans where TargetInfo.dup_slides."""
 
 
-GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64")}
+GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64",
+                           "kept_cummin_i8", "kept_cumumax_i16")}  # fmt: skip
 """Cases the default cpu (generic) keeps scalar: SSE2 i64 min/max scans (no 64-bit compare;
-cpu_models.SSE2_I64_MINMAX_SCANS). Their vector form: test_sse2_i64_minmax_vector_scans."""
+cpu_models.SSE2_I64_MINMAX_SCANS) and i8/i16 filter → scans (no byte shuffle to compact with:
+SSE2_NARROW_FILTERED_SCANS). Their vector form: test_sse2_vector_scans_without_cost_data."""
 
 
 def _is_vector_scan(c: str, isa: str) -> bool:
@@ -391,3 +393,16 @@ def test_sse2_i64_minmax_vector_scans_match_numpy() -> None:
         for x, got in zip(xs, run_each(compiled, f"k_{kind}_i64", [(x,) for x in xs]), strict=True):
             problems = compare_results(got, (_minmax_ref(kind, "i64", init, x),), {})
             assert not problems, f"{kind} i64 on sse2 cpu=zen3, n={len(x)}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("name", ["kept_cummin_i8", "kept_cumumax_i16"])
+def test_sse2_vector_scans_without_cost_data(name: str) -> None:
+    """SSE2's i8/i16 filter → scan in its vector form (byte-by-byte compaction), which
+    cpu=generic and zen4 keep scalar but cpu=zen3 (no scan data) still emits: exact."""
+    program, _, ref, _ = CASES[name]
+    compiled = compile(program, target="sse2", pipeline="loop-pipeline{target=sse2 cpu=zen3}")
+    assert _is_vector_scan(compiled.c_source, "sse2"), name
+    cases = _cases(name)
+    for (x, want), got in zip(cases, run_each(compiled, "k", [(x,) for x, _ in cases]), strict=True):
+        problems = compare_results(got, (want,), {})
+        assert not problems, f"{name} on sse2 cpu=zen3, n={len(x)}: " + "; ".join(problems)
