@@ -472,8 +472,8 @@ class LaneScanOp(IRDLOperation):
         kind = self.kind.data
         if kind == AccKind.CUSTOM:
             raise VerifyException("loop.lane_scan needs a kind with a neutral element, found custom")
-        if not isinstance(t, Float32Type | Float64Type) and not (isinstance(t, IntegerType) and t.width.data in (32, 64)):
-            raise VerifyException(f"loop.lane_scan takes f32, f64, i32 or i64 lanes, found {t}")
+        if not isinstance(t, Float32Type | Float64Type) and not (isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)):
+            raise VerifyException(f"loop.lane_scan takes f32, f64, i8, i16, i32 or i64 lanes, found {t}")
         if not acc_kind_fits_type(kind, t):
             raise VerifyException(f"a {kind.value} scan needs integer lanes, found {t}")
 

@@ -69,12 +69,16 @@ class TargetInfo:
     dup_slides: bool = False
     """`simd.slide_up_dup` is one lane permute for 32- and 64-bit lanes (SSE2 `pshufd`, AVX2
     `vpermd`/`vpermq`) where the neutral-filled `simd.slide_up` takes two: min/max and/or scans
-    use it (lowering/loop_to_simd/scan.py; AVX-512 `valignd` and NEON `vext` slide in one)."""
+    use it (lowering/loop_to_simd/scan.py; AVX-512 `valignd` and NEON `vext` slide in one);
+    i8/i16 lanes use it for slides by whole 32-bit lanes (scan.dup_slides_from)."""
     flipped_unsigned_minmax: tuple[int, ...] = ()
-    """Integer lane widths with no unsigned vector min/max but a signed one (SSE2 32 bits, AVX2
-    64): a umin/umax scan runs on x ^ MIN, where unsigned order is signed order, and flips back
+    """Integer lane widths with no unsigned vector min/max but a signed one (SSE2 16 and 32 bits,
+    AVX2 64): a umin/umax scan runs on x ^ MIN, where unsigned order is signed order, and flips back
     at the store (loop_to_simd/scan.py). Not SSE2's 64 bits: its i64 compare goes through
     memory either way, and the flipped scan measured slower there (Zen 4, in L1: 34 vs 29 µs)."""
+    flipped_signed_minmax: tuple[int, ...] = ()
+    """Integer lane widths with no signed vector min/max but an unsigned one (SSE2 8 bits:
+    pminub/pmaxub): a min/max scan runs as umin/umax on x ^ MIN, the same way round."""
     serial_minmax_carry: tuple[str, ...] = ()
     """Element types whose min/max scans carry the running value's last lane (a lane permute on
     the loop-carried chain) rather than `carry ⊕ splat_last(prefix)` (one more combine a
@@ -95,7 +99,7 @@ TARGETS: dict[str, TargetInfo] = {
         name="sse2", vector_bits=128, has_fma=False, has_masked_load_store=False,
         has_compress=False, has_mask_registers=False, mask_form=MaskForm.SELECT_BLEND,
         minmax_propagates_nan=False, header="emmintrin.h", cflags=("-msse2",),
-        has_streaming_stores=True, dup_slides=True, flipped_unsigned_minmax=(32,),
+        has_streaming_stores=True, dup_slides=True, flipped_unsigned_minmax=(16, 32), flipped_signed_minmax=(8,),
         serial_minmax_carry=("i32", "i64", "f32"),
     ),
     "avx2": TargetInfo(

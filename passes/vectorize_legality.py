@@ -137,6 +137,9 @@ SCAN_KINDS = (AccKind.ADD, AccKind.MUL, AccKind.MIN, AccKind.MAX, AccKind.UMIN, 
 (float add/mul only with `reassoc`, see float_reduction_order). umin/umax step by vector
 maxui/minui, which the printer spells on every ISA (SSE2 i32 by the sign flip)."""
 
+NARROW_SCAN_KINDS = (AccKind.MIN, AccKind.MAX, AccKind.UMIN, AccKind.UMAX)
+"""Scan kinds of i8/i16 lanes (the narrow lane slides: targets/isa_*.py scan rows)."""
+
 
 def scan_step(acc: loop.Accumulator) -> Operation | None:
     """The op computing the next running value from the carried one (its only use)."""
@@ -153,8 +156,9 @@ def scan_shape_error(acc: loop.Accumulator) -> str | None:
     a predloop: filter → scan, a prefix over the kept elements)."""
     if acc.kind not in SCAN_KINDS:
         return f"a {acc.kind.value} scan has no neutral element to slide into the lanes"
-    if not (_is_float(acc.arg.type) or _is_int_lane(acc.arg.type)):
-        return f"a scan of {acc.arg.type} (vector scans take f32, f64, i32 or i64)"
+    narrow = isinstance(acc.arg.type, IntegerType) and acc.arg.type.width.data in (8, 16)
+    if not (_is_float(acc.arg.type) or _is_int_lane(acc.arg.type) or narrow and acc.kind in NARROW_SCAN_KINDS):
+        return f"a scan of {acc.arg.type} by {acc.kind.value} (vector scans take f32, f64, i32 or i64; i8/i16 only min/max/umin/umax)"
     step = scan_step(acc)
     if step is None or acc.next is not step.results[0] or not isinstance(step, COMBINE_OPS[acc.kind]):
         names = " or ".join(t.name for t in COMBINE_OPS[acc.kind])

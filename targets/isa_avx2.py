@@ -76,12 +76,12 @@ ROWS: Rows = {
 # from the top of {b} — across the 128-bit halves: [b.hi, a.lo] by vperm2i128, then vpalignr
 # per half — the last lane on every lane, lane 0 as a scalar
 _AS_INT = {"f32": ("_mm256_castps_si256", "_mm256_castsi256_ps"), "f64": ("_mm256_castpd_si256", "_mm256_castsi256_pd"),
-           "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+           "i32": ("", ""), "i64": ("", ""), "i8": ("", ""), "i16": ("", "")}  # fmt: skip
 
 
 def _slide_up(e: str, by: int) -> str:
     to, out = _AS_INT[e]
-    shift = by * (4 if e in ("f32", "i32") else 8)  # bytes
+    shift = by * int(e[1:]) // 8  # bytes
     across = f"_mm256_permute2x128_si256({to}({{a}}), {to}({{b}}), 0x03)"
     if shift == 16:
         return f"{{dst}} = {out}({across});"
@@ -91,6 +91,7 @@ def _slide_up(e: str, by: int) -> str:
 ROWS |= {
     **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f32", "i32") for by in (1, 2, 4)},
     **{(f"slide_up.{by}", e): _slide_up(e, by) for e in ("f64", "i64") for by in (1, 2)},
+    **{(f"slide_up.{by}", e): _slide_up(e, by) for e, n in (("i8", 32), ("i16", 16)) for by in (1, 2, 4, 8, 16) if by < n},
     # slide_up_dup (idempotent scans): one cross-lane permute (vpermd by 1 lane, vpermq above)
     ("slide_up_dup.1", "i32"): "{dst} = _mm256_permutevar8x32_epi32({a}, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));",
     ("slide_up_dup.1", "f32"): "{dst} = _mm256_permutevar8x32_ps({a}, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6));",
@@ -110,6 +111,14 @@ ROWS |= {
     ("first_lane", "f64"): "{dst} = _mm256_cvtsd_f64({a});",
     ("first_lane", "i32"): "{dst} = _mm256_cvtsi256_si32({a});",
     ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64(_mm256_castsi256_si128({a}));",
+    # the top byte/word of each half on that half's top dword (vpshufb / vpshufhw), then dword 7 everywhere
+    ("splat_last", "i16"): "{dst} = _mm256_permutevar8x32_epi32(_mm256_shufflehi_epi16({a}, 0xFF), _mm256_set1_epi32(7));",
+    ("splat_last", "i8"): "{dst} = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8({a}, _mm256_set1_epi8(15)), _mm256_set1_epi32(7));",
+    ("first_lane", "i16"): "{dst} = (int16_t)_mm256_cvtsi256_si32({a});",
+    ("first_lane", "i8"): "{dst} = (int8_t)_mm256_cvtsi256_si32({a});",
 }
+# i8/i16 slid by whole 32-bit lanes: the i32 permutes (by less: slide_up, loop_to_simd/scan.dup_slide)
+ROWS |= {(f"slide_up_dup.{by * 32 // w}", e): ROWS[(f"slide_up_dup.{by}", "i32")]
+         for e, w in (("i8", 8), ("i16", 16)) for by in (1, 2, 4)}  # fmt: skip
 
 AVX2 = AVX2_X86.table(ROWS)

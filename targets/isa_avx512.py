@@ -194,6 +194,15 @@ ROWS: Rows = {
 # constant index), lane 0 as a scalar
 _AS_INT = {"f32": ("_mm512_castps_si512", "_mm512_castsi512_ps"), "f64": ("_mm512_castpd_si512", "_mm512_castsi512_pd"),
            "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+
+
+def _narrow_slide_up(shift: int) -> str:
+    """i8/i16 lanes slid up by `shift` bytes: by whole dwords one valignd; else valignd by one
+    128-bit lane ([b.top, a.lo..]), then vpalignr per lane takes the `shift` top bytes of the lane below."""
+    if shift % 4 == 0:
+        return f"{{dst}} = _mm512_alignr_epi32({{a}}, {{b}}, {16 - shift // 4});"
+    return f"{{dst}} = _mm512_alignr_epi8({{a}}, _mm512_alignr_epi32({{a}}, {{b}}, 12), {16 - shift});"
+
 ROWS |= {
     **{
         (f"slide_up.{by}", e): f"{{dst}} = {out}(_mm512_alignr_epi{bits}({to}({{a}}), {to}({{b}}), {n - by}));"
@@ -210,6 +219,13 @@ ROWS |= {
     ("first_lane", "f64"): "{dst} = _mm512_cvtsd_f64({a});",
     ("first_lane", "i32"): "{dst} = _mm512_cvtsi512_si32({a});",
     ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64(_mm512_castsi512_si128({a}));",
+    **{(f"slide_up.{by}", e): _narrow_slide_up(by * int(e[1:]) // 8) for e, n in (("i8", 64), ("i16", 32))
+       for by in (1, 2, 4, 8, 16, 32) if by < n},
+    # the top word by vpermw (BW); bytes: each 128-bit lane's top byte everywhere in it (vpshufb), then dword 15
+    ("splat_last", "i16"): "{dst} = _mm512_permutexvar_epi16(_mm512_set1_epi16(31), {a});",
+    ("splat_last", "i8"): "{dst} = _mm512_permutexvar_epi32(_mm512_set1_epi32(15), _mm512_shuffle_epi8({a}, _mm512_set1_epi8(15)));",
+    ("first_lane", "i16"): "{dst} = (int16_t)_mm512_cvtsi512_si32({a});",
+    ("first_lane", "i8"): "{dst} = (int8_t)_mm512_cvtsi512_si32({a});",
 }
 
 AVX512 = AVX512_X86.table(ROWS)

@@ -174,10 +174,11 @@ ROWS: dict[tuple[str, str], str] = {
 
 # scans (lowering/loop_to_simd/scan.py): lanes slid up with the low lanes from the top of {b}
 # (vext of b, a), the last lane on every lane, lane 0 as a scalar
+_SCAN_TYPES = (*_TYPES, ("i8", 16, "s8", "u8"), ("i16", 8, "s16", "u16"))
 ROWS |= {
-    **{(f"slide_up.{by}", e): f"{{dst}} = vextq_{s}({{b}}, {{a}}, {n - by});" for e, n, s, _ in _TYPES for by in (1, 2) if by < n},
-    **{("splat_last", e): f"{{dst}} = vdupq_laneq_{s}({{a}}, {n - 1});" for e, n, s, _ in _TYPES},
-    **{("first_lane", e): f"{{dst}} = vgetq_lane_{s}({{a}}, 0);" for e, n, s, _ in _TYPES},
+    **{(f"slide_up.{by}", e): f"{{dst}} = vextq_{s}({{b}}, {{a}}, {n - by});" for e, n, s, _ in _SCAN_TYPES for by in (1, 2, 4, 8) if by < n},
+    **{("splat_last", e): f"{{dst}} = vdupq_laneq_{s}({{a}}, {n - 1});" for e, n, s, _ in _SCAN_TYPES},
+    **{("first_lane", e): f"{{dst}} = vgetq_lane_{s}({{a}}, 0);" for e, n, s, _ in _SCAN_TYPES},
 }
 
 NEON = IsaTable(

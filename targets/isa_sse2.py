@@ -84,12 +84,12 @@ ROWS: Rows = {
 # scans (lowering/loop_to_simd/scan.py): lanes slid up by a power of two with the low lanes
 # from the top of {b}, the last lane on every lane, lane 0 as a scalar
 _AS_INT = {"f32": ("_mm_castps_si128", "_mm_castsi128_ps"), "f64": ("_mm_castpd_si128", "_mm_castsi128_pd"),
-           "i32": ("", ""), "i64": ("", "")}  # fmt: skip
+           "i32": ("", ""), "i64": ("", ""), "i8": ("", ""), "i16": ("", "")}  # fmt: skip
 ROWS |= {
     **{
         (f"slide_up.{by}", e): f"{{dst}} = {out}(_mm_or_si128(_mm_slli_si128({to}({{a}}), {by * 16 // n}), "
         f"_mm_srli_si128({to}({{b}}), {16 - by * 16 // n})));"
-        for e, n in _N.items()
+        for e, n in {**_N, "i8": 16, "i16": 8}.items()
         for to, out in [_AS_INT[e]]
         for by in (1, 2, 4, 8)
         if by < n
@@ -109,6 +109,14 @@ ROWS |= {
     ("first_lane", "f64"): "{dst} = _mm_cvtsd_f64({a});",
     ("first_lane", "i32"): "{dst} = _mm_cvtsi128_si32({a});",
     ("first_lane", "i64"): "{dst} = _mm_cvtsi128_si64({a});",
+    # the top word to the high half's words (pshufhw), then its dword everywhere; bytes first pair up
+    ("splat_last", "i16"): "{dst} = _mm_shuffle_epi32(_mm_shufflehi_epi16({a}, 0xFF), 0xFF);",
+    ("splat_last", "i8"): "{dst} = _mm_shuffle_epi32(_mm_shufflehi_epi16(_mm_unpackhi_epi8({a}, {a}), 0xFF), 0xFF);",
+    ("first_lane", "i16"): "{dst} = (int16_t)_mm_cvtsi128_si32({a});",
+    ("first_lane", "i8"): "{dst} = (int8_t)_mm_cvtsi128_si32({a});",
 }
+# i8/i16 slid by whole 32-bit lanes: the i32 pshufd (by less: slide_up, loop_to_simd/scan.dup_slide)
+ROWS |= {(f"slide_up_dup.{by * 32 // w}", e): ROWS[(f"slide_up_dup.{by}", "i32")]
+         for e, w in (("i8", 8), ("i16", 16)) for by in (1, 2)}  # fmt: skip
 
 SSE2 = SSE2_X86.table(ROWS)

@@ -125,6 +125,10 @@ class LowerPredLoop(RewritePattern):
             # left at width 1 (loop-vectorize declined it, e.g. a float sum without reassoc):
             # the vector ISAs have no one-lane vectors, so it stays the scalar loop it means
             return lower_predloop_scalar(op, rewriter)
+        if not on_scalar and (slower := scan_costs_more(op, self.options)) is not None:
+            if self.remarks:
+                remark(op, FALLBACK_REMARK, f"vector loop kept scalar: {slower}")
+            return lower_predloop_scalar(op, rewriter)
         if self.options.partial and not on_scalar:
             widen_narrow_accumulators(op, rewriter)
         try:

@@ -74,14 +74,17 @@ def has_scan(op: loop.VecLoopOp) -> bool:
     return any(acc.is_scan for acc in op.accs.data)
 
 
-def scan_costs_more(op: loop.VecLoopOp, options: VecOptions) -> str | None:
+def scan_costs_more(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -> str | None:
     """Why the scalar loop is faster than this scan's vector form on the CPU (its
-    `Costs.scalar_scans`: a combine with no instruction on the target), or None."""
+    `Costs.scalar_scans`: a combine with no instruction on the target; for a filter → scan
+    (a predloop) the kind is `filtered <kind>`: a compaction with no instruction), or None."""
+    filtered = isinstance(op, loop.PredLoopOp)
     for acc in op.accumulators:
-        key = (options.target.name, acc.kind.value, str(acc.arg.type))
+        key = (options.target.name, ("filtered " if filtered else "") + acc.kind.value, str(acc.arg.type))
         if acc.scan and key in options.cpu.costs.scalar_scans:
+            why = f"it compacts {key[2]} lanes byte by byte" if filtered else f"no vector {key[1]} instruction for {key[2]}"
             return (f"a {key[1]} scan of {key[2]} costs more than the scalar loop on {options.cpu.name} "
-                    f"with {key[0]} (no vector {key[1]} instruction for {key[2]}: Costs.scalar_scans)")
+                    f"with {key[0]} ({why}: Costs.scalar_scans)")
     return None
 
 
@@ -91,18 +94,31 @@ IDEMPOTENT = frozenset({AccKind.MIN, AccKind.MAX, AccKind.UMIN, AccKind.UMAX, Ac
 SIGNED_OF = {AccKind.UMIN: AccKind.MIN, AccKind.UMAX: AccKind.MAX}
 
 
-def dup_slides(kind: AccKind, vt: VectorType, target: TargetInfo) -> bool:
-    """The prefix slides by `simd.slide_up_dup` (no neutral slid in): an idempotent kind on a
-    target where that is one lane permute (TargetInfo.dup_slides), lanes of 32 or 64 bits."""
-    return kind in IDEMPOTENT and target.dup_slides and element_bits(vt.element_type) >= 32
+UNSIGNED_OF = {AccKind.MIN: AccKind.UMIN, AccKind.MAX: AccKind.UMAX}
+
+
+def dup_slides_from(kind: AccKind, vt: VectorType, target: TargetInfo) -> int | None:
+    """The smallest slide (in lanes) of the prefix that is a `simd.slide_up_dup` (no neutral
+    slid in), or None: an idempotent kind on a target where a slide by whole 32-bit lanes is one
+    lane permute (TargetInfo.dup_slides). Narrower slides (i8 by 1-2 lanes, i16 by 1) keep the
+    neutral-filled `simd.slide_up`: a byte shift, whose zeros a duplicate would cost two more."""
+    if kind not in IDEMPOTENT or not target.dup_slides:
+        return None
+    return max(1, 32 // element_bits(vt.element_type))
 
 
 def flipped_kind(kind: AccKind, t: Attribute, target: TargetInfo) -> AccKind | None:
-    """The signed kind a umin/umax of integer type `t` runs as on x ^ MIN, where the target
-    has no unsigned vector min/max of that width (TargetInfo.flipped_unsigned_minmax); else None."""
-    if kind not in SIGNED_OF or not isinstance(t, IntegerType) or is_mask_type(t):
+    """The kind a min/max of integer type `t` runs as on x ^ MIN, where the target has the
+    other signedness's vector min/max of that width but not its own: the signed one for a
+    umin/umax (TargetInfo.flipped_unsigned_minmax: SSE2 i16/i32, AVX2 i64), the unsigned one
+    for a min/max (flipped_signed_minmax: SSE2 i8's pminub/pmaxub); else None."""
+    if not isinstance(t, IntegerType) or is_mask_type(t):
         return None
-    return SIGNED_OF[kind] if t.width.data in target.flipped_unsigned_minmax else None
+    if kind in SIGNED_OF and t.width.data in target.flipped_unsigned_minmax:
+        return SIGNED_OF[kind]
+    if kind in UNSIGNED_OF and t.width.data in target.flipped_signed_minmax:
+        return UNSIGNED_OF[kind]
+    return None
 
 
 def serial_carry(kind: AccKind, t: Attribute, target: TargetInfo) -> bool:
@@ -114,7 +130,7 @@ def serial_carry(kind: AccKind, t: Attribute, target: TargetInfo) -> bool:
 
 def sign_bits(lowering: LoopLowering, vt: VectorType) -> SSAValue:
     """MIN on every lane (built once per loop, in the preheader): x ^ MIN maps unsigned order
-    to signed order."""
+    to signed order and back."""
     assert isinstance(vt.element_type, IntegerType)
     key = (("sign bits",), vt)
     if key not in lowering.broadcasts:
@@ -122,17 +138,19 @@ def sign_bits(lowering: LoopLowering, vt: VectorType) -> SSAValue:
     return lowering.broadcasts[key]  # type: ignore[index]
 
 
-def lane_prefix(kind: AccKind, value: SSAValue, neutral: SSAValue | None, emit: Emit) -> SSAValue:
+def lane_prefix(kind: AccKind, value: SSAValue, neutral: SSAValue | None, emit: Emit, dup_from: int | None = None) -> SSAValue:
     """Lane k = v0 ⊕ ... ⊕ vk in log2(W) slide-and-combine steps (the Hillis-Steele scan);
     `neutral` (the kind's neutral element on every lane) fills the lanes slid in, or, when
-    None (an idempotent kind), the low lanes keep their own value (`simd.slide_up_dup`):
-    below `by` a lane already holds its whole prefix, and x ⊕ x = x."""
+    None or from a slide by `dup_from` lanes on (an idempotent kind), the low lanes keep their
+    own value (`simd.slide_up_dup`): below `by` a lane already holds its whole prefix, and
+    x ⊕ x = x (so the two kinds of step mix)."""
     vt = value.type
     assert isinstance(vt, VectorType)
     width = vt.get_shape()[0]
     by = 1
     while by < width:
-        slide = simd.SlideUpOp(value, neutral, by) if neutral is not None else simd.SlideUpDupOp(value, by)
+        dup = neutral is None or (dup_from is not None and by >= dup_from)
+        slide = simd.SlideUpDupOp(value, by) if dup else simd.SlideUpOp(value, neutral, by)
         slid = emit(slide).results[0]
         value = combine(kind, vt.element_type, slid, value, emit)  # earlier lanes on the left
         by *= 2
@@ -275,9 +293,10 @@ def emit_lane_scan(kind: AccKind, value: SSAValue, lowering: LoopLowering, emit:
         sign = sign_bits(lowering, vt)
         flipped = emit(arith.XOrIOp(value, sign)).results[0]
         return emit(arith.XOrIOp(emit_lane_scan(signed, flipped, lowering, emit, at), sign)).results[0]
-    if dup_slides(kind, vt, lowering.target):
+    dup_from = dup_slides_from(kind, vt, lowering.target)
+    if dup_from == 1:
         return lane_prefix(kind, value, None, emit)
     key = (("scan neutral", kind), vt)
     if key not in lowering.broadcasts:
         lowering.broadcasts[key] = neutral_vector(lowering, kind, vt.element_type, at)  # type: ignore[index]
-    return lane_prefix(kind, value, lowering.broadcasts[key], emit)  # type: ignore[index]
+    return lane_prefix(kind, value, lowering.broadcasts[key], emit, dup_from)  # type: ignore[index]

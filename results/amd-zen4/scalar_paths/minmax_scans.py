@@ -8,9 +8,13 @@ change, checked identical) and `new`; each .c is compiled on its own, one main t
 variant of a case in turn (R rounds, interleaved) on the same random lanes and checks that all
 give the same bits. Prints median / min / p25 / p75 in µs a call.
 
-    python results/amd-zen4/scalar_paths/minmax_scans.py [--n N] [--rounds R] KIND:ELT:ISA ...
+    python results/amd-zen4/scalar_paths/minmax_scans.py [--n N] [--rounds R] [--variants V,..] KIND:ELT:ISA ...
 
 Default cases: min/max/umin/umax over i32/i64 (min/max also f32/f64) on sse2 and avx2.
+Session 24 (narrow scans: i8/i16 vectorize; before, loop-vectorize kept them scalar) adds the
+variants `noflip` (no sign-flipped domain: SSE2's biased narrow min/max rows each step) and
+`nodup` (every slide neutral-filled): `--variants scalar,noflip,nodup,new` with `--narrow`
+for the 16 i8/i16 cases on sse2, avx2 and avx512; `--filtered` times filter (x > 0) -> scan.
 """
 
 from __future__ import annotations
@@ -24,13 +28,32 @@ from pathlib import Path
 from loopopt.dialects import simd_targets as st
 from loopopt.runtime.isa import COMMON_CFLAGS, GENERATED_CFLAGS
 from loopopt.runtime.sanitize import emit_program
+from loopopt.targets.c import isa_table
 
 INIT = {"umax": "0", "umin": "-1", "max": "-5", "min": "5", "or": "0", "and": "-1"}
-CT = {"i32": "int32_t", "i64": "int64_t", "f32": "float", "f64": "double"}
+CT = {"i8": "int8_t", "i16": "int16_t", "i32": "int32_t", "i64": "int64_t", "f32": "float", "f64": "double"}
+OFF = {"old": dict(dup_slides=False, flipped_unsigned_minmax=(), flipped_signed_minmax=(), serial_minmax_carry=()),
+       "noflip": dict(flipped_unsigned_minmax=(), flipped_signed_minmax=()), "nodup": dict(dup_slides=False), "new": {}}
+"""Per variant, the TargetInfo fields turned off (`scalar` is target=scalar)."""
 
 
-def program(kind: str, elt: str) -> str:
+def program(kind: str, elt: str, filtered: bool = False) -> str:
     init = INIT[kind] + (".0" if elt.startswith("f") else "")
+    if filtered:  # filter -> scan (a predloop): the running value over the positive elements
+        zero, cmp = ("0.0", "arith.cmpf ogt") if elt.startswith("f") else ("0", "arith.cmpi sgt")
+        return f"""
+func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [k]> {{
+  %z = arith.constant {init} : {elt}
+  %zero = arith.constant {zero} : {elt}
+  %p = df.filter %x : !df.array<{elt}, [i]> -> !df.array<{elt}, [k]> {{
+  ^bb0(%e: {elt}):
+    %c = {cmp}, %e, %zero : {elt}
+    df.yield %c : i1
+  }}
+  %y = df.scan {kind}(%p, %z) : !df.array<{elt}, [k]> -> !df.array<{elt}, [k]>
+  func.return %y : !df.array<{elt}, [k]>
+}}
+"""
     return f"""
 func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
   %z = arith.constant {init} : {elt}
@@ -40,12 +63,12 @@ func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
 """
 
 
-def emit(kind: str, elt: str, isa: str, session23: bool) -> str:
+def emit(kind: str, elt: str, isa: str, variant: str, filtered: bool = False) -> str:
     saved = st.TARGETS[isa]
-    if not session23:
-        st.TARGETS[isa] = dataclasses.replace(saved, dup_slides=False, flipped_unsigned_minmax=(), serial_minmax_carry=())
+    if isa != "scalar":
+        st.TARGETS[isa] = dataclasses.replace(saved, **OFF[variant])
     try:
-        return emit_program(program(kind, elt), isa).c_source
+        return emit_program(program(kind, elt, filtered), isa).c_source
     finally:
         st.TARGETS[isa] = saved
 
@@ -54,9 +77,15 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1 << 20)
     ap.add_argument("--rounds", type=int, default=31)
+    ap.add_argument("--variants", default="scalar,old,new")
+    ap.add_argument("--narrow", action="store_true", help="the i8/i16 cases on sse2, avx2, avx512")
+    ap.add_argument("--filtered", action="store_true", help="filter (x > 0) -> scan instead of the scan")
     ap.add_argument("cases", nargs="*")
     args = ap.parse_args()
-    cases = [c.split(":") for c in args.cases] or [
+    variants = args.variants.split(",")
+    nv = len(variants)
+    narrow = [(k, e, isa) for isa in ("sse2", "avx2", "avx512") for e in ("i8", "i16") for k in ("max", "min", "umax", "umin")]
+    cases = [c.split(":") for c in args.cases] or (narrow if args.narrow else None) or [
         (k, e, isa) for isa in ("sse2", "avx2") for e in ("i32", "i64", "f32", "f64")
         for k in ("max", "min", "umax", "umin") if not (e.startswith("f") and k.startswith("u"))
     ]  # fmt: skip
@@ -65,23 +94,26 @@ def main() -> None:
     decls, blocks, objs = [], [], []
     for kind, elt, isa in cases:
         names = []
-        for var, target, new in (("scalar", "scalar", True), ("old", isa, False), ("new", isa, True)):
+        for var in variants:
+            target = "scalar" if var == "scalar" else isa
             name = f"{kind}_{elt}_{isa}_{var}"
-            c = emit(kind, elt, target, new).replace("void k(", f"void {name}(")
+            c = emit(kind, elt, target, var, args.filtered).replace(" k(", f" {name}(")
             (tmp / f"{name}.c").write_text(c)
-            subprocess.run(["gcc", *flags, *st.TARGETS[target].cflags, "-w", "-c", f"{name}.c", "-o", f"{name}.o"],
+            subprocess.run(["gcc", *flags, *isa_table(target).cflags, "-w", "-c", f"{name}.c", "-o", f"{name}.o"],
                            cwd=tmp, check=True)  # fmt: skip
             objs.append(f"{name}.o")
             names.append(name)
-            decls.append(f"void {name}(const {CT[elt]} *restrict, int64_t, {CT[elt]} *restrict, int64_t);")
+            decls.append(f"{'int64_t' if args.filtered else 'void'} {name}(const {CT[elt]} *restrict, int64_t, {CT[elt]} *restrict, int64_t);")
+        ret = "int64_t" if args.filtered else "void"
         ct, fill = CT[elt], ("x[i] = (%s)((double)(int64_t)r / 1e15);" % CT[elt]) if elt.startswith("f") else "memcpy(&x[i], &r, sizeof x[i]);"
-        blocks.append(f"""  {{ static {ct} x[N], o[3][N]; static double t[3][R];
+        blocks.append(f"""  {{ static {ct} x[N], o[{nv}][N]; static double t[{nv}][R];
     for (int i = 0; i < N; i++) {{ uint64_t r = ((uint64_t)rand() << 33) ^ ((uint64_t)rand() << 16) ^ (uint64_t)rand(); {fill} }}
-    void (*fs[3])(const {ct} *restrict, int64_t, {ct} *restrict, int64_t) = {{{", ".join(names)}}};
-    const char *nm[3] = {{{", ".join(f'"{n}"' for n in names)}}};
-    for (int r = 0; r < R; r++) for (int f = 0; f < 3; f++) {{ double s = now(); fs[f](x, N, o[f], N); t[f][r] = now() - s; }}
-    for (int f = 1; f < 3; f++) if (memcmp(o[f], o[0], sizeof o[0])) printf("MISMATCH %s\\n", nm[f]);
-    for (int f = 0; f < 3; f++) {{ qsort(t[f], R, sizeof(double), cmpd); printf("%-24s median %8.1f us  min %8.1f  p25 %8.1f  p75 %8.1f\\n", nm[f], t[f][R/2], t[f][0], t[f][R/4], t[f][3*R/4]); }} }}""")
+    {ret} (*fs[{nv}])(const {ct} *restrict, int64_t, {ct} *restrict, int64_t) = {{{", ".join(names)}}};
+    const char *nm[{nv}] = {{{", ".join(f'"{n}"' for n in names)}}};
+    {"int64_t" if args.filtered else "int"} m[{nv}];  /* a filter's kept count; past it a vector filter may leave scratch */
+    for (int r = 0; r < R; r++) for (int f = 0; f < {nv}; f++) {{ double s = now(); {"m[f] = " if args.filtered else "m[f] = N; "}fs[f](x, N, o[f], N); t[f][r] = now() - s; }}
+    for (int f = 1; f < {nv}; f++) if (m[f] != m[0] || memcmp(o[f], o[0], m[0] * sizeof o[0][0])) printf("MISMATCH %s\\n", nm[f]);
+    for (int f = 0; f < {nv}; f++) {{ qsort(t[f], R, sizeof(double), cmpd); printf("%-24s median %8.1f us  min %8.1f  p25 %8.1f  p75 %8.1f\\n", nm[f], t[f][R/2], t[f][0], t[f][R/4], t[f][3*R/4]); }} }}""")
     (tmp / "main.c").write_text("\n".join([
         "#define _POSIX_C_SOURCE 199309L", "#include <stdint.h>", "#include <stdio.h>", "#include <stdlib.h>",
         "#include <string.h>", "#include <time.h>", f"#define N {args.n}", f"#define R {args.rounds}",

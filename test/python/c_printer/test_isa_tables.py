@@ -52,8 +52,22 @@ def test_dup_slide_rows_where_the_lowering_emits_them(isa: str) -> None:
 
     table = isa_table(isa)
     wanted = [(f"slide_up_dup.{by}", e) for e in ELTS for by in (1, 2, 4, 8) if by < table.lanes[e]]
-    present = [k for k in wanted if table.row(*k) is not None]
+    # i8/i16: only slides by whole 32-bit lanes duplicate (scan.dup_slides_from), every one of them
+    wanted += [(f"slide_up_dup.{by}", e) for e, w in (("i8", 8), ("i16", 16)) for by in (1, 2, 4, 8, 16, 32)
+               if by * w >= 32 and by < table.lanes[e]]  # fmt: skip
+    narrower = [(f"slide_up_dup.{by}", e) for e, w in (("i8", 8), ("i16", 16)) for by in (1, 2) if by * w < 32]
+    present = [k for k in wanted + narrower if table.row(*k) is not None]
     assert present == (wanted if TARGETS[isa].dup_slides else []), isa
+
+
+@pytest.mark.parametrize("isa", VECTOR_ISAS)
+def test_scan_rows_of_narrow_lanes(isa: str) -> None:
+    """i8/i16 min/max scans (session 24) print every neutral-filled slide by 1, 2, .. < lanes,
+    the last lane's broadcast and lane 0 as a scalar."""
+    table = isa_table(isa)
+    wanted = [(f"slide_up.{by}", e) for e in ("i8", "i16") for by in (1, 2, 4, 8, 16, 32) if by < table.lanes[e]]
+    wanted += [(k, e) for e in ("i8", "i16") for k in ("splat_last", "first_lane")]
+    assert [k for k in wanted if table.row(*k) is None] == [], isa
 
 
 @pytest.mark.parametrize("isa", ("scalar", *VECTOR_ISAS))

@@ -17,9 +17,9 @@ from loopopt.targets.c import isa_table
 from loopopt.targets.isa_x86 import AVX2_X86, AVX512_X86, SSE2_X86, X86, main, without
 
 PINNED = {
-    "sse2": "e45d13f52ead59f789e07bd9a263daab97eed035a92c81a2c3f2869c2bf432cf",  # + slide_up_dup rows (scans)
-    "avx2": "365f3bd9b0a2678b42babf6caa98226a9123b20d4b4fc1b89ad32195989f0f50",  # + slide_up_dup rows (scans)
-    "avx512": "a62cde8c0670b98213bac0eff244464ab00d619b2c28f8fca5a716448f704081",  # - dead compress_store_reg rows (hostile2)
+    "sse2": "dbb2fd04bc3ec33cd29048f86eb663818c3f07e74f3d010f96c648b7a49fd1e6",  # + i8/i16 scan rows (scans, s24)
+    "avx2": "adfa554c373a5daa149535ad842bd82c47e59d016338907a8c9642f9ca29c6fc",  # + i8/i16 scan rows (scans, s24)
+    "avx512": "908b4153b24f44a63e1f4150ce6b8b0db3d8a549a483859e1396e390073d05b3",  # + i8/i16 scan rows (scans, s24)
 }
 
 

@@ -26,7 +26,7 @@ from loopopt.runtime.sanitize import emit_program
 from loopopt.tools.loop_run import compare_results, run_compiled
 
 SIZES = (0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 97, 1009, 65537)
-TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64}
+TYPES = {"f32": np.float32, "f64": np.float64, "i32": np.int32, "i64": np.int64, "i8": np.int8, "i16": np.int16}
 
 
 def _scan(kind: str, elt: str, init: str, reassoc: bool = False) -> str:
@@ -150,6 +150,15 @@ CASES = {
                          _kept(_unsigned(np.maximum, 3, np.int32), lambda x: x != 0), "wide"),
     "kept_cumumin_i64": (_filtered_scan("umin", "i64", "-1", "arith.cmpi slt,"), "i64",
                          _kept(_unsigned(np.minimum, 2**64 - 1, np.int64), lambda x: x < 0), "wide"),
+    # i8/i16 min/max scans (session 24: narrow lane slides, SSE2's flipped signed i8 / unsigned i16)
+    "cummax_i8": (_scan("max", "i8", "-100"), "i8", _wrapping(np.maximum, -100, np.int8), "wide"),
+    "cumumin_i8": (_scan("umin", "i8", "-2"), "i8", _unsigned(np.minimum, 254, np.int8), "wide"),
+    "cummin_i16": (_scan("min", "i16", "1000"), "i16", _wrapping(np.minimum, 1000, np.int16), "wide"),
+    "cumumax_i16": (_scan("umax", "i16", "7"), "i16", _unsigned(np.maximum, 7, np.int16), "wide"),
+    "kept_cummin_i8": (_filtered_scan("min", "i8", "50", "arith.cmpi ne,"), "i8",
+                       _kept(_wrapping(np.minimum, 50, np.int8), lambda x: x != 0), "wide"),
+    "kept_cumumax_i16": (_filtered_scan("umax", "i16", "3", "arith.cmpi sgt,"), "i16",
+                         _kept(_unsigned(np.maximum, 3, np.int16), lambda x: x > 0), "wide"),
     # scans of a constant map (the lane_scan's operand is loop-invariant)
     "const_cumsum_i32": (_constant_scan("add", "i32", "7", "3"), "i32", _of_constant(_wrapping(np.add, 7, np.int32), 3, np.int32), "wide"),
     "const_cumumin_i64": (_constant_scan("umin", "i64", "-1", "5"), "i64",
@@ -222,6 +231,13 @@ DUP_SLIDE = {"sse2": ("_mm_shuffle_epi32", "_mm_shuffle_ps", "_mm_unpacklo_pd"),
 """The lane-duplicating slide (simd.slide_up_dup) of min/max scans where TargetInfo.dup_slides."""
 
 
+GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64",
+                           "kept_cummin_i8", "kept_cumumax_i16")}  # fmt: skip
+"""Cases the default cpu (generic) keeps scalar: SSE2 i64 min/max scans (no 64-bit compare;
+cpu_models.SSE2_I64_MINMAX_SCANS) and i8/i16 filter → scans (no byte shuffle to compact with:
+SSE2_NARROW_FILTERED_SCANS). Their vector form: test_sse2_vector_scans_without_cost_data."""
+
+
 def _is_vector_scan(c: str, isa: str) -> bool:
     """The kernel's C slides lanes: the log-step vector scan, not the scalar loop."""
     return any(s in c for s in (SLIDE[isa], *DUP_SLIDE.get(isa, ())))
@@ -229,15 +245,20 @@ def _is_vector_scan(c: str, isa: str) -> bool:
 
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
 def test_scans_are_vector_code(isa: str) -> None:
-    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar.
+    """Every case prints the ISA's lane slide and last-lane broadcast: none stays scalar but
+    SSE2's i64 min/max scans (not filtered: cpu=generic's Costs.scalar_scans).
     Min/max/or scans slide by lane duplication on SSE2/AVX2 (no neutral: idempotent kinds)."""
     for name, (program, *_) in CASES.items():
         c = emit_program(program, isa).c_source
+        if name in GENERIC_SCALAR.get(isa, ()):
+            assert not _is_vector_scan(c, isa), (name, isa)
+            continue
         assert _is_vector_scan(c, isa), (name, isa)
         idempotent = any(f"scan {k}(" in program or f"arith.{k}" in program
                          for k in ("min", "max", "umin", "umax", "or", "maxui", "minsi"))  # fmt: skip
+        narrow = CASES[name][1] in ("i8", "i16")  # slides below 32 bits fill the neutral in (a byte shift)
         if isa in DUP_SLIDE and idempotent:
-            assert SLIDE[isa] not in c.split(" k(")[1], (name, isa)
+            assert (SLIDE[isa] in c.split(" k(")[1]) == narrow, (name, isa)
 
 
 def test_strict_float_scan_stays_in_order() -> None:
@@ -297,10 +318,10 @@ def _minmax_inits(elt: str) -> dict[str, int | float]:
     return {"max": -1, "min": 0, "umax": int(info.max), "umin": int(info.min)}
 
 
-def _minmax_program() -> str:
+def _minmax_program(elts: tuple[str, ...] = tuple(MINMAX_TYPES)) -> str:
     """One kernel `k_<kind>_<elt>` per min/max kind and element type (compiled once per ISA)."""
     funcs = []
-    for elt in MINMAX_TYPES:
+    for elt in elts:
         for kind, init in _minmax_inits(elt).items():
             value = repr(float(init)) if elt.startswith("f") else str(init)
             funcs.append(f"""
@@ -358,3 +379,30 @@ def test_minmax_scan_extremes_match_numpy(name: str, isa: str) -> None:
     for x, got in zip(xs, runs, strict=True):
         problems = compare_results(got, (_minmax_ref(kind, elt, init, x),), {})
         assert not problems, f"{name} on {isa}, n={len(x)}: " + "; ".join(problems)
+
+
+def test_sse2_i64_minmax_vector_scans_match_numpy() -> None:
+    """SSE2's i64 min/max scans in their vector form (lane-duplicating pshufd, the serial
+    carry, lo_max_i64x2 ..), which cpu=generic and zen4 keep scalar but a CPU without
+    Costs.scalar_scans data (cpu=zen3) still emits: exact at the extremes."""
+    compiled = compile(_minmax_program(("i64",)), target="sse2", pipeline="loop-pipeline{target=sse2 cpu=zen3}")
+    for kind, init in _minmax_inits("i64").items():
+        body = compiled.c_source.split(f" k_{kind}_i64(")[1].split("\n}\n")[0]
+        assert "_mm_shuffle_epi32" in body, kind
+        xs = [_extremes("i64", n, np.random.default_rng([n, 29])) for n in MINMAX_SIZES]
+        for x, got in zip(xs, run_each(compiled, f"k_{kind}_i64", [(x,) for x in xs]), strict=True):
+            problems = compare_results(got, (_minmax_ref(kind, "i64", init, x),), {})
+            assert not problems, f"{kind} i64 on sse2 cpu=zen3, n={len(x)}: " + "; ".join(problems)
+
+
+@pytest.mark.parametrize("name", ["kept_cummin_i8", "kept_cumumax_i16"])
+def test_sse2_vector_scans_without_cost_data(name: str) -> None:
+    """SSE2's i8/i16 filter → scan in its vector form (byte-by-byte compaction), which
+    cpu=generic and zen4 keep scalar but cpu=zen3 (no scan data) still emits: exact."""
+    program, _, ref, _ = CASES[name]
+    compiled = compile(program, target="sse2", pipeline="loop-pipeline{target=sse2 cpu=zen3}")
+    assert _is_vector_scan(compiled.c_source, "sse2"), name
+    cases = _cases(name)
+    for (x, want), got in zip(cases, run_each(compiled, "k", [(x,) for x, _ in cases]), strict=True):
+        problems = compare_results(got, (want,), {})
+        assert not problems, f"{name} on sse2 cpu=zen3, n={len(x)}: " + "; ".join(problems)

@@ -76,7 +76,7 @@ func.func @lane_scan_bool(%b: !loop.buf<i1>, %n: index) {
   }
   func.return
 }
-// CHECK: loop.lane_scan takes f32, f64, i32 or i64 lanes, found i1
+// CHECK: loop.lane_scan takes f32, f64, i8, i16, i32 or i64 lanes, found i1
 
 // -----
 

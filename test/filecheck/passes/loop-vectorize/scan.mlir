@@ -128,3 +128,36 @@ func.func @kept_cumsum(%b: !loop.buf<i32>, %o: !loop.buf<i32>, %n: index, %z: i3
   }
   func.return %cnt, %s : index, i32
 }
+
+// -----
+
+// i8/i16 min/max/umin/umax scans vectorize (the narrow lane slides, session 24); other kinds
+// of narrow lanes stay scalar.
+// CHECK-LABEL: func.func @cumumax_i8
+// CHECK:         accs(%[[ACC:.*]] = %{{.*}} : i8 umax scan)
+// CHECK:           %[[P:.*]] = loop.lane_scan <umax> %{{.*}} : i8
+// CHECK-NEXT:      arith.maxui %[[ACC]], %[[P]] : i8
+// CHECK-LABEL: func.func @cumsum_i16
+// CHECK:         loop.for
+// CHECK-NOT:     lane_scan
+// REMARK: scan.mlir:[[# @LINE + 13]]:3: remark: VEC_REJECT_SCAN: accumulator #0 is stored every iteration but is not a scan: a scan of i16 by add (vector scans take f32, f64, i32 or i64; i8/i16 only min/max/umin/umax)
+func.func @cumumax_i8(%b: !loop.buf<i8>, %o: !loop.buf<i8>, %n: index, %z: i8) -> i8 {
+  %c0 = arith.constant 0 : index
+  %s = loop.for %i in [%c0, %n) accs(%acc = %z : i8 umax) {
+    %x = loop.load %b[%i] : !loop.buf<i8>
+    %t = arith.maxui %acc, %x : i8
+    loop.store %t, %o[%i] : !loop.buf<i8>
+    loop.yield %t : i8
+  }
+  func.return %s : i8
+}
+func.func @cumsum_i16(%b: !loop.buf<i16>, %o: !loop.buf<i16>, %n: index, %z: i16) -> i16 {
+  %c0 = arith.constant 0 : index
+  %s = loop.for %i in [%c0, %n) accs(%acc = %z : i16 add) {
+    %x = loop.load %b[%i] : !loop.buf<i16>
+    %t = arith.addi %acc, %x : i16
+    loop.store %t, %o[%i] : !loop.buf<i16>
+    loop.yield %t : i16
+  }
+  func.return %s : i16
+}
