@@ -79,6 +79,15 @@ class Costs:
     iteration than K-unrolled when its blocks are wider than the datapath: true on Zen 4
     (issue 11, measured for 512-bit blocks; its 256-bit blocks are faster unrolled), unknown
     (false: keep the unrolled body) elsewhere."""
+    half_blocks_in_l1: int = 0
+    """A map (no accumulators) whose data fits the L1d runs faster as this many datapath-wide
+    (256-bit) blocks an iteration than as blocks wider than the datapath: its K-block loop is
+    a loop of half as many 512-bit blocks marked `loop.split_halves` (dialects/split_halves.py),
+    which the C printer prints as two 256-bit halves each. 4 on Zen 4 (issue 11, session 24: a
+    512-bit load that 4K-aliases a 512-bit store still in the store queue waits for it, so at some
+    buffer placements every 512-bit form runs 0.33-0.86x of the 256-bit loop; at the others they
+    are 0.88-0.97x for a*x + y f32), 0 (keep the ISA's blocks) elsewhere. Before `one_block_in_l1`:
+    a body the split refuses (dialects/split_halves.py's arithmetic) falls back to it."""
     half_loads_beyond_l2: bool = False
     """A map whose data exceeds the L2 runs faster loading each vector wider than the datapath
     as two datapath-wide loads (`simd.load halves`): true on Zen 4 (issue 11, measured for
@@ -164,6 +173,13 @@ class CpuModel:
         wide = vector_bits > self.costs.datapath_bits
         return self.caches.l1d if self.costs.one_block_in_l1 and wide else 0
 
+    def split_map_bytes(self, vector_bits: int) -> int:
+        """Maps that load and store at most this many bytes in all run their K-block loop as
+        `half_blocks_in_l1` datapath-wide blocks (0: never): the L1d where `half_blocks_in_l1`
+        and the block is wider than the datapath."""
+        wide = vector_bits > self.costs.datapath_bits
+        return self.caches.l1d if self.costs.half_blocks_in_l1 and wide else 0
+
     def half_load_bytes(self, vector_bits: int) -> int:
         """Maps that load and store more than this many bytes in all load their `vector_bits`
         vectors as two halves (0: never): the L2 where `half_loads_beyond_l2` and the vector is
@@ -248,6 +264,13 @@ CPUS: dict[str, CpuModel] = {
     # one_block_in_l1: out = a*x + b (f32, AVX-512) in L1, best TSC cycles a call: 1000 elements
     # 94 one block an iteration vs 116 K = 4, 4096: 412-431 vs 478-480; AVX2 blocks the other way
     # (183 vs 115 at 1000); at 16 Ki (L2) K = 4 wins when the output 4K-aliases an input (issue 11).
+    # half_blocks_in_l1 (session 24, results/amd-zen4/l1maps, load 6-12, t(kernels/avx2)/t(variant),
+    # buffers at 5-8 offsets mod 4 KiB, 256-2000 elements): hand loops of four ymm blocks 0.98-1.17x
+    # everywhere; 512-bit loops (one block, K = 2 or 4; kernels/avx512 alike) 0.82-0.97x at most
+    # placements and 0.22-0.58x at some (axpb f32 1 Ki 252 vs 55 ns, axpb i32 2000 189 vs 68,
+    # axpy f32 1 Ki 261 vs 56): a 512-bit load 4K-aliasing a 512-bit store in flight waits for it.
+    # loopopt split (four ymm) 0.95-1.04x of kernels/avx2 at every placement; axpb f32 one-block
+    # zmm was 1.05-1.25x at its good placements (the price of the fix there: 0.93-0.99x).
     # half_loads_beyond_l2: out = a*x + y (f32/i32, AVX-512, K = 4), median ns a call, 1 Mi elements:
     # 512-bit loads 175-208k, two 256-bit loads each 157-183k (any output offset mod 4 KiB; the
     # same with 256-bit stores: it is the loads), 16 Mi streamed 5.26-5.39M vs 4.94-4.96M;
@@ -281,7 +304,7 @@ CPUS: dict[str, CpuModel] = {
         costs=Costs(
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
-            gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True,
+            gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True, half_blocks_in_l1=4,
             half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
             fold_streams_beyond_llc=4,
         ),

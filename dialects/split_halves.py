@@ -8,9 +8,11 @@ half-width table: no place re-decides, so a loop is never printed whole because 
 of the rule drifted apart.
 
 The printer prints each body op twice through the half-width ISA's rows (the high copy's loads
-half a register on), so the body must be lane-wise on the loop's own vectors: contiguous loads,
-the arithmetic below, constants, index arithmetic; all vectors 512 bits of a type with split
-rows. A vector defined before the loop (a splat of a scalar) is split once before it.
+and stores half a register on), so the body must be lane-wise on the loop's own vectors:
+contiguous loads and stores, the arithmetic below, constants, index arithmetic; all vectors 512
+bits of a type with split rows. A vector defined before the loop (a splat of a scalar) is split
+once before it. A loop without accumulators (a map's K-block loop in the L1d on Zen 4,
+`Costs.half_blocks_in_l1`) must store: it then runs as twice as many 256-bit blocks.
 """
 
 from __future__ import annotations
@@ -53,8 +55,8 @@ def split_problem(op: Operation) -> str | None:
     """Why the loop `op` (a `loop.for`) cannot run split into halves, or None when it can."""
     block = op.regions[0].block
     accs = block.args[1:]
-    if not accs:
-        return "a loop without accumulators"
+    if not accs and not any(isinstance(o, simd.StoreOp) for o in block.ops):
+        return "a loop without accumulators or simd.store"
     shape = None
     for a in accs:
         if not isinstance(a.type, VectorType):
@@ -75,13 +77,14 @@ def split_problem(op: Operation) -> str | None:
                 inside.update(o.results)
                 continue  # index arithmetic: printed once, both halves read it
             return f"'{o.name}' on scalars (only index arithmetic)"
-        if not isinstance(o, (simd.LoadOp, arith.ConstantOp, *SPLIT_ARITH)):
-            return f"'{o.name}' (lane-wise {', '.join(c.name for c in SPLIT_ARITH)}, simd.load, constants only)"
+        if not isinstance(o, (simd.LoadOp, simd.StoreOp, arith.ConstantOp, *SPLIT_ARITH)):
+            return f"'{o.name}' (lane-wise {', '.join(c.name for c in SPLIT_ARITH)}, simd.load, simd.store, constants only)"
         for v in vectors:
             if (why := _vector_problem(v.type)) is not None:
                 return f"'{o.name}' on {why}"
+            shape = shape or v.type.get_shape()
             if v.type.get_shape() != shape:
-                return f"'{o.name}' on {v.type} next to accumulators of {shape[0]} lanes"
+                return f"'{o.name}' on {v.type} next to {'accumulators' if accs else 'vectors'} of {shape[0]} lanes"
         inside.update(o.results)
     for v in block.last_op.operands:
         if isinstance(v.type, VectorType) and (why := _vector_problem(v.type)) is not None:
@@ -101,3 +104,11 @@ def outside_vectors(op: Operation) -> list[SSAValue]:
                 found.setdefault(v)
         inside.update(o.results)
     return list(found)
+
+
+def split_lanes(op: Operation) -> int:
+    """The lane count of a splittable loop's vectors (its accumulators', else its first vector's)."""
+    for v in (*op.regions[0].block.args[1:], *(r for o in op.regions[0].block.ops for r in (*o.operands, *o.results))):
+        if isinstance(v.type, VectorType):
+            return v.type.get_shape()[0]
+    raise ValueError("a loop without vectors has no halves")

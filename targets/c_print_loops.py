@@ -8,8 +8,9 @@ A `loop.for` marked `loop.split_halves` (a fold beyond the L2 on Zen 4) on an IS
 half-width table (`HALF_ISA`) keeps each vector accumulator as two half-width C variables:
 split before the loop (`half_lo`/`half_hi` rows; so is each vector from before the loop the
 body reads, e.g. a splat), each body op printed twice through the
-half-width table (the high copy's loads `half_offset` lanes on), joined after (`join_halves`).
-Every lane is added as before, so the result is the same bit for bit. Which bodies split is
+half-width table (the high copy's loads and stores `half_offset` lanes on), joined after
+(`join_halves`). Every lane is added as before, so the result is the same bit for bit. A marked
+map (no accumulators: Zen 4 in the L1d) so runs as 256-bit blocks. Which bodies split is
 dialects/split_halves.py's one test: the `loop.for` verifier rejects a marked loop it refuses,
 so a marked loop is never printed whole on an ISA that splits.
 
@@ -42,7 +43,7 @@ from xdsl.ir import Operation
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.effects import is_speculatable
-from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_problem
+from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_lanes, split_problem
 from loopopt.targets.c_helpers import Helper
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
@@ -264,7 +265,7 @@ class LoopStatements(FunctionCore):
         self.line(self._header(op) + " {")
         self.depth += 1
         self.isa, self.row_keys = half, {}
-        lanes = self._elt_lanes(op.accumulators[0].arg.type)[1] // 2
+        lanes = split_lanes(op) // 2
         outer_exprs = self.exprs
         exprs = [dict(outer_exprs), dict(outer_exprs)]
         for value, pair in [*((acc.arg, p) for acc, p in zip(op.accumulators, halves, strict=True)), *outside]:

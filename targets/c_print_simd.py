@@ -40,7 +40,8 @@ class SimdStatements(FunctionCore):
         buf = self.buffer(op.buf, op)
         aligned = op.aligned is not None
         key = "store_nt" if aligned and op.nontemporal is not None else "store_aligned" if aligned else "store"
-        self._row(op, key, op.value.type, buf=buf.ptr, idx=self.e(op.index), value=self.e(op.value))
+        idx = self.e(op.index) if not self.half_offset else f"({self.e(op.index)}) + {self.half_offset}"
+        self._row(op, key, op.value.type, buf=buf.ptr, idx=idx, value=self.e(op.value))
 
     def _simd_masked_load(self, op: Operation) -> None:
         assert isinstance(op, simd.MaskedLoadOp)

@@ -25,8 +25,8 @@ masked loads/stores, else vecloops keep the scalar epilogue), auto picks per loo
 CPU's costs (loop_to_simd/tail.choose_tail); `interleave` = K blocks per
 main-loop iteration of every vector loop — K independent vector accumulators for a
 reduction (0: 4), a K-times unrolled map or compaction (0: 4 on AVX2/AVX-512, 2 on
-SSE2/NEON; with 0 a map whose data fits the L1d runs one block an iteration where the CPU
-model says that is faster, vecloop.short_map); `stream_bytes` =
+SSE2/NEON; with 0 a map whose data fits the L1d runs 256-bit blocks, or one block an
+iteration, where the CPU model says that is faster, vecloop.split_map_loop / short_map); `stream_bytes` =
 the output size from which a map uses streaming stores (see loop_to_simd/vecloop.emit_streaming;
 -1, the default: half the CPU's last-level cache); `cpu` = a dialects/cpu_models.py name or
 native: the micro-architecture the speed-only decisions read (docs/targets.md) — the

@@ -33,7 +33,8 @@ copy no earlier remainder block stepped) and a masked tail, and are merged once,
 just before the horizontal epilogue: no block waits on the merge or on another block.
 With `tail(masked)` the scalar loop is replaced by one masked block (masked loads/stores,
 `simd.select` keeping inactive lanes' accumulators) stepping copy 0 before the merge.
-A small memory-bound map may skip the K-block loop on CPUs where that is faster (`short_map`);
+A map in the L1d may run its K-block iterations as 256-bit blocks (`split_map_loop`), or a small
+memory-bound one skip the K-block loop (`short_map`), on CPUs where that is faster;
 a map whose data exceeds the L2 may run its K-block iterations with its loads in halves first
 (`half_load_loop`).
 """
@@ -47,7 +48,7 @@ from typing import Any
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -322,7 +323,7 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
 
 
 def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,
-                   streaming: SSAValue | None = None, half_loads: bool = False, quarter_loads: bool = False) -> None:  # fmt: skip
+                   streaming: SSAValue | None = None, half_loads: bool = False, quarter_loads: bool = False) -> loop.ForOp:  # fmt: skip
     """`loop.for` over the K-block iterations of a map from `rest.lo` to `stop`, its stores
     after its loads (sink_stores), emitted before the source loop."""
     op = lowering.source
@@ -337,6 +338,7 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
     body.add_op(located(loop.YieldOp(), op))
     sink_stores(body)
     lowering.emit_pre(nt)
+    return nt
 
 
 def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
@@ -399,6 +401,43 @@ def short_map(lowering: LoopLowering, br: BlockRange, cpu: CpuModel) -> bool | S
         return False
     short = _data_size(lowering, br, cpu.short_map_bytes(lowering.target.vector_bits), "sle", "in_l1")
     return False if short is None else short
+
+
+def split_map_loop(lowering: LoopLowering, br: BlockRange, sized: BlockRange, width: int, cpu: CpuModel) -> BlockRange:
+    """When a map's data fits `cpu.split_map_bytes` (Zen 4: the L1d, 512-bit blocks), its whole
+    iterations of `half_blocks_in_l1` 256-bit blocks as a loop of half as many 512-bit blocks
+    marked `loop.split_halves`, which the C printer prints in 256-bit halves (a select on the
+    trip count, no branch, as half_load_loop); returns the range left to the ordinary loops,
+    all of `br` when the data is larger or dialects/split_halves.py refuses the body (its
+    arithmetic: the loop built for the test is erased, short_map may still apply). `sized` is
+    the range whose data is measured (before a half-load loop took its part)."""
+    limit = cpu.split_map_bytes(lowering.target.vector_bits)
+    mark = len(lowering.inserted)
+    fits = _data_size(lowering, sized, limit, "sle", "in_l1") if limit else None
+    if fits is None or fits is False:
+        return br
+    k = max(cpu.costs.half_blocks_in_l1 // 2, 1)
+    after = after_far_blocks(lowering, br, width, k, fits)
+    split = map_block_loop(lowering, br, after.lo, width, k)
+    if mark_split(split):
+        return after
+    drop_unused_since(lowering, mark)
+    return br
+
+
+def drop_unused_since(lowering: LoopLowering, mark: int) -> None:
+    """Erase what the lowering emitted before the loop since `lowering.inserted[mark]` that
+    nothing reads (a refused split loop, its size test and bounds), last first, and forget the
+    cached values among them: a later loop builds its own."""
+    erased: set[Operation] = set()
+    for o in reversed(lowering.inserted[mark:]):
+        if o.parent is not None and not any(r.uses for r in o.results):
+            Rewriter.erase_op(o)
+            erased.add(o)
+    for cache in (lowering.broadcasts, lowering.columns_of):
+        for key in [k for k, v in cache.items() if v.owner in erased]:
+            del cache[key]
+    lowering.inserted[mark:] = [o for o in lowering.inserted[mark:] if o not in erased]
 
 
 def beyond_l2(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, limit: int | None = None,
@@ -642,8 +681,14 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     if split and (far := beyond_l2(lowering, br, options.cpu)) is not False:
         br, starts = split_fold_loop(lowering, br, width, k, far, starts, vtypes * k, kinds * k)
 
+    # a map in the L1d: datapath-wide blocks where the CPU runs them faster (split_map_loop),
+    # else one block an iteration where that is faster (short_map)
+    unrolled_map = not accs and k > 1 and options.interleave == 0
+    split_rest = False
+    if unrolled_map and (split := split_map_loop(lowering, br, sized, width, options.cpu)) is not br:
+        br, unrolled_map, split_rest = split, False, True
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each
-    in_l1 = short_map(lowering, sized, options.cpu) if not accs and k > 1 and options.interleave == 0 else False
+    in_l1 = short_map(lowering, sized, options.cpu) if unrolled_map else False
     if in_l1 is True:
         k = 1
     main_done, main_end = br.full_blocks(width * k)
@@ -664,6 +709,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         body.add_op(located(loop.YieldOp(*body.args[1 + n :], *stepped), op))
         pre(rem)
         vaccs = list(rem.res)
+        if split_rest:  # after a split map loop's 256-bit stores, a 512-bit load of the same
+            mark_split(rem)  # data 4K-aliases them and waits (Costs.half_blocks_in_l1)
 
     if tail == TailKind.MASKED:
         # one block stepping past the end: runs once iff iterations are left. It steps copy 0,

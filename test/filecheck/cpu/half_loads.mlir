@@ -49,7 +49,7 @@ func.func @axpy(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %out: !loop.buf<f32>, %a
 // ZEN4:           simd.store %{{.*}}, %out[%{{.*}}] : vector<16xf32>
 // ZEN4:         in_l1
 // ZEN4:         loop.for %{{.*}} in range(%[[END]]
-// ZEN4-NOT:       halves
+// ZEN4-NOT:       ] halves
 // ZEN4:         func.return
 
 // In the C, two 256-bit loads with the high half inserted; the K-block loop of whole loads after.

@@ -8,14 +8,15 @@
 // A map whose data fits the L1d runs one vector block an iteration on a CPU where that is
 // faster (CpuModel.short_map_bytes): Zen 4 with 512-bit blocks, which its 256-bit datapath
 // issues as two halves anyway (issue 11: axpb f32 at 1000 elements 116 -> 94 TSC cycles,
-// the K = 4 body with its stores after its loads at ~0.8x in L1). The limit is the L1d over the
-// bytes an iteration loads and stores: 32 KiB / 8 = 4096 trips for out = a*x, 32 KiB / 12 = 2730
-// for out = a*x + y. At run time a select skips the K-block main loop (no branch); with
-// constant bounds the decision is made here and the loop is the one-block loop alone.
+// the K = 4 body with its stores after its loads at ~0.8x in L1). On Zen 4 this is the fallback
+// for a body `loop.split_halves` refuses (here a division): the maps it accepts run 256-bit
+// blocks in L1 instead (split_maps.mlir). The limit is the L1d over the bytes an iteration loads
+// and stores: 32 KiB / 8 = 4096 trips for out = x / a, 32 KiB / 12 = 2730 for out = x / a + y.
+// At run time a select skips the K-block main loop (no branch); with constant bounds the
+// decision is made here and the loop is the one-block loop alone.
 // (Before these loops a map may run a loop with its loads in halves when its data exceeds the
 // L2: half_loads.mlir; the trip count it leaves is what the K-block and one-block loops split.)
-// Only a memory-bound body, at most one arithmetic op a load: i32 a*x + b (a multiply and an
-// add per load) keeps K, whose independent blocks were faster there (0.92x one block at 1 Ki).
+// Only a memory-bound body, at most one arithmetic op a load: x / a - b (two per load) keeps K.
 // Unchanged: an explicit interleave, AVX2's 256-bit blocks on Zen 4 (one a cycle: unrolled is
 // faster, 1.6x at 1000), the Intel CPUs and generic (not measured), and reductions.
 
@@ -24,7 +25,7 @@ func.func @scale(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   %n = loop.dim %x, 0 : !loop.buf<f32>
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
     %e = loop.load %x[%i] : !loop.buf<f32>
-    %m = arith.mulf %a, %e : f32
+    %m = arith.divf %e, %a : f32
     loop.store %m, %out[%i] : !loop.buf<f32>
   }
   func.return
@@ -42,7 +43,7 @@ func.func @scale(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // ZEN4-COUNT-4:   simd.store
 // ZEN4:         loop.for %{{.*}} in range(%[[END]], %{{.*}}, %{{.*}}) {
 // ZEN4-NEXT:      simd.load
-// ZEN4-NEXT:      arith.mulf
+// ZEN4-NEXT:      arith.divf
 // ZEN4-NEXT:      simd.store
 // ZEN4-NEXT:    }
 
@@ -52,7 +53,7 @@ func.func @axpy(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %out: !loop.buf<f32>, %a
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
     %e = loop.load %x[%i] : !loop.buf<f32>
     %f = loop.load %y[%i] : !loop.buf<f32>
-    %m = arith.mulf %a, %e : f32
+    %m = arith.divf %e, %a : f32
     %s = arith.addf %m, %f : f32
     loop.store %s, %out[%i] : !loop.buf<f32>
   }
@@ -63,19 +64,19 @@ func.func @axpy(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %out: !loop.buf<f32>, %a
 // ZEN4:         %[[MOST:.*]] = arith.constant 2730 : index
 // ZEN4-NEXT:    %in_l1 = arith.cmpi sle, %{{.*}}, %[[MOST]] : index
 
-func.func @iaxpb(%x: !loop.buf<i32>, %out: !loop.buf<i32>, %a: i32, %b: i32) {
+func.func @divsub(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %b: f32) {
   %c0 = arith.constant 0 : index
-  %n = loop.dim %x, 0 : !loop.buf<i32>
+  %n = loop.dim %x, 0 : !loop.buf<f32>
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
-    %e = loop.load %x[%i] : !loop.buf<i32>
-    %m = arith.muli %a, %e : i32
-    %s = arith.addi %m, %b : i32
-    loop.store %s, %out[%i] : !loop.buf<i32>
+    %e = loop.load %x[%i] : !loop.buf<f32>
+    %m = arith.divf %e, %a : f32
+    %s = arith.subf %m, %b : f32
+    loop.store %s, %out[%i] : !loop.buf<f32>
   }
   func.return
 }
 
-// ZEN4-LABEL: func.func @iaxpb
+// ZEN4-LABEL: func.func @divsub
 // ZEN4-NOT:     in_l1
 // ZEN4:         simd.store
 // ZEN4-NEXT:    simd.store
@@ -88,7 +89,7 @@ func.func @scale_1000(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
   %n = arith.constant 1000 : index
   loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
     %e = loop.load %x[%i] : !loop.buf<f32>
-    %m = arith.mulf %a, %e : f32
+    %m = arith.divf %e, %a : f32
     loop.store %m, %out[%i] : !loop.buf<f32>
   }
   func.return
@@ -98,7 +99,7 @@ func.func @scale_1000(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // ZEN4-NOT:     in_l1
 // ZEN4:         loop.for %i in range(%c0, %{{.*}}, %{{.*}}) {
 // ZEN4-NEXT:      simd.load
-// ZEN4-NEXT:      arith.mulf
+// ZEN4-NEXT:      arith.divf
 // ZEN4-NEXT:      simd.store
 // ZEN4-NEXT:    }
 // ZEN4-NOT:     loop.for %{{.*}} in range(%c0
@@ -137,7 +138,7 @@ func.func @rows(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %rows: index)
   loop.for %r in [%c0, %rows) {
     loop.vecloop %i in [%c0, %n) width(W) tail(masked) {
       %e = loop.load %x[%i] : !loop.buf<f32>
-      %m = arith.mulf %a, %e : f32
+      %m = arith.divf %e, %a : f32
       loop.store %m, %out[%i] : !loop.buf<f32>
     }
   }

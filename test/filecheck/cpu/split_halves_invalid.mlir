@@ -16,7 +16,7 @@ func.func @div(%x: !loop.buf<f32>, %lo: index, %hi: index, %z: vector<16xf32>) -
   }
   func.return %s : vector<16xf32>
 }
-// CHECK: loop.split_halves loop cannot be split into halves: 'arith.divf' (lane-wise arith.addf, arith.addi, arith.subf, arith.subi, arith.mulf, arith.muli, math.fma, simd.fma, simd.max, simd.min, simd.load, constants only)
+// CHECK: loop.split_halves loop cannot be split into halves: 'arith.divf' (lane-wise arith.addf, arith.addi, arith.subf, arith.subi, arith.mulf, arith.muli, math.fma, simd.fma, simd.max, simd.min, simd.load, simd.store, constants only)
 // LOC: split_halves_invalid.mlir:11:3: error: loop.split_halves loop cannot be split into halves: 'arith.divf'
 // LOC-NOT: Traceback
 
