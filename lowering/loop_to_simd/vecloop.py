@@ -676,8 +676,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     # else one block an iteration where that is faster (short_map)
     unrolled_map = not accs and k > 1 and options.interleave == 0
     split_rest = False
-    if unrolled_map and (split := split_map_loop(lowering, br, sized, width, options.cpu)) is not br:
-        br, unrolled_map, split_rest = split, False, True
+    if unrolled_map and (left := split_map_loop(lowering, br, sized, width, options.cpu)) is not br:
+        br, unrolled_map, split_rest = left, False, True
     # main loop: K interleaved copies of the body per iteration, K vector accumulators each
     in_l1 = short_map(lowering, sized, options.cpu) if unrolled_map else False
     if in_l1 is True:
