@@ -6,6 +6,11 @@ KINDS = {
     body=lambda V, i, m="": (f"{V['p']}_fmadd_ps(va, {V['p']}_loadu_ps(&x[{i}]), {V['p']}_loadu_ps(&y[{i}]))" if not m else
                              f"{V['p']}_fmadd_ps(va, {V['p']}_maskz_loadu_ps({m}, &x[{i}]), {V['p']}_maskz_loadu_ps({m}, &y[{i}]))"),
     st=lambda V, i, s, m="": f"{V['p']}_storeu_ps(&out[{i}], {s});" if not m else f"{V['p']}_mask_storeu_ps(&out[{i}], {m}, {s});"),
+ "axpb_f32": dict(T="float", sig="const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len",
+    pre=lambda V: f"{V['v']} va = {V['p']}_set1_ps(a), vb = {V['p']}_set1_ps(b);",
+    body=lambda V, i, m="": (f"{V['p']}_fmadd_ps(va, {V['p']}_loadu_ps(&x[{i}]), vb)" if not m else
+                             f"{V['p']}_fmadd_ps(va, {V['p']}_maskz_loadu_ps({m}, &x[{i}]), vb)"),
+    st=lambda V, i, s, m="": f"{V['p']}_storeu_ps(&out[{i}], {s});" if not m else f"{V['p']}_mask_storeu_ps(&out[{i}], {m}, {s});"),
  "axpb_i32": dict(T="int32_t", sig="const int32_t *restrict x, int64_t x_len, int32_t a, int32_t b, int32_t *restrict out, int64_t out_len",
     pre=lambda V: f"{V['i']} va = {V['p']}_set1_epi32(a), vb = {V['p']}_set1_epi32(b);",
     body=lambda V, i, m="": (f"{V['p']}_add_epi32({V['p']}_mullo_epi32(va, {V['p']}_loadu_si{V['b']}((const void*)&x[{i}])), vb)" if not m else
