@@ -108,7 +108,9 @@ class Costs:
     the L2 stream prefetcher stops at every page boundary, and K streams overlap K page restarts.
     4 on Zen 4 (issue 11, session 23, results/amd-zen4/fold_gap/pages4k-2026-11-27.md: 16 Mi
     sum/sumsq/filtered sum f32/i32 from 4 KiB pages 1.15-1.50x the best baseline, from 2 MiB pages
-    0.99-1.03x; from the L3 0.96-0.98x, hence the LLC), 0 (adjacent blocks) elsewhere."""
+    0.99-1.03x; from the L3 0.96-0.98x, hence the LLC), 0 (adjacent blocks) elsewhere. It is the
+    number of read streams: a two-input fold (dot) runs half as many streams, each two adjacent
+    blocks (vecloop.fold_stream_count; session 24, results/amd-zen4/dot_streams)."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
     on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes

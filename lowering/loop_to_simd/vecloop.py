@@ -508,22 +508,26 @@ def after_far_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int,
 
 def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, width: int, k: int,
                     inits: list[SSAValue], vtypes: list, kinds: list, stride: SSAValue | None = None,
-                    quarter_loads: bool = False) -> loop.ForOp:  # fmt: skip
+                    quarter_loads: bool = False, streams: int = 0) -> loop.ForOp:  # fmt: skip
     """`loop.for` over the K-block iterations from `br.lo` to `stop`, K copies of the body each
     stepping its own accumulators (copy-major), emitted before the source loop. With `stride`
-    (iterations, unit step) copy c runs c*stride iterations on and the loop steps one block:
-    K streams (`stream_fold_loop`)."""
+    (iterations, unit step) the K copies form `streams` (default K) groups of K/streams adjacent
+    blocks, group g running g*stride iterations on, and the loop steps one group (`stream_fold_loop`)."""
     op = lowering.source
     n = len(op.accumulators)
-    main, body = br.block_loop(br.lo, stop, width * (1 if stride else k), inits, vtypes, kinds)
+    group = k // (streams or k) if stride else k
+    main, body = br.block_loop(br.lo, stop, width * group, inits, vtypes, kinds)
     nexts: list[SSAValue] = []
-    var = body.args[0]
+    var = start = body.args[0]
     for copy in range(k):
         if copy:
-            off = stride or lowering.index_const(copy * width * br.step)
-            new = located(arith.AddiOp(var if stride else body.args[0], off), op)
+            next_stream = stride is not None and copy % group == 0
+            off = stride if next_stream else lowering.index_const((copy % group) * width * br.step)
+            new = located(arith.AddiOp(start, off), op)
             body.add_op(new)
             var = new.results[0]
+            if copy % group == 0:
+                start = var
         nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]),
                             quarter_loads=quarter_loads)  # fmt: skip
     body.add_op(located(loop.YieldOp(*nexts), op))
@@ -581,49 +585,77 @@ def split_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, 
     return after, list(split.res)
 
 
-def stream_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue) -> tuple[BlockRange, SSAValue]:
-    """The range after the whole K-block iterations when `far` holds (else all of `br`), and a
-    quarter (1/K) of them: each of K streams' iterations, a whole number of blocks."""
+def stream_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue,
+                  streams: int = 0) -> tuple[BlockRange, SSAValue]:  # fmt: skip
+    """The range after the whole K-block iterations when `far` holds (else all of `br`), and
+    1/streams of them (default K): each stream's iterations, a whole number of blocks."""
     whole = br.round_down(br.trips, width * k)
     if not isinstance(far, bool):
         whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
-    per = lowering.emit_pre(arith.DivSIOp(whole, lowering.index_const(k))).results[0]
+    per = lowering.emit_pre(arith.DivSIOp(whole, lowering.index_const(streams or k))).results[0]
     per.name_hint = "per_stream"
     return br.after(whole), per
 
 
-def fold_streams(lowering: LoopLowering, options: VecOptions, k: int) -> int:
-    """The data size beyond which a fold walks its K copies as K streams (`stream_fold_loop`), or 0:
-    a CPU with `fold_streams_beyond_llc` (Zen 4, 512-bit vectors), K > 1, unit step, loads of one
-    buffer and no stores in the body (one-input folds: what was measured; a predloop loads its
-    element in the predicate and the body), no widened accumulators."""
+def fold_streams(lowering: LoopLowering, options: VecOptions, k: int, inputs: int = 1) -> int:
+    """The data size beyond which a fold walks its K copies as streams (`stream_fold_loop`), or 0:
+    a CPU with `fold_streams_beyond_llc` (Zen 4, 512-bit vectors), K > 1, unit step, loads of at
+    most `inputs` buffers (vecloops: 2, dot; a predloop loads its one element in the predicate
+    and the body) and no stores in the body, no widened accumulators, at least 2 streams
+    (`fold_stream_count`)."""
     op = lowering.source
     limit = options.cpu.fold_stream_bytes(options.target.vector_bits)
     if not limit or k < 2 or not op.inits or lowering.widening or _step(op) != 1 or in_a_loop(op):
         return 0
     ops = list(op.body.walk())
-    if len({o.buf for o in ops if isinstance(o, loop.LoadOp)}) != 1 or any(isinstance(o, loop.StoreOp | loop.AppendOp) for o in ops):
+    if not 1 <= _loaded_buffers(op) <= inputs or any(isinstance(o, loop.StoreOp | loop.AppendOp) for o in ops):
         return 0
-    return limit
+    if inputs > 1 and not all(_contiguous(o, op) for o in ops if isinstance(o, loop.LoadOp)):
+        return 0  # a gather (x[idx[i]]) reads one stream and random lines: not measured
+    return limit if fold_stream_count(lowering, options, k) else 0
 
 
-def stream_fold_loop(lowering: LoopLowering, br: BlockRange, width: int, k: int, far: bool | SSAValue, split: bool,
-                     inits: list[SSAValue], vtypes: list, kinds: list) -> tuple[BlockRange, list[SSAValue]]:  # fmt: skip
-    """When `far` (beyond the LLC) holds, a fold's whole K-block iterations as K streams: copy c
-    folds the c-th quarter of them, one block an iteration (`Costs.fold_streams_beyond_llc`). The
+def _contiguous(load: loop.LoadOp, op: Operation) -> bool:
+    """`load` reads `buf[i + c]` of the loop's variable i (a stream), not an index loaded in the loop."""
+    return all(a.normalized()[0] == {op.body.block.args[0]: 1} for a in load.affine_indices)
+
+
+def _loaded_buffers(op: Operation) -> int:
+    return len({o.buf for o in op.walk() if isinstance(o, loop.LoadOp)})
+
+
+def fold_stream_count(lowering: LoopLowering, options: VecOptions, k: int) -> int:
+    """How many streams a fold beyond the LLC walks: a one-input fold K (session 23's measure);
+    a two-input fold (dot) `fold_streams_beyond_llc` read streams in all, i.e. half as many
+    streams, each K/streams adjacent blocks (Zen 4, 16 Mi dot f32/i32 vs adjacent blocks, load
+    17-21, results/amd-zen4/dot_streams: K streams of one block 1.09-1.25x on 4 KiB pages but
+    0.83-0.98x on 2 MiB; K/2 streams of two 1.15-1.23x, and f32 1.02-1.06x / i32 0.93-0.96x within
+    noise on 2 MiB). 0 when fewer than 2 or not dividing K."""
+    inputs = _loaded_buffers(lowering.source)
+    streams = k if inputs <= 1 else min(k, options.cpu.costs.fold_streams_beyond_llc // inputs)
+    return streams if streams >= 2 and k % streams == 0 else 0
+
+
+def stream_fold_loop(lowering: LoopLowering, options: VecOptions, br: BlockRange, width: int, k: int,
+                     far: bool | SSAValue, split: bool, inits: list[SSAValue], vtypes: list,
+                     kinds: list) -> tuple[BlockRange, list[SSAValue]]:  # fmt: skip
+    """When `far` (beyond the LLC) holds, a fold's whole K-block iterations as S streams
+    (`fold_stream_count`: K for one input, K/2 for dot): stream g folds the g-th 1/S of them,
+    K/S adjacent blocks an iteration (`Costs.fold_streams_beyond_llc`). The
     loop runs `loop.split_halves` when `split` and dialects/split_halves.py accepts it, else
     whole with quarter loads (Zen 4: sumsq i32 from 4 KiB pages 1.27x, 2 MiB 1.01x). Copy c then
     holds other elements than the adjacent-block loop gave it, so a float sum (reassoc) rounds
     otherwise; integer folds give the same bits. Returns the range left and the accumulators
     the ordinary loops continue (a select on the trip count, no branch, as split_fold_loop)."""
-    after, per = stream_blocks(lowering, br, width, k, far)
+    count = fold_stream_count(lowering, options, k)
+    after, per = stream_blocks(lowering, br, width, k, far, count)
     stop = br.point(per)
     if split:
-        streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per)
+        streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, streams=count)
         if mark_split(streams):
             return after, list(streams.res)
         Rewriter.erase_op(streams)
-    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=True)
+    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=True, streams=count)
     return after, list(streams.res)
 
 
@@ -681,8 +713,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     pre = lowering.emit_pre
     starts = neutral * k
     split = may_split_halves(lowering, options)
-    if (limit := fold_streams(lowering, options, k)) and (far := beyond_l2(lowering, br, options.cpu, limit, "beyond_llc")) is not False:
-        br, starts = stream_fold_loop(lowering, br, width, k, far, split, starts, vtypes * k, kinds * k)
+    if (limit := fold_streams(lowering, options, k, inputs=2)) and (far := beyond_l2(lowering, br, options.cpu, limit, "beyond_llc")) is not False:
+        br, starts = stream_fold_loop(lowering, options, br, width, k, far, split, starts, vtypes * k, kinds * k)
     if split and (far := beyond_l2(lowering, br, options.cpu)) is not False:
         br, starts = split_fold_loop(lowering, br, width, k, far, starts, vtypes * k, kinds * k)
 

@@ -13,8 +13,9 @@
 // results/amd-zen4/fold_gap/pages4k-2026-11-27.md). The stream loop is split into 256-bit
 // halves where the fold splits (split_folds.mlir), else it loads in quarters (an integer
 // multiply). The L2's split loop, the K-block loop, remainder blocks and masked tail continue.
-// Unchanged: AVX2 (the datapath's width), the Intel CPUs and generic (not measured), two inputs
-// (a dot), a fold that stores. A float filter streams whole (its select does not split).
+// Unchanged: AVX2 (the datapath's width), the Intel CPUs and generic (not measured), a fold
+// that stores. Two inputs (a dot): fold_streams_dot.mlir. A float filter streams whole (its
+// select does not split).
 
 func.func @sum(%x: !loop.buf<f32>) -> f32 {
   %c0 = arith.constant 0 : index
@@ -153,21 +154,3 @@ func.func @sum_positive_f32(%x: !loop.buf<f32>) -> f32 {
 // C:         int64_t per_stream =
 // C:         for (
 // C-NEXT:      __m512 {{.*}} = _mm512_loadu_ps(&x[i]);
-
-// Two inputs (a dot: 8 streams) were not measured: adjacent blocks.
-func.func @dot(%x: !loop.buf<f32>, %y: !loop.buf<f32>) -> f32 {
-  %c0 = arith.constant 0 : index
-  %n = loop.dim %x, 0 : !loop.buf<f32>
-  %zero = arith.constant 0.0 : f32
-  %s = loop.vecloop %i in [%c0, %n) width(W) tail(masked) accs(%acc = %zero : f32 add reassoc) {
-    %e = loop.load %x[%i] : !loop.buf<f32>
-    %f = loop.load %y[%i] : !loop.buf<f32>
-    %t = math.fma %e, %f, %acc : f32
-    loop.yield %t : f32
-  }
-  func.return %s : f32
-}
-
-// ZEN4-LABEL: func.func @dot
-// ZEN4-NOT:     per_stream
-// ZEN4:         func.return
