@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
     FloatAttr,
@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, is_side_effect_free
+from xdsl.traits import is_side_effect_free
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -178,7 +178,6 @@ class Access:
     buf_type: Any
     value: SSAValue
     """The load's result or the stored value."""
-
 
 
 _VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
