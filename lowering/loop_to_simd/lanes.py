@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     BFloat16Type,
     FloatAttr,
@@ -35,7 +35,7 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import IsTerminator, MemoryEffect, NoMemoryEffect, is_side_effect_free
+from xdsl.traits import is_side_effect_free
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -44,7 +44,7 @@ from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd import plan as P
 from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion
-from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, body_plan, numberable, op_key, rebuild, varying_form
+from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, binary, body_plan, numberable, op_key, rebuild, varying_form
 
 
 # =========================================================================== lane values
@@ -180,7 +180,6 @@ class Access:
     """The load's result or the stored value."""
 
 
-
 _VECTOR_TYPES: dict[tuple[Attribute, int], VectorType] = {}
 
 
@@ -274,8 +273,8 @@ class LoopLowering:
         i64 = IntegerType(64)
         lo64, s64 = (self.hoisted_cast(v, i64) for v in (lo, s))
         p64 = arith.IndexCastOp(var, i64)
-        moved = arith.MuliOp(p64.result, s64)
-        at = arith.AddiOp(lo64, moved.result)
+        moved = binary(arith.MuliOp, p64.result, s64)
+        at = binary(arith.AddiOp, lo64, moved.result)
         base = arith.IndexCastOp(at.result, IndexType())
         for o in (p64, moved, at, base):
             block.add_op(located(o, self.source))
@@ -289,8 +288,8 @@ class LoopLowering:
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             s = self.hoisted_cast(step, t)
             if stride != 1:
-                s = self.emit_pre(arith.MuliOp(s, self.emit_pre(const_op(stride, t)).results[0])).results[0]
-            lanes = self.emit_pre(arith.MuliOp(self.iota(t, 1), self.broadcast_outside(s, vt))).results[0]
+                s = self.emit_pre(binary(arith.MuliOp, s, self.emit_pre(const_op(stride, t)).results[0])).results[0]
+            lanes = self.emit_pre(binary(arith.MuliOp, self.iota(t, 1), self.broadcast_outside(s, vt))).results[0]
             self.broadcasts[key] = lanes  # type: ignore[index]
         return self.broadcasts[key]  # type: ignore[index]
 
@@ -431,7 +430,7 @@ class LoopLowering:
         if key not in self.broadcasts:  # type: ignore[comparison-overlap]
             lanes = self.emit_pre(simd.IotaOp(vt)).results[0]
             if stride != 1:
-                lanes = self.emit_pre(arith.MuliOp(lanes, self.splat_constant(stride, vt))).results[0]
+                lanes = self.emit_pre(binary(arith.MuliOp, lanes, self.splat_constant(stride, vt))).results[0]
             self.broadcasts[key] = lanes  # type: ignore[index]
         return self.broadcasts[key]  # type: ignore[index]
 
@@ -684,7 +683,7 @@ class BlockEmitter:
         else:  # P.EXTUI: zero extension = sign extension & (2^w - 1): simd.convert extends signed
             vt = self.lowering.vector_type(form.result, op)
             wide = self.emit(simd.ConvertOp(self.vector(first, op), vt), op).results[0]
-            new = arith.AndIOp(wide, self.lowering.splat_constant(form.data, vt))
+            new = binary(arith.AndIOp, wide, self.lowering.splat_constant(form.data, vt))
         self.emit(new, op)
         set_hint(new.results[0], result)
         self.env[result] = Varying(new.results[0])
@@ -745,10 +744,10 @@ class BlockEmitter:
         if not is_mask_type(a.type.element_type):
             return self.emit(rebuild((simd.SelectOp, a.type), [mask, a, b], lambda: simd.SelectOp(mask, a, b)), at).results[0]
         ones = self.lowering.splat_constant(True, _vector_type(i1, self.width))
-        not_m = self.emit(arith.XOrIOp(mask, ones), at).results[0]
-        t = self.emit(arith.AndIOp(mask, a), at).results[0]
-        f = self.emit(arith.AndIOp(not_m, b), at).results[0]
-        return self.emit(arith.OrIOp(t, f), at).results[0]
+        not_m = self.emit(binary(arith.XOrIOp, mask, ones), at).results[0]
+        t = self.emit(binary(arith.AndIOp, mask, a), at).results[0]
+        f = self.emit(binary(arith.AndIOp, not_m, b), at).results[0]
+        return self.emit(binary(arith.OrIOp, t, f), at).results[0]
 
     # ----------------------------------------------------------------- index arithmetic
 
@@ -762,7 +761,7 @@ class BlockEmitter:
             if not (isinstance(t, IntegerType) and t.width.data in (32, 64)):
                 raise LoopoptDiagnostic(f"{op.name} of the loop variable to {t} has no simd form", op)
             base = self.emit(arith.IndexCastOp(s.base, t), op).results[0]
-            new = self.emit(arith.AddiOp(self.splat(base, op), self.lowering.iota(t, s.stride)), op)
+            new = self.emit(binary(arith.AddiOp, self.splat(base, op), self.lowering.iota(t, s.stride)), op)
             new.results[0].name_hint = op.results[0].name_hint
             self.env[op.results[0]] = Varying(new.results[0])
             return
@@ -776,7 +775,7 @@ class BlockEmitter:
             a, b = xs
             const = _const_int(b.value) if isinstance(b, Uniform) else _const_int(a.value) if isinstance(a, Uniform) else None
             if const is not None:
-                base = self.emit(arith.MuliOp(_base(a), _base(b)), op).results[0]
+                base = self.emit(binary(arith.MuliOp, _base(a), _base(b)), op).results[0]
                 self.env[op.result] = Strided(base, (_stride(a) + _stride(b)) * const)
                 return
         raise LoopoptDiagnostic(
@@ -793,7 +792,7 @@ class BlockEmitter:
             if not (isinstance(t, IntegerType) and t.width.data in (32, 64)) or x.step is None:
                 raise LoopoptDiagnostic(f"{op.name} of the loop variable to {t} has no simd form", op)
             base = self.emit(arith.IndexCastOp(x.base, t), op).results[0]
-            new = self.emit(arith.AddiOp(self.splat(base, op), self.lowering.iota_by(t, x.step, x.stride)), op)
+            new = self.emit(binary(arith.AddiOp, self.splat(base, op), self.lowering.iota_by(t, x.step, x.stride)), op)
             new.results[0].name_hint = op.results[0].name_hint
             self.env[op.results[0]] = Varying(new.results[0])
             return
@@ -968,9 +967,9 @@ class BlockEmitter:
         assert self.cursor is not None
         zero = self.lowering.index_const(0)
         length = self.lowering.emit_pre(loop.DimOp(op.out, 0)).results[0]
-        length = self.lowering.emit_pre(arith.MaxSIOp(length, zero)).results[0]
-        left = self.emit(arith.SubiOp(length, self.cursor), op).results[0]
-        return self.emit(arith.MaxSIOp(left, zero), op).results[0]
+        length = self.lowering.emit_pre(binary(arith.MaxSIOp, length, zero)).results[0]
+        left = self.emit(binary(arith.SubiOp, length, self.cursor), op).results[0]
+        return self.emit(binary(arith.MaxSIOp, left, zero), op).results[0]
 
 
 def _no_runtime_stride(x: Lanes, at: Operation) -> None:

@@ -159,6 +159,12 @@ def rebuild(key: tuple[Any, ...], operands: list[SSAValue], make: Callable[[], O
     return cls.create(operands=operands, result_types=types, properties=properties, attributes=attributes, regions=regions)
 
 
+def binary(cls: type[Operation], a: SSAValue, b: SSAValue) -> Operation:
+    """`cls(a, b)` for an arith op whose result has `a`'s type (addi, subi, muli, remsi, divsi,
+    minsi, maxsi, and, or, xor), rebuilt per class and type."""
+    return rebuild((cls, a.type), [a, b], lambda: cls(a, b))  # type: ignore[call-arg]
+
+
 # =========================================================================== lane-varying forms
 
 NARROW, SAME, MINMAX, FMA, MASK_TO_INT, CONVERT_FORM, CMP, CMP_CONST, SELECT, EXTUI_MASK, EXTUI, ERROR = range(12)

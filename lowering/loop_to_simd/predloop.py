@@ -54,6 +54,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_mask_type,
     located,
 )
+from loopopt.lowering.loop_to_simd.plan import binary
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
@@ -102,7 +103,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     assert pred_yield is not None
     mask = em.vector(pred_yield.values[0], pred_yield)
     if load_mask is not None:
-        mask = em.emit(arith.AndIOp(mask, load_mask), op).results[0]
+        mask = em.emit(binary(arith.AndIOp, mask, load_mask), op).results[0]
     mask.name_hint = "mask"
     em.store_mask = mask
     em.run(op.body.block)
@@ -119,7 +120,7 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
     if cursor is None:
         return nexts, None
     count = em.append_counts[0] if em.append_counts else em.emit(simd.MaskPopcountOp(mask), op).results[0]
-    return nexts, em.emit(arith.AddiOp(cursor, count), op).results[0]
+    return nexts, em.emit(binary(arith.AddiOp, cursor, count), op).results[0]
 
 
 @dataclass
@@ -191,9 +192,9 @@ def _capacity(plan: PredPlan, lowering: LoopLowering) -> SSAValue:
     cap: SSAValue | None = None
     for buf in dict.fromkeys(a.out for a in plan.appends):
         length = pre(loop.DimOp(buf, 0)).results[0]
-        cap = length if cap is None else pre(arith.MinSIOp(cap, length)).results[0]
+        cap = length if cap is None else pre(binary(arith.MinSIOp, cap, length)).results[0]
     assert cap is not None
-    return pre(arith.MaxSIOp(cap, lowering.index_const(0))).results[0]
+    return pre(binary(arith.MaxSIOp, cap, lowering.index_const(0))).results[0]
 
 
 def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: VecOptions, lowering: LoopLowering, width: int) -> None:
@@ -241,9 +242,9 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         var = body.args[0]
         for c in range(copies):
             if c and stride:
-                var = _emit(body, arith.AddiOp(var, stride), op)
+                var = _emit(body, binary(arith.AddiOp, var, stride), op)
             elif c:
-                var = _emit(body, arith.AddiOp(body.args[0], lowering.index_const(c * width * br.step)), op)
+                var = _emit(body, binary(arith.AddiOp, body.args[0], lowering.index_const(c * width * br.step)), op)
             else:
                 var = body.args[0]
             block_mask = mask
@@ -339,10 +340,10 @@ def _emit(block: Block, new: Operation, like: Operation) -> SSAValue:
 
 def _left(br: BlockRange, block: Block, var: SSAValue, at: Operation) -> SSAValue:
     """Iterations left from `var` on: trips - (var - lo) / step, emitted into `block`."""
-    done = _emit(block, arith.SubiOp(var, br.lo), at)
+    done = _emit(block, binary(arith.SubiOp, var, br.lo), at)
     if br.step != 1:
-        done = _emit(block, arith.DivSIOp(done, br.lowering.index_const(br.step)), at)
-    return _emit(block, arith.SubiOp(br.trips, done), at)
+        done = _emit(block, binary(arith.DivSIOp, done, br.lowering.index_const(br.step)), at)
+    return _emit(block, binary(arith.SubiOp, br.trips, done), at)
 
 
 def lower_predloop_scalar(op: loop.PredLoopOp, rewriter: PatternRewriter) -> None:

@@ -36,7 +36,7 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccumAttr
 from loopopt.lowering.df_to_loop.trips import INT64_MAX, INT64_MIN, IndexMath, constant_of, trip_count
 from loopopt.lowering.loop_to_simd.lanes import INDEX, LoopLowering, const_op
-from loopopt.lowering.loop_to_simd.plan import rebuild
+from loopopt.lowering.loop_to_simd.plan import binary, rebuild
 
 
 LARGE_STEP = INT64_MAX // 256
@@ -78,7 +78,7 @@ class BlockRange:
             step = s
         trips = trip_count(m, lo, end, m.c(step))
         if m.value(trips) is not None:  # constant bounds: a value of its own, not a shared constant
-            trips = pre(arith.MaxSIOp(trips, m.c(0))).results[0]
+            trips = pre(binary(arith.MaxSIOp, trips, m.c(0))).results[0]
         trips.name_hint = "trips"
         return BlockRange(lowering, lo, end, step, trips)
 
@@ -102,7 +102,7 @@ class BlockRange:
         pre = self.lowering.emit_pre
         n = self.round_down(self.trips, block)
         if limit is not None:
-            n = pre(arith.MinSIOp(n, self.round_down(limit, block))).results[0]
+            n = pre(binary(arith.MinSIOp, n, self.round_down(limit, block))).results[0]
         return n, self.point(n)
 
     def point(self, done: SSAValue) -> SSAValue:
@@ -110,14 +110,14 @@ class BlockRange:
         once every iteration is done (before the loop)."""
         pre = self.lowering.emit_pre
         if self.step == 1:  # lo + done <= lo + trips <= end
-            return pre(arith.AddiOp(self.lo, done)).results[0]
+            return pre(binary(arith.AddiOp, self.lo, done)).results[0]
         if self.step == -1:
-            return pre(arith.SubiOp(self.lo, done)).results[0]
+            return pre(binary(arith.SubiOp, self.lo, done)).results[0]
         i64 = IntegerType(64)
         lo = pre(arith.IndexCastOp(self.lo, i64)).results[0]
         k = pre(arith.IndexCastOp(done, i64)).results[0]
         s = pre(const_op(self.step, i64)).results[0]
-        at = pre(arith.AddiOp(lo, pre(arith.MuliOp(k, s)).results[0])).results[0]
+        at = pre(binary(arith.AddiOp, lo, pre(binary(arith.MuliOp, k, s)).results[0])).results[0]
         at = pre(arith.IndexCastOp(at, IndexType())).results[0]
         inside = pre(arith.CmpiOp(done, self.trips, "slt")).results[0]
         return pre(arith.SelectOp(inside, at, self.end)).results[0]
@@ -128,19 +128,19 @@ class BlockRange:
             return count
         pre = self.lowering.emit_pre
         k = self.lowering.index_const(block)
-        rem = pre(arith.RemSIOp(count, k)).results[0]
-        return pre(arith.SubiOp(count, rem)).results[0]
+        rem = pre(binary(arith.RemSIOp, count, k)).results[0]
+        return pre(binary(arith.SubiOp, count, rem)).results[0]
 
     def after(self, done: SSAValue) -> BlockRange:
         """The range of the iterations after the first `done` (a count, before the loop)."""
         pre = self.lowering.emit_pre
         lo = self.point(done)
-        trips = pre(arith.SubiOp(self.trips, done)).results[0]
+        trips = pre(binary(arith.SubiOp, self.trips, done)).results[0]
         return BlockRange(self.lowering, lo, self.end, self.step, trips, self.source_range)
 
     def remaining(self, done: SSAValue) -> SSAValue:
         """Iterations left after `done` of them."""
-        return self.lowering.emit_pre(arith.SubiOp(self.trips, done)).results[0]
+        return self.lowering.emit_pre(binary(arith.SubiOp, self.trips, done)).results[0]
 
     def block_loop(self, start: SSAValue, stop: SSAValue, block: int, inits: Sequence[SSAValue],
                    acc_types: Sequence, accs: Sequence[AccumAttr]) -> tuple[loop.ForOp, Block]:  # fmt: skip
@@ -179,7 +179,7 @@ class BlockRange:
         pre = self.lowering.emit_pre
         i64 = IntegerType(64)
         lo64, p64, s64 = (pre(arith.IndexCastOp(v, i64)).results[0] for v in (lo, position, step))
-        at = pre(arith.AddiOp(lo64, pre(arith.MuliOp(p64, s64)).results[0])).results[0]
+        at = pre(binary(arith.AddiOp, lo64, pre(binary(arith.MuliOp, p64, s64)).results[0])).results[0]
         at = pre(arith.IndexCastOp(at, IndexType())).results[0]
         inside = pre(arith.CmpiOp(position, self.trips, "slt")).results[0]
         return pre(arith.SelectOp(inside, at, end)).results[0]

@@ -79,6 +79,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_data_type,
     located,
 )
+from loopopt.lowering.loop_to_simd.plan import binary
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd.widen import accumulator_type
@@ -319,7 +320,7 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
     whole.name_hint = "call_len"
     # a C caller's negative length is an empty call (as br.trips is clamped): unclamped,
     # `call_len * sizeof(T)` overflowed (UB) for a length near INT64_MIN
-    return lowering.emit_pre(arith.MaxSIOp(whole, lowering.index_const(0))).results[0]
+    return lowering.emit_pre(binary(arith.MaxSIOp, whole, lowering.index_const(0))).results[0]
 
 
 def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,
@@ -332,7 +333,7 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
     for copy in range(k):
         var = body.args[0]
         if copy:
-            var = located(arith.AddiOp(var, lowering.index_const(copy * width)), op)
+            var = located(binary(arith.AddiOp, var, lowering.index_const(copy * width)), op)
             body.add_op(var)
             var = var.results[0]
         emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads)
@@ -365,13 +366,13 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     elt = store.buf_type.element_type
     esize = element_bits(elt) // 8
     zero = lowering.index_const(0)
-    nbytes = pre(arith.MuliOp(call_trips(lowering, br), lowering.index_const(esize))).results[0]
+    nbytes = pre(binary(arith.MuliOp, call_trips(lowering, br), lowering.index_const(esize))).results[0]
     big = pre(arith.CmpiOp(nbytes, lowering.index_const(threshold), "sge")).results[0]
     big.name_hint = "stream"
     _, offset = store.affine_indices[0].normalized()
-    first = br.lo if not offset else pre(arith.AddiOp(br.lo, lowering.index_const(offset))).results[0]
+    first = br.lo if not offset else pre(binary(arith.AddiOp, br.lo, lowering.index_const(offset))).results[0]
     ahead = pre(simd.AlignOffsetOp(store.buf, first, width * esize)).results[0]
-    bounded = pre(arith.MinSIOp(ahead, br.trips)).results[0]
+    bounded = pre(binary(arith.MinSIOp, ahead, br.trips)).results[0]
     peel = pre(arith.SelectOp(big, bounded, zero)).results[0]
     peel.name_hint = "peel"
     rest = br.after(peel)
@@ -523,7 +524,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
         if copy:
             next_stream = stride is not None and copy % group == 0
             off = stride if next_stream else lowering.index_const((copy % group) * width * br.step)
-            new = located(arith.AddiOp(start, off), op)
+            new = located(binary(arith.AddiOp, start, off), op)
             body.add_op(new)
             var = new.results[0]
             if copy % group == 0:
@@ -592,7 +593,7 @@ def stream_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, fa
     whole = br.round_down(br.trips, width * k)
     if not isinstance(far, bool):
         whole = lowering.emit_pre(arith.SelectOp(far, whole, lowering.index_const(0))).results[0]
-    per = lowering.emit_pre(arith.DivSIOp(whole, lowering.index_const(streams or k))).results[0]
+    per = lowering.emit_pre(binary(arith.DivSIOp, whole, lowering.index_const(streams or k))).results[0]
     per.name_hint = "per_stream"
     return br.after(whole), per
 

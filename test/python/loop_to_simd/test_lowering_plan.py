@@ -97,6 +97,7 @@ def test_rebuilt_ops_equal_constructed_ones(target: str, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(lanes, "rebuild", checking)
     monkeypatch.setattr(block_range, "rebuild", checking)
+    monkeypatch.setattr(plan, "rebuild", checking)  # plan.binary's
     texts = [generated_module(200)] + [programs()[name] for name in CORPUS]
     for text in texts:
         try:
