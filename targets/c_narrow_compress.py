@@ -157,7 +157,7 @@ def _sse2_helpers(vt: str, mt: str) -> list[Helper]:
         "    unsigned lo = bits & 15u, hi = bits >> 4;\n"
         f"    int64_t c0 = {_popcount4('lo')};\n"
         "    _mm_storel_epi64((__m128i *)p, v);\n"
-        "    _mm_storeh_pd((double *)(p + c0), _mm_castsi128_pd(v));\n"
+        "    _mm_storel_epi64((__m128i *)(p + c0), _mm_unpackhi_epi64(v, v));\n"
         f"    return c0 + {_popcount4('hi')};\n}}\n"
     )
     exact = [

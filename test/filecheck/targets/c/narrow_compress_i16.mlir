@@ -49,7 +49,7 @@ func.func @filter_i16(%x: !df.array<i16, [i]>) -> !df.array<i16, [j]> {
 // SSE2-NEXT:        v = _mm_xor_si128(v, _mm_and_si128(s1, _mm_xor_si128(v, _mm_srli_epi64(v, 32))));
 // SSE2-NOT:     for (
 // SSE2:             _mm_storel_epi64((__m128i *)p, v);
-// SSE2-NEXT:        _mm_storeh_pd((double *)(p + c0), _mm_castsi128_pd(v));
+// SSE2-NEXT:        _mm_storel_epi64((__m128i *)(p + c0), _mm_unpackhi_epi64(v, v));
 // SSE2-NOT:     lo_compress_full_i8x16
 // SSE2-LABEL: int64_t filter_i16(
 // SSE2:           lo_compress_full_i16x8(&out[cursor], {{.*}}, mask);
