@@ -9,20 +9,24 @@ stored at the running count and the count advances by the group's popcount. Each
 8 bytes, past the count by up to 7: `lo_compress_full_i8xN` (room for N bytes at `p`, the
 main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N;
 `lo_compress_store_i8xN` (the exact form, a tail) packs into a local buffer and copies the count.
-SSE2 has no byte shuffle (pshufb is SSSE3): its groups copy their active bytes one by one.
+SSE2 has no byte shuffle (pshufb is SSSE3): each 8-lane half packs through the shift network of
+its mask (c_leftpack.shift_network, one table row per mask, no branch), i8 as a 64-bit integer,
+i16 (`lo_compress_*_i16x8`) as both halves of the register at once, `_mm_srli_epi64` by 16 and 32.
 
 i16 lanes compact as the bytes of the same register: a word's mask lane sets both its bytes
 (AVX-512: the word mask widened to a byte mask, `vpmovm2w` then `vpmovb2m`), so a group of 8
 bytes packs its active words whole, and the byte count is twice the word count. The full form's
-room is the same (W words = N bytes). An i16 filter `x > 3` at 1 Mi (half kept), Zen 4: SSE2
-2264 µs (its byte-by-byte groups), AVX2 145, AVX-512 161, against 3508 µs for the loop these
-targets kept before (a branch per element) and 417 µs for the scalar target's branchless loop.
+room is the same (W words = N bytes). An i16 filter `x > 3` at 1 Mi (half kept), Zen 4: AVX2
+145 µs, AVX-512 161, against 3508 µs for the loop these targets kept before (a branch per
+element) and 417 µs for the scalar target's branchless loop. SSE2 (session 24, Zen 4, load ~17,
+interleaved, 1 Mi, half or 10% kept): i16 222 µs and u8/i8 210, against the scalar target's
+415 and the byte-by-byte groups SSE2 had before (i16 2264 µs, i8 ~1200).
 """
 
 from __future__ import annotations
 
 from loopopt.targets.c_helpers import Helper
-from loopopt.targets.c_leftpack import _table, pack_table
+from loopopt.targets.c_leftpack import SSE2_POPCOUNT4, _table, c_table, pack_table, shift_network
 
 _LANES = {"sse2": 16, "avx2": 32, "avx512": 64, "neon": 16}
 
@@ -65,6 +69,12 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
     if n is None:
         return {}
     value, mask = _WORDS_AS_BYTES.get(isa_name, ("{value}", "{mask}"))
+    if isa_name == "sse2":  # words compact in the register (lo_compress_*_i16x8), not as bytes
+        return {
+            (form, elt): f"{{dst}} = lo_compress_{kind}_{elt}x{w}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+            for elt, w in (("i8", 16), ("i16", 8))
+            for form, kind in (("compress_store", "store"), ("compress_store_full", "full"))
+        }
     return {
         ("compress_store", "i8"): f"{{dst}} = lo_compress_store_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
         ("compress_store_full", "i8"): f"{{dst}} = lo_compress_full_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
@@ -86,10 +96,9 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
     if n is None:
         return []
     vt, mt = isa.vector_types["i8"], isa.mask_types[n]
-    if isa.name == "sse2":  # no byte shuffle: the active bytes one at a time
-        group = "for (uint64_t r = b; r; r &= r - 1) *q++ = x[8 * g + __builtin_ctzll(r)];"
-    else:
-        group = _GROUP[isa.name]
+    if isa.name == "sse2":
+        return _sse2_helpers(vt, mt)
+    group = _GROUP[isa.name]
     loop = (
         f"    int8_t x[{n}];\n    {_SPILL[isa.name]}\n    uint64_t bits = {_BITS[isa.name]};\n    int64_t c = 0;\n"
         f"    for (int g = 0; g < {n // 8}; g++) {{\n"
@@ -103,8 +112,66 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
         f"    int8_t out[{n + 8}];\n{loop}    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}}\n"
     )
     out = [Helper(f"lo_compress_full_i8x{n}", full), Helper(f"lo_compress_store_i8x{n}", exact)]
-    if isa.name != "sse2":
-        out.append(_table("lo_leftpack_idx8", "uint8_t", pack_table(8)))
+    out.append(_table("lo_leftpack_idx8", "uint8_t", pack_table(8)))
     if isa.name == "neon":
         out.append(Helper("lo_bits_u8x16", _NEON_BITS))
     return out
+
+
+def _lane_masks(bits: int, lanes: int, width: int) -> list[int]:
+    """`shift_network(bits, lanes)`'s stages as 64-bit masks of `width`-bit lanes (all ones where
+    a lane takes the value `2**s` lanes above it)."""
+    ones = (1 << width) - 1
+    return [sum(ones << width * p for p in range(lanes) if sel[p]) for sel in shift_network(bits, lanes)]
+
+
+def _u64_table(name: str, rows: list) -> Helper:
+    return Helper(name, c_table(name, "uint64_t", [[f"{x:#x}ull" for x in r] for r in rows]))
+
+
+def _sse2_helpers(vt: str, mt: str) -> list[Helper]:
+    """SSE2 (no byte shuffle): each 8-lane half packs through the shift network of its mask
+    (targets/c_leftpack.py's, a table row per mask) as 64-bit integer moves for bytes
+    (`y ^ ((y ^ y >> 8s) & sel)`, branch-free) and as `_mm_srli_epi64` in the register for words,
+    then stores its 8 bytes at the running count (full: room for 16 bytes, a half at count
+    c <= 8h ends by 8h + 8; exact: into a local buffer, then the count copied)."""
+    bytes8 = [[*_lane_masks(b, 8, 8), bin(b).count("1")] for b in range(256)]
+    words = [[[_lane_masks(b & 15, 4, 16)[s], _lane_masks(b >> 4, 4, 16)[s]] for s in range(2)] for b in range(256)]
+    full_i8 = (
+        "static inline int64_t lo_compress_full_i8x16(int8_t *p, __m128i v, __m128i m)\n{\n"
+        "    uint64_t x[2] = {(uint64_t)_mm_cvtsi128_si64(v), (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v))};\n"
+        "    unsigned bits = (unsigned)_mm_movemask_epi8(m);\n    int64_t c = 0;\n"
+        "    for (int h = 0; h < 2; h++) {\n"
+        "        const uint64_t *t = lo_compress_net8[(bits >> (8 * h)) & 0xFFu];\n"
+        "        uint64_t y = x[h];\n"
+        "        y ^= (y ^ y >> 8) & t[0];\n        y ^= (y ^ y >> 16) & t[1];\n        y ^= (y ^ y >> 32) & t[2];\n"
+        "        _mm_storel_epi64((__m128i *)(p + c), _mm_cvtsi64_si128((long long)y));\n        c += (int64_t)t[3];\n    }\n    return c;\n}\n"
+    )
+    full_i16 = (
+        "static inline int64_t lo_compress_full_i16x8(int16_t *p, __m128i v, __m128i m)\n{\n"
+        "    unsigned bits = (unsigned)_mm_movemask_epi8(_mm_packs_epi16(m, m)) & 0xFFu;\n"
+        "    __m128i s0 = _mm_loadu_si128((const __m128i *)lo_compress_net4x2[bits][0]);\n"
+        "    __m128i s1 = _mm_loadu_si128((const __m128i *)lo_compress_net4x2[bits][1]);\n"
+        "    v = _mm_xor_si128(v, _mm_and_si128(s0, _mm_xor_si128(v, _mm_srli_epi64(v, 16))));\n"
+        "    v = _mm_xor_si128(v, _mm_and_si128(s1, _mm_xor_si128(v, _mm_srli_epi64(v, 32))));\n"
+        "    unsigned lo = bits & 15u, hi = bits >> 4;\n"
+        f"    int64_t c0 = {_popcount4('lo')};\n"
+        "    _mm_storel_epi64((__m128i *)p, v);\n"
+        "    _mm_storel_epi64((__m128i *)(p + c0), _mm_unpackhi_epi64(v, v));\n"
+        f"    return c0 + {_popcount4('hi')};\n}}\n"
+    )
+    exact = [
+        Helper(f"lo_compress_store_{elt}x{n}", (
+            f"static inline int64_t lo_compress_store_{elt}x{n}({ct} *p, {vt} v, {mt} m)\n{{\n"
+            f"    {ct} out[{n}];\n    int64_t c = lo_compress_full_{elt}x{n}(out, v, m);\n"
+            "    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}\n"
+        )) for elt, n, ct in (("i8", 16, "int8_t"), ("i16", 8, "int16_t"))
+    ]  # fmt: skip
+    return [
+        _u64_table("lo_compress_net8", bytes8), _table("lo_compress_net4x2", "uint64_t", [[[f"{x:#x}ull" for x in h] for h in r] for r in words]),
+        Helper("lo_compress_full_i8x16", full_i8), Helper("lo_compress_full_i16x8", full_i16), *exact,
+    ]  # fmt: skip
+
+
+def _popcount4(var: str) -> str:
+    return SSE2_POPCOUNT4.replace("bits", var)

@@ -9,6 +9,10 @@ MAX and MIN (everything kept, nothing kept) in the large inputs.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import numpy as np
 import pytest
 from diff_harness import ISAS, run_each
@@ -60,6 +64,62 @@ def test_narrow_filter_matches_numpy(isa: str, elt: str, tail: str) -> None:
 
 @pytest.mark.parametrize("isa", ["sse2", "avx2", "avx512", "neon"])
 def test_i16_filters_compact_in_vectors(isa: str) -> None:
-    """i16 filters call the byte compaction helper on the word register (no scalar loop)."""
+    """i16 filters call the byte compaction helper on the word register (no scalar loop); SSE2
+    compacts words in the register through its own shift network helper."""
     c = emit_program(_program("i16"), isa).c_source
-    assert c.count("lo_compress_full_i8x") >= 2 and "(int8_t *)&" in c, isa
+    if isa == "sse2":
+        assert c.count("lo_compress_full_i16x8(") >= 2 and "lo_compress_full_i8x" not in c, isa
+    else:
+        assert c.count("lo_compress_full_i8x") >= 2 and "(int8_t *)&" in c, isa
+
+
+_EVERY_MASK = r"""
+int main(void) {
+  int bad = 0;
+  for (int t = 0; t < 200000; t++) {
+    int8_t x[16], exp[16]; unsigned r = (unsigned)t * 2654435761u; int ne = 0;
+    for (int k = 0; k < 16; k++) x[k] = (int8_t)(r >> (k % 24) ^ k * 37);
+    unsigned mb = t < 65536 ? (unsigned)t : (r & 0xFFFF);
+    int8_t mm[16]; for (int k = 0; k < 16; k++) { mm[k] = (mb >> k & 1) ? -1 : 0; if (mb >> k & 1) exp[ne++] = x[k]; }
+    __m128i v = _mm_loadu_si128((const __m128i *)x), m = _mm_loadu_si128((const __m128i *)mm);
+    int8_t buf[40]; memset(buf, 0x55, 40);
+    int64_t c = lo_compress_store_i8x16(buf + 8, v, m);
+    if (c != ne || memcmp(buf + 8, exp, ne)) bad++;
+    for (int k = 0; k < 40; k++) if ((k < 8 || k >= 8 + ne) && buf[k] != 0x55) { bad++; break; }
+    memset(buf, 0x55, 40); c = lo_compress_full_i8x16(buf + 8, v, m);
+    if (c != ne || memcmp(buf + 8, exp, ne)) bad++;
+    for (int k = 0; k < 40; k++) if ((k < 8 || k >= 24) && buf[k] != 0x55) { bad++; break; }
+    unsigned mw = mb & 0xFF; int16_t xw[8], ew[8], mw16[8], bw[20]; int nw = 0;
+    memcpy(xw, x, 16);
+    for (int k = 0; k < 8; k++) { mw16[k] = (mw >> k & 1) ? -1 : 0; if (mw >> k & 1) ew[nw++] = xw[k]; }
+    v = _mm_loadu_si128((const __m128i *)xw); m = _mm_loadu_si128((const __m128i *)mw16);
+    for (int k = 0; k < 20; k++) bw[k] = 0x5555;
+    c = lo_compress_store_i16x8(bw + 4, v, m);
+    if (c != nw || memcmp(bw + 4, ew, 2 * nw)) bad++;
+    for (int k = 0; k < 20; k++) if ((k < 4 || k >= 4 + nw) && bw[k] != 0x5555) { bad++; break; }
+    for (int k = 0; k < 20; k++) bw[k] = 0x5555;
+    c = lo_compress_full_i16x8(bw + 4, v, m);
+    if (c != nw || memcmp(bw + 4, ew, 2 * nw)) bad++;
+    for (int k = 0; k < 20; k++) if ((k < 4 || k >= 12) && bw[k] != 0x5555) { bad++; break; }
+  }
+  printf("bad %d\n", bad); return bad != 0;
+}
+"""
+
+
+@pytest.mark.parametrize("isa", isa_params(["sse2"]))
+def test_sse2_helpers_every_mask(isa: str, tmp_path: Path) -> None:
+    """SSE2's shift-network helpers on every 16-bit byte mask (and 8-bit word mask), under ASan
+    and UBSan: the kept lanes in order, the exact forms write nothing past the count, the full
+    forms nothing past 16 bytes, neither anything before `p`."""
+    from loopopt.targets.c_narrow_compress import _sse2_helpers
+
+    cc = shutil.which("gcc")
+    if cc is None:
+        pytest.skip("no gcc")
+    head = "#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n#include <emmintrin.h>\n"
+    (tmp_path / "t.c").write_text(head + "".join(h.code for h in _sse2_helpers("__m128i", "__m128i")) + _EVERY_MASK)
+    flags = ["-O2", "-msse2", "-Wall", "-Wextra", "-Werror", "-fsanitize=address,undefined", "-fno-sanitize-recover=all"]
+    subprocess.run([cc, *flags, "-o", str(tmp_path / "t"), str(tmp_path / "t.c")], check=True)
+    run = subprocess.run([str(tmp_path / "t")], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == "bad 0", run.stdout + run.stderr
