@@ -1,14 +1,15 @@
 """Compaction of i8 lanes (a filter keeping bytes): eight bytes at a time through a byte shuffle.
 
 No ISA of loopopt's baselines compresses bytes in one instruction (AVX-512 VBMI2's
-`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_store_i8xN(p, v, mask)` cuts the
+`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_full_i8xN(p, v, mask)` cuts the
 register into 8-byte groups: a group's 8 mask bits index the left-pack table of 8 lanes
 (`lo_leftpack_idx8`, the one AVX2's 32-bit compaction uses, targets/c_leftpack.py), whose row
 is the group's shuffle (`pshufb` on AVX2/AVX-512, `vtbl1_u8` on NEON); the packed 8 bytes are
 stored at the running count and the count advances by the group's popcount. Each store writes
 8 bytes, past the count by up to 7: `lo_compress_full_i8xN` (room for N bytes at `p`, the
-main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N;
-`lo_compress_store_i8xN` (the exact form, a tail) packs into a local buffer and copies the count.
+main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N; a
+limited (or exact) compress packs into a local spill of N bytes and copies what fits
+(c_print_simd._spilled_compress_store).
 SSE2 has no byte shuffle (pshufb is SSSE3): its groups copy their active bytes one by one.
 
 i16 lanes compact as the bytes of the same register: a word's mask lane sets both its bytes
@@ -60,15 +61,13 @@ _NEON_BITS = """static inline uint64_t lo_bits_u8x16(uint8x16_t m)
 
 
 def rows(isa_name: str) -> dict[tuple[str, str], str]:
-    """`compress_store` / `compress_store_full` of i8 lanes (a `c_isa.ROW_HOOKS` module)."""
+    """`compress_store_full` of i8 and i16 lanes (a `c_isa.ROW_HOOKS` module)."""
     n = _LANES.get(isa_name)
     if n is None:
         return {}
     value, mask = _WORDS_AS_BYTES.get(isa_name, ("{value}", "{mask}"))
     return {
-        ("compress_store", "i8"): f"{{dst}} = lo_compress_store_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
         ("compress_store_full", "i8"): f"{{dst}} = lo_compress_full_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
-        ("compress_store", "i16"): f"{{dst}} = lo_compress_store_i8x{n}((int8_t *)&{{buf}}[{{idx}}], {value}, {mask}) / 2;",
         ("compress_store_full", "i16"): f"{{dst}} = lo_compress_full_i8x{n}((int8_t *)&{{buf}}[{{idx}}], {value}, {mask}) / 2;",
     }
 
@@ -81,7 +80,7 @@ _WORDS_AS_BYTES = {
 
 
 def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
-    """`lo_compress_store_i8xN` and `lo_compress_full_i8xN` of the ISA (and the table they index)."""
+    """`lo_compress_full_i8xN` of the ISA (and the table it indexes)."""
     n = _LANES.get(isa.name)
     if n is None:
         return []
@@ -98,11 +97,7 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
         f"        c += __builtin_popcount(b);\n    }}\n"
     )
     full = f"static inline int64_t lo_compress_full_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n    int8_t *out = p;\n{loop}    return c;\n}}\n"
-    exact = (
-        f"static inline int64_t lo_compress_store_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n"
-        f"    int8_t out[{n + 8}];\n{loop}    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}}\n"
-    )
-    out = [Helper(f"lo_compress_full_i8x{n}", full), Helper(f"lo_compress_store_i8x{n}", exact)]
+    out = [Helper(f"lo_compress_full_i8x{n}", full)]
     if isa.name != "sse2":
         out.append(_table("lo_leftpack_idx8", "uint8_t", pack_table(8)))
     if isa.name == "neon":
