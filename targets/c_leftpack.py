@@ -1,18 +1,20 @@
 """Compaction (compress store) without AVX-512: a lookup-table left-pack.
 
-`lo_compress_store_<T>x<N>(p, v, mask)` writes the active lanes of `v` contiguously at `p` and
-returns how many; `lo_compress_full_<T>x<N>` (for `simd.compress_store ... full`) may write a
-whole vector there, so it ends in one plain store. The lane mask becomes an N-bit integer
-(movemask on x86, an AND with lane bits and an across-lane add on NEON) that indexes a table:
+`lo_compress_full_<T>x<N>(p, v, mask)` (for `simd.compress_store ... full`) writes the active
+lanes of `v` contiguously at `p` and returns how many; it may write a whole vector there, so it
+ends in one plain store. A limited compress (the filter's tail, a small capacity) prints through
+it into a local spill and copies what fits (c_print_simd._spilled_compress_store), so does an
+exact one (hand-written simd IR only): the exact `lo_compress_store_*` helpers are gone (session
+24; nothing the lowering emits used them). The lane mask becomes an N-bit integer (movemask on
+x86, an AND with lane bits and an across-lane add on NEON) that indexes a table:
 
-* AVX2: permutation indices for `_mm256_permutevar8x32_*`; exact: `_mm256_maskstore_*` of the
-  first `count` lanes; full: `_mm256_storeu_*`.
+* AVX2: permutation indices for `_mm256_permutevar8x32_*`; `_mm256_storeu_*`.
 * SSE2 (no variable permute; pshufb is SSSE3): a two-stage shift network like the kernel
   library's — stage 0 moves a lane down by one where the table says so, stage 1 by two
-  (`_mm_srli_si128` + and/andnot/or); full: `_mm_storeu_*`; exact: the `count` lanes one by one.
-  SSE2 has no popcnt instruction (`__builtin_popcount` is a libgcc call there), so the count of
-  a 4-bit mask is a nibble lookup in one 64-bit constant.
-* NEON: byte indices for `vqtbl1q_u8`; full: `vst1q`; exact: the `count` lanes one by one.
+  (`_mm_srli_si128` + and/andnot/or); `_mm_storeu_*`. SSE2 has no popcnt instruction
+  (`__builtin_popcount` is a libgcc call there), so the count of a 4-bit mask is a nibble
+  lookup in one 64-bit constant.
+* NEON: byte indices for `vqtbl1q_u8`; `vst1q`.
 
 AVX-512 needs none of this (`_mm512_mask_compressstoreu_*`, a row in its table).
 """
@@ -109,21 +111,11 @@ def _table(name: str, c_elt: str, rows: list) -> Helper:
     return Helper(name, c_table(name, c_elt, rows))
 
 
-def _compress_pair(elt: str, n: int, vt: str, mt: str, exact: str, full: str) -> list[Helper]:
-    """`lo_compress_store_<elt>x<n>` (body `exact`) and `lo_compress_full_<elt>x<n>` (body `full`)."""
-    return [
-        Helper(name, f"static inline int64_t {name}({c_type(elt)} *p, {vt} v, {mt} m)\n{{\n{body}}}\n")
-        for name, body in ((f"lo_compress_store_{elt}x{n}", exact), (f"lo_compress_full_{elt}x{n}", full))
-    ]
-
-
-def _copy_out(elt: str, n: int, store_x: str) -> str:
-    """The exact store without a masked store: the packed lanes to a local array, the first n to p."""
-    return (
-        f"    {c_type(elt)} x[{n}];\n    {store_x}\n"
-        "    for (int k = 0; k < n; k++)\n        p[k] = x[k];\n"
-        "    return n;\n"
-    )
+def _compress_full(elt: str, n: int, vt: str, mt: str, body: str) -> Helper:
+    """`lo_compress_full_<elt>x<n>` (a limited or exact compress spills through it:
+    c_print_simd._spilled_compress_store)."""
+    name = f"lo_compress_full_{elt}x{n}"
+    return Helper(name, f"static inline int64_t {name}({c_type(elt)} *p, {vt} v, {mt} m)\n{{\n{body}}}\n")
 
 
 def _avx2(io: LaneIO) -> list[Helper]:
@@ -137,22 +129,14 @@ def _avx2(io: LaneIO) -> list[Helper]:
         if n == 8:
             bits = "(unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(m))"
             table = "lo_leftpack_idx8"
-            keep = "_mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))"
         else:
             bits = "(unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m))"
             table = "lo_leftpack_idx4x2"
-            keep = "_mm256_cmpgt_epi64(_mm256_set1_epi64x(n), _mm256_setr_epi64x(0, 1, 2, 3))"
         packed = {
             "f32": "_mm256_permutevar8x32_ps(v, perm)",
             "i32": "_mm256_permutevar8x32_epi32(v, perm)",
             "f64": "_mm256_castps_pd(_mm256_permutevar8x32_ps(_mm256_castpd_ps(v), perm))",
             "i64": "_mm256_permutevar8x32_epi32(v, perm)",
-        }[elt]
-        masked = {
-            "f32": "_mm256_maskstore_ps(p, keep, packed);",
-            "i32": "_mm256_maskstore_epi32((int *)p, keep, packed);",
-            "f64": "_mm256_maskstore_pd(p, keep, packed);",
-            "i64": "_mm256_maskstore_epi64((long long *)p, keep, packed);",
         }[elt]
         head = (
             f"    unsigned bits = {bits};\n"
@@ -160,11 +144,7 @@ def _avx2(io: LaneIO) -> list[Helper]:
             f"    __m256i perm = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *){table}[bits]));\n"
             f"    {vt} packed = {packed};\n"
         )
-        out += _compress_pair(
-            elt, n, vt, "__m256i",
-            f"{head}    __m256i keep = {keep};\n    {masked}\n    return n;\n",
-            f"{head}    {io.store(elt, 'p', 'packed')}\n    return n;\n",
-        )  # fmt: skip
+        out.append(_compress_full(elt, n, vt, "__m256i", f"{head}    {io.store(elt, 'p', 'packed')}\n    return n;\n"))
     return out
 
 
@@ -195,11 +175,7 @@ def _sse2(io: LaneIO) -> list[Helper]:
             f"    unsigned bits = (unsigned){movemask};\n"
             f"    {vt} packed = {from_i}(lo_leftpack{n}_sse2({to_i}, bits));\n"
         )
-        out += _compress_pair(
-            elt, n, vt, "__m128i",
-            f"{head}    int n = {SSE2_POPCOUNT4};\n" + _copy_out(elt, n, io.store(elt, "x", "packed")),
-            f"{head}    {io.store(elt, 'p', 'packed')}\n    return {SSE2_POPCOUNT4};\n",
-        )  # fmt: skip
+        out.append(_compress_full(elt, n, vt, "__m128i", f"{head}    {io.store(elt, 'p', 'packed')}\n    return {SSE2_POPCOUNT4};\n"))
     return out
 
 
@@ -220,12 +196,8 @@ def _neon(io: LaneIO) -> list[Helper]:
         u = "u32" if n == 4 else "u64"
         bits = f"    unsigned bits = (unsigned)vaddvq_{u}(vandq_{u}(m, vld1q_{u}(lo_lane_bits{n})));\n"
         packed = f"    uint8x16_t packed = vqtbl1q_u8(vreinterpretq_u8_{s}(v), vld1q_u8(lo_leftpack_bytes{n}[bits]));\n"
-        out += _compress_pair(
-            elt, n, vt, io.mtype(n),
-            f"{bits}    int n = __builtin_popcount(bits);\n{packed}"
-            + _copy_out(elt, n, f"vst1q_{s}(x, vreinterpretq_{s}_u8(packed));"),
-            f"{bits}{packed}    vst1q_{s}(p, vreinterpretq_{s}_u8(packed));\n    return __builtin_popcount(bits);\n",
-        )  # fmt: skip
+        out.append(_compress_full(elt, n, vt, io.mtype(n),
+                                  f"{bits}{packed}    vst1q_{s}(p, vreinterpretq_{s}_u8(packed));\n    return __builtin_popcount(bits);\n"))
     return out
 
 

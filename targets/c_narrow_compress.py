@@ -1,17 +1,18 @@
 """Compaction of i8 lanes (a filter keeping bytes): eight bytes at a time through a byte shuffle.
 
 No ISA of loopopt's baselines compresses bytes in one instruction (AVX-512 VBMI2's
-`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_store_i8xN(p, v, mask)` cuts the
+`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_full_i8xN(p, v, mask)` cuts the
 register into 8-byte groups: a group's 8 mask bits index the left-pack table of 8 lanes
 (`lo_leftpack_idx8`, the one AVX2's 32-bit compaction uses, targets/c_leftpack.py), whose row
 is the group's shuffle (`pshufb` on AVX2/AVX-512, `vtbl1_u8` on NEON); the packed 8 bytes are
 stored at the running count and the count advances by the group's popcount. Each store writes
 8 bytes, past the count by up to 7: `lo_compress_full_i8xN` (room for N bytes at `p`, the
-main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N;
-`lo_compress_store_i8xN` (the exact form, a tail) packs into a local buffer and copies the count.
+main loop) stores in place, since a group starting at count c <= 8g ends by 8g + 8 <= N; a
+limited (or exact) compress packs into a local spill of N bytes and copies what fits
+(c_print_simd._spilled_compress_store).
 SSE2 has no byte shuffle (pshufb is SSSE3): each 8-lane half packs through the shift network of
 its mask (c_leftpack.shift_network, one table row per mask, no branch), i8 as a 64-bit integer,
-i16 (`lo_compress_*_i16x8`) as both halves of the register at once, `_mm_srli_epi64` by 16 and 32.
+i16 (`lo_compress_full_i16x8`) as both halves of the register at once, `_mm_srli_epi64` by 16 and 32.
 
 i16 lanes compact as the bytes of the same register: a word's mask lane sets both its bytes
 (AVX-512: the word mask widened to a byte mask, `vpmovm2w` then `vpmovb2m`), so a group of 8
@@ -64,21 +65,18 @@ _NEON_BITS = """static inline uint64_t lo_bits_u8x16(uint8x16_t m)
 
 
 def rows(isa_name: str) -> dict[tuple[str, str], str]:
-    """`compress_store` / `compress_store_full` of i8 lanes (a `c_isa.ROW_HOOKS` module)."""
+    """`compress_store_full` of i8 and i16 lanes (a `c_isa.ROW_HOOKS` module)."""
     n = _LANES.get(isa_name)
     if n is None:
         return {}
     value, mask = _WORDS_AS_BYTES.get(isa_name, ("{value}", "{mask}"))
     if isa_name == "sse2":  # words compact in the register (lo_compress_*_i16x8), not as bytes
         return {
-            (form, elt): f"{{dst}} = lo_compress_{kind}_{elt}x{w}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
+            ("compress_store_full", elt): f"{{dst}} = lo_compress_full_{elt}x{w}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
             for elt, w in (("i8", 16), ("i16", 8))
-            for form, kind in (("compress_store", "store"), ("compress_store_full", "full"))
         }
     return {
-        ("compress_store", "i8"): f"{{dst}} = lo_compress_store_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
         ("compress_store_full", "i8"): f"{{dst}} = lo_compress_full_i8x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});",
-        ("compress_store", "i16"): f"{{dst}} = lo_compress_store_i8x{n}((int8_t *)&{{buf}}[{{idx}}], {value}, {mask}) / 2;",
         ("compress_store_full", "i16"): f"{{dst}} = lo_compress_full_i8x{n}((int8_t *)&{{buf}}[{{idx}}], {value}, {mask}) / 2;",
     }
 
@@ -91,7 +89,7 @@ _WORDS_AS_BYTES = {
 
 
 def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.HelperSource)
-    """`lo_compress_store_i8xN` and `lo_compress_full_i8xN` of the ISA (and the table they index)."""
+    """`lo_compress_full_i8xN` of the ISA (and the table it indexes)."""
     n = _LANES.get(isa.name)
     if n is None:
         return []
@@ -107,11 +105,7 @@ def helpers(isa) -> list[Helper]:  # noqa: ANN001 - an IsaTable (c_helpers.Helpe
         f"        c += __builtin_popcount(b);\n    }}\n"
     )
     full = f"static inline int64_t lo_compress_full_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n    int8_t *out = p;\n{loop}    return c;\n}}\n"
-    exact = (
-        f"static inline int64_t lo_compress_store_i8x{n}(int8_t *p, {vt} v, {mt} m)\n{{\n"
-        f"    int8_t out[{n + 8}];\n{loop}    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}}\n"
-    )
-    out = [Helper(f"lo_compress_full_i8x{n}", full), Helper(f"lo_compress_store_i8x{n}", exact)]
+    out = [Helper(f"lo_compress_full_i8x{n}", full)]
     out.append(_table("lo_leftpack_idx8", "uint8_t", pack_table(8)))
     if isa.name == "neon":
         out.append(Helper("lo_bits_u8x16", _NEON_BITS))
@@ -134,7 +128,7 @@ def _sse2_helpers(vt: str, mt: str) -> list[Helper]:
     (targets/c_leftpack.py's, a table row per mask) as 64-bit integer moves for bytes
     (`y ^ ((y ^ y >> 8s) & sel)`, branch-free) and as `_mm_srli_epi64` in the register for words,
     then stores its 8 bytes at the running count (full: room for 16 bytes, a half at count
-    c <= 8h ends by 8h + 8; exact: into a local buffer, then the count copied)."""
+    c <= 8h ends by 8h + 8; an exact or limited store goes through a spill, c_print_simd)."""
     bytes8 = [[*_lane_masks(b, 8, 8), bin(b).count("1")] for b in range(256)]
     words = [[[_lane_masks(b & 15, 4, 16)[s], _lane_masks(b >> 4, 4, 16)[s]] for s in range(2)] for b in range(256)]
     full_i8 = (
@@ -160,16 +154,9 @@ def _sse2_helpers(vt: str, mt: str) -> list[Helper]:
         "    _mm_storel_epi64((__m128i *)(p + c0), _mm_unpackhi_epi64(v, v));\n"
         f"    return c0 + {_popcount4('hi')};\n}}\n"
     )
-    exact = [
-        Helper(f"lo_compress_store_{elt}x{n}", (
-            f"static inline int64_t lo_compress_store_{elt}x{n}({ct} *p, {vt} v, {mt} m)\n{{\n"
-            f"    {ct} out[{n}];\n    int64_t c = lo_compress_full_{elt}x{n}(out, v, m);\n"
-            "    for (int64_t k = 0; k < c; k++)\n        p[k] = out[k];\n    return c;\n}\n"
-        )) for elt, n, ct in (("i8", 16, "int8_t"), ("i16", 8, "int16_t"))
-    ]  # fmt: skip
     return [
         _u64_table("lo_compress_net8", bytes8), _table("lo_compress_net4x2", "uint64_t", [[[f"{x:#x}ull" for x in h] for h in r] for r in words]),
-        Helper("lo_compress_full_i8x16", full_i8), Helper("lo_compress_full_i16x8", full_i16), *exact,
+        Helper("lo_compress_full_i8x16", full_i8), Helper("lo_compress_full_i16x8", full_i16),
     ]  # fmt: skip
 
 

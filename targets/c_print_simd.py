@@ -77,8 +77,10 @@ class SimdStatements(FunctionCore):
         # ISA's `_reg` rows, which exist for the full form only (a limited one spills through it)
         reg = "_reg" if "simd.compress_in_register" in op.attributes else ""
         fields = {"buf": buf.ptr, "idx": self.e(op.offset), "mask": self.e(op.mask), "value": self.e(op.value)}
-        if op.limit is None:
+        if op.limit is None and (op.full is not None or table.row(key, elt) is not None):
             self._row(op, key + reg if table.row(key + reg, elt) is not None else key, op.value.type, **fields)
+        elif op.limit is None:  # exact, without an exact row: as a limit of the whole count
+            self._spilled_compress_store(op, key + reg, fields)
         elif table.row(key.replace("compress_store", "compress_store_limit"), elt) is not None:
             self._row(op, key.replace("compress_store", "compress_store_limit"), op.value.type, limit=self.e(op.limit), **fields)
         else:
@@ -90,28 +92,33 @@ class SimdStatements(FunctionCore):
         """A `limit`ed compress_store without a `compress_store_limit` row: the `full` row (a
         whole register) while the limit leaves a vector of room, as in the loop before the
         exact tail (one predictable branch); else the `full` row into a local spill of N lanes,
-        of which the first min(count, limit) are copied, so nothing past the limit is written."""
-        assert op.limit is not None and isinstance(op.value.type, VectorType)
+        of which the first min(count, limit) are copied, so nothing past the limit is written.
+        An exact one (no limit: only hand-written simd IR, the lowering always says `full` or
+        gives a limit) is the spill alone, its whole count copied."""
+        assert isinstance(op.value.type, VectorType)
         table, elt = self.row_key(op.value.type)
         lanes = op.value.type.get_shape()[0]
-        count, limit = self.name_of(op.results[0]), self.e(op.limit)
+        count, limit = self.name_of(op.results[0]), self.e(op.limit) if op.limit is not None else None
         c_type = ELEMENT_C_TYPES[scalar_key(op.value.type.element_type) or ""]
         fast = key.replace("compress_store", "compress_store_full")  # the register form (`_reg`) too
         template = table.row(fast, elt) or table.row(fast.removesuffix("_reg"), elt)
         if template is None:
             raise LoopoptDiagnostic(f"{op.name} has no {self.isa.name} compress row: the {self.printer.target} target cannot print it", op)
         self.line(f"int64_t {count};")
-        self.line(f"if ({limit} >= {lanes}) {{")
-        self.depth += 1
-        self.statements(template.format(**fields, dst=count, T=c_type))
-        self.depth -= 1
-        self.line("} else {")
+        if limit is not None:
+            self.line(f"if ({limit} >= {lanes}) {{")
+            self.depth += 1
+            self.statements(template.format(**fields, dst=count, T=c_type))
+            self.depth -= 1
+            self.line("} else {")
+        else:
+            self.line("{")
         self.depth += 1
         spill, j = self.fresh("spill"), self.fresh("j")
         self.line(f"{c_type} {spill}[{lanes}];")
         self.statements(template.format(**{**fields, "buf": spill, "idx": "0"}, dst=count, T=c_type))
-        self.line(f"for (int64_t {j} = 0; {j} < {count} && {j} < {limit}; {j}++) "
-                  f"{fields['buf']}[({fields['idx']}) + {j}] = {spill}[{j}];")  # fmt: skip
+        bound = f"{j} < {count}" + (f" && {j} < {limit}" if limit is not None else "")
+        self.line(f"for (int64_t {j} = 0; {bound}; {j}++) {fields['buf']}[({fields['idx']}) + {j}] = {spill}[{j}];")
         self.depth -= 1
         self.line("}")
 

@@ -76,8 +76,6 @@ ROWS: dict[tuple[str, str], str] = {
     **{("store_nt", e): f"vst1q_{s}(&{{buf}}[{{idx}}], {{value}});" for e, _, s, _ in _TYPES},
     **{("masked_load", e): f"{{dst}} = lo_masked_load_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{passthru}});" for e, n, _, _ in _TYPES},
     **{("masked_store", e): f"lo_masked_store_{e}x{n}(&{{buf}}[{{idx}}], {{mask}}, {{value}});" for e, n, _, _ in _TYPES},
-    **{("compress_store", e): f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
-       for e, n, _, _ in _TYPES},
     **{("compress_store_full", e): f"{{dst}} = lo_compress_full_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
        for e, n, _, _ in _TYPES},
     ("store_fence", "none"): "",  # no streaming stores on NEON: nothing to order

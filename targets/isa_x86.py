@@ -270,12 +270,12 @@ def sign_bit_abs_rows(x: X86) -> Rows:
 
 
 def leftpack_compress_rows(x: X86) -> Rows:
-    """Compaction through the c_leftpack shift network: `lo_compress_store_f32x4`,
-    `lo_compress_full_i64x4` (`full`: the caller guarantees W lanes of room). {dst} = count."""
+    """Compaction through the c_leftpack shift network: `lo_compress_full_i64x4` (`full`: the
+    caller guarantees W lanes of room; a limited or exact compress prints through it into a
+    spill, c_print_simd._spilled_compress_store). {dst} = count."""
     rows: Rows = {}
     for e in ELTS:
         n = x.lanes(e)
-        rows[("compress_store", e)] = f"{{dst}} = lo_compress_store_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
         rows[("compress_store_full", e)] = f"{{dst}} = lo_compress_full_{e}x{n}(&{{buf}}[{{idx}}], {{value}}, {{mask}});"
     return rows
 

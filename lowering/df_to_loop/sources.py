@@ -75,7 +75,9 @@ class LowerRange(DFLoweringPattern[df.RangeOp]):
         required = trip_count(m, *bounds)  # type: ignore[arg-type]
         if m.value(required) is None:
             required.name_hint = f"len_{axis}"
-        fits = range_guard(ctx, b, axis, required)
+        # zipped with an input axis (no extent result): a filter's output is bounded by its own
+        # min(count, capacity) rule, as on any input axis (kernel.py `guard_input_axes`)
+        fits = range_guard(ctx, b, axis, required, filtered=axis not in ctx.axis_source)
         count = required
         if fits is not None:
             count = b.insert(arith.SelectOp(fits, required, ctx.index(0))).result

@@ -322,7 +322,12 @@ def check(prepared: Prepared, sig: Any, raw_outputs: list[np.ndarray], results: 
             return "oob_write", f"output {name!r}: wrote before its start ({o['offset']} elements of prefix)"
         body = raw[pre:]
         cap = max(o["cap"], 0)
-        if o["kind"] == "filter":
+        if o["kind"] == "filter" and o["extent"] is not None and cap < int(results[o["extent"]]):
+            # a capacity on a computed axis below its extent: nothing on the axis runs
+            # (docs/calling_convention.md, "Computed axes"; the Python wrapper rejects the call)
+            skip_rest = True
+            written = allowed = 0
+        elif o["kind"] == "filter":
             count = int(results[o["count"]])
             if o["need"] is not None and count != o["need"] and prepared.short_axis is None:
                 return "count", f"output {name!r}: count {count}, expected {o['need']} (capacity {o['cap']})"

@@ -15,9 +15,10 @@ from loopopt.targets.c_printer import float_literal, int_literal
 VECTOR_ISAS = ("sse2", "avx2", "avx512", "neon")
 ELTS = ("f32", "f64", "i32", "i64")
 
-# Every (op, element type) a lowered kernel needs, on every vector ISA.
+# Every (op, element type) a lowered kernel needs, on every vector ISA (a limited or exact compress
+# prints through compress_store_full into a spill: c_print_simd._spilled_compress_store).
 CORE = ("load", "load_aligned", "store", "store_aligned", "store_nt", "masked_load", "masked_store",
-        "compress_store", "broadcast", "add", "sub", "mul", "min", "max", "neg", "abs", "select",
+        "compress_store_full", "broadcast", "add", "sub", "mul", "min", "max", "neg", "abs", "select",
         "cmp.eq" , "hreduce.add", "hreduce.mul", "hreduce.min", "hreduce.max", "iota")  # fmt: skip
 FLOAT_ONLY = ("div", "sqrt", "fma", "minnum", "maxnum", "cmp.olt", "cmp.uno", "cmp.une", "cmp.one")
 INT_ONLY = ("and", "or", "xor", "cmp.slt", "cmp.sge", "hreduce.and", "hreduce.or")

@@ -83,20 +83,13 @@ int main(void) {
     int8_t mm[16]; for (int k = 0; k < 16; k++) { mm[k] = (mb >> k & 1) ? -1 : 0; if (mb >> k & 1) exp[ne++] = x[k]; }
     __m128i v = _mm_loadu_si128((const __m128i *)x), m = _mm_loadu_si128((const __m128i *)mm);
     int8_t buf[40]; memset(buf, 0x55, 40);
-    int64_t c = lo_compress_store_i8x16(buf + 8, v, m);
-    if (c != ne || memcmp(buf + 8, exp, ne)) bad++;
-    for (int k = 0; k < 40; k++) if ((k < 8 || k >= 8 + ne) && buf[k] != 0x55) { bad++; break; }
-    memset(buf, 0x55, 40); c = lo_compress_full_i8x16(buf + 8, v, m);
+    int64_t c = lo_compress_full_i8x16(buf + 8, v, m);
     if (c != ne || memcmp(buf + 8, exp, ne)) bad++;
     for (int k = 0; k < 40; k++) if ((k < 8 || k >= 24) && buf[k] != 0x55) { bad++; break; }
     unsigned mw = mb & 0xFF; int16_t xw[8], ew[8], mw16[8], bw[20]; int nw = 0;
     memcpy(xw, x, 16);
     for (int k = 0; k < 8; k++) { mw16[k] = (mw >> k & 1) ? -1 : 0; if (mw >> k & 1) ew[nw++] = xw[k]; }
     v = _mm_loadu_si128((const __m128i *)xw); m = _mm_loadu_si128((const __m128i *)mw16);
-    for (int k = 0; k < 20; k++) bw[k] = 0x5555;
-    c = lo_compress_store_i16x8(bw + 4, v, m);
-    if (c != nw || memcmp(bw + 4, ew, 2 * nw)) bad++;
-    for (int k = 0; k < 20; k++) if ((k < 4 || k >= 4 + nw) && bw[k] != 0x5555) { bad++; break; }
     for (int k = 0; k < 20; k++) bw[k] = 0x5555;
     c = lo_compress_full_i16x8(bw + 4, v, m);
     if (c != nw || memcmp(bw + 4, ew, 2 * nw)) bad++;
@@ -110,8 +103,8 @@ int main(void) {
 @pytest.mark.parametrize("isa", isa_params(["sse2"]))
 def test_sse2_helpers_every_mask(isa: str, tmp_path: Path) -> None:
     """SSE2's shift-network helpers on every 16-bit byte mask (and 8-bit word mask), under ASan
-    and UBSan: the kept lanes in order, the exact forms write nothing past the count, the full
-    forms nothing past 16 bytes, neither anything before `p`."""
+    and UBSan: the kept lanes in order, nothing written past 16 bytes or before `p` (an exact or
+    limited store spills through these, c_print_simd)."""
     from loopopt.targets.c_narrow_compress import _sse2_helpers
 
     cc = shutil.which("gcc")

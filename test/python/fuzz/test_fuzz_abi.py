@@ -12,7 +12,7 @@ import pytest
 from loopopt.runtime.isa import host_isas
 from loopopt.tools.fuzz.abi import NEGATIVE, AbiFuzzer, Case, make_cases
 from loopopt.tools.fuzz.generate import GenOptions, Generator
-from loopopt.tools.fuzz.program import Arg, Const, Filter, Gather, Input, Kernel, Map, Op, Reduce
+from loopopt.tools.fuzz.program import Arg, Const, Filter, Fold, Gather, Input, Kernel, Map, Op, Param, Range, Reduce
 from loopopt.tools.fuzz.runner import EMIT_ONLY, Config, compile_groups
 
 VECTOR = [isa for isa in ("avx512", "avx2", "sse2") if isa in host_isas()][:1]
@@ -230,4 +230,42 @@ def test_aliased_inputs_after_a_record_input() -> None:
     the evaluator's copy and the kernel's input differed: a false `mismatch` on every ISA."""
     cases = [Case(n, seed, alias=(1, 2), offsets=seed, caps=seed) for n in (2, 9, 37) for seed in range(4)]
     fuzzer = _run(REC_ALIAS, "scalar", cases)
+    assert not fuzzer.failures, _report(fuzzer)
+
+
+RANGE_FILTER = Kernel(name="range_filter", nodes=(
+    Input("f32"), Param("i64", "start"), Param("i64", "end"), Param("i64", "step"), Range(1, 2, 3, zipped=True),
+    Map((0,), Op("cast", (Arg(0, "f32"),), "bf16")), Map((4,), Const(1, "i1")),
+    Fold((6,), (Const(0, "i1"),), (Arg(1, "i1"),)), Filter((4, 5), Const(0, "i1"), "k0"),
+), results=(5, 7, 8))  # fmt: skip
+"""Seed 32 (session 24), minimized by abi_minimize from 11 nodes, n=32, a mismatched length and
+2 threads: a fold over a range's axis and a filter of that axis with capacity 0."""
+
+
+@pytest.mark.parametrize("isa", ["scalar", *VECTOR])
+def test_filter_of_a_range_zipped_with_an_input_keeps_its_capacity_rule(isa: str) -> None:
+    """A range zipped with input axis i (no extent result: an input axis) guarded its loops by the
+    filter output's capacity too, as a computed axis does: capacity 0 ran nothing on the axis and
+    the fold gave its init (and a kept element would have made the count 0). Now a filter there
+    writes min(count, capacity) and returns the full count, as on any input axis
+    (lowering/df_to_loop/sources.py `LowerRange`: range_guard's `filtered` off)."""
+    cases = [Case(n, seed, offsets=seed, caps=seed, cap=cap) for n in (1, 9, 37) for seed in range(2) for cap in (0, 1, n, n + 3)]
+    fuzzer = _run(RANGE_FILTER, isa, cases)
+    assert not fuzzer.failures, _report(fuzzer)
+
+
+FREE_RANGE_FILTER = Kernel("free_range_filter", (
+    Param("i64", "rstart"), Param("i64", "rend"), Param("i64", "rstep"), Range(0, 1, 2, zipped=False),
+    Map((3,), Const(1, "i1")), Fold((4,), (Const(0, "i1"),), (Op("or", (Arg(0, "i1"), Arg(1, "i1")), "i1"),)),
+    Filter((3,), Const(1, "i1"), "k0"),
+), (6, 5))  # fmt: skip
+
+
+def test_oracle_filter_capacity_on_a_computed_axis() -> None:
+    """A free range is a computed axis (its extent a result): a filter capacity below the extent
+    runs nothing on the axis (docs/calling_convention.md "Computed axes"; the Python wrapper
+    rejects the call). The oracle expected the full count (a false `count`, found with the case
+    above)."""
+    cases = [Case(0, seed, offsets=seed, caps=seed, cap=cap) for seed in range(4) for cap in (0, 1, 3, 100)]
+    fuzzer = _run(FREE_RANGE_FILTER, "scalar", cases)
     assert not fuzzer.failures, _report(fuzzer)
