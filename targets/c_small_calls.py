@@ -8,11 +8,14 @@ callee-saved pushes), jumps into out-of-line blocks. On a short call that is a f
 (Zen 4, AVX2 axpy f32: 0.91x of kernels/avx2 at 256 elements, 0.97x at 1 Ki; results/amd-zen4/percall).
 
 So the body prints twice: the tests and the values they read first, then
-`if (!stream && !beyond_l2) { the body with the tests as 0 } else { the body }`. In the first
-copy gcc folds the selects away: the loops start at 0 and the sections that cannot run are gone
-(AVX2 axpy f32/i32 at 256-2000 elements: 0.99-1.06x of kernels/avx2). Either copy is exact
-whatever the tests say (the condition reads the values the copy assumes); the tests and what
-they read are pure, so they are computed once, before the `if`.
+`if (!stream && !beyond_l2) { stream = 0; beyond_l2 = 0; body } else { body }`, the body's text
+printed once and emitted in both arms (session 24: the second copy had cost print C +45 %). The
+small arm assigns the tests 0 (what its condition says) and assigns again, from their own text,
+the values computed from a test that the body reads, so every assignment keeps the value and
+either arm is exact; gcc sees the constants and folds the selects away: the loops start at 0 and
+the sections that cannot run are gone (AVX2 axpy f32/i32 at 256-2000 elements: 0.99-1.06x of
+kernels/avx2; gcc and clang give axpy the same object code as the session 23 copy with the tests
+printed as `0`). Assignments, not re-declarations: a shadowing name would warn under -Wshadow.
 
 Only beyond-a-threshold tests (`>`, `>=`): a fits test (`%in_l1`, `<=`) chooses which of two
 loops a small call runs, it turns nothing off. Folded as well (in_l1 = 1), gcc gave the one
@@ -27,7 +30,6 @@ from collections.abc import Collection
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 
-from loopopt.dialects import loop
 from loopopt.targets.c_print_values import FunctionCore
 
 SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc")
@@ -62,62 +64,98 @@ class SmallCallVersions(FunctionCore):
         live = self._live_ops(block)
         tests = size_tests(block, live)
         ops = [o for o in block.ops if id(o) in live]
-        if not tests:
+        before = _test_inputs(ops, tests)
+        if before is None:
             for o in ops:
                 self.op_(o)
             return
-        # the tests and what they read (transitively), printed once before the `if`
-        before: set[int] = set()
-        wanted = set(tests)
-        for o in reversed(ops):
-            if any(r in wanted for r in o.results):
-                if o.regions or not o.results:  # a test that reads a loop's result: not versioned
-                    for o2 in ops:
-                        self.op_(o2)
-                    return
-                before.add(id(o))
-                wanted.update(o.operands)
-        # which of those read a test: the small copy prints them again with the tests folded
-        depends: set[int] = set()
-        tainted = set(tests)
-        for o in ops:
-            if id(o) in before and any(v in tainted for v in o.operands):
-                depends.add(id(o))
-                tainted.update(o.results)
+        # the tests and what they read, printed once before the `if`; each op's lines remembered
+        printed: dict[int, tuple[int, int]] = {}
         for o in ops:
             if id(o) in before:
+                start = len(self.lines)
                 self.op_(o)
-        small_live = self._small_live(ops, {id(t.owner) for t in tests})
-        cond = " && ".join(f"!{e}" if e.isidentifier() else f"!({e})" for e in map(self.e, tests))
-        self.line(f"if ({cond}) {{")
-        outer_exprs = dict(self.exprs)
-        for t in tests:
-            self.exprs[t] = "0"
-        self._copy([o for o in ops if id(o) in small_live and (id(o) not in before or id(o) in depends)])
-        self.exprs = outer_exprs
-        self.line("} else {")
-        self._copy([o for o in ops if id(o) not in before])
-        self.line("}")
-
-    def _small_live(self, ops: list[Operation], test_ids: set[int]) -> set[int]:
-        """The ops the small copy needs: as `_live_ops`, with the tests constants (what only they
-        read is not printed again: no unused variable)."""
-        live: set[int] = set()
-        used: set[int] = set()
-        for o in reversed(ops):
-            if id(o) in test_ids:
-                continue
-            effectful = bool(o.regions) or not o.results or isinstance(o, loop.AllocOp)
-            if effectful or any(id(r) in used for r in o.results):
-                live.add(id(o))
-                used.update(self._reads_within(o))
-        return live
-
-    def _copy(self, ops: list[Operation]) -> None:
-        """One copy of the body in its own C block (its names leave scope with it)."""
+                printed[id(o)] = (start, len(self.lines))
+        for t in tests:  # a variable, so that the small arm can declare it 0
+            if not self.e(t).isidentifier():
+                name = self.fresh(t.name_hint)
+                self.line(f"{self.c_type(t.type, t.owner)} {name} = {self.e(t)};")
+                self.exprs[t] = name
+        self.line(f"if ({' && '.join(f'!{self.e(t)}' for t in tests)}) {{")
+        head = len(self.lines)
+        body = [o for o in ops if id(o) not in before]
         outer_names, outer_suffix = set(self.used_names), dict(self.next_suffix)
         self.depth += 1
-        for o in ops:
+        for o in body:
             self.op_(o)
         self.depth -= 1
         self.used_names, self.next_suffix = outer_names, outer_suffix
+        text = self.lines[head:]
+        del self.lines[head:]
+        self.lines += self._small_arm_prelude(ops, before, tests, body, printed)
+        self.lines += text
+        self.line("} else {")
+        self.lines += text
+        self.line("}")
+
+    def _small_arm_prelude(
+        self, ops: list[Operation], before: set[int], tests: list[SSAValue], body: list[Operation],
+        printed: dict[int, tuple[int, int]],
+    ) -> list[str]:
+        """The small arm's first lines: `test = 0;` for each test the body reads, then each value
+        computed before the `if` from a test that the body reads assigned again from its own text
+        (`peel = (stream) ? v_2 : 0;`). In this arm the tests are 0 already, so every assignment
+        keeps the variable's value; gcc sees the constants and folds the arm. Assignments, not
+        declarations: a shadowing name would warn under -Wshadow."""
+        reads: set[int] = set()
+        for o in body:
+            reads.update(self._reads_within(o))
+        test_ids = {id(t) for t in tests}
+        tainted = set(test_ids)
+        again: dict[int, str] = {}
+        for o in ops:  # the values computed before the `if` that read a test (transitively)
+            if id(o) in before and id(o.results[0]) not in test_ids and any(id(v) in tainted for v in o.operands):
+                assignment = self._assignment(o, printed[id(o)])
+                if assignment is not None:  # else left as computed: the same value, not folded
+                    again[id(o)] = assignment
+                    tainted.update(id(r) for r in o.results)
+        needed: set[int] = set()
+        for o in reversed(ops):
+            if id(o) not in before or not (id(o) in again or id(o.results[0]) in test_ids):
+                continue
+            if any(id(r) in reads for r in o.results):
+                needed.add(id(o))
+                if id(o) in again:
+                    reads.update(self._reads_within(o))
+        indent = "    " * (self.depth + 1)
+        lines = [again[id(o)] if id(o) in again else f"{self.e(o.results[0])} = 0;" for o in ops if id(o) in needed]
+        return [indent + line for line in lines if line]
+
+    def _assignment(self, op: Operation, span: tuple[int, int]) -> str | None:
+        """`name = value;` from the one line `T name = value;` that printed `op`; "" when it printed
+        nothing (an inline expression: the body's text reads the tests through it); None when it
+        printed otherwise (several statements)."""
+        start, end = span
+        if start == end:
+            return ""
+        ctype = self.c_type(op.results[0].type, op)
+        text = self.lines[start].lstrip()
+        if end - start != 1 or len(op.results) != 1 or not text.startswith(f"{ctype} {self.e(op.results[0])} = "):
+            return None
+        return text[len(ctype) + 1 :]
+
+
+def _test_inputs(ops: list[Operation], tests: list[SSAValue]) -> set[int] | None:
+    """The ids of the tests and of the ops they read (transitively), printed before the `if`;
+    None when nothing is versioned (no test, or a test reads a loop's result)."""
+    if not tests:
+        return None
+    before: set[int] = set()
+    wanted = set(tests)
+    for o in reversed(ops):
+        if any(r in wanted for r in o.results):
+            if o.regions or not o.results:
+                return None
+            before.add(id(o))
+            wanted.update(o.operands)
+    return before

@@ -4,9 +4,10 @@
 
 // Small-call versions (targets/c_small_calls.py): a kernel whose lowering tests whether its data is
 // beyond a threshold (%stream, %beyond_l2) prints the tests first, then its body twice:
-// `if (!stream && ...) { the body with the tests as 0 } else { the body }`. The first copy is what
-// a short call runs; gcc folds its selects, so the sections that cannot run (the streaming peel,
-// its loops, the fence) cost nothing there (~1 ns a call on Zen 4: results/amd-zen4/percall).
+// `if (!stream && ...) { stream = 0; ... the body } else { the body }`, the same body text in both
+// arms. The first is what a short call runs: its tests are assigned 0 (what the condition says),
+// so gcc folds its selects and the sections that cannot run (the streaming peel, its loops, the
+// fence) cost nothing there (~1 ns a call on Zen 4: results/amd-zen4/percall).
 // A fits test (%in_l1) stays a run-time value in both copies; a kernel without a test prints once.
 
 func.func @axpy(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [i]> {
@@ -31,13 +32,15 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // AVX2-NEXT:     int64_t trips = n_i > 0 ? n_i : 0;
 // AVX2:          _Bool stream = {{.*}} >= 16777216;
 // AVX2-NEXT:     if (!stream) {
-// AVX2-NOT:          (stream)
-// AVX2:              int64_t peel = (0) ? {{.*}} : 0;
+// AVX2-NEXT:         stream = 0;
+// AVX2-NEXT:         int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+// AVX2:              int64_t peel = (stream) ? {{.*}} : 0;
+// AVX2:              _mm256_stream_ps(&out[i], s);
 // AVX2:              _mm256_storeu_ps(&out[i], s);
 // AVX2:              out[i] = s;
 // AVX2-NEXT:         }
 // AVX2-NEXT:     } else {
-// AVX2-NEXT:         int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+// AVX2-NEXT:         int64_t [[AHEAD]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
 // AVX2:              int64_t peel = (stream) ? {{.*}} : 0;
 // AVX2:              _mm256_stream_ps(&out[i], s);
 // AVX2:              _mm256_storeu_ps(&out[i], s);
@@ -50,13 +53,19 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // AVX2:          return
 
 // Zen 4 AVX-512: the streaming test and the beyond-L2 test (half loads) are read before the `if`
-// (beyond_l2 reads what the streaming section leaves); the in-L1 test (256-bit blocks) stays in each copy.
+// (beyond_l2 reads what the streaming section leaves); the small arm assigns again, from their own
+// text, the values computed from a test that the body reads (peel ... the part left), so that they
+// fold too (assignments: no shadowing name); the in-L1 test (256-bit blocks) stays in each copy.
 // ZEN4-LABEL:  void axpy(
 // ZEN4:          _Bool stream = {{.*}} >= 16777216;
+// ZEN4:          int64_t peel = (stream) ? [[AHEAD:.*]] : 0;
 // ZEN4:          _Bool beyond_l2 = [[LEFT:.*]] > 87381;
 // ZEN4-NEXT:     if (!stream && !beyond_l2) {
-// ZEN4-NOT:          (stream)
-// ZEN4-NOT:          (beyond_l2)
+// ZEN4-NEXT:         stream = 0;
+// ZEN4-NEXT:         peel = (stream) ? [[AHEAD]] : 0;
+// ZEN4:              [[LEFT]] = {{.*}};
+// ZEN4-NEXT:         beyond_l2 = 0;
+// ZEN4-NOT:          int64_t peel
 // ZEN4:              _Bool in_l1 = {{.*}} <= 2730;
 // ZEN4:              (in_l1) ? {{.*}} : 0;
 // ZEN4:              _mm256_storeu_ps(&out[(i) + 8], s_1);
@@ -75,6 +84,8 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // ZEN4:          _Bool beyond_llc = trips > {{[0-9]+}};
 // ZEN4:          _Bool beyond_l2 = {{.*}} > {{[0-9]+}};
 // ZEN4-NEXT:     if (!beyond_llc && !beyond_l2) {
+// ZEN4-NEXT:         beyond_llc = 0;
+// ZEN4:              beyond_l2 = 0;
 // ZEN4:              return
 // ZEN4:          } else {
 // ZEN4:              return
