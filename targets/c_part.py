@@ -25,7 +25,8 @@ all-ones lanes; AVX-512: `__mmask8`), whatever compare made it: a compare of par
 widens its 32-bit-lane result, and a select or masked access of part vectors narrows the mask
 back (inactive upper lanes). Horizontal reductions fill the upper lanes with the kind's
 neutral element and reduce the whole register: the halving tree then combines the W lanes in
-the same order as a native W-lane reduction. The conversions between the halves and the
+the same order as a native W-lane reduction. A scan's carry (`splat_last`) is lane W - 1, not the
+register's top lane. The conversions between the halves and the
 64-bit types (`convert.f64` of `f32x4`, ...) are rows here too (`CONVERSIONS`).
 
 f16 is a storage type: its buffers hold IEEE half bits (`uint16_t` in C), and a loop computes
