@@ -25,7 +25,8 @@ all-ones lanes; AVX-512: `__mmask8`), whatever compare made it: a compare of par
 widens its 32-bit-lane result, and a select or masked access of part vectors narrows the mask
 back (inactive upper lanes). Horizontal reductions fill the upper lanes with the kind's
 neutral element and reduce the whole register: the halving tree then combines the W lanes in
-the same order as a native W-lane reduction. The conversions between the halves and the
+the same order as a native W-lane reduction. A scan's carry (`splat_last`) is lane W - 1, not the
+register's top lane. The conversions between the halves and the
 64-bit types (`convert.f64` of `f32x4`, ...) are rows here too (`CONVERSIONS`).
 
 f16 is a storage type: its buffers hold IEEE half bits (`uint16_t` in C), and a loop computes
@@ -63,7 +64,7 @@ PART_ELEMENTS = ("f32", "i32")
 WHOLE_VECTOR_KEYS = ("load", "load_aligned", "store", "store_aligned", "store_nt", "masked_load", "masked_store",
                      "compress_store", "compress_store_full", "compress_store_full_reg",
                      "compress_store_limit",
-                     "select", "select_zero", "popcount")  # fmt: skip
+                     "select", "select_zero", "popcount", "splat_last")  # fmt: skip
 """Row keys whose meaning depends on the lanes past the part, or on a mask's layout (plus every
 `hreduce.*`, `cmp.*` and `convert.*` key): a part vector needs its own row for them."""
 
@@ -147,6 +148,9 @@ class PartSpelling:
     """A 32-bit-lane mask `{m}` (low W lanes) -> the W-lane mask."""
     narrow_mask: str
     """A W-lane mask `{m}` -> the 32-bit-lane mask whose low W lanes are its lanes, the rest off."""
+    splat_last: dict[str, str]
+    """Part element -> an expression: lane W - 1 of `{a}` on every lane (a scan's carry; the
+    whole register's row would take its top lane, past the part)."""
 
 
 SPELLINGS: dict[str, PartSpelling] = {
@@ -159,6 +163,7 @@ SPELLINGS: dict[str, PartSpelling] = {
               "i32": "_mm_unpacklo_epi64({a}, _mm_set1_epi32({n}))"},
         widen_mask="_mm_unpacklo_epi32({m}, {m})",
         narrow_mask="_mm_move_epi64(_mm_shuffle_epi32({m}, _MM_SHUFFLE(2, 0, 2, 0)))",
+        splat_last={"f32": "_mm_shuffle_ps({a}, {a}, 0x55)", "i32": "_mm_shuffle_epi32({a}, 0x55)"},
     ),
     "avx2": PartSpelling(
         load={"f32": "{dst} = _mm256_zextps128_ps256(_mm_loadu_ps(&{buf}[{idx}]));",
@@ -170,6 +175,8 @@ SPELLINGS: dict[str, PartSpelling] = {
         widen_mask="_mm256_cvtepi32_epi64(_mm256_castsi256_si128({m}))",
         narrow_mask="_mm256_zextsi128_si256(_mm256_castsi256_si128("
                     "_mm256_permutevar8x32_epi32({m}, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6))))",
+        splat_last={"f32": "_mm256_permutevar8x32_ps({a}, _mm256_set1_epi32(3))",
+                    "i32": "_mm256_permutevar8x32_epi32({a}, _mm256_set1_epi32(3))"},
     ),
     "avx512": PartSpelling(
         load={"f32": "{dst} = _mm512_zextps256_ps512(_mm256_loadu_ps(&{buf}[{idx}]));",
@@ -180,6 +187,8 @@ SPELLINGS: dict[str, PartSpelling] = {
               "i32": "_mm512_mask_mov_epi32(_mm512_set1_epi32({n}), 0xFF, {a})"},
         widen_mask="(__mmask8)({m})",
         narrow_mask="(__mmask16)({m})",
+        splat_last={"f32": "_mm512_permutexvar_ps(_mm512_set1_epi32(7), {a})",
+                    "i32": "_mm512_permutexvar_epi32(_mm512_set1_epi32(7), {a})"},
     ),
     "neon": PartSpelling(
         load={"f32": "{dst} = vcombine_f32(vld1_f32(&{buf}[{idx}]), vdup_n_f32(0.0f));",
@@ -190,6 +199,7 @@ SPELLINGS: dict[str, PartSpelling] = {
               "i32": "vcombine_s32(vget_low_s32({a}), vdup_n_s32({n}))"},
         widen_mask="vreinterpretq_u64_s64(vmovl_s32(vreinterpret_s32_u32(vget_low_u32({m}))))",
         narrow_mask="vcombine_u32(vmovn_u64({m}), vdup_n_u32(0))",
+        splat_last={"f32": "vdupq_laneq_f32({a}, 1)", "i32": "vdupq_laneq_s32({a}, 1)"},
     ),
 }  # fmt: skip
 """Per ISA, how its part vectors are loaded, stored, filled and how masks change layout."""
@@ -369,6 +379,7 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         narrow = spelling.narrow_mask.format(m="{mask}")
         out[("load", key)] = out[("load_aligned", key)] = spelling.load[elt]
         out[("store", key)] = out[("store_aligned", key)] = out[("store_nt", key)] = spelling.store[elt]
+        out[("splat_last", key)] = "{dst} = " + spelling.splat_last[elt] + ";"
         for (op_key, e), template in table.rows.items():
             if e != elt:
                 continue
