@@ -26,4 +26,6 @@ def test_hint_lo_twice_gets_distinct_names_without_hanging():
     done = subprocess.run([sys.executable, "-c", EMIT], input=KERNEL, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     c = done.stdout
-    assert "float lo = b;" in c and "float v_lo_1 = b;" in c
+    # the scalar target splits the two folds into 4 partial accumulators each (loop-unroll
+    # accs=split): the hinted names are the combined values the remainder loop carries
+    assert "float lo = " in c and "float v_lo_1 = " in c and "*ret0 = lo;" in c and "*ret1 = v_lo_1;" in c
