@@ -129,11 +129,13 @@ through memory, and the log-step scan does 3 of them a block where the scalar lo
 chain step an element: 5-8x slower than the scalar loop on Zen 4, the one CPU measured (session 23:
 max i64 3097 vs 853 µs at 1 Mi; at 8 Ki 23 vs 4.4 µs), an instruction-count gap no CPU closes."""
 SSE2_NARROW_FILTERED_SCANS = frozenset({("sse2", f"filtered {k}", e) for k in ("min", "max", "umin", "umax") for e in ("i8", "i16")})
-"""SSE2 filter → scan of i8/i16 (a predloop): SSE2 has no byte shuffle (pshufb is SSSE3), so its
-compaction copies the kept bytes one by one behind a data-dependent branch
-(targets/c_narrow_compress.py): 1.3-1.6x (i8) and 10-19x (i16) slower than the scalar loop on
-Zen 4 at 1 Mi, half kept (session 24, results/amd-zen4/scalar_paths/narrow_scans.txt); AVX2 and
-AVX-512 (pshufb) run them 3.5-6x faster than it."""
+"""SSE2 filter → scan of i8/i16 (a predloop): measured 1.3-1.6x (i8) and 10-19x (i16) slower than
+the scalar loop on Zen 4 at 1 Mi, half kept (session 24, results/amd-zen4/scalar_paths/narrow_scans.txt),
+while SSE2's narrow compaction (no byte shuffle: pshufb is SSSE3) still copied the kept bytes one
+by one; AVX2 and AVX-512 (pshufb) run them 3.5-6x faster than it. Later in session 24 that
+compaction became a branch-free shift network (targets/c_narrow_compress.py; a plain i8/i16
+filter 1.9x faster than scalar), so this entry rests on the old form: re-measure
+(`minmax_scans.py --narrow --filtered`) before keeping it."""
 ZEN4_SCALAR_SCANS = SSE2_I64_MINMAX_SCANS | SSE2_NARROW_FILTERED_SCANS
 """Costs.scalar_scans of zen4 (the measurements are next to the zen4 entry). i8/i16 min/max scans
 vectorize on every ISA: 3.8-9x faster than the scalar loop (session 24, docs/df.md#dfscan)."""
@@ -241,7 +243,7 @@ CPUS: dict[str, CpuModel] = {
     # An 8 MiB LLC (a desktop's) keeps the 4 MiB streaming threshold loopopt used before it
     # had this table. SSE2 i64 min/max scans and i8/i16 filter → scans stay scalar: slower vector
     # on every CPU measured (SSE2_I64_MINMAX_SCANS: no 64-bit compare instruction;
-    # SSE2_NARROW_FILTERED_SCANS: no byte shuffle to compact with). `target=native` never lands here on a tabled CPU (lowering/target.py).
+    # SSE2_NARROW_FILTERED_SCANS: measured with the old byte-by-byte compaction). `target=native` never lands here on a tabled CPU (lowering/target.py).
     "generic": CpuModel(
         name="generic", vendor="unknown", title="unknown CPU (ISA defaults)",
         isas=(*_X86_512, "neon"), caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=8 * MIB),
