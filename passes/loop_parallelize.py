@@ -456,6 +456,9 @@ class _Analysis:
                             raise Reject(ParReject.SCAN, "a scan of the whole axis stored to a filter output, or the reverse", L)
                         if k in scans:
                             raise Reject(ParReject.SCAN, "one output holds two scans", f)
+                        for use in s.uses:  # chunks are fixed up only after every loop of the kernel ran
+                            if not isinstance(use.operation, loop.DimOp) and not L.is_ancestor(use.operation):
+                                raise Reject(ParReject.SCAN, "a scan's output is read again in the kernel", use.operation)
                         scans[k] = acc.kind.value
             if isinstance(L, loop.PredLoopOp):
                 count = L.res[0]
