@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from diff_harness import ISAS, run_each
-from isa_support import isa_params
+from isa_support import check_refused_without_feature, isa_params
 
 from loopopt.compile import compile
 from loopopt.runtime.sanitize import emit_program
@@ -141,14 +141,5 @@ def test_sse2_helpers_every_mask(isa: str, tmp_path: Path) -> None:
 
 def test_a_cpu_without_vbmi2_refuses_the_library(monkeypatch: pytest.MonkeyPatch) -> None:
     """The C enables AVX512_VBMI2 by a pragma: the runtime checks the CPU has it before loading."""
-    from loopopt.runtime import isa as isa_mod
-    from loopopt.runtime.library import compile_library
-
     c = emit_program(_program("i8"), "avx512", "loop-pipeline{target=avx512 cpu=zen4}")
-    runs_avx512 = "avx512" in isa_mod.host_isas()  # cached from the real flags before the patch below
-    monkeypatch.setattr(isa_mod, "_cpu_flags", lambda: frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq"}))
-    assert isa_mod.missing_cpu_features(c.c_source) == ["avx512_vbmi2"]
-    if not runs_avx512:
-        pytest.skip("this CPU does not run avx512")
-    with pytest.raises(ValueError, match="this CPU lacks avx512_vbmi2"):
-        compile_library(c.c_source, list(c.signatures.values()), isa="avx512")
+    check_refused_without_feature(monkeypatch, c, "avx512_vbmi2")
