@@ -311,9 +311,9 @@ CPUS: dict[str, CpuModel] = {
         ),
         # avx512_vbmi2: i8/i16 filters compact with one vpcompressb/w in a register + a 64-byte
         # store instead of 8-byte pshufb groups (targets/c_narrow_compress.py): `x > 3` at 1 Ki, 64 Ki,
-        # 1 Mi, half and 10% kept, 0.19-0.30x the time of the avx2 groups (whose avx512 form is
+        # 1 Mi, half and 10% kept, 0.19-0.32x the time of the avx2 groups (whose avx512 form is
         # 0.88-1.08x of avx2, i16 the slow one: its word mask widens to bytes first); session 25,
-        # load 6.6, 31 interleaved rounds, results/amd-zen4/narrow_filters/run1.txt.
+        # load 6.6 and 13.9, 31 interleaved rounds each, results/amd-zen4/narrow_filters/run{1,2}.txt.
         features=("avx512_bf16", "avx512_vbmi2"),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,

@@ -86,7 +86,7 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
 VBMI2_ROWS = {
     # AVX512_VBMI2 (`loop.cpu_features`, c_part.with_cpu_features): bytes and words compress in one
     # instruction. As the 32/64-bit rows of isa_avx512: to memory (`vpcompressw [mem]{k}`) or, where
-    # the CPU compresses faster in a register (Zen 4: 0.19-0.30x the time of the 8-byte groups,
+    # the CPU compresses faster in a register (Zen 4: 0.19-0.32x the time of the 8-byte groups,
     # cpu_models zen4), into the value itself (merged, not `maskz`: see isa_avx512) and one 64-byte store.
     **{("compress_store_full", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {{dst}} = {c};"
        for e, s, c in (("i8", "epi8", _COUNT64), ("i16", "epi16", _COUNT32))},

@@ -7,7 +7,7 @@
 
 // i8/i16 compaction with AVX512_VBMI2 (a `cpu=` feature, cpu_models.CpuModel.features): one
 // vpcompressb/w merged into the value and one 64-byte store, where the 8-byte pshufb groups
-// (targets/c_narrow_compress.py) took 3.3-5.3x the time on Zen 4 (x > 3 at 1 Ki-1 Mi, half and 10% kept;
+// (targets/c_narrow_compress.py) took 3.1-5.3x the time on Zen 4 (x > 3 at 1 Ki-1 Mi, half and 10% kept;
 // results/amd-zen4/narrow_filters). Recorded as `loop.cpu_features` only where a module compacts
 // i8/i16 lanes (the C enables the extension and the runtime refuses a CPU without it); f32 keeps
 // its rows and records nothing. CPUs not tabled with it (Intel: not measured here; generic) and
