@@ -116,7 +116,7 @@ class Costs:
     on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes
     through memory) and a log-step scan does log2(W) + 1 or 2 combines a block. convert-loop-to-simd keeps them scalar
     (scan.scan_costs_more); unknown (empty: vectorize) elsewhere. Kind `filtered <kind>`: a
-    filter → scan (predloop), whose compaction may be the slow part (SSE2_NARROW_FILTERED_SCANS)."""
+    filter → scan (predloop), whose compaction may be the slow part (none tabled since session 25)."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
@@ -128,17 +128,14 @@ SSE2_I64_MINMAX_SCANS = frozenset({("sse2", k, "i64") for k in ("min", "max", "u
 through memory, and the log-step scan does 3 of them a block where the scalar loop does one cmov
 chain step an element: 5-8x slower than the scalar loop on Zen 4, the one CPU measured (session 23:
 max i64 3097 vs 853 µs at 1 Mi; at 8 Ki 23 vs 4.4 µs), an instruction-count gap no CPU closes."""
-SSE2_NARROW_FILTERED_SCANS = frozenset({("sse2", f"filtered {k}", e) for k in ("min", "max", "umin", "umax") for e in ("i8", "i16")})
-"""SSE2 filter → scan of i8/i16 (a predloop): measured 1.3-1.6x (i8) and 10-19x (i16) slower than
-the scalar loop on Zen 4 at 1 Mi, half kept (session 24, results/amd-zen4/scalar_paths/narrow_scans.txt),
-while SSE2's narrow compaction (no byte shuffle: pshufb is SSSE3) still copied the kept bytes one
-by one; AVX2 and AVX-512 (pshufb) run them 3.5-6x faster than it. Later in session 24 that
-compaction became a branch-free shift network (targets/c_narrow_compress.py; a plain i8/i16
-filter 1.9x faster than scalar), so this entry rests on the old form: re-measure
-(`minmax_scans.py --narrow --filtered`) before keeping it."""
-ZEN4_SCALAR_SCANS = SSE2_I64_MINMAX_SCANS | SSE2_NARROW_FILTERED_SCANS
+ZEN4_SCALAR_SCANS = SSE2_I64_MINMAX_SCANS
 """Costs.scalar_scans of zen4 (the measurements are next to the zen4 entry). i8/i16 min/max scans
-vectorize on every ISA: 3.8-9x faster than the scalar loop (session 24, docs/df.md#dfscan)."""
+vectorize on every ISA: 3.8-9x faster than the scalar loop (session 24, docs/df.md#dfscan); so do
+their filter → scans since SSE2 compacts i8/i16 lanes branch-free (targets/c_narrow_compress.py):
+SSE2 at 1 Mi, half kept, 243-418 µs vs 873-880 for the scalar loop (session 25, load 14.5, 21
+interleaved rounds, results/amd-zen4/scalar_paths/narrow_filtered_scans_s25.txt; session 24 had kept
+them scalar, `SSE2_NARROW_FILTERED_SCANS`, when that compaction still copied bytes one by one:
+1.3-19x slower than scalar then)."""
 
 
 @dataclass(frozen=True)
@@ -157,7 +154,8 @@ class CpuModel:
     costs: Costs
     features: tuple[str, ...] = ()
     """ISA extensions past its targets' baseline that the printer may use where they are faster
-    and give the same bits (/proc/cpuinfo names): `avx512_bf16` (f32 -> bf16, targets/c_part.py)."""
+    and give the same bits (/proc/cpuinfo names): `avx512_bf16` (f32 -> bf16, targets/c_part.py),
+    `avx512_vbmi2` (i8/i16 compaction in one instruction, targets/c_narrow_compress.py)."""
 
     def runs(self, target: str) -> bool:
         return target in self.isas
@@ -241,14 +239,13 @@ CPUS: dict[str, CpuModel] = {
     # compress in a register + store is never slower (a tie on Intel, ~27x faster than
     # compress to memory on Zen 4), so an unknown AVX-512 CPU cannot hit the 80-cycle form.
     # An 8 MiB LLC (a desktop's) keeps the 4 MiB streaming threshold loopopt used before it
-    # had this table. SSE2 i64 min/max scans and i8/i16 filter → scans stay scalar: slower vector
-    # on every CPU measured (SSE2_I64_MINMAX_SCANS: no 64-bit compare instruction;
-    # SSE2_NARROW_FILTERED_SCANS: measured with the old byte-by-byte compaction). `target=native` never lands here on a tabled CPU (lowering/target.py).
+    # had this table. SSE2 i64 min/max scans stay scalar: slower vector on every CPU measured
+    # (SSE2_I64_MINMAX_SCANS: no 64-bit compare instruction). `target=native` never lands here on a tabled CPU (lowering/target.py).
     "generic": CpuModel(
         name="generic", vendor="unknown", title="unknown CPU (ISA defaults)",
         isas=(*_X86_512, "neon"), caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=8 * MIB),
         costs=Costs(compress_memory=80, compress_register=2, store_512=1,
-                    scalar_scans=SSE2_I64_MINMAX_SCANS | SSE2_NARROW_FILTERED_SCANS),
+                    scalar_scans=SSE2_I64_MINMAX_SCANS),
     ),
     # AMD Zen 3 (EPYC 7003 Milan, Ryzen 5000): 32 KiB L1d, 512 KiB L2, 32 MiB L3 per 8-core CCD
     # (AMD). No AVX-512. vmaskmovps store is microcoded, ~12 cycles (uops.info, Agner);
@@ -312,7 +309,12 @@ CPUS: dict[str, CpuModel] = {
             half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
             fold_streams_beyond_llc=4,
         ),
-        features=("avx512_bf16",),  # every Zen 4 (AMD); Zen 3 has no AVX-512
+        # avx512_vbmi2: i8/i16 filters compact with one vpcompressb/w in a register + a 64-byte
+        # store instead of 8-byte pshufb groups (targets/c_narrow_compress.py): `x > 3` at 1 Ki, 64 Ki,
+        # 1 Mi, half and 10% kept, 0.19-0.32x the time of the avx2 groups (whose avx512 form is
+        # 0.88-1.08x of avx2, i16 the slow one: its word mask widens to bytes first); session 25,
+        # load 6.6 and 13.9, 31 interleaved rounds each, results/amd-zen4/narrow_filters/run{1,2}.txt.
+        features=("avx512_bf16", "avx512_vbmi2"),  # every Zen 4 (AMD); Zen 3 has no AVX-512
     ),
     # Intel Skylake-SP / Cascade Lake (Xeon Scalable 1st/2nd gen): 32 KiB L1d, 1 MiB L2,
     # 1.375 MiB of non-inclusive L3 per core, 38.5 MiB on a 28-core part (Intel ARK, Xeon

@@ -79,7 +79,9 @@ _X86_REQUIREMENTS: dict[str, tuple[str, ...]] = {
     "avx512": ("avx512f", "avx512bw", "avx512vl", "avx512dq"),
 }
 
-FEATURE_PRAGMAS: dict[str, str] = {'#pragma GCC target("avx512bf16")': "avx512_bf16"}
+FEATURE_PRAGMAS: dict[str, str] = {
+    '#pragma GCC target("avx512bf16")': "avx512_bf16", '#pragma GCC target("avx512vbmi2")': "avx512_vbmi2",
+}
 """A line of generated C enabling a CPU extension past its ISA (targets/c_part.with_cpu_features)
 -> the /proc/cpuinfo flag a CPU must have to run it."""
 

@@ -1,7 +1,7 @@
 """Compaction of i8 lanes (a filter keeping bytes): eight bytes at a time through a byte shuffle.
 
 No ISA of loopopt's baselines compresses bytes in one instruction (AVX-512 VBMI2's
-`vpcompressb` is not in the AVX-512 baseline), so `lo_compress_full_i8xN(p, v, mask)` cuts the
+`vpcompressb` is not in the AVX-512 baseline: a CPU with it, `cpu=zen4`, uses `VBMI2_ROWS`), so `lo_compress_full_i8xN(p, v, mask)` cuts the
 register into 8-byte groups: a group's 8 mask bits index the left-pack table of 8 lanes
 (`lo_leftpack_idx8`, the one AVX2's 32-bit compaction uses, targets/c_leftpack.py), whose row
 is the group's shuffle (`pshufb` on AVX2/AVX-512, `vtbl1_u8` on NEON); the packed 8 bytes are
@@ -30,6 +30,8 @@ from loopopt.targets.c_helpers import Helper
 from loopopt.targets.c_leftpack import SSE2_POPCOUNT4, _table, c_table, pack_table, shift_network
 
 _LANES = {"sse2": 16, "avx2": 32, "avx512": 64, "neon": 16}
+_COUNT64 = "(int64_t)__builtin_popcountll((unsigned long long)({mask}))"
+_COUNT32 = "(int64_t)__builtin_popcount((unsigned)({mask}))"
 
 _BITS = {
     # the mask of N byte lanes as an N-bit integer
@@ -80,6 +82,18 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
         ("compress_store_full", "i16"): f"{{dst}} = lo_compress_full_i8x{n}((int8_t *)&{{buf}}[{{idx}}], {value}, {mask}) / 2;",
     }
 
+
+VBMI2_ROWS = {
+    # AVX512_VBMI2 (`loop.cpu_features`, c_part.with_cpu_features): bytes and words compress in one
+    # instruction. As the 32/64-bit rows of isa_avx512: to memory (`vpcompressw [mem]{k}`) or, where
+    # the CPU compresses faster in a register (Zen 4: 0.19-0.32x the time of the 8-byte groups,
+    # cpu_models zen4), into the value itself (merged, not `maskz`: see isa_avx512) and one 64-byte store.
+    **{("compress_store_full", e): f"_mm512_mask_compressstoreu_{s}(&{{buf}}[{{idx}}], {{mask}}, {{value}}); {{dst}} = {c};"
+       for e, s, c in (("i8", "epi8", _COUNT64), ("i16", "epi16", _COUNT32))},
+    **{("compress_store_full_reg", e): f"_mm512_storeu_si512(&{{buf}}[{{idx}}], _mm512_mask_compress_{s}({{value}}, {{mask}}, {{value}})); {{dst}} = {c};"
+       for e, s, c in (("i8", "epi8", _COUNT64), ("i16", "epi16", _COUNT32))},
+}  # fmt: skip
+"""The rows AVX512_VBMI2 replaces on avx512 (c_part.with_cpu_features): same bits as the groups."""
 
 _WORDS_AS_BYTES = {
     # an i16 value and mask as the i8 helper's: the same register, a byte mask with both bytes of a word set

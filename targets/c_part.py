@@ -545,8 +545,20 @@ CPU_FEATURE_ROWS: dict[tuple[str, str], dict[tuple[str, str], str]] = {
 }
 """(ISA, CPU feature) -> the rows it replaces: only where the result has the same bits."""
 
-CPU_FEATURE_FLAGS: dict[str, tuple[str, str]] = {"avx512_bf16": ("avx512bf16", "-mavx512bf16")}
+CPU_FEATURE_FLAGS: dict[str, tuple[str, str]] = {
+    "avx512_bf16": ("avx512bf16", "-mavx512bf16"), "avx512_vbmi2": ("avx512vbmi2", "-mavx512vbmi2"),
+}
 """CPU feature -> (its `#pragma GCC target` name, its gcc flag)."""
+
+
+def _feature_rows(isa: str, feature: str) -> dict[tuple[str, str], str] | None:
+    """CPU_FEATURE_ROWS, and AVX512_VBMI2's narrow compaction (its own module, imported late:
+    c_narrow_compress -> c_helpers -> c_isa -> this module)."""
+    if (isa, feature) == ("avx512", "avx512_vbmi2"):
+        from loopopt.targets.c_narrow_compress import VBMI2_ROWS
+
+        return VBMI2_ROWS
+    return CPU_FEATURE_ROWS.get((isa, feature))
 
 
 def with_cpu_features(table: IsaTable, features: list[str]) -> IsaTable:
@@ -556,7 +568,7 @@ def with_cpu_features(table: IsaTable, features: list[str]) -> IsaTable:
 
     rows, pragmas, end, flags = dict(table.rows), list(table.pragmas), list(table.pragmas_end), list(table.cflags)
     for f in features:
-        extra = CPU_FEATURE_ROWS.get((table.name, f))
+        extra = _feature_rows(table.name, f)
         if extra is None:
             raise ValueError(f"cpu feature {f!r} has no use on target {table.name!r}")
         rows.update(extra)

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import BFloat16Type, ModuleOp, StringAttr
+from xdsl.dialects.builtin import BFloat16Type, IntegerType, ModuleOp, StringAttr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -216,12 +216,19 @@ class ConvertLoopToSimdPass(ModulePass):
 
 
 def record_cpu_features(module: ModuleOp, options: VecOptions) -> None:
-    """`loop.cpu_features = "avx512_bf16"` when the CPU has AVX512_BF16 and an AVX-512 vector is
-    rounded to bf16: the printer then converts with `vcvtneps2bf16` (same bits, fewer
-    instructions: targets/c_part.py) and the runtime refuses a CPU without it."""
-    if options.target.name != "avx512" or "avx512_bf16" not in options.cpu.features:
+    """`loop.cpu_features`: the CPU's extensions an AVX-512 op of `module` can use, same bits with
+    fewer instructions: `avx512_bf16` where a vector is rounded to bf16 (`vcvtneps2bf16`,
+    targets/c_part.py), `avx512_vbmi2` where i8/i16 lanes are compacted (`vpcompressb/w`,
+    targets/c_narrow_compress.py). The runtime refuses a CPU without them."""
+    if options.target.name != "avx512" or not options.cpu.features:
         return
+    used: set[str] = set()
     for op in module.walk():
         if isinstance(op, simd.ConvertOp) and isinstance(getattr(op.results[0].type, "element_type", None), BFloat16Type):
-            module.attributes[FEATURES_ATTR] = StringAttr("avx512_bf16")
-            return
+            used.add("avx512_bf16")
+        elif isinstance(op, simd.CompressStoreOp):
+            elt = getattr(op.value.type, "element_type", None)
+            if isinstance(elt, IntegerType) and elt.width.data in (8, 16):
+                used.add("avx512_vbmi2")
+    if names := [f for f in options.cpu.features if f in used]:
+        module.attributes[FEATURES_ATTR] = StringAttr(",".join(names))

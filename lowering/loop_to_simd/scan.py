@@ -82,7 +82,7 @@ def scan_costs_more(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions) -
     for acc in op.accumulators:
         key = (options.target.name, ("filtered " if filtered else "") + acc.kind.value, str(acc.arg.type))
         if acc.scan and key in options.cpu.costs.scalar_scans:
-            why = f"it compacts {key[2]} lanes byte by byte" if filtered else f"no vector {key[1]} instruction for {key[2]}"
+            why = f"its {key[2]} compaction" if filtered else f"no vector {key[1]} instruction for {key[2]}"
             return (f"a {key[1]} scan of {key[2]} costs more than the scalar loop on {options.cpu.name} "
                     f"with {key[0]} ({why}: Costs.scalar_scans)")
     return None

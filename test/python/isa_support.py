@@ -24,3 +24,18 @@ def isa_unavailable(isa: str) -> str | None:
 def isa_params(isas=("scalar", "sse2", "avx2", "avx512", "neon")):
     """`pytest.param(isa, marks=isa marker)` for each ISA, for parametrize."""
     return [pytest.param(isa, marks=pytest.mark.isa(isa), id=isa) for isa in isas]
+
+
+def check_refused_without_feature(monkeypatch: pytest.MonkeyPatch, compiled, feature: str) -> None:
+    """`compiled` (an avx512 `loopopt.compile.emit` result whose C enables the CPU `feature` by a
+    pragma) is refused, naming the feature, on a CPU with the AVX-512 baseline only."""
+    from loopopt.runtime import isa as isa_mod
+    from loopopt.runtime.library import compile_library
+
+    runs_avx512 = "avx512" in isa_mod.host_isas()  # cached from the real flags before the patch below
+    monkeypatch.setattr(isa_mod, "_cpu_flags", lambda: frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq"}))
+    assert isa_mod.missing_cpu_features(compiled.c_source) == [feature]
+    if not runs_avx512:
+        pytest.skip("this CPU does not run avx512")
+    with pytest.raises(ValueError, match=f"this CPU lacks {feature}"):
+        compile_library(compiled.c_source, list(compiled.signatures.values()), isa="avx512")

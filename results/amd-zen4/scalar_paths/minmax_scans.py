@@ -15,6 +15,8 @@ Session 24 (narrow scans: i8/i16 vectorize; before, loop-vectorize kept them sca
 variants `noflip` (no sign-flipped domain: SSE2's biased narrow min/max rows each step) and
 `nodup` (every slide neutral-filled): `--variants scalar,noflip,nodup,new` with `--narrow`
 for the 16 i8/i16 cases on sse2, avx2 and avx512; `--filtered` times filter (x > 0) -> scan.
+Session 25 adds `zen4` (the pipeline with cpu=zen4, its scalar_scans and features as tabled) and
+`zen4vec` (cpu=zen4 with no scalar scans: every scan vector), to re-measure SSE2_NARROW_FILTERED_SCANS.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from loopopt.dialects import cpu_models as cm
 from loopopt.dialects import simd_targets as st
 from loopopt.runtime.isa import COMMON_CFLAGS, GENERATED_CFLAGS
 from loopopt.runtime.sanitize import emit_program
@@ -64,6 +67,14 @@ func.func @k(%x: !df.array<{elt}, [i]>) -> !df.array<{elt}, [i]> {{
 
 
 def emit(kind: str, elt: str, isa: str, variant: str, filtered: bool = False) -> str:
+    if variant in ("zen4", "zen4vec"):  # session 25: cpu=zen4 as tabled / with no scalar scans (every scan vector)
+        saved_cpu = cm.CPUS["zen4"]
+        if variant == "zen4vec":
+            cm.CPUS["zen4"] = dataclasses.replace(saved_cpu, costs=dataclasses.replace(saved_cpu.costs, scalar_scans=frozenset()))
+        try:
+            return emit_program(program(kind, elt, filtered), isa, f"loop-pipeline{{target={isa} cpu=zen4}}").c_source
+        finally:
+            cm.CPUS["zen4"] = saved_cpu
     saved = st.TARGETS[isa]
     if isa != "scalar":
         st.TARGETS[isa] = dataclasses.replace(saved, **OFF[variant])

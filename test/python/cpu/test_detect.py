@@ -126,10 +126,11 @@ def test_decisions_per_cpu():
 def test_describe_prints_the_features(tmp_path: Path) -> None:
     """`describe` (python -m loopopt.lowering.target) lists the CPU's features: the table's
     for a named model, those cpuinfo also lists for a detected one, `none` otherwise."""
-    assert "features: avx512_bf16" in describe(get_cpu("zen4"))
+    assert "features: avx512_bf16, avx512_vbmi2" in describe(get_cpu("zen4"))
     assert "features: none" in describe(get_cpu("zen3"))
     info = tmp_path / "cpuinfo"
-    for flags, want in (("fpu avx2 avx512f avx512_bf16", "features: avx512_bf16"), ("fpu avx2 avx512f", "features: none")):
+    for flags, want in (("fpu avx2 avx512f avx512_bf16", "features: avx512_bf16"), ("fpu avx2 avx512f", "features: none"),
+                        ("fpu avx512f avx512_vbmi2 avx512_bf16", "features: avx512_bf16, avx512_vbmi2")):
         info.write_text(f"processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nflags\t\t: {flags}\n\n")
         lines = describe(detect_cpu(info, tmp_path / "no-caches"))
         assert lines[3] == want, lines

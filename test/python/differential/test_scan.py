@@ -231,11 +231,9 @@ DUP_SLIDE = {"sse2": ("_mm_shuffle_epi32", "_mm_shuffle_ps", "_mm_unpacklo_pd"),
 """The lane-duplicating slide (simd.slide_up_dup) of min/max scans where TargetInfo.dup_slides."""
 
 
-GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64",
-                           "kept_cummin_i8", "kept_cumumax_i16")}  # fmt: skip
+GENERIC_SCALAR = {"sse2": ("cummax_i64", "cumumax_i64", "cumumin_i64", "custom_cumminsi_i64", "const_cumumin_i64")}
 """Cases the default cpu (generic) keeps scalar: SSE2 i64 min/max scans (no 64-bit compare;
-cpu_models.SSE2_I64_MINMAX_SCANS) and i8/i16 filter → scans (no byte shuffle to compact with:
-SSE2_NARROW_FILTERED_SCANS). Their vector form: test_sse2_vector_scans_without_cost_data."""
+cpu_models.SSE2_I64_MINMAX_SCANS). (i8/i16 filter → scans vectorize since session 25.)"""
 
 
 def _is_vector_scan(c: str, isa: str) -> bool:
@@ -397,8 +395,8 @@ def test_sse2_i64_minmax_vector_scans_match_numpy() -> None:
 
 @pytest.mark.parametrize("name", ["kept_cummin_i8", "kept_cumumax_i16"])
 def test_sse2_vector_scans_without_cost_data(name: str) -> None:
-    """SSE2's i8/i16 filter → scan in its vector form (byte-by-byte compaction), which
-    cpu=generic and zen4 keep scalar but cpu=zen3 (no scan data) still emits: exact."""
+    """SSE2's i8/i16 filter → scan in its vector form (the shift-network compaction) on
+    cpu=zen3 (no scan data; generic and zen4 emit it too since session 25): exact."""
     program, _, ref, _ = CASES[name]
     compiled = compile(program, target="sse2", pipeline="loop-pipeline{target=sse2 cpu=zen3}")
     assert _is_vector_scan(compiled.c_source, "sse2"), name

@@ -17,7 +17,7 @@ import subprocess
 import ml_dtypes
 import numpy as np
 import pytest
-from isa_support import isa_params, isa_unavailable
+from isa_support import check_refused_without_feature, isa_params, isa_unavailable
 from test_mixed_widths import bf16_sum, storage_scale
 
 from loopopt.compile import emit
@@ -175,16 +175,7 @@ def test_detected_cpu_has_only_the_features_cpuinfo_lists(tmp_path):
 
 
 def test_a_cpu_without_avx512_bf16_refuses_the_library(monkeypatch):
-    from loopopt.runtime.library import compile_library
-
-    c = emit(SCALE, "avx512", "loop-pipeline{target=avx512 cpu=zen4}")
-    runs_avx512 = "avx512" in isa_mod.host_isas()  # cached from the real flags before the patch below
-    monkeypatch.setattr(isa_mod, "_cpu_flags", lambda: frozenset({"avx512f", "avx512bw", "avx512vl", "avx512dq"}))
-    assert isa_mod.missing_cpu_features(c.c_source) == ["avx512_bf16"]
-    if not runs_avx512:
-        pytest.skip("this CPU does not run avx512")
-    with pytest.raises(ValueError, match="this CPU lacks avx512_bf16"):
-        compile_library(c.c_source, list(c.signatures.values()), isa="avx512")
+    check_refused_without_feature(monkeypatch, emit(SCALE, "avx512", "loop-pipeline{target=avx512 cpu=zen4}"), "avx512_bf16")
 
 
 def test_without_ml_dtypes_bf16_says_what_to_install(monkeypatch):
