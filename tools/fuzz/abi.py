@@ -69,7 +69,7 @@ def extreme_scalar(dt: str, rng: random.Random) -> Any:
         return t(rng.choice([np.nan, np.inf, -np.inf, -0.0, np.finfo(t).max, -np.finfo(t).max, np.finfo(t).tiny]))
     if dt == "i1":
         return np.bool_(rng.random() < 0.5)
-    if dt == "bf16":
+    if dt in ("bf16", "f16"):
         return None
     info = np.iinfo(NP[dt])
     return NP[dt](rng.choice([info.min, info.max, -1, 0, info.min + 1, info.bits - 1, info.bits]))
@@ -152,7 +152,7 @@ def make_cases(kernel: Kernel, seed: int, count: int, parallel: bool) -> list[Ca
     ranges = any(getattr(n, "role", "") == "rstart" for n in kernel.nodes)
     inputs = [(i, n) for i, n in enumerate(kernel.nodes) if isinstance(n, Input) and not n.fields and n.rank == 1]
     pairs = [(a, b) for a, x in inputs for b, y in inputs if a < b and x.dtype == y.dtype and x.axis == y.axis]
-    free = [i for i, n in enumerate(kernel.nodes) if isinstance(n, Param) and n.role == "free" and n.dtype != "bf16"]
+    free = [i for i, n in enumerate(kernel.nodes) if isinstance(n, Param) and n.role == "free" and n.dtype not in ("bf16", "f16")]
     cases = []
     for k in range(count):
         n = 0 if ranges and k % 2 else rng.choice(SIZES)

@@ -17,6 +17,7 @@ from .program import (
     ALL_INTS,
     DTYPES,
     NARROW,
+    STORAGE,
     UINT_BINARY,
     FLOAT_BINARY,
     FLOAT_PREDS,
@@ -58,6 +59,8 @@ CONSTRUCTS = (
     # session 20 constructs: i8/i16 data, unsigned ops and kinds, bf16 storage, gathers,
     # folds whose body is a reduction kind (acc op x, also on i1)
     "narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold",
+    # session 25: f16 storage (as bf16: IEEE half, F16C / AVX-512 / NEON conversions, SSE2 scalar)
+    "f16",
     # values
     "special_consts",
     # known open bug classes (excluded by default, docs/fuzzing.md)
@@ -270,9 +273,10 @@ class _Builder:
             other = dt
             if k > 0 and g.opt.allows("cast") and g.chance(0.2):
                 other = self.rng.choice(g.opt.kernel_dtypes())
-            if g.opt.allows("bf16") and g.opt.allows("cast") and g.chance(0.07):
-                other = "bf16"
-                self.tags.add("bf16")
+            storage = self.storage_type()
+            if storage and g.opt.allows("cast") and g.chance(0.07 if len(storage) == 1 else 0.12):
+                other = self.rng.choice(storage)
+                self.tags.add(other)
             self.arrays.append(self.add(Input(other)))
         if g.opt.allows("params"):
             for _ in range(self.rng.choice((0, 0, 1, 2))):
@@ -343,8 +347,8 @@ class _Builder:
             if t.fields:
                 arg = Arg(first_arg + k, "record")
                 leaves += [Op(f"field:{f}", (arg,), t.dtype) for f in t.fields]
-            elif t.dtype == "bf16":  # storage only: computed on as f32 (or f64)
-                leaves.append(Op("cast", (Arg(first_arg + k, "bf16"),), "f32" if self.g.chance(0.8) else "f64"))
+            elif t.dtype in STORAGE:  # storage only: computed on as f32 (or f64)
+                leaves.append(Op("cast", (Arg(first_arg + k, t.dtype),), "f32" if self.g.chance(0.8) else "f64"))
             else:
                 leaves.append(Arg(first_arg + k, t.dtype))
         return leaves + list(self.scalars)
@@ -353,11 +357,13 @@ class _Builder:
         srcs = self.sources(axes, 3)
         self.tags.add("map" if len(srcs) == 1 else "zip")
         out = dt if self.g.chance(0.85) else self.rng.choice(self.g.opt.kernel_dtypes())
-        if self.g.opt.allows("bf16") and self.g.opt.allows("cast") and self.g.chance(0.06 if not self.has_bf16() else 0.3):
+        storage = self.storage_type()
+        if storage and self.g.opt.allows("cast") and self.g.chance(0.06 if not self.has_storage() else 0.3):
             wide = "f32" if self.g.chance(0.75) else "f64"
             e = self.g.expr(wide, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
-            self.tags.add("bf16")
-            k = self.add(Map(tuple(srcs), Op("cast", (e,), "bf16")))  # truncf to bf16 storage
+            to = self.rng.choice(storage)
+            self.tags.add(to)
+            k = self.add(Map(tuple(srcs), Op("cast", (e,), to)))  # truncf to bf16 / f16 storage
             self.arrays.append(k)
             return k
         e = self.g.expr(out, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
@@ -365,12 +371,16 @@ class _Builder:
         self.arrays.append(k)
         return k
 
-    def has_bf16(self) -> bool:
-        return any(isinstance(n, Input) and n.dtype == "bf16" for n in self.nodes)
+    def has_storage(self) -> bool:
+        return any(isinstance(n, Input) and n.dtype in STORAGE for n in self.nodes)
+
+    def storage_type(self) -> list[str]:
+        """The storage-only float types this kernel may use (bf16, f16)."""
+        return [t for t in STORAGE if self.g.opt.allows(t)]
 
     def array_dtype_ok(self, k: int, what: str) -> bool:
-        """bf16 arrays are storage: no built-in reduction/scan/fold of them (a located error)."""
-        return self.vt(k).dtype not in ("bf16", "i1")
+        """bf16/f16 arrays are storage: no built-in reduction/scan/fold of them (a located error)."""
+        return self.vt(k).dtype not in (*STORAGE, "i1")
 
     def gather_step(self, dt: str) -> int | None:
         """x[idx]: a new source on axis j (its own length) read at a new index array on axis i
@@ -523,7 +533,7 @@ class _Builder:
     def fold_step(self, axes: tuple[str, ...]) -> int | None:
         srcs = self.sources(axes, 2, exclude_records=True)
         types = self.types()
-        if not srcs or any(types[s][0].dtype in ("i1", "bf16") for s in srcs):
+        if not srcs or any(types[s][0].dtype in ("i1", *STORAGE) for s in srcs):
             return None
         m = self.rng.choice((1, 1, 2))
         acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.kernel_dtypes()) for _ in range(m)]

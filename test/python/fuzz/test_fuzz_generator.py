@@ -40,11 +40,11 @@ def test_every_construct_and_op_appears(kernels: list[Kernel]) -> None:
             dtypes |= {t.dtype for t in ts}
     shapes = {"map", "zip", "filter", "select", "reduce", "reassoc", "fold", "scan", "custom",
               "range", "free_range", "records", "rank2", "captured_reduce",
-              "bf16", "gather", "kind_fold", "bool_fold"}  # fmt: skip
+              "bf16", "f16", "gather", "kind_fold", "bool_fold"}  # fmt: skip
     assert shapes <= seen, shapes - seen
     ops = {f"op:{o}" for o in (*FLOAT_BINARY, *FLOAT_UNARY, *INT_BINARY, *UINT_BINARY, "cmp", "select", "cast", "ucast", "fptosi")}
     assert ops <= seen, ops - seen
-    assert {"f32", "f64", "i8", "i16", "i32", "i64", "i1", "bf16"} <= dtypes
+    assert {"f32", "f64", "i8", "i16", "i32", "i64", "i1", "bf16", "f16"} <= dtypes
 
 
 def test_programs_verify(kernels: list[Kernel]) -> None:
@@ -96,13 +96,13 @@ def test_session20_constructs(kernels: list[Kernel]) -> None:
         types = node_types(k)
         for n in k.nodes:
             if isinstance(n, (Reduce, Scan)):
-                assert types[n.src][0].dtype != "bf16"
+                assert types[n.src][0].dtype not in ("bf16", "f16")
             if isinstance(n, Fold):
-                assert all(types[s][0].dtype != "bf16" for s in n.srcs)
+                assert all(types[s][0].dtype not in ("bf16", "f16") for s in n.srcs)
     assert any(isinstance(n, Fold) and n.inits[0].dtype == "i1" for k in kernels for n in k.nodes)
 
 
-@pytest.mark.parametrize("construct", ["narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold"])
+@pytest.mark.parametrize("construct", ["narrow", "unsigned", "bf16", "f16", "gather", "kind_fold", "bool_fold"])
 def test_session20_exclusion_switches(construct: str) -> None:
     opts = GenOptions(exclude=frozenset({construct}))
     probe = {"unsigned": "op:ucast"}.get(construct, construct)
