@@ -61,6 +61,8 @@ CONSTRUCTS = (
     "narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold",
     # session 25: f16 storage (as bf16: IEEE half, F16C / AVX-512 / NEON conversions, SSE2 scalar)
     "f16",
+    # session 25: a rank-2 map returned, row reductions feeding rank-1 steps on [i]
+    "rank2_rows",
     # values
     "special_consts",
     # known open bug classes (excluded by default, docs/fuzzing.md)
@@ -241,6 +243,8 @@ class _Builder:
         self.arrays: list[int] = []
         """Nodes whose value is an array (result 0 or a Project)."""
         self.filter_count = 0
+        self.no_gather = False
+        """Set after a rank-2 input: a gather's source axis j would clash with the matrix's j."""
 
     def add(self, node: Node) -> int:
         self.nodes.append(node)
@@ -298,7 +302,8 @@ class _Builder:
 
     def step(self, dt: str) -> int | None:
         g = self.g
-        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold", "gather", "bool_fold") if g.opt.allows(k)]
+        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold", "gather", "bool_fold")
+                 if g.opt.allows(k) and not (k == "gather" and self.no_gather)]  # fmt: skip
         if not kinds:
             return None
         kind = self.rng.choice(kinds)
@@ -577,7 +582,28 @@ class _Builder:
         over = self.rng.choice((("j",), ("i",), ("i", "j")))
         k = self.add(Reduce(kind, src, self.g.const(dt), reassoc, over, body))
         self.tags.add("reduce")
-        return self.finish([k])
+        results = [k]
+        if not self.g.opt.allows("rank2_rows"):
+            return self.finish(results)
+        if src != m and self.g.chance(0.3):
+            results.insert(0, src)  # the rank-2 map as an output too
+            self.tags.add("rank2_rows")
+        rows = self.nodes[m]
+        exact = not (dt in FLOATS and reassoc and kind in ("add", "mul"))  # a reassociated sum rounds openly
+        if over == ("j",) and exact and isinstance(rows, Input) and rows.rows_n and self.g.chance(0.6):
+            # per-row results (axis i, n of them) combined with rank-1 arrays on i: rows scaled
+            # by their sums, row maxima filtered, a scan of row sums, ...
+            self.tags.add("rank2_rows")
+            self.no_gather = True
+            self.arrays = [k]
+            if self.g.chance(0.7):
+                other = dt if self.g.chance(0.7) else self.rng.choice(self.g.opt.kernel_dtypes())
+                self.arrays.append(self.add(Input(other)))
+            for _ in range(self.rng.randint(1, 2)):
+                made = self.step(dt)
+                if made is not None:
+                    results.append(made)
+        return self.finish(results)
 
     def free_range(self) -> Kernel:
         self.tags.add("free_range")

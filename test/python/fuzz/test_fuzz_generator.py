@@ -40,7 +40,7 @@ def test_every_construct_and_op_appears(kernels: list[Kernel]) -> None:
             dtypes |= {t.dtype for t in ts}
     shapes = {"map", "zip", "filter", "select", "reduce", "reassoc", "fold", "scan", "custom",
               "range", "free_range", "records", "rank2", "captured_reduce",
-              "bf16", "f16", "gather", "kind_fold", "bool_fold"}  # fmt: skip
+              "bf16", "f16", "rank2_rows", "gather", "kind_fold", "bool_fold"}  # fmt: skip
     assert shapes <= seen, shapes - seen
     ops = {f"op:{o}" for o in (*FLOAT_BINARY, *FLOAT_UNARY, *INT_BINARY, *UINT_BINARY, "cmp", "select", "cast", "ucast", "fptosi")}
     assert ops <= seen, ops - seen
@@ -111,3 +111,25 @@ def test_session20_exclusion_switches(construct: str) -> None:
         assert probe not in used_constructs(k)
         if construct == "narrow":
             assert not {t.dtype for ts in node_types(k) for t in ts} & {"i8", "i16"}
+
+
+def test_rank2_rows_feed_rank1_steps_only_when_exact() -> None:
+    """Row reductions (over [j], n rows) feed rank-1 steps on [i] and a rank-2 map is returned; a
+    reassociated float sum's rows are never read again (their rounding is open: a filter of them
+    would compare openly rounded values exactly, the false mismatch the first run of this shape
+    showed)."""
+    from loopopt.tools.fuzz.program import Input, node_refs
+
+    used, returned_maps = 0, 0
+    for s in range(3000):
+        k = Generator(s).kernel("x")
+        if "rank2_rows" not in k.tags:
+            continue
+        types = node_types(k)
+        returned_maps += any(len(types[r][0].axes or ()) == 2 for r in k.results)
+        for i, n in enumerate(k.nodes):
+            if isinstance(n, Reduce) and n.over == ("j",) and any(i in node_refs(m) for m in k.nodes[i + 1 :]):
+                used += 1
+                assert not (n.init.dtype in ("f32", "f64") and n.reassoc and n.kind in ("add", "mul")), print_kernel(k)
+                assert k.nodes[0].rows_n and isinstance(k.nodes[0], Input)
+    assert used >= 20 and returned_maps >= 5, (used, returned_maps)
