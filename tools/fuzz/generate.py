@@ -61,8 +61,9 @@ CONSTRUCTS = (
     "narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold",
     # session 25: f16 storage (as bf16: IEEE half, F16C / AVX-512 / NEON conversions, SSE2 scalar)
     "f16",
-    # session 25: a rank-2 map returned, row reductions feeding rank-1 steps on [i]
-    "rank2_rows",
+    # session 25: a rank-2 map returned, row reductions feeding rank-1 steps on [i]; a second
+    # input of another lane width (i8/i16/32-bit next to 64-bit lanes: part vectors)
+    "rank2_rows", "mixed_widths",
     # values
     "special_consts",
     # known open bug classes (excluded by default, docs/fuzzing.md)
@@ -277,6 +278,10 @@ class _Builder:
             other = dt
             if k > 0 and g.opt.allows("cast") and g.chance(0.2):
                 other = self.rng.choice(g.opt.kernel_dtypes())
+            elif k == 1 and g.opt.allows("cast") and g.opt.allows("mixed_widths") and g.chance(0.2):
+                wider = [d for d in g.opt.kernel_dtypes() if WIDTH[d] == 64] if WIDTH[dt] < 64 else []
+                other = self.rng.choice(wider or [d for d in g.opt.kernel_dtypes() if WIDTH[d] < 32] or [dt])
+                self.tags.add("mixed_widths")
             storage = self.storage_type()
             if storage and g.opt.allows("cast") and g.chance(0.07 if len(storage) == 1 else 0.12):
                 other = self.rng.choice(storage)

@@ -40,7 +40,7 @@ def test_every_construct_and_op_appears(kernels: list[Kernel]) -> None:
             dtypes |= {t.dtype for t in ts}
     shapes = {"map", "zip", "filter", "select", "reduce", "reassoc", "fold", "scan", "custom",
               "range", "free_range", "records", "rank2", "captured_reduce",
-              "bf16", "f16", "rank2_rows", "gather", "kind_fold", "bool_fold"}  # fmt: skip
+              "bf16", "f16", "rank2_rows", "mixed_widths", "gather", "kind_fold", "bool_fold"}  # fmt: skip
     assert shapes <= seen, shapes - seen
     ops = {f"op:{o}" for o in (*FLOAT_BINARY, *FLOAT_UNARY, *INT_BINARY, *UINT_BINARY, "cmp", "select", "cast", "ucast", "fptosi")}
     assert ops <= seen, ops - seen
