@@ -53,6 +53,10 @@ FOREIGN_CFLAGS: tuple[str, ...] = (
 """The cross build's flags: the native ones (docs/build_flags.md) at -O2 (compile time under
 the qemu tests), static (no aarch64 sysroot at run time), no -fPIC (an executable)."""
 
+NOMEM_STATUS = 4
+"""The runner's exit status when a kernel call set errno = ENOMEM (its scratch buffers could not
+be had): `ForeignKernel` raises MemoryError, as the native wrapper does."""
+
 MAX_OFFSET = 1 << 16
 """Largest element offset an array may start at inside its allocation."""
 
@@ -147,6 +151,9 @@ def _kernel_runner(sig: KernelSignature, k: int) -> list[str]:
         call_args += [f"&r{j}" for j in range(len(sig.results))]
     call = f"loopopt_fr_kernel_{k}({', '.join(call_args)});"
     call = f"r0 = {call}" if len(sig.results) == 1 else call
+    # ENOMEM after the call: the kernel's scratch could not be had (docs/calling_convention.md,
+    # "Out of memory"); the runner stops with NOMEM_STATUS and Python raises MemoryError
+    call = f"errno = 0; {call} if (errno == ENOMEM) loopopt_fr_nomem();"
     if sizing:
         # first call: outputs on computed axes empty (the -1 dims read as 0)
         body.append("        int query = 0;")
@@ -188,6 +195,7 @@ def _main_source(c_source: str, sigs: Sequence[KernelSignature], prelude: str = 
     dispatch = [f"    case {k}: loopopt_fr_run_{k}(cases); break;" for k in range(len(sigs))]
     return "\n".join(
         [
+            "#include <errno.h>",
             "#include <stdint.h>",
             "#include <stdio.h>",
             "#include <stdlib.h>",
@@ -198,6 +206,7 @@ def _main_source(c_source: str, sigs: Sequence[KernelSignature], prelude: str = 
             '#line 1 "loopopt_foreign_main.c"',
             "static FILE *loopopt_fr_in, *loopopt_fr_out;",
             "static void loopopt_fr_fail(const char *what) { fprintf(stderr, \"loopopt runner: %s\\n\", what); exit(3); }",
+            f"static void loopopt_fr_nomem(void) {{ fputs(\"loopopt runner: kernel out of memory\\n\", stderr); exit({NOMEM_STATUS}); }}",
             "static void loopopt_fr_read(void *p, size_t n) { if (n && fread(p, 1, n, loopopt_fr_in) != n) loopopt_fr_fail(\"truncated input\"); }",
             "static void loopopt_fr_write(const void *p, size_t n) { if (n && fwrite(p, 1, n, loopopt_fr_out) != n) loopopt_fr_fail(\"write failed\"); }",
             "static size_t loopopt_fr_count(int rank, const int64_t *dims) {",
@@ -397,8 +406,10 @@ class ForeignKernel:
             data = out_path.read_bytes()
         return self._decode(data, shapes)
 
-    def _failure(self, command: Sequence[str], returncode: int, stderr: str) -> ForeignRunError:
+    def _failure(self, command: Sequence[str], returncode: int, stderr: str) -> ForeignRunError | MemoryError:
         """The error for a runner that exited with `returncode` (a subclass may classify it)."""
+        if returncode == NOMEM_STATUS and "loopopt runner: kernel out of memory" in stderr:
+            return MemoryError(f"{self.signature.name}(): out of memory for the kernel's scratch buffers")
         return ForeignRunError(
             f"{self.signature.name}: {' '.join(command)} exited with status {returncode}\n{stderr}", returncode, stderr
         )

@@ -245,7 +245,7 @@ class SanitizedKernel(ForeignKernel):
             )
         return super().batch(cases, extents, offsets)
 
-    def _failure(self, command: Sequence[str], returncode: int, stderr: str) -> ForeignRunError:
+    def _failure(self, command: Sequence[str], returncode: int, stderr: str) -> ForeignRunError | MemoryError:
         for marker, sanitizer in _REPORT_MARKERS:
             if marker in stderr:
                 return SanitizerError(

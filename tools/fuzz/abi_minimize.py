@@ -1,7 +1,8 @@
 """Shrink a failing ABI-fuzzer call (`abi.Failure`) to a small reproducer: the hostile parts of the
 call it does not need dropped (extreme scalars, aliasing, a mismatched length, a negative length),
 plainer buffers (offset 0, no slack), the serial build and one thread, fewer df ops (`minimize.
-candidates`: fewer results, bypassed nodes, smaller expressions), a smaller n, a capacity of 0 or
+candidates`: fewer results, bypassed nodes, smaller expressions; an aliased pair, extreme scalars
+and plain inputs follow their nodes), a smaller n, plain data (0, 1, 2, ...), a capacity of 0 or
 n; each step kept only when the call still fails the same way (`same_failure`). The result prints
 as a `--replay` command and a pytest snippet for test/python/fuzz/test_fuzz_abi.py."""
 
@@ -78,6 +79,39 @@ def _case_fits(kernel: Kernel, case: Case) -> bool:
     return True
 
 
+def renumbered(old: Kernel, new: Kernel, case: Case) -> Case | None:
+    """`case` for `new`, a shrunk `old` (`minimize.candidates` keep the input and parameter nodes
+    they do not drop as the same objects): the aliased pair, the extreme scalars and the plain
+    inputs follow their nodes to the new indices. None when an aliased input is gone; an extreme
+    scalar or plain input that is gone is dropped with it."""
+    if len({id(n) for n in old.nodes}) != len(old.nodes):
+        return case if _case_fits(new, case) else None
+    where = {id(n): j for j, n in enumerate(new.nodes)}
+
+    def to(k: int) -> int | None:
+        return where.get(id(old.nodes[k])) if k < len(old.nodes) else None
+
+    alias = None
+    if case.alias is not None:
+        a, b = to(case.alias[0]), to(case.alias[1])
+        if a is None or b is None:
+            return None
+        alias = (a, b)
+    extreme = tuple((j, v) for k, v in case.extreme if (j := to(k)) is not None)
+    plain = tuple(j for k in case.plain if (j := to(k)) is not None)
+    out = replace(case, alias=alias, extreme=extreme, plain=plain)
+    return out if _case_fits(new, out) else None
+
+
+def _plain_steps(kernel: Kernel, case: Case) -> Iterator[Case]:
+    """Plainer data: every array input's at once, then one input at a time."""
+    arrays = [k for k, n in enumerate(kernel.nodes) if isinstance(n, Input) and not n.index and k not in case.plain]
+    if len(arrays) > 1:
+        yield replace(case, plain=tuple(sorted((*case.plain, *arrays))))
+    for k in arrays:
+        yield replace(case, plain=tuple(sorted((*case.plain, k))))
+
+
 def _case_steps(case: Case) -> Iterator[Case]:
     """Plainer calls, one hostile part at a time."""
     if case.extreme:
@@ -145,14 +179,20 @@ def minimize_abi(failure: Failure, budget: int = 60, patch: Patch | None = None,
         for cand in candidates(cur.kernel):
             if tries >= budget:
                 break
-            if len(print_kernel(cand)) >= size or not _valid(cand) or (case is not None and not _case_fits(cand, case)):
+            moved = renumbered(cur.kernel, cand, case) if case is not None else None
+            if len(print_kernel(cand)) >= size or not _valid(cand) or (case is not None and moved is None):
                 continue
-            if attempt(cand, case, cur.config):
+            if attempt(cand, moved, cur.config):
                 progress = True
                 break
         if case is not None and case.n > 0:
             for n in sorted(s for s in SIZES if s < case.n):
                 if attempt(cur.kernel, replace(case, n=n), cur.config):
+                    progress = True
+                    break
+        if case is not None and case.n > 0:
+            for c in _plain_steps(cur.kernel, case):
+                if attempt(cur.kernel, c, cur.config):
                     progress = True
                     break
         if case is not None and case.cap is None and case.n >= 0:

@@ -44,7 +44,7 @@ from .program import (
     node_types,
 )
 
-NP = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
+NP = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64, "i1": np.bool_}
 UNSIGNED = {"i8": np.uint8, "i16": np.uint16, "i32": np.uint32, "i64": np.uint64}
 
 
@@ -161,6 +161,11 @@ def cast(x: np.ndarray, src: str, dst: str, is_unsigned: bool = False) -> np.nda
         return round_to_bf16(f32)
     if src == "bf16":
         return np.asarray(x).astype(np.float32).astype(NP[dst])  # exact widening
+    if dst == "f16":  # from f32 or f64, rounded once to nearest even (targets/c_part.py lo_f64_to_f16)
+        with np.errstate(over="ignore"):
+            return np.asarray(x).astype(np.float16)
+    if src == "f16":
+        return np.asarray(x).astype(NP[dst])  # exact widening
     if is_unsigned and src in FLOATS:
         w = WIDTH[dst]
         f = np.asarray(x).astype(np.float64)

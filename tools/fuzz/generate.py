@@ -17,6 +17,7 @@ from .program import (
     ALL_INTS,
     DTYPES,
     NARROW,
+    STORAGE,
     UINT_BINARY,
     FLOAT_BINARY,
     FLOAT_PREDS,
@@ -58,6 +59,11 @@ CONSTRUCTS = (
     # session 20 constructs: i8/i16 data, unsigned ops and kinds, bf16 storage, gathers,
     # folds whose body is a reduction kind (acc op x, also on i1)
     "narrow", "unsigned", "bf16", "gather", "kind_fold", "bool_fold",
+    # session 25: f16 storage (as bf16: IEEE half, F16C / AVX-512 / NEON conversions, SSE2 scalar)
+    "f16",
+    # session 25: a rank-2 map returned, row reductions feeding rank-1 steps on [i]; a second
+    # input of another lane width (i8/i16/32-bit next to 64-bit lanes: part vectors)
+    "rank2_rows", "mixed_widths",
     # values
     "special_consts",
     # known open bug classes (excluded by default, docs/fuzzing.md)
@@ -238,6 +244,8 @@ class _Builder:
         self.arrays: list[int] = []
         """Nodes whose value is an array (result 0 or a Project)."""
         self.filter_count = 0
+        self.no_gather = False
+        """Set after a rank-2 input: a gather's source axis j would clash with the matrix's j."""
 
     def add(self, node: Node) -> int:
         self.nodes.append(node)
@@ -270,9 +278,14 @@ class _Builder:
             other = dt
             if k > 0 and g.opt.allows("cast") and g.chance(0.2):
                 other = self.rng.choice(g.opt.kernel_dtypes())
-            if g.opt.allows("bf16") and g.opt.allows("cast") and g.chance(0.07):
-                other = "bf16"
-                self.tags.add("bf16")
+            elif k == 1 and g.opt.allows("cast") and g.opt.allows("mixed_widths") and g.chance(0.2):
+                wider = [d for d in g.opt.kernel_dtypes() if WIDTH[d] == 64] if WIDTH[dt] < 64 else []
+                other = self.rng.choice(wider or [d for d in g.opt.kernel_dtypes() if WIDTH[d] < 32] or [dt])
+                self.tags.add("mixed_widths")
+            storage = self.storage_type()
+            if storage and g.opt.allows("cast") and g.chance(0.07 if len(storage) == 1 else 0.12):
+                other = self.rng.choice(storage)
+                self.tags.add(other)
             self.arrays.append(self.add(Input(other)))
         if g.opt.allows("params"):
             for _ in range(self.rng.choice((0, 0, 1, 2))):
@@ -294,7 +307,8 @@ class _Builder:
 
     def step(self, dt: str) -> int | None:
         g = self.g
-        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold", "gather", "bool_fold") if g.opt.allows(k)]
+        kinds = [k for k in ("map", "map", "select", "filter", "reduce", "reduce", "scan", "fold", "gather", "bool_fold")
+                 if g.opt.allows(k) and not (k == "gather" and self.no_gather)]  # fmt: skip
         if not kinds:
             return None
         kind = self.rng.choice(kinds)
@@ -343,8 +357,8 @@ class _Builder:
             if t.fields:
                 arg = Arg(first_arg + k, "record")
                 leaves += [Op(f"field:{f}", (arg,), t.dtype) for f in t.fields]
-            elif t.dtype == "bf16":  # storage only: computed on as f32 (or f64)
-                leaves.append(Op("cast", (Arg(first_arg + k, "bf16"),), "f32" if self.g.chance(0.8) else "f64"))
+            elif t.dtype in STORAGE:  # storage only: computed on as f32 (or f64)
+                leaves.append(Op("cast", (Arg(first_arg + k, t.dtype),), "f32" if self.g.chance(0.8) else "f64"))
             else:
                 leaves.append(Arg(first_arg + k, t.dtype))
         return leaves + list(self.scalars)
@@ -353,11 +367,13 @@ class _Builder:
         srcs = self.sources(axes, 3)
         self.tags.add("map" if len(srcs) == 1 else "zip")
         out = dt if self.g.chance(0.85) else self.rng.choice(self.g.opt.kernel_dtypes())
-        if self.g.opt.allows("bf16") and self.g.opt.allows("cast") and self.g.chance(0.06 if not self.has_bf16() else 0.3):
+        storage = self.storage_type()
+        if storage and self.g.opt.allows("cast") and self.g.chance(0.06 if not self.has_storage() else 0.3):
             wide = "f32" if self.g.chance(0.75) else "f64"
             e = self.g.expr(wide, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
-            self.tags.add("bf16")
-            k = self.add(Map(tuple(srcs), Op("cast", (e,), "bf16")))  # truncf to bf16 storage
+            to = self.rng.choice(storage)
+            self.tags.add(to)
+            k = self.add(Map(tuple(srcs), Op("cast", (e,), to)))  # truncf to bf16 / f16 storage
             self.arrays.append(k)
             return k
         e = self.g.expr(out, self.leaves_for(srcs), self.rng.randint(1, self.g.opt.max_depth), self.tags)
@@ -365,12 +381,16 @@ class _Builder:
         self.arrays.append(k)
         return k
 
-    def has_bf16(self) -> bool:
-        return any(isinstance(n, Input) and n.dtype == "bf16" for n in self.nodes)
+    def has_storage(self) -> bool:
+        return any(isinstance(n, Input) and n.dtype in STORAGE for n in self.nodes)
+
+    def storage_type(self) -> list[str]:
+        """The storage-only float types this kernel may use (bf16, f16)."""
+        return [t for t in STORAGE if self.g.opt.allows(t)]
 
     def array_dtype_ok(self, k: int, what: str) -> bool:
-        """bf16 arrays are storage: no built-in reduction/scan/fold of them (a located error)."""
-        return self.vt(k).dtype not in ("bf16", "i1")
+        """bf16/f16 arrays are storage: no built-in reduction/scan/fold of them (a located error)."""
+        return self.vt(k).dtype not in (*STORAGE, "i1")
 
     def gather_step(self, dt: str) -> int | None:
         """x[idx]: a new source on axis j (its own length) read at a new index array on axis i
@@ -523,7 +543,7 @@ class _Builder:
     def fold_step(self, axes: tuple[str, ...]) -> int | None:
         srcs = self.sources(axes, 2, exclude_records=True)
         types = self.types()
-        if not srcs or any(types[s][0].dtype in ("i1", "bf16") for s in srcs):
+        if not srcs or any(types[s][0].dtype in ("i1", *STORAGE) for s in srcs):
             return None
         m = self.rng.choice((1, 1, 2))
         acc_dts = [types[srcs[0]][0].dtype if self.g.chance(0.7) else self.rng.choice(self.g.opt.kernel_dtypes()) for _ in range(m)]
@@ -567,7 +587,28 @@ class _Builder:
         over = self.rng.choice((("j",), ("i",), ("i", "j")))
         k = self.add(Reduce(kind, src, self.g.const(dt), reassoc, over, body))
         self.tags.add("reduce")
-        return self.finish([k])
+        results = [k]
+        if not self.g.opt.allows("rank2_rows"):
+            return self.finish(results)
+        if src != m and self.g.chance(0.3):
+            results.insert(0, src)  # the rank-2 map as an output too
+            self.tags.add("rank2_rows")
+        rows = self.nodes[m]
+        exact = not (dt in FLOATS and reassoc and kind in ("add", "mul"))  # a reassociated sum rounds openly
+        if over == ("j",) and exact and isinstance(rows, Input) and rows.rows_n and self.g.chance(0.6):
+            # per-row results (axis i, n of them) combined with rank-1 arrays on i: rows scaled
+            # by their sums, row maxima filtered, a scan of row sums, ...
+            self.tags.add("rank2_rows")
+            self.no_gather = True
+            self.arrays = [k]
+            if self.g.chance(0.7):
+                other = dt if self.g.chance(0.7) else self.rng.choice(self.g.opt.kernel_dtypes())
+                self.arrays.append(self.add(Input(other)))
+            for _ in range(self.rng.randint(1, 2)):
+                made = self.step(dt)
+                if made is not None:
+                    results.append(made)
+        return self.finish(results)
 
     def free_range(self) -> Kernel:
         self.tags.add("free_range")

@@ -61,6 +61,17 @@ def bf16_values(rng: np.random.Generator, shape: tuple[int, ...], special: float
     return v
 
 
+def f16_values(rng: np.random.Generator, shape: tuple[int, ...], special: float) -> np.ndarray:
+    """f32 values rounded to f16 (past 65504: inf), plus f16 subnormals and the largest finite f16."""
+    with np.errstate(over="ignore"):
+        v = float_values(rng, "f32", shape, special).astype(np.float16)
+    bits = v.view(np.uint16)
+    edge = rng.random(bits.shape) < max(special, 0.05)
+    pick = rng.choice(np.array([0x0001, 0x8001, 0x03FF, 0x0400, 0x7BFF, 0xFBFF, 0x3C01, 0x7E01], np.uint16), bits.shape)
+    bits[edge] = pick[edge]
+    return v
+
+
 def index_values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], length: int) -> np.ndarray:
     """Gather indices: mostly inside [0, length), some negative or past the end, a few extremes."""
     info = np.iinfo(NP[dt])
@@ -75,6 +86,8 @@ def index_values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], leng
 def values(rng: np.random.Generator, dt: str, shape: tuple[int, ...], special: float) -> np.ndarray:
     if dt == "bf16":
         return bf16_values(rng, shape, special)
+    if dt == "f16":
+        return f16_values(rng, shape, special)
     if dt == "i1":
         return rng.random(shape) < 0.5
     if dt in FLOATS:

@@ -7,6 +7,7 @@ import struct
 
 from .program import (
     FLOATS,
+    STORAGE,
     WIDTH,
     Arg,
     Const,
@@ -128,7 +129,7 @@ def cast_op(src: str, dst: str, unsigned: bool = False) -> str:
     """The arith conversion from src to dst (`unsigned`: uitofp / fptoui / extui)."""
     if src == "i1":
         return "arith.extui"
-    fl = (*FLOATS, "bf16")
+    fl = (*FLOATS, *STORAGE)
     if src in fl and dst in fl:
         return "arith.extf" if WIDTH[dst] > WIDTH[src] else "arith.truncf"
     if src in fl:

@@ -19,9 +19,9 @@ DTYPES = FLOATS + INTS
 NARROW = ("i8", "i16")
 """Narrow integers: element types of inputs, maps and reductions next to 16/32-bit lanes."""
 ALL_INTS = NARROW + INTS
-STORAGE = ("bf16",)
+STORAGE = ("bf16", "f16")
 """Storage-only floats: loaded, converted to f32/f64 (arith.extf) and stored (arith.truncf)."""
-WIDTH = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "f32": 32, "f64": 64, "bf16": 16}
+WIDTH = {"i1": 1, "i8": 8, "i16": 16, "i32": 32, "i64": 64, "f32": 32, "f64": 64, "bf16": 16, "f16": 16}
 
 # --------------------------------------------------------------------------- lane-wise expressions
 

@@ -63,3 +63,42 @@ def test_minimizer_shrinks_a_wrong_count_to_an_empty_call() -> None:
     small, _ = minimize_abi(found, budget=40, patch=_off_by_one)
     assert small.cls == "count" and small.case is not None and small.case.n == 0, small.case
     assert len(small.kernel.nodes) <= 2 and len(small.kernel.results) == 1, small.kernel
+
+
+def test_a_shrunk_kernel_keeps_its_aliased_pair() -> None:
+    """A candidate that drops the scalar node 0 renumbers both aliased inputs (1, 2 -> 0, 1): the
+    case follows them (before: such candidates were skipped, so an aliasing bug kept every node
+    in front of its inputs); the extreme scalar goes with its node, a plain input moves."""
+    from loopopt.tools.fuzz.abi_minimize import renumbered
+    from loopopt.tools.fuzz.minimize import candidates
+
+    add = Op("add", (Arg(0, "i32"), Arg(1, "i32")), "i32")
+    k = Kernel("r", (Param("i32"), Input("i32"), Input("i32"), Map((1, 2), add),
+                     Map((3,), Op("mul", (Arg(0, "i32"), Scalar(0, "i32")), "i32"))), (4,))  # fmt: skip
+    case = Case(10, 1, alias=(1, 2), extreme=((0, np.int32(-1)),), plain=(2,))
+    cand = next(c for c in candidates(k) if not isinstance(c.nodes[0], Param) and len(c.nodes) == 4)
+    assert renumbered(k, cand, case) == Case(10, 1, alias=(0, 1), plain=(1,))
+    gone = next(c for c in candidates(k) if sum(isinstance(n, Input) for n in c.nodes) == 1)
+    assert renumbered(k, gone, case) is None  # an aliased input is gone
+
+
+def test_plain_data_keep_shape_dtype_and_alias() -> None:
+    """`Case.plain` replaces an input's data by 0, 1, 2, ...; an aliased copy follows it."""
+    from loopopt.tools.fuzz.abi import plain_values
+
+    assert plain_values(np.array([7.5, -1e30, np.nan, 3.0, 2.0], np.float32)).tolist() == [0, 1, 2, 0, 1]
+    assert plain_values(np.array([5, 9], np.int8)).dtype == np.int8
+    assert plain_values(np.array([True, True, False])).tolist() == [False, True, False]
+    rec = plain_values({"a": np.ones(4, np.int64), "b": np.ones(4, np.int64)})
+    assert rec["a"].tolist() == rec["b"].tolist() == [0, 1, 2, 0]
+
+
+def test_minimizer_makes_the_data_plain() -> None:
+    """The write past a small capacity needs only more kept elements than the capacity: plain
+    data (0, 1, 2, ... of which 1 and 2 pass x > 0) keep the report and are kept."""
+    case = Case(33, 7, offsets=5, caps=5, cap=3, slack=0, offset=0)
+    found = reproduce(BIG, "scalar", case, Config(), _unguard)
+    assert found is not None and failure_key(found) == ("sanitizer", "heap-buffer-overflow"), found
+    small, _ = minimize_abi(found, budget=40, patch=_unguard)
+    assert small.case is not None and small.case.plain, small.case
+    assert reproduce(small.kernel, "scalar", small.case, small.config, _unguard) is not None

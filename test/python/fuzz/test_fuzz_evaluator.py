@@ -283,6 +283,21 @@ def test_bf16_rounding_matches_ml_dtypes_where_it_rounds_once() -> None:
     assert cast(d, "f64", "bf16").astype(np.float32).tolist() == [1.0]
 
 
+def test_f16_conversions_round_once() -> None:
+    """f32 and f64 -> f16 round to nearest even once (targets/c_part.py `lo_f64_to_f16`; through
+    f32 the f64 value below would round twice), past 65504 to inf; f16 -> f32/f64 is exact."""
+    d = np.array([1.0 + 2.0**-11 + 2.0**-40, 65520.0, -65519.0, 2.0**-25, 2.0**-25 + 2.0**-40, np.nan], np.float64)
+    got = cast(d, "f64", "f16")
+    assert got.dtype == np.float16
+    assert got[:5].tolist() == [1.0 + 2.0**-10, np.inf, -65504.0, 0.0, 2.0**-24]
+    assert np.isnan(got[5])
+    assert cast(np.array([1.0 + 2.0**-11], np.float32), "f32", "f16").tolist() == [1.0]  # a tie: to even
+    bits = np.arange(2**16, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    wide = cast(bits, "f16", "f64")
+    ok = ~np.isnan(bits)
+    assert wide.dtype == np.float64 and np.array_equal(cast(wide, "f64", "f16")[ok].view(np.uint16), bits[ok].view(np.uint16))
+
+
 def test_gather_umin_scan_and_bool_fold_program() -> None:
     from loopopt.tools.fuzz.program import Gather
 

@@ -108,6 +108,84 @@ def test_parallel_config_splits_small_sizes_on_threads() -> None:
     assert not r.failures and r.stats.total("runs") >= 5
 
 
+POOLED_PARENT = """
+import json, os, sys
+import numpy as np
+from loopopt.runtime.threads import set_num_threads
+from loopopt.tools.fuzz import runner
+from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op, Reduce
+from loopopt.tools.loop_run import run_compiled
+
+runner.KERNEL_TIMEOUT = float(sys.argv[1])
+x = Arg(0, "i32")
+k = Kernel("p", (Input("i32"), Map((0,), Op("umax", (x, Const(7, "i32")), "i32")), Reduce("umax", 1, Const(0, "i32"))), (1, 2))
+cfg = runner.Config("zen4", parallel=-1, min_elements=0, chunk=64, threads=3)
+(compiled, _), = runner.compile_groups([k], "avx2", None, cfg)[0]
+assert "LO_OMP" in compiled.c_source
+data = (np.arange(1000, dtype=np.int32) * 7919 % 2001 - 1000).astype(np.int32)
+set_num_threads(2)
+want = run_compiled(compiled, "p", [data])  # the parent's main thread now holds a libgomp pool
+real = runner._call_cases
+
+def counting(compiled, name, calls):  # in the child: the threads its calls started
+    before = len(os.listdir("/proc/self/task"))
+    out = real(compiled, name, calls)
+    return out, len(os.listdir("/proc/self/task")) - before
+
+runner._call_cases = counting
+status, value = runner.run_isolated([(compiled, "p", [([data], 0), ([data], 1)])], threads=3)["p"]
+if status != "ok":
+    print(json.dumps([status, value]))
+else:
+    (got, added) = value
+    print(json.dumps([status, added, all(str(g) == str(want) for g in got)]))
+"""
+
+
+def test_threaded_child_of_a_parent_that_ran_a_parallel_kernel() -> None:
+    """Why `test_parallel_config_splits_small_sizes_on_threads` timed out once (in a full CI
+    run, "under load"): libgomp keeps a thread pool per master thread; when the pytest worker had
+    called a parallel kernel before, the forked child inherited a pool whose threads did not
+    exist and its first 3-thread region waited for them forever. The child now calls from a new
+    thread: the calls finish, start 2 pool threads (3 threads, not 1) and match the parent's.
+    Run in a fresh interpreter so that no pool is left in the pytest worker."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", POOLED_PARENT, "20"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1]) == ["ok", 2, True], proc.stdout
+
+
+def test_a_slow_kernel_runs_again_before_it_counts_as_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel past KERNEL_TIMEOUT runs once more alone with three times as long (the shared
+    machine may be busy); only a second timeout is a hang, and the other kernels still run."""
+    slow = {"first": True}
+
+    def fake_calls(compiled, name, calls):
+        if name == "slow" and slow["first"]:
+            time.sleep(60)
+        if name == "hang":
+            time.sleep(60)
+        return [name] * len(calls)
+
+    monkeypatch.setattr(runner, "_call_cases", fake_calls)
+    monkeypatch.setattr(runner, "KERNEL_TIMEOUT", 1.0)
+    # the retry's child is forked after the first timeout: flip the flag in the parent then
+    real = runner.run_isolated
+
+    def retry(work, threads=1, timeout=None):
+        if timeout is not None:
+            slow["first"] = False
+        return real(work, threads, timeout)
+
+    monkeypatch.setattr(runner, "run_isolated", retry)
+    out = real([(None, n, [([], 0)]) for n in ("a", "slow", "b", "hang", "c")])
+    assert out["a"] == ("ok", ["a"]) and out["b"] == ("ok", ["b"]) and out["c"] == ("ok", ["c"])
+    assert out["slow"] == ("ok", ["slow"])
+    assert out["hang"] == ("timeout", "no result after 1.0s, nor after 3.0s alone")
+
+
 def test_sanitized_isa_runs_the_asan_build() -> None:
     """`san-scalar` runs the sample in the ASan+UBSan runner at the cases' offsets."""
     from loopopt.tools.fuzz.program import Arg, Const, Input, Kernel, Map, Op
