@@ -34,7 +34,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, stream_bytes)
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
