@@ -6,16 +6,13 @@ kernel), 1-4 threads, every ISA this machine runs and NEON under qemu."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 from isa_support import isa_params
-from par_programs import CHUNK, pipeline
+from par_programs import CHUNK, batch_on_threads, pipeline
 
 import loopopt
 from loopopt.compile import compile as loopopt_compile
-from loopopt.runtime import threads
 
 SOURCE = """
 func.func @gmap_f32(%v: !df.array<f32, [j]>, %ix: !df.array<i32, [i]>) -> !df.array<f32, [i]> {
@@ -136,15 +133,8 @@ def bits(values) -> list[bytes]:
     return [np.asarray(v).tobytes() for v in values]
 
 
-@pytest.fixture(autouse=True)
-def _restore_threads():
-    before = threads.get_num_threads()
-    yield
-    threads.set_num_threads(before)
-
-
 @pytest.mark.parametrize("isa", isa_params(("scalar", "sse2", "avx2", "avx512")))
-def test_gathers_split_and_match_numpy_and_serial_for_every_thread_count(isa):
+def test_gathers_split_and_match_numpy_and_serial_for_every_thread_count(isa, restore_threads):
     par = loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, -1, chunk=CHUNK, min_elements=0))
     serial = loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, 0))
     plans = {f.sym_name.data: f.attributes["loop.parallel"] for f in par.module.ops if "loop.parallel" in f.attributes}
@@ -182,11 +172,7 @@ def test_neon_gathers_for_every_thread_count_under_qemu(isa):
         cases = [make_args(name, n, m, rng) for m in (0, 7, 3000) for n in (0, CHUNK + 1, 5 * CHUNK + 17)]
         first = None
         for t in THREADS:
-            os.environ["LOOPOPT_NUM_THREADS"] = str(t)
-            try:
-                got = [[*outputs, *results] for outputs, results in par[name].batch(cases, offsets=[j % 2 for j in range(len(cases))])]
-            finally:
-                del os.environ["LOOPOPT_NUM_THREADS"]
+            got = batch_on_threads(par[name], cases, t)
             for args, values in zip(cases, got):
                 check(name, values, reference(name, args), (isa, name, len(args[1]), len(args[0]), t))
             flat = [b for vs in got for b in bits(vs)]

@@ -14,7 +14,6 @@ from test_parallel_kernels import _threads_a_fresh_caller_starts
 
 import loopopt
 from loopopt.compile import compile as loopopt_compile
-from loopopt.runtime import threads
 
 SOURCE = """
 func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
@@ -26,20 +25,16 @@ func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
-def test_below_the_cpu_threshold_a_call_is_serial_and_above_it_threads_start():
+def test_below_the_cpu_threshold_a_call_is_serial_and_above_it_threads_start(restore_threads):
     par = loopopt_compile(SOURCE, target="scalar", pipeline=pipeline("scalar", -1))  # sizes from the (generic) CPU
     serial = loopopt_compile(SOURCE, target="scalar", pipeline=pipeline("scalar", 0))
     plan = str(next(f for f in par.module.ops if "loop.parallel" in f.attributes).attributes["loop.parallel"])
     min_elements = int(plan.split("min_elements = ")[1].split(" ")[0])
     assert min_elements > 1024
     x = np.random.default_rng(31).standard_normal(min_elements + 4096).astype(np.float32)
-    before = threads.get_num_threads()
     loopopt.set_num_threads(4)
-    try:
-        small = x[:1024]
-        started, got = _threads_a_fresh_caller_starts(par, small)
-        assert started == 0 and got == np.asarray(serial.call_alloc("sum_f32", small)).tobytes()
-        started, _ = _threads_a_fresh_caller_starts(par, x)
-        assert started == 3
-    finally:
-        threads.set_num_threads(before)
+    small = x[:1024]
+    started, got = _threads_a_fresh_caller_starts(par, small)
+    assert started == 0 and got == np.asarray(serial.call_alloc("sum_f32", small)).tobytes()
+    started, _ = _threads_a_fresh_caller_starts(par, x)
+    assert started == 3
