@@ -376,7 +376,9 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     elt = store.buf_type.element_type
     esize = element_bits(elt) // 8
     zero = lowering.index_const(0)
-    nbytes = pre(binary(arith.MuliOp, call_trips(lowering, br), lowering.index_const(esize))).results[0]
+    # a temporary (loop.alloc) of a split kernel is the chunk's own, cache-sized: its own trips decide
+    trips = br.trips if isinstance(store.buf.owner, loop.AllocOp) else call_trips(lowering, br)
+    nbytes = pre(binary(arith.MuliOp, trips, lowering.index_const(esize))).results[0]
     big = pre(arith.CmpiOp(nbytes, lowering.index_const(threshold), "sge")).results[0]
     big.name_hint = "stream"
     _, offset = store.affine_indices[0].normalized()

@@ -11,6 +11,15 @@
 // continues from the first loop's total. A gather into a scan or a filter materializes the
 // gathered values in a temporary: a chunk-sized one per chunk.
 
+// The gathered temporary of a scan or a filter is the chunk's own (cache-sized): whether its
+// stores stream is decided from its own length, so the chunk takes no call length
+// (loop_to_simd/vecloop.emit_streaming); a map's output still follows the whole call.
+// C: static void gmap__chunk(const float *restrict v, int64_t v_len, const int32_t *restrict ix, int64_t ix_len, float *restrict out, int64_t out_len, int64_t loopopt_call_len)
+// C: static void gscan__chunk(const int32_t *restrict v, int64_t v_len, const int32_t *restrict ix, int64_t ix_len, int32_t *restrict out, int64_t out_len)
+// C-NEXT: {
+// C: static int64_t gfilter__chunk(const float *restrict v, int64_t v_len, const int64_t *restrict ix, int64_t ix_len, float *restrict out, int64_t out_len)
+// C-NEXT: {
+
 // A gather under a map: fused into the chunk loop, vectorized as a masked gather.
 // CHECK-LABEL: func.func @gmap
 // CHECK-SAME: loop.parallel = {axis = "i", chunk = 1024 : i64, min_elements = 4096 : i64, threads = 0 : i64, results = [], scans = [], scan_kinds = [], stream_bytes = 0 : i64, sources = [0 : i64]}
@@ -80,7 +89,7 @@ func.func @gscan(%v: !df.array<i32, [j]>, %ix: !df.array<i32, [i]>) -> !df.array
 // CHECK-LABEL: func.func @source_also_summed
 // CHECK-NOT: loop.parallel
 // C-LABEL: int64_t gfilter(
-// C:           lo_part0[lo_c] = gfilter__chunk(v, v_len, ix + lo_lo, lo_len, out + lo_at, lo_len, lo_n);
+// C:           lo_part0[lo_c] = gfilter__chunk(v, v_len, ix + lo_lo, lo_len, out + lo_at, lo_len);
 func.func @gfilter(%v: !df.array<f32, [j]>, %ix: !df.array<i64, [i]>) -> !df.array<f32, [k]> {
   %x = df.gather %v[%ix] : !df.array<f32, [j]>, !df.array<i64, [i]> -> !df.array<f32, [i]>
   %f = df.filter %x : !df.array<f32, [i]> -> !df.array<f32, [k]> {
