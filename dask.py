@@ -2,7 +2,8 @@
 
     k = loopopt.dask.kernel(src, "sumsq")           # classified from the df program after df-fuse
     loopopt.dask.apply(k, x).compute()              # x a rank-1 dask array
-    loopopt.dask.reduce(k, x, finalize=lambda s, q, n: (s / n, q / n - (s / n) ** 2))
+    loopopt.dask.reduce(k, x).compute()             # Σx²: the chunks' partials merged by kind
+    loopopt.dask.mean_var(x).compute()              # (mean, var): per-chunk (n, mean, M2), Chan's merge
 
 Patterns, read from the kernel's df program after `df-fuse`:
 
@@ -16,6 +17,8 @@ Patterns, read from the kernel's df program after `df-fuse`:
   size (`nan`), as dask does for boolean indexing.
 * scan (one `df.scan` result, built-in kind): per-chunk scans carried across chunks with
   `dask.array.reductions.cumreduction`.
+* mean and variance (`mean_var`, a built-in kernel): per-chunk (count, mean, M2) merged with
+  Chan et al.'s pairwise formula (`chan_merge`): stable where q/n - (s/n)² cancels.
 
 Workers get a `KernelRef` (MLIR source, resolved ISA, pipeline, kernel name) and compile it
 lazily once per process (the runtime's on-disk cache makes that a load); nothing of ctypes

@@ -201,22 +201,27 @@ def kernel(source: str, name: str | None = None, *, target: str = "native",
     """Compile `source` here (so errors surface on the client, located) and classify kernel
     `name` (the only kernel when None). Raises LoopoptDiagnostic for programs that cannot be
     split into chunks."""
-    from loopopt import runtime
-    from loopopt.compile import compile as compile_kernels
-
     if not isinstance(source, str):
         raise TypeError(f"loopopt.dask.kernel: source must be MLIR text (str), not {type(source).__name__}")
-    isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target, allow_native=False)
-    built = _COMPILED.get((source, isa, pipeline)) or compile_kernels(source, target=isa, pipeline=pipeline)
+    isa, built = _build(source, target, pipeline)
     if name is None:
         if len(built.signatures) != 1:
             raise ValueError(f"loopopt.dask.kernel: the module has kernels {sorted(built.signatures)}: name one")
         name = next(iter(built.signatures))
     if name not in built.signatures:
         raise ValueError(f"loopopt.dask.kernel: no kernel {name!r} (have {', '.join(sorted(built.signatures))})")
-    ref = KernelRef(source, isa, pipeline, name)
+    return _classify(KernelRef(source, isa, pipeline, name), built.signatures[name])
+
+
+def _build(source: str, target: str, pipeline: str | None) -> tuple[str, Any]:
+    """(the concrete ISA of `target`, the module compiled here and kept for this process)."""
+    from loopopt import runtime
+    from loopopt.compile import compile as compile_kernels
+
+    isa = runtime.best_isa() if target == "native" else runtime.isa.check_isa(target, allow_native=False)
+    built = _COMPILED.get((source, isa, pipeline)) or compile_kernels(source, target=isa, pipeline=pipeline)
     _COMPILED[(source, isa, pipeline)] = built
-    return _classify(ref, built.signatures[name])
+    return isa, built
 
 
 def _df_function(source: str, name: str) -> Any:
@@ -485,6 +490,109 @@ def reduce(k: DaskKernel, *args: Any, finalize: Callable[..., Any] | None = None
     return dask.delayed(_finish, pure=True)(total, finalize)
 
 
+# --------------------------------------------------------------------------- mean and variance
+
+MOMENTS_SOURCE = """
+func.func @chunk_moments_{t}(%x: !df.array<{t}, [i]>) -> (i64, f64, f64) {{
+  %zero = arith.constant 0.0 : f64
+  %izero = arith.constant 0 : i64
+  {widen}
+  %ones = df.map %xd : !df.array<f64, [i]> -> !df.array<i64, [i]> {{
+  ^bb0(%e: f64):
+    %c = arith.constant 1 : i64
+    df.yield %c : i64
+  }}
+  %n = df.reduce add(%ones, %izero) over [i] : !df.array<i64, [i]> -> i64
+  %s = df.reduce add(%xd, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
+  %nf = arith.sitofp %n : i64 to f64
+  %mean = arith.divf %s, %nf : f64
+  %d2 = df.map %xd : !df.array<f64, [i]> -> !df.array<f64, [i]> {{
+  ^bb0(%e: f64):
+    %d = arith.subf %e, %mean : f64
+    %q = arith.mulf %d, %d : f64
+    df.yield %q : f64
+  }}
+  %m2 = df.reduce add(%d2, %zero) over [i] reassoc : !df.array<f64, [i]> -> f64
+  func.return %n, %mean, %m2 : i64, f64, f64
+}}
+"""
+"""One chunk's (count, mean, M2 = Σ(x - mean)²) in f64, two passes over the chunk (the second
+from the cache for chunks of a few MiB): M2 does not cancel as Σx² - (Σx)²/n does. f32 data
+is widened: an f32 chunk mean is off by ~ε·|mean|, which adds n·(that)² to M2."""
+WIDEN = {
+    "f64": "%xd = df.map %x : !df.array<f64, [i]> -> !df.array<f64, [i]> {\n  ^bb0(%e: f64):\n    df.yield %e : f64\n  }",
+    "f32": "%xd = df.map %x : !df.array<f32, [i]> -> !df.array<f64, [i]> {\n  ^bb0(%e: f32):\n    %w = arith.extf %e : f32 to f64\n"
+           "    df.yield %w : f64\n  }",
+}
+
+_MOMENT_RECORD = np.dtype([("n", np.int64), ("mean", np.float64), ("m2", np.float64)])
+
+
+def _moments_block(x: np.ndarray, *, ref: KernelRef) -> np.ndarray:
+    out = np.empty(1, dtype=_MOMENT_RECORD)
+    out[0] = tuple(_call(ref, (x,)))
+    return out
+
+
+def chan_merge(a: tuple[Any, Any, Any], b: tuple[Any, Any, Any]) -> tuple[int, float, float]:
+    """(count, mean, M2) of two runs of data from each's, in float64 (Chan, Golub and LeVeque):
+    δ = mean_b - mean_a, mean = mean_a + δ·n_b/n, M2 = M2_a + M2_b + δ²·n_a·n_b/n."""
+    na, ma, qa = int(a[0]), float(a[1]), float(a[2])
+    nb, mb, qb = int(b[0]), float(b[1]), float(b[2])
+    if na == 0 or nb == 0:
+        return (na, ma, qa) if nb == 0 else (nb, mb, qb)
+    n = na + nb
+    d = mb - ma
+    return n, ma + d * (nb / n), qa + qb + d * d * (na / n * nb)
+
+
+def _chan_records(x: np.ndarray, axis: Any = None, keepdims: bool = True) -> np.ndarray:
+    """Records of consecutive runs (in order) -> one, merged pairwise (halves, recursively)."""
+
+    def merged(lo: int, hi: int) -> tuple[int, float, float]:
+        if hi - lo == 1:
+            return int(x["n"][lo]), float(x["mean"][lo]), float(x["m2"][lo])
+        mid = (lo + hi) // 2
+        return chan_merge(merged(lo, mid), merged(mid, hi))
+
+    out = np.empty(1, dtype=_MOMENT_RECORD)
+    out[0] = merged(0, len(x)) if len(x) else (0, np.nan, 0.0)
+    return out
+
+
+def _mean_var(record: np.ndarray, ddof: int, dtype: np.dtype[Any]) -> tuple[Any, Any]:
+    n, mean, m2 = int(record["n"][0]), float(record["mean"][0]), float(record["m2"][0])
+    var = m2 / (n - ddof) if n - ddof > 0 else np.nan
+    return dtype.type(mean if n else np.nan), dtype.type(var)
+
+
+def mean_var(x: Any, *, ddof: int = 0, split_every: int | None = None, target: str = "native",
+             pipeline: str | None = None) -> Any:
+    """Mean and variance (`M2 / (n - ddof)`) of a rank-1 f32 or f64 dask array, numerically
+    stable: a `dask.delayed` of (mean, var) in x's dtype (NaN for too few elements).
+
+    Each chunk's kernel gives (count, mean, M2) in two passes; `dask.array.reduction` merges
+    them with Chan et al.'s pairwise formula (`chan_merge`) in float64, in chunk order, in a
+    tree of `split_every`. Unlike `reduce` with finalize `q/n - (s/n)**2`, nothing cancels when
+    the mean is large next to the spread (docs/dask.md, "Mean and variance")."""
+    if isinstance(ddof, bool) or not isinstance(ddof, int) or ddof < 0:
+        raise ValueError(f"loopopt.dask.mean_var: ddof must be an integer >= 0, got {ddof!r}")
+    dtype = np.dtype(getattr(x, "dtype", np.float64))
+    if dtype not in (np.float32, np.float64):
+        raise TypeError(f"loopopt.dask.mean_var: x must be an f32 or f64 array, got dtype {dtype}")
+    t = "f32" if dtype == np.float32 else "f64"
+    source = MOMENTS_SOURCE.format(t=t, widen=WIDEN[t])
+    isa, built = _build(source, target, pipeline)
+    name = f"chunk_moments_{t}"
+    k = DaskKernel(KernelRef(source, isa, pipeline, name), "moments", built.signatures[name])
+    args, arrays = _prepare(k, (x,))
+    partials = _blockwise(_moments_block, args, ((1,) * arrays[0].numblocks[0],), _MOMENT_RECORD, ref=k.ref)
+    total = da.reduction(partials, _keep, _chan_records, combine=_chan_records, axis=0, keepdims=True,
+                         dtype=_MOMENT_RECORD, split_every=split_every, concatenate=True,
+                         meta=np.empty((0,), dtype=_MOMENT_RECORD))
+    return dask.delayed(_mean_var, pure=True)(total, ddof, dtype)
+
+
 def apply(k: DaskKernel, *args: Any, **options: Any) -> Any:
     """Run `k` on dask arrays with the function for its pattern (`options` go to `reduce`)."""
     if not isinstance(k, DaskKernel):
@@ -501,4 +609,5 @@ def _expect(k: Any, pattern: str) -> None:
         raise TypeError(f"kernel {k.name!r} is a {k.pattern} kernel, not a {pattern}: use loopopt.dask.apply")
 
 
-__all__ = ["DaskKernel", "KernelRef", "apply", "compiled", "filter", "kernel", "map_blocks", "reduce", "scan"]
+__all__ = ["DaskKernel", "KernelRef", "apply", "chan_merge", "compiled", "filter", "kernel", "map_blocks", "mean_var",
+           "reduce", "scan"]

@@ -13,15 +13,20 @@ as the func attribute `loop.parallel` (a dictionary, `ParallelPlan`); anything i
 prove stays serial, with a `PAR_REJECT_*` remark under `remarks=true`:
 
 * every buffer is rank 1 and on one axis (inputs by `loop.axes`, filter outputs by
-  `loop.capacity`); no computed axes (a range's values depend on the absolute position);
+  `loop.capacity`), but for gather sources: inputs only read at positions loaded from another
+  buffer (`df.gather`'s source), which every chunk reads whole (`sources`; they are on
+  another axis); no computed axes (a range's values depend on the absolute position);
 * the body is constants, loop-free scalar code, `loop.dim`s used only as the upper bound of
   top-level `[0, dim)` loops (or loop.alloc sizes, or the axis guard `select(len <= len1 & ...,
   len, 0)`: the driver runs the serial kernel when a buffer is shorter than the first input),
-  and top-level loops with no nested loop;
+  and top-level loops with no nested loop; a gather's loops are `[0, d)` and `[d, dim)` with
+  `d = select(c, max(dim, 0), 0)`, `c` from the source's length only (an empty source reads
+  nothing): every chunk takes the same branch, so each element goes through the same loop;
 * in a loop, every access is at the loop variable itself, the variable has no other use;
 * each accumulator is `acc <kind-op> x` (x independent of acc) whose result is returned as is
   (a reduction) or, for an add/min/max scan, whose next value is stored at [i] and nothing else;
-  add/mul reductions start at the neutral constant, float add/mul need `reassoc`;
+  add/mul reductions start at the neutral constant, or continue the same reduction of an
+  earlier loop (a gather's two loops), float add/mul need `reassoc`;
 * each returned value is a reduction's result or a predloop's count (the filter count).
 
 Hand-written `loop.parallel` attributes are checked for structure by `verify_parallel_plan`
@@ -187,11 +192,16 @@ class ParallelPlan:
     block_stream: bool = False
     """Super-blocks whose output reaches `stream_bytes` compact each piece into an L1 stage
     and copy it with non-temporal stores (else, and below it, in place)."""
+    sources: tuple[int, ...] = ()
+    """Argument positions of input buffers every chunk reads whole (gather sources, on
+    another axis): the driver passes them as they are, not offset to the chunk."""
 
     def to_attr(self) -> DictionaryAttr:
         extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
         if self.block_stream:
             extra["block_stream"] = IntegerAttr(1, 64)
+        if self.sources:
+            extra["sources"] = ArrayAttr([IntegerAttr(k, 64) for k in self.sources])
         return DictionaryAttr(
             {
                 "axis": StringAttr(self.axis),
@@ -223,7 +233,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    optional = {"stream_bytes", "block", "block_stream"}
+    optional = {"stream_bytes", "block", "block_stream", "sources"}
     if not known <= set(d) <= known | optional:
         raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
@@ -267,9 +277,18 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     if len(combiners) != len(outs):
         raise _fail(f, f"results lists {len(combiners)} combiners for {len(outs)} results")
     counts = {a.count_result for a in args if isinstance(a, abi.BufferArg) and a.count_result is not None}
+    raw_sources = d.get("sources", ArrayAttr([]))
+    if not isinstance(raw_sources, ArrayAttr) or not all(isinstance(k, IntegerAttr) for k in raw_sources):
+        raise _fail(f, "sources must list argument positions")
+    sources = tuple(k.value.data for k in raw_sources.data)  # type: ignore[attr-defined]
+    by_index = {a.index: a for a in args}
+    for k in sources:
+        a = by_index.get(k)
+        if not isinstance(a, abi.BufferArg) or a.output or a.rank != 1 or sources.count(k) > 1:
+            raise _fail(f, f"sources names argument #{k}, which is not a rank-1 input buffer (once)")
     has_input = False
     for a in args:
-        if not isinstance(a, abi.BufferArg):
+        if not isinstance(a, abi.BufferArg) or a.index in sources:
             continue
         on = a.capacity if a.capacity is not None else a.axes[0]
         if a.rank != 1 or on != axis.data:
@@ -283,7 +302,6 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
             raise _fail(f, f"result #{k} is {'a' if k in counts else 'not a'} filter count but its combiner is {c}")
         if c in ("and", "or") and not is_int:
             raise _fail(f, f"result #{k} of type {t} cannot combine with {c}")
-    by_index = {a.index: a for a in args}
     for k in scan_args:
         a = by_index.get(k)
         if not isinstance(a, abi.BufferArg) or not a.output:
@@ -293,9 +311,10 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     block_stream = bool(integer("block_stream", 0, 1)) if "block_stream" in d else False
     if block_stream and not block:
         raise _fail(f, "block_stream needs block")
-    if block and (combiners != ("count",) or scan_args):
-        raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans")
-    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block, block_stream)
+    if block and (combiners != ("count",) or scan_args or sources):
+        raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans or sources")
+    return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block,
+                        block_stream, sources)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -365,6 +384,66 @@ def _is_guard(op: Operation, dims: set[SSAValue], guard: set[Operation]) -> bool
     return False
 
 
+def _gather_sources(f: func.FuncOp, buffers: list[abi.BufferArg]) -> set[int]:
+    """Argument positions of the input buffers that loops read at positions not computed from
+    their variable (a gather's source: at a position loaded from another buffer); a located
+    Reject when one is also read at positions computed from the variable."""
+    block = f.body.block
+    inputs = {block.args[a.index]: a for a in buffers if not a.output}
+    direct: dict[int, Operation] = {}
+    indirect: dict[int, Operation] = {}
+    for op in f.walk():
+        if not isinstance(op, loop.LoadOp) or op.buf not in inputs or not isinstance(op.parent_op(), loop.LoopLike):
+            continue
+        var = op.parent_block().args[0]  # type: ignore[union-attr]
+        ((coeffs, offset),) = op.normalized_indices()
+        if var not in coeffs:  # at a loaded (or constant) position
+            indirect[inputs[op.buf].index] = op
+        else:  # at var, or a stencil's or a strided access (_check_access rejects those)
+            direct[inputs[op.buf].index] = op
+    for k, op in indirect.items():
+        if k in direct:
+            raise Reject(ParReject.ACCESS, "a buffer read both at the loop variable and at loaded positions (a gather)", op)
+    return set(indirect)
+
+
+def _gather_bound(op: Operation, dims: set[SSAValue], bounds: set[SSAValue], guard: set[Operation]) -> str | None:
+    """What a gather's top-level index arithmetic computes from the axis length n: "length" for
+    `max(n, 0)` (n itself), "bound" for `select(c, a, b)`, a and b each n, 0 or a bound, c
+    not from n (from a source's length: every chunk takes the same branch), so 0 or n; None
+    for anything else."""
+    if isinstance(op, arith.MaxSIOp) and {_constant(o) == 0 or o in dims for o in op.operands} == {True} and (
+        any(o in dims for o in op.operands)
+    ):
+        return "length"
+    if not isinstance(op, arith.SelectOp):
+        return None
+    guard_bools = {r for g in guard for r in g.results}
+    if op.cond in dims or op.cond in bounds or op.cond in guard_bools:
+        return None
+    sides = (op.lhs, op.rhs)
+    if all(v in dims or v in bounds or _constant(v) == 0 for v in sides) and any(v in dims or v in bounds for v in sides):
+        return "bound"
+    return None
+
+
+def _continues(acc: loop.Accumulator, loops: list[loop.LoopLike]) -> bool:
+    """`acc` starts from an accumulator of an earlier loop that `_continued_by` it."""
+    owner = acc.init.owner
+    return isinstance(owner, loop.LoopLike) and owner in loops and any(
+        a.result is acc.init and _continued_by(a, loops) for a in owner.accumulators)
+
+
+def _continued_by(acc: loop.Accumulator, loops: list[loop.LoopLike]) -> bool:
+    """`acc`'s result is used once, as the init of a later loop's accumulator of the same kind,
+    reassoc and type: the reduction goes on over the next range (a gather's second loop)."""
+    uses = list(acc.result.uses)
+    if len(uses) != 1 or not isinstance(later := uses[0].operation, loop.LoopLike) or later not in loops:
+        return False
+    return any(b.init is acc.result and b.kind == acc.kind and b.reassoc == acc.reassoc and not b.scan and not acc.scan
+               for b in later.accumulators)
+
+
 class _Analysis:
     def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
                  block_stream: bool = False):  # fmt: skip
@@ -381,18 +460,25 @@ class _Analysis:
         for a in buffers:
             if a.rank != 1:
                 raise Reject(ParReject.RANK, f"buffer {a.name!r} has rank {a.rank}", f)
-        inputs = [a for a in buffers if not a.output]
+        block = f.body.block
+        sources = _gather_sources(f, buffers)
+        inputs = [a for a in buffers if not a.output and a.index not in sources]
         if not inputs:
             raise Reject(ParReject.AXES, "no input buffer gives the length", f)
         axis = inputs[0].axes[0]
         for a in buffers:
             on = a.capacity if a.capacity is not None else a.axes[0]
-            if on != axis:
+            if a.index in sources and on == axis:
+                raise Reject(ParReject.ACCESS, f"a gather from buffer {a.name!r}, which is on the split axis {axis!r}: "
+                             "a chunk holds only its part of it", f)
+            if on != axis and a.index not in sources:
                 raise Reject(ParReject.AXES, f"buffer {a.name!r} is on axis {on!r}, not {axis!r}", f)
-        block = f.body.block
         arg_bufs = {block.args[a.index] for a in buffers}
+        self.source_bufs = {block.args[k] for k in sources}
         capacity_outs = {block.args[a.index]: a for a in buffers if a.capacity is not None}
         dims: set[SSAValue] = set()
+        bounds: set[SSAValue] = set()  # select(c, dim or 0, dim or 0), c from sources' lengths: 0 or the length
+        bound_ops: set[Operation] = set()
         guard: set[Operation] = set()  # the input axis guard (df_to_loop/kernel.py guard_input_axes)
         local_bufs = set(arg_bufs)
         loops: list[loop.LoopLike] = []
@@ -402,7 +488,8 @@ class _Analysis:
             if isinstance(op, loop.DimOp):
                 if op.buf not in arg_bufs:
                     raise Reject(ParReject.STRUCTURE, "loop.dim of a buffer that is not an argument", op)
-                dims.add(op.result)
+                if op.buf not in self.source_bufs:  # a source's length is the same in every chunk
+                    dims.add(op.result)
             elif isinstance(op, loop.AllocOp):
                 if any(s not in dims for s in op.sizes):
                     raise Reject(ParReject.STRUCTURE, "an intermediate not sized by the axis length", op)
@@ -410,7 +497,7 @@ class _Analysis:
             elif isinstance(op, loop.DeallocOp):
                 pass
             elif isinstance(op, loop.LoopLike):
-                self._check_loop(op, dims, local_bufs, capacity_outs)
+                self._check_loop(op, dims | bounds, local_bufs, capacity_outs)
                 loops.append(op)
                 loop_results.update(op.results)
             elif isinstance(op, func.ReturnOp):
@@ -419,8 +506,11 @@ class _Analysis:
                 guard.add(op)
                 if isinstance(op, arith.SelectOp):
                     dims.add(op.result)  # select(fits, len, 0): the axis length loops use
+            elif (kind := _gather_bound(op, dims, bounds, guard)) is not None:
+                bound_ops.add(op)
+                (dims if kind == "length" else bounds).add(op.result)
             elif op.dialect_name() in ("arith", "math") and not op.regions:
-                if any(o in dims or o in loop_results for o in op.operands):
+                if any(o in dims or o in bounds or o in loop_results for o in op.operands):
                     what = "a length" if any(o in dims for o in op.operands) else "a loop result"
                     raise Reject(ParReject.EPILOGUE, f"{what} is used as a value ({op.name})", op)
             else:
@@ -428,10 +518,11 @@ class _Analysis:
         if not loops:
             raise Reject(ParReject.NOTHING, "the kernel has no loop", f)
         # dims only as loop bounds / alloc sizes (checked by their users above and in _check_loop)
-        for d in dims:
+        for d in dims | bounds:
             for use in d.uses:
                 o = use.operation
-                ok = (isinstance(o, loop.LoopLike) and use.index == 1) or isinstance(o, loop.AllocOp) or o in guard
+                ok = (isinstance(o, loop.LoopLike) and use.index < 2 and d in (o.lower, o.upper)) or o in bound_ops
+                ok = ok or (d in dims and (isinstance(o, loop.AllocOp) or o in guard))
                 if not ok:
                     raise Reject(ParReject.STRUCTURE, f"the axis length is used by {o.name}", o)
         assert ret is not None
@@ -442,9 +533,10 @@ class _Analysis:
             results.append(self._result_combiner(k, v, count_of, ret))
         for L in loops:
             for acc in L.accumulators:
-                if acc.result.uses and not all(u.operation is ret for u in acc.result.uses):
+                chained = _continued_by(acc, loops)
+                if acc.result.uses and not chained and not all(u.operation is ret for u in acc.result.uses):
                     raise Reject(ParReject.EPILOGUE, "a loop result is used after the loop", L)
-                stored = self._check_accumulator(L, acc)
+                stored = self._check_accumulator(L, acc, _continues(acc, loops))
                 if stored:
                     if acc.result.uses:
                         raise Reject(ParReject.SCAN, "a scan whose total is also returned", L)
@@ -474,11 +566,11 @@ class _Analysis:
                 if not (isinstance(o, loop.AppendOp) and o.parent_op() is writer):
                     raise Reject(ParReject.STRUCTURE, f"filter output {a.name!r} is used by {o.name} outside its predloop", o)
         order = sorted(scans)
-        blocks = self.block if tuple(results) == ("count",) and not scans else 0
+        blocks = self.block if tuple(results) == ("count",) and not scans and not sources else 0
         return ParallelPlan(
             axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
             tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0, blocks,
-            self.block_stream and blocks > 0,
+            self.block_stream and blocks > 0, tuple(sorted(sources)),
         )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
@@ -502,7 +594,7 @@ class _Analysis:
                 raise Reject(ParReject.STRUCTURE, "a zip over a stream that is not a buffer on the axis", L)
         if not L.is_interval:
             raise Reject(ParReject.STRUCTURE, "a range_desc loop", L)
-        if _constant(L.lower) != 0 or L.upper not in dims:
+        if (_constant(L.lower) != 0 and L.lower not in dims) or L.upper not in dims:
             raise Reject(ParReject.STRUCTURE, "a loop not over [0, length of the axis)", L)
         regions = [L.body] + ([L.pred] if isinstance(L, loop.PredLoopOp) else [])
         for region in regions:
@@ -530,17 +622,24 @@ class _Analysis:
     def _check_access(self, op: loop.LoadOp | loop.StoreOp, var: SSAValue, local_bufs: set, capacity_outs: dict) -> None:
         if op.buf not in local_bufs or op.buf in capacity_outs:
             raise Reject(ParReject.ACCESS, "an access to a buffer that is not on the axis", op)
+        if op.buf in self.source_bufs:  # _gather_sources: a load at a loaded position, never at var
+            if isinstance(op, loop.StoreOp):
+                raise Reject(ParReject.ACCESS, "a store to a gather source", op)
+            return
         ((coeffs, offset),) = op.normalized_indices()
         if offset != 0 or coeffs != {var: 1}:
             raise Reject(ParReject.ACCESS, "an access not at the loop variable", op)
 
-    def _check_accumulator(self, L: loop.LoopLike, acc: loop.Accumulator) -> list[SSAValue] | None:
+    def _check_accumulator(self, L: loop.LoopLike, acc: loop.Accumulator, continues: bool = False) -> list[SSAValue] | None:
         """Check `acc` is `acc <kind-op> x`; the buffers its running value is stored to (a scan)
-        or None (a reduction)."""
+        or None (a reduction). `continues`: its init is the same reduction's result of an earlier
+        loop (checked there), not a constant."""
         kind = acc.kind.value
         if kind not in KIND_OPS:
             raise Reject(ParReject.REDUCTION, f"a {kind} accumulator (a sequential fold)", L)
         nxt = acc.next
+        if continues and nxt is acc.arg and all(u.operation is L.yield_op for u in acc.arg.uses):
+            return None  # carried through unchanged (a gather's zero-fill loop after loop-simplify)
         step = nxt.owner if nxt is not None else None
         other = _step_operands(kind, step, acc.arg)
         body_ops = list(L.body.block.ops)
@@ -552,7 +651,7 @@ class _Analysis:
             raise Reject(ParReject.SCAN, "a scan whose step is an fma (only fma reductions are split)", L)
         if is_float and kind in ("add", "mul") and not acc.reassoc:
             raise Reject(ParReject.FLOAT_ORDER, f"a float {kind} without reassoc", L)
-        if not _is_neutral(kind, acc.init):
+        if not continues and not _is_neutral(kind, acc.init):
             raise Reject(ParReject.INIT, f"the {kind} accumulator's init is not the constant neutral element", L)
         stored: list[SSAValue] = []
         for use in acc.arg.uses:
@@ -571,6 +670,8 @@ class _Analysis:
             raise Reject(ParReject.SCAN, f"the running value is used by {o.name}", o)
         if not stored:
             return None
+        if continues:
+            raise Reject(ParReject.SCAN, "a scan continued from an earlier loop's total", L)
         if kind not in SCAN_KINDS:
             raise Reject(ParReject.SCAN, f"a {kind} scan (add, min, max, umin and umax scans are split)", L)
         if kind == "add" and _constant(acc.init) != 0:

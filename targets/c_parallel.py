@@ -2,12 +2,13 @@
 becomes an OpenMP driver with the same signature (docs/threads.md).
 
 ```
-<k>(args):  n = the first input's length
+<k>(args):  n = the first input's length (gather sources, `sources`, are not on the axis)
   n < min_elements, or another buffer shorter than n      -> <k>__chunk(args)  (serial; its
                                                               axis guard runs nothing)
   chunks: `chunk` elements when results depend on the split (float reductions) and for
           filters and scans, else one range per thread, a multiple of 64 elements
   omp parallel: omp for over chunks c: <k>__chunk(x + lo, len, ..., out + lo, len, &part[c])
+                (a gather source is passed whole: src, src_len)
                 (filters: chunks claimed in increasing order; chunk c's place is published
                 by chunk c - 1 once it has compacted; a chunk whose place is known compacts
                 into the output, else into its thread's chunk-sized scratch, waits for its
@@ -294,7 +295,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
             pos += 1
     ret_ptrs = names[pos:]
     result_types = [_param_type(p) for p in params[pos:]] if len(results) >= 2 else ([ret] if results else [])
-    first_in = next(a for a in args if isinstance(a, abi.BufferArg) and not a.output)
+    first_in = next(a for a in args if isinstance(a, abi.BufferArg) and not a.output and a.index not in plan.sources)
     filters = [a for a in args if isinstance(a, abi.BufferArg) and a.capacity is not None]
     kinds = dict(zip(plan.scans, plan.scan_kinds, strict=True))
     ordered = plan.scans and any(_is_float(args[k].element_type) for k in plan.scans)  # type: ignore[union-attr]
@@ -305,7 +306,7 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
     out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
     w(f"    const int64_t {n} = {buf[first_in.index][1]};")
-    small = serial_conditions(n, plan, args, first_in, buf)
+    small = serial_conditions(n, plan, [a for a in args if a.index not in plan.sources], first_in, buf)
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial_stmt}")
     w("    }")
@@ -397,7 +398,9 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
         for a in args:
             if isinstance(a, abi.BufferArg):
                 ptr = buf[a.index][0]
-                if a.index not in scratch:
+                if a.index in plan.sources:  # a gather source: every chunk reads all of it
+                    call_args += [ptr, buf[a.index][1]]
+                elif a.index not in scratch:
                     call_args += [f"{ptr} + {lo}", ln]
                 elif into_scratch:
                     call_args += [f"{scratch[a.index]} + {me} * {cs}", ln]

@@ -296,6 +296,18 @@ def streamed_store(op: loop.VecLoopOp, options: VecOptions, tail: TailKind) -> l
     return store
 
 
+def _axis_dim(v: SSAValue) -> loop.DimOp | None:
+    """The `loop.dim` under a bound loop-parallelize accepts: the axis guard `select(fits, len,
+    0)`, a gather's `select(c, max(len, 0), 0)` (0 or the length, the same in every chunk)."""
+    op = v.owner
+    while isinstance(op, arith.SelectOp | arith.MaxSIOp):
+        sides = [o for o in ((op.lhs, op.rhs) if isinstance(op, arith.SelectOp) else op.operands) if constant_of(o) != 0]
+        if len(sides) != 1:
+            return None
+        op = sides[0].owner
+    return op if isinstance(op, loop.DimOp) else None
+
+
 def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
     """The trips the streaming decision reads: the loop's, or in a kernel that
     loop-parallelize split (`loop.parallel`) the whole call's, `loop.call_dim` of the buffer
@@ -311,10 +323,8 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
         f = f.parent_op()
     if f is None or PARALLEL_ATTR not in f.attributes:
         return br.trips
-    dim = op.upper.owner
-    if isinstance(dim, arith.SelectOp):  # the guard select(fits, len, 0) of an axis several buffers share
-        dim = dim.lhs.owner
-    if constant_of(op.lower) != 0 or not isinstance(dim, loop.DimOp):
+    dim = _axis_dim(op.upper)
+    if (constant_of(op.lower) != 0 and _axis_dim(op.lower) is None) or dim is None:
         raise LoopoptDiagnostic("a loop of a parallel kernel not over [0, loop.dim %b, 0): its streaming decision needs the whole call's length", op)
     whole = lowering.emit_pre(loop.CallDimOp(dim.buf)).results[0]
     whole.name_hint = "call_len"
@@ -366,7 +376,9 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     elt = store.buf_type.element_type
     esize = element_bits(elt) // 8
     zero = lowering.index_const(0)
-    nbytes = pre(binary(arith.MuliOp, call_trips(lowering, br), lowering.index_const(esize))).results[0]
+    # a temporary (loop.alloc) of a split kernel is the chunk's own, cache-sized: its own trips decide
+    trips = br.trips if isinstance(store.buf.owner, loop.AllocOp) else call_trips(lowering, br)
+    nbytes = pre(binary(arith.MuliOp, trips, lowering.index_const(esize))).results[0]
     big = pre(arith.CmpiOp(nbytes, lowering.index_const(threshold), "sge")).results[0]
     big.name_hint = "stream"
     _, offset = store.affine_indices[0].normalized()

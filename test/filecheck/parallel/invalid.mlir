@@ -34,7 +34,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, stream_bytes)
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
@@ -61,4 +61,27 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 at
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block = 100 : i64}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32
+}
+
+// -----
+
+// CHECK: error: @m: loop.parallel: sources names argument #1, which is not a rank-1 input buffer (once)
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<f32> {loop.role = "out", loop.axes = ["i"], loop.result = 0 : i64}) attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = [], scans = [], scan_kinds = [], sources = [1 : i64]}} {
+  func.return
+}
+
+// -----
+
+// CHECK: error: @m: loop.parallel: needs an input buffer on the axis
+func.func @m(%v: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], sources = [0 : i64]}} {
+  %z = arith.constant 0.0 : f32
+  func.return %z : f32
+}
+
+// -----
+
+// CHECK: error: @m: loop.parallel: block (super-blocks) is for a filter whose only result is its count, without scans or sources
+func.func @m(%v: !loop.buf<i32> {loop.role = "in", loop.axes = ["j"]}, %x: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<i32> {loop.role = "out", loop.axes = ["k"], loop.result = 0 : i64, loop.count = 0 : i64, loop.capacity = "i"}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["count"], scans = [], scan_kinds = [], sources = [0 : i64], block = 128 : i64}} {
+  %c0 = arith.constant 0 : index
+  func.return %c0 : index
 }

@@ -4,6 +4,7 @@ conftest: see test/python/isa_support.py)."""
 from __future__ import annotations
 
 import functools
+import os
 
 from loopopt.compile import compile as loopopt_compile
 from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
@@ -209,3 +210,14 @@ def compiled(isa: str, parallel: int = -1, chunk: int = CHUNK, min_elements: int
     extra = {"stream_bytes": stream_bytes} if stream_bytes >= 0 else {}
     extra["filter_block"] = filter_block
     return loopopt_compile(SOURCE, target=isa, pipeline=pipeline(isa, parallel, chunk=chunk, min_elements=min_elements, **extra))
+
+
+def batch_on_threads(kernel, cases: list, threads: int) -> list[list]:
+    """A foreign (qemu) kernel's batch on `threads` threads, every other case one element into
+    its allocations: per case its outputs then its results. No Python runtime in the runner,
+    so LOOPOPT_NUM_THREADS sets the threads."""
+    os.environ["LOOPOPT_NUM_THREADS"] = str(threads)
+    try:
+        return [[*outputs, *results] for outputs, results in kernel.batch(cases, offsets=[j % 2 for j in range(len(cases))])]
+    finally:
+        del os.environ["LOOPOPT_NUM_THREADS"]

@@ -1,11 +1,12 @@
 """Every df corpus kernel through `loop-pipeline{parallel=-1}` (chunk 64, filters in super-block parts of 128, no threshold) on
-AVX2 and AVX-512 equals numpy (the differential corpus's references and tolerances) with 1 and 3
+scalar, SSE2, AVX2, AVX-512 (and the split ones on NEON under qemu, 3 threads) equals numpy (the differential corpus's references and tolerances) with 1 and 3
 threads, bit-identically across thread counts, at sizes around chunk boundaries and with
 unaligned buffers; kernels the pass leaves serial must still pass (the pipeline is then the
 default one)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -26,11 +27,14 @@ import loopopt  # noqa: E402
 from loopopt.compile import compile as loopopt_compile  # noqa: E402
 from loopopt.compile import make_context, parse  # noqa: E402
 from loopopt.runtime import threads  # noqa: E402
-from loopopt.tools.loop_run import run_compiled  # noqa: E402
+from loopopt.tools.loop_run import run_compiled, run_compiled_batch  # noqa: E402
 
-ISAS = ("avx2", "avx512")
+ISAS = ("scalar", "sse2", "avx2", "avx512")
 CASES = load_corpus()
 SIZES = (0, 1, 63, 64, 65, 129, 1000, 4099)
+NARROW_SIZES = (0, 1, 65, 1000)
+"""Scalar and SSE2 take fewer sizes (the rows double the test's count): empty, one element,
+one past a chunk (two chunks, the second of one element) and many chunks with a ragged end."""
 
 
 @cache
@@ -56,7 +60,7 @@ def test_corpus_kernel_parallel_matches_numpy(case, isa):
     compiled = compiled_file(case.path, isa)
     before = threads.get_num_threads()
     try:
-        for n in SIZES:
+        for n in SIZES if isa in ("avx2", "avx512") else NARROW_SIZES:
             inputs, ref = case_data(case, n)
             expected, what = expected_for(case, compiled, inputs, ref)
             first = None
@@ -73,3 +77,31 @@ def test_corpus_kernel_parallel_matches_numpy(case, isa):
                     assert flat == first, f"n={n}: results differ between thread counts"
     finally:
         threads.set_num_threads(before)
+
+
+def _split(compiled, kernel: str) -> bool:
+    return any(f.sym_name.data == kernel and "loop.parallel" in f.attributes for f in compiled.module.ops)
+
+
+@pytest.mark.parametrize("isa", isa_params(("neon",)))
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_corpus_kernel_parallel_under_qemu(case, isa):
+    """The split kernels on NEON under qemu-aarch64: one run per kernel (sizes 0, 1, 65, 1000)
+    on 3 threads (LOOPOPT_NUM_THREADS: no Python runtime in the runner). Kernels the pass
+    leaves serial are the differential corpus' NEON test's."""
+    compiled = compiled_file(case.path, isa)
+    if not _split(compiled, case.kernel):
+        pytest.skip("serial: test_differential_corpus.py::test_neon_kernel_matches_numpy")
+    data = [case_data(case, n) for n in NARROW_SIZES]
+    os.environ["LOOPOPT_NUM_THREADS"] = "3"
+    try:
+        runs = run_compiled_batch(compiled, case.kernel, [case.args(inputs) for inputs, _ in data],
+                                  [result_extents(case, ref) for _, ref in data])
+    finally:
+        del os.environ["LOOPOPT_NUM_THREADS"]
+    for n, (inputs, ref), got in zip(NARROW_SIZES, data, runs, strict=True):
+        expected, what = expected_for(case, compiled, inputs, ref)
+        try:
+            case.compare(got, expected)
+        except AssertionError as e:
+            raise AssertionError(f"neon n={n} threads=3 (reference: {what}): {e}") from None

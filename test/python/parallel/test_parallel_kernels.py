@@ -13,7 +13,7 @@ import threading
 import numpy as np
 import pytest
 from isa_support import isa_params
-from par_programs import CHUNK, PARALLEL_KERNELS, SOURCE, compiled
+from par_programs import CHUNK, PARALLEL_KERNELS, SOURCE, batch_on_threads, compiled
 
 import loopopt
 from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
@@ -326,11 +326,7 @@ def test_neon_parallel_kernels_for_every_thread_count_under_qemu(isa):
         cases = [tuple(np.ascontiguousarray(a) if isinstance(a, np.ndarray) else a for a in inputs(name, n, rng)) for n in SIZES]
         first = None
         for t in THREADS:
-            os.environ["LOOPOPT_NUM_THREADS"] = str(t)
-            try:
-                got = [[*outputs, *results] for outputs, results in k[name].batch(cases, offsets=[j % 2 for j in range(len(cases))])]
-            finally:
-                del os.environ["LOOPOPT_NUM_THREADS"]
+            got = batch_on_threads(k[name], cases, t)
             for args, values in zip(cases, got):
                 want = reference(name, args)
                 for g, w in zip(values, want):
