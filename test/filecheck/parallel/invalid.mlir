@@ -34,7 +34,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, stream_bytes)
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_lookback, block_stream, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
@@ -59,6 +59,14 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 at
 
 // CHECK: error: @m: loop.parallel: block = 100 is not a multiple of 64
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block = 100 : i64}} {
+  %z = arith.constant 0.0 : f32
+  func.return %z : f32
+}
+
+// -----
+
+// CHECK: error: @m: loop.parallel: block_lookback needs block
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block_lookback = 1 : i64}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32
 }
