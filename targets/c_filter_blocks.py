@@ -317,6 +317,14 @@ def block_driver(
     w(f"            if ({nx} < {nch})")
     w(f"                lo_par_publish(&{cnt}[{nx}], {nxt});")
     w("        }")
+    return part_epilogue(out, keep_errno, ret, cnt, nch, c, total, allocs)
+
+
+def part_epilogue(out: list[str], keep_errno: DriverErrno, ret: str, cnt: str, nch: str, c: str, total: str,
+                  allocs: list[str]) -> str:  # fmt: skip
+    """A part driver's end, from its parallel region's last statement: the count is the sum
+    of the part counts in part order; errno, the allocations, the region count."""
+    w = out.append
     out += keep_errno.leave()
     w("    }")
     w(f"    int64_t {total} = 0;")

@@ -36,7 +36,9 @@ from collections.abc import Callable
 from xdsl.dialects.func import FuncOp
 
 from loopopt.passes.loop_parallelize import ParallelPlan
-from loopopt.targets.c_filter_blocks import PAGE, DriverArgs, DriverErrno, abi_bytes, part_prologue, piece_elements
+from loopopt.targets.c_filter_blocks import (
+    PAGE, DriverArgs, DriverErrno, abi_bytes, part_epilogue, part_prologue, piece_elements,
+)  # fmt: skip
 
 PREAMBLE = r"""/* A look-back part's output on its way from its thread's stage to its place
    (targets/c_filter_lookback.py): `lines` whole 64-byte lines from d, `done` of them written. */
@@ -212,15 +214,4 @@ def lookback_driver(
     w("                break;")
     w(f"            {pc} = {c}, {pr} = {r}, {pk} = {k};")
     w("        }")
-    out += keep_errno.leave()
-    w("    }")
-    w(f"    int64_t {total} = 0;")
-    w(f"    for (int64_t {c} = 0; {c} < {pro.nch}; {c}++)")
-    w(f"        {total} += {cnt}[{c}];")
-    out += keep_errno.after([total])
-    for x in allocs:
-        w(f"    free({x});")
-    w("    lo_par_end();")
-    w(f"    return ({ret}){total};")
-    w("}")
-    return "\n".join(out) + "\n"
+    return part_epilogue(out, keep_errno, ret, cnt, pro.nch, c, total, allocs)

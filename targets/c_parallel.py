@@ -201,7 +201,7 @@ static inline size_t lo_par_drain(void *dst, void *stage, size_t bytes, _Bool la
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
 /* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after): every
    other line, the L2's adjacent-line prefetcher brings its partner (Zen 4, 16 Mi f32 on 2
-   threads under SCHED_FIFO: 3-5% faster than every line in 5 of 5 runs; docs/threads.md). */
+   threads under SCHED_FIFO: median 4-6% lower than every line in 5 of 5 runs; docs/threads.md). */
 static inline void lo_par_prefetch(const void *p, size_t bytes)
 {
     for (size_t i = 0; i < bytes; i += 128)

@@ -1,9 +1,9 @@
 """The look-back filter driver (loop-parallelize{filter_block_lookback}, targets/c_filter_lookback.py)
 against numpy and the serial kernel: every ISA this machine runs, every element type a filter
 compacts, sizes around the part and piece boundaries, parts selecting nothing or everything,
-1-4 threads, plain and non-temporal drains, counts a thread finds missing, and the sanitizers
-(an output shorter than the input takes the serial kernel: `serial_conditions`, shared with
-the super-block driver). The programs and data are the super-block tests'."""
+1-4 threads, plain and non-temporal drains, counts a thread finds missing (an output shorter
+than the input takes the serial kernel: `serial_conditions`, shared with the super-block
+driver). NEON and the sanitizers: test_parallel_filter_blocks.py's tests, `lookback` rows. The programs and data are the super-block tests'."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from isa_support import isa_params
 from par_programs import pipeline
-from test_parallel_filter_blocks import BASE, COPYING, DTYPES, NO_F16, SOURCE, data, names, reference, sizes
+from test_parallel_filter_blocks import BASE, COPYING, NO_F16, SOURCE, data, names, reference, sizes
 from test_parallel_filter_blocks import call as call_kernel
 
 import loopopt
@@ -93,44 +93,3 @@ def test_lookback_needs_filter_block():
 
     with pytest.raises(LoopoptDiagnostic, match="filter_block_lookback needs filter_block"):
         LoopParallelizePass(filter_block_lookback=True)
-
-
-@pytest.mark.parametrize("isa", isa_params(("neon",)))
-def test_neon_lookback_filters_under_qemu(isa):
-    k = build(isa, 128)
-    rng = np.random.default_rng(9)
-    for name in ("scale_f32", "keep_i8", "keep_i64"):
-        for n in (0, 129, 5 * 128 + 17, 20011):
-            x = np.ascontiguousarray(data(name, n, 128, rng))
-            assert call_kernel(k, name, x).tobytes() == reference(name, x).tobytes(), (name, n)
-
-
-@pytest.mark.parametrize("isa", isa_params(("avx2",)))
-def test_lookback_driver_under_address_and_undefined_sanitizers(isa):
-    """Arrays in allocations of exactly their size: the stages (the chunk kernel's capacity is
-    the piece), the partial lines at both ends of a part, the drains and the missing-count path
-    stay in bounds (LOOPOPT_NUM_THREADS=3: read by the C, no Python runtime)."""
-    import os
-
-    from loopopt.runtime.sanitize import emit_program, sanitized_kernels
-
-    for stream in (-1, 64):
-        extra = {"stream_bytes": stream} if stream >= 0 else {}
-        prog = emit_program(SOURCE, isa, pipeline(isa, -1, min_elements=0, filter_block=128, filter_block_lookback="true", **extra))
-        assert "lo_par_out_begin(" in prog.c_source
-        kernels = sanitized_kernels(prog.c_source, prog.signatures.values(), isa)
-        rng = np.random.default_rng(13)
-        os.environ["LOOPOPT_NUM_THREADS"] = "3"
-        try:
-            for name in ("scale_f64", "keep_i8", "keep_f32"):
-                dt = np.dtype(DTYPES[name])
-                cases = []
-                for n in (0, 1, 129, 3 * 128, 5 * 128 + 17, 9000):
-                    x = np.ascontiguousarray(data(name, n, 128, rng))
-                    cases.append((x, dt.type(-2.5)) if name.startswith("scale") else (x,))
-                got = kernels[name].batch(cases, offsets=[j % 2 for j in range(len(cases))])
-                for args, (outputs, results) in zip(cases, got):
-                    want = reference(name, args[0])
-                    assert outputs[0][: len(want)].tobytes() == want.tobytes() and results[0] == len(want), (name, len(args[0]))
-        finally:
-            del os.environ["LOOPOPT_NUM_THREADS"]
