@@ -1,4 +1,4 @@
-"""`loop-parallelize{threads min_elements chunk cpu stream_bytes filter_block filter_block_stream remarks}`: mark kernels whose outer axis splits
+"""`loop-parallelize{threads min_elements chunk cpu stream_bytes filter_block filter_block_stream filter_block_lookback remarks}`: mark kernels whose outer axis splits
 into chunks, so the C target runs them on several threads (docs/threads.md).
 
 A kernel is split along the axis of its buffers when a call on a chunk [lo, hi) of every
@@ -82,6 +82,10 @@ BLOCK_L2S L2s of input: the count brings it into the L2 and the L3, the compacti
 before the next part's prefetches evict it. Zen 4 (1 MiB L2, 32 MiB L3), 16 Mi f32, 2 threads,
 best of 150-200 (tools/bench/threads_filter_hand.c, load 15-22): parts of 1 / 2 / 4 MiB took
 2.23 / 1.89 / 2.00 ms."""
+LOOKBACK_L2_SHARE = 4
+"""A look-back part's output stage (a thread holds two: the part it compacts and the one it
+streams out) takes at most 1/LOOKBACK_L2_SHARE of the L2 when the part selects everything:
+both stay in the L2 next to the input streaming through (targets/c_filter_lookback.py)."""
 ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
@@ -142,6 +146,13 @@ def block_for(cpu: CpuModel, input_bytes_per_element: int) -> int:
     return min(max(1 << max(part.bit_length() - 1, 0), ALIGN), MAX_CHUNK)
 
 
+def lookback_block_for(cpu: CpuModel, output_bytes_per_element: int) -> int:
+    """The elements of a look-back part on `cpu` (its stage 1/LOOKBACK_L2_SHARE of the L2), a
+    power of two."""
+    part = cpu.caches.l2 // LOOKBACK_L2_SHARE // max(output_bytes_per_element, 1)
+    return min(max(1 << max(part.bit_length() - 1, 0), ALIGN), MAX_CHUNK)
+
+
 def sizes_for(cpu: CpuModel, bytes_per_element: int) -> tuple[int, int]:
     """(chunk, min_elements) for a kernel that moves `bytes_per_element` bytes (one element of
     each buffer) per element of its axis, on `cpu`.
@@ -195,6 +206,9 @@ class ParallelPlan:
     sources: tuple[int, ...] = ()
     """Argument positions of input buffers every chunk reads whole (gather sources, on
     another axis): the driver passes them as they are, not offset to the chunk."""
+    block_lookback: bool = False
+    """Super-blocks without a count pass: each part is compacted into its thread's L2 stage and
+    streamed to its place while the thread compacts its next part (targets/c_filter_lookback.py)."""
 
     def to_attr(self) -> DictionaryAttr:
         extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
@@ -202,6 +216,8 @@ class ParallelPlan:
             extra["block_stream"] = IntegerAttr(1, 64)
         if self.sources:
             extra["sources"] = ArrayAttr([IntegerAttr(k, 64) for k in self.sources])
+        if self.block_lookback:
+            extra["block_lookback"] = IntegerAttr(1, 64)
         return DictionaryAttr(
             {
                 "axis": StringAttr(self.axis),
@@ -233,7 +249,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    optional = {"stream_bytes", "block", "block_stream", "sources"}
+    optional = {"stream_bytes", "block", "block_stream", "block_lookback", "sources"}
     if not known <= set(d) <= known | optional:
         raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
@@ -311,10 +327,13 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     block_stream = bool(integer("block_stream", 0, 1)) if "block_stream" in d else False
     if block_stream and not block:
         raise _fail(f, "block_stream needs block")
+    block_lookback = bool(integer("block_lookback", 0, 1)) if "block_lookback" in d else False
+    if block_lookback and not block:
+        raise _fail(f, "block_lookback needs block")
     if block and (combiners != ("count",) or scan_args or sources):
         raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans or sources")
     return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block,
-                        block_stream, sources)  # fmt: skip
+                        block_stream, sources, block_lookback)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -446,10 +465,10 @@ def _continued_by(acc: loop.Accumulator, loops: list[loop.LoopLike]) -> bool:
 
 class _Analysis:
     def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
-                 block_stream: bool = False):  # fmt: skip
+                 block_stream: bool = False, block_lookback: bool = False):  # fmt: skip
         self.f = f
         self.chunk, self.min_elements, self.threads, self.stream_bytes = chunk, min_elements, threads, stream_bytes
-        self.block, self.block_stream = block, block_stream
+        self.block, self.block_stream, self.block_lookback = block, block_stream, block_lookback
 
     def run(self) -> ParallelPlan:
         f = self.f
@@ -570,7 +589,7 @@ class _Analysis:
         return ParallelPlan(
             axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
             tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0, blocks,
-            self.block_stream and blocks > 0, tuple(sorted(sources)),
+            self.block_stream and blocks > 0, tuple(sorted(sources)), self.block_lookback and blocks > 0,
         )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
@@ -681,10 +700,11 @@ class _Analysis:
 
 def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_CPU, threads: int = 0,
                 cpu: CpuModel | None = None, stream_bytes: int = FROM_CPU, block: int = 0,
-                block_stream: bool = False) -> ParallelPlan:  # fmt: skip
+                block_stream: bool = False, block_lookback: bool = False) -> ParallelPlan:  # fmt: skip
     """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk`,
     `min_elements`, `stream_bytes` and `block` as given, or FROM_CPU: `sizes_for` the CPU,
-    its streaming threshold and `block_for` it (generic when None)."""
+    its streaming threshold and `block_for` it (`lookback_block_for` with `block_lookback`;
+    generic when None)."""
     if any(o.dialect_name() == "simd" for o in f.walk()):
         raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
     model = cpu or get_cpu(GENERIC)
@@ -695,9 +715,11 @@ def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_
         min_elements = cpu_min if min_elements == FROM_CPU else min_elements
     if stream_bytes == FROM_CPU:
         stream_bytes = model.stream_threshold_bytes
-    if block == FROM_CPU:
+    if block == FROM_CPU and block_lookback:
+        block = lookback_block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and a.output))
+    elif block == FROM_CPU:
         block = block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output))
-    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream).run()
+    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream, block_lookback).run()
 
 
 @dataclass(frozen=True)
@@ -733,6 +755,12 @@ class LoopParallelizePass(ModulePass):
     """Super-blocks write an output of at least stream_bytes through an L1 stage with
     non-temporal copies; false: straight into the output at every size (faster when it runs
     well, but seen 2-6x slower than one thread in some 16 Mi runs; docs/threads.md)."""
+    filter_block_lookback: bool = False
+    """Super-blocks without the count pass: each part is compacted into its thread's L2 stage
+    and streamed to its place (non-temporally from stream_bytes on) while the thread compacts
+    its next part, once the counts of the parts before it are published (targets/
+    c_filter_lookback.py); parts from the L2 (`lookback_block_for`) when filter_block is -1.
+    Needs filter_block != 0."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
@@ -740,6 +768,8 @@ class LoopParallelizePass(ModulePass):
         check_options(self)
         if self.filter_block > 0 and self.filter_block % ALIGN:
             raise LoopoptDiagnostic(f"loop-parallelize: filter_block = {self.filter_block} is not a multiple of {ALIGN}")
+        if self.filter_block_lookback and not self.filter_block:
+            raise LoopoptDiagnostic("loop-parallelize: filter_block_lookback needs filter_block != 0 (its parts)")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.threads == 1:
@@ -751,7 +781,7 @@ class LoopParallelizePass(ModulePass):
             f.attributes.pop(PARALLEL_ATTR, None)
             try:
                 plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes, self.filter_block,
-                                   self.filter_block_stream)  # fmt: skip
+                                   self.filter_block_stream, self.filter_block_lookback)  # fmt: skip
             except Reject as r:
                 if self.remarks:
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")

@@ -14,7 +14,7 @@ loop-unroll-jam{rows=R}      row loops whose inner loops reuse a load across row
                              product's B) step R rows, jammed (register blocking; not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
+loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream filter_block_lookback}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
 loop-unroll{factor=K full_threshold=0 accs=split}  only on scalar: innermost scalar loops
                              K copies an iteration, reductions in K partial accumulators
@@ -114,6 +114,8 @@ class LoopPipelinePass(ModulePass):
     super-blocks sized from the CPU, N a super-block part of N elements."""
     filter_block_stream: bool = True
     """loop-parallelize's filter_block_stream (false: super-blocks always compact in place)."""
+    filter_block_lookback: bool = False
+    """loop-parallelize's filter_block_lookback (super-blocks without the count pass; needs filter_block)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
@@ -167,6 +169,8 @@ class LoopPipelinePass(ModulePass):
                 par["filter_block"] = self.filter_block
             if not self.filter_block_stream:
                 par["filter_block_stream"] = False
+            if self.filter_block_lookback:
+                par["filter_block_lookback"] = True
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))

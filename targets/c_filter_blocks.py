@@ -117,6 +117,98 @@ class DriverErrno:
         return [f"    errno = {self.flag} ? ENOMEM : {self.saved};", *(f"    if ({self.flag}) {r} = 0;" for r in results)]
 
 
+@dataclass(frozen=True)
+class DriverArgs:
+    """A super-block driver's view of the kernel's C parameters: per ABI buffer its pointer,
+    length and element C type, per scalar its name; `call` spells a call of the chunk kernel or
+    the count kernel on a range of the inputs."""
+
+    args: list
+    buf: dict[int, tuple[str, str, str]]
+    scalars: dict[int, str]
+
+    @staticmethod
+    def of(f: FuncOp, names: list[str], types: list[str]) -> DriverArgs:
+        args = abi.kernel_args(f)
+        pos = 0
+        buf: dict[int, tuple[str, str, str]] = {}
+        scalars: dict[int, str] = {}
+        for a in args:
+            if isinstance(a, abi.BufferArg):
+                buf[a.index] = (names[pos], names[pos + 1], types[pos])
+                pos += 2
+            else:
+                scalars[a.index] = names[pos]
+                pos += 1
+        return DriverArgs(args, buf, scalars)
+
+    @property
+    def inputs(self) -> list[abi.BufferArg]:
+        return [a for a in self.args if isinstance(a, abi.BufferArg) and not a.output]
+
+    @property
+    def filters(self) -> list[abi.BufferArg]:
+        """The compacted outputs (all of one count)."""
+        return [a for a in self.args if isinstance(a, abi.BufferArg) and a.capacity is not None]
+
+    def call(self, fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:
+        """`fn` on the inputs' [start, start + length), each filter output as `out` spells it."""
+        parts: list[str] = []
+        for a in self.args:
+            if not isinstance(a, abi.BufferArg):
+                parts.append(self.scalars[a.index])
+            elif a.capacity is None:
+                parts += [f"{self.buf[a.index][0]} + {start}", length]
+            else:
+                parts += list(out(a))
+        return f"{fn}({', '.join(parts)})"
+
+
+@dataclass(frozen=True)
+class Parts:
+    """The C names `part_prologue` declared: the length, the threads, the part size, the parts,
+    and the statement that runs the serial kernel instead."""
+
+    n: str
+    t: str
+    cs: str
+    nch: str
+    serial: str
+
+
+def part_prologue(
+    f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], local: Callable[[str], str], names: list[str],
+    da: DriverArgs,
+) -> tuple[list[str], Parts]:  # fmt: skip
+    """A part driver's head, up to its allocations: the serial kernel for small or short calls,
+    `<k>__copies` below SCRATCH_BELOW_PARTS parts, the threads, the parts (smaller when n gives
+    each thread fewer than PARTS_PER_THREAD; the counts are exact, so the part size never
+    changes the output), the serial kernel again for one thread or one part."""
+    name = f.sym_name.data
+    n, t, cs, nch = (local(v) for v in ("lo_n", "lo_t", "lo_cs", "lo_nch"))
+    serial = f"return {name}__chunk({', '.join(names)});"
+    first_in = da.inputs[0]
+    small = serial_conditions(n, plan, da.args, first_in, da.buf)
+    out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
+    w = out.append
+    w(f"    const int64_t {n} = {da.buf[first_in.index][1]};")
+    w(f"    if ({' || '.join(small)}) {{")
+    w(f"        {serial}")
+    w("    }")
+    w(f"    if ({n} < {SCRATCH_BELOW_PARTS * plan.block}) {{")
+    w(f"        return {name}__copies({', '.join(names)});")
+    w("    }")
+    w(f"    const int {t} = lo_par_begin({plan.threads});")
+    few = f"{n} / ({PARTS_PER_THREAD} * (int64_t){t})"
+    w(f"    const int64_t {cs} = {few} < {plan.block} ? ({few} + {ALIGN - 1}) / {ALIGN} * {ALIGN} : {plan.block};")
+    w(f"    const int64_t {nch} = ({n} - 1) / {cs} + 1;")
+    w(f"    if ({t} < 2 || {nch} < 2) {{")
+    w("        lo_par_end();")
+    w(f"        {serial}")
+    w("    }")
+    return out, Parts(n, t, cs, nch, serial)
+
+
 def block_driver(
     f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str,
     local: Callable[[str], str], names: list[str], types: list[str],
@@ -125,23 +217,15 @@ def block_driver(
     `names`/`types`: the C parameters' names and element types; `local` makes fresh names."""
     name = f.sym_name.data
     chunk_fn = f"{name}__chunk"
-    args = abi.kernel_args(f)
-    pos = 0
-    buf: dict[int, tuple[str, str, str]] = {}  # arg index -> (ptr, len, element C type)
-    scalars: dict[int, str] = {}
-    for a in args:
-        if isinstance(a, abi.BufferArg):
-            buf[a.index] = (names[pos], names[pos + 1], types[pos])
-            pos += 2
-        else:
-            scalars[a.index] = names[pos]
-            pos += 1
-    inputs = [a for a in args if isinstance(a, abi.BufferArg) and not a.output]
-    filters = [a for a in args if isinstance(a, abi.BufferArg) and a.capacity is not None]
+    da = DriverArgs.of(f, names, types)
+    buf, call = da.buf, da.call  # buf: arg index -> (ptr, len, element C type)
+    inputs, filters = da.inputs, da.filters
     in_bytes = sum(abi_bytes(a) for a in inputs)
     piece = piece_elements(in_bytes)
-    n, t, cs, nch, cnt, c, me, nt, base, seen, lo, ln, nx, nlo, nlen, at, left, j, pl, k, stream, total, ok = (
-        local(v) for v in ("lo_n", "lo_t", "lo_cs", "lo_nch", "lo_cnt", "lo_c", "lo_me", "lo_nt", "lo_base", "lo_seen",
+    out, pro = part_prologue(f, plan, ret, params, local, names, da)
+    n, t, cs, nch, serial = pro.n, pro.t, pro.cs, pro.nch, pro.serial
+    cnt, c, me, nt, base, seen, lo, ln, nx, nlo, nlen, at, left, j, pl, k, stream, total, ok = (
+        local(v) for v in ("lo_cnt", "lo_c", "lo_me", "lo_nt", "lo_base", "lo_seen",
                            "lo_lo", "lo_len", "lo_nx", "lo_nlo", "lo_nlen", "lo_at", "lo_left", "lo_j", "lo_pl", "lo_k",
                            "lo_stream", "lo_total", "lo_ok"))  # fmt: skip
     stage = {a.index: local(f"lo_stage_{buf[a.index][0]}") for a in filters}
@@ -149,40 +233,7 @@ def block_driver(
     # a thread's stage: a piece's output after the carry (< one line) of the piece before, and
     # a line the carry's 64-byte move may read; whole pages apart (PAGE)
     stride = {a.index: -(-(piece * abi_bytes(a) + 128) // PAGE) * PAGE // abi_bytes(a) for a in filters}
-    serial = f"return {chunk_fn}({', '.join(names)});"
-
-    def call(fn: str, start: str, length: str, out: Callable[[abi.BufferArg], tuple[str, str]]) -> str:
-        parts: list[str] = []
-        for a in args:
-            if not isinstance(a, abi.BufferArg):
-                parts.append(scalars[a.index])
-            elif a.capacity is None:
-                parts += [f"{buf[a.index][0]} + {start}", length]
-            else:
-                parts += list(out(a))
-        return f"{fn}({', '.join(parts)})"
-
-    first = buf[inputs[0].index][1]
-    small = serial_conditions(n, plan, args, inputs[0], buf)
-    out: list[str] = [f"{ret} {name}({', '.join(params)})", "{"]
     w = out.append
-    w(f"    const int64_t {n} = {first};")
-    w(f"    if ({' || '.join(small)}) {{")
-    w(f"        {serial}")
-    w("    }")
-    w(f"    if ({n} < {SCRATCH_BELOW_PARTS * plan.block}) {{")
-    w(f"        return {name}__copies({', '.join(names)});")
-    w("    }")
-    w(f"    const int {t} = lo_par_begin({plan.threads});")
-    # parts of `block`, smaller when n gives each thread fewer than PARTS_PER_THREAD (the
-    # counts are exact, so the part size never changes the output)
-    few = f"{n} / ({PARTS_PER_THREAD} * (int64_t){t})"
-    w(f"    const int64_t {cs} = {few} < {plan.block} ? ({few} + {ALIGN - 1}) / {ALIGN} * {ALIGN} : {plan.block};")
-    w(f"    const int64_t {nch} = ({n} - 1) / {cs} + 1;")
-    w(f"    if ({t} < 2 || {nch} < 2) {{")
-    w("        lo_par_end();")
-    w(f"        {serial}")
-    w("    }")
     # the part counts, -1 until published; streamed output goes through per-thread stages
     ct0 = buf[filters[0].index][2]
     streams = plan.block_stream and plan.stream_bytes > 0
@@ -266,6 +317,14 @@ def block_driver(
     w(f"            if ({nx} < {nch})")
     w(f"                lo_par_publish(&{cnt}[{nx}], {nxt});")
     w("        }")
+    return part_epilogue(out, keep_errno, ret, cnt, nch, c, total, allocs)
+
+
+def part_epilogue(out: list[str], keep_errno: DriverErrno, ret: str, cnt: str, nch: str, c: str, total: str,
+                  allocs: list[str]) -> str:  # fmt: skip
+    """A part driver's end, from its parallel region's last statement: the count is the sum
+    of the part counts in part order; errno, the allocations, the region count."""
+    w = out.append
     out += keep_errno.leave()
     w("    }")
     w(f"    int64_t {total} = 0;")

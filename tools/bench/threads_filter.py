@@ -1,21 +1,31 @@
 """Parallel filter drivers side by side (by hand, not CI): the super-block driver against the
 scratch-and-copy one and one thread, interleaved in one process (docs/threads.md).
     .venv/bin/python -m loopopt.tools.bench.threads_filter [--n 16777216,6291456,2097152]
-        [--repeat 41] [--cpu native] [--kernels filter_scale,filter_i32]
+        [--repeat 41] [--cpu native] [--kernels filter_scale,filter_i32] [--rt]
 Compiles bench.threads' filter→map (`a*x` for x > 0, f32, half selected) and a plain i32
 filter three times for the best ISA and `--cpu`: `loop-pipeline{parallel=-1}` with the
 default plan (super-blocks; an output at the streaming threshold or more compacted through an
 L1 stage and written with non-temporal stores, in place below), with
 `filter_block_stream=false` (super-blocks in place at every size) and with `filter_block=0`
-(chunks into scratch + non-temporal copies, the driver before session 21). Each round calls 1 thread (the serial kernel) and the three
-on 2 threads once, rotating the order; prints best and median ms per call, the 2 / 1 ratios,
-the CPU and the load average before and after; checks every variant's output once against
-numpy.
+(chunks into scratch + non-temporal copies, the driver before session 21), and with
+`filter_block_lookback` (no count pass: targets/c_filter_lookback.py). Each round calls 1 thread
+(the serial kernel) and the drivers on 2 threads once, and the hand non-temporal copy
+(bench.threads' ceiling: what the memory gives two threads at that moment; this VM's is
+bimodal, 1.2x or 1.9x) on 1 and 2 threads, rotating the order; prints best and median ms per
+call and the median CPU time of the process per call (all threads: the work, spins included;
+run with OMP_WAIT_POLICY=passive so idle threads do not spin), the 2 / 1 ratios, the CPU and
+the load average before and after; checks every variant's output once against numpy.
+
+`--rt` (root): the timed rounds run under SCHED_FIFO (every thread of the process), so on a
+machine shared with other work the threads get both cores whenever they run: best, first
+quartile and median then agree within a few % at load 10-14 (docs/threads.md, "Zen 4 (session
+25)"), where without it medians were 10-50 ms. The other processes stop for those seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import time
@@ -27,7 +37,7 @@ from loopopt.compile import compile as loopopt_compile
 from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
 from loopopt.runtime import best_isa
 from loopopt.tools.bench.env import cpu_model, loopopt_cpu
-from loopopt.tools.bench.threads import SOURCE
+from loopopt.tools.bench.threads import SOURCE, ceiling_calls, hand_loops
 
 FILTER_I32 = r"""
 func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
@@ -41,7 +51,8 @@ func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
 }
 """
 DRIVERS: dict[str, dict] = {"blocks": {"filter_block": -1},
-                            "blocks in place": {"filter_block": -1, "filter_block_stream": False}, "scratch+copy": {}}
+                            "blocks in place": {"filter_block": -1, "filter_block_stream": False}, "scratch+copy": {},
+                            "lookback": {"filter_block": -1, "filter_block_lookback": True}}
 """variant -> loop-pipeline options (through the pipeline, not loop-parallelize alone: super-blocks
 also need its derive-filter-count; without `<k>__count` the scratch driver is printed)"""
 
@@ -50,18 +61,32 @@ def pipeline(isa: str, cpu: str, extra: dict) -> str:
     return LoopPipelinePass(target=isa, cpu=cpu, parallel=-1, **extra).spelling(set(_all_passes()))
 
 
+def realtime(on: bool) -> None:
+    """Every thread of this process (the OpenMP workers too) under SCHED_FIFO, or back."""
+    policy, param = (os.SCHED_FIFO, os.sched_param(10)) if on else (os.SCHED_OTHER, os.sched_param(0))
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setscheduler(int(tid), policy, param)
+        except (PermissionError, ProcessLookupError):
+            if on:
+                raise SystemExit("--rt needs root (sched_setscheduler SCHED_FIFO)") from None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", default="16777216,6291456,2097152")
     ap.add_argument("--repeat", type=int, default=41)
     ap.add_argument("--cpu", default="native")
     ap.add_argument("--kernels", default="filter_scale,filter_i32")
+    ap.add_argument("--rt", action="store_true", help="time under SCHED_FIFO (root)")
     a = ap.parse_args()
     isa = best_isa()
     built = {v: loopopt_compile(SOURCE + FILTER_I32, target=isa, pipeline=pipeline(isa, a.cpu, extra)) for v, extra in DRIVERS.items()}
     for v, extra in DRIVERS.items():  # each variant is the driver it names
         assert ("filter_scale__count" in built[v].c_source) == bool(extra), v
-    print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; isa {isa}, cpu={a.cpu}; {os.cpu_count()} cores")
+    print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; isa {isa}, cpu={a.cpu}; {os.cpu_count()} cores; "
+          f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}{'; SCHED_FIFO' if a.rt else ''}")
+    lib = hand_loops()
     rng = np.random.default_rng(21)
     for n in (int(s) for s in a.n.split(",")):
         for kernel in a.kernels.split(","):
@@ -80,23 +105,38 @@ def main() -> None:
                 got = k.functions[kernel](*args, out)
                 got = got[0] if isinstance(got, tuple) else got
                 assert int(got) == len(want) and out[: len(want)].tobytes() == want.tobytes(), (name, n)
+            calls = {name: (t, functools.partial(k.functions[kernel], *args, out)) for name, (t, k) in variants.items()}
+            if lib is not None:
+                copy = ceiling_calls(lib, x.view(np.float32), x.view(np.float32), out.view(np.float32), 1)
+                calls["hand copy NT 1T"] = (1, copy["copy, non-temporal"])
+                calls["hand copy NT 2T"] = (1, ceiling_calls(lib, x.view(np.float32), x.view(np.float32), out.view(np.float32), 2)["copy, non-temporal"])
             load0 = os.getloadavg()
-            times: dict[str, list[float]] = {v: [] for v in variants}
-            order = list(variants.items())
-            for r in range(a.repeat):
-                for name, (t, k) in order[r % len(order) :] + order[: r % len(order)]:
-                    loopopt.set_num_threads(t)
-                    fn = k.functions[kernel]
-                    t0 = time.perf_counter()
-                    fn(*args, out)
-                    times[name].append(time.perf_counter() - t0)
+            times: dict[str, list[float]] = {v: [] for v in calls}
+            cpu: dict[str, list[float]] = {v: [] for v in calls}
+            order = list(calls.items())
+            if a.rt:
+                realtime(True)
+            try:
+                for r in range(a.repeat):
+                    for name, (t, fn) in order[r % len(order) :] + order[: r % len(order)]:
+                        loopopt.set_num_threads(t)
+                        c0, t0 = time.process_time(), time.perf_counter()
+                        fn()
+                        times[name].append(time.perf_counter() - t0)
+                        cpu[name].append(time.process_time() - c0)
+            finally:
+                if a.rt:
+                    realtime(False)
             load1 = os.getloadavg()
             one = min(times["1 thread"])
             print(f"\n{kernel}, n = {n}, best / median of {a.repeat} rounds, load {load0[0]:.1f} -> {load1[0]:.1f}")
-            print("| variant | best ms | median ms | best vs 1 thread |")
-            print("|---|---|---|---|")
+            print("| variant | best ms | q1 ms | median ms | CPU ms (median) | best vs 1 thread |")
+            print("|---|---|---|---|---|---|")
             for name, v in times.items():
-                print(f"| {name} | {min(v) * 1e3:.3f} | {statistics.median(v) * 1e3:.3f} | {one / min(v):.2f}x |")
+                v.sort()
+                ratio = f"{one / v[0]:.2f}x" if not name.startswith("hand") else f"{min(times['hand copy NT 1T']) / v[0]:.2f}x (vs its 1T)"
+                print(f"| {name} | {v[0] * 1e3:.3f} | {v[len(v) // 4] * 1e3:.3f} | {statistics.median(v) * 1e3:.3f} | "
+                      f"{statistics.median(cpu[name]) * 1e3:.3f} | {ratio} |")
 
 
 if __name__ == "__main__":

@@ -34,7 +34,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_stream, sources, stream_bytes)
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_lookback, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
@@ -84,4 +84,12 @@ func.func @m(%v: !loop.buf<f32> {loop.role = "in", loop.axes = ["j"]}) -> f32 at
 func.func @m(%v: !loop.buf<i32> {loop.role = "in", loop.axes = ["j"]}, %x: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %out: !loop.buf<i32> {loop.role = "out", loop.axes = ["k"], loop.result = 0 : i64, loop.count = 0 : i64, loop.capacity = "i"}) -> index attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["count"], scans = [], scan_kinds = [], sources = [0 : i64], block = 128 : i64}} {
   %c0 = arith.constant 0 : index
   func.return %c0 : index
+}
+
+// -----
+
+// CHECK: error: @m: loop.parallel: block_lookback needs block
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block_lookback = 1 : i64}} {
+  %z = arith.constant 0.0 : f32
+  func.return %z : f32
 }
