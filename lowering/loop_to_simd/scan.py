@@ -211,7 +211,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
         carries = chained_blocks(main_end, stop, 1, carries)
     carries = [c if m is None else pre(arith.XOrIOp(c, m)).results[0] for c, m in zip(carries, signs, strict=True)]
     running = [pre(simd.FirstLaneOp(c)).results[0] for c in carries]
-    rewriter.replace(op, [], list(scalar_tail(br, stop, running).res))
+    rewriter.replace(op, [], list(scalar_tail(br, stop, running, take=True).res))
 
 
 def flip_step(signed: AccKind, prefix_at: int, running: SSAValue, carry: SSAValue, flipped: SSAValue,

@@ -766,7 +766,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
     ]
     if tail == TailKind.SCALAR:
-        results = list(scalar_tail(br, stop, results).res)
+        results = list(scalar_tail(br, stop, results, take=True).res)
     rewriter.replace(op, [], results)
 
 
