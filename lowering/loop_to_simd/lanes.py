@@ -119,8 +119,9 @@ _CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}
 
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
     """`arith.constant value : t` for a scalar type (its attribute built once per value and
-    type: the lowering emits a few distinct constants thousands of times)."""
-    return arith.ConstantOp(const_attr(value, t))
+    type: the lowering emits a few distinct constants thousands of times), rebuilt per value and
+    type (plan.rebuild: by its repr, as const_attr keys it, so -0.0 and 0.0 stay apart)."""
+    return rebuild((arith.ConstantOp, t, type(value), repr(value)), [], lambda: arith.ConstantOp(const_attr(value, t)))  # type: ignore[return-value]
 
 
 def const_attr(value: int | float | bool, t: Attribute) -> FloatAttr | IntegerAttr:
