@@ -7,7 +7,7 @@ index arithmetic, so unrolled accesses stay comparable for loop fusion and the v
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith
@@ -21,15 +21,14 @@ from loopopt.dialects import loop
 from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.loop_attrs import neutral_attr
 from loopopt.passes.loop_surgery import (
-    clone_with,
     constant_index,
     index_const,
     is_innermost,
     located,
     split_point,
-    zip_as_for,
 )
 from loopopt.passes.options import check_options
+from loopopt.passes.simplify_rules import constant_value
 from loopopt.passes.vectorize_legality import is_stored, reduction_shape_error
 
 
@@ -57,43 +56,68 @@ def body_size(op: Operation) -> int:
     return sum(1 for region in op.regions for _ in region.walk())
 
 
-def emit_body_copy(
-    body: Block,
-    var: SSAValue,
-    var_as: Affine,
-    accs: Sequence[SSAValue],
-    emit,
-    like: Operation,
-) -> list[SSAValue]:
-    """Emit one copy of `body` (terminator excluded) with `var := var_as`; return its yields.
+@dataclass
+class BodyCopies:
+    """Copies of one loop body, what is the same for every copy decided once: whether the
+    variable needs an SSA value, each load's and store's decoded affine indices. A zip's
+    `streams` ((stream, element argument) pairs) are read by a `loop.load stream[var_as]`
+    at the head of each copy, as in the `loop.for` the zip means (`zip_as_for`), which is
+    not built."""
 
-    `accs` are the copy's accumulator values (the previous copy's yields). Loads and stores
-    of the body take the substitution into their affine index; any other use of the variable
-    (including one nested in a region) reads an `arith.addi`/`arith.constant` made for this
-    copy. `emit(op)` inserts an op and returns it.
-    """
-    mapper: dict[SSAValue, SSAValue] = dict(zip(body.args[1:], accs, strict=True))
-    rebuilt = [u.operation for u in var.uses if isinstance(u.operation, loop.LoadOp | loop.StoreOp)]
-    if any(u.operation not in rebuilt or u.operation.parent_block() is not body for u in var.uses):
-        mapper[var] = _materialize(var_as, emit, like)
-    for op in body.ops:
-        if isinstance(op, loop.YieldOp):
-            return [mapper.get(v, v) for v in op.values]
-        if isinstance(op, loop.LoadOp | loop.StoreOp):
-            indices = [_remap(a.substitute(var, var_as), mapper) for a in op.affine_indices]
-            if isinstance(op, loop.LoadOp):
-                new: Operation = loop.LoadOp(mapper.get(op.buf, op.buf), indices)
+    body: Block
+    var: SSAValue
+    acc_args: Sequence[SSAValue]
+    streams: Sequence[tuple[SSAValue, SSAValue]]
+    like: Operation
+    _ops: list[tuple[Operation, list[Affine] | None]] = field(init=False)
+    _needs_var: bool = field(init=False)
+
+    @staticmethod
+    def of(op: loop.ForOp | loop.ZipOp) -> BodyCopies:
+        streams = tuple(zip(op.streams, op.stream_args, strict=True)) if isinstance(op, loop.ZipOp) else ()
+        return BodyCopies(op.body.block, op.var, op.acc_args, streams, op)
+
+    def __post_init__(self) -> None:
+        var, body = self.var, self.body
+        rebuilt = [u.operation for u in var.uses if isinstance(u.operation, loop.LoadOp | loop.StoreOp)]
+        self._needs_var = any(u.operation not in rebuilt or u.operation.parent_block() is not body for u in var.uses)
+        self._ops = []
+        for op in body.ops:
+            if isinstance(op, loop.YieldOp):
+                break
+            self._ops.append((op, op.affine_indices if isinstance(op, loop.LoadOp | loop.StoreOp) else None))
+
+    def emit(self, var_as: Affine, accs: Sequence[SSAValue], emit) -> list[SSAValue]:
+        """One copy with `var := var_as` and the accumulators `accs`; its yields."""
+        var, like = self.var, self.like
+        mapper: dict[SSAValue, SSAValue] = dict(zip(self.acc_args, accs, strict=True))
+        if self._needs_var:
+            mapper[var] = _materialize(var_as, emit, like)
+        for stream, arg in self.streams:
+            load = loop.LoadOp(stream, [_remap(Affine.var(var).substitute(var, var_as), mapper)])
+            load.location = like.location
+            load.results[0].name_hint = arg.name_hint
+            mapper[arg] = load.results[0]
+            emit(load)
+        for op, affine in self._ops:
+            if affine is not None:
+                indices = [_remap(a.substitute(var, var_as), mapper) for a in affine]
+                if isinstance(op, loop.LoadOp):
+                    new: Operation = loop.LoadOp(mapper.get(op.buf, op.buf), indices)
+                else:
+                    new = loop.StoreOp(mapper.get(op.value, op.value), mapper.get(op.buf, op.buf), indices)
+                new.location = op.location
+                new.attributes |= op.attributes
+                for old_r, new_r in zip(op.results, new.results, strict=True):
+                    mapper[old_r] = new_r
+                    new_r.name_hint = old_r.name_hint
+                emit(new)
             else:
-                new = loop.StoreOp(mapper.get(op.value, op.value), mapper.get(op.buf, op.buf), indices)
-            new.location = op.location
-            new.attributes |= op.attributes
-            for old_r, new_r in zip(op.results, new.results, strict=True):
-                mapper[old_r] = new_r
-                new_r.name_hint = old_r.name_hint
-            emit(new)
-        else:
-            emit(op.clone(mapper))
-    return []
+                emit(op.clone(mapper))
+        last = self.body.last_op
+        if isinstance(last, loop.YieldOp):
+            return [mapper.get(v, v) for v in last.values]
+        return []
 
 
 def _remap(a: Affine, mapper: dict[SSAValue, SSAValue]) -> Affine:
@@ -110,11 +134,6 @@ def _materialize(a: Affine, emit, like: Operation) -> SSAValue:
     if offset == 0:
         return v
     return emit(located(arith.AddiOp(v, emit(index_const(offset, like)).result), like)).result
-
-
-def as_for(op: loop.ForOp | loop.ZipOp) -> loop.ForOp:
-    """A scalar loop as a `loop.for` (a zip's streams become loads), detached if new."""
-    return zip_as_for(op) if isinstance(op, loop.ZipOp) else op
 
 
 @dataclass
@@ -151,15 +170,11 @@ class FullyUnrollConstantLoop(RewritePattern):
             return
         if len(values) * body_size(op) > MAX_FULL_UNROLL_OPS:
             return
-        scalar = as_for(op)
+        copies = BodyCopies.of(op)
         accs: list[SSAValue] = list(op.inits)
         for value in values:
-            accs = emit_body_copy(
-                scalar.body.block, scalar.var, Affine.const(value), accs, rewriter.insert, op
-            )
+            accs = copies.emit(Affine.const(value), accs, rewriter.insert)
         rewriter.replace(op, [], accs)
-        if scalar is not op:
-            scalar.erase()
 
 
 def splittable(op: loop.ForOp | loop.ZipOp) -> bool:
@@ -223,15 +238,15 @@ class UnrollByFactor(RewritePattern):
         if split_accs and not splittable(op):
             return
         c_factor = rewriter.insert(index_const(self.factor, op)).result
-        split, split_const = split_point(rewriter, op, op.lower, op.upper, self.factor, c_factor)
+        split, split_const = _split_point(rewriter, op, self.factor, c_factor)
 
-        scalar = as_for(op)
+        copies = BodyCopies.of(op)
         chains = self.factor if split_accs else 1
         neutrals = [_neutral(acc, rewriter, op) for acc in op.accumulators] if chains > 1 else []
         inits = list(op.inits) + neutrals * (chains - 1)
         block = Block(arg_types=[IndexType(), *(v.type for v in inits)])
         var = block.args[0]
-        for new_arg, old_arg in zip(block.args, [scalar.var, *scalar.acc_args * chains], strict=True):
+        for new_arg, old_arg in zip(block.args, [op.var, *op.acc_args * chains], strict=True):
             new_arg.name_hint = old_arg.name_hint
         n = len(op.inits)
         accs: list[SSAValue] = list(block.args[1:])
@@ -242,10 +257,8 @@ class UnrollByFactor(RewritePattern):
 
         for k in range(self.factor):
             j = n * (k % chains)
-            accs[j : j + n] = emit_body_copy(scalar.body.block, scalar.var, Affine.var(var) + k, accs[j : j + n], add, op)
+            accs[j : j + n] = copies.emit(Affine.var(var) + k, accs[j : j + n], add)
         block.add_op(located(loop.YieldOp(*accs), op))
-        if scalar is not op:
-            scalar.erase()
         main = located(loop.ForOp([op.lower, split, c_factor], inits, list(op.accs.data) * chains, block), op)
         rewriter.insert(main)
         results = [_combined(op.accumulators[i], list(main.res)[i::n], rewriter, op) for i in range(n)]
@@ -253,7 +266,26 @@ class UnrollByFactor(RewritePattern):
         if split_const is not None and split_const >= (constant_index(op.upper) or 0):
             rewriter.replace(op, [], results)
             return
-        rewriter.replace(op, clone_with(op, [split, op.upper], results))
+        # the remainder is the loop itself over [split, hi), continuing from the main loop's
+        # results: its operands rebound (a clone would copy the body once more)
+        streams = list(op.streams) if isinstance(op, loop.ZipOp) else []
+        op.operands = [split, op.upper, *streams, *results]
+        rewriter.handle_operation_modification(op)
+
+
+def _split_point(rewriter: PatternRewriter, op: loop.ForOp | loop.ZipOp, factor: int, c_factor: SSAValue) -> tuple[SSAValue, int | None]:
+    """`split_point` of `op`'s interval; from a constant 0 to a runtime bound, `hi - hi rem U`
+    without its `hi - 0` (what loop-simplify's `x-0 -> x` left of it after the lowering: its only
+    rewrite on the scalar pipeline's lowered module, which cost it a second walk of the module)."""
+    if constant_value(op.lower) == 0 and constant_index(op.upper) is None:
+        hi = op.upper
+        rem = rewriter.insert(located(arith.RemSIOp(hi, c_factor), op))
+        split = rewriter.insert(located(arith.SubiOp(hi, rem), op)).result
+        rem.result.name_hint, split.name_hint = "rem", "split"
+        if not hi.name_hint:
+            hi.name_hint = "trips"  # the name the replaced `trips = hi - 0` handed it
+        return split, None
+    return split_point(rewriter, op, op.lower, op.upper, factor, c_factor)
 
 
 def _neutral(acc: loop.Accumulator, rewriter: PatternRewriter, like: Operation) -> SSAValue:

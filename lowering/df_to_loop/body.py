@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from xdsl.builder import Builder
+from xdsl.dialects.builtin import UnregisteredOp
 from xdsl.ir import Block, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
@@ -50,10 +51,25 @@ def inline_body(
     return [_lookup(ctx, values, v, term) for v in (*term.arguments, *extra)]
 
 
+_DIALECTS: dict[type[Operation], str] = {}
+"""Per op class: its dialect's name (xDSL's `dialect_name()` splits the op name at every call)."""
+
+
+def dialect_of(op: Operation) -> str:
+    """`op.dialect_name()`, remembered per class (an unregistered op's name is its own)."""
+    cls = type(op)
+    found = _DIALECTS.get(cls)
+    if found is None:
+        found = op.dialect_name()
+        if not issubclass(cls, UnregisteredOp):
+            _DIALECTS[cls] = found
+    return found
+
+
 def emit_ops(ctx: KernelLowering, b: Builder, ops: Iterable[Operation], values: Values) -> None:
     """Emit body ops at `b`, recording each result's lowered form in `values`."""
     for op in ops:
-        if op.dialect_name() == "df":
+        if dialect_of(op) == "df":
             results = lower_scalar_op(b, op, [_lookup(ctx, values, v, op) for v in op.operands])
             if results is None:
                 raise LoopoptDiagnostic(f"{op.name} inside a df body has no lowering (a body works on scalars)", op)

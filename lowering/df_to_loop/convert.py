@@ -25,6 +25,7 @@ from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop
 from loopopt.dialects.df_types import ArrayType, RecordType
 from loopopt.lowering.df_to_loop.aggregates import LowerField, LowerGet, LowerMakeRecords, LowerMakeTuple
+from loopopt.lowering.df_to_loop.body import dialect_of
 from loopopt.lowering.df_to_loop.context import KernelLowering
 from loopopt.lowering.df_to_loop.decl_ref import inline_decl_refs
 from loopopt.lowering.df_to_loop.filter import LowerFilter
@@ -81,7 +82,7 @@ def is_df_kernel(f: func.FuncOp) -> bool:
     ft = f.function_type
     if any(_is_df_type(t) for t in (*ft.inputs, *ft.outputs)):
         return True
-    return any(op.dialect_name() == "df" for op in f.walk())
+    return any(dialect_of(op) == "df" for op in f.walk())
 
 
 def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPattern]) -> None:
@@ -104,7 +105,7 @@ def lower_kernel(f: func.FuncOp, patterns: dict[type[Operation], DFLoweringPatte
     for op in list(block.ops):
         if op is ret:
             break
-        if op.dialect_name() != "df":
+        if dialect_of(op) != "df":
             continue
         lowered_ops.append(op)
         pattern = patterns.get(type(op))
@@ -143,7 +144,7 @@ def drop_dead_df_ops(block: Block) -> None:
     """Erase df ops whose results nobody uses and that have no effects (last first, so a dead
     chain goes): lowered, a dead filter would still allocate and fill scratch buffers."""
     for op in reversed(list(block.ops)):
-        if op.dialect_name() == "df" and op.results and is_trivially_dead(op):
+        if dialect_of(op) == "df" and op.results and is_trivially_dead(op):
             op.detach()
             op.erase()
 
@@ -160,7 +161,7 @@ def drop_dead_values(f: func.FuncOp) -> None:
         for op in reversed(list(f.walk())):
             if not op.results or any(r.uses for r in op.results):
                 continue
-            if op.dialect_name() == "arith" or isinstance(op, DEAD_IF_UNUSED):
+            if dialect_of(op) == "arith" or isinstance(op, DEAD_IF_UNUSED):
                 op.detach()
                 op.erase()
                 changed = True
@@ -168,7 +169,7 @@ def drop_dead_values(f: func.FuncOp) -> None:
 
 def _check_fully_lowered(f: func.FuncOp) -> None:
     for op in f.walk():
-        if op.dialect_name() == "df":
+        if dialect_of(op) == "df":
             raise LoopoptDiagnostic(f"{op.name} was left after convert-df-to-loop (no lowering reached it)", op)
         for v in op.results:
             if _is_df_type(v.type):

@@ -35,7 +35,6 @@ from xdsl.dialects.builtin import (
     i1,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.traits import is_side_effect_free
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -45,6 +44,7 @@ from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd import plan as P
 from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion
 from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, binary, body_plan, numberable, op_key, rebuild, varying_form
+from loopopt.passes.memo_dce import EffectMemo
 
 
 # =========================================================================== lane values
@@ -119,8 +119,9 @@ _CONST_ATTRS: dict[tuple[Attribute, type, str], FloatAttr | IntegerAttr] = {}
 
 def const_op(value: int | float | bool, t: Attribute) -> arith.ConstantOp:
     """`arith.constant value : t` for a scalar type (its attribute built once per value and
-    type: the lowering emits a few distinct constants thousands of times)."""
-    return arith.ConstantOp(const_attr(value, t))
+    type: the lowering emits a few distinct constants thousands of times), rebuilt per value and
+    type (plan.rebuild: by its repr, as const_attr keys it, so -0.0 and 0.0 stay apart)."""
+    return rebuild((arith.ConstantOp, t, type(value), repr(value)), [], lambda: arith.ConstantOp(const_attr(value, t)))  # type: ignore[return-value]
 
 
 def const_attr(value: int | float | bool, t: Attribute) -> FloatAttr | IntegerAttr:
@@ -336,15 +337,21 @@ class LoopLowering:
         A `loop.lane_scan` stays: its value differs by lane even when its operand is invariant
         (the scan of a constant map counts up), and it must stay inside its loop."""
         regions = [self.source.body] + ([self.source.pred] if isinstance(self.source, loop.PredLoopOp) else [])
-        inside = {op for r in regions for op in r.walk()}
+        inside = {r.block for r in regions}
+        """The blocks whose ops are inside the loop: a top-level op's operand is defined by an op
+        of one of them, by their arguments, or outside (an op nested deeper is not visible)."""
+        effects = EffectMemo()  # xDSL's is_side_effect_free, answered per class where it can be
         copies: dict[tuple[Any, ...], Operation] = {}
         """Hoisted copies of `numberable` ops by `op_key`: a predloop's pred and body regions
         hold the same invariant ops (their constants), each copied once (what cse keeps)."""
         for region in regions:
             for op in region.block.ops:
-                if op.regions or isinstance(op, loop.YieldOp | loop.LaneScanOp) or not is_side_effect_free(op):
+                if op.regions or isinstance(op, loop.YieldOp | loop.LaneScanOp):
                     continue
-                if not all(self._available(v, inside) for v in op.operands):
+                found = effects.get_effects(op)
+                if found is None or found:
+                    continue
+                if not all(self._available(v, inside) for v in op._operands):
                     continue
                 mapper = {v: self.hoisted[v] for v in op.operands if v in self.hoisted}
                 key = op_key(op, tuple([mapper.get(v, v) for v in op.operands])) if numberable(op) else None
@@ -357,13 +364,13 @@ class LoopLowering:
                 for old, r in zip(op.results, new.results, strict=True):
                     self.hoisted[old] = r
 
-    def _available(self, value: SSAValue, inside: set[Operation]) -> bool:
+    def _available(self, value: SSAValue, inside: set[Block]) -> bool:
         if value in self.hoisted:
             return True
         owner = value.owner
         if isinstance(owner, Block):
             return owner.parent_op() is not self.source and not _is_within(owner.parent_op(), self.source)
-        return owner not in inside
+        return owner.parent not in inside
 
     def broadcast_outside(self, scalar: SSAValue, vt: VectorType) -> SSAValue:
         """A preheader broadcast of a scalar available before the loop (cached)."""

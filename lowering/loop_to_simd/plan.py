@@ -165,6 +165,11 @@ def binary(cls: type[Operation], a: SSAValue, b: SSAValue) -> Operation:
     return rebuild((cls, a.type), [a, b], lambda: cls(a, b))  # type: ignore[call-arg]
 
 
+def yield_op(values: list[SSAValue]) -> Operation:
+    """`loop.YieldOp(*values)`, rebuilt per operand count (its constructor infers nothing)."""
+    return rebuild((loop.YieldOp, len(values)), values, lambda: loop.YieldOp(*values))
+
+
 # =========================================================================== lane-varying forms
 
 NARROW, SAME, MINMAX, FMA, MASK_TO_INT, CONVERT_FORM, CMP, CMP_CONST, SELECT, EXTUI_MASK, EXTUI, ERROR = range(12)

@@ -54,7 +54,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_mask_type,
     located,
 )
-from loopopt.lowering.loop_to_simd.plan import binary
+from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.tail import tail_mask
@@ -254,7 +254,7 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
             out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail)
             nexts += out
         nexts = [*body.args[1 + copies * n : 1 + k * n], *nexts]  # the copies not stepped, then the stepped
-        body.add_op(located(loop.YieldOp(*nexts, *([cursor] if cursor is not None else [])), op))
+        body.add_op(located(yield_op([*nexts, *([cursor] if cursor is not None else [])]), op))
         m.attributes[MASK_FORM_ATTR] = form
         mark_compress_form([m], options)
         pre(m)

@@ -110,6 +110,9 @@ class BlockRange:
         once every iteration is done (before the loop)."""
         pre = self.lowering.emit_pre
         if self.step == 1:  # lo + done <= lo + trips <= end
+            if constant_of(self.lo) == 0 and constant_of(done) is None:
+                return done  # 0 + done: what loop-simplify's `0+x -> x` would leave (its one rewrite
+                # on most lowered modules, which cost it a second walk of the whole module)
             return pre(binary(arith.AddiOp, self.lo, done)).results[0]
         if self.step == -1:
             return pre(binary(arith.SubiOp, self.lo, done)).results[0]

@@ -58,6 +58,7 @@ from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.loop_to_simd.accum import carried_kind, combine, neutral_vector
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
 from loopopt.lowering.loop_to_simd.lanes import LoopLowering, is_mask_type, located
+from loopopt.lowering.loop_to_simd.plan import yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import scalar_tail
 from loopopt.lowering.loop_to_simd.vecloop import VecOptions, emit_block, lower_transactionally
@@ -199,7 +200,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
                 if m is not None and not c.uses and isinstance(c.owner, Operation):
                     c.owner.detach()
                     c.owner.erase()
-        body.add_op(located(loop.YieldOp(*carry), op))
+        body.add_op(located(yield_op(carry), op))
         pre(for_op)
         return list(for_op.res)
 
@@ -211,7 +212,7 @@ def _lower_scan_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: 
         carries = chained_blocks(main_end, stop, 1, carries)
     carries = [c if m is None else pre(arith.XOrIOp(c, m)).results[0] for c, m in zip(carries, signs, strict=True)]
     running = [pre(simd.FirstLaneOp(c)).results[0] for c in carries]
-    rewriter.replace(op, [], list(scalar_tail(br, stop, running).res))
+    rewriter.replace(op, [], list(scalar_tail(br, stop, running, take=True).res))
 
 
 def flip_step(signed: AccKind, prefix_at: int, running: SSAValue, carry: SSAValue, flipped: SSAValue,

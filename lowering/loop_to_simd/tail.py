@@ -63,15 +63,19 @@ def has_float_chain(op: loop.VecLoopOp | loop.PredLoopOp) -> bool:
     return any(is_float_sum_or_product(a) for a in op.accumulators)
 
 
-def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop: SSAValue | None = None) -> loop.ForOp:
+def scalar_tail(br: BlockRange, start: SSAValue, inits: Sequence[SSAValue], stop: SSAValue | None = None,
+                take: bool = False) -> loop.ForOp:  # fmt: skip
     """The source body as a scalar `loop.for` from `start` to the end (or to `stop`: a peel
-    loop); inserted before the source."""
+    loop); inserted before the source. With `take` the source's body region moves into it
+    instead of being cloned: the lowering's last read of the body, just before the source is
+    replaced (cloning ~5 % of the lowering, and erasing the source walked the body again)."""
     op = br.lowering.source
     assert isinstance(op, loop.VecLoopOp)
     bounds = br.tail_bounds(start)
     if stop is not None:
         bounds[1] = stop
-    tail = new_for(bounds, inits, list(op.accs.data), op.body.clone())
+    body = op.detach_region(op.body) if take else op.body.clone()
+    tail = new_for(bounds, inits, list(op.accs.data), body)
     tail.location = op.location
     br.lowering.emit_pre(tail)
     return tail

@@ -79,7 +79,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_data_type,
     located,
 )
-from loopopt.lowering.loop_to_simd.plan import binary
+from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
 from loopopt.lowering.loop_to_simd.widen import accumulator_type
@@ -347,7 +347,7 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
             body.add_op(var)
             var = var.results[0]
         emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads)
-    body.add_op(located(loop.YieldOp(), op))
+    body.add_op(located(yield_op([]), op))
     if sink:
         sink_stores(body)
     lowering.emit_pre(nt)
@@ -398,7 +398,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     # loop.for that runs once when `big` (like the masked tail, no branch op needed)
     fences = pre(arith.SelectOp(big, lowering.index_const(1), zero)).results[0]
     fence_body = Block(arg_types=[index])
-    fence_body.add_ops([located(simd.StoreFenceOp(), op), located(loop.YieldOp(), op)])
+    fence_body.add_ops([located(simd.StoreFenceOp(), op), located(yield_op([]), op)])
     fence = loop.ForOp([zero, fences], [], [], fence_body)
     fence.location = op.location
     pre(fence)
@@ -543,7 +543,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
                 start = var
         nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]),
                             quarter_loads=quarter_loads)  # fmt: skip
-    body.add_op(located(loop.YieldOp(*nexts), op))
+    body.add_op(located(yield_op(nexts), op))
     sink_stores(body)
     lowering.emit_pre(main)
     return main
@@ -756,7 +756,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         done, stop = br.full_blocks(width)
         rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes * k, kinds * k)
         stepped = emit_block(lowering, body, body.args[0], list(body.args[1 : 1 + n]))
-        body.add_op(located(loop.YieldOp(*body.args[1 + n :], *stepped), op))
+        body.add_op(located(yield_op([*body.args[1 + n :], *stepped]), op))
         pre(rem)
         vaccs = list(rem.res)
         if split_rest:  # after a split map loop's 256-bit stores, a 512-bit load of the same
@@ -767,7 +767,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         # which the (< K) rotated remainder blocks never reached
         masked, body = br.block_loop(stop, br.end, width, vaccs[:n], vtypes, kinds)
         mask = pre(tail_mask(br, done)).results[0]
-        body.add_op(located(loop.YieldOp(*emit_block(lowering, body, body.args[0], list(body.args[1:]), mask)), op))
+        body.add_op(located(yield_op(emit_block(lowering, body, body.args[0], list(body.args[1:]), mask)), op))
         pre(masked)
         vaccs[:n] = masked.res
 
@@ -778,7 +778,7 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
         finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
     ]
     if tail == TailKind.SCALAR:
-        results = list(scalar_tail(br, stop, results).res)
+        results = list(scalar_tail(br, stop, results, take=True).res)
     rewriter.replace(op, [], results)
 
 

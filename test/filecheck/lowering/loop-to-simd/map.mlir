@@ -25,8 +25,8 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // CHECK:           %[[TRIPS:.*]] = arith.maxsi
 // CHECK:           %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK:           %[[REM:.*]] = arith.remsi %[[TRIPS]], %[[C8:.*]] : index
-// CHECK:           %[[FULL:.*]] = arith.subi %[[TRIPS]], %[[REM]] : index
-// CHECK:           %[[END:.*]] = arith.addi %c0, %[[FULL]] : index
+// CHECK:           %[[END:.*]] = arith.subi %[[TRIPS]], %[[REM]] : index
+// CHECK-NOT:       arith.addi %c0
 // CHECK:           %[[A:.*]] = simd.broadcast %a : f32 -> vector<8xf32>
 // CHECK:           %[[ONES:.*]] = simd.broadcast %[[ONE]] : f32 -> vector<8xf32>
 // CHECK:           loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) {
@@ -43,8 +43,8 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 
 // UNROLL-LABEL:   func.func @axpb
 // UNROLL:           %[[R32:.*]] = arith.remsi %[[TRIPS:.*]], %[[C32:.*]] : index
-// UNROLL-NEXT:      %[[F32:.*]] = arith.subi %[[TRIPS]], %[[R32]] : index
-// UNROLL-NEXT:      %[[END32:.*]] = arith.addi %c0, %[[F32]] : index
+// UNROLL-NEXT:      %[[END32:.*]] = arith.subi %[[TRIPS]], %[[R32]] : index
+// UNROLL-NOT:       arith.addi %c0
 // UNROLL:           loop.for %[[I:.*]] in range(%c0, %[[END32]], %{{.*}}) {
 // UNROLL-NEXT:        %[[E0:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<8xf32>
 // UNROLL-NEXT:        arith.mulf
@@ -66,7 +66,7 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I2]]] : vector<8xf32>, !loop.buf<f32>
 // UNROLL-NEXT:        simd.store %{{.*}}, %out[%[[I3]]] : vector<8xf32>, !loop.buf<f32>
 // UNROLL-NEXT:      }
-// UNROLL:           %[[END8:.*]] = arith.addi %c0, %{{.*}} : index
+// UNROLL:           %[[END8:.*]] = arith.subi %[[TRIPS]], %{{.*}} : index
 // UNROLL:           loop.for %[[J:.*]] in range(%[[END32]], %[[END8]], %{{.*}}) {
 // UNROLL-NEXT:        simd.load %x[%[[J]]] : !loop.buf<f32> -> vector<8xf32>
 // UNROLL-NEXT:        arith.mulf

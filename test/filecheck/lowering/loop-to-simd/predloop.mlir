@@ -40,8 +40,8 @@ func.func @scale_positive(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %z:
 // CHECK:          %[[CAP:.*]] = arith.maxsi %[[LEN]], %{{.*}} : index
 // CHECK:          %[[CAPREM:.*]] = arith.remsi %[[CAP]], %{{.*}} : index
 // CHECK-NEXT:     %[[CAPFULL:.*]] = arith.subi %[[CAP]], %[[CAPREM]] : index
-// CHECK-NEXT:     %[[BLOCKS:.*]] = arith.minsi %{{.*}}, %[[CAPFULL]] : index
-// CHECK-NEXT:     %[[END:.*]] = arith.addi %c0, %[[BLOCKS]] : index
+// CHECK-NEXT:     %[[END:.*]] = arith.minsi %{{.*}}, %[[CAPFULL]] : index
+// CHECK-NOT:      arith.addi %c0
 // AVX512:         %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %[[NEUTRAL]] : vector<16xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<avx512_mask>} {
 // AVX2:           %[[MAIN:.*]], %[[CUR:.*]] = loop.for %[[I:.*]] in range(%c0, %[[END]], %{{.*}}) accs(%[[A:.*]] = %[[NEUTRAL]] : vector<8xf32> add reassoc, %[[C:.*]] = %{{.*}} : index add) attributes {loop.mask_form = #loop.mask_form<select_blend>} {
 // CHECK-NEXT:       %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<[[W]]xf32>

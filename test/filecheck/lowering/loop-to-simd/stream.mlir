@@ -25,18 +25,17 @@ func.func @scale(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32) {
 // CHECK-NEXT:     %[[AHEAD:.*]] = simd.align_offset %out[%c0], 64 : !loop.buf<f32>
 // CHECK-NEXT:     %[[BOUND:.*]] = arith.minsi %[[AHEAD]], %trips : index
 // CHECK-NEXT:     %peel = arith.select %stream, %[[BOUND]], %{{.*}} : index
-// CHECK-NEXT:     %[[PEND:.*]] = arith.addi %c0, %peel : index
 // CHECK-NEXT:     %[[REST:.*]] = arith.subi %trips, %peel : index
-// CHECK-NEXT:     loop.for %[[P:.*]] in [%c0, %[[PEND]]) {
+// CHECK-NEXT:     loop.for %[[P:.*]] in [%c0, %peel) {
 // CHECK-NEXT:       %[[PE:.*]] = loop.load %x[%[[P]]] : !loop.buf<f32>
 // CHECK-NEXT:       %[[PM:.*]] = arith.mulf %a, %[[PE]] : f32
 // CHECK-NEXT:       loop.store %[[PM]], %out[%[[P]]] : !loop.buf<f32>
 // CHECK-NEXT:     }
 // CHECK:          %[[WHOLE:.*]] = arith.subi %[[REST]], %{{.*}} : index
 // CHECK-NEXT:     %[[NT:.*]] = arith.select %stream, %[[WHOLE]], %{{.*}} : index
-// CHECK-NEXT:     %[[NTEND:.*]] = arith.addi %[[PEND]], %[[NT]] : index
+// CHECK-NEXT:     %[[NTEND:.*]] = arith.addi %peel, %[[NT]] : index
 // CHECK-NEXT:     %[[LEFT:.*]] = arith.subi %[[REST]], %[[NT]] : index
-// CHECK:          loop.for %[[I:.*]] in range(%[[PEND]], %[[NTEND]], %{{.*}}) {
+// CHECK:          loop.for %[[I:.*]] in range(%peel, %[[NTEND]], %{{.*}}) {
 // CHECK-NEXT:       %[[E:.*]] = simd.load %x[%[[I]]] : !loop.buf<f32> -> vector<16xf32>
 // CHECK-NEXT:       %[[M:.*]] = arith.mulf %{{.*}}, %[[E]] : vector<16xf32>
 // CHECK-NEXT:       simd.store %[[M]], %out[%[[I]]] aligned nontemporal : vector<16xf32>, !loop.buf<f32>

@@ -2,7 +2,8 @@
 
 // Runtime bounds, factor 4: a range_desc main loop with four body copies at %i, %i + 1, ...
 // (affine offsets; a non-access use of the variable gets an arith.addi), the accumulator
-// threaded through the copies, then a remainder loop for the last n mod 4.
+// threaded through the copies, then a remainder loop for the last n mod 4. From a constant 0
+// the trip count is n itself (no `n - 0`).
 // CHECK-LABEL: func.func @sum
 func.func @sum(%b: !loop.buf<i64>, %z: i64) -> i64 {
   %c0 = arith.constant 0 : index
@@ -18,10 +19,9 @@ func.func @sum(%b: !loop.buf<i64>, %z: i64) -> i64 {
 }
 // CHECK:         %[[N:.*]] = loop.dim %[[B:.*]], 0 : !loop.buf<i64>
 // CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
-// CHECK-NEXT:    %[[TRIPS:.*]] = arith.subi %[[N]], %[[C0:.*]] : index
-// CHECK-NEXT:    %[[REM:.*]] = arith.remsi %[[TRIPS]], %[[C4]] : index
+// CHECK-NEXT:    %[[REM:.*]] = arith.remsi %[[N]], %[[C4]] : index
 // CHECK-NEXT:    %[[SPLIT:.*]] = arith.subi %[[N]], %[[REM]] : index
-// CHECK-NEXT:    %[[M:.*]] = loop.for %[[I:.*]] in range(%[[C0]], %[[SPLIT]], %[[C4]]) accs(%[[A:.*]] = %[[Z:.*]] : i64 add) {
+// CHECK-NEXT:    %[[M:.*]] = loop.for %[[I:.*]] in range(%c0, %[[SPLIT]], %[[C4]]) accs(%[[A:.*]] = %[[Z:.*]] : i64 add) {
 // CHECK-NEXT:      %[[X0:.*]] = loop.load %[[B]][%[[I]]] : !loop.buf<i64>
 // CHECK-NEXT:      %[[K0:.*]] = arith.index_cast %[[I]] : index to i64
 // CHECK-NEXT:      %[[P0:.*]] = arith.muli %[[X0]], %[[K0]] : i64
