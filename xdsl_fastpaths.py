@@ -74,7 +74,9 @@ token before looking the character up, and reaches the token through a chain of 
 identifier, one of those characters (the table built once) or a `%`/`^`/`!` identifier give the
 token xDSL builds (same kind, same span, the position after it); anything else, the end of
 the input and every error are lexed by xDSL's own `lex` from the same position. A subclass,
-bytes input or a lexer given its own expressions takes xDSL's steps.
+bytes input or a lexer given its own expressions takes xDSL's steps. The token's `Span` (a frozen
+dataclass: its `__init__` sets each field through `object.__setattr__`) gets the same fields in
+the same order written into its dict, while `Span.__init__` is xDSL's.
 
 The parser reads and consumes tokens through `_current_token` and `lexer` properties, and
 compares a token's text through three more (`Token.text`, `Span.text`, `Span.content`, which
@@ -726,6 +728,22 @@ def _install_lexer() -> None:
     own = frozenset({"_whitespace_regex", "bare_identifier_suffix_regex", "_suffix_id"})
     """The class's expressions used inline: a lexer given its own takes xDSL's steps."""
 
+    new = object.__new__
+    plain_span = Span.__init__ is _XDSL_SPAN_INIT  # else (replaced by someone else) through it
+
+    def span(start: int, end: int, inp: Any) -> Any:
+        """`Span(start, end, inp)`: the fields its frozen dataclass `__init__` sets (through
+        `object.__setattr__`, one call each), in the same order, into the new span's dict."""
+        if not plain_span:
+            return Span(start, end, inp)
+        s = new(Span)
+        d = s.__dict__
+        d["start"] = start
+        d["end"] = end
+        d["input"] = inp
+        d["line_offset"] = 0
+        return s
+
     def lex(self: Any) -> Any:
         if type(self) is not MLIRLexer or type(content := self.input.content) is not str or not own.isdisjoint(self.__dict__):
             return lex_steps(self)
@@ -738,15 +756,15 @@ def _install_lexer() -> None:
         if c.isalpha() or c == "_":
             end = bare_suffix(content, pos + 1).end()  # `[...]*`: always matches
             self.pos = end
-            return Token(bare, Span(pos, end, inp))
+            return Token(bare, span(pos, end, inp))
         kind = punctuation.get(c)
         if kind is not None:
             self.pos = pos + 1
-            return Token(kind, Span(pos, pos + 1, inp))
+            return Token(kind, span(pos, pos + 1, inp))
         kind = prefixed.get(c)
         if kind is not None and (m := suffix_id(content, pos + 1)) is not None:
             self.pos = m.end()
-            return Token(kind, Span(pos, self.pos, inp))
+            return Token(kind, span(pos, self.pos, inp))
         self.pos = pos  # anything else (and every error) by xDSL's code, from the same position
         return original(self)
 
@@ -767,6 +785,16 @@ def _install_lexer() -> None:
 
     lex.__wrapped__ = original  # type: ignore[attr-defined]
     MLIRLexer.lex = lex  # type: ignore[method-assign]
+
+
+def _xdsl_span_init() -> Any:
+    from xdsl.utils.lexer import Span
+
+    return Span.__init__
+
+
+_XDSL_SPAN_INIT = _xdsl_span_init()
+"""xDSL's dataclass `Span.__init__` (the lexer builds spans without it only while it is in place)."""
 
 
 def _install_parser_tokens() -> None:
