@@ -45,6 +45,12 @@ no successors or regions gets the same fields, in the same order, with the same 
 linked at the head of each operand's use list as `add_use` links them; anything else runs
 xDSL's `__init__`.
 
+`IRDLOperation.__post_init__` (every op built, parsed or cloned) walks the class's property and
+attribute definitions, asking each whether it is optional and has a default, to fill the missing
+defaults. The (name, default) pairs are remembered per class (with its `OpDef`; definitions are
+immutable) and filled in the same order; Operation's checks of the name follow, or, for a class
+whose MRO puts another `__post_init__` after IRDLOperation's, that one as xDSL's `super()` call.
+
 Every attribute built runs `Attribute.__post_init__`: for a `ParametrizedAttribute` its IRDL
 definition's parameter constraints (a fresh constraint context) and its own `verify`, then an
 `isinstance(self, Data | ParametrizedAttribute)` through `ABCMeta`; `IndexType()` costs ~15 µs,
@@ -360,7 +366,8 @@ def _operand_arg(operand: Any) -> Any:
         return operand
     if is_op:
         return SSAValue.get(operand)
-    return [SSAValue.get(o) for o in operand]
+    # SSAValue.get returns a value itself (type=Attribute): asked only of the others
+    return [o if _answers(o)[1] else SSAValue.get(o) for o in operand]
 
 
 _XDSL_OP_INIT = irdl_operations.irdl_op_init
@@ -538,6 +545,58 @@ def _install_operation_init() -> None:
         self.__post_init__()
 
     Operation.__init__ = init  # type: ignore[method-assign]
+
+
+_XDSL_IRDL_POST_INIT = irdl_operations.IRDLOperation.__post_init__
+"""xDSL's own IRDLOperation.__post_init__ (the fallback; tests compare against it)."""
+
+
+def _defaults(defs: Any) -> tuple[tuple[str, Attribute], ...]:
+    """The (name, default) pairs IRDLOperation.__post_init__ fills in, in its order."""
+    return tuple(
+        (name, d.default_value)
+        for name, d in defs.items()
+        if not isinstance(d, OptionalDef) and d.default_value is not None
+    )
+
+
+def _install_irdl_post_init() -> None:
+    original = _XDSL_IRDL_POST_INIT
+    irdl_op = irdl_operations.IRDLOperation
+    if irdl_op.__post_init__ is not original:
+        return  # replaced by someone else: left alone
+    op_post_init = Operation.__dict__["__post_init__"]
+    known: dict[type, tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...], bool]] = {}
+    """class -> (its OpDef, default properties, default attributes, whether the __post_init__
+    after IRDLOperation's in its MRO is Operation's)."""
+
+    def post_init(self: Any) -> None:
+        cls = type(self)
+        op_def = cls.get_irdl_definition()
+        entry = known.get(cls)
+        if entry is None or entry[0] is not op_def:
+            mro = cls.__mro__
+            after = next(c.__dict__["__post_init__"] for c in mro[mro.index(irdl_op) + 1:] if "__post_init__" in c.__dict__)
+            entry = known[cls] = (op_def, _defaults(op_def.properties), _defaults(op_def.attributes), after is op_post_init)
+        _, props, attrs, plain = entry
+        if props:
+            own = self.properties
+            for name, value in props:
+                if name not in own:
+                    own[name] = value
+        if attrs:
+            own = self.attributes
+            for name, value in attrs:
+                if name not in own:
+                    own[name] = value
+        if not plain:
+            super(irdl_op, self).__post_init__()
+            return
+        assert self.name != ""  # Operation.__post_init__'s checks
+        assert isinstance(self.name, str)
+
+    post_init.__wrapped__ = original  # type: ignore[attr-defined]
+    irdl_op.__post_init__ = post_init  # type: ignore[method-assign]
 
 
 _XDSL_ATTRIBUTE_POST_INIT = Attribute.__post_init__
@@ -883,6 +942,7 @@ def install() -> None:
     _install_op_init()
     _install_readers()
     _install_operation_init()
+    _install_irdl_post_init()
     _install_attribute_memo()
     _install_walk()
     _install_lexer()

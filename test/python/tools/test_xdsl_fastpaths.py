@@ -177,6 +177,8 @@ assert Operation.walk.__module__ == "xdsl.ir.core"
 assert Operation.verify.__module__ == "xdsl.ir.core"
 from xdsl.utils.mlir_lexer import MLIRLexer
 assert MLIRLexer.lex.__module__ == "xdsl.utils.mlir_lexer"
+from xdsl.irdl.operations import IRDLOperation
+assert IRDLOperation.__post_init__.__module__ == "xdsl.irdl.operations"
 sys.stdout.write(emit_c(module, "avx2"))
 """
 
@@ -525,3 +527,55 @@ def test_parser_token_readers_parse_as_xdsl():
         assert fast == slow, text[:300]
         errors += "Error" in fast.split(":")[0]
     assert errors >= 7
+
+
+def _loaded_op_classes():
+    import loopopt.compile as lc
+
+    ctx = lc.make_context()
+    loaded = {d.name for d in ctx.loaded_dialects}
+    for name in sorted(ctx.registered_dialect_names):
+        if name not in loaded:
+            ctx.load_registered_dialect(name)
+    return sorted(ctx.loaded_ops, key=lambda c: c.name)
+
+
+def test_irdl_post_init_fills_xdsls_defaults():
+    """IRDLOperation.__post_init__ with the defaults remembered per class fills the same
+    properties and attributes (same values, same order) as xDSL's for every op class of
+    loopopt's context, into empty dicts and around a value already given; a class whose MRO
+    puts another __post_init__ after IRDLOperation's still runs it."""
+    from xdsl.ir import Operation
+    from xdsl.irdl import IRDLOperation, irdl_op_definition
+
+    fast = IRDLOperation.__post_init__
+    assert fast is not xdsl_fastpaths._XDSL_IRDL_POST_INIT
+    classes = [c for c in _loaded_op_classes() if issubclass(c, IRDLOperation)]
+    assert len(classes) > 100
+    filled = 0
+    for cls in classes:
+        op_def = cls.get_irdl_definition()
+        for props in ({}, {name: IntegerAttr(7, i32) for name in list(op_def.properties)[:1]}):
+            ops = []
+            for post_init in (fast, xdsl_fastpaths._XDSL_IRDL_POST_INIT):
+                op = cls.__new__(cls)
+                op.properties, op.attributes = dict(props), {}
+                post_init(op)
+                ops.append((list(op.properties.items()), list(op.attributes.items())))
+            assert ops[0] == ops[1], cls.name
+            filled += len(ops[0][0]) + len(ops[0][1]) - len(props)
+    assert filled > 20  # defaults were filled (fails if the memo fills none)
+
+    calls = []
+
+    class Base(Operation):  # after IRDLOperation in MixedOp's MRO, before Operation
+        def __post_init__(self):
+            calls.append(type(self).__name__)
+            super().__post_init__()
+
+    @irdl_op_definition
+    class MixedOp(IRDLOperation, Base):  # type: ignore[misc]
+        name = "test.mixed_post_init"
+
+    MixedOp.create()
+    assert calls == ["MixedOp"]
