@@ -41,9 +41,9 @@ through their property setters (a generator of `Use`s, a loop detaching the prev
 `add_use` per operand) and its results through a generator. For a class that keeps xDSL's
 `operands` / `successors` properties and has nothing but `object.__init__` after `Operation`
 in its MRO, an op built for the first time (no operands, successors or regions yet) and given
-no successors or regions gets the same fields, in the same order, with the same `Use` objects
-linked at the head of each operand's use list as `add_use` links them; anything else runs
-xDSL's `__init__`.
+no successors gets the same fields, in the same order, with the same `Use` objects
+linked at the head of each operand's use list as `add_use` links them, and its regions added
+one by one through `add_region` as xDSL adds them; anything else runs xDSL's `__init__`.
 
 `IRDLOperation.__post_init__` (every op built, parsed or cloned) walks the class's property and
 attribute definitions, asking each whether it is optional and has a default, to fill the missing
@@ -509,7 +509,7 @@ def _install_operation_init() -> None:
         known = plain_classes.get(cls)
         if known is None:
             known = plain_classes[cls] = plain(cls)
-        if not known or successors or regions or self._operands or self._successors or self.regions:
+        if not known or successors or self._operands or self._successors or self.regions:
             return original(self, operands=operands, result_types=result_types, properties=properties,
                             attributes=attributes, location=location, successors=successors, regions=regions)  # fmt: skip
         values = values_cls(operands)
@@ -542,6 +542,8 @@ def _install_operation_init() -> None:
         self._successors = ()
         self._successor_uses = ()
         self.regions = ()
+        for region in regions:  # as xDSL's: its checks, a class's own add_region
+            self.add_region(region)
         self.__post_init__()
 
     Operation.__init__ = init  # type: ignore[method-assign]

@@ -328,7 +328,7 @@ def _use_list(value):
 
 def test_operation_init_links_what_xdsl_links():
     """Same fields in the same order, same use-list order (a value used twice, a value
-    already used), and xDSL's own __init__ for anything but a first build without regions."""
+    already used), and xDSL's own __init__ for anything but a first build without successors."""
     from xdsl.ir import Operation
 
     assert Operation.__init__ is not xdsl_fastpaths._XDSL_OPERATION_INIT
@@ -579,3 +579,21 @@ def test_irdl_post_init_fills_xdsls_defaults():
 
     MixedOp.create()
     assert calls == ["MixedOp"]
+
+
+def test_operation_init_adds_regions_as_xdsl_does():
+    """Regions given to a first build: added in order through add_region (parent set, same
+    fields in the same order as xDSL's __init__); an attached region fails with xDSL's error."""
+    from xdsl.ir import Operation
+
+    ops = []
+    for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT):
+        regions = [Region(Block(arg_types=[i32])), Region()]
+        op = test.TestOp.__new__(test.TestOp)
+        init(op, operands=[], result_types=[i32], regions=iter(regions))  # an iterator: read once
+        assert op.regions == tuple(regions) and all(r.parent is op for r in regions)
+        ops.append(op)
+    assert list(vars(ops[0])) == list(vars(ops[1]))
+    wrong = [_error(lambda: init(test.TestOp.__new__(test.TestOp), regions=[ops[1].regions[0]]))
+             for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
+    assert wrong[0] is not None and wrong[0] == wrong[1]
