@@ -60,7 +60,7 @@ class _HashedInfo(OperationInfo):
                 sum(hash((k, h(v))) for k, v in attributes.items()) if attributes else 0,
                 sum(hash((k, h(v))) for k, v in properties.items()) if properties else 0,
                 tuple([h(r.type) for r in op.results]),
-                tuple(map(id, op.operands)),  # equal operands are the same objects (SSAValue's hash is a Python call)
+                tuple(map(id, op._operands)),  # equal operands are the same objects (SSAValue's hash is a Python call); the tuple `operands` views
             )
         )
 
@@ -95,8 +95,11 @@ class HashedCSEDriver(CSEDriver):
 
     def __init__(self) -> None:
         super().__init__(_known_ops=_HashedKnownOps())
-        self._visited: set[Operation] = set()
-        """The ops `_simplify_operation` was given (every key of the table is one)."""
+        self._visited: set[int] = set()
+        """The ids of the ops `_simplify_operation` was given (every key of the table is one):
+        ids, as an op's hash is a Python call; every op stays alive until the final erasures."""
+        self._terminator: dict[type[Operation], bool] = {}
+        """has_trait(IsTerminator) per op class (traits do not change during a run)."""
         self._effects = EffectMemo()
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
@@ -109,7 +112,7 @@ class HashedCSEDriver(CSEDriver):
         visited. With no user visited yet (the usual case: users follow their operand) every
         lookup would miss."""
         visited = self._visited
-        if any(use.operation in visited for result in op.results for use in result.uses):
+        if any(id(use.operation) in visited for result in op.results for use in result.uses):
             return super()._replace_and_delete(op, existing)
         for old, new in zip(op.results, existing.results, strict=True):
             old.replace_all_uses_with(new)
@@ -117,13 +120,17 @@ class HashedCSEDriver(CSEDriver):
 
     def _simplify_operation(self, op: Operation) -> None:
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
-        self._visited.add(op)
-        if op.has_trait(IsTerminator):
+        self._visited.add(id(op))
+        cls = type(op)
+        terminator = self._terminator.get(cls)
+        if terminator is None:
+            terminator = self._terminator[cls] = cls.has_trait(IsTerminator)
+        if terminator:
             return
         if self._is_trivially_dead(op):
             self._mark_erasure(op)
             return
-        if any(len(region.blocks) > 1 for region in op.regions):
+        if op.regions and any(len(region.blocks) > 1 for region in op.regions):
             return
         table = self._known_ops._known_ops
         info = _HashedInfo(op)
