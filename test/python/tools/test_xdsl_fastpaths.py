@@ -597,3 +597,48 @@ def test_operation_init_adds_regions_as_xdsl_does():
     wrong = [_error(lambda: init(test.TestOp.__new__(test.TestOp), regions=[ops[1].regions[0]]))
              for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
     assert wrong[0] is not None and wrong[0] == wrong[1]
+
+
+def test_signature_cache_skips_only_traits_that_do_nothing():
+    """The traits a remembered signature skips per op are those whose class's verify only
+    returns None (they return None for any op, None included); the others run in the trait
+    set's order, and a trait added to a class later runs too."""
+    from dataclasses import dataclass
+
+    from xdsl.traits import OpTrait
+
+    skipped_classes = set()
+    for cls in _loaded_op_classes():
+        traits = cls.traits.traits
+        run = xdsl_fastpaths._verifying_traits(traits)
+        assert list(run) == [t for t in traits if t in run]  # the frozenset's order
+        for trait in traits - set(run):
+            if type(trait) not in xdsl_fastpaths._TYPE_ONLY_TRAITS:
+                assert trait.verify(None) is None
+                skipped_classes.add(type(trait).__name__)
+    assert {"Pure", "_HasFolderInterfaceTrait"} <= skipped_classes
+    assert "HasParent" not in skipped_classes and "IsTerminator" not in skipped_classes
+
+    @dataclass(frozen=True)
+    class Refuses(OpTrait):
+        def verify(self, op):
+            raise VerifyException("refused")
+
+    @dataclass(frozen=True)
+    class Quiet(OpTrait):
+        def verify(self, op):
+            """Nothing to check."""
+
+    assert xdsl_fastpaths._verifying_traits(frozenset({Quiet()})) == ()
+    assert xdsl_fastpaths._verifying_traits(frozenset({Refuses()})) == (Refuses(),)
+    add = arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))
+    add.verify()
+    add.verify()  # remembered signature
+    saved = arith.AddiOp.traits._traits
+    arith.AddiOp.traits.add_trait(Refuses())
+    try:
+        with pytest.raises(VerifyException, match="refused"):
+            add.verify()
+    finally:
+        arith.AddiOp.traits._traits = saved
+    add.verify()
