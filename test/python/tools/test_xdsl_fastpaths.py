@@ -179,6 +179,8 @@ from xdsl.utils.mlir_lexer import MLIRLexer
 assert MLIRLexer.lex.__module__ == "xdsl.utils.mlir_lexer"
 from xdsl.irdl.operations import IRDLOperation
 assert IRDLOperation.__post_init__.__module__ == "xdsl.irdl.operations"
+from xdsl.ir.core import IRWithName
+assert IRWithName.extract_valid_name.__func__.__module__ == "xdsl.ir.core"
 sys.stdout.write(emit_c(module, "avx2"))
 """
 
@@ -642,3 +644,30 @@ def test_signature_cache_skips_only_traits_that_do_nothing():
     finally:
         arith.AddiOp.traits._traits = saved
     add.verify()
+
+
+def test_name_hints_are_checked_as_xdsl_checks_them():
+    """The remembered name-hint check gives xDSL's answer for valid names (suffix stripped),
+    its error (naming the value's class) for invalid ones every time, and leaves str
+    subclasses to xDSL's check."""
+    from xdsl.ir.core import BlockArgument, IRWithName
+
+    fast = IRWithName.extract_valid_name
+    slow = xdsl_fastpaths._XDSL_EXTRACT_VALID_NAME.__func__
+    assert fast.__func__ is not slow
+
+    class Name(str):
+        pass
+
+    names = ["x", "acc_12", "acc_12", "a_1_2", "_", "_1", "v$.-", "x_01", None, "1x", "a b", "", "%x", Name("y_3")]
+    for _ in range(2):  # the second time from the memo
+        for name in names:
+            for cls in (BlockArgument, IRWithName):
+                got = _error(lambda: cls.extract_valid_name(name)) or ("value", cls.extract_valid_name(name))
+                want = _error(lambda: slow(cls, name)) or ("value", slow(cls, name))
+                assert got == want, (name, cls, got, want)
+    block = Block(arg_types=[i32])
+    block.args[0].name_hint = "acc_12"
+    assert block.args[0].name_hint == "acc"
+    with pytest.raises(ValueError, match="Invalid BlockArgument name format `1x`"):
+        block.args[0].name_hint = "1x"
