@@ -49,8 +49,9 @@ one by one through `add_region` as xDSL adds them; anything else runs xDSL's `__
 `IRDLOperation.__post_init__` (every op built, parsed or cloned) walks the class's property and
 attribute definitions, asking each whether it is optional and has a default, to fill the missing
 defaults. The (name, default) pairs are remembered per class (with its `OpDef`; definitions are
-immutable) and filled in the same order; Operation's checks of the name follow, or, for a class
-whose MRO puts another `__post_init__` after IRDLOperation's, that one as xDSL's `super()` call.
+immutable) and filled in the same order; then the next `__post_init__` of the MRO runs, looked up
+at each call as xDSL's `super()` call does (xDSL's `ImplicitBuilder` replaces Operation's for
+the duration of a `with` block, to insert each op built into its block).
 
 Every name hint set (`value.name_hint = ...`: each SSA name parsed, each result cloned or named
 by a builder, ~8,500 per 1,000 df ops) runs `IRWithName.extract_valid_name`: a regular expression
@@ -646,20 +647,16 @@ def _install_irdl_post_init() -> None:
     irdl_op = irdl_operations.IRDLOperation
     if irdl_op.__post_init__ is not original:
         return  # replaced by someone else: left alone
-    op_post_init = Operation.__dict__["__post_init__"]
-    known: dict[type, tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...], bool]] = {}
-    """class -> (its OpDef, default properties, default attributes, whether the __post_init__
-    after IRDLOperation's in its MRO is Operation's)."""
+    known: dict[type, tuple[OpDef, tuple[tuple[str, Attribute], ...], tuple[tuple[str, Attribute], ...]]] = {}
+    """class -> (its OpDef, default properties, default attributes)."""
 
     def post_init(self: Any) -> None:
         cls = type(self)
         op_def = cls.get_irdl_definition()
         entry = known.get(cls)
         if entry is None or entry[0] is not op_def:
-            mro = cls.__mro__
-            after = next(c.__dict__["__post_init__"] for c in mro[mro.index(irdl_op) + 1:] if "__post_init__" in c.__dict__)
-            entry = known[cls] = (op_def, _defaults(op_def.properties), _defaults(op_def.attributes), after is op_post_init)
-        _, props, attrs, plain = entry
+            entry = known[cls] = (op_def, _defaults(op_def.properties), _defaults(op_def.attributes))
+        _, props, attrs = entry
         if props:
             own = self.properties
             for name, value in props:
@@ -670,11 +667,9 @@ def _install_irdl_post_init() -> None:
             for name, value in attrs:
                 if name not in own:
                     own[name] = value
-        if not plain:
-            super(irdl_op, self).__post_init__()
-            return
-        assert self.name != ""  # Operation.__post_init__'s checks
-        assert isinstance(self.name, str)
+        # looked up at every call, as xDSL's super() call does: xDSL's ImplicitBuilder swaps
+        # Operation.__post_init__ for one that inserts the op into the builder's block
+        super(irdl_op, self).__post_init__()
 
     post_init.__wrapped__ = original  # type: ignore[attr-defined]
     irdl_op.__post_init__ = post_init  # type: ignore[method-assign]

@@ -671,3 +671,24 @@ def test_name_hints_are_checked_as_xdsl_checks_them():
     assert block.args[0].name_hint == "acc"
     with pytest.raises(ValueError, match="Invalid BlockArgument name format `1x`"):
         block.args[0].name_hint = "1x"
+
+
+def test_irdl_post_init_keeps_implicit_builders_working():
+    """xDSL's ImplicitBuilder swaps Operation.__post_init__ for one that inserts each op built
+    into its block: IRDLOperation's (remembered defaults) still calls the current one, with
+    ops of a class built before and after the swap (the implicit terminator of an empty loop
+    body is built so when its loop is parsed)."""
+    from xdsl.builder import ImplicitBuilder
+
+    import loopopt.compile as lc
+
+    arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))  # classes seen
+    block = Block(arg_types=[i32])
+    with ImplicitBuilder(block):
+        c = arith.ConstantOp(IntegerAttr(1, i32))
+        add = arith.AddiOp(c, block.args[0])
+    assert list(block.ops) == [c, add]
+    text = "func.func @f(%n: index) {\n  %c0 = arith.constant 0 : index\n  loop.for %i in [%c0, %n) {\n  }\n  func.return\n}\n"
+    module = lc.parse(text, lc.make_context(), "t")
+    loops = [op for op in module.walk() if op.name == "loop.for"]
+    assert [o.name for o in loops[0].regions[0].block.ops] == ["loop.yield"]
