@@ -603,8 +603,8 @@ _NAMES_MAX = 65536
 
 
 def _install_name_memo() -> None:
-    irdl_with_name = ir_core.IRWithName
-    if irdl_with_name.__dict__["extract_valid_name"] is not _XDSL_EXTRACT_VALID_NAME:
+    with_name = ir_core.IRWithName
+    if with_name.__dict__["extract_valid_name"] is not _XDSL_EXTRACT_VALID_NAME:
         return  # replaced by someone else: left alone
     check = _XDSL_EXTRACT_VALID_NAME.__func__
     valid: dict[str, str] = {}
@@ -626,7 +626,7 @@ def _install_name_memo() -> None:
         return out
 
     extract_valid_name.__wrapped__ = check  # type: ignore[attr-defined]
-    irdl_with_name.extract_valid_name = classmethod(extract_valid_name)  # type: ignore[method-assign,assignment]
+    with_name.extract_valid_name = classmethod(extract_valid_name)  # type: ignore[method-assign,assignment]
 
 
 _XDSL_IRDL_POST_INIT = irdl_operations.IRDLOperation.__post_init__
