@@ -18,6 +18,8 @@ replaced op only if none of them is in the table (`wasVisited`), so no key's ope
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Attribute, Block, Operation, Region
@@ -45,6 +47,18 @@ def _attribute_hash(a: Attribute) -> int:
     return known[1]
 
 
+def _items_hash(named: dict[str, Attribute]) -> int:
+    """`sum(hash((k, _attribute_hash(v))) for k, v in named.items())`, the lookup inline."""
+    hashes = _ATTRIBUTE_HASHES
+    total = 0
+    for k, v in named.items():
+        known = hashes.get(id(v))
+        if known is None or known[0] is not v:
+            known = hashes[id(v)] = (v, hash(v))
+        total += hash((k, known[1]))
+    return total
+
+
 class _HashedInfo(OperationInfo):
     """`OperationInfo` with its hash computed once, from remembered attribute hashes. Not the
     number xDSL computes, but equal for equal ops (equal attributes hash alike), which is all
@@ -57,10 +71,10 @@ class _HashedInfo(OperationInfo):
         self._hash = hash(
             (
                 op.name,
-                sum(hash((k, h(v))) for k, v in attributes.items()) if attributes else 0,
-                sum(hash((k, h(v))) for k, v in properties.items()) if properties else 0,
+                _items_hash(attributes) if attributes else 0,
+                _items_hash(properties) if properties else 0,
                 tuple([h(r.type) for r in op.results]),
-                tuple(map(id, op.operands)),  # equal operands are the same objects (SSAValue's hash is a Python call)
+                tuple(map(id, op._operands)),  # equal operands are the same objects (SSAValue's hash is a Python call); the tuple `operands` views
             )
         )
 
@@ -90,13 +104,21 @@ class _HashedKnownOps(KnownOps):
         return self._known_ops.pop(_HashedInfo(k))
 
 
+_UNASKED: Any = object()
+
+
 class HashedCSEDriver(CSEDriver):
     """xDSL's `CSEDriver` (same walk, same decisions) over `_HashedKnownOps`."""
 
     def __init__(self) -> None:
         super().__init__(_known_ops=_HashedKnownOps())
-        self._visited: set[Operation] = set()
-        """The ops `_simplify_operation` was given (every key of the table is one)."""
+        self._visited: set[int] = set()
+        """The ids of the ops `_simplify_operation` was given (every key of the table is one):
+        ids, as an op's hash is a Python call; every op stays alive until the final erasures."""
+        self._terminator: dict[type[Operation], bool] = {}
+        """has_trait(IsTerminator) per op class (traits do not change during a run)."""
+        self._class_dead: dict[type[Operation], bool | None] = {}
+        """class_would_be_dead per op class, asked once per run (as the terminator test)."""
         self._effects = EffectMemo()
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
@@ -109,7 +131,7 @@ class HashedCSEDriver(CSEDriver):
         visited. With no user visited yet (the usual case: users follow their operand) every
         lookup would miss."""
         visited = self._visited
-        if any(use.operation in visited for result in op.results for use in result.uses):
+        if any(id(use.operation) in visited for result in op.results for use in result.uses):
             return super()._replace_and_delete(op, existing)
         for old, new in zip(op.results, existing.results, strict=True):
             old.replace_all_uses_with(new)
@@ -117,13 +139,17 @@ class HashedCSEDriver(CSEDriver):
 
     def _simplify_operation(self, op: Operation) -> None:
         # xDSL's _simplify_operation, with one info for the lookup and the insertion
-        self._visited.add(op)
-        if op.has_trait(IsTerminator):
+        self._visited.add(id(op))
+        cls = type(op)
+        terminator = self._terminator.get(cls)
+        if terminator is None:
+            terminator = self._terminator[cls] = cls.has_trait(IsTerminator)
+        if terminator:
             return
         if self._is_trivially_dead(op):
             self._mark_erasure(op)
             return
-        if any(len(region.blocks) > 1 for region in op.regions):
+        if op.regions and any(len(region.blocks) > 1 for region in op.regions):
             return
         table = self._known_ops._known_ops
         info = _HashedInfo(op)
@@ -151,7 +177,10 @@ class HashedCSEDriver(CSEDriver):
         for result in op.results:
             if result.first_use is not None:
                 return False
-        known = class_would_be_dead(type(op))
+        cls = type(op)
+        known = self._class_dead.get(cls, _UNASKED)
+        if known is _UNASKED:
+            known = self._class_dead[cls] = class_would_be_dead(cls)
         if known is not None:
             return known
         effects = self._effects.get_effects(op)

@@ -237,6 +237,10 @@ class _MemoLiveSet(LiveSet):
         self.memo = EffectMemo()
         self._live: dict[int, Operation] = {}
         self._by_class: dict[type[Operation], bool | None] = {}
+        self.visited_ops = 0
+        """How many ops `propagate` visited."""
+        self.single_blocks = True
+        """Whether every region `propagate` met has at most one block (all of it reachable)."""
 
     def is_live(self, op: Operation) -> bool:
         return id(op) in self._live
@@ -252,6 +256,7 @@ class _MemoLiveSet(LiveSet):
         visited: set[int] = set()
         work: list[Operation] = []
         self._seed(region, visited, work)
+        self.visited_ops = len(visited)
         live = self._live
         while work:
             op = work.pop()
@@ -266,6 +271,8 @@ class _MemoLiveSet(LiveSet):
         first = region.first_block
         if first is None:
             return
+        if first is not region._last_block:
+            self.single_blocks = False
         live = self._live
         by_class = self._by_class
         for block in PostOrderIterator(first):
@@ -292,5 +299,10 @@ def memo_region_dce(region: Region, listener: PatternRewriterListener | None = N
     live_set = _MemoLiveSet()
     live_set.propagate(region)
     live_set.changed = False
+    if live_set.single_blocks and len(live_set._live) == live_set.visited_ops:
+        # every op live and every block the first of its region: delete_dead would erase
+        # no block (only a non-first one without live ops) and no op (only a dead one), and
+        # recurse into every region (of live ops): nothing to walk again
+        return False
     live_set.delete_dead(region, listener)
     return live_set.changed

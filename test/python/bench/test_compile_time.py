@@ -444,3 +444,42 @@ def test_memo_region_dce_finds_xdsls_live_set():
         assert ours.live_ops() == xdsl_live(module.body)
     dead = {r.name_hint for o in small.walk() if o not in xdsl_live(small.body) for r in o.results}
     assert dead == {"c1", "p", "q", "s"}, dead
+
+
+_UNREACHABLE_BLOCK = """
+func.func @f(%a: i32) -> i32 {
+  func.return %a : i32
+^bb1:
+  %b = arith.addi %a, %a : i32
+  func.return %b : i32
+}
+"""
+
+
+def test_memo_region_dce_skips_the_delete_walk_only_when_nothing_is_dead(monkeypatch):
+    """memo_region_dce answers without delete_dead's walk when every visited op is live and
+    every region has one block; an unreachable block (its ops live by xDSL's rules, as
+    terminators are never dead, but not visited) or a dead op still gets region_dce's
+    deletions."""
+    from xdsl.transforms.dead_code_elimination import region_dce
+
+    from loopopt.passes.memo_dce import _MemoLiveSet, memo_region_dce
+
+    walks = []
+    real = _MemoLiveSet.delete_dead
+
+    def counted(self, region, listener=None):
+        walks.append(region)
+        return real(self, region, listener)
+
+    monkeypatch.setattr(_MemoLiveSet, "delete_dead", counted)
+    _, a = _lowered(generated_module(40))
+    _, b = _lowered(generated_module(40))
+    assert memo_region_dce(a.body) is region_dce(b.body) is False and str(a) == str(b)
+    assert walks == []  # nothing dead in the lowered kernels: no second walk
+    ctx = lc.make_context()
+    for text in (_UNREACHABLE_BLOCK, _DEAD_CHAINS):
+        a, b = lc.parse(text, ctx, "t"), lc.parse(text, ctx, "t")
+        assert memo_region_dce(a.body) is region_dce(b.body) is True
+        assert str(a) == str(b)
+    assert [r.parent.name for r in walks if r.parent.name == "builtin.module"] == ["builtin.module"] * 2

@@ -177,6 +177,10 @@ assert Operation.walk.__module__ == "xdsl.ir.core"
 assert Operation.verify.__module__ == "xdsl.ir.core"
 from xdsl.utils.mlir_lexer import MLIRLexer
 assert MLIRLexer.lex.__module__ == "xdsl.utils.mlir_lexer"
+from xdsl.irdl.operations import IRDLOperation
+assert IRDLOperation.__post_init__.__module__ == "xdsl.irdl.operations"
+from xdsl.ir.core import IRWithName
+assert IRWithName.extract_valid_name.__func__.__module__ == "xdsl.ir.core"
 sys.stdout.write(emit_c(module, "avx2"))
 """
 
@@ -326,7 +330,7 @@ def _use_list(value):
 
 def test_operation_init_links_what_xdsl_links():
     """Same fields in the same order, same use-list order (a value used twice, a value
-    already used), and xDSL's own __init__ for anything but a first build without regions."""
+    already used), and xDSL's own __init__ for anything but a first build without successors."""
     from xdsl.ir import Operation
 
     assert Operation.__init__ is not xdsl_fastpaths._XDSL_OPERATION_INIT
@@ -525,3 +529,166 @@ def test_parser_token_readers_parse_as_xdsl():
         assert fast == slow, text[:300]
         errors += "Error" in fast.split(":")[0]
     assert errors >= 7
+
+
+def _loaded_op_classes():
+    import loopopt.compile as lc
+
+    ctx = lc.make_context()
+    loaded = {d.name for d in ctx.loaded_dialects}
+    for name in sorted(ctx.registered_dialect_names):
+        if name not in loaded:
+            ctx.load_registered_dialect(name)
+    return sorted(ctx.loaded_ops, key=lambda c: c.name)
+
+
+def test_irdl_post_init_fills_xdsls_defaults():
+    """IRDLOperation.__post_init__ with the defaults remembered per class fills the same
+    properties and attributes (same values, same order) as xDSL's for every op class of
+    loopopt's context, into empty dicts and around a value already given; a class whose MRO
+    puts another __post_init__ after IRDLOperation's still runs it."""
+    from xdsl.ir import Operation
+    from xdsl.irdl import IRDLOperation, irdl_op_definition
+
+    fast = IRDLOperation.__post_init__
+    assert fast is not xdsl_fastpaths._XDSL_IRDL_POST_INIT
+    classes = [c for c in _loaded_op_classes() if issubclass(c, IRDLOperation)]
+    assert len(classes) > 100
+    filled = 0
+    for cls in classes:
+        op_def = cls.get_irdl_definition()
+        for props in ({}, {name: IntegerAttr(7, i32) for name in list(op_def.properties)[:1]}):
+            ops = []
+            for post_init in (fast, xdsl_fastpaths._XDSL_IRDL_POST_INIT):
+                op = cls.__new__(cls)
+                op.properties, op.attributes = dict(props), {}
+                post_init(op)
+                ops.append((list(op.properties.items()), list(op.attributes.items())))
+            assert ops[0] == ops[1], cls.name
+            filled += len(ops[0][0]) + len(ops[0][1]) - len(props)
+    assert filled > 20  # defaults were filled (fails if the memo fills none)
+
+    calls = []
+
+    class Base(Operation):  # after IRDLOperation in MixedOp's MRO, before Operation
+        def __post_init__(self):
+            calls.append(type(self).__name__)
+            super().__post_init__()
+
+    @irdl_op_definition
+    class MixedOp(IRDLOperation, Base):  # type: ignore[misc]
+        name = "test.mixed_post_init"
+
+    MixedOp.create()
+    assert calls == ["MixedOp"]
+
+
+def test_operation_init_adds_regions_as_xdsl_does():
+    """Regions given to a first build: added in order through add_region (parent set, same
+    fields in the same order as xDSL's __init__); an attached region fails with xDSL's error."""
+    from xdsl.ir import Operation
+
+    ops = []
+    for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT):
+        regions = [Region(Block(arg_types=[i32])), Region()]
+        op = test.TestOp.__new__(test.TestOp)
+        init(op, operands=[], result_types=[i32], regions=iter(regions))  # an iterator: read once
+        assert op.regions == tuple(regions) and all(r.parent is op for r in regions)
+        ops.append(op)
+    assert list(vars(ops[0])) == list(vars(ops[1]))
+    wrong = [_error(lambda: init(test.TestOp.__new__(test.TestOp), regions=[ops[1].regions[0]]))
+             for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
+    assert wrong[0] is not None and wrong[0] == wrong[1]
+
+
+def test_signature_cache_skips_only_traits_that_do_nothing():
+    """The traits a remembered signature skips per op are those whose class's verify only
+    returns None (they return None for any op, None included); the others run in the trait
+    set's order, and a trait added to a class later runs too."""
+    from dataclasses import dataclass
+
+    from xdsl.traits import OpTrait
+
+    skipped_classes = set()
+    for cls in _loaded_op_classes():
+        traits = cls.traits.traits
+        run = xdsl_fastpaths._verifying_traits(traits)
+        assert list(run) == [t for t in traits if t in run]  # the frozenset's order
+        for trait in traits - set(run):
+            if type(trait) not in xdsl_fastpaths._TYPE_ONLY_TRAITS:
+                assert trait.verify(None) is None
+                skipped_classes.add(type(trait).__name__)
+    assert {"Pure", "_HasFolderInterfaceTrait"} <= skipped_classes
+    assert "HasParent" not in skipped_classes and "IsTerminator" not in skipped_classes
+
+    @dataclass(frozen=True)
+    class Refuses(OpTrait):
+        def verify(self, op):
+            raise VerifyException("refused")
+
+    @dataclass(frozen=True)
+    class Quiet(OpTrait):
+        def verify(self, op):
+            """Nothing to check."""
+
+    assert xdsl_fastpaths._verifying_traits(frozenset({Quiet()})) == ()
+    assert xdsl_fastpaths._verifying_traits(frozenset({Refuses()})) == (Refuses(),)
+    add = arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))
+    add.verify()
+    add.verify()  # remembered signature
+    saved = arith.AddiOp.traits._traits
+    arith.AddiOp.traits.add_trait(Refuses())
+    try:
+        with pytest.raises(VerifyException, match="refused"):
+            add.verify()
+    finally:
+        arith.AddiOp.traits._traits = saved
+    add.verify()
+
+
+def test_name_hints_are_checked_as_xdsl_checks_them():
+    """The remembered name-hint check gives xDSL's answer for valid names (suffix stripped),
+    its error (naming the value's class) for invalid ones every time, and leaves str
+    subclasses to xDSL's check."""
+    from xdsl.ir.core import BlockArgument, IRWithName
+
+    fast = IRWithName.extract_valid_name
+    slow = xdsl_fastpaths._XDSL_EXTRACT_VALID_NAME.__func__
+    assert fast.__func__ is not slow
+
+    class Name(str):
+        pass
+
+    names = ["x", "acc_12", "acc_12", "a_1_2", "_", "_1", "v$.-", "x_01", None, "1x", "a b", "", "%x", Name("y_3")]
+    for _ in range(2):  # the second time from the memo
+        for name in names:
+            for cls in (BlockArgument, IRWithName):
+                got = _error(lambda: cls.extract_valid_name(name)) or ("value", cls.extract_valid_name(name))
+                want = _error(lambda: slow(cls, name)) or ("value", slow(cls, name))
+                assert got == want, (name, cls, got, want)
+    block = Block(arg_types=[i32])
+    block.args[0].name_hint = "acc_12"
+    assert block.args[0].name_hint == "acc"
+    with pytest.raises(ValueError, match="Invalid BlockArgument name format `1x`"):
+        block.args[0].name_hint = "1x"
+
+
+def test_irdl_post_init_keeps_implicit_builders_working():
+    """xDSL's ImplicitBuilder swaps Operation.__post_init__ for one that inserts each op built
+    into its block: IRDLOperation's (remembered defaults) still calls the current one, with
+    ops of a class built before and after the swap (the implicit terminator of an empty loop
+    body is built so when its loop is parsed)."""
+    from xdsl.builder import ImplicitBuilder
+
+    import loopopt.compile as lc
+
+    arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))  # classes seen
+    block = Block(arg_types=[i32])
+    with ImplicitBuilder(block):
+        c = arith.ConstantOp(IntegerAttr(1, i32))
+        add = arith.AddiOp(c, block.args[0])
+    assert list(block.ops) == [c, add]
+    text = "func.func @f(%n: index) {\n  %c0 = arith.constant 0 : index\n  loop.for %i in [%c0, %n) {\n  }\n  func.return\n}\n"
+    module = lc.parse(text, lc.make_context(), "t")
+    loops = [op for op in module.walk() if op.name == "loop.for"]
+    assert [o.name for o in loops[0].regions[0].block.ops] == ["loop.yield"]
