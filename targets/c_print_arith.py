@@ -25,18 +25,19 @@ class ArithStatements(FunctionCore):
 
     def _arith(self, op: Operation) -> bool:
         t = type(op)
-        if t in c_ops.BINARY:
-            key = c_ops.BINARY[t]
-            a, b = op.operands
-            if isinstance(op, arith.XOrIOp) and self._is_all_true(b):
+        key = c_ops.BINARY.get(t)
+        if key is not None:
+            a, b = op._operands
+            xor = t in _XOR_CLASSES or _is_xor(t)
+            if xor and self._is_all_true(b):
                 self._row(op, "not", op.results[0].type, a=self.e(a))
-            elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
+            elif xor and self._is_all_true(a):
                 self._row(op, "not", op.results[0].type, a=self.e(b))
-            elif type(op) in _MIN_MAX and self._folded(op):
+            elif t in _MIN_MAX and self._folded(op):
                 pass
             else:
-                key, fields = self._binary_row(op, key)
-                b_read = self.arith_operands_read(op) is None  # else a constant inside the row: not printed
+                key, fields, b_read = self._binary_form(op, key)  # not b_read: a constant inside the row
+                b_read = b_read or xor  # (as arith_operands_read answers)
                 self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
             return True
         if t in c_ops.UNARY:
@@ -85,10 +86,21 @@ class ArithStatements(FunctionCore):
         key = c_ops.BINARY.get(type(op))
         if key is None or isinstance(op, arith.XOrIOp):
             return None
-        row_key, _ = self._binary_row(op, key)
+        return None if self._binary_form(op, key)[2] else (op.operands[0],)
+
+    def _binary_form(self, op: Operation, key: str) -> tuple[str, dict[str, str], bool]:
+        """`_binary_row(op, key)` and whether the row reads `{b}` (or there is no row: its error
+        comes when the op prints), remembered per op and ISA table: the printer asks once for
+        liveness and again when the op prints."""
+        known = self.binary_forms.get(id(op))
+        if known is not None and known[0] is op and known[1] is self.isa:
+            return known[2]
+        row_key, fields = self._binary_row(op, key)
         table, elt = self.row_key(op.results[0].type)
         template = table.row(row_key, elt)
-        return (op.operands[0],) if template is not None and "{b}" not in template else None
+        form = (row_key, fields, template is None or "{b}" in template)
+        self.binary_forms[id(op)] = (op, self.isa, form)
+        return form
 
     def _is_all_true(self, value: SSAValue) -> bool:
         owner = value.owner
@@ -160,6 +172,17 @@ class ArithStatements(FunctionCore):
 
 
 _MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
+_XOR_CLASSES: set[type] = set()
+
+
+def _is_xor(cls: type) -> bool:
+    """isinstance(op, arith.XOrIOp) for an op of class `cls`, remembered per class (ABCMeta)."""
+    if issubclass(cls, arith.XOrIOp):
+        _XOR_CLASSES.add(cls)
+        return True
+    return False
+FOLDABLE_CLASSES = (*_MIN_MAX, arith.CmpiOp)
+"""The classes `folded_value` may fold (for any other op it answers None)."""
 
 
 def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:

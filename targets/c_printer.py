@@ -33,7 +33,8 @@ from loopopt.lowering.abi import verify_kernel_abi
 from loopopt.names import c_comment_text, check_c_name
 from loopopt.targets.c_helpers import all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
-from loopopt.targets.c_print_arith import ArithStatements, folded_value
+from loopopt.targets import c_ops
+from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, folded_value
 from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_small_calls import SmallCallVersions
@@ -47,7 +48,6 @@ driver passes to its chunk last (targets/c_parallel.py). The `loopopt` prefix is
 generated code (user names get `v_`), and its only other names are global runtime symbols."""
 
 WRITERS = (loop.StoreOp, loop.AppendOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
-_LIVE_ANYWAY = (*WRITERS, loop.AllocOp)
 
 
 @dataclass
@@ -131,11 +131,17 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}
-        self.reads: dict[int, tuple[Operation, Collection[int]]] = {}
+        self.row_forms = {}
+        self.binary_forms = {}
+        self.reads: dict[int, tuple[Operation, list[int]]] = {}
+        """Each op's printed operands (ids), by op id (the op kept: its id is not reused)."""
+        self.live: set[int] | None = None
         self.uses_alloc = False
         self.live_allocs = []
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
-        self.written = {_written_buffer(o) for o in op.walk() if _is_a(o, WRITERS)}
+        self.ops = list(op.walk())
+        """The function's ops in pre-order (the function first): the one walk its printing reads."""
+        self.written = {_written_buffer(o) for o in self.ops if _flags(o) & _WRITER}
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
             func.ReturnOp: self._return,
             arith.ConstantOp: self._constant,
@@ -205,7 +211,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
                 self.kernel.ret_ptrs.append(name)
                 self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
-        calls = [o for o in op.walk() if _is_a(o, _CALL_DIM)]
+        calls = [o for o in self.ops if _flags(o) & _CALL_DIM]
         if calls:  # the whole call's length: the driver passes it to the chunk (c_parallel)
             self.used_names.add(CALL_DIM_PARAM)
             self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
@@ -266,50 +272,86 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             self.op_(o)
 
     def _live_ops(self, block: Block) -> set[int]:
-        """The ids of the ops worth printing: those with effects or regions, and what they
-        (transitively) use (ids: an op's or value's own hash is a Python call)."""
+        """The ids of the ops worth printing, in `block` or any other block of the function
+        (`_function_live`, computed once)."""
+        if self.live is None:
+            self.live = self._function_live()
+        return self.live
+
+    def _function_live(self) -> set[int]:
+        """The ids of the function's ops worth printing: those with effects or regions, and what
+        they (transitively) use. An op of block B is used when a result is a printed operand of a
+        live op of B or of any op nested in an op of B (printed or not: such an op has regions, so
+        it is live, and its whole body's reads count, as they did when each block was asked on
+        its own). One backward pass over the function's pre-order walk, where every reader comes
+        before what it reads; ids, not ops and values (their hash is a Python call). Each op's
+        printed operands are kept for `_reads_within`."""
         live: set[int] = set()
         used: set[int] = set()
-        for o in reversed(list(block.ops)):
-            effectful = bool(o.regions) or not o.results or _is_a(o, _LIVE_ANYWAY)
-            if effectful or any(id(r) in used for r in o.results):
+        reads = self.reads
+        ops = self.ops
+        class_flags = _CLASS_FLAGS
+        for k in range(len(ops) - 1, 0, -1):  # ops[0] is the function
+            o = ops[k]
+            flags = class_flags.get(type(o))
+            if flags is None:
+                flags = _flags(o)
+            read = self._printed_operands(o) if flags & _READS_SOME else o._operands
+            ids = list(map(id, read))
+            reads[id(o)] = (o, ids)
+            results = o.results
+            alive = flags & _LIVE_ANYWAY or not results or o.regions
+            if not alive:
+                for r in results:
+                    if id(r) in used:
+                        alive = True
+                        break
+            if alive:
                 live.add(id(o))
-                used.update(self._reads_within(o))
+                used.update(ids)
+                continue
+            block = o.parent  # unprinted: its reads count for the blocks around its own
+            used.update(i for v, i in zip(read, ids) if (v.owner if isinstance(v.owner, Block) else v.owner.parent) is not block)
         return live
 
-    def _reads_within(self, op: Operation) -> Collection[int]:
-        """The ids of the printed operands of `op` and of every op nested in it (`op.walk()`),
-        remembered per op: each enclosing block asks again, and a loop's set is its children's."""
-        known = self.reads.get(id(op))
-        if known is not None and known[0] is op:
-            return known[1]
-        reads: Collection[int] = [id(v) for v in self._printed_operands(op)]
-        if op.regions:
-            within = set(reads)
-            for region in op.regions:
-                for block in region.blocks:
-                    for inner in block.ops:
-                        within.update(self._reads_within(inner))
-            reads = within
-        self.reads[id(op)] = (op, reads)  # the op kept: its id is not reused while remembered
-        return reads
+    def _reads_within(self, ops: Collection[Operation]) -> set[int]:
+        """The ids of the printed operands of `ops` (ops of the function's block) and of every op
+        nested in them: the function's pre-order list read once, each op under its ancestor in
+        that block (no walk per op)."""
+        reads = self.reads
+        within: set[int] = set()
+        if not any(o.regions for o in ops):
+            for o in ops:
+                within.update(reads[id(o)][1])
+            return within
+        wanted = {id(o) for o in ops}
+        top = self.op.body.block
+        taken = False
+        for o in self.ops[1:]:
+            if o.parent is top:
+                taken = id(o) in wanted
+            if taken:
+                within.update(reads[id(o)][1])
+        return within
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
         as an AND nor the all-true side of a `not`, so their splats are not printed unused
         (-Werror=unused-variable)."""
-        if _is_a(op, _SELECT) and self._select_is_and(op):
+        flags = _flags(op)
+        if flags & _SELECT and self._select_is_and(op):
             return (op.mask, op.true_value)
-        if _is_a(op, _XOR):
+        if flags & _XOR:
             a, b = op.operands
             if self._is_all_true(b):
                 return (a,)
             if self._is_all_true(a):
                 return (b,)
-        folded = folded_value(op)  # printed as one operand or a literal
-        if folded is not None:
-            return () if isinstance(folded, str) else (folded,)
-        read = self.arith_operands_read(op)  # a constant divisor / shift amount inside the row
+        if flags & _FOLDS:
+            folded = folded_value(op)  # printed as one operand or a literal
+            if folded is not None:
+                return () if isinstance(folded, str) else (folded,)
+        read = self.arith_operands_read(op) if flags & _BINARY else None  # a constant divisor / shift amount inside the row
         return read if read is not None else tuple(op.operands)
 
     def op_(self, op: Operation) -> None:
@@ -322,16 +364,25 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         raise LoopoptDiagnostic(f"the C printer cannot print {op.name} (no rule for this op)", op)
 
 
-_CLASS_TESTS: dict[tuple[type, tuple[type, ...]], bool] = {}
-_SELECT, _XOR, _CALL_DIM = (simd.SelectOp,), (arith.XOrIOp,), (loop.CallDimOp,)
+_WRITER, _LIVE_ANYWAY, _CALL_DIM, _SELECT, _XOR, _FOLDS, _BINARY = (1 << k for k in range(7))
+_READS_SOME = _SELECT | _XOR | _FOLDS | _BINARY
+"""What the printer asks of an op's class (bits of `_flags`): a writer (WRITERS), printed whatever
+its uses (a writer, `loop.alloc`), `loop.call_dim`, and the classes whose printed operands may
+be fewer than their operands (`_printed_operands`: a select, an xori, a foldable min/max/cmpi
+(`folded_value`), a binary op (`arith_operands_read`)); any other op's are all its operands."""
+_CLASS_FLAGS: dict[type, int] = {}
 
 
-def _is_a(op: Operation, classes: tuple[type, ...]) -> bool:
-    """isinstance(op, classes), answered once per op class (each test goes through ABCMeta)."""
-    key = (type(op), classes)
-    known = _CLASS_TESTS.get(key)
+def _flags(op: Operation) -> int:
+    """The `_WRITER` ... `_BINARY` bits of `op`'s class, computed once per class (each test goes
+    through ABCMeta)."""
+    cls = type(op)
+    known = _CLASS_FLAGS.get(cls)
     if known is None:
-        known = _CLASS_TESTS[key] = isinstance(op, classes)
+        tests = ((_WRITER, WRITERS), (_LIVE_ANYWAY, (*WRITERS, loop.AllocOp)), (_CALL_DIM, (loop.CallDimOp,)),
+                 (_SELECT, (simd.SelectOp,)), (_XOR, (arith.XOrIOp,)), (_FOLDS, FOLDABLE_CLASSES))  # fmt: skip
+        known = sum(bit for bit, classes in tests if issubclass(cls, classes)) | (_BINARY if cls in c_ops.BINARY else 0)
+        _CLASS_FLAGS[cls] = known
     return known
 
 

@@ -57,7 +57,7 @@ class SmallCallVersions(FunctionCore):
     def op_(self, op: Operation) -> None:
         raise NotImplementedError
 
-    def _reads_within(self, op: Operation) -> Collection[int]:
+    def _reads_within(self, ops: Collection[Operation]) -> set[int]:
         raise NotImplementedError
 
     def function_body(self, block: Block) -> None:
@@ -107,9 +107,7 @@ class SmallCallVersions(FunctionCore):
         (`peel = (stream) ? v_2 : 0;`). In this arm the tests are 0 already, so every assignment
         keeps the variable's value; gcc sees the constants and folds the arm. Assignments, not
         declarations: a shadowing name would warn under -Wshadow."""
-        reads: set[int] = set()
-        for o in body:
-            reads.update(self._reads_within(o))
+        reads = self._reads_within(body)
         test_ids = {id(t) for t in tests}
         tainted = set(test_ids)
         again: dict[int, str] = {}
@@ -126,7 +124,7 @@ class SmallCallVersions(FunctionCore):
             if any(id(r) in reads for r in o.results):
                 needed.add(id(o))
                 if id(o) in again:
-                    reads.update(self._reads_within(o))
+                    reads.update(self._reads_within((o,)))
         indent = "    " * (self.depth + 1)
         lines = [again[id(o)] if id(o) in again else f"{self.e(o.results[0])} = 0;" for o in ops if id(o) in needed]
         return [indent + line for line in lines if line]
