@@ -17,7 +17,7 @@ from loopopt.dialects import simd
 from loopopt.targets import c_intvec, c_ops
 from loopopt.targets.c_helpers import LaneIO
 from loopopt.targets.c_isa import ELEMENT_C_TYPES
-from loopopt.targets.c_print_values import FunctionCore, float_literal, int_literal, scalar_key
+from loopopt.targets.c_print_values import FunctionCore, _item, float_literal, int_literal, scalar_key
 
 
 class ArithStatements(FunctionCore):
@@ -30,25 +30,25 @@ class ArithStatements(FunctionCore):
             a, b = op._operands
             xor = t in _XOR_CLASSES or _is_xor(t)
             if xor and self._is_all_true(b):
-                self._row(op, "not", op.results[0].type, a=self.e(a))
+                self._row(op, "not", _item(op.results, 0).type, a=self.e(a))
             elif xor and self._is_all_true(a):
-                self._row(op, "not", op.results[0].type, a=self.e(b))
+                self._row(op, "not", _item(op.results, 0).type, a=self.e(b))
             elif t in _MIN_MAX and self._folded(op):
                 pass
             else:
                 key, fields, b_read = self._binary_form(op, key)  # not b_read: a constant inside the row
                 b_read = b_read or xor  # (as arith_operands_read answers)
-                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
+                self._row(op, key, _item(op.results, 0).type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
             return True
         if t in c_ops.UNARY:
-            self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
+            self._row(op, c_ops.UNARY[t], _item(op.results, 0).type, a=self.e(op._operands[0]))
             return True
         if t in c_ops.TERNARY:
-            a, b, c = (self.e(v) for v in op.operands)
-            self._row(op, c_ops.TERNARY[t], op.results[0].type, a=a, b=b, c=c)
+            a, b, c = (self.e(v) for v in op._operands)
+            self._row(op, c_ops.TERNARY[t], _item(op.results, 0).type, a=a, b=b, c=c)
             return True
         if t in c_ops.CONVERSIONS:
-            src, res = op.operands[0].type, op.results[0].type
+            src, res = op._operands[0].type, _item(op.results, 0).type
             _, to = self.row_key(res)
             to = "i1" if to.startswith("i1x") else to
             key = f"convert.{to}"
@@ -61,7 +61,7 @@ class ArithStatements(FunctionCore):
                 key = f"uitofp.{to}"
             elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp | arith.IndexCastOp) and from_i1:
                 key = f"sext.{to}"  # i1 read signed: true is -1
-            self._row(op, key, src, a=self.e(op.operands[0]))
+            self._row(op, key, src, a=self.e(op._operands[0]))
             return True
         return False
 
@@ -69,7 +69,7 @@ class ArithStatements(FunctionCore):
         """The row key and extra fields of a binary op: `<key>_const` for a division by a
         constant (C's operators on scalars, multiply-high on i32 vectors: c_intvec) and for a
         shift by a constant where the ISA has an immediate form; `key` itself otherwise."""
-        b, result_type = op.operands[1], op.results[0].type
+        b, result_type = op._operands[1], _item(op.results, 0).type
         divisor = _constant_divisor(b) if key in _CONST_DIVISOR_KEYS else None
         if divisor is not None:
             return _const_division(key, divisor, result_type)
@@ -86,7 +86,7 @@ class ArithStatements(FunctionCore):
         key = c_ops.BINARY.get(type(op))
         if key is None or isinstance(op, arith.XOrIOp):
             return None
-        return None if self._binary_form(op, key)[2] else (op.operands[0],)
+        return None if self._binary_form(op, key)[2] else (op._operands[0],)
 
     def _binary_form(self, op: Operation, key: str) -> tuple[str, dict[str, str], bool]:
         """`_binary_row(op, key)` and whether the row reads `{b}` (or there is no row: its error
@@ -96,7 +96,7 @@ class ArithStatements(FunctionCore):
         if known is not None and known[0] is op and known[1] is self.isa:
             return known[2]
         row_key, fields = self._binary_row(op, key)
-        table, elt = self.row_key(op.results[0].type)
+        table, elt = self.row_key(_item(op.results, 0).type)
         template = table.row(row_key, elt)
         form = (row_key, fields, template is None or "{b}" in template)
         self.binary_forms[id(op)] = (op, self.isa, form)
@@ -154,7 +154,7 @@ class ArithStatements(FunctionCore):
     def _folded(self, op: Operation) -> bool:
         """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
         value = folded_value(op)
-        a, b = op.operands
+        a, b = op._operands
         if value is None and a in self.exprs and self.exprs[a] == self.exprs.get(b):
             value = folded_value(op, same=True)  # e.g. two lengths that are both `x_len`
         if value is None:
@@ -198,7 +198,7 @@ def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:
         key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
     if key is None:
         return None
-    a, b = op.operands
+    a, b = op._operands
     if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
         return None  # vector rows are intrinsics, which gcc does not warn about
     if a is b or same:

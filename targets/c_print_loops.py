@@ -202,7 +202,9 @@ class LoopStatements(FunctionCore):
 
     def _start_accs(self, op: loop.LoopLike) -> list[str]:
         """Declare one C variable per accumulator (shared by the block argument and the result)."""
-        names = []
+        names: list[str] = []
+        if not op.inits:  # (a map: `accumulators` builds its lists for nothing)
+            return names
         for acc in op.accumulators:
             hint = acc.result.name_hint or acc.arg.name_hint
             name = self.fresh(hint, "acc")

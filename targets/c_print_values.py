@@ -141,6 +141,12 @@ def _name_base(hint: str | None, default: str) -> tuple[str, bool]:
     return base, c_name_problem(base) is None
 
 
+@functools.lru_cache(maxsize=4096)
+def _suffix_base(base: str) -> str:
+    """The base fresh() suffixes: `base`, or `v_base` when `base_1` is not a name C may use."""
+    return "v_" + base if c_name_problem(f"{base}_1") is not None else base
+
+
 class FunctionCore:
     """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
 
@@ -195,8 +201,7 @@ class FunctionCore:
         name = base
         taken, symbols = self.used_names, self.symbols
         if name in taken or name in symbols or not acceptable:
-            if c_name_problem(f"{base}_1") is not None:
-                base = "v_" + base  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
+            base = _suffix_base(base)  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
             # the smallest free suffix: those below next_suffix[base] were taken in this scope
             # and stay taken (names only leave with their scope, which restores next_suffix too),
             # so a function with n values of one hint costs O(n), not O(n^2)

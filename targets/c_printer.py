@@ -19,7 +19,7 @@ literals, `_row`) is c_print_values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func
@@ -84,9 +84,9 @@ class CPrinter:
             assert isinstance(op, func.FuncOp)
             if op.is_declaration:
                 continue
+            fp = FunctionPrinter(self, op)  # (raises nothing the ABI check would raise first)
             if KERNEL_ATTR in op.attributes:
-                verify_kernel_abi(op)
-            fp = FunctionPrinter(self, op)
+                verify_kernel_abi(op, fp.written)  # the same writers (WRITERS): one walk less
             functions.append(fp.print())
             needs_stdlib |= fp.uses_alloc
         code = "\n".join(functions)
@@ -133,8 +133,9 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.c_types = {}
         self.row_forms = {}
         self.binary_forms = {}
-        self.reads: dict[int, tuple[Operation, list[int]]] = {}
-        """Each op's printed operands (ids), by op id (the op kept: its id is not reused)."""
+        self.reads: dict[int, tuple[Operation, Sequence[SSAValue]]] = {}
+        """The printed operands of the ops that may print fewer than their operands (`_READS_SOME`),
+        by op id (the op kept: its id is not reused)."""
         self.live: set[int] | None = None
         self.uses_alloc = False
         self.live_allocs = []
@@ -285,7 +286,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         it is live, and its whole body's reads count, as they did when each block was asked on
         its own). One backward pass over the function's pre-order walk, where every reader comes
         before what it reads; ids, not ops and values (their hash is a Python call). Each op's
-        printed operands are kept for `_reads_within`."""
+        printed operands are kept where they may be fewer than its operands (`_printed`)."""
         live: set[int] = set()
         used: set[int] = set()
         reads = self.reads
@@ -296,9 +297,11 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             flags = class_flags.get(type(o))
             if flags is None:
                 flags = _flags(o)
-            read = self._printed_operands(o) if flags & _READS_SOME else o._operands
-            ids = list(map(id, read))
-            reads[id(o)] = (o, ids)
+            if flags & _READS_SOME:
+                read = self._printed_operands(o)
+                reads[id(o)] = (o, read)
+            else:
+                read = o._operands
             results = o.results
             alive = flags & _LIVE_ANYWAY or not results or o.regions
             if not alive:
@@ -308,31 +311,28 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
                         break
             if alive:
                 live.add(id(o))
-                used.update(ids)
+                used.update(map(id, read))
                 continue
             block = o.parent  # unprinted: its reads count for the blocks around its own
-            used.update(i for v, i in zip(read, ids) if (v.owner if isinstance(v.owner, Block) else v.owner.parent) is not block)
+            used.update(id(v) for v in read if (v.owner if isinstance(v.owner, Block) else v.owner.parent) is not block)
         return live
 
-    def _reads_within(self, ops: Collection[Operation]) -> set[int]:
-        """The ids of the printed operands of `ops` (ops of the function's block) and of every op
-        nested in them: the function's pre-order list read once, each op under its ancestor in
-        that block (no walk per op)."""
-        reads = self.reads
-        within: set[int] = set()
-        if not any(o.regions for o in ops):
-            for o in ops:
-                within.update(reads[id(o)][1])
-            return within
-        wanted = {id(o) for o in ops}
+    def _printed(self, op: Operation) -> Sequence[SSAValue]:
+        """`_printed_operands(op)` as `_function_live` found it."""
+        known = self.reads.get(id(op))
+        return known[1] if known is not None and known[0] is op else op._operands
+
+    def _read_by(self, value: SSAValue, readers: set[int]) -> bool:
+        """Whether `value` is a printed operand of an op of the function's block whose id is in
+        `readers` or of an op nested in one (found from its uses: no walk)."""
         top = self.op.body.block
-        taken = False
-        for o in self.ops[1:]:
-            if o.parent is top:
-                taken = id(o) in wanted
-            if taken:
-                within.update(reads[id(o)][1])
-        return within
+        for use in value.uses:
+            user = ancestor = use.operation
+            while ancestor.parent is not top:
+                ancestor = ancestor.parent_op()
+            if id(ancestor) in readers and any(v is value for v in self._printed(user)):
+                return True
+        return False
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
@@ -342,7 +342,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         if flags & _SELECT and self._select_is_and(op):
             return (op.mask, op.true_value)
         if flags & _XOR:
-            a, b = op.operands
+            a, b = op._operands
             if self._is_all_true(b):
                 return (a,)
             if self._is_all_true(a):
@@ -352,7 +352,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             if folded is not None:
                 return () if isinstance(folded, str) else (folded,)
         read = self.arith_operands_read(op) if flags & _BINARY else None  # a constant divisor / shift amount inside the row
-        return read if read is not None else tuple(op.operands)
+        return read if read is not None else op._operands
 
     def op_(self, op: Operation) -> None:
         handler = self.dispatch.get(type(op))

@@ -25,8 +25,6 @@ left at run time the loop keeps its old form.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 
@@ -57,7 +55,7 @@ class SmallCallVersions(FunctionCore):
     def op_(self, op: Operation) -> None:
         raise NotImplementedError
 
-    def _reads_within(self, ops: Collection[Operation]) -> set[int]:
+    def _read_by(self, value: SSAValue, readers: set[int]) -> bool:
         raise NotImplementedError
 
     def function_body(self, block: Block) -> None:
@@ -107,7 +105,7 @@ class SmallCallVersions(FunctionCore):
         (`peel = (stream) ? v_2 : 0;`). In this arm the tests are 0 already, so every assignment
         keeps the variable's value; gcc sees the constants and folds the arm. Assignments, not
         declarations: a shadowing name would warn under -Wshadow."""
-        reads = self._reads_within(body)
+        readers = {id(o) for o in body}  # (and what they nest): which values do they read?
         test_ids = {id(t) for t in tests}
         tainted = set(test_ids)
         again: dict[int, str] = {}
@@ -121,10 +119,10 @@ class SmallCallVersions(FunctionCore):
         for o in reversed(ops):
             if id(o) not in before or not (id(o) in again or id(o.results[0]) in test_ids):
                 continue
-            if any(id(r) in reads for r in o.results):
+            if any(self._read_by(r, readers) for r in o.results):
                 needed.add(id(o))
                 if id(o) in again:
-                    reads.update(self._reads_within((o,)))
+                    readers.add(id(o))
         indent = "    " * (self.depth + 1)
         lines = [again[id(o)] if id(o) in again else f"{self.e(o.results[0])} = 0;" for o in ops if id(o) in needed]
         return [indent + line for line in lines if line]
