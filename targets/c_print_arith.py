@@ -17,7 +17,7 @@ from loopopt.dialects import simd
 from loopopt.targets import c_intvec, c_ops
 from loopopt.targets.c_helpers import LaneIO
 from loopopt.targets.c_isa import ELEMENT_C_TYPES
-from loopopt.targets.c_print_values import FunctionCore, _item, float_literal, int_literal, scalar_key
+from loopopt.targets.c_print_values import FunctionCore, _item, float_literal, int_literal, is_a, scalar_key
 
 
 class ArithStatements(FunctionCore):
@@ -28,7 +28,7 @@ class ArithStatements(FunctionCore):
         key = c_ops.BINARY.get(t)
         if key is not None:
             a, b = op._operands
-            xor = t in _XOR_CLASSES or _is_xor(t)
+            xor = is_a(op, arith.XOrIOp)
             if xor and self._is_all_true(b):
                 self._row(op, "not", _item(op.results, 0).type, a=self.e(a))
             elif xor and self._is_all_true(a):
@@ -84,7 +84,7 @@ class ArithStatements(FunctionCore):
         or shift amount folded into the row: its splat is then not printed, -Werror=unused-variable);
         None for all operands."""
         key = c_ops.BINARY.get(type(op))
-        if key is None or isinstance(op, arith.XOrIOp):
+        if key is None or is_a(op, arith.XOrIOp):
             return None
         return None if self._binary_form(op, key)[2] else (op._operands[0],)
 
@@ -104,7 +104,7 @@ class ArithStatements(FunctionCore):
 
     def _is_all_true(self, value: SSAValue) -> bool:
         owner = value.owner
-        if not isinstance(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
+        if not is_a(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
             return False
         v = owner.value
         if isinstance(v, IntegerAttr):
@@ -117,7 +117,7 @@ class ArithStatements(FunctionCore):
         assert isinstance(op, arith.ConstantOp)
         t, v = op.result.type, op.value
         if isinstance(v, IntegerAttr | FloatAttr) and not isinstance(t, VectorType):
-            self.exprs[op.result] = self._literal(v.value.data, scalar_key(t) or "", op)
+            self.exprs[id(op.result)] = self._literal(v.value.data, scalar_key(t) or "", op)
             return
         if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
             elt = scalar_key(t.element_type) or ""
@@ -155,7 +155,7 @@ class ArithStatements(FunctionCore):
         """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
         value = folded_value(op)
         a, b = op._operands
-        if value is None and a in self.exprs and self.exprs[a] == self.exprs.get(b):
+        if value is None and id(a) in self.exprs and self.exprs[id(a)] == self.exprs.get(id(b)):
             value = folded_value(op, same=True)  # e.g. two lengths that are both `x_len`
         if value is None:
             return False
@@ -172,15 +172,6 @@ class ArithStatements(FunctionCore):
 
 
 _MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
-_XOR_CLASSES: set[type] = set()
-
-
-def _is_xor(cls: type) -> bool:
-    """isinstance(op, arith.XOrIOp) for an op of class `cls`, remembered per class (ABCMeta)."""
-    if issubclass(cls, arith.XOrIOp):
-        _XOR_CLASSES.add(cls)
-        return True
-    return False
 FOLDABLE_CLASSES = (*_MIN_MAX, arith.CmpiOp)
 """The classes `folded_value` may fold (for any other op it answers None)."""
 
@@ -194,12 +185,12 @@ def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:
     pass. `same`: the two operands print as the same C expression. None for any other op or
     operands."""
     key = _MIN_MAX.get(type(op))
-    if key is None and isinstance(op, arith.CmpiOp):
+    if key is None and is_a(op, arith.CmpiOp):
         key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
     if key is None:
         return None
     a, b = op._operands
-    if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
+    if is_a(a.type, VectorType) and a.type.get_shape() != (1,):
         return None  # vector rows are intrinsics, which gcc does not warn about
     if a is b or same:
         return a if key in _MIN_MAX.values() else "1" if key in ("eq", "sle", "sge", "ule", "uge") else "0"
@@ -230,9 +221,9 @@ def _constant_bits(value: SSAValue) -> tuple[int, int] | None:
     """(the unsigned bit pattern, the width) of an integer constant: a scalar, a splat vector
     constant or a `simd.broadcast` of a scalar one; None for anything else."""
     owner = value.owner
-    if isinstance(owner, simd.BroadcastOp):
+    if is_a(owner, simd.BroadcastOp):
         return _constant_bits(owner.operands[0])
-    if not isinstance(owner, arith.ConstantOp):
+    if not is_a(owner, arith.ConstantOp):
         return None
     v, t = owner.value, _elt(value.type)
     if isinstance(v, DenseIntOrFPElementsAttr):

@@ -147,14 +147,28 @@ def _suffix_base(base: str) -> str:
     return "v_" + base if c_name_problem(f"{base}_1") is not None else base
 
 
+_IS_A: dict[tuple[type, type], bool] = {}
+
+
+def is_a(obj: object, cls: type) -> bool:
+    """isinstance(obj, cls), answered once per class of `obj`: xDSL's op classes are ABCs, whose
+    isinstance is a Python call (~15,000 per 1,000-op module in the printer's tests of operands)."""
+    key = (type(obj), cls)
+    known = _IS_A.get(key)
+    if known is None:
+        known = _IS_A[key] = isinstance(obj, cls)
+    return known
+
+
 class FunctionCore:
     """What printing one `func.func` shares: values to C expressions, names in scope, lines."""
 
     printer: CPrinter
     isa: IsaTable
     op: func.FuncOp
-    exprs: dict[SSAValue, str]
-    """The C expression of every printed SSA value."""
+    exprs: dict[int, str]
+    """The C expression of every printed SSA value, by the value's id (its hash is a Python call;
+    the values outlive the printing, so no id is reused)."""
     buffers: dict[SSAValue, Buffer]
     used_names: set[str]
     """The local names in scope (copied at every loop, so it holds locals only)."""
@@ -216,13 +230,13 @@ class FunctionCore:
 
     def name_of(self, value: SSAValue, default: str = "v") -> str:
         name = self.fresh(value.name_hint, default)
-        self.exprs[value] = name
+        self.exprs[id(value)] = name
         return name
 
     def e(self, value: SSAValue) -> str:
         """The C expression of an SSA value."""
         try:
-            return self.exprs[value]
+            return self.exprs[id(value)]
         except KeyError:
             raise LoopoptDiagnostic("internal: value used before the C printer defined it", self.op) from None
 
@@ -236,7 +250,7 @@ class FunctionCore:
         return ct
 
     def _c_type(self, t: Attribute, op: Operation) -> str:
-        if isinstance(t, VectorType):
+        if is_a(t, VectorType):
             elt = scalar_key(t.element_type)
             if t.get_num_dims() != 1 or elt is None or elt == "index":
                 raise LoopoptDiagnostic(f"{t} has no C representation (rank-1 vectors of f32 f64 i32 i64 i1)", op)
@@ -294,7 +308,7 @@ class FunctionCore:
             dst = self.name_of(_item(results, 0))
             fields["dst"] = dst
             fields["decl"] = f"{ctype} {dst}"
-        self.statements(template.format(**fields))
+        self.statements(template.format_map(fields))  # (format(**fields) copies the dict)
 
     def _row_form(self, op: Operation, key: str, row_type: Attribute) -> tuple[str, str, str]:
         """What `_row` prints with that depends on the op only through the key and the types, so
@@ -312,7 +326,7 @@ class FunctionCore:
         if op.results:
             ctype = self.c_type(op.results[0].type, op)
             template = _declaring(template)
-        scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
+        scalar_t = row_type.element_type if is_a(row_type, VectorType) else row_type
         return template, ctype, ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void")
 
     def statements(self, text: str) -> None:

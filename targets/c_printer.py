@@ -38,7 +38,7 @@ from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, fol
 from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_small_calls import SmallCallVersions
-from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, scalar_key
+from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, is_a, scalar_key
 
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
 
@@ -140,7 +140,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.uses_alloc = False
         self.live_allocs = []
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
-        self.ops = list(op.walk())
+        self.ops = _preorder(op)
         """The function's ops in pre-order (the function first): the one walk its printing reads."""
         self.written = {_written_buffer(o) for o in self.ops if _flags(o) & _WRITER}
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
@@ -218,7 +218,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
             self.kernel.param_names.append(CALL_DIM_PARAM)
             for o in calls:
-                self.exprs[o.result] = CALL_DIM_PARAM
+                self.exprs[id(o.result)] = CALL_DIM_PARAM
         self.function_body(op.body.block)  # c_small_calls: versioned when the lowering tests the size
         body = "\n".join(self.lines)
         unused = [p for p in self.kernel.param_names if not _mentions(body, p)]
@@ -240,7 +240,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             suffixes = ["len"] if t.rank.data == 1 else ["rows", "cols"]
             lengths = [self.fresh(f"{ptr}_{s}") for s in suffixes]
             self.buffers[arg] = Buffer(ptr, lengths, elt)
-            self.exprs[arg] = ptr
+            self.exprs[id(arg)] = ptr
             const = "const " if is_input else ""
             self.kernel.params.append(f"{const}{BUFFER_C_TYPES[elt]} *restrict {ptr}")
             self.kernel.params += [f"int64_t {n}" for n in lengths]
@@ -265,12 +265,11 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
 
     def block(self, block: Block, skip_terminator: bool = False) -> None:
         live = self._live_ops(block)
-        for o in block.ops:
-            if skip_terminator and o is block.last_op and isinstance(o, loop.YieldOp):
-                continue
-            if id(o) not in live:
-                continue
-            self.op_(o)
+        o = block._first_op
+        while o is not None:  # (block.ops: a Python iterator call per op)
+            if id(o) in live and not (skip_terminator and o._next_op is None and isinstance(o, loop.YieldOp)):
+                self.op_(o)
+            o = o._next_op
 
     def _live_ops(self, block: Block) -> set[int]:
         """The ids of the ops worth printing, in `block` or any other block of the function
@@ -328,8 +327,10 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         top = self.op.body.block
         for use in value.uses:
             user = ancestor = use.operation
-            while ancestor.parent is not top:
+            while ancestor is not None and ancestor.parent is not top:
                 ancestor = ancestor.parent_op()
+            if ancestor is None:  # a user outside the function (built, never inserted): not printed
+                continue
             if id(ancestor) in readers and any(v is value for v in self._printed(user)):
                 return True
         return False
@@ -405,8 +406,27 @@ def _mentions(text: str, name: str) -> bool:
     return False
 
 
+def _preorder(op: Operation) -> list[Operation]:
+    """`list(op.walk())`, collected without a generator per op with regions nor a Python
+    iterator call per op of a block (a class with a walk of its own gets its own walk)."""
+    out = [op]
+    default_walk = Operation.walk
+    for region in op.regions:
+        for block in region.blocks:
+            child = block._first_op
+            while child is not None:
+                if type(child).walk is not default_walk:
+                    out += child.walk()
+                elif child.regions:
+                    out += _preorder(child)
+                else:
+                    out.append(child)
+                child = child._next_op
+    return out
+
+
 def _written_buffer(op: Operation) -> SSAValue:
-    if isinstance(op, loop.AppendOp):
+    if is_a(op, loop.AppendOp):
         return op.out
     assert isinstance(op, loop.StoreOp | simd.StoreOp | simd.MaskedStoreOp | simd.CompressStoreOp)
     return op.buf

@@ -28,7 +28,7 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 
-from loopopt.targets.c_print_values import FunctionCore
+from loopopt.targets.c_print_values import FunctionCore, is_a
 
 SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc")
 """The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2, fold streams)."""
@@ -41,7 +41,7 @@ def size_tests(block: Block, live: set[int]) -> list[SSAValue]:
     return [
         op.result
         for op in block.ops
-        if isinstance(op, arith.CmpiOp) and id(op) in live and op.result.name_hint in SIZE_TESTS
+        if is_a(op, arith.CmpiOp) and id(op) in live and op.result.name_hint in SIZE_TESTS
         and op.predicate.value.data in _BEYOND
     ]
 
@@ -78,7 +78,7 @@ class SmallCallVersions(FunctionCore):
             if not self.e(t).isidentifier():
                 name = self.fresh(t.name_hint)
                 self.line(f"{self.c_type(t.type, t.owner)} {name} = {self.e(t)};")
-                self.exprs[t] = name
+                self.exprs[id(t)] = name
         self.line(f"if ({' && '.join(f'!{self.e(t)}' for t in tests)}) {{")
         head = len(self.lines)
         body = [o for o in ops if id(o) not in before]

@@ -144,6 +144,7 @@ def _check_liveness(name, module, isa) -> tuple[int, int]:
         if f.is_declaration:
             continue
         fp = FunctionPrinter(printer, f)
+        assert [id(o) for o in fp.ops] == [id(o) for o in f.walk()], name  # _preorder
         live = fp._live_ops(f.body.block)
         assert fp.written == {w for o in f.walk() if (w := _written(o)) is not None}, name
         for o in fp.ops:
