@@ -71,6 +71,8 @@ class CPrinter:
         self.pipeline = pipeline
         self.helpers = all_helpers(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
         self.symbols: set[str] = set()
+        self.row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]] = {}
+        """`FunctionCore._row_form`'s answers, for all the module's functions."""
 
     def print_module(self, module: ModuleOp) -> str:
         functions: list[str] = []
@@ -131,7 +133,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}
-        self.row_forms = {}
+        self.row_forms = printer.row_forms  # (shared: the lowering shares its type objects)
         self.binary_forms = {}
         self.reads: dict[int, tuple[Operation, Sequence[SSAValue]]] = {}
         """The printed operands of the ops that may print fewer than their operands (`_READS_SOME`),
