@@ -30,7 +30,7 @@ results regrouped into the df kernel's results.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +45,7 @@ from xdsl.dialects.builtin import (
     StringAttr,
 )
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, SSAValue
 
 ROLE = "loop.role"
 AXES = "loop.axes"
@@ -168,9 +168,10 @@ def range_steps(func: FuncOp) -> dict[str, int]:
     return {a: v.value.data for a, v in d.data.items() if isinstance(v, IntegerAttr)} if isinstance(d, DictionaryAttr) else {}
 
 
-def verify_kernel_abi(func: FuncOp) -> None:
+def verify_kernel_abi(func: FuncOp, written: Collection[SSAValue] | None = None) -> None:
     """Check a kernel's ABI attributes against the kernel itself; a `LoopoptDiagnostic` at the
-    func names the first problem. See docs/calling_convention.md, "In Loop IR"."""
+    func names the first problem. See docs/calling_convention.md, "In Loop IR". `written`: the
+    buffers the kernel's ops write, when the caller has them (the C printer: a walk less)."""
     from loopopt.diagnostics import LoopoptDiagnostic
     from loopopt.dialects.loop_attrs import BufType
     from loopopt.names import check_c_name, python_repr
@@ -225,7 +226,8 @@ def verify_kernel_abi(func: FuncOp) -> None:
     # Argument attributes.
     dicts = _arg_dicts(func)
     names = _arg_names(func)
-    written = {w for o in func.walk() if (w := _written(o)) is not None}
+    if written is None:
+        written = {w for o in func.walk() if (w := _written(o)) is not None}
     args = func.body.block.args if func.body.blocks else ()
     input_axes: set[str] = set()
     outs: list[tuple[int, BufType, Mapping[str, Attribute]]] = []

@@ -17,7 +17,7 @@ from loopopt.dialects import simd
 from loopopt.targets import c_intvec, c_ops
 from loopopt.targets.c_helpers import LaneIO
 from loopopt.targets.c_isa import ELEMENT_C_TYPES
-from loopopt.targets.c_print_values import FunctionCore, float_literal, int_literal, scalar_key
+from loopopt.targets.c_print_values import FunctionCore, _item, float_literal, int_literal, is_a, scalar_key
 
 
 class ArithStatements(FunctionCore):
@@ -25,29 +25,30 @@ class ArithStatements(FunctionCore):
 
     def _arith(self, op: Operation) -> bool:
         t = type(op)
-        if t in c_ops.BINARY:
-            key = c_ops.BINARY[t]
-            a, b = op.operands
-            if isinstance(op, arith.XOrIOp) and self._is_all_true(b):
-                self._row(op, "not", op.results[0].type, a=self.e(a))
-            elif isinstance(op, arith.XOrIOp) and self._is_all_true(a):
-                self._row(op, "not", op.results[0].type, a=self.e(b))
-            elif type(op) in _MIN_MAX and self._folded(op):
+        key = c_ops.BINARY.get(t)
+        if key is not None:
+            a, b = op._operands
+            xor = is_a(op, arith.XOrIOp)
+            if xor and self._is_all_true(b):
+                self._row(op, "not", _item(op.results, 0).type, a=self.e(a))
+            elif xor and self._is_all_true(a):
+                self._row(op, "not", _item(op.results, 0).type, a=self.e(b))
+            elif t in _MIN_MAX and self._folded(op):
                 pass
             else:
-                key, fields = self._binary_row(op, key)
-                b_read = self.arith_operands_read(op) is None  # else a constant inside the row: not printed
-                self._row(op, key, op.results[0].type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
+                key, fields, b_read = self._binary_form(op, key)  # not b_read: a constant inside the row
+                b_read = b_read or xor  # (as arith_operands_read answers)
+                self._row(op, key, _item(op.results, 0).type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
             return True
         if t in c_ops.UNARY:
-            self._row(op, c_ops.UNARY[t], op.results[0].type, a=self.e(op.operands[0]))
+            self._row(op, c_ops.UNARY[t], _item(op.results, 0).type, a=self.e(op._operands[0]))
             return True
         if t in c_ops.TERNARY:
-            a, b, c = (self.e(v) for v in op.operands)
-            self._row(op, c_ops.TERNARY[t], op.results[0].type, a=a, b=b, c=c)
+            a, b, c = (self.e(v) for v in op._operands)
+            self._row(op, c_ops.TERNARY[t], _item(op.results, 0).type, a=a, b=b, c=c)
             return True
         if t in c_ops.CONVERSIONS:
-            src, res = op.operands[0].type, op.results[0].type
+            src, res = op._operands[0].type, _item(op.results, 0).type
             _, to = self.row_key(res)
             to = "i1" if to.startswith("i1x") else to
             key = f"convert.{to}"
@@ -60,7 +61,7 @@ class ArithStatements(FunctionCore):
                 key = f"uitofp.{to}"
             elif isinstance(op, arith.ExtSIOp | arith.SIToFPOp | arith.IndexCastOp) and from_i1:
                 key = f"sext.{to}"  # i1 read signed: true is -1
-            self._row(op, key, src, a=self.e(op.operands[0]))
+            self._row(op, key, src, a=self.e(op._operands[0]))
             return True
         return False
 
@@ -68,7 +69,7 @@ class ArithStatements(FunctionCore):
         """The row key and extra fields of a binary op: `<key>_const` for a division by a
         constant (C's operators on scalars, multiply-high on i32 vectors: c_intvec) and for a
         shift by a constant where the ISA has an immediate form; `key` itself otherwise."""
-        b, result_type = op.operands[1], op.results[0].type
+        b, result_type = op._operands[1], _item(op.results, 0).type
         divisor = _constant_divisor(b) if key in _CONST_DIVISOR_KEYS else None
         if divisor is not None:
             return _const_division(key, divisor, result_type)
@@ -83,16 +84,27 @@ class ArithStatements(FunctionCore):
         or shift amount folded into the row: its splat is then not printed, -Werror=unused-variable);
         None for all operands."""
         key = c_ops.BINARY.get(type(op))
-        if key is None or isinstance(op, arith.XOrIOp):
+        if key is None or is_a(op, arith.XOrIOp):
             return None
-        row_key, _ = self._binary_row(op, key)
-        table, elt = self.row_key(op.results[0].type)
+        return None if self._binary_form(op, key)[2] else (op._operands[0],)
+
+    def _binary_form(self, op: Operation, key: str) -> tuple[str, dict[str, str], bool]:
+        """`_binary_row(op, key)` and whether the row reads `{b}` (or there is no row: its error
+        comes when the op prints), remembered per op and ISA table: the printer asks once for
+        liveness and again when the op prints."""
+        known = self.binary_forms.get(id(op))
+        if known is not None and known[0] is op and known[1] is self.isa:
+            return known[2]
+        row_key, fields = self._binary_row(op, key)
+        table, elt = self.row_key(_item(op.results, 0).type)
         template = table.row(row_key, elt)
-        return (op.operands[0],) if template is not None and "{b}" not in template else None
+        form = (row_key, fields, template is None or "{b}" in template)
+        self.binary_forms[id(op)] = (op, self.isa, form)
+        return form
 
     def _is_all_true(self, value: SSAValue) -> bool:
         owner = value.owner
-        if not isinstance(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
+        if not is_a(owner, arith.ConstantOp) or scalar_key(_elt(value.type)) != "i1":
             return False
         v = owner.value
         if isinstance(v, IntegerAttr):
@@ -105,7 +117,7 @@ class ArithStatements(FunctionCore):
         assert isinstance(op, arith.ConstantOp)
         t, v = op.result.type, op.value
         if isinstance(v, IntegerAttr | FloatAttr) and not isinstance(t, VectorType):
-            self.exprs[op.result] = self._literal(v.value.data, scalar_key(t) or "", op)
+            self.exprs[id(op.result)] = self._literal(v.value.data, scalar_key(t) or "", op)
             return
         if isinstance(v, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
             elt = scalar_key(t.element_type) or ""
@@ -142,8 +154,8 @@ class ArithStatements(FunctionCore):
     def _folded(self, op: Operation) -> bool:
         """Print `op` as its value when `folded_value` knows it (nothing printed: False)."""
         value = folded_value(op)
-        a, b = op.operands
-        if value is None and a in self.exprs and self.exprs[a] == self.exprs.get(b):
+        a, b = op._operands
+        if value is None and id(a) in self.exprs and self.exprs[id(a)] == self.exprs.get(id(b)):
             value = folded_value(op, same=True)  # e.g. two lengths that are both `x_len`
         if value is None:
             return False
@@ -160,6 +172,8 @@ class ArithStatements(FunctionCore):
 
 
 _MIN_MAX = {arith.MinSIOp: "min", arith.MaxSIOp: "max", arith.MinUIOp: "minu", arith.MaxUIOp: "maxu"}
+FOLDABLE_CLASSES = (*_MIN_MAX, arith.CmpiOp)
+"""The classes `folded_value` may fold (for any other op it answers None)."""
 
 
 def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:
@@ -171,12 +185,12 @@ def folded_value(op: Operation, same: bool = False) -> SSAValue | str | None:
     pass. `same`: the two operands print as the same C expression. None for any other op or
     operands."""
     key = _MIN_MAX.get(type(op))
-    if key is None and isinstance(op, arith.CmpiOp):
+    if key is None and is_a(op, arith.CmpiOp):
         key = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
     if key is None:
         return None
-    a, b = op.operands
-    if isinstance(a.type, VectorType) and a.type.get_shape() != (1,):
+    a, b = op._operands
+    if is_a(a.type, VectorType) and a.type.get_shape() != (1,):
         return None  # vector rows are intrinsics, which gcc does not warn about
     if a is b or same:
         return a if key in _MIN_MAX.values() else "1" if key in ("eq", "sle", "sge", "ule", "uge") else "0"
@@ -207,9 +221,9 @@ def _constant_bits(value: SSAValue) -> tuple[int, int] | None:
     """(the unsigned bit pattern, the width) of an integer constant: a scalar, a splat vector
     constant or a `simd.broadcast` of a scalar one; None for anything else."""
     owner = value.owner
-    if isinstance(owner, simd.BroadcastOp):
+    if is_a(owner, simd.BroadcastOp):
         return _constant_bits(owner.operands[0])
-    if not isinstance(owner, arith.ConstantOp):
+    if not is_a(owner, arith.ConstantOp):
         return None
     v, t = owner.value, _elt(value.type)
     if isinstance(v, DenseIntOrFPElementsAttr):

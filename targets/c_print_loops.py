@@ -46,7 +46,7 @@ from loopopt.dialects.effects import is_speculatable
 from loopopt.dialects.split_halves import SPLIT_HALVES_ATTR, outside_vectors, split_lanes, split_problem
 from loopopt.targets.c_helpers import Helper
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
-from loopopt.targets.c_print_values import Buffer, FunctionCore, scalar_key
+from loopopt.targets.c_print_values import Buffer, FunctionCore, is_a, scalar_key
 
 
 ALLOC_HELPER = Helper(
@@ -76,7 +76,7 @@ class LoopStatements(FunctionCore):
 
     def _dim(self, op: Operation) -> None:
         assert isinstance(op, loop.DimOp)
-        self.exprs[op.result] = self.buffer(op.buf, op).lengths[op.dim.value.data]
+        self.exprs[id(op.result)] = self.buffer(op.buf, op).lengths[op.dim.value.data]
 
     def _alloc(self, op: Operation) -> None:
         """`lo_alloc` (ALLOC_HELPER): a negative size is an empty array (docs/calling_convention.md),
@@ -202,7 +202,9 @@ class LoopStatements(FunctionCore):
 
     def _start_accs(self, op: loop.LoopLike) -> list[str]:
         """Declare one C variable per accumulator (shared by the block argument and the result)."""
-        names = []
+        names: list[str] = []
+        if not op.inits:  # (a map: `accumulators` builds its lists for nothing)
+            return names
         for acc in op.accumulators:
             hint = acc.result.name_hint or acc.arg.name_hint
             name = self.fresh(hint, "acc")
@@ -210,24 +212,24 @@ class LoopStatements(FunctionCore):
             if not acc.result.uses and all(u.operation is op.body.block.last_op for u in acc.arg.uses):
                 # a dead accumulator (unread, yielded unchanged or not): no unused-variable warning
                 self.line(f"(void){name};")
-            self.exprs[acc.arg] = name
-            self.exprs[acc.result] = name
+            self.exprs[id(acc.arg)] = name
+            self.exprs[id(acc.result)] = name
             names.append(name)
         return names
 
     def _for(self, op: Operation) -> None:
         assert isinstance(op, loop.ForOp | loop.ZipOp | loop.VecLoopOp)
-        if isinstance(op, loop.ForOp) and SPLIT_HALVES_ATTR in op.attributes and (half := half_table(self.isa)) is not None:
+        if is_a(op, loop.ForOp) and SPLIT_HALVES_ATTR in op.attributes and (half := half_table(self.isa)) is not None:
             self._split_for(op, half)
             return
-        if isinstance(op, loop.VecLoopOp):
+        if is_a(op, loop.VecLoopOp):
             self._check_width(op)
         self._start_accs(op)
         outer_names = set(self.used_names)  # names declared in the loop go out of scope after it
         outer_suffix = dict(self.next_suffix)
         self.line(self._header(op) + " {")
         self.depth += 1
-        if isinstance(op, loop.ZipOp):
+        if is_a(op, loop.ZipOp):
             for arg, stream in zip(op.stream_args, op.streams):
                 if arg.uses:
                     buf = self.buffer(stream, op)
@@ -270,7 +272,7 @@ class LoopStatements(FunctionCore):
         exprs = [dict(outer_exprs), dict(outer_exprs)]
         for value, pair in [*((acc.arg, p) for acc, p in zip(op.accumulators, halves, strict=True)), *outside]:
             for h in range(2):
-                exprs[h][value] = pair[h]
+                exprs[h][id(value)] = pair[h]
         live = self._live_ops(op.body.block)
         try:
             # op by op, low half then high: the loads stay in address order (a body printed
@@ -281,7 +283,7 @@ class LoopStatements(FunctionCore):
                 if not any(isinstance(v.type, VectorType) for v in (*o.operands, *o.results)) and o.results:
                     self.exprs = exprs[0]  # index arithmetic: once, both halves read it
                     self.op_(o)
-                    exprs[1].update((r, exprs[0][r]) for r in o.results)
+                    exprs[1].update((id(r), exprs[0][id(r)]) for r in o.results)
                     continue
                 for h in range(2):
                     self.exprs, self.half_offset = exprs[h], h * lanes
@@ -296,7 +298,7 @@ class LoopStatements(FunctionCore):
             elt = self.row_key(acc.arg.type)[1]
             text = self._split_row("join_halves", elt, op).format(dst=name, a=lo, b=hi)
             self.line(f"{self.c_type(acc.arg.type, op)} {text}")
-            self.exprs[acc.result] = name
+            self.exprs[id(acc.result)] = name
 
     def _split_row(self, key: str, elt: str, op: Operation) -> str:
         row = self.isa.row(key, elt)
@@ -358,7 +360,7 @@ class LoopStatements(FunctionCore):
             self.line(UNROLL_PRAGMA)
         self.line(self._header(op, lo, hi) + " {")
         self.depth += 1
-        self.exprs[op.pred_var] = self.e(op.var)
+        self.exprs[id(op.pred_var)] = self.e(op.var)
         self.block(op.pred.block, skip_terminator=True)
         pred_yield = op.pred_yield
         assert pred_yield is not None

@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
 from loopopt.targets.c_isa import ELEMENT_C_TYPES
-from loopopt.targets.c_print_values import FunctionCore, scalar_key
+from loopopt.targets.c_print_values import FunctionCore, is_a, scalar_key
 
 
 class SimdStatements(FunctionCore):
@@ -159,14 +159,14 @@ class SimdStatements(FunctionCore):
     def _simd_broadcast(self, op: Operation) -> None:
         assert isinstance(op, simd.BroadcastOp)
         if self._one_lane(op.result.type):
-            self.exprs[op.result] = self.e(op.scalar)  # the scalar itself, no copy
+            self.exprs[id(op.result)] = self.e(op.scalar)  # the scalar itself, no copy
             return
         self._row(op, "broadcast", op.result.type, a=self.e(op.scalar))
 
     def _simd_hreduce(self, op: Operation) -> None:
         assert isinstance(op, simd.HReduceOp)
         if self._one_lane(op.value.type):
-            self.exprs[op.result] = self.e(op.value)  # one lane: the lane itself
+            self.exprs[id(op.result)] = self.e(op.value)  # one lane: the lane itself
             return
         self._row(op, f"hreduce.{op.kind.data.value}", op.value.type, a=self.e(op.value))
 
@@ -176,13 +176,13 @@ class SimdStatements(FunctionCore):
         assert isinstance(op, loop.LaneScanOp)
         if isinstance(op.value.type, VectorType):
             raise LoopoptDiagnostic(f"{op.name} on a vector: run convert-loop-to-simd first", op)
-        self.exprs[op.result] = self.e(op.value)
+        self.exprs[id(op.result)] = self.e(op.value)
 
     def _simd_convert(self, op: Operation) -> None:
         assert isinstance(op, simd.ConvertOp)
         src, res = op.value.type, op.result.type
         if src == res:
-            self.exprs[op.result] = self.e(op.value)
+            self.exprs[id(op.result)] = self.e(op.value)
             return
         _, to = self.row_key(res)
         self._row(op, f"convert.{to}", src, a=self.e(op.value))
@@ -191,9 +191,9 @@ class SimdStatements(FunctionCore):
 def _is_positive_zero(value: SSAValue) -> bool:
     """Every lane +0 (all bits clear): a splat of a 0 / +0.0 constant, or a zero dense constant."""
     owner = value.owner
-    if isinstance(owner, simd.BroadcastOp):
+    if is_a(owner, simd.BroadcastOp):
         owner = owner.scalar.owner
-    if not isinstance(owner, arith.ConstantOp):
+    if not is_a(owner, arith.ConstantOp):
         return False
     v = owner.value
     values = list(v.get_values()) if isinstance(v, DenseIntOrFPElementsAttr) else [v.value.data] if isinstance(v, IntegerAttr | FloatAttr) else []

@@ -29,6 +29,9 @@ from loopopt.targets.isa_scalar import SCALAR
 if TYPE_CHECKING:
     from loopopt.targets.c_printer import CPrinter, Kernel
 
+_item = tuple.__getitem__
+"""`values[k]` without xDSL's `SSAValues.__getitem__` (a Python call that tests for a slice)."""
+
 MAX_HINT_LENGTH = 40
 """Longest SSA name hint kept in a C local name (the rest is cut; suffixes keep names unique)."""
 
@@ -127,15 +130,34 @@ def _declaring(template: str) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _name_base(hint: str | None, default: str) -> str:
-    """fresh()'s name before any suffix (a pure function of the hint: remembered, as most
-    values share a few hints)."""
+def _name_base(hint: str | None, default: str) -> tuple[str, bool]:
+    """fresh()'s name before any suffix and whether `loopopt.names` accepts it (a pure function
+    of the hint: remembered, as most values share a few hints)."""
     base = re.sub(r"[^A-Za-z0-9_]", "_", hint or "")[:MAX_HINT_LENGTH] or default
     if c_name_problem(base) is not None:
         base = "v_" + base.lstrip("_")
         if c_name_problem(base) is not None:
             base = default
-    return base
+    return base, c_name_problem(base) is None
+
+
+@functools.lru_cache(maxsize=4096)
+def _suffix_base(base: str) -> str:
+    """The base fresh() suffixes: `base`, or `v_base` when `base_1` is not a name C may use."""
+    return "v_" + base if c_name_problem(f"{base}_1") is not None else base
+
+
+_IS_A: dict[tuple[type, type], bool] = {}
+
+
+def is_a(obj: object, cls: type) -> bool:
+    """isinstance(obj, cls), answered once per class of `obj`: xDSL's op classes are ABCs, whose
+    isinstance is a Python call (~15,000 per 1,000-op module in the printer's tests of operands)."""
+    key = (type(obj), cls)
+    known = _IS_A.get(key)
+    if known is None:
+        known = _IS_A[key] = isinstance(obj, cls)
+    return known
 
 
 class FunctionCore:
@@ -144,8 +166,9 @@ class FunctionCore:
     printer: CPrinter
     isa: IsaTable
     op: func.FuncOp
-    exprs: dict[SSAValue, str]
-    """The C expression of every printed SSA value."""
+    exprs: dict[int, str]
+    """The C expression of every printed SSA value, by the value's id (its hash is a Python call;
+    the values outlive the printing, so no id is reused)."""
     buffers: dict[SSAValue, Buffer]
     used_names: set[str]
     """The local names in scope (copied at every loop, so it holds locals only)."""
@@ -158,6 +181,11 @@ class FunctionCore:
     depth: int
     row_keys: dict[int, tuple[Attribute, tuple[IsaTable, str]]]
     """row_key's answer per type object (the object kept, so that its id is not reused)."""
+    row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]]
+    """`_row_form`'s answer per (key, row type id, result type id), the types and ISA table kept
+    (a split loop prints with a half table)."""
+    binary_forms: dict[int, tuple[Operation, IsaTable, tuple[str, dict[str, str], bool]]]
+    """`ArithStatements._binary_form`'s answer per op id (the op and ISA table kept)."""
     c_types: dict[int, tuple[Attribute, IsaTable, str]]
     """c_type's answer per type object and ISA table (a split loop prints with a half table)."""
     cursors: dict[Operation, str]
@@ -183,12 +211,11 @@ class FunctionCore:
         identifier characters become `_`; a name `loopopt.names` rejects (keyword, libc or
         intrinsic name, reserved, `lo_` helper prefix, too long) gets the prefix `v_`, or
         becomes `default`; a suffix `_k` makes it unique among the names in scope."""
-        base = _name_base(hint, default)
+        base, acceptable = _name_base(hint, default)
         name = base
         taken, symbols = self.used_names, self.symbols
-        if name in taken or name in symbols or c_name_problem(name) is not None:
-            if c_name_problem(f"{base}_1") is not None:
-                base = "v_" + base  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
+        if name in taken or name in symbols or not acceptable:
+            base = _suffix_base(base)  # `lo` is fine, but `lo_1`, `lo_2`, ... are the helper prefix
             # the smallest free suffix: those below next_suffix[base] were taken in this scope
             # and stay taken (names only leave with their scope, which restores next_suffix too),
             # so a function with n values of one hint costs O(n), not O(n^2)
@@ -203,13 +230,13 @@ class FunctionCore:
 
     def name_of(self, value: SSAValue, default: str = "v") -> str:
         name = self.fresh(value.name_hint, default)
-        self.exprs[value] = name
+        self.exprs[id(value)] = name
         return name
 
     def e(self, value: SSAValue) -> str:
         """The C expression of an SSA value."""
         try:
-            return self.exprs[value]
+            return self.exprs[id(value)]
         except KeyError:
             raise LoopoptDiagnostic("internal: value used before the C printer defined it", self.op) from None
 
@@ -223,7 +250,7 @@ class FunctionCore:
         return ct
 
     def _c_type(self, t: Attribute, op: Operation) -> str:
-        if isinstance(t, VectorType):
+        if is_a(t, VectorType):
             elt = scalar_key(t.element_type)
             if t.get_num_dims() != 1 or elt is None or elt == "index":
                 raise LoopoptDiagnostic(f"{t} has no C representation (rank-1 vectors of f32 f64 i32 i64 i1)", op)
@@ -269,6 +296,24 @@ class FunctionCore:
 
     def _row(self, op: Operation, key: str, row_type: Attribute, **fields: str) -> None:
         """Print `op` through the row (key, element of `row_type`); the result (if any) is {dst}."""
+        results = op.results
+        result_type = _item(results, 0).type if results else None
+        memo_key = (key, id(row_type), id(result_type))
+        form = self.row_forms.get(memo_key)
+        if form is None or form[0] is not row_type or form[1] is not result_type or form[2] is not self.isa:
+            form = self.row_forms[memo_key] = (row_type, result_type, self.isa, *self._row_form(op, key, row_type))
+        template, ctype, element_ctype = form[3:]
+        fields.setdefault("T", element_ctype)
+        if result_type is not None:
+            dst = self.name_of(_item(results, 0))
+            fields["dst"] = dst
+            fields["decl"] = f"{ctype} {dst}"
+        self.statements(template.format_map(fields))  # (format(**fields) copies the dict)
+
+    def _row_form(self, op: Operation, key: str, row_type: Attribute) -> tuple[str, str, str]:
+        """What `_row` prints with that depends on the op only through the key and the types, so
+        is remembered per (key, row type, result type, ISA table) in `row_forms`: the template
+        (declaring its `{dst}` when there is a result), the result's C type, `{T}`."""
         table, elt = self.row_key(row_type)
         template = table.row(key, elt)
         if template is None:
@@ -277,18 +322,18 @@ class FunctionCore:
                 f"{op.name} ({key}) on {row_type} has no {where} row: the {self.printer.target} target cannot print it",
                 op,
             )
+        ctype = ""
         if op.results:
-            result = op.results[0]
-            ctype = self.c_type(result.type, op)
-            dst = self.name_of(result)
+            ctype = self.c_type(op.results[0].type, op)
             template = _declaring(template)
-            fields = {**fields, "dst": dst, "decl": f"{ctype} {dst}"}
-        scalar_t = row_type.element_type if isinstance(row_type, VectorType) else row_type
-        fields.setdefault("T", ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void"))
-        self.statements(template.format(**fields))
+        scalar_t = row_type.element_type if is_a(row_type, VectorType) else row_type
+        return template, ctype, ELEMENT_C_TYPES.get(scalar_key(scalar_t) or "", "void")
 
     def statements(self, text: str) -> None:
         """A formatted row's statements (`; `-separated), one line each."""
+        if "; " not in text:  # (most rows)
+            self.lines.append("    " * self.depth + (text if text.endswith(";") or text.endswith("}") else text + ";"))
+            return
         for statement in text.split("; "):
             self.line(statement if statement.endswith(";") or statement.endswith("}") else statement + ";")
 

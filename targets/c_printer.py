@@ -19,7 +19,7 @@ literals, `_row`) is c_print_values.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, func
@@ -31,13 +31,14 @@ from loopopt.dialects import loop, simd
 from loopopt.lowering.abi import KERNEL as KERNEL_ATTR
 from loopopt.lowering.abi import verify_kernel_abi
 from loopopt.names import c_comment_text, check_c_name
+from loopopt.targets import c_ops
 from loopopt.targets.c_helpers import all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
-from loopopt.targets.c_print_arith import ArithStatements, folded_value
+from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, folded_value
 from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_small_calls import SmallCallVersions
-from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, scalar_key
+from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, is_a, scalar_key
 
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
 
@@ -47,7 +48,6 @@ driver passes to its chunk last (targets/c_parallel.py). The `loopopt` prefix is
 generated code (user names get `v_`), and its only other names are global runtime symbols."""
 
 WRITERS = (loop.StoreOp, loop.AppendOp, simd.StoreOp, simd.MaskedStoreOp, simd.CompressStoreOp)
-_LIVE_ANYWAY = (*WRITERS, loop.AllocOp)
 
 
 @dataclass
@@ -71,6 +71,8 @@ class CPrinter:
         self.pipeline = pipeline
         self.helpers = all_helpers(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
         self.symbols: set[str] = set()
+        self.row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]] = {}
+        """`FunctionCore._row_form`'s answers, for all the module's functions."""
 
     def print_module(self, module: ModuleOp) -> str:
         functions: list[str] = []
@@ -84,9 +86,9 @@ class CPrinter:
             assert isinstance(op, func.FuncOp)
             if op.is_declaration:
                 continue
+            fp = FunctionPrinter(self, op)  # (raises nothing the ABI check would raise first)
             if KERNEL_ATTR in op.attributes:
-                verify_kernel_abi(op)
-            fp = FunctionPrinter(self, op)
+                verify_kernel_abi(op, fp.written)  # the same writers (WRITERS): one walk less
             functions.append(fp.print())
             needs_stdlib |= fp.uses_alloc
         code = "\n".join(functions)
@@ -131,11 +133,18 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}
-        self.reads: dict[int, tuple[Operation, Collection[int]]] = {}
+        self.row_forms = printer.row_forms  # (shared: the lowering shares its type objects)
+        self.binary_forms = {}
+        self.reads: dict[int, tuple[Operation, Sequence[SSAValue]]] = {}
+        """The printed operands of the ops that may print fewer than their operands (`_READS_SOME`),
+        by op id (the op kept: its id is not reused)."""
+        self.live: set[int] | None = None
         self.uses_alloc = False
         self.live_allocs = []
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
-        self.written = {_written_buffer(o) for o in op.walk() if _is_a(o, WRITERS)}
+        self.ops = _preorder(op)
+        """The function's ops in pre-order (the function first): the one walk its printing reads."""
+        self.written = {_written_buffer(o) for o in self.ops if _flags(o) & _WRITER}
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
             func.ReturnOp: self._return,
             arith.ConstantOp: self._constant,
@@ -205,17 +214,16 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
                 self.kernel.ret_ptrs.append(name)
                 self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
-        calls = [o for o in op.walk() if _is_a(o, _CALL_DIM)]
+        calls = [o for o in self.ops if _flags(o) & _CALL_DIM]
         if calls:  # the whole call's length: the driver passes it to the chunk (c_parallel)
             self.used_names.add(CALL_DIM_PARAM)
             self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
             self.kernel.param_names.append(CALL_DIM_PARAM)
             for o in calls:
-                self.exprs[o.result] = CALL_DIM_PARAM
+                self.exprs[id(o.result)] = CALL_DIM_PARAM
         self.function_body(op.body.block)  # c_small_calls: versioned when the lowering tests the size
         body = "\n".join(self.lines)
-        words = set(_WORD.findall(body))
-        unused = [p for p in self.kernel.param_names if not _mentions(body, words, p)]
+        unused = [p for p in self.kernel.param_names if not _mentions(body, p)]
         prologue = "".join(f"    (void){p};\n" for p in unused)
         private = op.sym_visibility is not None and op.sym_visibility.data == "private"
         static = "static " if private and "loop.kernel" not in op.attributes else ""
@@ -234,7 +242,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
             suffixes = ["len"] if t.rank.data == 1 else ["rows", "cols"]
             lengths = [self.fresh(f"{ptr}_{s}") for s in suffixes]
             self.buffers[arg] = Buffer(ptr, lengths, elt)
-            self.exprs[arg] = ptr
+            self.exprs[id(arg)] = ptr
             const = "const " if is_input else ""
             self.kernel.params.append(f"{const}{BUFFER_C_TYPES[elt]} *restrict {ptr}")
             self.kernel.params += [f"int64_t {n}" for n in lengths]
@@ -259,59 +267,95 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
 
     def block(self, block: Block, skip_terminator: bool = False) -> None:
         live = self._live_ops(block)
-        for o in block.ops:
-            if skip_terminator and o is block.last_op and isinstance(o, loop.YieldOp):
-                continue
-            if id(o) not in live:
-                continue
-            self.op_(o)
+        o = block._first_op
+        while o is not None:  # (block.ops: a Python iterator call per op)
+            if id(o) in live and not (skip_terminator and o._next_op is None and isinstance(o, loop.YieldOp)):
+                self.op_(o)
+            o = o._next_op
 
     def _live_ops(self, block: Block) -> set[int]:
-        """The ids of the ops worth printing: those with effects or regions, and what they
-        (transitively) use (ids: an op's or value's own hash is a Python call)."""
+        """The ids of the ops worth printing, in `block` or any other block of the function
+        (`_function_live`, computed once)."""
+        if self.live is None:
+            self.live = self._function_live()
+        return self.live
+
+    def _function_live(self) -> set[int]:
+        """The ids of the function's ops worth printing: those with effects or regions, and what
+        they (transitively) use. An op of block B is used when a result is a printed operand of a
+        live op of B or of any op nested in an op of B (printed or not: such an op has regions, so
+        it is live, and its whole body's reads count, as they did when each block was asked on
+        its own). One backward pass over the function's pre-order walk, where every reader comes
+        before what it reads; ids, not ops and values (their hash is a Python call). Each op's
+        printed operands are kept where they may be fewer than its operands (`_printed`)."""
         live: set[int] = set()
         used: set[int] = set()
-        for o in reversed(list(block.ops)):
-            effectful = bool(o.regions) or not o.results or _is_a(o, _LIVE_ANYWAY)
-            if effectful or any(id(r) in used for r in o.results):
+        reads = self.reads
+        ops = self.ops
+        class_flags = _CLASS_FLAGS
+        for k in range(len(ops) - 1, 0, -1):  # ops[0] is the function
+            o = ops[k]
+            flags = class_flags.get(type(o))
+            if flags is None:
+                flags = _flags(o)
+            if flags & _READS_SOME:
+                read = self._printed_operands(o)
+                reads[id(o)] = (o, read)
+            else:
+                read = o._operands
+            results = o.results
+            alive = flags & _LIVE_ANYWAY or not results or o.regions
+            if not alive:
+                for r in results:
+                    if id(r) in used:
+                        alive = True
+                        break
+            if alive:
                 live.add(id(o))
-                used.update(self._reads_within(o))
+                used.update(map(id, read))
+                continue
+            block = o.parent  # unprinted: its reads count for the blocks around its own
+            used.update(id(v) for v in read if (v.owner if isinstance(v.owner, Block) else v.owner.parent) is not block)
         return live
 
-    def _reads_within(self, op: Operation) -> Collection[int]:
-        """The ids of the printed operands of `op` and of every op nested in it (`op.walk()`),
-        remembered per op: each enclosing block asks again, and a loop's set is its children's."""
+    def _printed(self, op: Operation) -> Sequence[SSAValue]:
+        """`_printed_operands(op)` as `_function_live` found it."""
         known = self.reads.get(id(op))
-        if known is not None and known[0] is op:
-            return known[1]
-        reads: Collection[int] = [id(v) for v in self._printed_operands(op)]
-        if op.regions:
-            within = set(reads)
-            for region in op.regions:
-                for block in region.blocks:
-                    for inner in block.ops:
-                        within.update(self._reads_within(inner))
-            reads = within
-        self.reads[id(op)] = (op, reads)  # the op kept: its id is not reused while remembered
-        return reads
+        return known[1] if known is not None and known[0] is op else op._operands
+
+    def _read_by(self, value: SSAValue, readers: set[int]) -> bool:
+        """Whether `value` is a printed operand of an op of the function's block whose id is in
+        `readers` or of an op nested in one (found from its uses: no walk)."""
+        top = self.op.body.block
+        for use in value.uses:
+            user = ancestor = use.operation
+            while ancestor is not None and ancestor.parent is not top:
+                ancestor = ancestor.parent_op()
+            if ancestor is None:  # a user outside the function (built, never inserted): not printed
+                continue
+            if id(ancestor) in readers and any(v is value for v in self._printed(user)):
+                return True
+        return False
 
     def _printed_operands(self, op: Operation) -> tuple[SSAValue, ...]:
         """The operands whose C expression `op`'s printing reads: not the +0 of a select printed
         as an AND nor the all-true side of a `not`, so their splats are not printed unused
         (-Werror=unused-variable)."""
-        if _is_a(op, _SELECT) and self._select_is_and(op):
+        flags = _flags(op)
+        if flags & _SELECT and self._select_is_and(op):
             return (op.mask, op.true_value)
-        if _is_a(op, _XOR):
-            a, b = op.operands
+        if flags & _XOR:
+            a, b = op._operands
             if self._is_all_true(b):
                 return (a,)
             if self._is_all_true(a):
                 return (b,)
-        folded = folded_value(op)  # printed as one operand or a literal
-        if folded is not None:
-            return () if isinstance(folded, str) else (folded,)
-        read = self.arith_operands_read(op)  # a constant divisor / shift amount inside the row
-        return read if read is not None else tuple(op.operands)
+        if flags & _FOLDS:
+            folded = folded_value(op)  # printed as one operand or a literal
+            if folded is not None:
+                return () if isinstance(folded, str) else (folded,)
+        read = self.arith_operands_read(op) if flags & _BINARY else None  # a constant divisor / shift amount inside the row
+        return read if read is not None else op._operands
 
     def op_(self, op: Operation) -> None:
         handler = self.dispatch.get(type(op))
@@ -323,33 +367,68 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         raise LoopoptDiagnostic(f"the C printer cannot print {op.name} (no rule for this op)", op)
 
 
-_CLASS_TESTS: dict[tuple[type, tuple[type, ...]], bool] = {}
-_SELECT, _XOR, _CALL_DIM = (simd.SelectOp,), (arith.XOrIOp,), (loop.CallDimOp,)
+_WRITER, _LIVE_ANYWAY, _CALL_DIM, _SELECT, _XOR, _FOLDS, _BINARY = (1 << k for k in range(7))
+_READS_SOME = _SELECT | _XOR | _FOLDS | _BINARY
+"""What the printer asks of an op's class (bits of `_flags`): a writer (WRITERS), printed whatever
+its uses (a writer, `loop.alloc`), `loop.call_dim`, and the classes whose printed operands may
+be fewer than their operands (`_printed_operands`: a select, an xori, a foldable min/max/cmpi
+(`folded_value`), a binary op (`arith_operands_read`)); any other op's are all its operands."""
+_CLASS_FLAGS: dict[type, int] = {}
 
 
-def _is_a(op: Operation, classes: tuple[type, ...]) -> bool:
-    """isinstance(op, classes), answered once per op class (each test goes through ABCMeta)."""
-    key = (type(op), classes)
-    known = _CLASS_TESTS.get(key)
+def _flags(op: Operation) -> int:
+    """The `_WRITER` ... `_BINARY` bits of `op`'s class, computed once per class (each test goes
+    through ABCMeta)."""
+    cls = type(op)
+    known = _CLASS_FLAGS.get(cls)
     if known is None:
-        known = _CLASS_TESTS[key] = isinstance(op, classes)
+        tests = ((_WRITER, WRITERS), (_LIVE_ANYWAY, (*WRITERS, loop.AllocOp)), (_CALL_DIM, (loop.CallDimOp,)),
+                 (_SELECT, (simd.SelectOp,)), (_XOR, (arith.XOrIOp,)), (_FOLDS, FOLDABLE_CLASSES))  # fmt: skip
+        known = sum(bit for bit, classes in tests if issubclass(cls, classes)) | (_BINARY if cls in c_ops.BINARY else 0)
+        _CLASS_FLAGS[cls] = known
     return known
 
 
 _WORD = re.compile(r"\w+")
+_WORD_CHAR = re.compile(r"\w")
 
 
-def _mentions(text: str, words: set[str], name: str) -> bool:
-    r"""Whether `name` occurs in `text` as a whole word (`\bname\b`). A name that is one run of
-    word characters does exactly when it is one of the text's maximal word runs (`words`), so
-    the text is scanned once for all the parameters instead of once per parameter."""
-    if _WORD.fullmatch(name):
-        return name in words
-    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+def _mentions(text: str, name: str) -> bool:
+    r"""Whether `name` occurs in `text` as a whole word (`\bname\b`). For a name of word
+    characters (a C identifier) through `name\b`, whose literal prefix `re` searches fast
+    (`\bname\b` steps through every character: ~70x slower on a 1 MB file), dropping candidates
+    preceded by a word character: such a candidate spans word characters only, so no whole-word
+    occurrence begins inside it."""
+    if not _WORD.fullmatch(name):
+        return re.search(rf"\b{re.escape(name)}\b", text) is not None
+    for m in re.finditer(rf"{re.escape(name)}\b", text):
+        start = m.start()
+        if not start or not _WORD_CHAR.match(text, start - 1):
+            return True
+    return False
+
+
+def _preorder(op: Operation) -> list[Operation]:
+    """`list(op.walk())`, collected without a generator per op with regions nor a Python
+    iterator call per op of a block (a class with a walk of its own gets its own walk)."""
+    out = [op]
+    default_walk = Operation.walk
+    for region in op.regions:
+        for block in region.blocks:
+            child = block._first_op
+            while child is not None:
+                if type(child).walk is not default_walk:
+                    out += child.walk()
+                elif child.regions:
+                    out += _preorder(child)
+                else:
+                    out.append(child)
+                child = child._next_op
+    return out
 
 
 def _written_buffer(op: Operation) -> SSAValue:
-    if isinstance(op, loop.AppendOp):
+    if is_a(op, loop.AppendOp):
         return op.out
     assert isinstance(op, loop.StoreOp | simd.StoreOp | simd.MaskedStoreOp | simd.CompressStoreOp)
     return op.buf

@@ -25,12 +25,10 @@ left at run time the loop keeps its old form.
 
 from __future__ import annotations
 
-from collections.abc import Collection
-
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 
-from loopopt.targets.c_print_values import FunctionCore
+from loopopt.targets.c_print_values import FunctionCore, is_a
 
 SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc")
 """The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2, fold streams)."""
@@ -43,7 +41,7 @@ def size_tests(block: Block, live: set[int]) -> list[SSAValue]:
     return [
         op.result
         for op in block.ops
-        if isinstance(op, arith.CmpiOp) and id(op) in live and op.result.name_hint in SIZE_TESTS
+        if is_a(op, arith.CmpiOp) and id(op) in live and op.result.name_hint in SIZE_TESTS
         and op.predicate.value.data in _BEYOND
     ]
 
@@ -57,7 +55,7 @@ class SmallCallVersions(FunctionCore):
     def op_(self, op: Operation) -> None:
         raise NotImplementedError
 
-    def _reads_within(self, op: Operation) -> Collection[int]:
+    def _read_by(self, value: SSAValue, readers: set[int]) -> bool:
         raise NotImplementedError
 
     def function_body(self, block: Block) -> None:
@@ -80,7 +78,7 @@ class SmallCallVersions(FunctionCore):
             if not self.e(t).isidentifier():
                 name = self.fresh(t.name_hint)
                 self.line(f"{self.c_type(t.type, t.owner)} {name} = {self.e(t)};")
-                self.exprs[t] = name
+                self.exprs[id(t)] = name
         self.line(f"if ({' && '.join(f'!{self.e(t)}' for t in tests)}) {{")
         head = len(self.lines)
         body = [o for o in ops if id(o) not in before]
@@ -107,9 +105,7 @@ class SmallCallVersions(FunctionCore):
         (`peel = (stream) ? v_2 : 0;`). In this arm the tests are 0 already, so every assignment
         keeps the variable's value; gcc sees the constants and folds the arm. Assignments, not
         declarations: a shadowing name would warn under -Wshadow."""
-        reads: set[int] = set()
-        for o in body:
-            reads.update(self._reads_within(o))
+        readers = {id(o) for o in body}  # (and what they nest): which values do they read?
         test_ids = {id(t) for t in tests}
         tainted = set(test_ids)
         again: dict[int, str] = {}
@@ -123,10 +119,10 @@ class SmallCallVersions(FunctionCore):
         for o in reversed(ops):
             if id(o) not in before or not (id(o) in again or id(o.results[0]) in test_ids):
                 continue
-            if any(id(r) in reads for r in o.results):
+            if any(self._read_by(r, readers) for r in o.results):
                 needed.add(id(o))
                 if id(o) in again:
-                    reads.update(self._reads_within(o))
+                    readers.add(id(o))
         indent = "    " * (self.depth + 1)
         lines = [again[id(o)] if id(o) in again else f"{self.e(o.results[0])} = 0;" for o in ops if id(o) in needed]
         return [indent + line for line in lines if line]
