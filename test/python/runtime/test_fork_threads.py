@@ -1,0 +1,166 @@
+"""Parallel kernels in a forked child (docs/threads.md, "fork()").
+
+libgomp keeps a thread pool per master thread and does not handle fork(): in a child forked
+from a thread that had run a parallel kernel, that thread's next team of several threads
+waited forever for pool threads the fork left behind. The runtime's `GOMP_parallel`
+(runtime/threads.py) runs such a team on a fresh master thread created in the child.
+
+Every scenario runs in a fresh interpreter (no pool left in the pytest worker; a hang kills
+only that interpreter): SCRIPT forks, waits for the child at most CHILD_TIMEOUT seconds and
+prints one JSON line — the parent's and the child's results, the child's delegated regions and
+the threads its calls started, or "hang". Before the runtime's `GOMP_parallel` (commit
+0979b19), every "parent ran a kernel" case printed "hang".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/task") or not hasattr(os, "fork"), reason="forks, counts threads in /proc")
+
+CHILD_TIMEOUT = 60.0
+
+SCRIPT = r"""
+import json, multiprocessing, os, sys, threading, time
+import numpy as np
+import loopopt
+from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+from loopopt.runtime import best_isa, threads
+
+SOURCE = '''
+func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+func.func @axpb(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
+  %c = arith.constant 7 : i32
+  %y = df.map %x : !df.array<i32, [i]> -> !df.array<i32, [i]> {
+  ^bb0(%a: i32):
+    %m = arith.muli %a, %c : i32
+    %s = arith.addi %m, %c : i32
+    df.yield %s : i32
+  }
+  func.return %y : !df.array<i32, [i]>
+}
+'''
+mode, parent_calls, child_threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
+isa = best_isa()
+spelled = LoopPipelinePass(target=isa, parallel=-1).spelling(set(_all_passes()))
+k = loopopt.compile(SOURCE, target=isa, pipeline=spelled.replace("loop-parallelize{threads=", "loop-parallelize{chunk=64 min_elements=0 threads="))
+rng = np.random.default_rng(5)
+x = rng.standard_normal(20011).astype(np.float32)
+xi = rng.integers(-2**31, 2**31, 20011).astype(np.int32)
+
+
+def calls():
+    s, y = (r[0] if isinstance(r, tuple) else r for r in (k.call_alloc("sum_f32", x), k.call_alloc("axpb", xi)))
+    return [float(s).hex(), int(y.astype(np.int64).sum()), bool((y == (xi * np.int32(7) + np.int32(7))).all())]
+
+
+def tasks():
+    return len(os.listdir("/proc/self/task"))
+
+
+threads.set_num_threads(3)
+want = None
+if parent_calls == "main":
+    want = calls()  # the main thread now holds a libgomp pool of 2 threads
+elif parent_calls == "thread":  # a pool held by a thread that will not be the forking one
+    out = []
+    t = threading.Thread(target=lambda: out.append(calls()))
+    t.start(); t.join()
+    want = out[0]
+
+
+def child():
+    start = tasks()
+    inherited = threads.get_num_threads()
+    threads.set_num_threads(child_threads)
+    got = calls()
+    return {"inherited": inherited, "got": got, "started": tasks() - start, "delegated": threads.fork_delegated_calls()}
+
+
+def report(child_result):
+    threads.set_num_threads(1)
+    print(json.dumps({"want": want, "serial": calls(), "child": child_result}))
+
+
+if mode == "os.fork":
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.write(w, json.dumps(child()).encode())
+        os._exit(0)
+    os.close(w)
+    deadline = time.monotonic() + float(sys.argv[4])
+    while os.waitpid(pid, os.WNOHANG)[0] == 0:
+        if time.monotonic() > deadline:
+            os.kill(pid, 9); os.waitpid(pid, 0)
+            print(json.dumps("hang")); sys.exit(0)
+        time.sleep(0.05)
+    report(json.loads(os.read(r, 1 << 16).decode()))
+else:  # multiprocessing's fork start method, a pool of 2 workers
+    ctx = multiprocessing.get_context("fork")
+    with ctx.Pool(2) as pool:
+        try:
+            report(pool.apply_async(child).get(timeout=float(sys.argv[4])))
+        except multiprocessing.TimeoutError:
+            print(json.dumps("hang")); pool.terminate(); sys.exit(0)
+"""
+
+
+def _run(mode: str, parent_calls: str, child_threads: int) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", SCRIPT, mode, parent_calls, str(child_threads), str(CHILD_TIMEOUT)],
+        capture_output=True, text=True, timeout=CHILD_TIMEOUT + 240,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out != "hang", f"the forked child's parallel calls did not finish in {CHILD_TIMEOUT} s"
+    return out
+
+
+@pytest.mark.parametrize("mode", ["os.fork", "multiprocessing"])
+@pytest.mark.parametrize("child_threads", [2, 3])
+def test_child_of_a_parent_that_ran_a_parallel_kernel_runs_threads_and_matches(mode: str, child_threads: int) -> None:
+    """The child starts at 1 thread; raised to 2 or 3 its calls run on a fresh master (each
+    region delegated: 2 calls) whose team starts threads, and give the parent's bits (the
+    float sum's chunks are fixed: the same for every thread count) and numpy's map."""
+    out = _run(mode, "main", child_threads)
+    child = out["child"]
+    assert child["inherited"] == 1
+    assert child["got"] == out["want"] == out["serial"] and child["got"][2] is True
+    assert child["delegated"] == 2
+    assert child["started"] == child_threads  # the fresh master and its team's other threads
+
+
+def test_child_of_a_parent_whose_kernel_ran_on_another_thread_needs_no_delegation() -> None:
+    """The pool belonged to a thread the fork did not copy: the child's main thread starts its
+    own team directly, as in a process that never forked."""
+    out = _run("os.fork", "thread", 3)
+    child = out["child"]
+    assert child["got"] == out["want"] == out["serial"]
+    assert child["delegated"] == 0 and child["started"] == 2
+
+
+def test_child_of_a_parent_that_never_ran_a_parallel_kernel_pays_nothing() -> None:
+    """No pool in the parent: the child's calls take libgomp's own path (nothing delegated,
+    no extra thread: a team of 3 starts 2)."""
+    out = _run("os.fork", "none", 3)
+    child = out["child"]
+    assert out["want"] is None and child["got"] == out["serial"]
+    assert child["delegated"] == 0 and child["started"] == 2
+
+
+def test_the_runtime_interposes_gomp_parallel() -> None:
+    """The kernels' `GOMP_parallel` is the runtime's (the fork handling rests on it)."""
+    from loopopt.runtime import threads
+
+    assert threads.fork_safe()
