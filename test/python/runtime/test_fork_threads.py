@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -116,14 +117,24 @@ else:  # multiprocessing's fork start method, a pool of 2 workers
 """
 
 
+def _script(*args: str, timeout: float) -> object:
+    """The last JSON line `python -c *args` prints; its process group (forked children that
+    hang included) is killed after `timeout` seconds, which fails the test."""
+    proc = subprocess.Popen([sys.executable, "-c", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"no result after {timeout} s (a forked child hung)")
+    assert proc.returncode == 0, out + err
+    return json.loads(out.splitlines()[-1])
+
+
 def _run(mode: str, parent_calls: str, child_threads: int) -> dict:
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT, mode, parent_calls, str(child_threads), str(CHILD_TIMEOUT)],
-        capture_output=True, text=True, timeout=CHILD_TIMEOUT + 240,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    out = json.loads(proc.stdout.splitlines()[-1])
+    out = _script(SCRIPT, mode, parent_calls, str(child_threads), str(CHILD_TIMEOUT), timeout=CHILD_TIMEOUT + 240)
     assert out != "hang", f"the forked child's parallel calls did not finish in {CHILD_TIMEOUT} s"
+    assert isinstance(out, dict)
     return out
 
 
@@ -164,3 +175,45 @@ def test_the_runtime_interposes_gomp_parallel() -> None:
     from loopopt.runtime import threads
 
     assert threads.fork_safe()
+
+
+DASK_SCRIPT = r"""
+import json, sys
+import dask, numpy as np
+import dask.array as da
+import loopopt.dask as ldask
+from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
+from loopopt.runtime import best_isa, threads
+
+SOURCE = '''
+func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
+  %z = arith.constant 0.0 : f32
+  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
+  func.return %s : f32
+}
+'''
+isa = best_isa()
+spelled = LoopPipelinePass(target=isa, parallel=-1).spelling(set(_all_passes()))
+k = ldask.kernel(SOURCE, "sum_f32", pipeline=spelled.replace("loop-parallelize{threads=", "loop-parallelize{chunk=64 min_elements=0 threads="))
+x = da.from_array(np.random.default_rng(9).standard_normal(60013).astype(np.float32), chunks=(20000,))
+
+
+def three_threads():  # each forked worker process, before its first task
+    threads.set_num_threads(3)
+
+
+threads.set_num_threads(3)
+want = ldask.reduce(k, x).compute(scheduler="sync")  # the main thread holds a libgomp pool now
+with dask.config.set({"multiprocessing.context": "fork"}):
+    got, setting = dask.compute(ldask.reduce(k, x), dask.delayed(threads.get_num_threads)(), scheduler="processes", num_workers=2, initializer=three_threads)
+print(json.dumps([float(want).hex(), float(got).hex(), setting]))
+"""
+
+
+def test_dask_process_workers_forked_from_a_parent_that_ran_a_parallel_kernel() -> None:
+    """dask's process scheduler with the `fork` context: workers forked from the main thread
+    that ran a 3-thread kernel, raised to 3 threads by an initializer, reduce the chunks with
+    the parent's bits (they hung in their first kernel call before)."""
+    pytest.importorskip("dask.array")
+    want, got, setting = _script(DASK_SCRIPT, timeout=CHILD_TIMEOUT + 120)  # type: ignore[misc]
+    assert got == want and setting == 3
