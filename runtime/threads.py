@@ -27,6 +27,7 @@ SOURCE = """/* loopopt runtime: the thread setting shared by every parallel kern
 #include <fenv.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h>
 int loopopt_num_threads = 0;
 int loopopt_parallel_calls = 0;
 
@@ -38,7 +39,25 @@ int loopopt_parallel_calls = 0;
    call of several threads from a thread that started a team before the last fork, which runs
    on a fresh master thread created in the child (same chunks, same results). */
 typedef void (*lo_gomp_parallel)(void (*)(void *), void *, unsigned, unsigned);
-static lo_gomp_parallel lo_real;
+static lo_gomp_parallel lo_real_fn;
+
+/* libgomp's GOMP_parallel, found at the first region: the kernel that opens it loaded libgomp
+   (this library links no OpenMP runtime: it builds with any compiler) */
+static lo_gomp_parallel lo_real(void)
+{
+    lo_gomp_parallel f = __atomic_load_n(&lo_real_fn, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(f != 0, 1))
+        return f;
+    void *gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (gomp)
+        f = (lo_gomp_parallel)dlvsym(gomp, "GOMP_parallel", "GOMP_4.0");
+    if (!f)
+        f = (lo_gomp_parallel)dlsym(RTLD_NEXT, "GOMP_parallel");
+    if (!f)
+        abort();
+    __atomic_store_n(&lo_real_fn, f, __ATOMIC_RELEASE);
+    return f;
+}
 static unsigned lo_forks;          /* fork()s between the first process and this one */
 static __thread unsigned lo_team_at; /* 1 + lo_forks when this thread last started a team */
 
@@ -68,7 +87,7 @@ static void *lo_master(void *unused)
         pthread_mutex_unlock(&lo_mu);
         fesetenv(&lo_job.env); /* thread 0 runs with the caller's rounding and FTZ/DAZ */
         errno = lo_job.err;
-        lo_real(lo_job.fn, lo_job.data, lo_job.n, lo_job.flags);
+        lo_real()(lo_job.fn, lo_job.data, lo_job.n, lo_job.flags);
         pthread_mutex_lock(&lo_mu);
         lo_job.err = errno;
         lo_job.state = 2;
@@ -103,7 +122,7 @@ static void lo_delegate(void (*fn)(void *), void *data, unsigned n, unsigned fla
     if (!lo_master_up) { /* no thread to be had: one thread, here (the chunks are the same) */
         pthread_mutex_unlock(&lo_mu);
         pthread_mutex_unlock(&lo_call_mu);
-        lo_real(fn, data, 1, flags);
+        lo_real()(fn, data, 1, flags);
         return;
     }
     lo_job.fn = fn;
@@ -133,7 +152,7 @@ void GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
         }
         lo_team_at = now;
     }
-    lo_real(fn, data, n, flags);
+    lo_real()(fn, data, n, flags);
 }
 
 static void lo_after_fork_in_child(void)
@@ -147,20 +166,9 @@ static void lo_after_fork_in_child(void)
     pthread_cond_init(&lo_cv, 0);
 }
 
-__attribute__((constructor)) static void lo_init(void)
-{
-    lo_real = (lo_gomp_parallel)dlvsym(RTLD_NEXT, "GOMP_parallel", "GOMP_4.0");
-    if (!lo_real)
-        lo_real = (lo_gomp_parallel)dlsym(RTLD_NEXT, "GOMP_parallel");
-    if (!lo_real) { /* linked against the OpenMP runtime, so not expected */
-        void *gomp = dlopen("libgomp.so.1", RTLD_NOW);
-        lo_real = gomp ? (lo_gomp_parallel)dlsym(gomp, "GOMP_parallel") : 0;
-    }
-    pthread_atfork(0, 0, lo_after_fork_in_child);
-}
-
+__attribute__((constructor)) static void lo_init(void) { pthread_atfork(0, 0, lo_after_fork_in_child); }
 /* 1 when kernels' GOMP_parallel resolves to the one above (libgomp not loaded globally before) */
-int loopopt_fork_safe(void) { return lo_real && dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)GOMP_parallel; }
+int loopopt_fork_safe(void) { return dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)GOMP_parallel; }
 """
 ENV = "LOOPOPT_NUM_THREADS"
 MAX_THREADS = 1024
@@ -194,7 +202,7 @@ def ensure_loaded() -> ctypes.CDLL:
                 SOURCE,
                 ["-O2", "-fPIC"],
                 lambda p: ctypes.CDLL(str(p), mode=ctypes.RTLD_GLOBAL),
-                libs=("-fopenmp", "-lm", "-ldl", "-lpthread"),
+                libs=("-lm", "-ldl", "-lpthread"),
             )
             ctypes.c_int.in_dll(lib, "loopopt_num_threads").value = initial
             _lib = lib
