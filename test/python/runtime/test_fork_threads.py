@@ -49,6 +49,15 @@ func.func @axpb(%x: !df.array<i32, [i]>) -> !df.array<i32, [i]> {
   }
   func.return %y : !df.array<i32, [i]>
 }
+func.func @positive_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
+  %zero = arith.constant 0 : i32
+  %p = df.filter %x : !df.array<i32, [i]> -> !df.array<i32, [k]> {
+  ^bb0(%e: i32):
+    %c = arith.cmpi sgt, %e, %zero : i32
+    df.yield %c : i1
+  }
+  func.return %p : !df.array<i32, [k]>
+}
 '''
 mode, parent_calls, child_threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
 isa = best_isa()
@@ -60,8 +69,10 @@ xi = rng.integers(-2**31, 2**31, 20011).astype(np.int32)
 
 
 def calls():
-    s, y = (r[0] if isinstance(r, tuple) else r for r in (k.call_alloc("sum_f32", x), k.call_alloc("axpb", xi)))
-    return [float(s).hex(), int(y.astype(np.int64).sum()), bool((y == (xi * np.int32(7) + np.int32(7))).all())]
+    s, y, p = (r[0] if isinstance(r, tuple) else r for r in (k.call_alloc(n, a) for n, a in (("sum_f32", x), ("axpb", xi), ("positive_i32", xi))))
+    with np.errstate(over="ignore"):
+        ok = bool((y == xi * np.int32(7) + np.int32(7)).all()) and np.array_equal(p, xi[xi > 0])
+    return [float(s).hex(), int(y.astype(np.int64).sum()), ok]
 
 
 def tasks():
@@ -87,26 +98,41 @@ def child():
     return {"inherited": inherited, "got": got, "started": tasks() - start, "delegated": threads.fork_delegated_calls()}
 
 
+def forked(work, timeout):  # work() in an os.fork child: its JSON result, or "hang"
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        os.write(w, json.dumps(work()).encode())
+        os._exit(0)
+    os.close(w)
+    deadline = time.monotonic() + timeout
+    while os.waitpid(pid, os.WNOHANG)[0] == 0:
+        if time.monotonic() > deadline:
+            os.kill(pid, 9); os.waitpid(pid, 0)
+            return "hang"
+        time.sleep(0.05)
+    return json.loads(os.read(r, 1 << 16).decode())
+
+
+def child_and_grandchild():
+    # the child's calls ran on its fresh master; a grandchild forked now has neither that
+    # thread nor a usable pool on its main thread
+    mine = child()
+    grand = forked(child, float(sys.argv[4]) / 2)
+    return grand if grand == "hang" else {**grand, "parent_delegated": mine["delegated"]}
+
+
 def report(child_result):
     threads.set_num_threads(1)
     print(json.dumps({"want": want, "serial": calls(), "child": child_result}))
 
 
-if mode == "os.fork":
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        os.write(w, json.dumps(child()).encode())
-        os._exit(0)
-    os.close(w)
-    deadline = time.monotonic() + float(sys.argv[4])
-    while os.waitpid(pid, os.WNOHANG)[0] == 0:
-        if time.monotonic() > deadline:
-            os.kill(pid, 9); os.waitpid(pid, 0)
-            print(json.dumps("hang")); sys.exit(0)
-        time.sleep(0.05)
-    report(json.loads(os.read(r, 1 << 16).decode()))
+if mode in ("os.fork", "grandchild"):
+    got = forked(child if mode == "os.fork" else child_and_grandchild, float(sys.argv[4]))
+    if got == "hang":
+        print(json.dumps("hang")); sys.exit(0)
+    report(got)
 else:  # multiprocessing's fork start method, a pool of 2 workers
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(2) as pool:
@@ -142,14 +168,23 @@ def _run(mode: str, parent_calls: str, child_threads: int) -> dict:
 @pytest.mark.parametrize("child_threads", [2, 3])
 def test_child_of_a_parent_that_ran_a_parallel_kernel_runs_threads_and_matches(mode: str, child_threads: int) -> None:
     """The child starts at 1 thread; raised to 2 or 3 its calls run on a fresh master (each
-    region delegated: 2 calls) whose team starts threads, and give the parent's bits (the
+    region delegated: 3 calls) whose team starts threads, and give the parent's bits (the
     float sum's chunks are fixed: the same for every thread count) and numpy's map."""
     out = _run(mode, "main", child_threads)
     child = out["child"]
     assert child["inherited"] == 1
     assert child["got"] == out["want"] == out["serial"] and child["got"][2] is True
-    assert child["delegated"] == 2
+    assert child["delegated"] == 3
     assert child["started"] == child_threads  # the fresh master and its team's other threads
+
+
+def test_grandchild_forked_after_the_childs_delegated_calls() -> None:
+    """The child's fresh master does not survive the next fork: the grandchild (inheriting the
+    child's setting of 2) makes its own, the bits are the same."""
+    out = _run("grandchild", "main", 2)
+    grand = out["child"]
+    assert grand["inherited"] == 1 and grand["got"] == out["want"] == out["serial"]
+    assert grand["parent_delegated"] == 3 and grand["delegated"] == 6 and grand["started"] == 2
 
 
 def test_child_of_a_parent_whose_kernel_ran_on_another_thread_needs_no_delegation() -> None:
