@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self/task") or not hasa
 
 CHILD_TIMEOUT = 60.0
 
-SCRIPT = r"""
+PRELUDE = r"""
 import json, multiprocessing, os, sys, threading, time
 import numpy as np
 import loopopt
@@ -59,10 +59,14 @@ func.func @positive_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
   func.return %p : !df.array<i32, [k]>
 }
 '''
-mode, parent_calls, child_threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
 isa = best_isa()
 spelled = LoopPipelinePass(target=isa, parallel=-1).spelling(set(_all_passes()))
-k = loopopt.compile(SOURCE, target=isa, pipeline=spelled.replace("loop-parallelize{threads=", "loop-parallelize{chunk=64 min_elements=0 threads="))
+PIPELINE = spelled.replace("loop-parallelize{threads=", "loop-parallelize{chunk=64 min_elements=0 threads=")
+"""
+
+SCRIPT = PRELUDE + r"""
+mode, parent_calls, child_threads = sys.argv[1], sys.argv[2], int(sys.argv[3])
+k = loopopt.compile(SOURCE, target=isa, pipeline=PIPELINE)
 rng = np.random.default_rng(5)
 x = rng.standard_normal(20011).astype(np.float32)
 xi = rng.integers(-2**31, 2**31, 20011).astype(np.int32)
@@ -212,24 +216,12 @@ def test_the_runtime_interposes_gomp_parallel() -> None:
     assert threads.fork_safe()
 
 
-DASK_SCRIPT = r"""
-import json, sys
-import dask, numpy as np
+DASK_SCRIPT = PRELUDE + r"""
+import dask
 import dask.array as da
 import loopopt.dask as ldask
-from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
-from loopopt.runtime import best_isa, threads
 
-SOURCE = '''
-func.func @sum_f32(%x: !df.array<f32, [i]>) -> f32 {
-  %z = arith.constant 0.0 : f32
-  %s = df.reduce add(%x, %z) over [i] reassoc : !df.array<f32, [i]> -> f32
-  func.return %s : f32
-}
-'''
-isa = best_isa()
-spelled = LoopPipelinePass(target=isa, parallel=-1).spelling(set(_all_passes()))
-k = ldask.kernel(SOURCE, "sum_f32", pipeline=spelled.replace("loop-parallelize{threads=", "loop-parallelize{chunk=64 min_elements=0 threads="))
+k = ldask.kernel(SOURCE, "sum_f32", pipeline=PIPELINE)
 x = da.from_array(np.random.default_rng(9).standard_normal(60013).astype(np.float32), chunks=(20000,))
 
 
