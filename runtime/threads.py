@@ -8,6 +8,10 @@ module defines both in a tiny shared library loaded with RTLD_GLOBAL before any 
 kernel is loaded (runtime/build.py calls `ensure_loaded`), so every kernel library in the
 process resolves them to the same ints. C callers without the runtime get the weak symbols
 unresolved; their kernels read `LOOPOPT_NUM_THREADS` once themselves.
+
+The same library makes kernels fork-safe: it defines `GOMP_parallel`, which the kernel
+libraries loaded after it bind to, and runs a team started in a forked child from a thread
+whose libgomp pool the fork left behind on a fresh master thread (docs/threads.md, "fork()").
 """
 
 from __future__ import annotations
@@ -17,8 +21,154 @@ import os
 import threading
 
 SOURCE = """/* loopopt runtime: the thread setting shared by every parallel kernel (runtime/threads.py) */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fenv.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
 int loopopt_num_threads = 0;
 int loopopt_parallel_calls = 0;
+
+/* fork(): libgomp keeps a thread pool per master thread (in its TLS) and installs no fork
+   handler, so in a forked child the forking thread's pool names threads that no longer exist
+   and its next team of more than one thread waits for them forever. Kernel libraries are
+   loaded after this one, which is RTLD_GLOBAL, so their GOMP_parallel (the one entry point a
+   `#pragma omp parallel` becomes) is this one: it passes every call on to libgomp, except a
+   call of several threads from a thread that started a team before the last fork, which runs
+   on a fresh master thread created in the child (same chunks, same results). */
+typedef void (*lo_gomp_parallel)(void (*)(void *), void *, unsigned, unsigned);
+static lo_gomp_parallel lo_real_fn;
+
+/* libgomp's GOMP_parallel, found at the first region: the kernel that opens it loaded libgomp
+   (this library links no OpenMP runtime: it builds with any compiler) */
+static lo_gomp_parallel lo_real(void)
+{
+    lo_gomp_parallel f = __atomic_load_n(&lo_real_fn, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(f != 0, 1))
+        return f;
+    void *gomp = dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD);
+    if (gomp)
+        f = (lo_gomp_parallel)dlvsym(gomp, "GOMP_parallel", "GOMP_4.0");
+    if (!f)
+        f = (lo_gomp_parallel)dlsym(RTLD_NEXT, "GOMP_parallel");
+    if (!f)
+        abort();
+    __atomic_store_n(&lo_real_fn, f, __ATOMIC_RELEASE);
+    return f;
+}
+static unsigned lo_forks;          /* fork()s between the first process and this one */
+static __thread unsigned lo_team_at; /* 1 + lo_forks when this thread last started a team */
+
+static pthread_mutex_t lo_call_mu = PTHREAD_MUTEX_INITIALIZER; /* one delegated call at a time */
+static pthread_mutex_t lo_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t lo_cv = PTHREAD_COND_INITIALIZER;
+static int lo_master_up;
+static struct {
+    void (*fn)(void *);
+    void *data;
+    unsigned n, flags;
+    int state; /* 0 idle, 1 posted, 2 done */
+    int err;
+    fenv_t env;
+} lo_job;
+static unsigned lo_delegated; /* calls run on the fresh master (for tests) */
+
+unsigned loopopt_fork_delegated(void) { return __atomic_load_n(&lo_delegated, __ATOMIC_RELAXED); }
+
+static void *lo_master(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&lo_mu);
+    for (;;) {
+        while (lo_job.state != 1)
+            pthread_cond_wait(&lo_cv, &lo_mu);
+        pthread_mutex_unlock(&lo_mu);
+        fesetenv(&lo_job.env); /* thread 0 runs with the caller's rounding and FTZ/DAZ */
+        errno = lo_job.err;
+        lo_real()(lo_job.fn, lo_job.data, lo_job.n, lo_job.flags);
+        pthread_mutex_lock(&lo_mu);
+        lo_job.err = errno;
+        lo_job.state = 2;
+        pthread_cond_broadcast(&lo_cv);
+    }
+    return 0;
+}
+
+static int lo_start_master(void)
+{
+    pthread_t t;
+    pthread_attr_t attr;
+    sigset_t all, old;
+    int ok;
+    if (pthread_attr_init(&attr))
+        return 0;
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old); /* signals stay with the process' own threads */
+    ok = pthread_create(&t, &attr, lo_master, 0) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, 0);
+    pthread_attr_destroy(&attr);
+    return ok;
+}
+
+static void lo_delegate(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    pthread_mutex_lock(&lo_call_mu);
+    pthread_mutex_lock(&lo_mu);
+    if (!lo_master_up)
+        lo_master_up = lo_start_master();
+    if (!lo_master_up) { /* no thread to be had: one thread, here (the chunks are the same) */
+        pthread_mutex_unlock(&lo_mu);
+        pthread_mutex_unlock(&lo_call_mu);
+        lo_real()(fn, data, 1, flags);
+        return;
+    }
+    lo_job.fn = fn;
+    lo_job.data = data;
+    lo_job.n = n;
+    lo_job.flags = flags;
+    lo_job.err = errno;
+    fegetenv(&lo_job.env);
+    lo_job.state = 1;
+    pthread_cond_broadcast(&lo_cv);
+    while (lo_job.state != 2)
+        pthread_cond_wait(&lo_cv, &lo_mu);
+    lo_job.state = 0;
+    errno = lo_job.err;
+    __atomic_fetch_add(&lo_delegated, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&lo_mu);
+    pthread_mutex_unlock(&lo_call_mu);
+}
+
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    unsigned now = __atomic_load_n(&lo_forks, __ATOMIC_RELAXED) + 1;
+    if (n != 1) {
+        if (__builtin_expect(lo_team_at != 0 && lo_team_at != now, 0)) {
+            lo_delegate(fn, data, n, flags);
+            return;
+        }
+        lo_team_at = now;
+    }
+    lo_real()(fn, data, n, flags);
+}
+
+static void lo_after_fork_in_child(void)
+{
+    /* only the forking thread survives: the master (if any) is gone, the locks are reset */
+    lo_forks++;
+    lo_master_up = 0;
+    lo_job.state = 0;
+    pthread_mutex_init(&lo_call_mu, 0);
+    pthread_mutex_init(&lo_mu, 0);
+    pthread_cond_init(&lo_cv, 0);
+}
+
+__attribute__((constructor)) static void lo_init(void) { pthread_atfork(0, 0, lo_after_fork_in_child); }
+/* 1 when kernels' GOMP_parallel resolves to the one above (libgomp not loaded globally before) */
+int loopopt_fork_safe(void) { return dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)GOMP_parallel; }
 """
 ENV = "LOOPOPT_NUM_THREADS"
 MAX_THREADS = 1024
@@ -49,7 +199,10 @@ def ensure_loaded() -> ctypes.CDLL:
 
             initial = _from_env()
             _, lib = build.build_and_load(
-                SOURCE, ["-O2", "-fPIC"], lambda p: ctypes.CDLL(str(p), mode=ctypes.RTLD_GLOBAL), libs=()
+                SOURCE,
+                ["-O2", "-fPIC"],
+                lambda p: ctypes.CDLL(str(p), mode=ctypes.RTLD_GLOBAL),
+                libs=("-lm", "-ldl", "-lpthread"),
             )
             ctypes.c_int.in_dll(lib, "loopopt_num_threads").value = initial
             _lib = lib
@@ -58,9 +211,9 @@ def ensure_loaded() -> ctypes.CDLL:
 
 
 def _after_fork_in_child() -> None:
-    """libgomp's thread pool does not survive fork(): a forked child that opens a parallel
-    region of several threads hangs. Children (multiprocessing's fork start method) run
-    parallel kernels on their calling thread (the chunks are the same: so are the results)."""
+    """A forked child (multiprocessing's fork start method, a process pool) starts with one
+    thread per call: its siblings share the cores. `set_num_threads(n)` raises it again; the
+    library's `GOMP_parallel` keeps such calls from waiting on the parent's libgomp pool."""
     if _lib is not None:
         ctypes.c_int.in_dll(_lib, "loopopt_num_threads").value = 1
         ctypes.c_int.in_dll(_lib, "loopopt_parallel_calls").value = 0
@@ -77,6 +230,20 @@ def set_num_threads(n: int) -> None:
 def get_num_threads() -> int:
     """The current setting (0: OpenMP's default)."""
     return ctypes.c_int.in_dll(ensure_loaded(), "loopopt_num_threads").value
+
+
+def fork_safe() -> bool:
+    """Whether the kernels' parallel regions go through the runtime's `GOMP_parallel` (false
+    when a libgomp was loaded globally before it: then a forked child of a process that ran a
+    parallel kernel must stay at 1 thread, or call from a new thread)."""
+    lib = ensure_loaded()
+    return bool(ctypes.CFUNCTYPE(ctypes.c_int)(("loopopt_fork_safe", lib))())
+
+
+def fork_delegated_calls() -> int:
+    """Parallel regions this process ran on its fresh master thread (for tests)."""
+    lib = ensure_loaded()
+    return int(ctypes.CFUNCTYPE(ctypes.c_uint)(("loopopt_fork_delegated", lib))())
 
 
 def parallel_calls() -> int:
