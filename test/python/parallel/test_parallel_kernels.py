@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -355,15 +356,30 @@ def test_float_folds_are_bit_identical_run_to_run():
     assert {name: len(bits) for name, bits in seen.items()} == {name: 1 for name in seen}
 
 
+def _settled_thread_count() -> int:
+    """The process's OS threads once the count holds still for a few reads: the workers of an
+    earlier caller's pool leave /proc/self/task a little after that caller exits (a count taken
+    while they go made this probe flaky under load)."""
+    last, same = -1, 0
+    for _ in range(400):
+        now = len(os.listdir("/proc/self/task"))
+        same = same + 1 if now == last else 0
+        if same == 3:
+            break
+        last = now
+        time.sleep(0.005)
+    return last
+
+
 def _threads_a_fresh_caller_starts(k, x) -> tuple[int, bytes]:
     """OS threads the process gains while a new Python thread makes one parallel call (libgomp
     gives each calling thread its own pool of workers, kept until that thread exits), and the result."""
     got = []
 
     def work():
-        before = len(os.listdir("/proc/self/task"))
+        before = _settled_thread_count()
         result = k.call_alloc("sum_f32", x)
-        got.append((len(os.listdir("/proc/self/task")) - before, np.asarray(result).tobytes()))
+        got.append((_settled_thread_count() - before, np.asarray(result).tobytes()))
 
     caller = threading.Thread(target=work)
     caller.start()
