@@ -1,9 +1,10 @@
-"""A scalar head that makes a vector loop's loads 64-byte aligned (`Costs.align_loads_from_bytes`).
+"""A scalar head that aligns a vector loop's loads to their size (`Costs.align_loads_from_bytes`).
 
 numpy's arrays start 16 or 32 bytes past a 64-byte boundary (malloc's header; mmap'd ones 16 past
-a page), so without a peel every other 512-bit load (and every 256-bit one at offset 16, half of
-them) spans two cache lines. On Zen 4 a scalar head of at most 64 / sizeof(T) - 1 iterations up to
-the first input's 64-byte boundary ran folds 1.3-1.5x faster in the L1d, 1.02-1.09x in the L2 and
+a page), so without a peel each 512-bit load (and at offset 16 every other 256-bit one) spans two
+cache lines. On Zen 4 a scalar head of at most 64 / sizeof(T) - 1 iterations up to the first
+input's 64-byte boundary (32 for 256-bit vectors) ran folds 1.3-1.5x faster in the L1d,
+1.02-1.09x in the L2 and
 L3, maps 1.01-1.08x; beyond the LLC nothing (results/amd-zen4/align_s25). Like the streamed-store
 peel (vecloop.emit_streaming) no branch decides: the count is 0 outside the size window.
 ```
@@ -28,8 +29,8 @@ from loopopt.lowering.loop_to_simd.plan import binary
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import scalar_tail
 
-ALIGN_BYTES = 64
-"""A cache line: the boundary a load must not cross (also the widest vector)."""
+LINE_BYTES = 64
+"""A cache line, which a load should not span."""
 
 
 def aligned_load(op: loop.VecLoopOp, tail: TailKind, widening: bool) -> loop.LoadOp | None:
@@ -52,13 +53,14 @@ def aligned_load(op: loop.VecLoopOp, tail: TailKind, widening: bool) -> loop.Loa
 
 
 def head_count(lowering: LoopLowering, br: BlockRange, load: loop.LoadOp, when: bool | SSAValue) -> SSAValue:
-    """The head's trips: to `load`'s next 64-byte boundary (at most the loop's trips) when `when`
+    """The head's trips: to `load`'s next boundary of the vector's size (at most the trips) when `when`
     holds (an i1 on the trip count, or True), else 0. A streamed map's peel takes it as its count
     when its output is too small to stream (vecloop.emit_streaming)."""
     pre = lowering.emit_pre
     _, offset = load.affine_indices[0].normalized()
     first = br.lo if not offset else pre(binary(arith.AddiOp, br.lo, lowering.index_const(offset))).results[0]
-    ahead = pre(simd.AlignOffsetOp(load.buf, first, ALIGN_BYTES)).results[0]
+    # to the vector's size: an aligned 32-byte load never spans a line (numpy's 32-byte offset needs no head)
+    ahead = pre(simd.AlignOffsetOp(load.buf, first, min(LINE_BYTES, lowering.target.vector_bits // 8))).results[0]
     peel = pre(binary(arith.MinSIOp, ahead, br.trips)).results[0]
     if when is not True:
         peel = pre(arith.SelectOp(when, peel, lowering.index_const(0))).results[0]

@@ -3,6 +3,7 @@
 //   harness n trials off [reps]     off = byte offset of every array from a 64-byte boundary (numpy: 16 or 32)
 // For each cell and ISA two variants in one process, interleaved in a per-trial shuffled order:
 //   cur  = loopopt's kernel on the arrays as given (x, y, out all at `off` mod 64)
+//   (with -DNEWC, build.sh NEW=1: peel = this tree's kernel, cur = OLD_TREE's, both on the same arrays)
 //   peel = a scalar head of h = ((64 - off) % 64) / 4 elements, then the same kernel on x+h, y+h, out+h:
 //          its main loop's loads (and stores) are 64-byte aligned -- what an aligning peel would emit.
 // Each array exists once on 4 KiB pages (MADV_NOHUGEPAGE) and once on 2 MiB pages (MADV_HUGEPAGE); at sizes
@@ -24,26 +25,35 @@
   float p##_dot_f32(const float *, int64_t, const float *, int64_t); \
   int64_t p##_filter_gt0_scale_f32(const float *, int64_t, float, float *, int64_t);
 DECL(lo512) DECL(lo256)
+#ifdef NEWC  /* build.sh NEW=1: the peel variant is this tree's C (ne512/ne256), the cur one main's */
+DECL(ne512) DECL(ne256)
+#define PICK(isa, peel, f) ((peel) ? ((isa) ? ne512_##f : ne256_##f) : ((isa) ? lo512_##f : lo256_##f))
+#else
+#define PICK(isa, peel, f) ((isa) ? lo512_##f : lo256_##f)
+#endif
 static volatile float sinkf; static volatile int64_t sinki;
 enum { AXPB, AXPY, SUM, SUMSQ, DOT, FILT, NCELL };
 static const char *CN[] = {"axpb_f32", "axpy_f32", "sum_f32", "sumsq_f32", "dot_f32", "filter_gt0_scale_f32"};
 static const int NARR[] = {2, 3, 1, 1, 2, 2};  /* arrays touched: bytes moved = NARR * 4n */
 static void run(int cell, int isa, int peel, float *x, float *y, float *o, int64_t n, int64_t h) {
   if (!peel || h > n) h = 0;
+#ifdef NEWC
+  h = 0;
+#endif
   float a = 1.5f, b = 0.25f;
   switch (cell) {
   case AXPB: for (int64_t i = 0; i < h; i++) o[i] = a * x[i] + b;
-    (isa ? lo512_axpb_f32 : lo256_axpb_f32)(x + h, n - h, a, b, o + h, n - h); break;
+    PICK(isa, peel, axpb_f32)(x + h, n - h, a, b, o + h, n - h); break;
   case AXPY: for (int64_t i = 0; i < h; i++) o[i] = a * x[i] + y[i];
-    (isa ? lo512_axpy_f32 : lo256_axpy_f32)(x + h, n - h, y + h, n - h, a, o + h, n - h); break;
+    PICK(isa, peel, axpy_f32)(x + h, n - h, y + h, n - h, a, o + h, n - h); break;
   case SUM: { float s = 0; for (int64_t i = 0; i < h; i++) s += x[i];
-    sinkf = s + (isa ? lo512_sum_f32 : lo256_sum_f32)(x + h, n - h); break; }
+    sinkf = s + PICK(isa, peel, sum_f32)(x + h, n - h); break; }
   case SUMSQ: { float s = 0; for (int64_t i = 0; i < h; i++) s += x[i] * x[i];
-    sinkf = s + (isa ? lo512_sumsq_f32 : lo256_sumsq_f32)(x + h, n - h); break; }
+    sinkf = s + PICK(isa, peel, sumsq_f32)(x + h, n - h); break; }
   case DOT: { float s = 0; for (int64_t i = 0; i < h; i++) s += x[i] * y[i];
-    sinkf = s + (isa ? lo512_dot_f32 : lo256_dot_f32)(x + h, n - h, y + h, n - h); break; }
+    sinkf = s + PICK(isa, peel, dot_f32)(x + h, n - h, y + h, n - h); break; }
   case FILT: { int64_t k = 0; for (int64_t i = 0; i < h; i++) if (x[i] > 0) o[k++] = a * x[i];
-    sinki = k + (isa ? lo512_filter_gt0_scale_f32 : lo256_filter_gt0_scale_f32)(x + h, n - h, a, o + k, n - k); break; }
+    sinki = k + PICK(isa, peel, filter_gt0_scale_f32)(x + h, n - h, a, o + k, n - k); break; }
   }
 }
 static double cpu_ns(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1e9 + t.tv_nsec; }
