@@ -90,3 +90,22 @@ def test_aligning_head_matches_numpy(kernels, n):
         assert int(kernels.call_alloc("max_i32", x)) == int(xi.max(initial=-7)), f"max n={n} off={off}"
         dot = float(kernels.call_alloc("dot_f32", xs, at(yf, off)))
         assert dot == float((xi.astype(np.int64) * yi).sum()), f"dot_f32 n={n} off={off}"
+
+
+@pytest.mark.isa("avx512")
+@pytest.mark.parametrize("n", (65537, (1 << 20) + 3))
+def test_aligning_head_in_parallel_chunks(n):
+    """A loop-parallelize chunk runs its own head (its range's trips and first address decide)."""
+    why = isa_unavailable("avx512")
+    if why:
+        pytest.skip(why)
+    k = loopopt.compile(PROGRAM, target="avx512", pipeline="loop-pipeline{target=avx512 cpu=zen4 parallel=2}")
+    assert "int64_t head = " in k.c_source
+    xi = np.random.default_rng(n).integers(-3, 4, n).astype(np.int32)
+    for off in (0, 4, 16, 32, 60):
+        xs = at(xi.astype(np.float32), off)
+        assert float(k.call_alloc("sum_f32", xs)) == 1.5 + float(xi.sum()), f"sum_f32 n={n} off={off}"
+        assert int(k.call_alloc("sum_i32", at(xi, off))) == int(xi.sum()), f"sum_i32 n={n} off={off}"
+        out = at(np.zeros(n, np.float32), (off + 12) % 64)
+        k["axpb_f32"](xs, np.float32(2), np.float32(1), out)
+        assert np.array_equal(out, 2 * xi.astype(np.float32) + 1), f"axpb_f32 n={n} off={off}"
