@@ -360,7 +360,7 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
                    aligning: tuple[loop.LoadOp, bool | SSAValue] | None = None) -> BlockRange:  # fmt: skip
     """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
     fence, when the output is at least `threshold` bytes; returns the range left to the rest.
-    Smaller, the peel is the `aligning` head to an input's 64-byte boundary (align_peel.py) if any.
+    Smaller, the peel is the `aligning` head to an input's alignment (align_peel.py) if any.
 
     No branch decides: when the output is small the peel count and the streamed iterations are
     0, so both loops have empty ranges and the ordinary loops that follow run everything.
@@ -797,7 +797,9 @@ def align_head(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, tail: Tail
     16-byte aligned, so their 16-byte loads never span two cache lines."""
     op = lowering.source
     least = cpu.costs.align_loads_from_bytes
-    if not least or lowering.target.vector_bits <= 128 or _step(op) != 1 or (load := aligned_load(op, tail, bool(lowering.widening))) is None:
+    if not least or lowering.target.vector_bits <= 128 or _step(op) != 1:
+        return None
+    if (load := aligned_load(op, tail, bool(lowering.widening))) is None:
         return None
     big = _data_size(lowering, br, least - 1, "sgt", "aligned")
     small = _data_size(lowering, br, cpu.caches.llc, "sle", "in_llc")
