@@ -111,6 +111,13 @@ class Costs:
     0.99-1.03x; from the L3 0.96-0.98x, hence the LLC), 0 (adjacent blocks) elsewhere. It is the
     number of read streams: a two-input fold (dot) runs half as many streams, each two adjacent
     blocks (vecloop.fold_stream_count; session 24, results/amd-zen4/dot_streams)."""
+    align_loads_from_bytes: int = 0
+    """A vector loop (map or reassociable fold, unit step) whose data is at least this many bytes
+    and at most the LLC runs a scalar head up to its first input's 64-byte boundary first
+    (lowering/loop_to_simd/align_peel.py): numpy's arrays start 16 or 32 bytes past one, so its
+    512-bit loads span two cache lines. 32 KiB on Zen 4 (issue 11, session 25,
+    results/amd-zen4/align_s25: folds 1.3-1.5x in the L1d, 1.02-1.09x in L2/L3, maps 1.01-1.08x;
+    from DRAM ~1.0), 0 (never) elsewhere: not measured."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
     on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes
@@ -307,7 +314,7 @@ CPUS: dict[str, CpuModel] = {
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True, half_blocks_in_l1=4,
             half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
-            fold_streams_beyond_llc=4,
+            fold_streams_beyond_llc=4, align_loads_from_bytes=32 * KIB,
         ),
         # avx512_vbmi2: i8/i16 filters compact with one vpcompressb/w in a register + a 64-byte
         # store instead of 8-byte pshufb groups (targets/c_narrow_compress.py): `x > 3` at 1 Ki, 64 Ki,

@@ -60,6 +60,7 @@ from loopopt.dialects.loop_attrs import TailKind
 from loopopt.dialects.cpu_models import CPUS, GENERIC, CpuModel
 from loopopt.dialects.simd_targets import TargetInfo, element_bits
 from loopopt.lowering.df_to_loop.trips import constant_of
+from loopopt.lowering.loop_to_simd.align_peel import align_peel, aligned_load, head_count
 from loopopt.lowering.loop_to_simd.accum import (
     adds_to_itself,
     carried_kind,
@@ -355,9 +356,11 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
 
 
 def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, width: int, k: int,
-                   threshold: int, half_loads: bool = False) -> BlockRange:  # fmt: skip
+                   threshold: int, half_loads: bool = False,
+                   aligning: tuple[loop.LoadOp, bool | SSAValue] | None = None) -> BlockRange:  # fmt: skip
     """Peel to the output's vector alignment, then K-block iterations with streaming stores and a
     fence, when the output is at least `threshold` bytes; returns the range left to the rest.
+    Smaller, the peel is the `aligning` head to an input's alignment (align_peel.py) if any.
 
     No branch decides: when the output is small the peel count and the streamed iterations are
     0, so both loops have empty ranges and the ordinary loops that follow run everything.
@@ -385,7 +388,8 @@ def emit_streaming(lowering: LoopLowering, br: BlockRange, store: loop.StoreOp, 
     first = br.lo if not offset else pre(binary(arith.AddiOp, br.lo, lowering.index_const(offset))).results[0]
     ahead = pre(simd.AlignOffsetOp(store.buf, first, width * esize)).results[0]
     bounded = pre(binary(arith.MinSIOp, ahead, br.trips)).results[0]
-    peel = pre(arith.SelectOp(big, bounded, zero)).results[0]
+    small = zero if aligning is None else head_count(lowering, br, *aligning)
+    peel = pre(arith.SelectOp(big, bounded, small)).results[0]
     peel.name_hint = "peel"
     rest = br.after(peel)
     scalar_tail(br, br.lo, [], stop=rest.lo)
@@ -708,8 +712,12 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     tail = tail_kind(op, options, width)
     store = streamed_store(op, options, tail)
     half = options.cpu.half_load_bytes(options.target.vector_bits)
+    aligning = align_head(lowering, br, options.cpu, tail)
     if store is not None:  # streamed outputs are beyond the L2 when the threshold is
-        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes, 0 < half <= options.stream_bytes)
+        br = emit_streaming(lowering, br, store, width, k, options.stream_bytes, 0 < half <= options.stream_bytes, aligning)
+    inits = [a.init for a in op.accumulators]  # what the horizontal epilogue combines with
+    if store is None and aligning is not None:
+        br, inits = align_peel(lowering, br, *aligning, inits)
     sized = br  # what short_map sizes: the data left after streaming, before the half-load loop
     quarters = quarter_loads(op, options.cpu, options.target.vector_bits)
     if quarters and (far := beyond_l2(lowering, br, options.cpu, quarters, "beyond_l1")) is not False:
@@ -775,11 +783,31 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     vaccs = [combine_tree(accs[j].kind, types[j], vaccs[j::n], pre) for j in range(n)] if n else []
 
     results = [
-        finish(accs[j].kind, types[j], accs[j].init, vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
+        finish(accs[j].kind, types[j], inits[j], vaccs[j], width, pre, _adds_to_itself(op, j)) for j in range(n)
     ]
     if tail == TailKind.SCALAR:
         results = list(scalar_tail(br, stop, results, take=True).res)
     rewriter.replace(op, [], results)
+
+
+def align_head(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, tail: TailKind) -> tuple[loop.LoadOp, bool | SSAValue] | None:
+    """The load an aligning head peels to and when (align_peel.py): data from
+    `cpu.costs.align_loads_from_bytes` to the LLC (beyond it the loop waits on DRAM either way), or
+    None. Not nested (the rows of a matrix: _data_size); not for 128-bit vectors: numpy's arrays are
+    16-byte aligned, so their 16-byte loads never span two cache lines."""
+    op = lowering.source
+    least = cpu.costs.align_loads_from_bytes
+    if not least or lowering.target.vector_bits <= 128 or _step(op) != 1:
+        return None
+    if (load := aligned_load(op, tail, bool(lowering.widening))) is None:
+        return None
+    big = _data_size(lowering, br, least - 1, "sgt", "aligned")
+    small = _data_size(lowering, br, cpu.caches.llc, "sle", "in_llc")
+    if big is None or small is None or big is False or small is False:
+        return None
+    if big is True or small is True:
+        return load, small if big is True else big
+    return load, lowering.emit_pre(arith.AndIOp(big, small)).results[0]
 
 
 def _adds_to_itself(op: loop.VecLoopOp | loop.PredLoopOp, j: int) -> bool:

@@ -26,22 +26,25 @@ func.func @dot(%x: !loop.buf<f32>, %y: !loop.buf<f32>) -> f32 {
 }
 
 // ZEN4-LABEL: func.func @dot
+// ZEN4:         %head = arith.select %{{.*}}, %{{.*}}, %c0 : index
+// ZEN4-NEXT:    %[[LEFT:.*]] = arith.subi %trips, %head : index
 // ZEN4:         %[[LIMIT:.*]] = arith.constant 4194304 : index
-// ZEN4-NEXT:    %beyond_llc = arith.cmpi sgt, %trips, %[[LIMIT]] : index
+// ZEN4-NEXT:    %beyond_llc = arith.cmpi sgt, %[[LEFT]], %[[LIMIT]] : index
 // ZEN4:         %[[WHOLE:.*]] = arith.select %beyond_llc, %{{.*}}, %c0 : index
 // ZEN4-NEXT:    %[[TWO:.*]] = arith.constant 2 : index
 // ZEN4-NEXT:    %per_stream = arith.divsi %[[WHOLE]], %[[TWO]] : index
-// ZEN4:         %[[GROUP:.*]] = arith.constant 32 : index
+// ZEN4:         %[[STOP:.*]] = arith.addi %head, %per_stream : index
+// ZEN4-NEXT:    %[[GROUP:.*]] = arith.constant 32 : index
 // ZEN4-NEXT:    %[[BLOCK:.*]] = arith.constant 16 : index
-// ZEN4-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = loop.for %i in range(%c0, %per_stream, %[[GROUP]]) accs({{.*}}) attributes {loop.split_halves} {
-// ZEN4-NEXT:      simd.load %x[%i]
-// ZEN4-NEXT:      simd.load %y[%i]
+// ZEN4-NEXT:    %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = loop.for %[[I:i.*]] in range(%head, %[[STOP]], %[[GROUP]]) accs({{.*}}) attributes {loop.split_halves} {
+// ZEN4-NEXT:      simd.load %x[%[[I]]]
+// ZEN4-NEXT:      simd.load %y[%[[I]]]
 // ZEN4-NEXT:      simd.fma
-// ZEN4-NEXT:      %[[B1:.*]] = arith.addi %i, %[[BLOCK]] : index
+// ZEN4-NEXT:      %[[B1:.*]] = arith.addi %[[I]], %[[BLOCK]] : index
 // ZEN4-NEXT:      simd.load %x[%[[B1]]]
 // ZEN4-NEXT:      simd.load %y[%[[B1]]]
 // ZEN4-NEXT:      simd.fma
-// ZEN4-NEXT:      %[[S1:.*]] = arith.addi %i, %per_stream : index
+// ZEN4-NEXT:      %[[S1:.*]] = arith.addi %[[I]], %per_stream : index
 // ZEN4-NEXT:      simd.load %x[%[[S1]]]
 // ZEN4-NEXT:      simd.load %y[%[[S1]]]
 // ZEN4-NEXT:      simd.fma
@@ -69,10 +72,10 @@ func.func @dot_i32(%x: !loop.buf<i32>, %y: !loop.buf<i32>) -> i32 {
 
 // ZEN4-LABEL: func.func @dot_i32
 // ZEN4:         %per_stream = arith.divsi %{{.*}}, %{{.*}} : index
-// ZEN4:         loop.for %i in range(%c0, %{{.*}}, %{{.*}}) accs({{.*}}) {
-// ZEN4-NEXT:      simd.load %x[%i] quarters
-// ZEN4-NEXT:      simd.load %y[%i] quarters
-// ZEN4:           arith.addi %i, %per_stream : index
+// ZEN4:         loop.for %[[I:i.*]] in range(%head, %{{.*}}, %{{.*}}) accs({{.*}}) {
+// ZEN4-NEXT:      simd.load %x[%[[I]]] quarters
+// ZEN4-NEXT:      simd.load %y[%[[I]]] quarters
+// ZEN4:           arith.addi %[[I]], %per_stream : index
 // ZEN4:         func.return
 
 func.func @dot3(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %z: !loop.buf<f32>) -> f32 {
@@ -95,7 +98,7 @@ func.func @dot3(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %z: !loop.buf<f32>) -> f
 // ZEN4:         func.return
 
 // C-LABEL: float dot(
-// C:         _Bool beyond_llc = trips > 4194304;
+// C:         _Bool beyond_llc = {{.*}} > 4194304;
 // C:         int64_t per_stream = {{.*}} / 2;
 // C:         for (
 // C-NEXT:      __m256 {{.*}} = _mm256_loadu_ps(&x[i]);

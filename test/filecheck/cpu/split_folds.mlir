@@ -106,6 +106,7 @@ func.func @sumsq_f32(%x: !loop.buf<f32>) -> f32 {
 // ZEN4:         func.return
 
 // C-LABEL: float sumsq_f32(
+// C:         for (int64_t i = 0; i < head; i++) {
 // C:         for (
 // C-NEXT:      __m256 [[E:.*]] = _mm256_loadu_ps(&x[i]);
 // C-NEXT:      __m256 [[E1:.*]] = _mm256_loadu_ps(&x[(i) + 8]);

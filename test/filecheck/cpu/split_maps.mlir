@@ -35,6 +35,7 @@ func.func @axpy(%x: !loop.buf<f32>, %y: !loop.buf<f32>, %out: !loop.buf<f32>, %a
 }
 
 // ZEN4-LABEL: func.func @axpy
+// ZEN4:         %head = arith.select
 // ZEN4:         %[[MOST:.*]] = arith.constant 2730 : index
 // ZEN4-NEXT:    %in_l1 = arith.cmpi sle, %{{.*}}, %[[MOST]] : index
 // ZEN4:         %[[BLOCKS:.*]] = arith.subi %{{.*}}, %{{.*}} : index

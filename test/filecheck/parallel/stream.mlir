@@ -63,7 +63,7 @@
 
 // SERIAL-NOT:   loopopt_call_len
 // SERIAL:       void axpb(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
-// SERIAL:         _Bool stream = v >= 16777216;
+// SERIAL:         _Bool stream = {{.*}} >= 16777216;
 func.func @axpb(%x: !df.array<f32, [i]>, %a: f32, %b: f32) -> !df.array<f32, [i]> {
   %r = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
   ^bb0(%e: f32):
