@@ -126,6 +126,20 @@ def data(name: str, n: int, block: int, rng: np.random.Generator) -> np.ndarray:
     return b[1:]
 
 
+def check_against_serial(k, serial, isa: str, block: int, rng: np.random.Generator, *label: object) -> None:
+    """Every filter of `k` on THREADS threads, at the sizes around `block`'s parts, gives numpy's
+    bits and so does the serial build."""
+    for name in names(isa):
+        for n in sizes(block):
+            x = data(name, n, block, rng)
+            want = reference(name, x)
+            assert call(serial, name, x).tobytes() == want.tobytes(), (name, n)
+            for t in THREADS:
+                loopopt.set_num_threads(t)
+                got = call(k, name, x)
+                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (isa, block, *label, name, n, t)
+
+
 def call(k, name: str, x: np.ndarray) -> np.ndarray:
     dt = np.dtype(DTYPES[name])
     arg = x.view(np.int8) if dt.kind == "u" else x
@@ -155,16 +169,7 @@ def test_super_block_filters_match_numpy_and_the_serial_kernel(isa, block):
     k, serial = build(isa, block), build(isa, parallel=0)
     counted = {f.attributes["loop.count_of"].data for f in k.module.ops if "loop.count_of" in f.attributes}
     assert counted == set(names(isa)) - set(COPYING)
-    rng = np.random.default_rng(block)
-    for name in names(isa):
-        for n in sizes(block):
-            x = data(name, n, block, rng)
-            want = reference(name, x)
-            assert call(serial, name, x).tobytes() == want.tobytes(), (name, n)
-            for t in THREADS:
-                loopopt.set_num_threads(t)
-                got = call(k, name, x)
-                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (isa, block, name, n, t)
+    check_against_serial(k, serial, isa, block, np.random.default_rng(block))
 
 
 @pytest.mark.parametrize("isa", isa_params(("avx2", "avx512")))

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from isa_support import isa_params
 from par_programs import pipeline
-from test_parallel_filter_blocks import BASE, COPYING, NO_F16, SOURCE, data, names, reference, sizes
+from test_parallel_filter_blocks import BASE, COPYING, NO_F16, SOURCE, check_against_serial, data, names, reference, sizes
 from test_parallel_filter_blocks import call as call_kernel
 
 import loopopt
@@ -23,7 +23,6 @@ from loopopt.runtime import threads
 BLOCKS = (128, 8192)
 """Part sizes: many parts of one or a few pieces; parts of several pieces (2 KiB of input per
 call: 256 f64 ... 2048 i8 elements)."""
-THREADS = (1, 2, 3, 4)
 
 
 @pytest.fixture(autouse=True)
@@ -58,16 +57,7 @@ def test_lookback_filters_match_numpy_and_the_serial_kernel(isa, block, stream):
     assert "lo_par_out_begin(" in k.c_source and "lo_par_prefetch(x" not in k.c_source
     counted = {f.attributes["loop.count_of"].data for f in k.module.ops if "loop.count_of" in f.attributes}
     assert counted == set(names(isa)) - set(COPYING)
-    rng = np.random.default_rng(block + stream)
-    for name in names(isa):
-        for n in sizes(block):
-            x = data(name, n, block, rng)
-            want = reference(name, x)
-            assert call_kernel(one, name, x).tobytes() == want.tobytes(), (name, n)
-            for t in THREADS:
-                loopopt.set_num_threads(t)
-                got = call_kernel(k, name, x)
-                assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (isa, block, stream, name, n, t)
+    check_against_serial(k, one, isa, block, np.random.default_rng(block + stream), stream)
 
 
 @pytest.mark.parametrize("isa", isa_params(("sse2", "avx512")))
