@@ -467,9 +467,10 @@ def build_and_load(
     rebuilt once; a freshly built artifact that fails to load raises.
     """
     if uses_openmp(source):
-        from .threads import ensure_loaded
+        from .threads import KERNEL_LINK_FLAGS, ensure_loaded
 
         ensure_loaded()  # defines the weak symbols the kernels' drivers read
+        flags = [*flags, *KERNEL_LINK_FLAGS]  # their regions enter the runtime's fork handling
     kwargs = dict(compiler=compiler or default_compiler(), shared=True, libs=libs, key_extra=key_extra, timeout=timeout, need_data=True)
     entry, path, data, fresh = _get(source, flags, **kwargs)  # type: ignore[arg-type]
     assert data is not None

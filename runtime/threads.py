@@ -9,9 +9,11 @@ kernel is loaded (runtime/build.py calls `ensure_loaded`), so every kernel libra
 process resolves them to the same ints. C callers without the runtime get the weak symbols
 unresolved; their kernels read `LOOPOPT_NUM_THREADS` once themselves.
 
-The same library makes kernels fork-safe: it defines `GOMP_parallel`, which the kernel
-libraries loaded after it bind to, and runs a team started in a forked child from a thread
-whose libgomp pool the fork left behind on a fresh master thread (docs/threads.md, "fork()").
+The same library makes kernels fork-safe: it runs a team started in a forked child from a
+thread whose libgomp pool the fork left behind on a fresh master thread (docs/threads.md,
+"fork()"). Kernel libraries reach it through `__wrap_GOMP_parallel` (`KERNEL_LINK_FLAGS`: only
+this library defines that name, so the order in which libgomp and this library were loaded does
+not matter); other libraries loaded after it through its `GOMP_parallel`.
 """
 
 from __future__ import annotations
@@ -142,7 +144,7 @@ static void lo_delegate(void (*fn)(void *), void *data, unsigned n, unsigned fla
     pthread_mutex_unlock(&lo_call_mu);
 }
 
-void GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+static inline __attribute__((always_inline)) void lo_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
 {
     unsigned now = __atomic_load_n(&lo_forks, __ATOMIC_RELAXED) + 1;
     if (n != 1) {
@@ -153,6 +155,21 @@ void GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
         lo_team_at = now;
     }
     lo_real()(fn, data, n, flags);
+}
+
+/* The kernel libraries' entry: they are linked with -Wl,--wrap=GOMP_parallel (runtime/build.py
+   `build_and_load`), so their regions call this name, which only this library defines:
+   they reach lo_parallel even when a libgomp was in the global scope before this library. */
+void __wrap_GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    lo_parallel(fn, data, n, flags);
+}
+
+/* Other libraries' regions: those loaded after this one bind their GOMP_parallel here (this
+   library is RTLD_GLOBAL), so their teams are stamped and handled after fork() as ours. */
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned n, unsigned flags)
+{
+    lo_parallel(fn, data, n, flags);
 }
 
 static void lo_after_fork_in_child(void)
@@ -167,10 +184,19 @@ static void lo_after_fork_in_child(void)
 }
 
 __attribute__((constructor)) static void lo_init(void) { pthread_atfork(0, 0, lo_after_fork_in_child); }
-/* 1 when kernels' GOMP_parallel resolves to the one above (libgomp not loaded globally before) */
-int loopopt_fork_safe(void) { return dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)GOMP_parallel; }
+/* This library's own definitions, by hidden aliases: `(void *)GOMP_parallel` in PIC code is the
+   process' winning definition (a GOT entry), so comparing with it always held (session 25). */
+extern __typeof(__wrap_GOMP_parallel) lo_own_wrap __attribute__((alias("__wrap_GOMP_parallel"), visibility("hidden")));
+extern __typeof(GOMP_parallel) lo_own_gomp __attribute__((alias("GOMP_parallel"), visibility("hidden")));
+/* 1 when the kernels' regions resolve to the entry above (nothing global defined it before) */
+int loopopt_fork_safe(void) { return dlsym(RTLD_DEFAULT, "__wrap_GOMP_parallel") == (void *)lo_own_wrap; }
+/* 1 when other libraries loaded from now on bind their regions here (no libgomp global before) */
+int loopopt_fork_safe_for_later_libraries(void) { return dlsym(RTLD_DEFAULT, "GOMP_parallel") == (void *)lo_own_gomp; }
 """
 ENV = "LOOPOPT_NUM_THREADS"
+# Linker flags of every kernel library loaded in-process (runtime/build.py `build_and_load`):
+# their `#pragma omp parallel` calls `__wrap_GOMP_parallel`, defined above and nowhere else.
+KERNEL_LINK_FLAGS: tuple[str, ...] = ("-Wl,--wrap=GOMP_parallel",)
 MAX_THREADS = 1024
 
 _lock = threading.Lock()
@@ -233,11 +259,20 @@ def get_num_threads() -> int:
 
 
 def fork_safe() -> bool:
-    """Whether the kernels' parallel regions go through the runtime's `GOMP_parallel` (false
-    when a libgomp was loaded globally before it: then a forked child of a process that ran a
-    parallel kernel must stay at 1 thread, or call from a new thread)."""
+    """Whether the kernels' parallel regions go through the runtime's `__wrap_GOMP_parallel`
+    (true whatever was loaded before; false only if another global library defines that name:
+    then a forked child of a process that ran a parallel kernel must stay at 1 thread, or call
+    from a new thread)."""
     lib = ensure_loaded()
     return bool(ctypes.CFUNCTYPE(ctypes.c_int)(("loopopt_fork_safe", lib))())
+
+
+def fork_safe_for_later_libraries() -> bool:
+    """Whether libraries loaded from now on bind their `GOMP_parallel` to the runtime's (false
+    when a libgomp was in the global scope first): then a team such a library starts on a
+    thread also counts as that thread's pool after a fork (docs/threads.md, "fork()")."""
+    lib = ensure_loaded()
+    return bool(ctypes.CFUNCTYPE(ctypes.c_int)(("loopopt_fork_safe_for_later_libraries", lib))())
 
 
 def fork_delegated_calls() -> int:

@@ -83,9 +83,27 @@ def tasks():
     return len(os.listdir("/proc/self/task"))
 
 
+OTHER = r'''
+int other_team(int n)  /* another library's OpenMP region (not loopopt's): the threads that ran */
+{
+    int ran = 0;
+#pragma omp parallel num_threads(n)
+    {
+#pragma omp atomic
+        ran++;
+    }
+    return ran;
+}
+'''
 threads.set_num_threads(3)
 want = None
-if parent_calls == "main":
+other = None
+if parent_calls == "other":  # loaded after the runtime; its region gives the main thread a pool
+    from loopopt.runtime import build
+    import ctypes
+    other = ctypes.CDLL(str(build.build(OTHER, ["-O2", "-fPIC", "-fopenmp"])))
+    assert other.other_team(3) == 3
+elif parent_calls == "main":
     want = calls()  # the main thread now holds a libgomp pool of 2 threads
 elif parent_calls == "thread":  # a pool held by a thread that will not be the forking one
     out = []
@@ -98,8 +116,9 @@ def child():
     start = tasks()
     inherited = threads.get_num_threads()
     threads.set_num_threads(child_threads)
+    ran = other.other_team(child_threads) if other is not None else None
     got = calls()
-    return {"inherited": inherited, "got": got, "started": tasks() - start, "delegated": threads.fork_delegated_calls()}
+    return {"inherited": inherited, "got": got, "started": tasks() - start, "delegated": threads.fork_delegated_calls(), "other": ran}
 
 
 def forked(work, timeout):  # work() in an os.fork child: its JSON result, or "hang"
@@ -129,7 +148,7 @@ def child_and_grandchild():
 
 def report(child_result):
     threads.set_num_threads(1)
-    print(json.dumps({"want": want, "serial": calls(), "child": child_result}))
+    print(json.dumps({"want": want, "serial": calls(), "child": child_result, "fork_safe": threads.fork_safe(), "later_libraries": threads.fork_safe_for_later_libraries()}))
 
 
 if mode in ("os.fork", "grandchild"):
@@ -147,10 +166,17 @@ else:  # multiprocessing's fork start method, a pool of 2 workers
 """
 
 
-def _script(*args: str, timeout: float) -> object:
+# A user's library linked to libgomp, loaded globally before loopopt (its libgomp's
+# GOMP_parallel is then the process' first definition of that name)
+GOMP_FIRST = 'import ctypes; ctypes.CDLL("libgomp.so.1", mode=ctypes.RTLD_GLOBAL)\n'
+
+
+def _script(*args: str, timeout: float, env: dict[str, str] | None = None) -> object:
     """The last JSON line `python -c *args` prints; its process group (forked children that
     hang included) is killed after `timeout` seconds, which fails the test."""
-    proc = subprocess.Popen([sys.executable, "-c", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env=env
+    )
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -161,8 +187,8 @@ def _script(*args: str, timeout: float) -> object:
     return json.loads(out.splitlines()[-1])
 
 
-def _run(mode: str, parent_calls: str, child_threads: int) -> dict:
-    out = _script(SCRIPT, mode, parent_calls, str(child_threads), str(CHILD_TIMEOUT), timeout=CHILD_TIMEOUT + 240)
+def _run(mode: str, parent_calls: str, child_threads: int, prefix: str = "", env: dict[str, str] | None = None) -> dict:
+    out = _script(prefix + SCRIPT, mode, parent_calls, str(child_threads), str(CHILD_TIMEOUT), timeout=CHILD_TIMEOUT + 240, env=env)
     assert out != "hang", f"the forked child's parallel calls did not finish in {CHILD_TIMEOUT} s"
     assert isinstance(out, dict)
     return out
@@ -207,6 +233,31 @@ def test_child_of_a_parent_that_never_ran_a_parallel_kernel_pays_nothing() -> No
     child = out["child"]
     assert out["want"] is None and child["got"] == out["serial"]
     assert child["delegated"] == 0 and child["started"] == 2
+
+
+@pytest.mark.parametrize("first", ["ctypes", "LD_PRELOAD"])
+def test_child_runs_threads_when_libgomp_was_global_before_the_runtime(first: str) -> None:
+    """libgomp in the global scope before the runtime (a user's library loaded RTLD_GLOBAL, or
+    LD_PRELOAD) is the process' first `GOMP_parallel`: kernels bound to that name took libgomp's
+    and the child hung (before commit FIXME). They call `__wrap_GOMP_parallel`, only the runtime's:
+    delegated as usual, and `fork_safe()` holds; libraries loaded later no longer come here."""
+    env = None if first == "ctypes" else {**os.environ, "LD_PRELOAD": "libgomp.so.1"}
+    out = _run("os.fork", "main", 3, prefix=GOMP_FIRST if first == "ctypes" else "", env=env)
+    child = out["child"]
+    assert out["fork_safe"] is True and out["later_libraries"] is False  # libgomp came first
+    assert child["got"] == out["want"] == out["serial"] and child["got"][2] is True
+    assert child["delegated"] == 3 and child["started"] == 3
+
+
+def test_child_of_a_parent_whose_pool_came_from_another_librarys_region() -> None:
+    """Another OpenMP library loaded after the runtime binds its `GOMP_parallel` to the
+    runtime's: its region in the parent stamps the main thread, so in the child both its own
+    region and the kernels' run on the fresh master (4 regions delegated) instead of hanging."""
+    out = _run("os.fork", "other", 3)
+    child = out["child"]
+    assert out["want"] is None and child["got"] == out["serial"] and child["got"][2] is True
+    assert child["other"] == 3 and child["delegated"] == 4 and child["started"] == 3
+    assert out["fork_safe"] is True and out["later_libraries"] is True
 
 
 def test_the_runtime_interposes_gomp_parallel() -> None:
