@@ -239,7 +239,7 @@ def test_child_of_a_parent_that_never_ran_a_parallel_kernel_pays_nothing() -> No
 def test_child_runs_threads_when_libgomp_was_global_before_the_runtime(first: str) -> None:
     """libgomp in the global scope before the runtime (a user's library loaded RTLD_GLOBAL, or
     LD_PRELOAD) is the process' first `GOMP_parallel`: kernels bound to that name took libgomp's
-    and the child hung (before commit FIXME). They call `__wrap_GOMP_parallel`, only the runtime's:
+    and the child hung (before commit 3ee4f48). They call `__wrap_GOMP_parallel`, only the runtime's:
     delegated as usual, and `fork_safe()` holds; libraries loaded later no longer come here."""
     env = None if first == "ctypes" else {**os.environ, "LD_PRELOAD": "libgomp.so.1"}
     out = _run("os.fork", "main", 3, prefix=GOMP_FIRST if first == "ctypes" else "", env=env)
