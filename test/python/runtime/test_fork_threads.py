@@ -2,8 +2,10 @@
 
 libgomp keeps a thread pool per master thread and does not handle fork(): in a child forked
 from a thread that had run a parallel kernel, that thread's next team of several threads
-waited forever for pool threads the fork left behind. The runtime's `GOMP_parallel`
-(runtime/threads.py) runs such a team on a fresh master thread created in the child.
+waited forever for pool threads the fork left behind. The runtime (runtime/threads.py) runs
+such a team on a fresh master thread created in the child: kernels reach it through
+`__wrap_GOMP_parallel` (they link with `-Wl,--wrap=GOMP_parallel`), other libraries loaded
+after it through its `GOMP_parallel`.
 
 Every scenario runs in a fresh interpreter (no pool left in the pytest worker; a hang kills
 only that interpreter): SCRIPT forks, waits for the child at most CHILD_TIMEOUT seconds and
@@ -261,7 +263,7 @@ def test_child_of_a_parent_whose_pool_came_from_another_librarys_region() -> Non
 
 
 def test_the_runtime_interposes_gomp_parallel() -> None:
-    """The kernels' `GOMP_parallel` is the runtime's (the fork handling rests on it)."""
+    """The kernels' `__wrap_GOMP_parallel` is the runtime's (the fork handling rests on it)."""
     from loopopt.runtime import threads
 
     assert threads.fork_safe()
