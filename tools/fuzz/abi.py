@@ -547,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.programs is None and args.budget is None:
         args.programs = 40
     seed = args.seed if args.seed is not None else int(time.time()) % 1_000_000
-    fuzzer = AbiFuzzer([s for s in args.isas.split(",") if s], args.cases, args.configs)
+    fuzzer = AbiFuzzer(_runnable_isas(p, args.isas), args.cases, args.configs)
     options = GenOptions(max_steps=3) if args.small else GenOptions()
     start, made, batch = time.monotonic(), 0, 0
     print(f"abi fuzz: seed {seed}, ISAs {args.isas}", flush=True)
@@ -571,6 +571,25 @@ def main(argv: list[str] | None = None) -> int:
         (args.out / "summary.json").write_text(json.dumps({"seed": seed, "programs": made,
             "per_isa": {k: dict(v) for k, v in fuzzer.stats.items()}, "failures": [str(x) for x in written]}, indent=2))  # fmt: skip
     return 2 if fuzzer.failures else 0
+
+
+def _runnable_isas(p: argparse.ArgumentParser, requested: str) -> list[str]:
+    """The ISAs of `--isas` this machine runs natively (the ABI fuzzer calls kernels in-process:
+    no qemu for NEON); says on stderr which it leaves out, and fails on unknown names or none left."""
+    from loopopt import runtime
+
+    isas = [s for s in requested.split(",") if s]
+    unknown = [s for s in isas if s not in runtime.isa.ISAS]
+    if unknown:
+        p.error(f"--isas: unknown {', '.join(unknown)}; choose from {', '.join(runtime.isa.ISAS)}")
+    host = runtime.isa.host_isas()
+    skipped = [s for s in isas if s not in host]
+    if skipped:
+        print(f"abi fuzz: skipping {', '.join(skipped)}: this machine runs {', '.join(host)} "
+              "(the ABI fuzzer calls kernels natively)", file=sys.stderr, flush=True)
+    if len(skipped) == len(isas):
+        p.error("--isas: none of them runs on this machine")
+    return [s for s in isas if s in host]
 
 
 def _write_minimized(f: Failure, args: argparse.Namespace, k: int) -> Path:

@@ -269,3 +269,19 @@ def test_oracle_filter_capacity_on_a_computed_axis() -> None:
     cases = [Case(0, seed, offsets=seed, caps=seed, cap=cap) for seed in range(4) for cap in (0, 1, 3, 100)]
     fuzzer = _run(FREE_RANGE_FILTER, "scalar", cases)
     assert not fuzzer.failures, _report(fuzzer)
+
+
+def test_isas_this_machine_does_not_run_are_named_not_silently_dropped(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--isas scalar,neon` on x86 ran scalar only and said nothing (session 26): the ABI fuzzer
+    calls kernels natively, so it names what it leaves out; an unknown name or nothing runnable
+    is a usage error (exit 2) before any kernel is built."""
+    from loopopt.tools.fuzz.abi import main
+
+    foreign = next(isa for isa in ("neon", "avx512", "avx2", "sse2") if isa not in host_isas())
+    with pytest.raises(SystemExit) as exit_:
+        main(["--isas", f"{foreign},avx9", "--programs", "1"])
+    assert exit_.value.code == 2 and "unknown avx9" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        main(["--isas", foreign, "--programs", "1"])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and f"skipping {foreign}" in err and "none of them runs" in err
