@@ -37,7 +37,7 @@ from loopopt.compile import compile as loopopt_compile
 from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
 from loopopt.runtime import best_isa
 from loopopt.tools.bench.env import cpu_model, loopopt_cpu
-from loopopt.tools.bench.threads import SOURCE, ceiling_calls, hand_loops
+from loopopt.tools.bench.threads import SOURCE, ceiling_calls, hand_loops, realtime
 
 FILTER_I32 = r"""
 func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
@@ -59,17 +59,6 @@ also need its derive-filter-count; without `<k>__count` the scratch driver is pr
 
 def pipeline(isa: str, cpu: str, extra: dict) -> str:
     return LoopPipelinePass(target=isa, cpu=cpu, parallel=-1, **extra).spelling(set(_all_passes()))
-
-
-def realtime(on: bool) -> None:
-    """Every thread of this process (the OpenMP workers too) under SCHED_FIFO, or back."""
-    policy, param = (os.SCHED_FIFO, os.sched_param(10)) if on else (os.SCHED_OTHER, os.sched_param(0))
-    for tid in os.listdir("/proc/self/task"):
-        try:
-            os.sched_setscheduler(int(tid), policy, param)
-        except (PermissionError, ProcessLookupError):
-            if on:
-                raise SystemExit("--rt needs root (sched_setscheduler SCHED_FIFO)") from None
 
 
 def main() -> None:
