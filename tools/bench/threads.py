@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import random
 import subprocess
 import tempfile
 import time
@@ -299,20 +300,26 @@ def realtime(on: bool) -> None:
 def interleaved(variants: dict[str, tuple[int, Callable[[], None]]], repeat: int, inner: int, clock, rt: bool = False) -> dict[str, float]:
     """Best time per call of each variant (threads, call) over `repeat` rounds; every round
     runs each variant once (`inner` calls) in turn, so a load change hits all of them alike,
-    starting one variant later each round (what runs just before a call — a 2-thread call
-    leaves OpenMP's worker spinning for a while — then varies alike too). `rt`: the rounds
+    in a fresh random order each round, and each timed call follows an untimed call of the same
+    variant: what ran before a call matters (a 2-thread call leaves OpenMP's worker spinning; a
+    1-thread call leaves the other vCPU idle and the data in one core's caches). With a fixed
+    rotation the variant always timed right after the 1-thread call paid 15-40 % at 2 Mi
+    (bench.threads_filter, Zen 3: the penalty moved with the position). `rt`: the rounds
     run under SCHED_FIFO (`realtime`; after the warm-up calls, which start OpenMP's workers)."""
     times: dict[str, list[float]] = {k: [] for k in variants}
     for threads, fn in variants.values():
         loopopt.set_num_threads(threads)
         fn()  # warm: page faults, the OpenMP pool
     order = list(variants.items())
+    shuffle = random.Random(0).shuffle
     if rt:
         realtime(True)
     try:
-        for r in range(repeat):
-            for name, (threads, fn) in order[r % len(order) :] + order[: r % len(order)]:
+        for _ in range(repeat):
+            shuffle(order)
+            for name, (threads, fn) in order:
                 loopopt.set_num_threads(threads)
+                fn()  # untimed: the caches as this variant leaves them, not as its predecessor did
                 t = clock()
                 for _ in range(inner):
                     fn()

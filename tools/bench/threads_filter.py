@@ -11,7 +11,7 @@ L1 stage and written with non-temporal stores, in place below), with
 `filter_block_lookback` (no count pass: targets/c_filter_lookback.py). Each round calls 1 thread
 (the serial kernel) and the drivers on 2 threads once, and the hand non-temporal copy
 (bench.threads' ceiling: what the memory gives two threads at that moment; this VM's is
-bimodal, 1.2x or 1.9x) on 1 and 2 threads, rotating the order; prints best and median ms per
+bimodal, 1.2x or 1.9x) on 1 and 2 threads; prints best and median ms per
 call and the median CPU time of the process per call (all threads: the work, spins included;
 run with OMP_WAIT_POLICY=passive so idle threads do not spin), the 2 / 1 ratios, the CPU and
 the load average before and after; checks every variant's output once against numpy.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import random
 import statistics
 import time
 
@@ -103,12 +104,15 @@ def main() -> None:
             times: dict[str, list[float]] = {v: [] for v in calls}
             cpu: dict[str, list[float]] = {v: [] for v in calls}
             order = list(calls.items())
+            shuffle = random.Random(0).shuffle
             if a.rt:
                 realtime(True)
             try:
-                for r in range(a.repeat):
-                    for name, (t, fn) in order[r % len(order) :] + order[: r % len(order)]:
+                for _ in range(a.repeat):
+                    shuffle(order)
+                    for name, (t, fn) in order:
                         loopopt.set_num_threads(t)
+                        fn()  # untimed: the caches as this variant leaves them (bench.threads.interleaved)
                         c0, t0 = time.process_time(), time.perf_counter()
                         fn()
                         times[name].append(time.perf_counter() - t0)
