@@ -1,7 +1,12 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=IR
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=GENERIC
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' -t c | filecheck %s
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' | filecheck %s --check-prefix=ZEN4
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=ZEN4C
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen3 parallel=-1}' | filecheck %s --check-prefix=ZEN3
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen3 parallel=-1}' -t c | filecheck %s --check-prefix=ZEN3C
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=0}' -t c | filecheck %s --check-prefix=OLD
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
 // Parallel filters whose only result is the count run in super-blocks (docs/threads.md):
 // loop-parallelize plans `block` (a thread's part: 2 L2s of input, passes/loop_parallelize.
@@ -119,8 +124,28 @@
 // CHECK-LABEL: int64_t keep_wide(
 // CHECK:         lo_par_copy(
 
-// The default (filter_block=0): every filter keeps the scratch-and-copy driver, no count kernel.
-// OLD: loop-parallelize{threads=0 cpu=zen4}
+// The default (filter_block=-2): the CPU model's band of call sizes (Costs.filter_blocks, output
+// bytes) runs super-blocks, the others the scratch-and-copy driver `<k>__copies`. Zen 4: from its
+// streaming threshold (16 MiB: 4 Mi f32, 8 Mi i16) up.
+// ZEN4: loop-parallelize{threads=0 cpu=zen4}{{.*}},derive-filter-count"
+// ZEN4-LABEL: func.func @keep(
+// ZEN4-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_from = 4194304 : i64}
+// ZEN4-LABEL: func.func @keep_i16(
+// ZEN4-SAME:    block = 1048576 : i64, block_stream = 1 : i64, block_from = 8388608 : i64}
+// ZEN4C-LABEL: int64_t keep(
+// ZEN4C:         if (lo_n < 4194304) {
+// ZEN4C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
+// Zen 3: below its streaming threshold (from two parts), where the data stays in its L3; above
+// it the count pass lost to the copies by 30-50 % (docs/threads.md, "Zen 3 (session 26)").
+// ZEN3-LABEL: func.func @keep(
+// ZEN3-SAME:    block = 262144 : i64, block_stream = 1 : i64, block_below = 4194304 : i64}
+// ZEN3-LABEL: func.func @keep_i16(
+// ZEN3-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_below = 8388608 : i64}
+// ZEN3C-LABEL: int64_t keep(
+// ZEN3C:         if (lo_n < 524288 || lo_n >= 4194304) {
+// ZEN3C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
+// A CPU without a measured band (generic), and filter_block=0 on any: the scratch-and-copy
+// driver at every size, no count kernel.
 // OLD-NOT: __count
 // OLD-LABEL: int64_t keep(
 // OLD:         lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs
