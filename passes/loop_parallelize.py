@@ -199,6 +199,8 @@ class ParallelPlan:
     sources: tuple[int, ...] = ()
     """Argument positions of input buffers every chunk reads whole (gather sources, on
     another axis): the driver passes them as they are, not offset to the chunk."""
+    block_pairs: bool = False
+    """Super-blocks prefetch every other line (the CPU's `Caches.prefetch_pairs`), else every line."""
     block_from: int = 0
     block_below: int = 0
     """Super-blocks run for calls of n elements in [block_from, block_below) (block_below 0: no
@@ -209,6 +211,8 @@ class ParallelPlan:
         extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
         if self.block_stream:
             extra["block_stream"] = IntegerAttr(1, 64)
+        if self.block_pairs:
+            extra["block_pairs"] = IntegerAttr(1, 64)
         if self.sources:
             extra["sources"] = ArrayAttr([IntegerAttr(k, 64) for k in self.sources])
         for key, v in (("block_from", self.block_from), ("block_below", self.block_below)):
@@ -245,7 +249,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    optional = {"stream_bytes", "block", "block_stream", "block_from", "block_below", "sources"}
+    optional = {"stream_bytes", "block", "block_stream", "block_pairs", "block_from", "block_below", "sources"}
     if not known <= set(d) <= known | optional:
         raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
@@ -325,12 +329,13 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "block_stream needs block")
     block_from = integer("block_from", 0, 1 << 62) if "block_from" in d else 0
     block_below = integer("block_below", 0, 1 << 62) if "block_below" in d else 0
-    if (block_from or block_below) and not block:
-        raise _fail(f, "block_from and block_below need block")
+    block_pairs = bool(integer("block_pairs", 0, 1)) if "block_pairs" in d else False
+    if (block_from or block_below or block_pairs) and not block:
+        raise _fail(f, "block_from, block_below and block_pairs need block")
     if block and (combiners != ("count",) or scan_args or sources):
         raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans or sources")
     return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block,
-                        block_stream, sources, block_from, block_below)  # fmt: skip
+                        block_stream, sources, block_pairs, block_from, block_below)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -462,10 +467,10 @@ def _continued_by(acc: loop.Accumulator, loops: list[loop.LoopLike]) -> bool:
 
 class _Analysis:
     def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
-                 block_stream: bool = False, block_band: tuple[int, int] = (0, 0)):  # fmt: skip
+                 block_stream: bool = False, block_band: tuple[int, int] = (0, 0), block_pairs: bool = False):  # fmt: skip
         self.f = f
         self.chunk, self.min_elements, self.threads, self.stream_bytes = chunk, min_elements, threads, stream_bytes
-        self.block, self.block_stream, self.block_band = block, block_stream, block_band
+        self.block, self.block_stream, self.block_band, self.block_pairs = block, block_stream, block_band, block_pairs
 
     def run(self) -> ParallelPlan:
         f = self.f
@@ -586,7 +591,8 @@ class _Analysis:
         return ParallelPlan(
             axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
             tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0, blocks,
-            self.block_stream and blocks > 0, tuple(sorted(sources)), *(self.block_band if blocks else (0, 0)),
+            self.block_stream and blocks > 0, tuple(sorted(sources)), self.block_pairs and blocks > 0,
+            *(self.block_band if blocks else (0, 0)),
         )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
@@ -717,7 +723,7 @@ def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_
         block = block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output))
     outs = [element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and a.capacity is not None]
     band = (block_band[0] // outs[0], block_band[1] // outs[0]) if outs else (0, 0)
-    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream, band).run()
+    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream, band, model.caches.prefetch_pairs).run()
 
 
 @dataclass(frozen=True)

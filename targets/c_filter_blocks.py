@@ -296,7 +296,7 @@ def block_driver(
     w(f"                if ({j} < {nlen}) {{")
     for a in inputs:
         ptr, _, ct = buf[a.index]
-        w(f"                    lo_par_prefetch({ptr} + {nlo} + {j}, sizeof({ct}) * (size_t)({nlen} - {j} < {piece} ? {nlen} - {j} : {piece}));")
+        w(f"                    lo_par_prefetch({ptr} + {nlo} + {j}, sizeof({ct}) * (size_t)({nlen} - {j} < {piece} ? {nlen} - {j} : {piece}), {128 if plan.block_pairs else 64});")
     w("                }")
     start = f"{lo} + {j}"
     direct = call(chunk_fn, start, pl, lambda a: (f"{buf[a.index][0]} + {at}", left))

@@ -198,12 +198,13 @@ static inline size_t lo_par_drain(void *dst, void *stage, size_t bytes, _Bool la
    is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
    parked between chunks takes the following chunks, each with its place known. */
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
-/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after): every
-   other line, the L2's adjacent-line prefetcher brings its partner (Zen 4, 16 Mi f32 on 2
-   threads under SCHED_FIFO: median 4-6% lower than every line in 5 of 5 runs; docs/threads.md). */
-static inline void lo_par_prefetch(const void *p, size_t bytes)
+/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after), one
+   prefetch every `step` bytes: 128 where the L2's adjacent-line prefetcher brings a line's
+   partner (Zen 4: median 4-6% lower than every line), else 64 (Zen 3: every other line left
+   half the part to the count pass, 26% slower at 16 Mi f32; cpu_models.Caches.prefetch_pairs). */
+static inline void lo_par_prefetch(const void *p, size_t bytes, size_t step)
 {
-    for (size_t i = 0; i < bytes; i += 128)
+    for (size_t i = 0; i < bytes; i += step)
         __builtin_prefetch((const char *)p + i, 0, 2);
 }
 """
