@@ -7,6 +7,8 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen3 parallel=-1}' -t c | filecheck %s --check-prefix=ZEN3C
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=0}' -t c | filecheck %s --check-prefix=OLD
+// RUN: not loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1 filter_block_lookback=true}' 2>&1 | filecheck %s --check-prefix=GONE
+// RUN: not loop-opt %s -p 'loop-parallelize{filter_block=-1 filter_block_lookback=true}' 2>&1 | filecheck %s --check-prefix=GONE
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
 // Parallel filters whose only result is the count run in super-blocks (docs/threads.md):
 // loop-parallelize plans `block` (a thread's part: 2 L2s of input, passes/loop_parallelize.
@@ -146,6 +148,8 @@
 // ZEN3C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
 // Zen 3 has no adjacent-line prefetch (cpu_models.Caches.prefetch_pairs): every line.
 // ZEN3C:           lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512), 64);
+// The look-back driver (session 24-25) is deleted: its option is unknown.
+// GONE: error: {{.*}}unknown option 'filter_block_lookback'
 // A CPU without a measured band (generic), and filter_block=0 on any: the scratch-and-copy
 // driver at every size, no count kernel.
 // OLD-NOT: __count
