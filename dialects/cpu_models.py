@@ -39,6 +39,13 @@ class Caches:
     of its cluster (a Zen CCD, an Intel socket's mesh), not a per-core slice."""
     llc_cores: int = 1
     """Cores sharing that LLC (its per-core share is llc / llc_cores)."""
+    prefetch_pairs: bool = False
+    """A software prefetch of one line also brings its partner in the aligned 128-byte pair
+    (the L2's adjacent-line prefetcher), so a super-block filter driver prefetches every other
+    line (`lo_par_prefetch`): Zen 4 (medians 4-6 % lower than every line, 5 of 5 runs, 16 Mi f32,
+    2 threads). Zen 3 not (session 26, filter_block=-1, 16 Mi / 8 Mi / 4 Mi f32, 2 threads,
+    SCHED_FIFO, load 16, medians of 41: every line 6.70 / 3.45 / 1.59 ms against every other
+    line 9.00 / 4.71 / 1.75): false elsewhere, every line."""
 
     @property
     def llc_per_core(self) -> int:
@@ -124,6 +131,19 @@ class Costs:
     through memory) and a log-step scan does log2(W) + 1 or 2 combines a block. convert-loop-to-simd keeps them scalar
     (scan.scan_costs_more); unknown (empty: vectorize) elsewhere. Kind `filtered <kind>`: a
     filter → scan (predloop), whose compaction may be the slow part (none tabled since session 25)."""
+    filter_blocks: tuple[int, int] | None = None
+    """The output sizes [from, below) in bytes (n elements of the filter's output; below 0: no
+    bound) at which a parallel filter whose only result is its count runs in super-blocks
+    (targets/c_filter_blocks.py: a count pass, then each part compacted straight to its place)
+    rather than chunks compacted into scratch and copied: loop-parallelize's default
+    (`filter_block=-2`). None (scratch and copies at every size): not measured. Zen 4: from its
+    streaming threshold (16 MiB) up, where the staged super-blocks led at 16 Mi f32/i32 in every
+    run of sessions 22-25 (the lead's quiet run: 1.44-1.52x of one thread against 1.12-1.13x) and
+    at 6 Mi in three of four; below it scratch + copy led at 2 Mi (9-12 %). Zen 3 (session 26,
+    results/amd-zen3/threads, SCHED_FIFO, load 13-16): the other way round: super-blocks in place
+    ahead at 1-3 Mi f32/i32 (medians 8-30 %), tied at 4-6 Mi, scratch + copy ahead by 30-50 % at
+    8-16 Mi, where the count pass reads half of each part from memory (Zen 3 has no adjacent-line
+    prefetch to bring the partner of `lo_par_prefetch`'s every other line)."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
@@ -261,7 +281,8 @@ CPUS: dict[str, CpuModel] = {
     "zen3": CpuModel(
         name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
-        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000),
+        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000,
+                    filter_blocks=(0, 16 * MIB)),
     ),
     # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).
     # AVX-512 on 256-bit datapaths (double-pumped). vcompressps to memory ~80 cycles (issue 11,
@@ -308,13 +329,13 @@ CPUS: dict[str, CpuModel] = {
     # streams with quarter loads) 1.27x / 1.01x; 256 Ki elements (from the L3) 0.96-0.98x of adjacent.
     "zen4": CpuModel(
         name="zen4", vendor="amd", title="AMD Zen 4 (EPYC 9004, Ryzen 7000)", isas=_X86_512,
-        caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8),
+        caches=Caches(l1d=32 * KIB, l2=1 * MIB, llc=32 * MIB, llc_cores=8, prefetch_pairs=True),
         costs=Costs(
             compress_memory=80, compress_register=2, store_512=1,
             masked_load_256=1, masked_store_256=12, masked_load_512=1, masked_store_512=1,
             gather_256=8, gather_512=16, datapath_bits=256, fork_join=3000, one_block_in_l1=True, half_blocks_in_l1=4,
             half_loads_beyond_l2=True, quarter_loads_beyond_l1=True, scalar_scans=ZEN4_SCALAR_SCANS,
-            fold_streams_beyond_llc=4, align_loads_from_bytes=32 * KIB,
+            fold_streams_beyond_llc=4, align_loads_from_bytes=32 * KIB, filter_blocks=(16 * MIB, 0),
         ),
         # avx512_vbmi2: i8/i16 filters compact with one vpcompressb/w in a register + a 64-byte
         # store instead of 8-byte pshufb groups (targets/c_narrow_compress.py): `x > 3` at 1 Ki, 64 Ki,

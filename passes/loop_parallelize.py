@@ -1,4 +1,4 @@
-"""`loop-parallelize{threads min_elements chunk cpu stream_bytes filter_block filter_block_stream filter_block_lookback remarks}`: mark kernels whose outer axis splits
+"""`loop-parallelize{threads min_elements chunk cpu stream_bytes filter_block filter_block_stream remarks}`: mark kernels whose outer axis splits
 into chunks, so the C target runs them on several threads (docs/threads.md).
 
 A kernel is split along the axis of its buffers when a call on a chunk [lo, hi) of every
@@ -67,6 +67,10 @@ from loopopt.passes.options import check_options
 PARALLEL_ATTR = "loop.parallel"
 FROM_CPU = -1
 """`chunk` / `min_elements` option value: derive it from the CPU model (`sizes_for`)."""
+CPU_FILTER_BLOCKS = -2
+"""`filter_block` option value (the default): super-blocks at the call sizes the CPU model's
+`Costs.filter_blocks` gives (parts from its L2), scratch and copies at the others and on CPUs
+without that band."""
 FORK_JOIN_MARGIN = 4
 """min_elements is where the serial work costs this many fork/joins. Work W split over t
 threads takes W/t + F (F the fork/join); at W = K·F that is K/(K/t + 1) times the serial
@@ -82,10 +86,6 @@ BLOCK_L2S L2s of input: the count brings it into the L2 and the L3, the compacti
 before the next part's prefetches evict it. Zen 4 (1 MiB L2, 32 MiB L3), 16 Mi f32, 2 threads,
 best of 150-200 (tools/bench/threads_filter_hand.c, load 15-22): parts of 1 / 2 / 4 MiB took
 2.23 / 1.89 / 2.00 ms."""
-LOOKBACK_L2_SHARE = 4
-"""A look-back part's output stage (a thread holds two: the part it compacts and the one it
-streams out) takes at most 1/LOOKBACK_L2_SHARE of the L2 when the part selects everything:
-both stay in the L2 next to the input streaming through (targets/c_filter_lookback.py)."""
 ALIGN = 64
 """Per-thread ranges (kernels whose results do not depend on the split) are multiples of 64
 elements: whole vectors of every ISA and whole cache lines of every element type."""
@@ -146,13 +146,6 @@ def block_for(cpu: CpuModel, input_bytes_per_element: int) -> int:
     return min(max(1 << max(part.bit_length() - 1, 0), ALIGN), MAX_CHUNK)
 
 
-def lookback_block_for(cpu: CpuModel, output_bytes_per_element: int) -> int:
-    """The elements of a look-back part on `cpu` (its stage 1/LOOKBACK_L2_SHARE of the L2), a
-    power of two."""
-    part = cpu.caches.l2 // LOOKBACK_L2_SHARE // max(output_bytes_per_element, 1)
-    return min(max(1 << max(part.bit_length() - 1, 0), ALIGN), MAX_CHUNK)
-
-
 def sizes_for(cpu: CpuModel, bytes_per_element: int) -> tuple[int, int]:
     """(chunk, min_elements) for a kernel that moves `bytes_per_element` bytes (one element of
     each buffer) per element of its axis, on `cpu`.
@@ -206,18 +199,25 @@ class ParallelPlan:
     sources: tuple[int, ...] = ()
     """Argument positions of input buffers every chunk reads whole (gather sources, on
     another axis): the driver passes them as they are, not offset to the chunk."""
-    block_lookback: bool = False
-    """Super-blocks without a count pass: each part is compacted into its thread's L2 stage and
-    streamed to its place while the thread compacts its next part (targets/c_filter_lookback.py)."""
+    block_pairs: bool = False
+    """Super-blocks prefetch every other line (the CPU's `Caches.prefetch_pairs`), else every line."""
+    block_from: int = 0
+    block_below: int = 0
+    """Super-blocks run for calls of n elements in [block_from, block_below) (block_below 0: no
+    bound), the scratch-and-copy driver (`<k>__copies`) for the others: the CPU's
+    `Costs.filter_blocks` band."""
 
     def to_attr(self) -> DictionaryAttr:
         extra = {"block": IntegerAttr(self.block, 64)} if self.block else {}
         if self.block_stream:
             extra["block_stream"] = IntegerAttr(1, 64)
+        if self.block_pairs:
+            extra["block_pairs"] = IntegerAttr(1, 64)
         if self.sources:
             extra["sources"] = ArrayAttr([IntegerAttr(k, 64) for k in self.sources])
-        if self.block_lookback:
-            extra["block_lookback"] = IntegerAttr(1, 64)
+        for key, v in (("block_from", self.block_from), ("block_below", self.block_below)):
+            if v:
+                extra[key] = IntegerAttr(v, 64)
         return DictionaryAttr(
             {
                 "axis": StringAttr(self.axis),
@@ -249,7 +249,7 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
         raise _fail(f, "must be a dictionary")
     d = raw.data
     known = {"axis", "chunk", "min_elements", "threads", "results", "scans", "scan_kinds"}
-    optional = {"stream_bytes", "block", "block_stream", "block_lookback", "sources"}
+    optional = {"stream_bytes", "block", "block_stream", "block_pairs", "block_from", "block_below", "sources"}
     if not known <= set(d) <= known | optional:
         raise _fail(f, f"needs the keys {', '.join(sorted(known))} (and may have {', '.join(sorted(optional))})")
 
@@ -327,13 +327,15 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     block_stream = bool(integer("block_stream", 0, 1)) if "block_stream" in d else False
     if block_stream and not block:
         raise _fail(f, "block_stream needs block")
-    block_lookback = bool(integer("block_lookback", 0, 1)) if "block_lookback" in d else False
-    if block_lookback and not block:
-        raise _fail(f, "block_lookback needs block")
+    block_from = integer("block_from", 0, 1 << 62) if "block_from" in d else 0
+    block_below = integer("block_below", 0, 1 << 62) if "block_below" in d else 0
+    block_pairs = bool(integer("block_pairs", 0, 1)) if "block_pairs" in d else False
+    if (block_from or block_below or block_pairs) and not block:
+        raise _fail(f, "block_from, block_below and block_pairs need block")
     if block and (combiners != ("count",) or scan_args or sources):
         raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans or sources")
     return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block,
-                        block_stream, sources, block_lookback)  # fmt: skip
+                        block_stream, sources, block_pairs, block_from, block_below)  # fmt: skip
 
 
 # ----------------------------------------------------------------------------- analysis
@@ -465,10 +467,10 @@ def _continued_by(acc: loop.Accumulator, loops: list[loop.LoopLike]) -> bool:
 
 class _Analysis:
     def __init__(self, f: func.FuncOp, chunk: int, min_elements: int, threads: int, stream_bytes: int, block: int = 0,
-                 block_stream: bool = False, block_lookback: bool = False):  # fmt: skip
+                 block_stream: bool = False, block_band: tuple[int, int] = (0, 0), block_pairs: bool = False):  # fmt: skip
         self.f = f
         self.chunk, self.min_elements, self.threads, self.stream_bytes = chunk, min_elements, threads, stream_bytes
-        self.block, self.block_stream, self.block_lookback = block, block_stream, block_lookback
+        self.block, self.block_stream, self.block_band, self.block_pairs = block, block_stream, block_band, block_pairs
 
     def run(self) -> ParallelPlan:
         f = self.f
@@ -589,7 +591,8 @@ class _Analysis:
         return ParallelPlan(
             axis, self.chunk, self.min_elements, self.threads, tuple(results), tuple(order),
             tuple(scans[k] for k in order), self.stream_bytes if capacity_outs else 0, blocks,
-            self.block_stream and blocks > 0, tuple(sorted(sources)), self.block_lookback and blocks > 0,
+            self.block_stream and blocks > 0, tuple(sorted(sources)), self.block_pairs and blocks > 0,
+            *(self.block_band if blocks else (0, 0)),
         )  # fmt: skip
 
     def _result_combiner(self, k: int, v: SSAValue, count_of: dict[int, SSAValue], ret: Operation) -> str:
@@ -700,11 +703,12 @@ class _Analysis:
 
 def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_CPU, threads: int = 0,
                 cpu: CpuModel | None = None, stream_bytes: int = FROM_CPU, block: int = 0,
-                block_stream: bool = False, block_lookback: bool = False) -> ParallelPlan:  # fmt: skip
+                block_stream: bool = False, block_band: tuple[int, int] = (0, 0)) -> ParallelPlan:  # fmt: skip
     """The plan of kernel `f`; raises `Reject` when it cannot be split. `chunk`,
     `min_elements`, `stream_bytes` and `block` as given, or FROM_CPU: `sizes_for` the CPU,
-    its streaming threshold and `block_for` it (`lookback_block_for` with `block_lookback`;
-    generic when None)."""
+    its streaming threshold and `block_for` it; `block_band`: the output bytes [from, below)
+    at which super-blocks run (`Costs.filter_blocks`; (0, 0): every size), in elements of the
+    filter's output in the plan (    generic when None)."""
     if any(o.dialect_name() == "simd" for o in f.walk()):
         raise Reject(ParReject.LOWERED, "the kernel is already lowered to simd", f)
     model = cpu or get_cpu(GENERIC)
@@ -715,11 +719,11 @@ def plan_kernel(f: func.FuncOp, chunk: int = FROM_CPU, min_elements: int = FROM_
         min_elements = cpu_min if min_elements == FROM_CPU else min_elements
     if stream_bytes == FROM_CPU:
         stream_bytes = model.stream_threshold_bytes
-    if block == FROM_CPU and block_lookback:
-        block = lookback_block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and a.output))
-    elif block == FROM_CPU:
+    if block == FROM_CPU:
         block = block_for(model, sum(element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and not a.output))
-    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream, block_lookback).run()
+    outs = [element_bytes(a.element_type) for a in abi.kernel_args(f) if isinstance(a, abi.BufferArg) and a.capacity is not None]
+    band = (block_band[0] // outs[0], block_band[1] // outs[0]) if outs else (0, 0)
+    return _Analysis(f, chunk, min_elements, threads, stream_bytes, block, block_stream, band, model.caches.prefetch_pairs).run()
 
 
 @dataclass(frozen=True)
@@ -741,26 +745,18 @@ class LoopParallelizePass(ModulePass):
     stream_bytes: int = FROM_CPU
     """Filter outputs of at least this many bytes are copied from scratch with non-temporal
     stores; 0 never; -1 the CPU's streaming threshold (half its LLC, as maps)."""
-    filter_block: int = 0
+    filter_block: int = CPU_FILTER_BLOCKS
     """Filters whose only result is the count run in super-blocks of this many elements per
-    thread, counted first by a derived counting kernel (`derive-filter-count`); -1: from the
-    CPU's L2 (`block_for`); 0 (the default): chunks compacted into scratch and copied. The
-    default is the scratch driver because on a quiet Zen 4 (load 2.3-2.5, 41 interleaved rounds)
-    it was as fast or faster: 16 Mi f32 filter->map 2 threads 1.03x one thread against 0.90x
-    (super-blocks, staged) and 0.97x (in place); 2 Mi 1.27x against 1.13x. Session 24 found no
-    size band that justifies another default: quiet, the drivers differ by <= 5% at 16 Mi with
-    the sign flipping between kernels, in place leads at 6 Mi by 2-13% (one run), scratch at 2 Mi
-    by 9-12% (docs/threads.md, "Zen 4 (session 24)"). A multiple of 64."""
+    thread, counted first by a derived counting kernel (`derive-filter-count`), at every call
+    size; -1: parts from the CPU's L2 (`block_for`), at every size; -2 (the default): parts from
+    the L2 at the call sizes of the CPU's `Costs.filter_blocks` band (Zen 4: outputs from its
+    streaming threshold up; Zen 3: below it), chunks compacted into scratch and copied at the
+    others and on CPUs without a band (generic); 0: scratch and copies at every size
+    (docs/threads.md). A multiple of 64."""
     filter_block_stream: bool = True
     """Super-blocks write an output of at least stream_bytes through an L1 stage with
     non-temporal copies; false: straight into the output at every size (faster when it runs
     well, but seen 2-6x slower than one thread in some 16 Mi runs; docs/threads.md)."""
-    filter_block_lookback: bool = False
-    """Super-blocks without the count pass: each part is compacted into its thread's L2 stage
-    and streamed to its place (non-temporally from stream_bytes on) while the thread compacts
-    its next part, once the counts of the parts before it are published (targets/
-    c_filter_lookback.py); parts from the L2 (`lookback_block_for`) when filter_block is -1.
-    Needs filter_block != 0."""
     remarks: bool = False
     """Print a PAR_REJECT_* remark for every kernel left serial."""
 
@@ -768,8 +764,6 @@ class LoopParallelizePass(ModulePass):
         check_options(self)
         if self.filter_block > 0 and self.filter_block % ALIGN:
             raise LoopoptDiagnostic(f"loop-parallelize: filter_block = {self.filter_block} is not a multiple of {ALIGN}")
-        if self.filter_block_lookback and not self.filter_block:
-            raise LoopoptDiagnostic("loop-parallelize: filter_block_lookback needs filter_block != 0 (its parts)")
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         if self.threads == 1:
@@ -779,9 +773,12 @@ class LoopParallelizePass(ModulePass):
             if not isinstance(f, func.FuncOp) or f.is_declaration or abi.KERNEL not in f.attributes:
                 continue
             f.attributes.pop(PARALLEL_ATTR, None)
+            block, band = self.filter_block, (0, 0)
+            if block == CPU_FILTER_BLOCKS:
+                block, band = (FROM_CPU, cpu.costs.filter_blocks) if cpu.costs.filter_blocks else (0, (0, 0))
             try:
-                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes, self.filter_block,
-                                   self.filter_block_stream, self.filter_block_lookback)  # fmt: skip
+                plan = plan_kernel(f, self.chunk, self.min_elements, self.threads, cpu, self.stream_bytes, block,
+                                   self.filter_block_stream, band)  # fmt: skip
             except Reject as r:
                 if self.remarks:
                     remark(r.op, r.code.value, f"@{f.sym_name.data} stays serial: {r.reason}")

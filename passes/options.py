@@ -56,13 +56,13 @@ class IntOption:
     lo: int
     hi: int
     power_of_two: bool = False
-    derived: int | None = None
-    """A value outside [lo, hi] that asks the pass to derive the value itself (e.g. -1: from the CPU)."""
+    derived: int | tuple[int, ...] | None = None
+    """Values outside [lo, hi] that ask the pass to derive the value itself (e.g. -1: from the CPU)."""
 
     def problem(self, value: Any) -> str | None:
         if not _is_int(value):
             return f"is not an integer (expected one in [{self.lo}, {self.hi}])"
-        if value == self.derived:
+        if value == self.derived or (isinstance(self.derived, tuple) and value in self.derived):
             return None
         if not self.lo <= value <= self.hi:
             return f"is out of range [{self.lo}, {self.hi}]"
@@ -196,17 +196,15 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
         "chunk": IntOption(64, 1 << 24, power_of_two=True, derived=-1),
         "cpu": CPU_CHOICE,
         "stream_bytes": IntOption(-1, MAX_STREAM_BYTES),
-        "filter_block": IntOption(0, 1 << 30, derived=-1),
+        "filter_block": IntOption(0, 1 << 30, derived=(-1, -2)),
         "filter_block_stream": BoolOption(),
-        "filter_block_lookback": BoolOption(),
         "remarks": BoolOption(),
     },
     "derive-filter-count": {},
     "loop-pipeline": {
         "parallel": IntOption(-1, 1024),
-        "filter_block": IntOption(0, 1 << 30, derived=-1),
+        "filter_block": IntOption(0, 1 << 30, derived=(-1, -2)),
         "filter_block_stream": BoolOption(),
-        "filter_block_lookback": BoolOption(),
         "target": Choice(from_targets=True, what="target"),
         "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),
         "interleave": IntOption(0, MAX_INTERLEAVE),

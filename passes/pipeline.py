@@ -14,7 +14,7 @@ loop-unroll-jam{rows=R}      row loops whose inner loops reuse a load across row
                              product's B) step R rows, jammed (register blocking; not on scalar)
 loop-vectorize               innermost loops -> vecloops / predloops of width W (not on scalar)
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
-loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream filter_block_lookback}  only with parallel=N: mark kernels that split into
+loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
 loop-unroll{factor=K full_threshold=0 accs=split}  only on scalar: innermost scalar loops
                              K copies an iteration, reductions in K partial accumulators
@@ -109,13 +109,12 @@ class LoopPipelinePass(ModulePass):
     parallel: int = 0
     """Split kernels across threads (loop-parallelize): 0 off, N >= 1 at most N threads per
     call, -1 as many as the runtime allows (loopopt.set_num_threads, LOOPOPT_NUM_THREADS)."""
-    filter_block: int = 0
-    """loop-parallelize's filter_block: 0 (default) the scratch-and-copy filter driver, -1
-    super-blocks sized from the CPU, N a super-block part of N elements."""
+    filter_block: int = -2
+    """loop-parallelize's filter_block: -2 (default) super-blocks at the call sizes the CPU
+    model gives (`Costs.filter_blocks`), the scratch-and-copy driver elsewhere; 0 that driver
+    everywhere, -1 super-blocks sized from the CPU at every size, N parts of N elements."""
     filter_block_stream: bool = True
     """loop-parallelize's filter_block_stream (false: super-blocks always compact in place)."""
-    filter_block_lookback: bool = False
-    """loop-parallelize's filter_block_lookback (super-blocks without the count pass; needs filter_block)."""
 
     def __post_init__(self) -> None:
         check_options(self)  # valid values: passes/options.py
@@ -165,12 +164,10 @@ class LoopPipelinePass(ModulePass):
                 par["cpu"] = lower["cpu"]  # the size threshold and chunk come from it
             if self.stream_bytes >= 0:
                 par["stream_bytes"] = self.stream_bytes  # filters' non-temporal copies, as maps
-            if self.filter_block:
+            if self.filter_block != -2:
                 par["filter_block"] = self.filter_block
             if not self.filter_block_stream:
                 par["filter_block_stream"] = False
-            if self.filter_block_lookback:
-                par["filter_block_lookback"] = True
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))

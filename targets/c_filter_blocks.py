@@ -181,7 +181,8 @@ def part_prologue(
     da: DriverArgs,
 ) -> tuple[list[str], Parts]:  # fmt: skip
     """A part driver's head, up to its allocations: the serial kernel for small or short calls,
-    `<k>__copies` below SCRATCH_BELOW_PARTS parts, the threads, the parts (smaller when n gives
+    `<k>__copies` below SCRATCH_BELOW_PARTS parts and outside the plan's [block_from,
+    block_below) (the CPU's band), the threads, the parts (smaller when n gives
     each thread fewer than PARTS_PER_THREAD; the counts are exact, so the part size never
     changes the output), the serial kernel again for one thread or one part."""
     name = f.sym_name.data
@@ -195,7 +196,8 @@ def part_prologue(
     w(f"    if ({' || '.join(small)}) {{")
     w(f"        {serial}")
     w("    }")
-    w(f"    if ({n} < {SCRATCH_BELOW_PARTS * plan.block}) {{")
+    below = f" || {n} >= {plan.block_below}" if plan.block_below else ""
+    w(f"    if ({n} < {max(SCRATCH_BELOW_PARTS * plan.block, plan.block_from)}{below}) {{")
     w(f"        return {name}__copies({', '.join(names)});")
     w("    }")
     w(f"    const int {t} = lo_par_begin({plan.threads});")
@@ -294,7 +296,7 @@ def block_driver(
     w(f"                if ({j} < {nlen}) {{")
     for a in inputs:
         ptr, _, ct = buf[a.index]
-        w(f"                    lo_par_prefetch({ptr} + {nlo} + {j}, sizeof({ct}) * (size_t)({nlen} - {j} < {piece} ? {nlen} - {j} : {piece}));")
+        w(f"                    lo_par_prefetch({ptr} + {nlo} + {j}, sizeof({ct}) * (size_t)({nlen} - {j} < {piece} ? {nlen} - {j} : {piece}), {128 if plan.block_pairs else 64});")
     w("                }")
     start = f"{lo} + {j}"
     direct = call(chunk_fn, start, pl, lambda a: (f"{buf[a.index][0]} + {at}", left))

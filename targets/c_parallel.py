@@ -40,8 +40,6 @@ from loopopt.lowering import abi
 from loopopt.passes.derive_filter_count import count_kernels
 from loopopt.passes.loop_parallelize import ALIGN, ParallelPlan, verify_parallel_plan
 from loopopt.targets.c_filter_blocks import DriverErrno, block_driver, serial_conditions
-from loopopt.targets.c_filter_lookback import PREAMBLE as LOOKBACK_PREAMBLE
-from loopopt.targets.c_filter_lookback import lookback_driver
 from loopopt.targets.c_printer import CALL_DIM_PARAM
 
 PREAMBLE = r"""#include <errno.h>
@@ -200,12 +198,13 @@ static inline size_t lo_par_drain(void *dst, void *stage, size_t bytes, _Bool la
    is already claimed by a running thread (no deadlock), and a thread whose sibling the OS
    parked between chunks takes the following chunks, each with its place known. */
 static int64_t lo_par_claim(int64_t *next) { return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED); }
-/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after): every
-   other line, the L2's adjacent-line prefetcher brings its partner (Zen 4, 16 Mi f32 on 2
-   threads under SCHED_FIFO: median 4-6% lower than every line in 5 of 5 runs; docs/threads.md). */
-static inline void lo_par_prefetch(const void *p, size_t bytes)
+/* Bring `bytes` at p towards the L2 (a super-block part compacted next, counted after), one
+   prefetch every `step` bytes: 128 where the L2's adjacent-line prefetcher brings a line's
+   partner (Zen 4: median 4-6% lower than every line), else 64 (Zen 3: every other line left
+   half the part to the count pass, 26% slower at 16 Mi f32; cpu_models.Caches.prefetch_pairs). */
+static inline void lo_par_prefetch(const void *p, size_t bytes, size_t step)
 {
-    for (size_t i = 0; i < bytes; i += 128)
+    for (size_t i = 0; i < bytes; i += step)
         __builtin_prefetch((const char *)p + i, 0, 2);
 }
 """
@@ -528,19 +527,15 @@ def _driver(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], whole: b
 
 def _blocks(f: FuncOp, plan: ParallelPlan, ret: str, params: list[str], count_fn: str) -> str:
     names = [_param_name(p) for p in params]
-    driver = lookback_driver if plan.block_lookback else block_driver
-    return driver(f, plan, ret, params, count_fn, _namer(names), names, [_param_type(p) for p in params])
+    return block_driver(f, plan, ret, params, count_fn, _namer(names), names, [_param_type(p) for p in params])
 
 
 def parallelize(module: ModuleOp, code: str) -> str:
     """`code` (the printed module) with each `loop.parallel` kernel split into its serial
     chunk function and an OpenMP driver; unchanged when no kernel is parallel. A filter planned
     in super-blocks whose counting kernel the module holds (derive-filter-count) gets the
-    super-block driver (targets/c_filter_blocks.py; with `block_lookback` the look-back driver of
-    targets/c_filter_lookback.py, whose helpers only its files print), every other kernel the
-    driver below."""
+    super-block driver (targets/c_filter_blocks.py), every other kernel the driver below."""
     drivers: list[str] = []
-    lookback = False
     counters = count_kernels(module)
     for f in module.ops:
         if not isinstance(f, FuncOp) or f.is_declaration:
@@ -571,12 +566,11 @@ def parallelize(module: ModuleOp, code: str) -> str:
             # below SCRATCH_BELOW_PARTS parts the scratch-and-copy driver, as `<k>__copies`
             copies = _driver(f, plan, ret, params, whole).replace(f"{ret} {name}(", f"static {ret} {name}__copies(", 1)
             drivers.append(copies + "\n" + _blocks(f, plan, ret, params, counter.sym_name.data))
-            lookback |= plan.block_lookback
         else:
             drivers.append(_driver(f, plan, ret, params, whole))
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))
     at = includes[-1].end() if includes else 0
-    code = code[:at] + PREAMBLE + (LOOKBACK_PREAMBLE if lookback else "") + code[at:]
+    code = code[:at] + PREAMBLE + code[at:]
     return code.rstrip("\n") + "\n\n" + "\n".join(drivers)

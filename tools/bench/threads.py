@@ -2,7 +2,7 @@
 OpenMP ceiling, and the small-size cost.
 
     .venv/bin/python -m loopopt.tools.bench.threads [--n 16777216,6291456] [--small 1024]
-        [--repeat 31] [--cpu native] [--ceiling-only]
+        [--repeat 31] [--cpu native] [--ceiling-only] [--rt]
 
 For a map (a*x+b), a fold (sum, f32 reassoc) and a filter→map (a*x for x > 0, compacted) it
 compiles the module twice for the best ISA and `--cpu` — serial (`loop-pipeline`) and
@@ -18,6 +18,7 @@ Before each large size's table it prints **the machine's ceiling** at that size:
 hand loops (copy, triad with plain and with non-temporal stores, a read-only sum) on 1 and 2
 threads, interleaved, with GB/s; the kernel table's last column is the 2 / 1 ratio of the
 ceiling row that moves the kernel's bytes (`ceiling_of`), run in the same rounds as the kernel. `--ceiling-only` prints just those.
+`--rt` (root): the timed rounds run under SCHED_FIFO, as in bench.threads_filter.
 The default sizes: 16 Mi (the goal's) and 6 Mi (a 24 MiB output, between Zen 4's 16 MiB
 streaming threshold and twice it). docs/threads.md holds the latest run.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import os
+import random
 import subprocess
 import tempfile
 import time
@@ -76,6 +78,36 @@ func.func @filter_scale(%x: !df.array<f32, [i]>, %a: f32) -> !df.array<f32, [k]>
 HAND = r"""
 #include <stdint.h>
 #include <immintrin.h>
+/* One vector of f32 (V lanes): AVX-512 where the CPU has it, else AVX2 + FMA. Every vector
+   loop below steps by V; its bound stays a multiple of 16, so the scalar tails are the same. */
+#if defined(__AVX512F__)
+#define V 16
+typedef __m512 vf;
+#define VLOAD _mm512_loadu_ps
+#define VSTORE _mm512_store_ps
+#define VSTREAM _mm512_stream_ps
+#define VFMA _mm512_fmadd_ps
+#define VSET1 _mm512_set1_ps
+#define VADD _mm512_add_ps
+#define VZERO _mm512_setzero_ps
+static float vsum(vf v) { return _mm512_reduce_add_ps(v); }
+#else
+#define V 8
+typedef __m256 vf;
+#define VLOAD _mm256_loadu_ps
+#define VSTORE _mm256_store_ps
+#define VSTREAM _mm256_stream_ps
+#define VFMA _mm256_fmadd_ps
+#define VSET1 _mm256_set1_ps
+#define VADD _mm256_add_ps
+#define VZERO _mm256_setzero_ps
+static float vsum(vf v)
+{
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(s, _mm_shuffle_ps(s, s, 1)));
+}
+#endif
 /* The ceiling: the obvious OpenMP loops, y = a*x + b with non-temporal stores (aligned by a
    scalar peel) and a sum with 4 vector accumulators per thread. */
 void hand_axpb(const float *x, int64_t n, float a, float b, float *y, int t)
@@ -86,8 +118,8 @@ void hand_axpb(const float *x, int64_t n, float a, float b, float *y, int t)
         y[i] = a * x[i] + b;
     int64_t m = peel + (n - peel) / 16 * 16;
     #pragma omp parallel for num_threads(t) schedule(static)
-    for (int64_t i = peel; i < m; i += 16)
-        _mm512_stream_ps(y + i, _mm512_fmadd_ps(_mm512_set1_ps(a), _mm512_loadu_ps(x + i), _mm512_set1_ps(b)));
+    for (int64_t i = peel; i < m; i += V)
+        VSTREAM(y + i, VFMA(VSET1(a), VLOAD(x + i), VSET1(b)));
     _mm_sfence();
     for (int64_t i = m; i < n; i++)
         y[i] = a * x[i] + b;
@@ -110,13 +142,13 @@ void stream_copy(const float *x, float *y, int64_t n, int nt, int t)
     {
         if (nt) {
             #pragma omp for schedule(static)
-            for (int64_t i = p; i < m; i += 16)
-                _mm512_stream_ps(y + i, _mm512_loadu_ps(x + i));
+            for (int64_t i = p; i < m; i += V)
+                VSTREAM(y + i, VLOAD(x + i));
             _mm_sfence();
         } else {
             #pragma omp for schedule(static)
-            for (int64_t i = p; i < m; i += 16)
-                _mm512_store_ps(y + i, _mm512_loadu_ps(x + i));
+            for (int64_t i = p; i < m; i += V)
+                VSTORE(y + i, VLOAD(x + i));
         }
     }
     for (int64_t i = m; i < n; i++)
@@ -129,16 +161,16 @@ void stream_triad(const float *b, const float *c, float s, float *y, int64_t n, 
         y[i] = b[i] + s * c[i];
     #pragma omp parallel num_threads(t)
     {
-        const __m512 vs = _mm512_set1_ps(s);
+        const vf vs = VSET1(s);
         if (nt) {
             #pragma omp for schedule(static)
-            for (int64_t i = p; i < m; i += 16)
-                _mm512_stream_ps(y + i, _mm512_fmadd_ps(vs, _mm512_loadu_ps(c + i), _mm512_loadu_ps(b + i)));
+            for (int64_t i = p; i < m; i += V)
+                VSTREAM(y + i, VFMA(vs, VLOAD(c + i), VLOAD(b + i)));
             _mm_sfence();
         } else {
             #pragma omp for schedule(static)
-            for (int64_t i = p; i < m; i += 16)
-                _mm512_store_ps(y + i, _mm512_fmadd_ps(vs, _mm512_loadu_ps(c + i), _mm512_loadu_ps(b + i)));
+            for (int64_t i = p; i < m; i += V)
+                VSTORE(y + i, VFMA(vs, VLOAD(c + i), VLOAD(b + i)));
         }
     }
     for (int64_t i = m; i < n; i++)
@@ -150,15 +182,15 @@ float hand_sum(const float *x, int64_t n, int t)
     int64_t m = n / 64 * 64;
     #pragma omp parallel num_threads(t) reduction(+ : r)
     {
-        __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+        vf a0 = VZERO(), a1 = a0, a2 = a0, a3 = a0;
         #pragma omp for schedule(static)
-        for (int64_t i = 0; i < m; i += 64) {
-            a0 = _mm512_add_ps(a0, _mm512_loadu_ps(x + i));
-            a1 = _mm512_add_ps(a1, _mm512_loadu_ps(x + i + 16));
-            a2 = _mm512_add_ps(a2, _mm512_loadu_ps(x + i + 32));
-            a3 = _mm512_add_ps(a3, _mm512_loadu_ps(x + i + 48));
+        for (int64_t i = 0; i < m; i += 4 * V) {
+            a0 = VADD(a0, VLOAD(x + i));
+            a1 = VADD(a1, VLOAD(x + i + V));
+            a2 = VADD(a2, VLOAD(x + i + 2 * V));
+            a3 = VADD(a3, VLOAD(x + i + 3 * V));
         }
-        r += _mm512_reduce_add_ps(_mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+        r += vsum(VADD(VADD(a0, a1), VADD(a2, a3)));
     }
     for (int64_t i = m; i < n; i++)
         r += x[i];
@@ -168,8 +200,9 @@ float hand_sum(const float *x, int64_t n, int t)
 
 
 def hand_loops() -> ctypes.CDLL | None:
-    """The hand-written OpenMP loops (AVX-512 only; None elsewhere or without gcc)."""
-    if "avx512f" not in Path("/proc/cpuinfo").read_text():
+    """The hand-written OpenMP loops (AVX-512, else AVX2 + FMA; None on other CPUs or without gcc)."""
+    flags = Path("/proc/cpuinfo").read_text()
+    if "avx512f" not in flags and not ("avx2" in flags and "fma" in flags):
         return None
     tmp = Path(tempfile.mkdtemp(prefix="lo_threads_"))
     (tmp / "hand.c").write_text(HAND)
@@ -214,7 +247,7 @@ def ceiling_calls(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarra
     }
 
 
-def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarray, repeat: int) -> None:
+def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarray, repeat: int, rt: bool = False) -> None:
     """Print the STREAM-style table at len(x) (1 and 2 threads, all rows interleaved in one run,
     best of `repeat`; c: the triad's second input)."""
     variants: dict[str, tuple[int, Callable[[], object]]] = {}
@@ -222,7 +255,7 @@ def ceiling_table(lib: ctypes.CDLL, x: np.ndarray, c: np.ndarray, out: np.ndarra
         for row, fn in ceiling_calls(lib, x, c, out, t).items():
             variants[f"{row}|{t}"] = (1, fn)
     before = loadavg()
-    best = interleaved(variants, repeat, 1, time.perf_counter)
+    best = interleaved(variants, repeat, 1, time.perf_counter, rt)
     print(f"The machine's ceiling at n = {len(x)} (hand OpenMP, STREAM-style, f32, best of {repeat} interleaved rounds; "
           "GB/s as STREAM counts, without a plain store's read for ownership)\n")  # fmt: skip
     print("| loop | B / element | 1 thread ms | GB/s | 2 threads ms | GB/s | 2 threads / 1 thread |")
@@ -252,23 +285,48 @@ def hand_call(lib: ctypes.CDLL | None, name: str, x: np.ndarray, out: np.ndarray
     return lambda: lib.hand_sum(px, n, threads)
 
 
-def interleaved(variants: dict[str, tuple[int, Callable[[], None]]], repeat: int, inner: int, clock) -> dict[str, float]:
+def realtime(on: bool) -> None:
+    """Every thread of this process (the OpenMP workers too) under SCHED_FIFO, or back: on a
+    machine shared with other work the threads then get both cores whenever they run."""
+    policy, param = (os.SCHED_FIFO, os.sched_param(10)) if on else (os.SCHED_OTHER, os.sched_param(0))
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setscheduler(int(tid), policy, param)
+        except (PermissionError, ProcessLookupError):
+            if on:
+                raise SystemExit("--rt needs root (sched_setscheduler SCHED_FIFO)") from None
+
+
+def interleaved(variants: dict[str, tuple[int, Callable[[], None]]], repeat: int, inner: int, clock, rt: bool = False) -> dict[str, float]:
     """Best time per call of each variant (threads, call) over `repeat` rounds; every round
     runs each variant once (`inner` calls) in turn, so a load change hits all of them alike,
-    starting one variant later each round (what runs just before a call — a 2-thread call
-    leaves OpenMP's worker spinning for a while — then varies alike too)."""
+    in a fresh random order each round, and each timed call follows an untimed call of the same
+    variant: what ran before a call matters (a 2-thread call leaves OpenMP's worker spinning; a
+    1-thread call leaves the other vCPU idle and the data in one core's caches). With a fixed
+    rotation the variant always timed right after the 1-thread call paid 15-40 % at 2 Mi
+    (bench.threads_filter, Zen 3: the penalty moved with the position). `rt`: the rounds
+    run under SCHED_FIFO (`realtime`; after the warm-up calls, which start OpenMP's workers)."""
     times: dict[str, list[float]] = {k: [] for k in variants}
     for threads, fn in variants.values():
         loopopt.set_num_threads(threads)
         fn()  # warm: page faults, the OpenMP pool
     order = list(variants.items())
-    for r in range(repeat):
-        for name, (threads, fn) in order[r % len(order) :] + order[: r % len(order)]:
-            loopopt.set_num_threads(threads)
-            t = clock()
-            for _ in range(inner):
-                fn()
-            times[name].append((clock() - t) / inner)
+    shuffle = random.Random(0).shuffle
+    if rt:
+        realtime(True)
+    try:
+        for _ in range(repeat):
+            shuffle(order)
+            for name, (threads, fn) in order:
+                loopopt.set_num_threads(threads)
+                fn()  # untimed: the caches as this variant leaves them, not as its predecessor did
+                t = clock()
+                for _ in range(inner):
+                    fn()
+                times[name].append((clock() - t) / inner)
+    finally:
+        if rt:
+            realtime(False)
     return {k: min(v) for k, v in times.items()}
 
 
@@ -286,15 +344,16 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=31)
     ap.add_argument("--cpu", default="native", help="loop-pipeline's cpu (the threshold, chunk, streaming)")
     ap.add_argument("--ceiling-only", action="store_true", help="only the STREAM-style ceiling table per size")
+    ap.add_argument("--rt", action="store_true", help="time under SCHED_FIFO (root; robust to other processes' load)")
     args = ap.parse_args()
     if args.ceiling_only:
         lib = hand_loops()
         if lib is None:
-            raise SystemExit("the ceiling loops need AVX-512 and gcc -fopenmp")
+            raise SystemExit("the ceiling loops need AVX-512 or AVX2 + FMA, and gcc -fopenmp")
         print(f"CPU: {cpu_model()}; {os.cpu_count()} cores\n")
         for n in (int(v) for v in args.n.split(",") if v):
             x, c = np.random.default_rng(0).standard_normal((2, n)).astype(np.float32)
-            ceiling_table(lib, x, c, np.empty_like(x), args.repeat)
+            ceiling_table(lib, x, c, np.empty_like(x), args.repeat, args.rt)
         return
     isa = best_isa()
     base = f"loop-pipeline{{target={isa} cpu={args.cpu}"
@@ -305,7 +364,7 @@ def main() -> None:
     rng = np.random.default_rng(0)
     print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; ISA {isa}; {os.cpu_count()} cores")
     print(f"pipeline: {base} parallel=-1}}; OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '')}; "
-          f"OMP_PROC_BIND={os.environ.get('OMP_PROC_BIND', '')}\n")  # fmt: skip
+          f"OMP_PROC_BIND={os.environ.get('OMP_PROC_BIND', '')}{'; SCHED_FIFO' if args.rt else ''}\n")  # fmt: skip
     # Large: wall time (the work spans threads). Small: below the threshold everything runs on
     # this thread, so its CPU time (immune to preemption on a loaded machine) is the measure.
     sizes = [(int(v), 1, "ms", 1e3, time.perf_counter) for v in args.n.split(",") if v]
@@ -317,7 +376,7 @@ def main() -> None:
         big = clock is time.perf_counter
         other = rng.standard_normal(n).astype(np.float32)  # the triad's second input
         if big and lib is not None:
-            ceiling_table(lib, x, other, out, args.repeat)
+            ceiling_table(lib, x, other, out, args.repeat, args.rt)
         print(f"n = {n}: best of {args.repeat} interleaved rounds ({unit} per call, {what})\n")
         hand_cols = " hand 1 thread | hand 2 threads | hand 2 / 1 | ceiling 2 / 1 |" if big else ""
         print(f"| kernel | serial | parallel, 1 thread | parallel, 2 threads | 2 threads / 1 thread | parallel 1 thread / serial |{hand_cols}")
@@ -336,7 +395,7 @@ def main() -> None:
             if big and lib is not None:  # the ceiling row in the same rounds as the kernel
                 for t in (1, 2):
                     variants[f"ceiling{t}"] = (1, ceiling_calls(lib, x, other, out, t)[ceiling_of(name, n, stream_bytes)])
-            best = interleaved(variants, args.repeat, inner, clock)
+            best = interleaved(variants, args.repeat, inner, clock, args.rt)
             t_serial, t1, t2 = best["serial"], best["1"], best["2"]
             row = f"| {name} | {t_serial * scale:.3f} | {t1 * scale:.3f} | {t2 * scale:.3f} | {t1 / t2:.2f}× | {t1 / t_serial:.3f} |"
             if big:

@@ -3,15 +3,15 @@ scratch-and-copy one and one thread, interleaved in one process (docs/threads.md
     .venv/bin/python -m loopopt.tools.bench.threads_filter [--n 16777216,6291456,2097152]
         [--repeat 41] [--cpu native] [--kernels filter_scale,filter_i32] [--rt]
 Compiles bench.threads' filter→map (`a*x` for x > 0, f32, half selected) and a plain i32
-filter three times for the best ISA and `--cpu`: `loop-pipeline{parallel=-1}` with the
-default plan (super-blocks; an output at the streaming threshold or more compacted through an
-L1 stage and written with non-temporal stores, in place below), with
-`filter_block_stream=false` (super-blocks in place at every size) and with `filter_block=0`
-(chunks into scratch + non-temporal copies, the driver before session 21), and with
-`filter_block_lookback` (no count pass: targets/c_filter_lookback.py). Each round calls 1 thread
+filter four times for the best ISA and `--cpu`: `loop-pipeline{parallel=-1}` with
+`filter_block=-1` (super-blocks at every size; an output at the streaming threshold or more
+compacted through an L1 stage and written with non-temporal stores, in place below), with
+`filter_block_stream=false` too (super-blocks in place at every size), with `filter_block=0`
+(chunks into scratch + non-temporal copies) and with the default (the CPU model's choice per
+call size, `Costs.filter_blocks`). Each round calls 1 thread
 (the serial kernel) and the drivers on 2 threads once, and the hand non-temporal copy
 (bench.threads' ceiling: what the memory gives two threads at that moment; this VM's is
-bimodal, 1.2x or 1.9x) on 1 and 2 threads, rotating the order; prints best and median ms per
+bimodal, 1.2x or 1.9x) on 1 and 2 threads; prints best and median ms per
 call and the median CPU time of the process per call (all threads: the work, spins included;
 run with OMP_WAIT_POLICY=passive so idle threads do not spin), the 2 / 1 ratios, the CPU and
 the load average before and after; checks every variant's output once against numpy.
@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import random
 import statistics
 import time
 
@@ -37,7 +38,7 @@ from loopopt.compile import compile as loopopt_compile
 from loopopt.passes.pipeline import LoopPipelinePass, _all_passes
 from loopopt.runtime import best_isa
 from loopopt.tools.bench.env import cpu_model, loopopt_cpu
-from loopopt.tools.bench.threads import SOURCE, ceiling_calls, hand_loops
+from loopopt.tools.bench.threads import SOURCE, ceiling_calls, hand_loops, realtime
 
 FILTER_I32 = r"""
 func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
@@ -51,25 +52,14 @@ func.func @filter_i32(%x: !df.array<i32, [i]>) -> !df.array<i32, [k]> {
 }
 """
 DRIVERS: dict[str, dict] = {"blocks": {"filter_block": -1},
-                            "blocks in place": {"filter_block": -1, "filter_block_stream": False}, "scratch+copy": {},
-                            "lookback": {"filter_block": -1, "filter_block_lookback": True}}
+                            "blocks in place": {"filter_block": -1, "filter_block_stream": False},
+                            "scratch+copy": {"filter_block": 0}, "default": {}}
 """variant -> loop-pipeline options (through the pipeline, not loop-parallelize alone: super-blocks
 also need its derive-filter-count; without `<k>__count` the scratch driver is printed)"""
 
 
 def pipeline(isa: str, cpu: str, extra: dict) -> str:
     return LoopPipelinePass(target=isa, cpu=cpu, parallel=-1, **extra).spelling(set(_all_passes()))
-
-
-def realtime(on: bool) -> None:
-    """Every thread of this process (the OpenMP workers too) under SCHED_FIFO, or back."""
-    policy, param = (os.SCHED_FIFO, os.sched_param(10)) if on else (os.SCHED_OTHER, os.sched_param(0))
-    for tid in os.listdir("/proc/self/task"):
-        try:
-            os.sched_setscheduler(int(tid), policy, param)
-        except (PermissionError, ProcessLookupError):
-            if on:
-                raise SystemExit("--rt needs root (sched_setscheduler SCHED_FIFO)") from None
 
 
 def main() -> None:
@@ -82,8 +72,8 @@ def main() -> None:
     a = ap.parse_args()
     isa = best_isa()
     built = {v: loopopt_compile(SOURCE + FILTER_I32, target=isa, pipeline=pipeline(isa, a.cpu, extra)) for v, extra in DRIVERS.items()}
-    for v, extra in DRIVERS.items():  # each variant is the driver it names
-        assert ("filter_scale__count" in built[v].c_source) == bool(extra), v
+    for v, extra in DRIVERS.items():  # each variant is the driver it names (the default: the CPU's choice per size)
+        assert "filter_block" not in extra or ("filter_scale__count" in built[v].c_source) == (extra["filter_block"] != 0), v
     print(f"CPU: {cpu_model()}; loopopt cpu {loopopt_cpu()}; isa {isa}, cpu={a.cpu}; {os.cpu_count()} cores; "
           f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}{'; SCHED_FIFO' if a.rt else ''}")
     lib = hand_loops()
@@ -114,12 +104,15 @@ def main() -> None:
             times: dict[str, list[float]] = {v: [] for v in calls}
             cpu: dict[str, list[float]] = {v: [] for v in calls}
             order = list(calls.items())
+            shuffle = random.Random(0).shuffle
             if a.rt:
                 realtime(True)
             try:
-                for r in range(a.repeat):
-                    for name, (t, fn) in order[r % len(order) :] + order[: r % len(order)]:
+                for _ in range(a.repeat):
+                    shuffle(order)
+                    for name, (t, fn) in order:
                         loopopt.set_num_threads(t)
+                        fn()  # untimed: the caches as this variant leaves them (bench.threads.interleaved)
                         c0, t0 = time.process_time(), time.perf_counter()
                         fn()
                         times[name].append(time.perf_counter() - t0)

@@ -16,7 +16,7 @@ py=${PYTHON:-.venv/bin/python}
 mkdir -p "$out"
 $py -c 'from loopopt.tools.bench.threads import SOURCE; print(SOURCE)' > "$out/fs.mlir"
 flags="-O3 -std=c11 -fno-tree-vectorize -fwrapv -fno-strict-aliasing -mavx2 -mfma -mf16c -mno-mmx -fopenmp"
-for v in "blocks:filter_block=-1" "scratch:" "lookback:filter_block=-1 filter_block_lookback=true"; do
+for v in "blocks:filter_block=-1" "scratch:filter_block=0"; do
     name=${v%%:*} opts=${v#*:}
     $py -m loopopt.tools.loop_opt "$out/fs.mlir" -p "loop-pipeline{target=avx2 cpu=zen4 parallel=-1 $opts}" -t c -o "$out/$name.c"
     count=""
@@ -29,7 +29,7 @@ cg() {  # label binary mode
             --cachegrind-out-file="$out/cg.$1.$c" "$out/$2" "$3" "$n" $c > /dev/null 2>&1
     done
 }
-cg serial m_blocks serial; cg count m_blocks count; cg blocks m_blocks par; cg scratch m_scratch par; cg lookback m_lookback par
+cg serial m_blocks serial; cg count m_blocks count; cg blocks m_blocks par; cg scratch m_scratch par
 $py - "$out" "$n" <<'PY'
 import collections, sys
 out, n = sys.argv[1], int(sys.argv[2])
@@ -47,7 +47,7 @@ def load(path):
 def group(fn):
     return "count kernel" if "__count" in fn else "chunk kernel" if "__chunk" in fn else "driver" if fn.startswith("filter_scale") or "omp_fn" in fn else "other"
 print(f"| run | part | instructions / element | LL read misses, B / element | LL write misses, B / element |\n|---|---|---|---|---|")
-for name in ("serial", "count", "blocks", "scratch", "lookback"):
+for name in ("serial", "count", "blocks", "scratch"):
     ev, a = load(f"{out}/cg.{name}.1")
     _, b = load(f"{out}/cg.{name}.3")
     at = {e: i for i, e in enumerate(ev)}

@@ -1,7 +1,14 @@
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=IR
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1 filter_block=-1}' | filecheck %s --check-prefix=GENERIC
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1}' -t c | filecheck %s
-// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' | filecheck %s --check-prefix=ZEN4
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1}' -t c | filecheck %s --check-prefix=ZEN4C
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen3 parallel=-1}' | filecheck %s --check-prefix=ZEN3
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 cpu=zen3 parallel=-1}' -t c | filecheck %s --check-prefix=ZEN3C
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1}' -t c | filecheck %s --check-prefix=OLD
+// RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=0}' -t c | filecheck %s --check-prefix=OLD
+// RUN: not loop-opt %s -p 'loop-pipeline{target=avx2 parallel=-1 filter_block_lookback=true}' 2>&1 | filecheck %s --check-prefix=GONE
+// RUN: not loop-opt %s -p 'loop-parallelize{filter_block=-1 filter_block_lookback=true}' 2>&1 | filecheck %s --check-prefix=GONE
 // RUN: loop-opt %s -p 'loop-pipeline{target=avx512 cpu=zen4 parallel=-1 filter_block=-1 filter_block_stream=false}' -t c | filecheck %s --check-prefix=INPLACE
 // Parallel filters whose only result is the count run in super-blocks (docs/threads.md):
 // loop-parallelize plans `block` (a thread's part: 2 L2s of input, passes/loop_parallelize.
@@ -13,7 +20,7 @@
 // The plan and the pipeline: zen4's 1 MiB L2 -> 512 Ki f32, the generic CPU's 512 KiB -> 256 Ki.
 // IR: loop.pipeline = "{{.*}}loop-parallelize{threads=0 cpu=zen4 filter_block=-1}{{.*}},derive-filter-count"
 // IR-LABEL: func.func @keep(
-// IR-SAME:    results = ["count"], scans = [], scan_kinds = [], stream_bytes = 16777216 : i64, block = 524288 : i64, block_stream = 1 : i64}
+// IR-SAME:    results = ["count"], scans = [], scan_kinds = [], stream_bytes = 16777216 : i64, block = 524288 : i64, block_stream = 1 : i64, block_pairs = 1 : i64}
 // IR:         simd.compress_store
 // IR-LABEL: func.func private @keep__count(
 // IR-SAME:    -> index attributes {loop.count_of = "keep"} {
@@ -26,7 +33,7 @@
 
 // 16-bit lanes compact as the bytes of their register: a counting kernel, the new driver.
 // IR-LABEL: func.func @keep_i16(
-// IR-SAME:    block = 1048576 : i64, block_stream = 1 : i64}
+// IR-SAME:    block = 1048576 : i64, block_stream = 1 : i64, block_pairs = 1 : i64}
 // IR:       func.func private @keep_i16__count(
 
 // f32 values kept by an f64 test compact by scalar appends (a half-register vector has no
@@ -34,7 +41,7 @@
 // the scratch-and-copy driver. A filter feeding a reduction has
 // another result than the count: no block.
 // IR-LABEL: func.func @keep_wide(
-// IR-SAME:    block = 524288 : i64, block_stream = 1 : i64}
+// IR-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_pairs = 1 : i64}
 // IR-NOT:   @keep_wide__count
 // IR-LABEL: func.func @psum(
 // IR-NOT:     block
@@ -99,7 +106,7 @@
 // CHECK-NEXT:          lo_base += lo_v;
 // CHECK:             int64_t lo_at = lo_base, lo_left = lo_par_peek(&lo_cnt[lo_c]), lo_r_out = 0;
 // CHECK-NEXT:        for (int64_t lo_j = 0; lo_j < lo_len; lo_j += 512) {
-// CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512));
+// CHECK:               lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512), 128);
 // Each piece is compacted after the carry; its whole lines drain non-temporally, the rest is
 // carried: plain partial lines and an sfence only at the part's ends (lo_par_drain's `last`),
 // not at every piece (each costs a memory round trip: docs/threads.md).
@@ -119,8 +126,32 @@
 // CHECK-LABEL: int64_t keep_wide(
 // CHECK:         lo_par_copy(
 
-// The default (filter_block=0): every filter keeps the scratch-and-copy driver, no count kernel.
-// OLD: loop-parallelize{threads=0 cpu=zen4}
+// The default (filter_block=-2): the CPU model's band of call sizes (Costs.filter_blocks, output
+// bytes) runs super-blocks, the others the scratch-and-copy driver `<k>__copies`. Zen 4: from its
+// streaming threshold (16 MiB: 4 Mi f32, 8 Mi i16) up.
+// ZEN4: loop-parallelize{threads=0 cpu=zen4}{{.*}},derive-filter-count"
+// ZEN4-LABEL: func.func @keep(
+// ZEN4-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_pairs = 1 : i64, block_from = 4194304 : i64}
+// ZEN4-LABEL: func.func @keep_i16(
+// ZEN4-SAME:    block = 1048576 : i64, block_stream = 1 : i64, block_pairs = 1 : i64, block_from = 8388608 : i64}
+// ZEN4C-LABEL: int64_t keep(
+// ZEN4C:         if (lo_n < 4194304) {
+// ZEN4C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
+// Zen 3: below its streaming threshold (from two parts), where the data stays in its L3; above
+// it the count pass lost to the copies by 30-50 % (docs/threads.md, "Zen 3 (session 26)").
+// ZEN3-LABEL: func.func @keep(
+// ZEN3-SAME:    block = 262144 : i64, block_stream = 1 : i64, block_below = 4194304 : i64}
+// ZEN3-LABEL: func.func @keep_i16(
+// ZEN3-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_below = 8388608 : i64}
+// ZEN3C-LABEL: int64_t keep(
+// ZEN3C:         if (lo_n < 524288 || lo_n >= 4194304) {
+// ZEN3C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
+// Zen 3 has no adjacent-line prefetch (cpu_models.Caches.prefetch_pairs): every line.
+// ZEN3C:           lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512), 64);
+// The look-back driver (session 24-25) is deleted: its option is unknown.
+// GONE: error: {{.*}}unknown option 'filter_block_lookback'
+// A CPU without a measured band (generic), and filter_block=0 on any: the scratch-and-copy
+// driver at every size, no count kernel.
 // OLD-NOT: __count
 // OLD-LABEL: int64_t keep(
 // OLD:         lo_par_copy(out + lo_at, lo_scr_out + lo_me * lo_cs

@@ -34,7 +34,7 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attribute
 
 // -----
 
-// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_lookback, block_stream, sources, stream_bytes)
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_below, block_from, block_pairs, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) attributes {loop.kernel, loop.parallel = {axis = "i"}} {
   func.return
 }
@@ -88,7 +88,16 @@ func.func @m(%v: !loop.buf<i32> {loop.role = "in", loop.axes = ["j"]}, %x: !loop
 
 // -----
 
-// CHECK: error: @m: loop.parallel: block_lookback needs block
+// CHECK: error: @m: loop.parallel: block_from, block_below and block_pairs need block
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block_below = 4096 : i64}} {
+  %z = arith.constant 0.0 : f32
+  func.return %z : f32
+}
+
+// -----
+
+// The look-back driver is gone (session 26): its plan key is unknown.
+// CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_below, block_from, block_pairs, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block_lookback = 1 : i64}} {
   %z = arith.constant 0.0 : f32
   func.return %z : f32

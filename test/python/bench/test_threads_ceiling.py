@@ -14,7 +14,7 @@ from loopopt.tools.bench.threads import CEILING, ceiling_calls, hand_loops
 def lib():
     built = hand_loops()  # gcc, once per module (not at collection)
     if built is None:
-        pytest.skip("the ceiling loops need AVX-512 and gcc -fopenmp")
+        pytest.skip("the ceiling loops need AVX-512 or AVX2 + FMA, and gcc -fopenmp")
     return built
 
 

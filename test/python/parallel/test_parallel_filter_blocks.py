@@ -99,13 +99,11 @@ def names(isa: str) -> list[str]:
 
 
 @functools.cache
-def build(isa: str, block: int = BLOCKS[0], parallel: int = -1, lookback: bool = False):
-    """lookback: the look-back driver (test_parallel_filter_lookback.py) instead of super-blocks."""
+def build(isa: str, block: int = BLOCKS[0], parallel: int = -1):
     src = BASE if isa in NO_F16 else SOURCE
     if not parallel:
         return loopopt_compile(src, target=isa, pipeline=pipeline(isa, 0))
-    extra = {"filter_block_lookback": "true"} if lookback else {}
-    return loopopt_compile(src, target=isa, pipeline=pipeline(isa, parallel, min_elements=0, filter_block=block, **extra))
+    return loopopt_compile(src, target=isa, pipeline=pipeline(isa, parallel, min_elements=0, filter_block=block))
 
 
 def data(name: str, n: int, block: int, rng: np.random.Generator) -> np.ndarray:
@@ -232,10 +230,9 @@ def test_filter_block_zero_keeps_the_scratch_driver():
     assert call(k, "keep_i32", x).tobytes() == reference("keep_i32", x).tobytes()
 
 
-@pytest.mark.parametrize("lookback", (False, True), ids=("blocks", "lookback"))
 @pytest.mark.parametrize("isa", isa_params(("neon",)))
-def test_neon_super_block_filters_under_qemu(isa, lookback):
-    k = build(isa, 128, lookback=lookback)
+def test_neon_super_block_filters_under_qemu(isa):
+    k = build(isa, 128)
     rng = np.random.default_rng(9)
     for name in ("scale_f32", "keep_i8", "keep_i64"):
         for n in (0, 129, 5 * 128 + 17, 20011):
@@ -243,28 +240,23 @@ def test_neon_super_block_filters_under_qemu(isa, lookback):
             assert call(k, name, x).tobytes() == reference(name, x).tobytes(), (name, n)
 
 
-@pytest.mark.parametrize("lookback", (False, True), ids=("blocks", "lookback"))
 @pytest.mark.parametrize("isa", isa_params(("avx2",)))
-def test_super_block_driver_under_address_and_undefined_sanitizers(isa, lookback):
+def test_super_block_driver_under_address_and_undefined_sanitizers(isa):
     """Arrays in allocations of exactly their size: the count kernel's reads, the prefetch
     ranges, the compaction with capacity = the count left, the stages and copies stay in bounds
-    (LOOPOPT_NUM_THREADS=3: read by the C, no Python runtime). lookback: the look-back
-    driver's stages, partial lines, drains and missing-count path."""
+    (LOOPOPT_NUM_THREADS=3: read by the C, no Python runtime)."""
     import os
 
     from loopopt.runtime.sanitize import emit_program, sanitized_kernels
 
     for stream in (-1, 64):
         extra = {"stream_bytes": stream, "filter_block_stream": "true"} if stream >= 0 else {}
-        if lookback:
-            extra["filter_block_lookback"] = "true"
         prog = emit_program(SOURCE, isa, pipeline(isa, -1, min_elements=0, filter_block=128, **extra))
-        assert ("lo_par_out_begin(" in prog.c_source) == lookback
         kernels = sanitized_kernels(prog.c_source, prog.signatures.values(), isa)
         rng = np.random.default_rng(13)
         os.environ["LOOPOPT_NUM_THREADS"] = "3"
         try:
-            for name in ("scale_f64", "keep_i8") + (("keep_f32",) if lookback else ()):
+            for name in ("scale_f64", "keep_i8"):
                 dt = np.dtype(DTYPES[name])
                 cases = []
                 for n in (0, 1, 129, 3 * 128, 5 * 128 + 17, 9000):
