@@ -129,12 +129,34 @@ def _plan_steps(stmts: Any) -> list[Callable[[Any, Any], bool]] | None:
     return steps
 
 
+def _single_defs(op_def: Any) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]] | tuple[()]:
+    """How many values (fewest, most) each operand and result definition takes, for an op whose
+    `build` only flattens its arguments: no options (segment sizes), regions or successors.
+    `()` for any other op."""
+    from xdsl.irdl import OptionalDef, VariadicDef
+
+    if op_def.options or op_def.regions or op_def.successors:
+        return ()
+
+    def count(d: Any) -> tuple[int, int]:
+        return (0, 1) if isinstance(d, OptionalDef) else (0, 1 << 62) if isinstance(d, VariadicDef) else (1, 1)
+
+    return tuple(count(d) for _, d in op_def.operands), tuple(count(d) for _, d in op_def.results)
+
+
+def _counts_fit(groups: Any, counts: tuple[tuple[int, int], ...]) -> bool:
+    """Each group has as many values as its definition takes (anything else goes through
+    `build`, which refuses it as xDSL does)."""
+    return all(lo <= len(g) <= hi for g, (lo, hi) in zip(groups, counts, strict=True))
+
+
 def _install_format_plans() -> None:
     from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
 
     original = FormatProgram.parse
     plans: dict[int, tuple[Any, Any]] = {}  # id(program) -> (program, steps or None)
     resolved: dict[Any, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
+    shapes: dict[type, Any] = {}
 
     def resolve(program: Any, op_type: Any, op_def: Any, s: _State) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """xDSL's constraint check and type inference for the parsed parts (remembered)."""
@@ -180,6 +202,16 @@ def _install_format_plans() -> None:
         operand_types, result_types = resolve(self, op_type, op_def, s)
         operands = tuple(parser.resolve_operands(uo, ot, parser.pos)
                          for uo, ot in zip(s.operands, operand_types, strict=True))
+        singles = shapes.get(op_type)
+        if singles is None:
+            singles = shapes[op_type] = _single_defs(op_def)
+        if singles and _counts_fit(operands, singles[0]) and _counts_fit(result_types, singles[1]):
+            return op_type.create(  # what `build` gives such an op (irdl_op_init's flattened lists)
+                operands=[v for group in operands for v in group],
+                result_types=[t for group in result_types for t in group],
+                properties={k: v for k, v in s.properties.items() if v is not None},
+                attributes={k: v for k, v in s.attributes.items() if v is not None},
+            )
         return op_type.build(result_types=result_types, operands=operands, attributes=s.attributes,
                              properties=s.properties, regions=s.regions, successors=s.successors)
 
