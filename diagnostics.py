@@ -114,18 +114,31 @@ def _line_starts(content: str | bytes, newline: str | bytes) -> list[int]:
     return starts
 
 
+_INT_ATTRS: dict[int, IntAttr] = {}
+"""One `IntAttr` per line or column number below 65,536 stamped (attributes are immutable values)."""
+
+
+def _int_attr(n: int) -> IntAttr:
+    found = _INT_ATTRS.get(n)
+    if found is None:
+        found = IntAttr(n)
+        if n < 1 << 16:  # bounded: the lines of a very long file are built each time
+            _INT_ATTRS[n] = found
+    return found
+
+
 def _span_location(parser: Parser, span: Span) -> FileLineColLoc:
     """`span.get_location()` as a FileLineColLoc, in O(log lines): the line starts of the
     parser's input are computed once (get_location counts the newlines from the start of
-    the text at every call, quadratic over a module)."""
+    the text at every call, quadratic over a module), with its file name's `StringAttr`;
+    line and column numbers are shared `IntAttr`s."""
     cached = parser.__dict__.get("_loopopt_line_starts")
     if cached is None or cached[0] is not span.input:
-        cached = (span.input, _line_starts(span.input.content, span.input.newline))
+        cached = (span.input, _line_starts(span.input.content, span.input.newline), StringAttr(span.input.name))
         parser.__dict__["_loopopt_line_starts"] = cached
     starts = cached[1]
     line = bisect.bisect_right(starts, span.start)
-    return FileLineColLoc(StringAttr(span.input.name), IntAttr(line + span.line_offset),
-                          IntAttr(span.start - starts[line - 1] + 1))
+    return FileLineColLoc(cached[2], _int_attr(line + span.line_offset), _int_attr(span.start - starts[line - 1] + 1))
 
 
 def locate_xdsl_parser() -> None:

@@ -1024,3 +1024,6 @@ def install() -> None:
     _install_walk()
     _install_lexer()
     _install_parser_tokens()
+    from loopopt import parse_fastpaths
+
+    parse_fastpaths.install()

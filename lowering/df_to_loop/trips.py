@@ -136,9 +136,11 @@ class IndexMath:
         return self.add(a, self.min(b, self.sub(self.c(INT64_MAX), a)))
 
 
-def trip_count(m: IndexMath, start: SSAValue, end: SSAValue, step: SSAValue) -> SSAValue:
-    """`len(range(start, end, step))` (`index` operands), saturated at INT64_MAX; 0 for step 0."""
-    s = m.value(step)
+def trip_count(m: IndexMath, start: SSAValue, end: SSAValue, step: SSAValue | int) -> SSAValue:
+    """`len(range(start, end, step))` (`index` operands), saturated at INT64_MAX; 0 for step 0.
+    A step known at compile time may be given as an int: no constant is built for it unless
+    the count reads it (a unit step from 0 does not: `max(end, 0)`)."""
+    s = step if isinstance(step, int) else m.value(step)
     if s is not None:
         if s == 0:
             return m.c(0)

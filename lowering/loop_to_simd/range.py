@@ -76,7 +76,7 @@ class BlockRange:
                 )
             assert s is not None
             step = s
-        trips = trip_count(m, lo, end, m.c(step))
+        trips = trip_count(m, lo, end, step)  # the int: a unit step builds no dead `1 : index`
         if m.value(trips) is not None:  # constant bounds: a value of its own, not a shared constant
             trips = pre(binary(arith.MaxSIOp, trips, m.c(0))).results[0]
         trips.name_hint = "trips"
