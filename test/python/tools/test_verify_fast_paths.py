@@ -109,3 +109,36 @@ def test_reverse_walk_of_multi_block_regions_and_own_walks():
     order = reverse_walk(module)
     assert [id(o) for o in order] == [id(o) for o in module.walk(reverse=True)]
     assert hidden not in order and c[5] in order
+
+
+def _reference_first_df(module: Operation) -> Operation | None:
+    return next((o for o in module.walk() if o.dialect_name() == "df"), None)
+
+
+def test_first_op_of_dialect_is_the_walks_first_on_the_corpus():
+    """The drivers' check for df ops left after the pipeline finds the op the walk found first:
+    a df module's first df op, none after the pipeline, a df op put back into a lowered loop."""
+    from loopopt.diagnostics import first_op_of_dialect
+
+    found = lowered = 0
+    for name, module in _lowered_modules():
+        ref = _reference_first_df(module)
+        assert first_op_of_dialect(module, "df") is ref, name
+        first_loop = next((o for o in module.walk() if o.dialect_name() == "loop"), None)
+        assert first_op_of_dialect(module, "loop") is first_loop, name
+        found += ref is not None
+        lowered += ref is None
+    assert found > 5 and lowered > 5
+
+
+def test_first_op_of_dialect_in_nested_regions_and_own_walks():
+    from loopopt.diagnostics import first_op_of_dialect
+
+    c = [arith.ConstantOp(IntegerAttr(k, i32)) for k in range(3)]
+    hidden = arith.ConstantOp(IntegerAttr(9, i32))
+    inner = test.TestOp(regions=[Region(Block([c[1]])), Region([Block(), Block([c[2]])])])
+    fn = func.FuncOp("f", ((), ()), Region([Block([_OwnWalk(regions=[Region(Block([hidden]))]), inner, c[0], func.ReturnOp()])]))
+    module = ModuleOp([fn])
+    for dialect in ("arith", "func", "test", "builtin", "df"):
+        assert first_op_of_dialect(module, dialect) is next((o for o in module.walk() if o.dialect_name() == dialect), None), dialect
+    assert first_op_of_dialect(module, "arith") is c[1]
