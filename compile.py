@@ -39,6 +39,7 @@ from loopopt.diagnostics import (
     PipelineError,
     _op_in_traceback,
     debug_enabled,
+    first_op_of_dialect,
     verify_located,
 )
 
@@ -379,7 +380,7 @@ def emit(source_or_module: str | ModuleOp, target: str = "native", pipeline: str
     verify_located(module)
     spec = default_pipeline(isa) if pipeline is None else pipeline
     run_pipeline(module, parse_pipeline(spec), ctx)
-    leftover = next((op for op in module.walk() if op.dialect_name() == "df"), None)
+    leftover = first_op_of_dialect(module, "df")
     if leftover is not None:
         raise LoopoptDiagnostic(f"{leftover.name} is left after the pipeline '{spec}': nothing lowers it to loops", leftover)
     c_source = emit_c(module, isa, spec)

@@ -337,12 +337,75 @@ def verify_located(module: Operation) -> None:
     of one CFG region are not ordered) and no operand is an erased value.
     """
     _check_ssa(module, set(), {})  # SSA first: an op's verifier may trip over a bad operand
-    for op in module.walk(reverse=True):
+    for op in reverse_walk(module):
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as e:
             raise LoopoptDiagnostic(_plain_message(e), op) from None
-        _check_empty_blocks(op)
+        if op.regions:
+            _check_empty_blocks(op)
+
+
+def reverse_walk(op: Operation) -> list[Operation]:
+    """`list(op.walk(reverse=True))`: each op before the ops of its regions, the regions, blocks
+    and ops last first. Collected in one list through the linked fields, not xDSL's three nested
+    generators per level (every op passed up through each level's `yield from`: ~10 % of
+    verifying a lowered module); a class with a walk of its own gets its own walk. Verifiers do
+    not change the IR, so the order taken before them is the order the generators would give."""
+    out = [op]
+    default_walk = Operation.walk
+    regions = op.regions
+    for k in range(len(regions) - 1, -1, -1):
+        block = regions[k]._last_block
+        while block is not None:
+            child = block._last_op
+            while child is not None:
+                if type(child).walk is not default_walk:
+                    out += child.walk(reverse=True)
+                elif child.regions:
+                    out += reverse_walk(child)
+                else:
+                    out.append(child)
+                child = child._prev_op
+            block = block._prev_block
+    return out
+
+
+def first_op_of_dialect(op: Operation, dialect: str) -> Operation | None:
+    """`next((o for o in op.walk() if o.dialect_name() == dialect), None)`: the drivers' check
+    for df ops left after the pipeline, on every op of the lowered module (~11,000 per 1,000 df
+    ops). Each class's dialect asked once (with its `name`: the answer is a function of it), the
+    ops reached through the linked fields; a class with a walk of its own is walked by it."""
+    if type(op).walk is not Operation.walk:
+        return next((o for o in op.walk() if o.dialect_name() == dialect), None)
+    if _dialect_of(op) == dialect:
+        return op
+    for region in op.regions:
+        block = region._first_block
+        while block is not None:
+            child = block._first_op
+            while child is not None:
+                if child.regions or type(child).walk is not Operation.walk:
+                    found = first_op_of_dialect(child, dialect)
+                    if found is not None:
+                        return found
+                elif _dialect_of(child) == dialect:
+                    return child
+                child = child._next_op
+            block = block._next_block
+    return None
+
+
+def _dialect_of(op: Operation) -> str:
+    cls = type(op)
+    entry = _DIALECTS.get(cls)
+    if entry is None or entry[0] is not cls.name:
+        entry = _DIALECTS[cls] = (cls.name, cls.dialect_name())
+    return entry[1]
+
+
+_DIALECTS: dict[type, tuple[str, str]] = {}
+"""first_op_of_dialect's (name, dialect) per op class."""
 
 
 def _check_empty_blocks(op: Operation) -> None:

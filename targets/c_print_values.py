@@ -22,7 +22,7 @@ from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float6
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from loopopt.diagnostics import LoopoptDiagnostic
-from loopopt.names import c_name_problem
+from loopopt.names import _identifier_problem, c_name_problem
 from loopopt.targets.c_isa import BUFFER_C_TYPES, ELEMENT_C_TYPES, IsaTable
 from loopopt.targets.isa_scalar import SCALAR
 
@@ -221,7 +221,7 @@ class FunctionCore:
             # so a function with n values of one hint costs O(n), not O(n^2)
             k = self.next_suffix.get(base, 1)
             name = f"{base}_{k}"
-            while name in taken or name in symbols or c_name_problem(name) is not None:
+            while name in taken or name in symbols or _identifier_problem(name, False) is not None:  # (a str)
                 k += 1
                 name = f"{base}_{k}"
             self.next_suffix[base] = k + 1

@@ -32,7 +32,7 @@ from loopopt.lowering.abi import KERNEL as KERNEL_ATTR
 from loopopt.lowering.abi import verify_kernel_abi
 from loopopt.names import c_comment_text, check_c_name
 from loopopt.targets import c_ops
-from loopopt.targets.c_helpers import all_helpers, required_helpers
+from loopopt.targets.c_helpers import Helper, all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, folded_value
 from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
@@ -69,7 +69,7 @@ class CPrinter:
         self.isa = isa
         self.target = target
         self.pipeline = pipeline
-        self.helpers = all_helpers(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
+        self.helpers = _helpers_of(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
         self.symbols: set[str] = set()
         self.row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]] = {}
         """`FunctionCore._row_form`'s answers, for all the module's functions."""
@@ -144,7 +144,19 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.kernel = Kernel(check_c_name(op.sym_name.data, "function name", op))
         self.ops = _preorder(op)
         """The function's ops in pre-order (the function first): the one walk its printing reads."""
-        self.written = {_written_buffer(o) for o in self.ops if _flags(o) & _WRITER}
+        self.written: set[SSAValue] = set()
+        self.call_dims: list[Operation] = []
+        """The function's `loop.call_dim` ops (a parameter of their own)."""
+        class_flags = _CLASS_FLAGS
+        for o in self.ops:  # (one pass, the class's bits looked up inline)
+            flags = class_flags.get(type(o))
+            if flags is None:
+                flags = _flags(o)
+            if flags & (_WRITER | _CALL_DIM):
+                if flags & _WRITER:
+                    self.written.add(_written_buffer(o))
+                if flags & _CALL_DIM:
+                    self.call_dims.append(o)
         self.dispatch: dict[type[Operation], Callable[[Operation], None]] = {
             func.ReturnOp: self._return,
             arith.ConstantOp: self._constant,
@@ -214,7 +226,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
                 self.kernel.ret_ptrs.append(name)
                 self.kernel.params.append(f"{self.abi_type(t, op)} *restrict {name}")
                 self.kernel.param_names.append(name)
-        calls = [o for o in self.ops if _flags(o) & _CALL_DIM]
+        calls = self.call_dims
         if calls:  # the whole call's length: the driver passes it to the chunk (c_parallel)
             self.used_names.add(CALL_DIM_PARAM)
             self.kernel.params.append(f"int64_t {CALL_DIM_PARAM}")
@@ -425,6 +437,20 @@ def _preorder(op: Operation) -> list[Operation]:
                     out.append(child)
                 child = child._next_op
     return out
+
+
+_HELPERS: dict[int, tuple[IsaTable, dict[str, Helper]]] = {}
+"""`all_helpers` per ISA table (the table kept, so that its id is not reused): a few ms per
+module for avx2's 315 helpers, the same for every module of the same table."""
+
+
+def _helpers_of(isa: IsaTable) -> dict[str, Helper]:
+    known = _HELPERS.get(id(isa))
+    if known is None or known[0] is not isa:
+        if len(_HELPERS) >= 64:  # (tables with CPU features are built per module)
+            _HELPERS.clear()
+        known = _HELPERS[id(isa)] = (isa, all_helpers(isa))
+    return known[1]
 
 
 def _written_buffer(op: Operation) -> SSAValue:

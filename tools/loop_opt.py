@@ -36,6 +36,7 @@ from loopopt.diagnostics import (
     LoopoptDiagnostic,
     _op_in_traceback,
     debug_enabled,
+    first_op_of_dialect,
     format_diagnostic,
     report,
 )
@@ -291,7 +292,7 @@ class LoopOptMain(xDSLOptMain):
             except (ValueError, TypeError) as e:
                 raise PipelineError(f"-t {self.args.target}: {e}") from None
         if spec.name == "c":
-            leftover = next((op for op in prog.walk() if op.dialect_name() == "df"), None)
+            leftover = first_op_of_dialect(prog, "df")
             if leftover is not None:
                 raise LoopoptDiagnostic(
                     f"{leftover.name} has no C form: lower df first, e.g. -p 'loop-pipeline{{target=avx2}}' "

@@ -134,6 +134,7 @@ def test_function_liveness_is_the_per_block_liveness():
 
 
 def _check_liveness(name, module, isa) -> tuple[int, int]:
+    from loopopt.dialects import loop
     from loopopt.lowering.abi import _written
     from loopopt.targets.c_printer import CPrinter, FunctionPrinter
 
@@ -147,6 +148,7 @@ def _check_liveness(name, module, isa) -> tuple[int, int]:
         assert [id(o) for o in fp.ops] == [id(o) for o in f.walk()], name  # _preorder
         live = fp._live_ops(f.body.block)
         assert fp.written == {w for o in f.walk() if (w := _written(o)) is not None}, name
+        assert fp.call_dims == [o for o in f.walk() if isinstance(o, loop.CallDimOp)], name
         for o in fp.ops:
             for region in o.regions:
                 for block in region.blocks:
@@ -161,3 +163,43 @@ def _check_liveness(name, module, isa) -> tuple[int, int]:
                     assert fp._read_by(r, readers) == (id(r) in reads), (name, o.name)
         checked += 1
     return checked, blocks
+
+
+# ---------------------------------------------------------------- helpers per ISA table, once
+
+
+def test_helpers_per_table_are_all_helpers():
+    """`_helpers_of` answers `all_helpers` for each table, and a new table (CPU features: built
+    per module) gets its own helpers, not those of the table it was made from."""
+    from loopopt.targets.c import isa_table
+    from loopopt.targets.c_helpers import all_helpers
+    from loopopt.targets.c_part import with_cpu_features
+    from loopopt.targets.c_printer import _helpers_of
+
+    for name in ("scalar", "sse2", "avx2", "avx512", "neon"):
+        table = isa_table(name)
+        assert _helpers_of(table) == all_helpers(table), name
+        assert _helpers_of(table) is _helpers_of(table), name
+    checked = 0
+    for name, features in (("avx512", ["avx512_vbmi2"]), ("avx512", ["avx512_bf16"]), ("avx512", ["avx512_bf16", "avx512_vbmi2"])):
+        featured = with_cpu_features(isa_table(name), features)
+        assert featured is not isa_table(name)
+        assert _helpers_of(featured) == all_helpers(featured), (name, features)
+        checked += 1
+    assert checked == 3
+
+
+def test_call_dims_and_written_buffers_of_parallel_kernels():
+    """A kernel split across threads reads `loop.call_dim`: the printer's one pass over the ops
+    finds the same call_dim ops and written buffers as walks do."""
+    import loopopt.compile as lc
+    from loopopt.passes.pipeline import LoopPipelinePass
+    from loopopt.targets.c import isa_table
+    from loopopt.tools.bench.c_stable import programs
+
+    ctx = lc.make_context()
+    module = lc.parse(programs()["generated_200"], ctx, "g")
+    LoopPipelinePass(target="avx2", parallel=2).run(ctx, module)
+    checked, _ = _check_liveness("parallel", module, isa_table("avx2"))
+    assert checked > 5
+    assert any(o.name == "loop.call_dim" for o in module.walk())
