@@ -59,6 +59,13 @@ to validate the name and a second one to strip a `_<digits>` suffix. Its answer 
 reads only the string, so it is remembered per (exact `str`) name; an invalid one runs xDSL's
 check, which raises its error (naming the class) every time.
 
+Every op added to a block (`add_op`, `insert_op_before/after`; ~11,000 in convert-loop-to-simd
+per 1,000 df ops) is checked by `Block._attach_op` not to contain the block, a walk up the
+block's ancestors; an op without regions contains no block, so that walk is skipped for it
+(an op with regions is walked as before), and `add_op` links the op at the end itself (the
+same fields and errors as xDSL's). `_unknown_loc` (each block argument built) returns xDSL's
+`UNKNOWN_LOC` without its import statement.
+
 Every attribute built runs `Attribute.__post_init__`: for a `ParametrizedAttribute` its IRDL
 definition's parameter constraints (a fresh constraint context) and its own `verify`, then an
 `isinstance(self, Data | ParametrizedAttribute)` through `ABCMeta`; `IndexType()` costs ~15 µs,
