@@ -828,11 +828,7 @@ def _install_block_insertion() -> None:
         operation.parent = self
 
     def add_op(self: Any, operation: Operation) -> None:
-        if operation.parent:
-            raise ValueError("Can't add to a block an operation already attached to a block.")
-        if operation.regions and operation.is_ancestor(self):
-            raise ValueError("Can't add an operation to a block contained in the operation.")
-        operation.parent = self
+        attach_op(self, operation)
         last = self._last_op
         if last is None:
             self._first_op = operation
