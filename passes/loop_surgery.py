@@ -18,22 +18,9 @@ from loopopt.dialects.loop_affine import Affine
 
 
 
-_LOOP_CLASSES: dict[type, bool] = {}
-"""Per op class: a `loop.LoopLike` (an `isinstance` against an IRDL class goes through `ABCMeta`
-in Python; the innermost tests ask it of every op nested in every candidate loop)."""
-
-
-def is_loop_class(cls: type) -> bool:
-    """`issubclass(cls, loop.LoopLike)`, remembered per class."""
-    found = _LOOP_CLASSES.get(cls)
-    if found is None:
-        found = _LOOP_CLASSES[cls] = issubclass(cls, loop.LoopLike)
-    return found
-
-
 def is_innermost(op: loop.LoopLike) -> bool:
     """No loop nested anywhere in `op`'s regions."""
-    return not any(is_loop_class(type(inner)) for region in op.regions for inner in region.walk())
+    return not any(isinstance(inner, loop.LoopLike) for region in op.regions for inner in region.walk())
 
 
 def constant_index(value: SSAValue) -> int | None:

@@ -22,7 +22,7 @@ from xdsl.rewriter import InsertPoint
 from loopopt.diagnostics import remark
 from loopopt.dialects import loop
 from loopopt.dialects.loop_attrs import AccumAttr, TailKind, WidthAttr
-from loopopt.passes.loop_surgery import is_innermost, is_loop_class, zip_as_for
+from loopopt.passes.loop_surgery import is_innermost, zip_as_for
 from loopopt.passes.vectorize_legality import Candidate, Decline, is_stored, scan_step, vectorization_decline
 from loopopt.passes.options import check_options
 
@@ -167,14 +167,12 @@ def populate_loop_vectorize_patterns(width: WidthAttr, remarks: bool = False) ->
 
 def vectorize_candidates(module: ModuleOp) -> list[Operation]:
     """Innermost scalar loops (for, zip) and width-1 predloops, in program order."""
-    found = []
-    for op in module.walk():
-        if not is_loop_class(cls := type(op)):  # most ops: one dict lookup, no ABC isinstance
-            continue
-        if (issubclass(cls, loop.ForOp | loop.ZipOp) or (issubclass(cls, loop.PredLoopOp) and op.width.concrete == 1)) \
-                and is_innermost(op):  # fmt: skip
-            found.append(op)
-    return found
+    return [
+        op
+        for op in module.walk()
+        if (isinstance(op, loop.ForOp | loop.ZipOp) or (isinstance(op, loop.PredLoopOp) and op.width.concrete == 1))
+        and is_innermost(op)
+    ]
 
 
 @dataclass(frozen=True)

@@ -59,24 +59,10 @@ def P(op: type[Operation], *src: Pat, name: str | None = None, one_use: bool = F
     return Pat(op=op, src=src, name=name, one_use=one_use)
 
 
-_SUBCLASS: dict[tuple[type, type], bool] = {}
-"""`issubclass(owner class, pattern class)` per pair: `isinstance` against an xDSL op class goes
-through `ABCMeta` in Python, and the rules ask it of every operand they look at."""
-
-
-def _is_a(obj: object, cls: type) -> bool:
-    """`isinstance(obj, cls)` for an op or a block (no virtual subclasses among them), per class pair."""
-    key = (type(obj), cls)
-    found = _SUBCLASS.get(key)
-    if found is None:
-        found = _SUBCLASS[key] = isinstance(obj, cls)
-    return found
-
-
 def constant_value(value: SSAValue) -> int | float | None:
     """The scalar value of an arith.constant (i1 as 0/1), else None."""
     op = value.owner
-    if not _is_a(op, arith.ConstantOp):
+    if not isinstance(op, arith.ConstantOp):
         return None
     attr = op.value
     if isinstance(attr, IntegerAttr):
@@ -106,7 +92,7 @@ def match(pat: Pat, value: SSAValue, env: dict[str, SSAValue]) -> bool:
             return False
     if pat.op is not None:
         op = value.owner
-        if not _is_a(op, pat.op) or len(op.operands) != len(pat.src):
+        if not isinstance(op, pat.op) or len(op.operands) != len(pat.src):
             return False
         if not all(match(p, v, env) for p, v in zip(pat.src, op.operands)):
             return False
