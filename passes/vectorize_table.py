@@ -15,6 +15,8 @@ mix is convert-loop-to-simd's decision (loop_to_simd/width.py, widen.py), not le
 
 from __future__ import annotations
 
+from typing import Any
+
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IndexType, IntegerType
 from xdsl.ir import Attribute, Operation
@@ -119,8 +121,28 @@ def _is_i1(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data == 1
 
 
+_MISSING: dict[tuple[Any, ...], str | None] = {}
+"""`missing_vector_form`'s answer by what it reads: the class, the operand and result types and
+a cmpi's predicate (loop-vectorize asks it of every body op of every candidate loop, and a
+module holds few distinct such signatures)."""
+
+
 def missing_vector_form(op: Operation) -> str | None:
-    """Why `op` has no vector form, or None when it has one."""
+    """Why `op` has no vector form, or None when it has one (remembered per signature)."""
+    cls = type(op)
+    if cls not in VECTOR_FORMS or op.regions:
+        return _missing_vector_form(op)
+    key = (cls, *[v.type for v in op._operands], None, *[r.type for r in op.results],
+           op.properties.get("predicate") if cls is arith.CmpiOp else None)  # fmt: skip
+    found = _MISSING.get(key, _MISSING)
+    if found is _MISSING:
+        if len(_MISSING) >= 4096:
+            _MISSING.clear()
+        found = _MISSING[key] = _missing_vector_form(op)
+    return found  # type: ignore[return-value]
+
+
+def _missing_vector_form(op: Operation) -> str | None:
     if type(op) not in VECTOR_FORMS:
         return f"{op.name} has no vector form"
     if op.regions:

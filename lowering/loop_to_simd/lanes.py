@@ -521,7 +521,7 @@ class BlockEmitter:
         return self.lowering.width
 
     def emit(self, op: Operation, like: Operation) -> Operation:
-        located(op, like)
+        op.location = like.location  # located(op, like), without the call
         self.block.add_op(op)
         return op
 

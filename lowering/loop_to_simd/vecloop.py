@@ -50,7 +50,7 @@ from xdsl.dialects.builtin import IndexType, IntegerType, UnitAttr
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
-from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.rewriter import Rewriter
 
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.dialects import loop, simd
@@ -250,8 +250,7 @@ def lower_transactionally(
         check_vectorizable(acc, op)
     block = op.parent_block()
     shared = options.preheaders.setdefault(block, {}) if block is not None else {}
-    at = InsertPoint.before(op)  # the source loop stays where it is until the lowering replaces it
-    lowering = LoopLowering(op, options.target, width, lambda o: rewriter.insert(o, at), broadcasts=shared)
+    lowering = LoopLowering(op, options.target, width, _inserter_before(op, rewriter), broadcasts=shared)
     if (found := widening(op, options.target)) is not None:
         lowering.widening = {w.index: w for w in found[1]}
         lowering.narrow_type = IntegerType(options.target.vector_bits // found[0])
@@ -260,6 +259,23 @@ def lower_transactionally(
     except LoopoptDiagnostic:
         lowering.abandon(lambda o: rewriter.erase(o, safe_erase=False))
         raise
+
+
+def _inserter_before(op: Operation, rewriter: PatternRewriter) -> Callable[[Operation], None]:
+    """`rewriter.insert(o, InsertPoint.before(op))` for one op `o`: the same insertion and the same
+    listener call, without Builder.insert's per-call tests (an op or a list, an implicit builder,
+    a name hint: none of which the lowering's preheader ops have). The source loop stays where it
+    is until the lowering replaces it."""
+    block = op.parent_block()
+    assert block is not None
+    insert_before, notify = block.insert_op_before, rewriter.handle_operation_insertion
+
+    def insert(o: Operation) -> None:
+        rewriter.has_done_action = True
+        insert_before(o, op)
+        notify(o)
+
+    return insert
 
 
 def lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOptions) -> None:

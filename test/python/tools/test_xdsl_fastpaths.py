@@ -692,3 +692,61 @@ def test_irdl_post_init_keeps_implicit_builders_working():
     module = lc.parse(text, lc.make_context(), "t")
     loops = [op for op in module.walk() if op.name == "loop.for"]
     assert [o.name for o in loops[0].regions[0].block.ops] == ["loop.yield"]
+
+
+def _block_state(block):
+    """Each op's tag and its links (parent, previous, next) as tags, in block order."""
+
+    def tag(op):
+        return None if op is None else str(op.attributes["tag"])
+
+    out = [(tag(block.first_op), tag(block.last_op))]
+    for op in block.ops:
+        out.append((tag(op), op.parent is block, tag(op._prev_op), tag(op._next_op)))
+    return out
+
+
+def test_block_insertion_links_and_refuses_as_xdsl_does():
+    """add_op / insert_op_before / insert_op_after: the same links, and the same errors for an op
+    already in a block and for an op that contains the block (an op without regions skips the
+    ancestor walk, which could not find it)."""
+    from xdsl.dialects.builtin import StringAttr
+
+    attach, add_op, _ = xdsl_fastpaths._XDSL_BLOCK_INSERTION
+    assert Block.add_op is not add_op and Block._attach_op is not attach
+
+    def build():
+        def op(tag, *regions):
+            return test.TestOp(attributes={"tag": StringAttr(tag)}, regions=list(regions))
+
+        block = Block()
+        block.add_op(op("a"))
+        block.add_op(op("b"))
+        block.insert_op_before(op("c"), block.first_op)
+        block.insert_op_after(op("d"), block.first_op)
+        block.add_op(op("e", Region(Block())))
+        errors = []
+        for bad in (block.first_op, block.last_op):  # attached already
+            for insert in (block.add_op, lambda o: block.insert_op_before(o, block.last_op)):
+                try:
+                    insert(bad)
+                except ValueError as e:
+                    errors.append(str(e))
+        outer = op("outer", Region(Block()))
+        try:
+            outer.regions[0].block.add_op(outer)  # an op into a block of its own region
+        except ValueError as e:
+            errors.append(str(e))
+        return block, errors
+
+    fast_block, fast_errors = build()
+    installed = (Block._attach_op, Block.add_op)
+    Block._attach_op, Block.add_op = attach, add_op
+    try:
+        slow_block, slow_errors = build()
+    finally:
+        Block._attach_op, Block.add_op = installed
+    assert _block_state(fast_block) == _block_state(slow_block)
+    assert [t[0] for t in _block_state(fast_block)[1:]] == ['"c"', '"d"', '"a"', '"b"', '"e"']
+    assert fast_errors == slow_errors and len(fast_errors) == 5
+    assert "contained in the operation" in fast_errors[-1]
