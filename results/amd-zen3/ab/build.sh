@@ -3,7 +3,7 @@
 # axpb/axpy/sum/sumsq/dot f32/i32 (tools/bench/programs + dot.mlir):
 #   A="loop-pipeline{...}" B="loop-pipeline{...}" [TREE_A=dir TREE_B=dir] D=/tmp/x sh results/amd-zen3/ab/build.sh
 # TREE_x: a directory holding a loopopt/ package to generate x's C with (default: this tree).
-# Compiled with the target's flags from loopopt.runtime.isa.compile_flags (ISA=avx2 by default).
+# Compiled with the target's flags from loopopt.runtime.isa.compile_flags (ISA=avx2 by default) and $EXTRA_CFLAGS.
 set -e
 D=${D:-/tmp/zen3ab}; H=$(dirname "$0"); mkdir -p $D; ISA=${ISA:-avx2}
 P=tools/bench/programs
@@ -18,7 +18,7 @@ for v in A B; do
   fi
   { for k in axpb_f32 axpb_i32 axpy_f32 axpy_i32 sum_f32 sum_i32 sumsq_f32 sumsq_i32 dot_f32 dot_i32; do
       echo "#define $k ${v}_$k"; done; echo "#include \"$v.c\""; } > $D/w_$v.c
-  gcc $F -c $D/w_$v.c -o $D/w_$v.o
+  gcc $F ${EXTRA_CFLAGS:-} -c $D/w_$v.c -o $D/w_$v.o
 done
 gcc -O2 -fno-tree-vectorize -o $D/harness $H/harness.c $D/w_A.o $D/w_B.o -lm
 cmp -s $D/A.c $D/B.c && echo "build.sh: A and B generate the same C" >&2 || true
