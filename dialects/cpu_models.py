@@ -265,11 +265,11 @@ CPUS: dict[str, CpuModel] = {
     # Session 26 (issue 11, helper zen3knobs) measured on an EPYC family 25 model 1 (Milan), 2 vCPUs
     # under KVM shared with 6 other engineers, load 10-13 (each file prints its own), paired ratios
     # t(A)/t(B) by thread CPU time, medians over 15-101 shuffled trials (results/amd-zen3/ab/harness.c):
-    # masked_store_256 = 12 (kept): tail=masked vs tail=scalar, cpu=zen3 avx2, n = 1000/1003/4099
-    # (results/amd-zen3/tail): maps' masked tails 0.87-0.96x at 1000/1003 (the stores), so AVX2 maps
-    # keep the scalar epilogue; folds 0.95-1.03x (dot f32 0.90-0.95 at offset 16, sum i32 1.16-1.30
-    # at both offsets and 4099, where the code layout of the whole loop differs), within the band
-    # the tail choice cannot move: reductions keep the masked block.
+    # masked_store_256 = 12 (kept): tail=masked vs tail=scalar, cpu=zen3 avx2, n = 1000/1003/4099, every
+    # loop 64-byte aligned in both builds (results/amd-zen3/tail/run_aligned_loops.txt): maps' masked
+    # tails 0.91-0.97x at 1000/1003 (the stores), so AVX2 maps keep the scalar epilogue; folds
+    # 0.93-1.06x, 0.97-1.04x with 3-7 tail elements: reductions keep the masked block. (Unaligned,
+    # run1.txt, the code layout alone moved sum i32 1.16-1.30x.)
     # align_loads_from_bytes: a scalar head to x's 32-byte boundary + loopopt's cpu=zen3 avx2 kernel vs
     # the kernel alone, arrays at 16 mod 64 (results/amd-zen3/align/proxy1.txt, `PROXY=1` runs of
     # run_proxy.sh): 1 Ki elements axpb/axpy f32/i32 1.03-1.90x, sum 1.15-1.21x, dot 1.30-1.66x,
@@ -283,6 +283,10 @@ CPUS: dict[str, CpuModel] = {
     # 1.49-1.64x, 2 MiB pages 1.25-1.31x, dot f32/i32 (2 streams of 2 blocks) 1.16-1.19x / 1.04-1.06x;
     # sse2 (run1_sse2.txt) 1.52-1.61x / 1.33-1.45x, dot 1.17-1.21x / 1.12-1.15x; at 4 Mi (below the
     # LLC: the same code, the control) 0.96-1.03x.
+    # stream_threshold_bytes (half the LLC, kept): streamed vs plain stores, axpb/axpy f32/i32, the same
+    # arrays every call (results/amd-zen3/nt_stores): streaming won 1.16-1.84x from 2 MiB to 64 MiB
+    # outputs (axpy from 512 KiB), because on this loaded VM the L3 kept nothing between calls (1 Mi sums at DRAM speed);
+    # Zen 4 at load 1 kept 4 MiB outputs in its L3 (plain 1.76x faster at 1 Mi): a quiet Zen 3 decides.
     "zen3": CpuModel(
         name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),

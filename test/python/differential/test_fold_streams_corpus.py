@@ -1,7 +1,7 @@
-"""Zen 4's K-stream folds beyond the LLC (convert-loop-to-simd's stream_fold_loop,
+"""K-stream folds beyond the LLC (convert-loop-to-simd's stream_fold_loop,
 Costs.fold_streams_beyond_llc) in every corpus kernel that has one, at a size past the limit
 (32 MiB of 4-byte elements: 8388608 trips; 8-byte ones stream from 4 Mi), compiled for avx512
-with cpu=zen4 and compared with numpy at the corpus's own tolerance, at offsets 0 and 1. The
+with cpu=zen4 and for avx2 and sse2 with cpu=zen3 (every width streams since session 26) and compared with numpy at the corpus's own tolerance, at offsets 0 and 1. The
 corpus differential tests stop at 65537 elements, where no stream loop runs."""
 
 from __future__ import annotations
@@ -18,22 +18,23 @@ import loopopt
 from loopopt.compile import emit
 from loopopt.tools.loop_run import run_compiled
 
-PIPELINE = "loop-pipeline{target=avx512 cpu=zen4}"
+TARGETS = [pytest.param(isa, cpu, marks=pytest.mark.isa(isa), id=isa) for isa, cpu in (("avx512", "zen4"), ("avx2", "zen3"), ("sse2", "zen3"))]
 N = 8_388_608 + 64 * 3 + 19
 """Past the limit: 4 streams of whole 64-lane blocks, then remainder blocks and a masked tail."""
 
 
-@pytest.mark.isa("avx512")
-def test_streamed_corpus_folds_match_numpy():
-    why = isa_unavailable("avx512")
+@pytest.mark.parametrize(("isa", "cpu"), TARGETS)
+def test_streamed_corpus_folds_match_numpy(isa, cpu):
+    why = isa_unavailable(isa)
     if why:
         pytest.skip(why)
+    pipeline = f"loop-pipeline{{target={isa} cpu={cpu}}}"
     streamed = []
     for case in load_corpus():
         module = single_kernel_module(case.path, case.kernel)
-        if "per_stream" not in emit(module.clone(), target="avx512", pipeline=PIPELINE).c_source:
+        if "per_stream" not in emit(module.clone(), target=isa, pipeline=pipeline).c_source:
             continue
-        compiled = loopopt.compile(module, target="avx512", pipeline=PIPELINE)
+        compiled = loopopt.compile(module, target=isa, pipeline=pipeline)
         streamed.append(case.id)
         rng = np.random.default_rng(zlib.crc32(f"{case.id}:{N}".encode()))
         inputs = case.make_inputs(N, rng)
