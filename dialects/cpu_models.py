@@ -285,8 +285,9 @@ CPUS: dict[str, CpuModel] = {
     # LLC: the same code, the control) 0.96-1.03x.
     # stream_threshold_bytes (half the LLC, kept): streamed vs plain stores, axpb/axpy f32/i32, the same
     # arrays every call (results/amd-zen3/nt_stores): streaming won 1.16-1.84x from 2 MiB to 64 MiB
-    # outputs (axpy from 512 KiB), because on this loaded VM the L3 kept nothing between calls (1 Mi sums at DRAM speed);
-    # Zen 4 at load 1 kept 4 MiB outputs in its L3 (plain 1.76x faster at 1 Mi): a quiet Zen 3 decides.
+    # outputs (axpy from 512 KiB), because on this loaded VM the L3 kept nothing between calls (1 Mi
+    # sums at DRAM speed); Zen 4 at load 1 kept 4 MiB outputs in its L3 (plain 1.76x faster at 1 Mi):
+    # a quiet Zen 3 decides. Gathers (gather_256 kept): results/amd-zen3/gather, not robust either way.
     "zen3": CpuModel(
         name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),

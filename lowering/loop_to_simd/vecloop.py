@@ -674,7 +674,8 @@ def stream_fold_loop(lowering: LoopLowering, options: VecOptions, br: BlockRange
             return after, list(streams.res)
         Rewriter.erase_op(streams)
     quarters = options.target.vector_bits > options.cpu.costs.datapath_bits
-    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=quarters, streams=count)
+    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=quarters,
+                              streams=count)
     return after, list(streams.res)
 
 

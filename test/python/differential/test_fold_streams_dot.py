@@ -16,7 +16,8 @@ from isa_support import isa_unavailable
 
 import loopopt
 
-TARGETS = [pytest.param((isa, cpu), marks=pytest.mark.isa(isa), id=isa) for isa, cpu in (("avx512", "zen4"), ("avx2", "zen3"), ("sse2", "zen3"))]
+TARGETS = [pytest.param((isa, cpu), marks=pytest.mark.isa(isa), id=isa)
+           for isa, cpu in (("avx512", "zen4"), ("avx2", "zen3"), ("sse2", "zen3"))]
 LIMIT = 4_194_304
 SIZES = (1000, LIMIT, LIMIT + 1, LIMIT + 64 * 3, LIMIT + 64 * 5 + 13, 2 * LIMIT + 64 + 7)
 PROGRAM = """
