@@ -14,10 +14,10 @@ speed only, never of meaning (docs/targets.md):
 
 Costs are reciprocal throughputs in core cycles per instruction, rounded; where a number
 comes from is said next to it ("uops.info" = uops.info measurement tables, "Agner" = Agner
-Fog's instruction tables, "issue 11" = this project's measurement on a Zen 4 host). They
-only have to order the alternatives correctly, not predict run time. Like simd_targets.py,
-this module does no host probing: lowering/target.py detects the running CPU and fills in
-its measured caches.
+Fog's instruction tables, "issue 11" = this project's measurement on a Zen 4 host, "session 26"
+on a Zen 3 one, results/amd-zen3). They only have to order the alternatives correctly, not
+predict run time. Like simd_targets.py, this module does no host probing: lowering/target.py
+detects the running CPU and fills in its measured caches.
 """
 
 from __future__ import annotations
