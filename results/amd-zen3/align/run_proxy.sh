@@ -1,7 +1,8 @@
 #!/bin/sh
 # Session 26 (zen3knobs): align peel proxy on Zen 3, avx2: A = loopopt's cpu=zen3 kernel on arrays at `off` past a
 # 64-byte line, B = a scalar head to x's 32-byte boundary + the same kernel (PROXY=1: no code-layout change).
-# Off 32 is the control (head 0: B is A). Run from the repo root with the venv, after run.sh (its build).
+# Off 32 is the control (head 0: B is A). Run from the repo root with the venv, after run.sh (its build: A = main
+# af00ade's kernels, no head).
 set -e
 D=${D:-/tmp/z3k_align}
 gcc -O2 -fno-tree-vectorize -o $D/harness_p results/amd-zen3/ab/harness.c $D/w_A.o $D/w_B.o -lm
