@@ -119,8 +119,10 @@ class Costs:
     (lowering/loop_to_simd/align_peel.py): numpy's arrays start 16 or 32 bytes past one, so its
     512-bit loads span two cache lines. 32 KiB on Zen 4 (issue 11, session 25,
     results/amd-zen4/align_s25: folds 1.3-1.5x in the L1d, 1.02-1.09x in L2/L3, maps 1.01-1.08x;
-    from DRAM ~1.0), 4 KiB on Zen 3 (session 26, results/amd-zen3/align: from 1 Ki elements, the
-    smallest size measured, 256-bit loads at 16 mod 32 cost folds and maps up to 1.9x in the L1d),
+    from DRAM ~1.0), 16 KiB on Zen 3 (session 26, results/amd-zen3/align: at numpy's 16-byte offset
+    maps and dots gain 1.1-1.4x from 2 Ki elements, sums 1.1-1.25x from 2-4 Ki; at its 32-byte
+    offset, which needs no head on AVX2, the size test costs up to 9% at 1 Ki, 1-6% at 2 Ki, at
+    most 2% from 8 Ki),
     0 (never) elsewhere: not measured."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
@@ -275,9 +277,13 @@ CPUS: dict[str, CpuModel] = {
     # run_proxy.sh): 1 Ki elements axpb/axpy f32/i32 1.03-1.90x, sum 1.15-1.21x, dot 1.30-1.66x,
     # sumsq 0.98-1.03x; 4 Ki 1.00-1.48x; 8 Ki 1.02-1.24x; 64 Ki 1.01-1.14x; 256 Ki-1 Mi within
     # noise; at offset 32 (no head: the control) 0.92-1.01x (the harness's empty head loop at 1 Ki).
-    # The implementation (cpu=zen4's avx2 C, whose only difference is this head) at 8 Ki: maps
-    # 1.05-1.16x, sumsq 1.08-1.14x, dot 1.02x (results/amd-zen3/align/run1.txt, where sum f32 moved
-    # 0.72-0.89x at 2 Ki and 8 Ki with and without a head: code layout).
+    # The implementation, main's cpu=zen3 C vs a 4 KiB head, every loop 64-byte aligned in both builds
+    # (results/amd-zen3/align/run3_aligned_loops.txt, load 16): offset 16, 1 Ki maps 1.03-1.38x, dot
+    # 1.14-1.30x, sum 0.98-1.00x, sumsq 0.91-0.95x; 2 Ki maps 1.14-1.32x, dot 1.21-1.38x, sum
+    # 1.04-1.11x, sumsq 0.94-0.98x; 8 Ki 1.03-1.25x; 64 Ki 1.00-1.13x. Offset 32 (no head needed,
+    # the size test paid): 1 Ki 0.91-1.00x, 2 Ki 0.94-0.99x, 8 Ki 0.98-1.00x. Hence 16 KiB: one-input
+    # folds from 4 Ki elements, maps and dots from 2 Ki. (Without the loop alignment, run1/run2, the
+    # layout alone moved sum i32 0.70-0.93x and sum f32 0.72-0.89x with and without a head.)
     # fold_streams_beyond_llc: 16 Mi elements from DRAM (3 rotated copies), avx2 4 streams vs adjacent
     # blocks (results/amd-zen3/fold_streams/run1_avx2.txt): sum/sumsq f32/i32 4 KiB pages
     # 1.49-1.64x, 2 MiB pages 1.25-1.31x, dot f32/i32 (2 streams of 2 blocks) 1.16-1.19x / 1.04-1.06x;
@@ -293,7 +299,7 @@ CPUS: dict[str, CpuModel] = {
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
         costs=Costs(
             masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000,
-            fold_streams_beyond_llc=4, align_loads_from_bytes=4 * KIB,
+            fold_streams_beyond_llc=4, align_loads_from_bytes=16 * KIB,
         ),
     ),
     # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).

@@ -14,8 +14,8 @@
 // (lowering/loop_to_simd/align_peel.py; folds 1.3-1.5x in L1, 1.02-1.09x in L2/L3 on Zen 4,
 // results/amd-zen4/align_s25). A select on the trip count, no branch. A fold's head carries its
 // accumulators and the epilogue combines them; a map's head is the streamed peel's count when its
-// output is too small to stream. Zen 3 (session 26): from 4 KiB (its 256-bit loads at 16 mod 32
-// cost folds and maps up to 1.9x from 1 Ki elements, results/amd-zen3/align). Not for 128-bit vectors (16-byte loads of numpy's 16-byte aligned
+// output is too small to stream. Zen 3 (session 26): from 16 KiB (its 256-bit loads at 16 mod 32
+// cost maps and dots 1.1-1.4x from 2 Ki elements, results/amd-zen3/align). Not for 128-bit vectors (16-byte loads of numpy's 16-byte aligned
 // arrays never span lines), the Intel CPUs and generic (not measured), a strict (ordered) float
 // fold, a constant trip count below 32 KiB.
 
@@ -62,7 +62,7 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 // C:         for (int64_t i = 0; i < head; i++) {
 
 // ZEN3-LABEL: func.func @sum
-// ZEN3:         %[[FROM:.*]] = arith.constant 1023 : index
+// ZEN3:         %[[FROM:.*]] = arith.constant 4095 : index
 // ZEN3-NEXT:    %aligned = arith.cmpi sgt, %trips, %[[FROM]] : index
 // ZEN3-NEXT:    %[[LLC:.*]] = arith.constant 8388608 : index
 // ZEN3-NEXT:    %in_llc = arith.cmpi sle, %trips, %[[LLC]] : index
@@ -98,7 +98,7 @@ func.func @axpb(%x: !loop.buf<f32>, %out: !loop.buf<f32>, %a: f32, %b: f32) {
 // NONE-NOT:     %head
 // NONE:         func.return
 
-// constant trips: 1000 f32 (4000 bytes: below Zen 3's 4 KiB and Zen 4's 32 KiB) has no head; 100000 (400 KB) has one without a size test
+// constant trips: 1000 f32 (4000 bytes: below Zen 3's 16 KiB and Zen 4's 32 KiB) has no head; 100000 (400 KB) has one without a size test
 func.func @small_and_big(%x: !loop.buf<f32>, %y: !loop.buf<f32>) -> f32 {
   %c0 = arith.constant 0 : index
   %c1000 = arith.constant 1000 : index
