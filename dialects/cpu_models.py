@@ -265,7 +265,7 @@ CPUS: dict[str, CpuModel] = {
     # vmaskmovps load 1, vgatherdps ymm ~9 (uops.info).
     # fork_join: as Zen 4 (same 2-vCPU KVM setup; not measured quietly on Zen 3).
     # Session 26 (issue 11, helper zen3knobs) measured on an EPYC family 25 model 1 (Milan), 2 vCPUs
-    # under KVM shared with 6 other engineers, load 10-13 (each file prints its own), paired ratios
+    # under KVM shared with 6 other engineers, load 10-20 (each file prints its own), paired ratios
     # t(A)/t(B) by thread CPU time, medians over 15-101 shuffled trials (results/amd-zen3/ab/harness.c):
     # masked_store_256 = 12 (kept): tail=masked vs tail=scalar, cpu=zen3 avx2, n = 1000/1003/4099, every
     # loop 64-byte aligned in both builds (results/amd-zen3/tail/run_aligned_loops.txt): maps' masked
