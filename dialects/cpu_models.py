@@ -14,10 +14,10 @@ speed only, never of meaning (docs/targets.md):
 
 Costs are reciprocal throughputs in core cycles per instruction, rounded; where a number
 comes from is said next to it ("uops.info" = uops.info measurement tables, "Agner" = Agner
-Fog's instruction tables, "issue 11" = this project's measurement on a Zen 4 host). They
-only have to order the alternatives correctly, not predict run time. Like simd_targets.py,
-this module does no host probing: lowering/target.py detects the running CPU and fills in
-its measured caches.
+Fog's instruction tables, "issue 11" = this project's measurement on a Zen 4 host, "session 26"
+on a Zen 3 one, results/amd-zen3). They only have to order the alternatives correctly, not
+predict run time. Like simd_targets.py, this module does no host probing: lowering/target.py
+detects the running CPU and fills in its measured caches.
 """
 
 from __future__ import annotations
@@ -115,7 +115,9 @@ class Costs:
     the L2 stream prefetcher stops at every page boundary, and K streams overlap K page restarts.
     4 on Zen 4 (issue 11, session 23, results/amd-zen4/fold_gap/pages4k-2026-11-27.md: 16 Mi
     sum/sumsq/filtered sum f32/i32 from 4 KiB pages 1.15-1.50x the best baseline, from 2 MiB pages
-    0.99-1.03x; from the L3 0.96-0.98x, hence the LLC), 0 (adjacent blocks) elsewhere. It is the
+    0.99-1.03x; from the L3 0.96-0.98x, hence the LLC) and on Zen 3 (session 26, avx2 and sse2:
+    1.49-1.64x from 4 KiB pages, 1.25-1.45x from 2 MiB ones, results/amd-zen3/fold_streams),
+    0 (adjacent blocks) elsewhere; at every vector width (CpuModel.fold_stream_bytes). It is the
     number of read streams: a two-input fold (dot) runs half as many streams, each two adjacent
     blocks (vecloop.fold_stream_count; session 24, results/amd-zen4/dot_streams)."""
     align_loads_from_bytes: int = 0
@@ -124,7 +126,11 @@ class Costs:
     (lowering/loop_to_simd/align_peel.py): numpy's arrays start 16 or 32 bytes past one, so its
     512-bit loads span two cache lines. 32 KiB on Zen 4 (issue 11, session 25,
     results/amd-zen4/align_s25: folds 1.3-1.5x in the L1d, 1.02-1.09x in L2/L3, maps 1.01-1.08x;
-    from DRAM ~1.0), 0 (never) elsewhere: not measured."""
+    from DRAM ~1.0), 16 KiB on Zen 3 (session 26, results/amd-zen3/align: at numpy's 16-byte offset
+    maps and dots gain 1.1-1.4x from 2 Ki elements, sums 1.1-1.25x from 2-4 Ki; at its 32-byte
+    offset, which needs no head on AVX2, the size test costs up to 9% at 1 Ki, 1-6% at 2 Ki, at
+    most 2% from 8 Ki),
+    0 (never) elsewhere: not measured."""
     scalar_scans: frozenset[tuple[str, str, str]] = frozenset()
     """Scans (target, kind, element type) whose vector form ran slower than the scalar loop
     on this CPU: their combine has no instruction on that target (SSE2's i64 compare goes
@@ -223,12 +229,12 @@ class CpuModel:
         wide = vector_bits > self.costs.datapath_bits
         return self.caches.l1d if self.costs.quarter_loads_beyond_l1 and wide else 0
 
-    def fold_stream_bytes(self, vector_bits: int) -> int:
+    def fold_stream_bytes(self) -> int:
         """One-input folds that load more than this many bytes walk their K accumulator copies as
-        K streams (0: never): the LLC where `fold_streams_beyond_llc` and the vector is wider than
-        the datapath (measured for 512-bit vectors on Zen 4 only)."""
-        wide = vector_bits > self.costs.datapath_bits
-        return self.caches.llc if self.costs.fold_streams_beyond_llc and wide else 0
+        K streams (0: never): the LLC where `fold_streams_beyond_llc`, at every vector width (the
+        page restarts they overlap are the prefetcher's, not the datapath's: on Zen 3 256-bit and
+        128-bit folds gain as Zen 4's 512-bit ones, session 26, results/amd-zen3/fold_streams)."""
+        return self.caches.llc if self.costs.fold_streams_beyond_llc else 0
 
     def compress_in_register(self) -> bool:
         """AVX-512 compaction compresses in a register and stores when that is cheaper than
@@ -278,11 +284,43 @@ CPUS: dict[str, CpuModel] = {
     # (AMD). No AVX-512. vmaskmovps store is microcoded, ~12 cycles (uops.info, Agner);
     # vmaskmovps load 1, vgatherdps ymm ~9 (uops.info).
     # fork_join: as Zen 4 (same 2-vCPU KVM setup; not measured quietly on Zen 3).
+    # Session 26 (issue 11, helper zen3knobs) measured on an EPYC family 25 model 1 (Milan), 2 vCPUs
+    # under KVM shared with 6 other engineers, load 10-20 (each file prints its own), paired ratios
+    # t(A)/t(B) by thread CPU time, medians over 15-101 shuffled trials (results/amd-zen3/ab/harness.c):
+    # masked_store_256 = 12 (kept): tail=masked vs tail=scalar, cpu=zen3 avx2, n = 1000/1003/4099, every
+    # loop 64-byte aligned in both builds (results/amd-zen3/tail/run_aligned_loops.txt): maps' masked
+    # tails 0.91-0.97x at 1000/1003 (the stores), so AVX2 maps keep the scalar epilogue; folds
+    # 0.93-1.06x, 0.97-1.04x with 3-7 tail elements: reductions keep the masked block. (Unaligned,
+    # run1.txt, the code layout alone moved sum i32 1.16-1.30x.)
+    # align_loads_from_bytes: a scalar head to x's 32-byte boundary + loopopt's cpu=zen3 avx2 kernel vs
+    # the kernel alone, arrays at 16 mod 64 (results/amd-zen3/align/proxy1.txt, `PROXY=1` runs of
+    # run_proxy.sh): 1 Ki elements axpb/axpy f32/i32 1.03-1.90x, sum 1.15-1.21x, dot 1.30-1.66x,
+    # sumsq 0.98-1.03x; 4 Ki 1.00-1.48x; 8 Ki 1.02-1.24x; 64 Ki 1.01-1.14x; 256 Ki-1 Mi within
+    # noise; at offset 32 (no head: the control) 0.92-1.01x (the harness's empty head loop at 1 Ki).
+    # The implementation, main's cpu=zen3 C vs a 4 KiB head, every loop 64-byte aligned in both builds
+    # (results/amd-zen3/align/run3_aligned_loops.txt, load 16): offset 16, 1 Ki maps 1.03-1.38x, dot
+    # 1.14-1.30x, sum 0.98-1.00x, sumsq 0.91-0.95x; 2 Ki maps 1.14-1.32x, dot 1.21-1.38x, sum
+    # 1.04-1.11x, sumsq 0.94-0.98x; 8 Ki 1.03-1.25x; 64 Ki 1.00-1.13x. Offset 32 (no head needed,
+    # the size test paid): 1 Ki 0.91-1.00x, 2 Ki 0.94-0.99x, 8 Ki 0.98-1.00x. Hence 16 KiB: one-input
+    # folds from 4 Ki elements, maps and dots from 2 Ki. (Without the loop alignment, run1/run2, the
+    # layout alone moved sum i32 0.70-0.93x and sum f32 0.72-0.89x with and without a head.)
+    # fold_streams_beyond_llc: 16 Mi elements from DRAM (3 rotated copies), avx2 4 streams vs adjacent
+    # blocks (results/amd-zen3/fold_streams/run1_avx2.txt): sum/sumsq f32/i32 4 KiB pages
+    # 1.49-1.64x, 2 MiB pages 1.25-1.31x, dot f32/i32 (2 streams of 2 blocks) 1.16-1.19x / 1.04-1.06x;
+    # sse2 (run1_sse2.txt) 1.52-1.61x / 1.33-1.45x, dot 1.17-1.21x / 1.12-1.15x; at 4 Mi (below the
+    # LLC: the same code, the control) 0.96-1.03x.
+    # stream_threshold_bytes (half the LLC, kept): streamed vs plain stores, axpb/axpy f32/i32, the same
+    # arrays every call (results/amd-zen3/nt_stores): streaming won 1.16-1.84x from 2 MiB to 64 MiB
+    # outputs (axpy from 512 KiB), because on this loaded VM the L3 kept nothing between calls (1 Mi
+    # sums at DRAM speed); Zen 4 at load 1 kept 4 MiB outputs in its L3 (plain 1.76x faster at 1 Mi):
+    # a quiet Zen 3 decides. Gathers (gather_256 kept): results/amd-zen3/gather, not robust either way.
     "zen3": CpuModel(
         name="zen3", vendor="amd", title="AMD Zen 3 (EPYC 7003, Ryzen 5000)", isas=_X86,
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
-        costs=Costs(masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000,
-                    filter_blocks=(0, 16 * MIB)),
+        costs=Costs(
+            masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000,
+            fold_streams_beyond_llc=4, align_loads_from_bytes=16 * KIB, filter_blocks=(0, 16 * MIB),
+        ),
     ),
     # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).
     # AVX-512 on 256-bit datapaths (double-pumped). vcompressps to memory ~80 cycles (issue 11,

@@ -632,12 +632,12 @@ def stream_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int, fa
 
 def fold_streams(lowering: LoopLowering, options: VecOptions, k: int, inputs: int = 1) -> int:
     """The data size beyond which a fold walks its K copies as streams (`stream_fold_loop`), or 0:
-    a CPU with `fold_streams_beyond_llc` (Zen 4, 512-bit vectors), K > 1, unit step, loads of at
-    most `inputs` buffers (vecloops: 2, dot; a predloop loads its one element in the predicate
-    and the body) and no stores in the body, no widened accumulators, at least 2 streams
+    a CPU with `fold_streams_beyond_llc` (Zen 3, Zen 4; every vector width), K > 1, unit step,
+    loads of at most `inputs` buffers (vecloops: 2, dot; a predloop loads its one element in the
+    predicate and the body) and no stores in the body, no widened accumulators, at least 2 streams
     (`fold_stream_count`)."""
     op = lowering.source
-    limit = options.cpu.fold_stream_bytes(options.target.vector_bits)
+    limit = options.cpu.fold_stream_bytes()
     if not limit or k < 2 or not op.inits or lowering.widening or _step(op) != 1 or in_a_loop(op):
         return 0
     ops = list(op.body.walk())
@@ -676,7 +676,8 @@ def stream_fold_loop(lowering: LoopLowering, options: VecOptions, br: BlockRange
     (`fold_stream_count`: K for one input, K/2 for dot): stream g folds the g-th 1/S of them,
     K/S adjacent blocks an iteration (`Costs.fold_streams_beyond_llc`). The
     loop runs `loop.split_halves` when `split` and dialects/split_halves.py accepts it, else
-    whole with quarter loads (Zen 4: sumsq i32 from 4 KiB pages 1.27x, 2 MiB 1.01x). Copy c then
+    whole, with quarter loads where the vector is wider than the datapath (Zen 4: sumsq i32 from
+    4 KiB pages 1.27x, 2 MiB 1.01x; AVX2 and SSE2 load whole vectors). Copy c then
     holds other elements than the adjacent-block loop gave it, so a float sum (reassoc) rounds
     otherwise; integer folds give the same bits. Returns the range left and the accumulators
     the ordinary loops continue (a select on the trip count, no branch, as split_fold_loop)."""
@@ -688,7 +689,9 @@ def stream_fold_loop(lowering: LoopLowering, options: VecOptions, br: BlockRange
         if mark_split(streams):
             return after, list(streams.res)
         Rewriter.erase_op(streams)
-    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=True, streams=count)
+    quarters = options.target.vector_bits > options.cpu.costs.datapath_bits
+    streams = fold_block_loop(lowering, br, stop, width, k, inits, vtypes, kinds, stride=per, quarter_loads=quarters,
+                              streams=count)
     return after, list(streams.res)
 
 

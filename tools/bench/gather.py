@@ -1,10 +1,10 @@
 """Gathers on this CPU: the ISA's gather instruction vs scalar loads lane by lane vs scalar C.
 
-    python -m loopopt.tools.bench.gather [--n 1048576] [--reps 9]
+    python -m loopopt.tools.bench.gather [--n 1048576] [--reps 9] [--cpu zen4] [--isas avx2,avx512]
 
 A sum of x[idx] (df.gather + reduce, f32 by i32 and f64 by i64) over n random in-bounds
 indices, from a source in L1 (4 Ki elements) and one in DRAM (16 Mi elements), compiled for
-AVX2 and AVX-512 with `cpu=zen4` twice: as the CPU table chooses (the instruction on every
+AVX2 and AVX-512 (`--isas`) with `cpu=zen4` (`--cpu`) twice: as the CPU table chooses (the instruction on every
 tabled x86 CPU) and with the gathers forced `lanewise`. Process CPU time, best of `reps`
 interleaved runs (the numbers in docs/vectorize_codes.md "Gathers"); print the load average
 next to them.
@@ -31,8 +31,8 @@ func.func @gsum(%x: !df.array<T, [j]>, %idx: !df.array<I, [i]>) -> T {
 """
 
 
-def build(isa: str, t: str, i: str, lanewise: bool):
-    """The kernel for `isa` (cpu=zen4), its gathers lane by lane when `lanewise`."""
+def build(isa: str, t: str, i: str, lanewise: bool, cpu: str = "zen4"):
+    """The kernel for `isa` and `cpu`, its gathers lane by lane when `lanewise`."""
     src = SOURCE.replace("T", t).replace("I", i)
     if isa == "scalar":
         return compile(src, target="scalar")
@@ -40,7 +40,7 @@ def build(isa: str, t: str, i: str, lanewise: bool):
     gather.SCALAR_LOAD_LANE_COST = 0.0 if lanewise else saved
     try:
         return compile(src + ("// lanewise\n" if lanewise else ""), target=isa,
-                       pipeline=f"loop-pipeline{{target={isa} cpu=zen4}}")
+                       pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
     finally:
         gather.SCALAR_LOAD_LANE_COST = saved
 
@@ -49,11 +49,14 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1 << 20)
     ap.add_argument("--reps", type=int, default=9)
+    ap.add_argument("--cpu", default="zen4", help="the cpu= both forms are compiled for")
+    ap.add_argument("--isas", default="avx2,avx512", help="comma-separated vector targets")
     args = ap.parse_args(argv)
     rng = np.random.default_rng(0)
     print(f"load average {os.getloadavg()[0]:.1f}")
     for t, i, dt, it in (("f32", "i32", np.float32, np.int32), ("f64", "i64", np.float64, np.int64)):
-        kernels = {(isa, lw): build(isa, t, i, lw) for isa in ("avx2", "avx512") for lw in (False, True)}
+        isas = args.isas.split(",")
+        kernels = {(isa, lw): build(isa, t, i, lw, args.cpu) for isa in isas for lw in (False, True)}
         kernels[("scalar", False)] = build("scalar", t, i, False)
         for nx in (4096, 1 << 24):
             x = rng.standard_normal(nx).astype(dt)

@@ -5,7 +5,7 @@
 
 // Issue 11's cases through the whole pipeline. sum(x*x) on AVX-512: the n mod 16 rest is one
 // masked block (not a chain of dependent scalar FMAs) and the result is the horizontal sum
-// itself (no `0.0f + ...`; on Zen 4 plus the aligning head's sum, align_peel.py). filter->map on Zen 4 compresses in a register; on Sapphire
+// itself (no `0.0f + ...`; on Zen 3 and Zen 4 plus the aligning head's sum, align_peel.py). filter->map on Zen 4 compresses in a register; on Sapphire
 // Rapids it keeps vcompressps to memory. The map streams from half the LLC. Without a cpu
 // (generic) the ISA defaults stay: scalar tail, memory compress, 4 MiB.
 
@@ -44,7 +44,8 @@
 
 // ZEN3-LABEL:  float sumsq(
 // ZEN3:          _mm256_maskload_ps(
-// ZEN3:          float s = lo_hreduce_add_f32x8(
+// ZEN3:          float [[H:.*]] = lo_hreduce_add_f32x8(
+// ZEN3-NEXT:     float s = acc + [[H]];
 // ZEN3-NEXT:     return s;
 // ZEN3-LABEL:  void sqrt_abs_axpb(
 // ZEN3:          _Bool stream = v >= 16777216;

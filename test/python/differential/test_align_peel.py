@@ -1,7 +1,8 @@
-"""Zen 4's aligning head (lowering/loop_to_simd/align_peel.py, Costs.align_loads_from_bytes):
-maps and folds compiled with cpu=zen4 for avx2 and avx512 (sse2 has no head: 16-byte loads) against numpy, with the input
-at every element-aligned misalignment 0..60 bytes from a 64-byte boundary and the output at
-another, at sizes 0, 1, W-1, W, W+1, around the 32 KiB threshold, primes and 1 Mi (+3).
+"""The aligning head (lowering/loop_to_simd/align_peel.py, Costs.align_loads_from_bytes):
+maps and folds compiled with cpu=zen4 for avx2 and avx512 and with cpu=zen3 for avx2 (sse2 has no
+head: 16-byte loads) against numpy, with the input at every element-aligned misalignment 0..60
+bytes from a 64-byte boundary and the output at another, at sizes 0, 1, W-1, W, W+1, around
+Zen 3's 16 KiB and Zen 4's 32 KiB thresholds, primes and 1 Mi (+3).
 The data are small integers (floats too): every partial sum is an integer below 2^24, so every
 summation order gives the same bits and a head that skipped or repeated an element, or a
 fold that lost the head's value (or counted its init twice), fails an exact comparison."""
@@ -44,17 +45,18 @@ func.func @dot_f32(%x: !df.array<f32, [i]>, %y: !df.array<f32, [i]>) -> f32 {
   func.return %s : f32
 }
 """
-ISAS = ("avx2", "avx512")
-SIZES = (0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 2731, 4095, 4096, 8191, 8192, 8193, 8209, 65537, (1 << 20) + 3)
+TARGETS = (("avx2", "zen4"), ("avx512", "zen4"), ("avx2", "zen3"))
+SIZES = (0, 1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 2047, 2048, 2049, 2731, 4095, 4096, 4097, 8191, 8192, 8193, 8209,
+         65537, (1 << 20) + 3)  # fmt: skip
 
 
-@pytest.fixture(scope="module", params=ISAS)
+@pytest.fixture(scope="module", params=TARGETS, ids=[f"{isa}-{cpu}" for isa, cpu in TARGETS])
 def kernels(request):
-    isa = request.param
+    isa, cpu = request.param
     why = isa_unavailable(isa)
     if why:
         pytest.skip(why)
-    k = loopopt.compile(PROGRAM, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu=zen4}}")
+    k = loopopt.compile(PROGRAM, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
     assert k.c_source.count("int64_t head = ") >= 6, "some kernel has no aligning head"
     return k
 

@@ -1,6 +1,7 @@
-"""Zen 4's two-input fold streams (a dot beyond the LLC: 2 streams of 2 adjacent blocks,
+"""Two-input fold streams (a dot beyond the LLC: 2 streams of 2 adjacent blocks,
 vecloop.fold_stream_count) against numpy: f32 (split into 256-bit halves) and wrapping i32 (a
-multiply: quarter loads), compiled for avx512 with cpu=zen4. Sizes around the limit (32 MiB of
+multiply: quarter loads), compiled for avx512 with cpu=zen4, and for avx2 and sse2 (whole
+vectors) with cpu=zen3 (session 26: every width streams). Sizes around the limit (32 MiB of
 two 4-byte inputs: 4194304 trips) — just past it, with no / some remainder blocks and a
 masked tail, an odd number of whole 4-block groups (the two halves differ by a block) — and
 two below it (no stream loop), at buffer offsets 0 and 1 element. Integer sums are exact;
@@ -15,7 +16,8 @@ from isa_support import isa_unavailable
 
 import loopopt
 
-PIPELINE = "loop-pipeline{target=avx512 cpu=zen4}"
+TARGETS = [pytest.param((isa, cpu), marks=pytest.mark.isa(isa), id=isa)
+           for isa, cpu in (("avx512", "zen4"), ("avx2", "zen3"), ("sse2", "zen3"))]
 LIMIT = 4_194_304
 SIZES = (1000, LIMIT, LIMIT + 1, LIMIT + 64 * 3, LIMIT + 64 * 5 + 13, 2 * LIMIT + 64 + 7)
 PROGRAM = """
@@ -42,17 +44,17 @@ func.func @dot_i32(%x: !df.array<i32, [i]>, %y: !df.array<i32, [i]>) -> i32 {
 """
 
 
-@pytest.fixture(scope="module")
-def dot():
-    why = isa_unavailable("avx512")
+@pytest.fixture(scope="module", params=TARGETS)
+def dot(request):
+    isa, cpu = request.param
+    why = isa_unavailable(isa)
     if why:
         pytest.skip(why)
-    compiled = loopopt.compile(PROGRAM, target="avx512", pipeline=PIPELINE)
+    compiled = loopopt.compile(PROGRAM, target=isa, pipeline=f"loop-pipeline{{target={isa} cpu={cpu}}}")
     assert compiled.c_source.count("per_stream = ") >= 2, "the dots run no stream loop"
     return compiled
 
 
-@pytest.mark.isa("avx512")
 @pytest.mark.parametrize("offset", [0, 1])
 @pytest.mark.parametrize("n", SIZES)
 def test_streamed_dot_matches_numpy(dot, n, offset):

@@ -48,8 +48,15 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // AVX2-NEXT:         }
 // AVX2-NEXT:     }
 // AVX2-NEXT:  }
+// A fold beyond the LLC walks K streams (cpu/fold_streams.mlir; every width since session 26):
+// its test gets the small-call copy too.
 // AVX2-LABEL:  int32_t sum(
-// AVX2-NOT:      if (
+// AVX2:          _Bool beyond_llc = {{.*}} > 8388608;
+// AVX2-NEXT:     if (!beyond_llc) {
+// AVX2-NEXT:         beyond_llc = 0;
+// AVX2:              int64_t per_stream =
+// AVX2:          } else {
+// AVX2:              int64_t per_stream =
 // AVX2:          return
 
 // Zen 4 AVX-512: the streaming test and the beyond-L2 test (half loads) are read before the `if`
@@ -95,3 +102,6 @@ func.func @sum(%x: !df.array<i32, [i]>) -> i32 {
 // SCALAR-LABEL: void axpy(
 // SCALAR-NOT:     if (
 // SCALAR:       }
+// SCALAR-LABEL: int32_t sum(
+// SCALAR-NOT:     if (
+// SCALAR:         return
