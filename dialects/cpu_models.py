@@ -149,7 +149,10 @@ class Costs:
     results/amd-zen3/threads, SCHED_FIFO, load 13-16): the other way round: super-blocks in place
     ahead at 1-3 Mi f32/i32 (medians 8-30 %), tied at 4-6 Mi, scratch + copy ahead by 30-50 % at
     8-16 Mi, where the count pass reads half of each part from memory (Zen 3 has no adjacent-line
-    prefetch to bring the partner of `lo_par_prefetch`'s every other line)."""
+    prefetch to bring the partner of `lo_par_prefetch`'s every other line). The lead's quiet run
+    (load 1.7, 81 rounds, medians, f32 / i32): 1 Mi super-blocks 0.242 / 0.258 ms against scratch +
+    copy 0.179 / 0.194 (slower than one thread, 0.202 / 0.207), 2 Mi 0.486 / 0.464 against
+    0.514 / 0.512, 3 Mi 1.281 / 1.646 against 1.331 / 1.720: hence from 8 MiB of output (2 Mi f32)."""
     fork_join: float = 3000.0
     """Starting and joining an OpenMP parallel region over the machine's cores, pool warm
     (cycles): what a parallel kernel call pays on top of its work (loop-parallelize's size
@@ -319,7 +322,7 @@ CPUS: dict[str, CpuModel] = {
         caches=Caches(l1d=32 * KIB, l2=512 * KIB, llc=32 * MIB, llc_cores=8),
         costs=Costs(
             masked_load_256=1, masked_store_256=12, gather_256=9, datapath_bits=256, fork_join=3000,
-            fold_streams_beyond_llc=4, align_loads_from_bytes=16 * KIB, filter_blocks=(0, 16 * MIB),
+            fold_streams_beyond_llc=4, align_loads_from_bytes=16 * KIB, filter_blocks=(8 * MIB, 16 * MIB),
         ),
     ),
     # AMD Zen 4 (EPYC 9004 Genoa, Ryzen 7000): 32 KiB L1d, 1 MiB L2, 32 MiB L3 per CCD (AMD).

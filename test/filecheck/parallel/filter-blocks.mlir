@@ -140,11 +140,11 @@
 // Zen 3: below its streaming threshold (from two parts), where the data stays in its L3; above
 // it the count pass lost to the copies by 30-50 % (docs/threads.md, "Zen 3 (session 26)").
 // ZEN3-LABEL: func.func @keep(
-// ZEN3-SAME:    block = 262144 : i64, block_stream = 1 : i64, block_below = 4194304 : i64}
+// ZEN3-SAME:    block = 262144 : i64, block_stream = 1 : i64, block_from = 2097152 : i64, block_below = 4194304 : i64}
 // ZEN3-LABEL: func.func @keep_i16(
-// ZEN3-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_below = 8388608 : i64}
+// ZEN3-SAME:    block = 524288 : i64, block_stream = 1 : i64, block_from = 4194304 : i64, block_below = 8388608 : i64}
 // ZEN3C-LABEL: int64_t keep(
-// ZEN3C:         if (lo_n < 524288 || lo_n >= 4194304) {
+// ZEN3C:         if (lo_n < 2097152 || lo_n >= 4194304) {
 // ZEN3C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
 // Zen 3 has no adjacent-line prefetch (cpu_models.Caches.prefetch_pairs): every line.
 // ZEN3C:           lo_par_prefetch(x + lo_nlo + lo_j, sizeof(float) * (size_t)(lo_nlen - lo_j < 512 ? lo_nlen - lo_j : 512), 64);
