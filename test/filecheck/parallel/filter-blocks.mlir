@@ -137,7 +137,7 @@
 // ZEN4C-LABEL: int64_t keep(
 // ZEN4C:         if (lo_n < 4194304) {
 // ZEN4C-NEXT:      return keep__copies(x, x_len, a, out, out_len);
-// Zen 3: below its streaming threshold (from two parts), where the data stays in its L3; above
+// Zen 3: from 8 MiB of output (2 Mi f32; slower than one thread at 1 Mi) below its streaming threshold; above
 // it the count pass lost to the copies by 30-50 % (docs/threads.md, "Zen 3 (session 26)").
 // ZEN3-LABEL: func.func @keep(
 // ZEN3-SAME:    block = 262144 : i64, block_stream = 1 : i64, block_from = 2097152 : i64, block_below = 4194304 : i64}
