@@ -118,6 +118,7 @@ def test_index_arrays_must_be_integers_and_sources_sized() -> None:
         loopopt.jit(lambda x, i: x[x > 0][i], target="scalar")(np.ones(3), np.zeros(2, np.int64))
 
 
+@pytest.mark.isa("avx512")
 def test_gather_is_df_gather_and_fuses_into_the_sum() -> None:
     """x[idx].sum() traces to one df.gather read by the reduction's own loop (no buffer for it)."""
     jitted = loopopt.jit(lambda x, idx: x[idx].sum(), target="avx512")
@@ -142,7 +143,10 @@ def test_scalar_results_take_the_direct_call_and_views_still_work() -> None:
         jitted(x, np.array([5, -21], np.int64))
 
 
-@pytest.mark.parametrize("isa,intrinsic", [("avx2", "_mm256_mask_i32gather_ps"), ("avx512", "_mm512_mask_i32gather_ps")])
+@pytest.mark.parametrize("isa,intrinsic", [
+    pytest.param(isa, intrinsic, marks=pytest.mark.isa(isa), id=isa)
+    for isa, intrinsic in (("avx2", "_mm256_mask_i32gather_ps"), ("avx512", "_mm512_mask_i32gather_ps"))
+])
 def test_i32_indices_of_32_bit_data_wrap_in_i32_and_use_the_vector_gather(isa, intrinsic) -> None:
     """f32 data by i32 indices: the index is wrapped in i32 (not i64), so the gather runs at the
     32-bit lane count with the ISA's 32-bit gather (the CPU model says it beats scalar loads);
