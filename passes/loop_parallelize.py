@@ -332,6 +332,8 @@ def verify_parallel_plan(f: func.FuncOp) -> ParallelPlan | None:
     block_pairs = bool(integer("block_pairs", 0, 1)) if "block_pairs" in d else False
     if (block_from or block_below or block_pairs) and not block:
         raise _fail(f, "block_from, block_below and block_pairs need block")
+    if block_below and block_from >= block_below:
+        raise _fail(f, f"block_from = {block_from} must be below block_below = {block_below} (an empty band)")
     if block and (combiners != ("count",) or scan_args or sources):
         raise _fail(f, "block (super-blocks) is for a filter whose only result is its count, without scans or sources")
     return ParallelPlan(axis.data, chunk, min_elements, threads, combiners, scan_args, scan_kinds, stream_bytes, block,

@@ -96,6 +96,14 @@ func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 at
 
 // -----
 
+// CHECK: error: @m: loop.parallel: block_from = 8192 must be below block_below = 4096 (an empty band)
+func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block = 1024 : i64, block_from = 8192 : i64, block_below = 4096 : i64}} {
+  %z = arith.constant 0.0 : f32
+  func.return %z : f32
+}
+
+// -----
+
 // The look-back driver is gone (session 26): its plan key is unknown.
 // CHECK: error: @m: loop.parallel: needs the keys axis, chunk, min_elements, results, scan_kinds, scans, threads (and may have block, block_below, block_from, block_pairs, block_stream, sources, stream_bytes)
 func.func @m(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}) -> f32 attributes {loop.kernel, loop.parallel = {axis = "i", chunk = 64 : i64, min_elements = 0 : i64, threads = 0 : i64, results = ["add"], scans = [], scan_kinds = [], block_lookback = 1 : i64}} {
