@@ -325,15 +325,19 @@ def _axis_dim(v: SSAValue) -> loop.DimOp | None:
     return op if isinstance(op, loop.DimOp) else None
 
 
-def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
-    """The trips the streaming decision reads: the loop's, or in a kernel that
+def call_trips(lowering: LoopLowering, br: BlockRange, required: bool = True) -> SSAValue:
+    """The trips a decision on where the data lives reads: the loop's, or in a kernel that
     loop-parallelize split (`loop.parallel`) the whole call's, `loop.call_dim` of the buffer
     whose length bounds the loop (such loops run over [0, loop.dim %b, 0)).
 
     A chunk of the call is the kernel on a range, so deciding from the range's trips would
     store an output between the threshold and t times it plainly on t threads (with
-    read-for-ownership traffic) where the serial kernel streams it. Same stores either way:
-    only the instruction differs, never the bits."""
+    read-for-ownership traffic) where the serial kernel streams it, and fold a 16 Mi-element
+    call's 32 Ki-element chunks as data in the L2 (adjacent blocks) where the serial kernel
+    walks streams from DRAM. Same stores either way; a fold's copies may hold other elements
+    (a float sum rounds otherwise), but every chunk of a call decides alike, so every thread
+    count gives the same bits. A loop of a parallel kernel not over [0, loop.dim %b) is an
+    error when `required` (a streamed store), else decides from its own trips."""
     op = lowering.source
     f = op.parent_op()
     while f is not None and not isinstance(f, FuncOp):
@@ -342,12 +346,19 @@ def call_trips(lowering: LoopLowering, br: BlockRange) -> SSAValue:
         return br.trips
     dim = _axis_dim(op.upper)
     if (constant_of(op.lower) != 0 and _axis_dim(op.lower) is None) or dim is None:
+        if not required:
+            return br.trips
         raise LoopoptDiagnostic("a loop of a parallel kernel not over [0, loop.dim %b, 0): its streaming decision needs the whole call's length", op)
+    key = (("call_len", dim.buf), IndexType())
+    if (found := lowering.broadcasts.get(key)) is not None:  # type: ignore[arg-type]
+        return found
     whole = lowering.emit_pre(loop.CallDimOp(dim.buf)).results[0]
     whole.name_hint = "call_len"
     # a C caller's negative length is an empty call (as br.trips is clamped): unclamped,
     # `call_len * sizeof(T)` overflowed (UB) for a length near INT64_MIN
-    return lowering.emit_pre(binary(arith.MaxSIOp, whole, lowering.index_const(0))).results[0]
+    found = lowering.emit_pre(binary(arith.MaxSIOp, whole, lowering.index_const(0))).results[0]
+    lowering.broadcasts[key] = found  # type: ignore[index]
+    return found
 
 
 def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, width: int, k: int,
@@ -482,12 +493,14 @@ def beyond_l2(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, limit: int 
               name: str = "beyond_l2") -> bool | SSAValue:  # fmt: skip
     """Whether a map's data exceeds `limit` (default `cpu.half_load_bytes`: the L2 on Zen 4 with
     512-bit vectors), so that its loads go in parts (`half_load_loop`): True/False for constant
-    bounds, else an i1 on the trip count named `name`. Unit step only; not nested (as short_map)."""
+    bounds, else an i1 on the trip count named `name`, the whole call's in a parallel kernel
+    (`call_trips`: a chunk's data comes from where the call's lives). Unit step only; not
+    nested (as short_map)."""
     if _step(lowering.source) != 1:
         return False
     if limit is None:
         limit = cpu.half_load_bytes(lowering.target.vector_bits)
-    far = _data_size(lowering, br, limit, "sgt", name)
+    far = _data_size(lowering, br, limit, "sgt", name, whole_call=True)
     return False if far is None else far
 
 
@@ -501,11 +514,13 @@ def quarter_loads(op: loop.VecLoopOp, cpu: CpuModel, vector_bits: int) -> int:
     return cpu.quarter_load_bytes(vector_bits)
 
 
-def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: str, name: str) -> bool | SSAValue | None:
+def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: str, name: str,
+               whole_call: bool = False) -> bool | SSAValue | None:  # fmt: skip
     """`bytes the loop loads and stores <predicate> limit` ("sle" or "sgt"): a constant for
-    constant bounds, else an i1 on the trip count named `name`. None when there is no limit
-    (0), the loop moves no data, or it is nested in another loop (its trips say nothing about
-    the data the outer loop walks: the rows of a matrix)."""
+    constant bounds, else an i1 on the trip count named `name`, the whole call's (`call_trips`)
+    when `whole_call` (where the data lives, not how much of it this chunk walks). None when
+    there is no limit (0), the loop moves no data, or it is nested in another loop (its trips
+    say nothing about the data the outer loop walks: the rows of a matrix)."""
     op = lowering.source
     per = bytes_per_iteration(op)
     if not limit or not per or in_a_loop(op):
@@ -515,7 +530,8 @@ def _data_size(lowering: LoopLowering, br: BlockRange, limit: int, predicate: st
     if op.step is None and lo is not None and hi is not None:
         return hi - lo <= most if predicate == "sle" else hi - lo > most
     pre = lowering.emit_pre
-    test = pre(arith.CmpiOp(br.trips, pre(const_op(most, IndexType())).results[0], predicate)).results[0]
+    trips = call_trips(lowering, br, required=False) if whole_call else br.trips
+    test = pre(arith.CmpiOp(trips, pre(const_op(most, IndexType())).results[0], predicate)).results[0]
     test.name_hint = name
     return test
 
@@ -821,7 +837,7 @@ def align_head(lowering: LoopLowering, br: BlockRange, cpu: CpuModel, tail: Tail
     if (load := aligned_load(op, tail, bool(lowering.widening))) is None:
         return None
     big = _data_size(lowering, br, least - 1, "sgt", "aligned")
-    small = _data_size(lowering, br, cpu.caches.llc, "sle", "in_llc")
+    small = _data_size(lowering, br, cpu.caches.llc, "sle", "in_llc", whole_call=True)
     if big is None or small is None or big is False or small is False:
         return None
     if big is True or small is True:
