@@ -8,9 +8,10 @@ rows call across-lane instructions directly where those are exact (`vaddvq`, `vm
 `_mm512_reduce_add_ps`) and only use these helpers for the rest.
 
 Integer sums and products wrap: the generic tree combines lanes with the scalar table's
-unsigned-cast rows, and AVX-512's are halving trees of `_mm*_add_epi*`/`_mm*_mullo_epi*`
-(unsigned lane arithmetic) instead of `_mm512_reduce_add_epi32/64`, whose header adds signed
-lanes (undefined behaviour on overflow, reported by UBSan).
+unsigned-cast rows, and x86's 32/64-bit sums (and the products it has lane multiplies for) are
+halving trees of `_mm*_add_epi*`/`_mm*_mullo_epi*` (wrapping lane arithmetic; not
+`_mm512_reduce_add_epi32/64`, whose header adds signed lanes: undefined behaviour on overflow,
+reported by UBSan).
 """
 
 from __future__ import annotations
@@ -50,24 +51,40 @@ _X86_FLOAT_ADD: dict[str, str] = {
 }
 
 
-def _avx512_int_tree(kind: str, elt: str) -> Helper:
-    """Sum / product of a `__m512i`'s lanes: 512 -> 256 -> 128 bits, then within 128 bits."""
+_X86_INT_TREES: dict[str, tuple[tuple[str, str], ...]] = {
+    "sse2": (("add", "i32"), ("add", "i64")),
+    "avx2": (("add", "i32"), ("add", "i64"), ("mul", "i32")),
+    "avx512": (("add", "i32"), ("add", "i64"), ("mul", "i32"), ("mul", "i64")),
+}
+"""The integer reductions x86 computes as a halving tree of vector ops (the rest: `tree_helper`).
+gcc turns the generic tree's spilled lanes into a chain of `pextrd` and scalar adds (AVX2 i32
+sum: 16 instructions after the vector loop against 6 here); AVX2 has no 64-bit lane multiply."""
+
+
+def _x86_int_tree(vector_bits: int, kind: str, elt: str) -> Helper:
+    """Sum / product of a `__m512i`/`__m256i`/`__m128i`'s lanes in halves: 512 -> 256 -> 128 bits,
+    then within 128 bits (the same halving order as `tree_helper`; wrapping lane arithmetic)."""
     bits = elt[1:]
-    n = 512 // int(bits)
+    n = vector_bits // int(bits)
     name = f"lo_hreduce_{kind}_{elt}x{n}"
     op = {"add": f"add_epi{bits}", "mul": f"mullo_epi{bits}"}[kind]
-    lines = [
-        f"__m256i h = _mm256_{op}(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));",
-        f"__m128i q = _mm_{op}(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));",
-        f"q = _mm_{op}(q, _mm_unpackhi_epi64(q, q));",
-    ]
+    vtype = {512: "__m512i", 256: "__m256i", 128: "__m128i"}[vector_bits]
+    lines = []
+    if vector_bits == 512:
+        lines.append(f"__m256i h = _mm256_{op}(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));")
+    if vector_bits >= 256:
+        h = "h" if vector_bits == 512 else "v"
+        lines.append(f"__m128i q = _mm_{op}(_mm256_castsi256_si128({h}), _mm256_extracti128_si256({h}, 1));")
+    else:
+        lines.append("__m128i q = v;")
+    lines.append(f"q = _mm_{op}(q, _mm_unpackhi_epi64(q, q));")
     if bits == "32":
         lines.append(f"q = _mm_{op}(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 1, 1, 1)));")
         lines.append("return _mm_cvtsi128_si32(q);")
     else:
         lines.append("return _mm_cvtsi128_si64(q);")
     body = "\n    ".join(lines)
-    return Helper(name, f"static inline {c_type(elt)} {name}(__m512i v)\n{{\n    {body}\n}}\n")
+    return Helper(name, f"static inline {c_type(elt)} {name}({vtype} v)\n{{\n    {body}\n}}\n")
 
 
 def tree_helper(io: LaneIO, kind: str, elt: str) -> Helper:
@@ -96,11 +113,9 @@ def helpers(isa: IsaTable) -> list[Helper]:
         for kind in KINDS_FLOAT if elt.startswith("f") else KINDS_INT:
             h = tree_helper(io, kind, elt)
             out[h.name] = h
-    if isa.name == "avx512":
-        for kind in ("add", "mul"):
-            for elt in ("i32", "i64"):
-                h = _avx512_int_tree(kind, elt)
-                out[h.name] = h
+    for kind, elt in _X86_INT_TREES.get(isa.name, ()):
+        h = _x86_int_tree(isa.lanes["i32"] * 32, kind, elt)
+        out[h.name] = h
     if isa.name in ("sse2", "avx2"):
         for name, code in _X86_FLOAT_ADD.items():
             if isa.name == "sse2" and "x8" in name or isa.name == "sse2" and "f64x4" in name:

@@ -16,6 +16,18 @@ builtin.module attributes {loop.target = "sse2"} {
     simd.store %c, %o2[%i] : vector<4xi32>, !loop.buf<i32>
     func.return
   }
+  func.func @sums(%x: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %y: !loop.buf<i64> {loop.role = "in", loop.axes = ["i"]}, %i: index) -> i64 attributes {loop.kernel} {
+    %v = simd.load %x[%i] : !loop.buf<i32> -> vector<4xi32>
+    %w = simd.load %y[%i] : !loop.buf<i64> -> vector<2xi64>
+    %s = simd.hreduce <add> %v : vector<4xi32> -> i32
+    %q = simd.hreduce <add> %w : vector<2xi64> -> i64
+    %p = simd.hreduce <mul> %v : vector<4xi32> -> i32
+    %t = arith.extsi %s : i32 to i64
+    %pp = arith.extsi %p : i32 to i64
+    %r0 = arith.addi %t, %q : i64
+    %r = arith.addi %r0, %pp : i64
+    func.return %r : i64
+  }
 }
 
 // CHECK-LABEL: static inline __m128i lo_shl_i64x2(__m128i a, __m128i b)
@@ -30,8 +42,30 @@ builtin.module attributes {loop.target = "sse2"} {
 // CHECK-LABEL: static inline __m128i lo_cvt_f32_i32x4(__m128 v)
 // CHECK:           return _mm_and_si128(_mm_xor_si128(_mm_cvttps_epi32(v), _mm_castps_si128(_mm_cmpge_ps(v, _mm_set1_ps(0x1p31f)))), _mm_castps_si128(_mm_cmpord_ps(v, v)));
 
+// Integer sums are halving trees within the 128-bit register (wrapping lanes); SSE2 has no
+// 32-bit lane multiply (pmulld is SSE4.1), so the product keeps the generic spilled tree.
+// CHECK-LABEL: static inline int32_t lo_hreduce_add_i32x4(__m128i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i q = v;
+// CHECK-NEXT:      q = _mm_add_epi32(q, _mm_unpackhi_epi64(q, q));
+// CHECK-NEXT:      q = _mm_add_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 1, 1, 1)));
+// CHECK-NEXT:      return _mm_cvtsi128_si32(q);
+// CHECK-LABEL: static inline int64_t lo_hreduce_add_i64x2(__m128i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i q = v;
+// CHECK-NEXT:      q = _mm_add_epi64(q, _mm_unpackhi_epi64(q, q));
+// CHECK-NEXT:      return _mm_cvtsi128_si64(q);
+// CHECK-LABEL: static inline int32_t lo_hreduce_mul_i32x4(__m128i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      int32_t x[4];
+// CHECK-NEXT:      _mm_storeu_si128((__m128i *)x, v);
 // CHECK-LABEL: void shifts(
 // CHECK:           __m128i l = lo_shl_i64x2(v, v);
 // CHECK-NEXT:      __m128i r = lo_shrs_i64x2(l, v);
 // CHECK-NEXT:      __m128i u = lo_shru_i64x2(r, v);
 // CHECK:           __m128i c = lo_cvt_f32_i32x4(g);
+
+// CHECK-LABEL: int64_t sums(
+// CHECK:           int32_t s = lo_hreduce_add_i32x4(v);
+// CHECK-NEXT:      int64_t q = lo_hreduce_add_i64x2(w);
+// CHECK-NEXT:      int32_t p = lo_hreduce_mul_i32x4(v);
