@@ -8,8 +8,8 @@ rows call across-lane instructions directly where those are exact (`vaddvq`, `vm
 `_mm512_reduce_add_ps`) and only use these helpers for the rest.
 
 Integer sums and products wrap: the generic tree combines lanes with the scalar table's
-unsigned-cast rows, and x86's 32/64-bit sums (and the products it has lane multiplies for) are
-halving trees of `_mm*_add_epi*`/`_mm*_mullo_epi*` (wrapping lane arithmetic; not
+unsigned-cast rows, and x86's 32/64-bit sums (and the products, min/max and bitwise folds it has
+lane instructions for) are halving trees of `_mm*_add_epi*`, `_mm*_mullo_epi*`, ... (not
 `_mm512_reduce_add_epi32/64`, whose header adds signed lanes: undefined behaviour on overflow,
 reported by UBSan).
 """
@@ -51,35 +51,48 @@ _X86_FLOAT_ADD: dict[str, str] = {
 }
 
 
+_BITWISE = ("and", "or")
 _X86_INT_TREES: dict[str, tuple[tuple[str, str], ...]] = {
-    "sse2": (("add", "i32"), ("add", "i64")),
-    "avx2": (("add", "i32"), ("add", "i64"), ("mul", "i32")),
+    "sse2": (("add", "i32"), ("add", "i64"), *((k, e) for k in _BITWISE for e in ("i32", "i64"))),
+    "avx2": (
+        ("add", "i32"), ("add", "i64"), ("mul", "i32"),
+        *((k, "i32") for k in ("min", "max", "umin", "umax")),
+        *((k, e) for k in _BITWISE for e in ("i32", "i64")),
+    ),
     "avx512": (("add", "i32"), ("add", "i64"), ("mul", "i32"), ("mul", "i64")),
-}
-"""The integer reductions x86 computes as a halving tree of vector ops (the rest: `tree_helper`).
-gcc turns the generic tree's spilled lanes into a chain of `pextrd` and scalar adds (AVX2 i32
-sum: 16 instructions after the vector loop against 6 here); AVX2 has no 64-bit lane multiply."""
+}  # fmt: skip
+"""The integer reductions x86 computes as a halving tree of vector ops (the rest: `tree_helper`;
+AVX-512's min/max/and/or rows are `_mm512_reduce_*`, exact for integers). gcc turns the generic
+tree's spilled lanes into a chain of `pextrd` and scalar ops (AVX2 i32 sum: 16 instructions
+after the vector loop against 6 here). SSE2 has no 32-bit lane min/max or multiply (SSE4.1),
+AVX2 no 64-bit lane min/max or multiply (AVX-512)."""
+
+_X86_INT_OP = {"add": "add_epi{b}", "mul": "mullo_epi{b}", "min": "min_epi{b}", "max": "max_epi{b}",
+               "umin": "min_epu{b}", "umax": "max_epu{b}", "and": "and_si{w}", "or": "or_si{w}"}  # fmt: skip
 
 
 def _x86_int_tree(vector_bits: int, kind: str, elt: str) -> Helper:
-    """Sum / product of a `__m512i`/`__m256i`/`__m128i`'s lanes in halves: 512 -> 256 -> 128 bits,
-    then within 128 bits (the same halving order as `tree_helper`; wrapping lane arithmetic)."""
+    """`kind` over a `__m512i`/`__m256i`/`__m128i`'s lanes in halves: 512 -> 256 -> 128 bits, then
+    within 128 bits (the same halving order as `tree_helper`; wrapping lane arithmetic)."""
     bits = elt[1:]
     n = vector_bits // int(bits)
     name = f"lo_hreduce_{kind}_{elt}x{n}"
-    op = {"add": f"add_epi{bits}", "mul": f"mullo_epi{bits}"}[kind]
+
+    def op(width: int) -> str:
+        return {128: "_mm_", 256: "_mm256_", 512: "_mm512_"}[width] + _X86_INT_OP[kind].format(b=bits, w=width)
+
     vtype = {512: "__m512i", 256: "__m256i", 128: "__m128i"}[vector_bits]
     lines = []
     if vector_bits == 512:
-        lines.append(f"__m256i h = _mm256_{op}(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));")
+        lines.append(f"__m256i h = {op(256)}(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));")
     if vector_bits >= 256:
         h = "h" if vector_bits == 512 else "v"
-        lines.append(f"__m128i q = _mm_{op}(_mm256_castsi256_si128({h}), _mm256_extracti128_si256({h}, 1));")
+        lines.append(f"__m128i q = {op(128)}(_mm256_castsi256_si128({h}), _mm256_extracti128_si256({h}, 1));")
     else:
         lines.append("__m128i q = v;")
-    lines.append(f"q = _mm_{op}(q, _mm_unpackhi_epi64(q, q));")
+    lines.append(f"q = {op(128)}(q, _mm_unpackhi_epi64(q, q));")
     if bits == "32":
-        lines.append(f"q = _mm_{op}(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 1, 1, 1)));")
+        lines.append(f"q = {op(128)}(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 1, 1, 1)));")
         lines.append("return _mm_cvtsi128_si32(q);")
     else:
         lines.append("return _mm_cvtsi128_si64(q);")

@@ -262,14 +262,22 @@ def _mask_key(isa: IsaTable, c: Case) -> str:
 
 
 def hreduce_cases(isa: IsaTable, elt: str) -> list[Case]:
-    """Sum and product reductions over vectors of edge values (overflowing)."""
+    """Sum, product, signed and unsigned min/max and bitwise reductions over vectors of edge
+    values (overflowing; umin/umax compare the lanes' unsigned bits)."""
     n = lanes(isa, elt)
     if isa.name == "scalar":
         return []
     bits = BITS[elt]
     ev = edge_values(elt)
     out = []
-    for kind in ("add", "mul", "min", "max"):
+    u = (1 << bits) - 1
+
+    def unsigned(f):
+        return lambda p, q: wrap(f(p & u, q & u), bits)
+
+    step = {"add": lambda p, q: wrap(p + q, bits), "mul": lambda p, q: wrap(p * q, bits), "min": min, "max": max,
+            "umin": unsigned(min), "umax": unsigned(max), "and": lambda p, q: p & q, "or": lambda p, q: p | q}  # fmt: skip
+    for kind in step:
         key = f"hreduce.{kind}"
         if isa.row(key, elt) is None:
             continue
@@ -283,8 +291,7 @@ def hreduce_cases(isa: IsaTable, elt: str) -> list[Case]:
             group = a[g: g + n]
             acc = group[0]
             for x in group[1:]:
-                acc = {"add": lambda p, q: wrap(p + q, bits), "mul": lambda p, q: wrap(p * q, bits),
-                       "min": min, "max": max}[kind](acc, x)  # fmt: skip
+                acc = step[kind](acc, x)
             want.append(acc)
         out.append(Case(key, elt, a, None, want, elt))
     return out

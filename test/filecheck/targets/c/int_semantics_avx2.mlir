@@ -23,6 +23,19 @@ builtin.module attributes {loop.target = "avx2"} {
     %r = arith.addi %r0, %pp : i64
     func.return %r : i64
   }
+  func.func @extremes(%x: !loop.buf<i32> {loop.role = "in", loop.axes = ["i"]}, %y: !loop.buf<i64> {loop.role = "in", loop.axes = ["i"]}, %i: index) -> i64 attributes {loop.kernel} {
+    %v = simd.load %x[%i] : !loop.buf<i32> -> vector<8xi32>
+    %w = simd.load %y[%i] : !loop.buf<i64> -> vector<4xi64>
+    %a = simd.hreduce <min> %v : vector<8xi32> -> i32
+    %b = simd.hreduce <umax> %v : vector<8xi32> -> i32
+    %c = simd.hreduce <or> %w : vector<4xi64> -> i64
+    %d = simd.hreduce <max> %w : vector<4xi64> -> i64
+    %e = arith.addi %a, %b : i32
+    %f = arith.extsi %e : i32 to i64
+    %g = arith.addi %f, %c : i64
+    %r = arith.addi %g, %d : i64
+    func.return %r : i64
+  }
 }
 
 // CHECK-LABEL: static inline __m256i lo_shrs_i64x4(__m256i a, __m256i b)
@@ -46,6 +59,24 @@ builtin.module attributes {loop.target = "avx2"} {
 // CHECK-LABEL: static inline int32_t lo_hreduce_mul_i32x8(__m256i v)
 // CHECK-NEXT:  {
 // CHECK-NEXT:      __m128i q = _mm_mullo_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+// min/max (signed and unsigned, SSE4.1's pminsd/pmaxud) of i32 lanes and bitwise folds of any
+// lanes are trees too; AVX2 has no 64-bit lane min/max: the generic tree.
+// CHECK-LABEL: static inline int32_t lo_hreduce_min_i32x8(__m256i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i q = _mm_min_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+// CHECK-NEXT:      q = _mm_min_epi32(q, _mm_unpackhi_epi64(q, q));
+// CHECK-NEXT:      q = _mm_min_epi32(q, _mm_shuffle_epi32(q, _MM_SHUFFLE(1, 1, 1, 1)));
+// CHECK-LABEL: static inline int32_t lo_hreduce_umax_i32x8(__m256i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i q = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+// CHECK-LABEL: static inline int64_t lo_hreduce_or_i64x4(__m256i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      __m128i q = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+// CHECK-NEXT:      q = _mm_or_si128(q, _mm_unpackhi_epi64(q, q));
+// CHECK-NEXT:      return _mm_cvtsi128_si64(q);
+// CHECK-LABEL: static inline int64_t lo_hreduce_max_i64x4(__m256i v)
+// CHECK-NEXT:  {
+// CHECK-NEXT:      int64_t x[4];
 // CHECK-LABEL: void shifts(
 // CHECK:           __m256i r = lo_shrs_i64x4(v, v);
 // CHECK-NEXT:      __m256i u = _mm256_srlv_epi64(r, v);
