@@ -35,6 +35,7 @@ PASSES: dict[str, str] = {
     "loop-unroll": "loopopt.passes.loop_unroll:LoopUnrollPass",
     "loop-simplify": "loopopt.passes.loop_simplify:LoopSimplifyPass",
     "loop-licm": "loopopt.passes.loop_licm:LoopLICMPass",
+    "loop-inplace": "loopopt.passes.loop_inplace:LoopInplacePass",
     "loop-parallelize": "loopopt.passes.loop_parallelize:LoopParallelizePass",
     # lowering to the target vector dialect, and the default pipeline
     "convert-loop-to-simd": "loopopt.lowering.loop_to_simd.convert:ConvertLoopToSimdPass",

@@ -33,7 +33,7 @@ from loopopt.lowering import abi
 
 COUNT_OF = "loop.count_of"
 """On a derived counting kernel: the name of the kernel it counts for."""
-PARALLEL_ATTR = "loop.parallel"
+PARALLEL_ATTR = loop.PARALLEL_ATTR
 
 
 def count_name(kernel: str) -> str:

@@ -64,7 +64,7 @@ from loopopt.lowering import abi
 from loopopt.lowering.target import CPU_NATIVE, native_cpu
 from loopopt.passes.options import check_options
 
-PARALLEL_ATTR = "loop.parallel"
+PARALLEL_ATTR = loop.PARALLEL_ATTR
 FROM_CPU = -1
 """`chunk` / `min_elements` option value: derive it from the CPU model (`sizes_for`)."""
 CPU_FILTER_BLOCKS = -2

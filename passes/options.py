@@ -179,6 +179,7 @@ PASS_OPTIONS: dict[str, dict[str, Check]] = {
                     "accs": Choice(("chain", "split"))},
     "loop-simplify": {"fma": BoolOption()},
     "loop-licm": {"speculate_loads": BoolOption()},
+    "loop-inplace": {"remarks": BoolOption()},
     "convert-loop-to-simd": {
         "target": Choice(from_targets=True, what="target"),
         "tail": Choice(("", "scalar", "masked", "auto"), rule=TAIL_RULE),

@@ -16,6 +16,8 @@ loop-vectorize               innermost loops -> vecloops / predloops of width W 
 loop-simplify{fma=true}      only when the target has FMA: contract a*b+c into math.fma
 loop-parallelize{threads cpu stream_bytes filter_block filter_block_stream}  only with parallel=N: mark kernels that split into
                              chunks across threads (OpenMP in the C; docs/threads.md)
+loop-inplace                 a temporary whose last reader maps it into an output lives in
+                             that output (softmax's exps: no allocation; not in chunked kernels)
 loop-unroll{factor=K full_threshold=0 accs=split}  only on scalar: innermost scalar loops
                              K copies an iteration, reductions in K partial accumulators
                              (loops whose accumulators may not be reordered are left alone)
@@ -171,6 +173,8 @@ class LoopPipelinePass(ModulePass):
             if self.remarks:
                 par["remarks"] = True
             steps.append(Step("loop-parallelize", par))
+        # after loop-parallelize: a chunked kernel keeps its chunk-sized temporaries
+        steps.append(Step("loop-inplace", {"remarks": True} if self.remarks else {}))
         if not info.vector_bits:
             # the scalar target's loops, as the vector targets' blocks, K copies an iteration
             # (maps: the loop overhead once per K elements; folds: K partial accumulators where

@@ -15,6 +15,7 @@ from docblocks import Block, blocks, commands, mismatch
 from loopopt.lowering.loop_to_simd.convert import FALLBACK_REMARK
 from loopopt.passes.df_fusion.codes import FuseReject
 from loopopt.passes.loop_fusion.codes import LoopFuseReject
+from loopopt.passes.loop_inplace import InplaceReject
 from loopopt.passes.loop_interchange import InterchangeReject
 from loopopt.passes.loop_unroll_jam import UnrollJamReject
 from loopopt.passes.vectorize_codes import VecReject
@@ -27,6 +28,7 @@ EXAMPLES = ROOT / "test" / "filecheck" / "remarks"
 CODES = {
     "df-fuse": [c.value for c in FuseReject],
     "loop-fuse": [c.value for c in LoopFuseReject],
+    "loop-inplace": [c.value for c in InplaceReject],
     "loop-interchange": [c.value for c in InterchangeReject],
     "loop-unroll-jam": [c.value for c in UnrollJamReject],
     "loop-vectorize": [c.value for c in VecReject],

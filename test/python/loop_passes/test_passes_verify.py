@@ -43,6 +43,8 @@ CHAINS: dict[str, list[Step]] = {
     "loop-simplify": [*FUSED, ("loop-simplify", {}), ("loop-simplify", {"fma": True})],
     "loop-licm": [*LOWER, ("loop-licm", {"speculate_loads": True})],
     "loop-vectorize": [*FUSED, ("loop-fuse", {}), ("loop-vectorize", {})],
+    "loop-inplace": [*FUSED, ("loop-inplace", {"remarks": False}), ("loop-vectorize", {}), ("loop-inplace", {}),
+                     ("convert-loop-to-simd", {"target": "avx2", "fallback": True})],
     "loop-vectorize-8": [*LOWER, ("loop-vectorize", {"width": 8})],
     "loop-interchange": [*FUSED, ("loop-interchange", {"rows": 3, "columns": 16}), ("loop-vectorize", {}),
                          ("convert-loop-to-simd", {"target": "avx512", "fallback": True})],

@@ -29,11 +29,12 @@ func.func @softmax(%x: !df.array<f32, [i]>, %m: f32) -> !df.array<f32, [i]> {
 // CHECK:      func.return %y
 
 // One vector exp per block in the unrolled main loop (interleave 4), in the loop that also sums;
-// the scaling loops read the stored exps.
+// the scaling loops read the stored exps back from the output (loop-inplace: no temporary).
 // C:          void softmax(
+// C-NOT:      lo_alloc(
 // C-COUNT-4:  lo_vm_exp_f32x16(
 // C:          _mm512_add_ps
 // C:          expf(
 // C-NOT:      lo_vm_exp_f32x16(
 // C-NOT:      expf(
-// C:          free(
+// C:          _mm512_loadu_ps(&out[

@@ -34,7 +34,7 @@
 // SCALAR:             simd.compress_store %{{.*}}, %[[P]], %out[%cursor] full : vector<1xf32>, vector<1xi1>, !loop.buf<f32>
 // SCALAR-NOT:       vector<4
 
-// SSE2:         builtin.module attributes {loop.target = "sse2", loop.pipeline = "{{.*}}loop-vectorize,convert-loop-to-simd{target=sse2 fallback=true}{{.*}}"}
+// SSE2:         builtin.module attributes {loop.target = "sse2", loop.pipeline = "{{.*}}loop-vectorize,loop-inplace,convert-loop-to-simd{target=sse2 fallback=true}{{.*}}"}
 // SSE2-LABEL:     func.func @sumsq
 // SSE2:             loop.for %i in range({{.*}}) accs(%acc_v = %{{.*}} : vector<4xf32> add reassoc, %acc_v_1 = %{{.*}} : vector<4xf32> add reassoc) {
 // SSE2-NEXT:          %[[X:.*]] = simd.load %x[%i] : !loop.buf<f32> -> vector<4xf32>
@@ -45,7 +45,7 @@
 // SSE2:             attributes {loop.mask_form = #loop.mask_form<select_blend>}
 // SSE2:             simd.compress_store %{{.*}} : vector<4xf32>, vector<4xi1>, !loop.buf<f32>
 
-// AVX2:         builtin.module attributes {loop.target = "avx2", loop.pipeline = "{{.*}}loop-vectorize,loop-simplify{fma=true},convert-loop-to-simd{target=avx2 fallback=true}{{.*}}"}
+// AVX2:         builtin.module attributes {loop.target = "avx2", loop.pipeline = "{{.*}}loop-vectorize,loop-simplify{fma=true},loop-inplace,convert-loop-to-simd{target=avx2 fallback=true}{{.*}}"}
 // AVX2-LABEL:     func.func @sumsq
 // AVX2:             loop.for %i in range({{.*}}) accs(%acc_v = %{{.*}} : vector<8xf32> add reassoc, %acc_v_1 = {{.*}}, %acc_v_2 = {{.*}}, %acc_v_3 = %{{.*}} : vector<8xf32> add reassoc) {
 // AVX2-NEXT:          %[[X:.*]] = simd.load %x[%i] : !loop.buf<f32> -> vector<8xf32>
