@@ -113,3 +113,61 @@ def test_canonicalize_rewrites_as_xdsls(target):
     assert "arith.muli" not in text and "arith.cmpi" not in text and "%g = arith.constant 3.0" in text  # folded
     assert "%b2 = arith.addi %x, %b" in text  # operands swapped once %b became a constant
     assert "%h = arith.addf %f, %f" in text and "%d = arith.subi %x, %x" in text  # no constant: kept
+
+
+DEAD_CYCLES = """
+func.func @cycles(%x: i32) -> i32 {
+  %a = arith.addi %b, %x : i32
+  %b = arith.addi %a, %x : i32
+  %s = arith.muli %s, %x : i32
+  func.return %x : i32
+}
+"""
+"""Pure ops dead only as a use cycle (two ops, one op using itself; xDSL's parser takes forward
+references): each has a user, so no round finds one trivially dead; only region_dce deletes them."""
+
+UNREACHABLE = """
+func.func @f(%a: i32) -> i32 {
+  func.return %a : i32
+^bb1:
+  %b = arith.addi %a, %a : i32
+  func.return %b : i32
+}
+"""
+
+
+@pytest.mark.parametrize("text", [DEAD_CYCLES, UNREACHABLE])
+def test_canonicalize_deletes_what_only_region_dce_finds(text):
+    """canonicalize leaves region_dce out after a round that changed nothing only when the fill
+    rules out what it could still delete (CanonicalizeWalker): dead use cycles and unreachable
+    blocks are deleted as by xDSL's canonicalize."""
+    ctx = lc.make_context()
+    ours = lc.parse(text, ctx, "t")
+    theirs = ours.clone()
+    CandidateCanonicalizePass().apply(ctx, ours)
+    CanonicalizePass().apply(ctx, theirs)
+    assert str(ours) == str(theirs)
+    assert "arith.addi" not in str(ours) and "arith.muli" not in str(ours)
+
+
+def test_canonicalize_runs_region_dce_only_when_it_can_delete(monkeypatch):
+    """On a lowered module canonicalize changes nothing and its one round needs no region_dce;
+    with a use cycle among pure ops (or a round that changed something) region_dce runs."""
+    import loopopt.passes.candidate_walker as cw
+
+    calls: list[bool] = []
+    real = cw.memo_region_dce
+
+    def counted(region, listener=None):
+        calls.append(True)
+        return real(region, listener)
+
+    monkeypatch.setattr(cw, "memo_region_dce", counted)
+    ctx, module = _module_before_canonicalize(generated_module(40), "avx2")
+    before = str(module)
+    CandidateCanonicalizePass().apply(ctx, module)
+    assert str(module) == before and calls == []
+    for text in (DEAD_CYCLES, UNREACHABLE, SCALARS):
+        calls.clear()
+        CandidateCanonicalizePass().apply(ctx, lc.parse(text, ctx, "t"))
+        assert calls, text
