@@ -17,7 +17,7 @@ round's fill. So the rewrites, and their order, are those of the full walk.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,19 +60,44 @@ class CandidateRewriteWalker(PatternRewriteWalker):
     """Whether no op of the class can be a candidate, whatever its operands and types (asked
     once per class and fill: such ops skip `candidate`)."""
 
+    check_graph: bool = field(default=False, kw_only=True)
+    """Whether the fill also finds out `graph_is_simple` (CanonicalizeWalker)."""
+
+    graph_is_simple: bool = field(default=False, init=False)
+    """With `check_graph`, from the last fill of a region: every region under it has at most one
+    block, and every op whose class may be dead (`class_would_be_dead` not False) uses values
+    only of ops after it in the fill's order (reverse postorder), i.e. before it in the region:
+    the fill's order is a topological order of the use graph among those ops (no use cycle)."""
+
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
         candidate = self.candidate
         never_candidate = self.never_candidate
         push = self._worklist.push
         dead = EffectMemo().is_trivially_dead  # the fill only reads the IR
-        ops = self._fill_order(op)
         by_class: dict[type[Operation], tuple[bool, bool]] = {}
         """(ask `candidate`, may be dead) per class; traits do not change during the fill."""
+        if isinstance(op, Region) and not self.walk_reverse and not self.walk_regions_first:
+            ops = reverse_postorder(op)  # the default walkers' order, without xDSL's generators
+            check = self.check_graph and op._first_block is op._last_block
+        else:
+            ops = op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+            check = False
+        seen: set[int] = set()
+        """With `check`: the ids of the ops met so far whose class may be dead."""
         for sub_op in ops:
             cls = type(sub_op)
             ask = by_class.get(cls)
             if ask is None:
                 ask = by_class[cls] = (not never_candidate(cls), class_would_be_dead(cls) is not False)
+            if check:
+                for inner in sub_op.regions:
+                    if inner._first_block is not inner._last_block:
+                        check = False
+                if ask[1]:
+                    seen.add(id(sub_op))  # before its operands: an op using its own result is a cycle
+                    for operand in sub_op._operands:  # a block argument has no `op`: id(None)
+                        if id(getattr(operand, "op", None)) in seen:
+                            check = False
             if ask[0] and candidate(sub_op):
                 push(sub_op)
                 continue
@@ -84,13 +109,7 @@ class CandidateRewriteWalker(PatternRewriteWalker):
             else:
                 if dead(sub_op):
                     push(sub_op)
-
-
-    def _fill_order(self, op: Operation | Region | Block) -> Iterable[Operation]:
-        """The ops of `op` in the order xDSL's fill pushes them."""
-        if isinstance(op, Region) and not self.walk_reverse and not self.walk_regions_first:
-            return reverse_postorder(op)  # the default walkers' order, without xDSL's generators
-        return op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        self.graph_is_simple = check
 
 
 def reverse_postorder(region: Region) -> list[Operation]:
@@ -260,56 +279,20 @@ class CanonicalizeWalker(CandidateRewriteWalker):
     erases (a change). On the lowered module canonicalize changes nothing and this leaves out
     `region_dce`'s walk and effect tests, ~40 % of the step."""
 
-    _graph_is_simple: bool = field(default=False, init=False)
-    """The last fill's finding (single blocks, no use cycle among ops that may be dead)."""
-
-    def _fill_order(self, op: Operation | Region | Block) -> Iterable[Operation]:
-        ops = super()._fill_order(op)
-        if isinstance(ops, list) and isinstance(op, Region):  # reverse_postorder's
-            self._graph_is_simple = _single_blocks_and_acyclic(op, ops)
-        else:
-            self._graph_is_simple = False
-        return ops
-
     def rewrite_region(self, region: Region) -> bool:
         """xDSL's `PatternRewriteWalker.rewrite_region` with `apply_recursively` (the default),
-        `region_dce` (memo_region_dce) after a round only when the round changed something or
-        the fill could not rule it out."""
+        its `post_walk_func` (`region_dce`: memo_region_dce) after a round only when the round
+        changed something or the fill could not rule it out (`check_graph`)."""
         listener = self._get_rewriter_listener()
         result = False
         while True:
             self._populate_worklist(region)
             changed = self._process_worklist(listener)
-            if changed or not self._graph_is_simple:
-                changed |= memo_region_dce(region, listener)
+            if self.post_walk_func is not None and (changed or not self.graph_is_simple):
+                changed |= self.post_walk_func(region, listener)
             result |= changed
             if not changed:
                 return result
-
-
-def _single_blocks_and_acyclic(region: Region, ops: list[Operation]) -> bool:
-    """Whether every region under `region` (itself included) has at most one block, and every
-    op whose class may be dead (`class_would_be_dead` not False) uses values only of ops that
-    follow it in `ops`, its reverse postorder (`reverse_postorder`), i.e. that precede it in the region."""
-    if region._first_block is not region._last_block:
-        return False
-    seen: set[int] = set()
-    may_be_dead: dict[type[Operation], bool] = {}
-    for op in ops:
-        for inner in op.regions:
-            if inner._first_block is not inner._last_block:
-                return False
-        cls = type(op)
-        dead = may_be_dead.get(cls)
-        if dead is None:
-            dead = may_be_dead[cls] = class_would_be_dead(cls) is not False
-        if not dead:
-            continue
-        seen.add(id(op))  # before its operands: an op using its own result is a cycle
-        for operand in op._operands:
-            if id(operand.owner) in seen:
-                return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -323,5 +306,9 @@ class CandidateCanonicalizePass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         pattern = CanonicalizeApplier([CanonicalizationRewritePattern()], ctx, folding_enabled=True, dce_enabled=False)
         CanonicalizeWalker(
-            pattern, post_walk_func=memo_region_dce, candidate=can_canonicalize, never_candidate=never_canonicalized
+            pattern,
+            post_walk_func=memo_region_dce,
+            candidate=can_canonicalize,
+            never_candidate=never_canonicalized,
+            check_graph=True,
         ).rewrite_module(op)
