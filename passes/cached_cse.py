@@ -205,10 +205,11 @@ class HashedCSEDriver(CSEDriver):
         """has_trait(IsTerminator) per op class (traits do not change during a run)."""
         self._class_dead: dict[type[Operation], bool | None] = {}
         """class_would_be_dead per op class, asked once per run (as the terminator test)."""
-        self._effects = EffectMemo()
+        self._effects = EffectMemo(fixed_traits=True)
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
-        the values effects name, never their kinds, so these answers hold for the whole run."""
+        the values effects name, never their kinds, so these answers hold for the whole run; the
+        class answers are asked once per class, as the two above."""
 
     def _replace_and_delete(self, op: Operation, existing: Operation) -> None:
         """xDSL's, without its table lookups when none can hit. It rewires `op`'s uses only if no

@@ -3,6 +3,7 @@ the module faster than linearly, counted rather than timed (CI has 2 noisy cores
 
 from __future__ import annotations
 
+import pytest
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import VectorType, f32, i1, i32
 
@@ -331,15 +332,17 @@ def test_hashed_cse_is_xdsl_cse_on_the_corpus():
     assert compared > 20
 
 
-def test_effect_memo_answers_as_xdsl():
-    """passes/memo_dce.py: every op's effects and dead-op tests as xDSL's, loops included."""
+@pytest.mark.parametrize("fixed_traits", [False, True])
+def test_effect_memo_answers_as_xdsl(fixed_traits):
+    """passes/memo_dce.py: every op's effects and dead-op tests as xDSL's, loops included (also
+    with the class answers asked once per class, as cse's memo does)."""
     from xdsl.traits import get_effects
     from xdsl.transforms.dead_code_elimination import is_trivially_dead, would_be_trivially_dead
 
     from loopopt.passes.memo_dce import EffectMemo
 
     _, module = _lowered(generated_module(40))
-    memo = EffectMemo()
+    memo = EffectMemo(fixed_traits)
     ops = list(module.walk())
     assert any(op.regions and get_effects(op) for op in ops)  # loops with nested effects
     for op in ops:
