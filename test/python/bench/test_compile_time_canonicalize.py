@@ -127,13 +127,16 @@ func.func @cycles(%x: i32) -> i32 {
 references): each has a user, so no round finds one trivially dead; only region_dce deletes them."""
 
 UNREACHABLE = """
-func.func @f(%a: i32) -> i32 {
-  func.return %a : i32
-^bb1:
-  %b = arith.addi %a, %a : i32
-  func.return %b : i32
+func.func @g(%x: index) -> index {
+  func.return %x : index
+^dead:
+  %y = arith.muli %x, %x : index
+  %z = arith.addi %y, %x : index
+  func.return %z : index
 }
 """
+"""A block no branch reaches (its ops are live by xDSL's rules, as a terminator is never dead,
+but region_dce deletes the block)."""
 
 
 @pytest.mark.parametrize("text", [DEAD_CYCLES, UNREACHABLE])
