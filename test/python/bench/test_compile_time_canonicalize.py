@@ -15,7 +15,9 @@ import loopopt.compile as lc
 from loopopt.passes.candidate_walker import (
     CandidateCanonicalizePass,
     _has_constant_operand,
+    identity_only,
     needs_constant_operand,
+    skips_folder_and_patterns,
 )
 from loopopt.passes.pipeline import LoopPipelinePass
 from loopopt.tools.bench.c_stable import programs
@@ -44,6 +46,32 @@ func.func @s(%x: i32, %y: index, %f: f32) -> (i32, i32, i32, index, i1, f32, f32
 """
 
 
+RIGHT_CONSTANTS = """
+func.func @r(%x: i32, %i: index) -> (i32, i32, i32, i32, i32, index, index, index, i32, i32, i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c7 = arith.constant 7 : i32
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i4 = arith.constant 4 : index
+  %a = arith.addi %x, %c7 : i32
+  %b = arith.muli %x, %c1 : i32
+  %c = arith.muli %x, %c0 : i32
+  %d = arith.subi %x, %c0 : i32
+  %e = arith.andi %x, %c7 : i32
+  %f = arith.remsi %i, %i4 : index
+  %g = arith.maxsi %i, %i1 : index
+  %h = arith.addi %i, %i0 : index
+  %k = arith.addi %c7, %x : i32
+  %m = arith.minsi %x, %c7 : i32
+  %n = arith.muli %x, %c7 : i32
+  func.return %a, %b, %c, %d, %e, %k, %f, %g, %h, %m, %n : i32, i32, i32, i32, i32, i32, index, index, index, i32, i32
+}
+"""
+"""Integer ops with a constant right operand: zero and unit (`%b`-`%d`, `%h`) fold or rewrite;
+the others (`%a`, `%e`, `%f`, `%g`, `%m`, `%n`) are left alone; `%k`'s constant lhs is swapped."""
+
+
 def _module_before_canonicalize(text: str, target: str):
     ctx = lc.make_context()
     module = lc.parse(text, ctx, "t")
@@ -64,28 +92,37 @@ def test_needs_constant_operand_per_class():
         assert needs_constant_operand(cls), cls
     for cls in (arith.CmpiOp, arith.SelectOp, arith.ConstantOp):  # cmpi folds x == x; select its own patterns
         assert not needs_constant_operand(cls), cls
+    for cls in (arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.AndIOp, arith.MinSIOp, arith.MaxSIOp, arith.RemSIOp):
+        assert identity_only(cls), cls
+    for cls in (arith.AddfOp, arith.CmpiOp, arith.SelectOp):
+        assert not identity_only(cls), cls
 
 
 @pytest.mark.parametrize("target", ["avx2", "scalar"])
 def test_skipped_ops_are_left_alone_by_xdsl(target):
     """Every op the applier would skip, in the module canonicalize gets, is rewritten by neither
-    xDSL's canonicalization patterns nor its folder."""
-    skipped = 0
+    xDSL's canonicalization patterns nor its folder (those without a constant operand, and the
+    integer ops whose only constant is a right one that is neither zero nor unit)."""
+    skipped = right_constant = 0
+    ctx = lc.make_context()
+    modules = [lc.parse(RIGHT_CONSTANTS, ctx, "r")]
     for text in _corpus():
         try:
-            ctx, module = _module_before_canonicalize(text, target)
+            modules.append(_module_before_canonicalize(text, target)[1])
         except Exception:  # noqa: BLE001 - a program this target rejects
             continue
+    for module in modules:
         for op in list(module.walk())[1:]:
-            if not needs_constant_operand(type(op)) or _has_constant_operand(op):
+            if not skips_folder_and_patterns(op):
                 continue
             skipped += 1
+            right_constant += _has_constant_operand(op)
             rewriter = PatternRewriter(op)
             CanonicalizationRewritePattern().match_and_rewrite(op, rewriter)
             assert not rewriter.has_done_action, op.name
             if op.has_trait(HasFolder) and not op.has_trait(ConstantLike):
                 assert Folder(ctx).try_fold(op) is None, op.name
-    assert skipped > 100
+    assert skipped > 100 and right_constant > 50
 
 
 @pytest.mark.parametrize("target", ["avx2", "scalar"])
@@ -113,6 +150,16 @@ def test_canonicalize_rewrites_as_xdsls(target):
     assert "arith.muli" not in text and "arith.cmpi" not in text and "%g = arith.constant 3.0" in text  # folded
     assert "%b2 = arith.addi %x, %b" in text  # operands swapped once %b became a constant
     assert "%h = arith.addf %f, %f" in text and "%d = arith.subi %x, %x" in text  # no constant: kept
+    ours = lc.parse(RIGHT_CONSTANTS, ctx, "r")
+    theirs = ours.clone()
+    CandidateCanonicalizePass().apply(ctx, ours)
+    CanonicalizePass().apply(ctx, theirs)
+    text = str(ours)
+    assert text == str(theirs)
+    for kept in ("%a = arith.addi %x, %c7", "%e = arith.andi %x, %c7", "%f = arith.remsi %i, %i4", "%n = arith.muli %x, %c7"):
+        assert kept in text, kept
+    assert "%k = arith.addi %x, %c7" in text  # the constant moved right
+    assert "%b = " not in text and "%d = " not in text and "%h = " not in text  # x*1, x-0, i+0 folded
 
 
 DEAD_CYCLES = """
