@@ -46,28 +46,32 @@ func.func @s(%x: i32, %y: index, %f: f32) -> (i32, i32, i32, index, i1, f32, f32
 """
 
 
-RIGHT_CONSTANTS = """
-func.func @r(%x: i32, %i: index) -> (i32, i32, i32, i32, i32, index, index, index, i32, i32, i32) {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  %c7 = arith.constant 7 : i32
-  %i0 = arith.constant 0 : index
-  %i1 = arith.constant 1 : index
-  %i4 = arith.constant 4 : index
-  %a = arith.addi %x, %c7 : i32
-  %b = arith.muli %x, %c1 : i32
-  %c = arith.muli %x, %c0 : i32
-  %d = arith.subi %x, %c0 : i32
-  %e = arith.andi %x, %c7 : i32
-  %f = arith.remsi %i, %i4 : index
-  %g = arith.maxsi %i, %i1 : index
-  %h = arith.addi %i, %i0 : index
-  %k = arith.addi %c7, %x : i32
-  %m = arith.minsi %x, %c7 : i32
-  %n = arith.muli %x, %c7 : i32
-  func.return %a, %b, %c, %d, %e, %k, %f, %g, %h, %m, %n : i32, i32, i32, i32, i32, i32, index, index, index, i32, i32
-}
-"""
+_RIGHT_CASES = [
+    ("a", "addi", "%x", "%c7", "i32"),
+    ("b", "muli", "%x", "%c1", "i32"),
+    ("c", "muli", "%x", "%c0", "i32"),
+    ("d", "subi", "%x", "%c0", "i32"),
+    ("e", "andi", "%x", "%c7", "i32"),
+    ("k", "addi", "%c7", "%x", "i32"),
+    ("m", "minsi", "%x", "%c7", "i32"),
+    ("n", "muli", "%x", "%c7", "i32"),
+    ("f", "remsi", "%i", "%i4", "index"),
+    ("g", "maxsi", "%i", "%i1", "index"),
+    ("h", "addi", "%i", "%i0", "index"),
+]
+
+
+def _right_constants() -> str:
+    consts = [("c0", 0, "i32"), ("c1", 1, "i32"), ("c7", 7, "i32"), ("i0", 0, "index"), ("i1", 1, "index"), ("i4", 4, "index")]
+    types = ", ".join(t for *_, t in _RIGHT_CASES)
+    lines = [f"func.func @r(%x: i32, %i: index) -> ({types}) {{"]
+    lines += [f"  %{name} = arith.constant {value} : {t}" for name, value, t in consts]
+    lines += [f"  %{name} = arith.{op} {lhs}, {rhs} : {t}" for name, op, lhs, rhs, t in _RIGHT_CASES]
+    lines += ["  func.return " + ", ".join("%" + c[0] for c in _RIGHT_CASES) + " : " + types, "}"]
+    return "\n".join(lines)
+
+
+RIGHT_CONSTANTS = _right_constants()
 """Integer ops with a constant right operand: zero and unit (`%b`-`%d`, `%h`) fold or rewrite;
 the others (`%a`, `%e`, `%f`, `%g`, `%m`, `%n`) are left alone; `%k`'s constant lhs is swapped."""
 
