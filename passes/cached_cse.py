@@ -4,8 +4,11 @@ xDSL 0.74's CSE keys its scoped table with `OperationInfo(op)`, whose `__hash__`
 op's name, attributes, properties, result types and operands again on every use: once for the
 lookup, once for the insertion, twice per equality check of a hit and once per user of a
 replaced value (`wasVisited`): ~2.3 hashes per op, half of `cse`'s time (docs/compile_time.md).
-Here the driver is xDSL's, with an `OperationInfo` that hashes at creation (each attribute
-object hashed once per run) and one info per visited op for its lookup and insertion.
+Here the driver is xDSL's over a table (`_BucketedKnownOps`) that files an op with operands
+under its name and its operands' identities, comparing attributes, properties and types only
+with the ops that share them (on the lowered module, where cse merges nothing, hardly ever);
+an op without operands (a constant) is keyed by an `OperationInfo` that hashes at creation
+(each attribute object hashed once per run). One lookup per visited op finds it or stores it.
 
 The effects of each op (is it side-effect free, does it only read, would it be dead) are
 computed once (passes/memo_dce.py); the dead-op test of an op with an allocation among its
@@ -21,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnregisteredOp
 from xdsl.ir import Attribute, Block, Operation, Region
 from xdsl.passes import ModulePass
 from xdsl.traits import IsolatedFromAbove, IsTerminator, MemoryEffectKind
@@ -82,36 +85,119 @@ class _HashedInfo(OperationInfo):
         return self._hash
 
 
-class _HashedKnownOps(KnownOps):
-    """xDSL's `KnownOps` keyed by `_HashedInfo`; `get_info`/`set_info` reuse one info."""
+class _BucketedKnownOps(KnownOps):
+    """xDSL's `KnownOps` (a table from ops to the known equal op), keyed cheaply.
+
+    An op with operands is filed under (name, its operands' ids): ops equal by xDSL's
+    `OperationInfo` have the same name and the same operand objects, so an equal op can only
+    be in that bucket, which holds the few ops that share the operands (usually none): the
+    lookup compares them as `OperationInfo.__eq__` does, without hashing any attribute or
+    type. An op without operands (constants) is keyed by `_HashedInfo` as before (sharing
+    the empty operand tuple, all constants would share one bucket).
+
+    A bucket is a tuple, replaced on insertion, so a nested scope's copy of the table (a
+    shallow `dict` copy, as xDSL's) never changes its parent's buckets. Storing an op equal to
+    a stored one replaces it in its bucket, as the dict replaces the value of an equal key
+    (the stored op and the key's op are equal, so lookups find the same value)."""
 
     def __init__(self, known_ops: KnownOps | None = None):
         self._known_ops = {} if known_ops is None else dict(known_ops._known_ops)
 
-    def __getitem__(self, k: Operation) -> Operation:
-        return self._known_ops[_HashedInfo(k)]
+    def get(self, k: Operation, default=None):  # type: ignore[override]
+        operands = k._operands  # the tuple `operands` views
+        if not operands:
+            return self._known_ops.get(_HashedInfo(k), default)
+        bucket = self._known_ops.get((k.name, *map(id, operands)))
+        if bucket is not None:
+            for known in bucket:
+                if _equal_given_operands(known, k):
+                    return known
+        return default
 
-    def __setitem__(self, k: Operation, v: Operation) -> None:
-        self._known_ops[_HashedInfo(k)] = v
+    def find_or_add(self, k: Operation) -> Operation | None:
+        """The stored op equal to `k` (`get`), or None after storing `k` (`self[k] = k`): one
+        key and one bucket lookup for both."""
+        table = self._known_ops
+        operands = k._operands
+        if not operands:
+            info = _HashedInfo(k)
+            found = table.get(info)
+            if found is None:
+                table[info] = k
+            return found
+        key = (k.name, *map(id, operands))
+        bucket = table.get(key)
+        if bucket is None:
+            table[key] = (k,)
+            return None
+        for known in bucket:
+            if _equal_given_operands(known, k):
+                return known
+        table[key] = (*bucket, k)
+        return None
+
+    def __getitem__(self, k: Operation) -> Operation:
+        found = self.get(k)
+        if found is None:
+            raise KeyError(k)
+        return found
 
     def __contains__(self, k: Operation) -> bool:
-        return _HashedInfo(k) in self._known_ops
+        return self.get(k) is not None
 
-    def get(self, k: Operation, default=None):  # type: ignore[override]
-        return self._known_ops.get(_HashedInfo(k), default)
+    def __setitem__(self, k: Operation, v: Operation) -> None:
+        operands = k._operands
+        if not operands:
+            self._known_ops[_HashedInfo(k)] = v
+            return
+        key = (k.name, *map(id, operands))
+        bucket = self._known_ops.get(key, ())
+        for i, known in enumerate(bucket):
+            if _equal_given_operands(known, k):
+                self._known_ops[key] = (*bucket[:i], v, *bucket[i + 1 :])
+                return
+        self._known_ops[key] = (*bucket, v)
 
     def pop(self, k: Operation) -> Operation:
-        return self._known_ops.pop(_HashedInfo(k))
+        operands = k._operands
+        if not operands:
+            return self._known_ops.pop(_HashedInfo(k))
+        key = (k.name, *map(id, operands))
+        bucket = self._known_ops.get(key, ())
+        for i, known in enumerate(bucket):
+            if _equal_given_operands(known, k):
+                rest = (*bucket[:i], *bucket[i + 1 :])
+                if rest:
+                    self._known_ops[key] = rest
+                else:
+                    del self._known_ops[key]
+                return known
+        raise KeyError(k)
+
+
+def _equal_given_operands(a: Operation, b: Operation) -> bool:
+    """`OperationInfo(a) == OperationInfo(b)` for ops with the same operands and class name:
+    name (an unregistered op's own), attributes, properties, result types and regions' structure.
+    (xDSL's also compares the two hashes, which equal components make equal.)"""
+    if isinstance(a, UnregisteredOp) or isinstance(b, UnregisteredOp):
+        return OperationInfo(a) == OperationInfo(b)
+    return (
+        a.name == b.name
+        and a.attributes == b.attributes
+        and a.properties == b.properties
+        and a.result_types == b.result_types
+        and all(s.is_structurally_equivalent(o) for s, o in zip(a.regions, b.regions, strict=True))
+    )
 
 
 _UNASKED: Any = object()
 
 
 class HashedCSEDriver(CSEDriver):
-    """xDSL's `CSEDriver` (same walk, same decisions) over `_HashedKnownOps`."""
+    """xDSL's `CSEDriver` (same walk, same decisions) over `_BucketedKnownOps`."""
 
     def __init__(self) -> None:
-        super().__init__(_known_ops=_HashedKnownOps())
+        super().__init__(_known_ops=_BucketedKnownOps())
         self._visited: set[int] = set()
         """The ids of the ops `_simplify_operation` was given (every key of the table is one):
         ids, as an op's hash is a Python call; every op stays alive until the final erasures."""
@@ -119,10 +205,11 @@ class HashedCSEDriver(CSEDriver):
         """has_trait(IsTerminator) per op class (traits do not change during a run)."""
         self._class_dead: dict[type[Operation], bool | None] = {}
         """class_would_be_dead per op class, asked once per run (as the terminator test)."""
-        self._effects = EffectMemo()
+        self._effects = EffectMemo(fixed_traits=True)
         """Whether an op has effects, and of which kinds: asked of every op, for a loop a walk of
         its body. Rewiring uses (all this driver changes before its final erasures) changes
-        the values effects name, never their kinds, so these answers hold for the whole run."""
+        the values effects name, never their kinds, so these answers hold for the whole run; the
+        class answers are asked once per class, as the two above."""
 
     def _replace_and_delete(self, op: Operation, existing: Operation) -> None:
         """xDSL's, without its table lookups when none can hit. It rewires `op`'s uses only if no
@@ -138,7 +225,7 @@ class HashedCSEDriver(CSEDriver):
         self._mark_erasure(op)
 
     def _simplify_operation(self, op: Operation) -> None:
-        # xDSL's _simplify_operation, with one info for the lookup and the insertion
+        # xDSL's _simplify_operation, with one table lookup for the lookup and the insertion
         self._visited.add(id(op))
         cls = type(op)
         terminator = self._terminator.get(cls)
@@ -151,24 +238,21 @@ class HashedCSEDriver(CSEDriver):
             return
         if op.regions and any(len(region.blocks) > 1 for region in op.regions):
             return
-        table = self._known_ops._known_ops
-        info = _HashedInfo(op)
+        table: _BucketedKnownOps = self._known_ops  # type: ignore[assignment]  (every scope's table is one)
         effects = self._effects.get_effects(op)
         if effects is None or effects:  # not is_side_effect_free(op)
             if effects is None or any(e.kind != MemoryEffectKind.READ for e in effects):
                 return  # not only_has_effect(op, READ)
-            if existing := table.get(info):
+            if existing := table.find_or_add(op):  # not found: stored, as xDSL stores it
                 if op.parent_block() is existing.parent_block() and not has_other_side_effecting_op_in_between(
                     existing, op
                 ):
                     self._replace_and_delete(op, existing)
                     return
-            table[info] = op
+                table[op] = op  # in the place of the equal one
             return
-        if existing := table.get(info):
+        if existing := table.find_or_add(op):
             self._replace_and_delete(op, existing)
-            return
-        table[info] = op
 
     def _is_trivially_dead(self, op: Operation) -> bool:
         """xDSL's `is_trivially_dead`, the effects from the memo: only an allocation's value
@@ -193,7 +277,7 @@ class HashedCSEDriver(CSEDriver):
             if op.regions:
                 if op.has_trait(IsolatedFromAbove, value_if_unregistered=True):
                     old_scope = self._known_ops
-                    self._known_ops = _HashedKnownOps()
+                    self._known_ops = _BucketedKnownOps()
                     for region in op.regions:
                         self._simplify_region(region)
                     self._known_ops = old_scope
@@ -205,7 +289,7 @@ class HashedCSEDriver(CSEDriver):
     def _simplify_region(self, region: Region) -> None:
         if len(region.blocks) == 1:
             old_scope = self._known_ops
-            self._known_ops = _HashedKnownOps(self._known_ops)
+            self._known_ops = _BucketedKnownOps(self._known_ops)
             self._simplify_block(region.block)
             self._known_ops = old_scope
 

@@ -44,11 +44,18 @@ _RECURSIVE = RecursiveMemoryEffect.get_effects.__func__  # type: ignore[attr-def
 class EffectMemo:
     """`get_effects` and the dead-op tests built on it, remembered per op."""
 
-    def __init__(self) -> None:
+    def __init__(self, fixed_traits: bool = False) -> None:
         self._effects: dict[Operation, Set[EffectInstance] | None] = {}
+        self._constants: dict[type[Operation], Any] | None = {} if fixed_traits else None
+        """With `fixed_traits` (no class's trait set changes in the memo's life, e.g. one cse
+        run): `_class_constant` per class, asked once; else asked every time (it follows
+        `add_trait`)."""
 
     def get_effects(self, op: Operation) -> Set[EffectInstance] | None:
-        constant = _class_constant(type(op))
+        cls, constants = type(op), self._constants
+        constant = _class_constant(cls) if constants is None else constants.get(cls, _UNKNOWN)
+        if constant is _UNKNOWN:
+            constant = constants[cls] = _class_constant(cls)  # type: ignore[index]  (constants is a dict here)
         if constant is not _PER_OP:
             return constant
         try:
@@ -105,7 +112,10 @@ class EffectMemo:
         return self._only_reads_or_own_allocs(root, root)
 
     def _only_reads_or_own_allocs(self, op: Operation, root: Operation) -> bool:
-        constant = _class_constant(type(op))
+        cls, constants = type(op), self._constants
+        constant = _class_constant(cls) if constants is None else constants.get(cls, _UNKNOWN)
+        if constant is _UNKNOWN:
+            constant = constants[cls] = _class_constant(cls)  # type: ignore[index]
         if constant is not _PER_OP:
             return constant is not None and _reads_or_own_allocs(constant, root)
         known = self._effects.get(op, _UNKNOWN)

@@ -245,7 +245,7 @@ def cyclic_gc_paused() -> Iterator[None]:
 def _all_passes() -> dict[str, Any]:
     """The passes the steps name. `canonicalize` is xDSL's, walked from the ops it can rewrite
     (passes/candidate_walker.py: the same rewrites, a fraction of the walk); `cse` is xDSL's,
-    hashing each op once (passes/cached_cse.py)."""
+    its table keyed by each op's name and operands (passes/cached_cse.py)."""
     from loopopt.passes.cached_cse import HashedCSEPass
     from loopopt.passes.candidate_walker import CandidateCanonicalizePass
     from loopopt.registry import get_all_passes

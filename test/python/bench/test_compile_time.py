@@ -3,6 +3,7 @@ the module faster than linearly, counted rather than timed (CI has 2 noisy cores
 
 from __future__ import annotations
 
+import pytest
 from xdsl.dialects import arith, math
 from xdsl.dialects.builtin import VectorType, f32, i1, i32
 
@@ -255,15 +256,93 @@ func.func @dups(%a: f32, %b: f32) -> (f32, f32) {
     assert _c(text, "sse2") == fast
 
 
-def test_effect_memo_answers_as_xdsl():
-    """passes/memo_dce.py: every op's effects and dead-op tests as xDSL's, loops included."""
+_CSE_BUCKETS = """
+func.func @f(%a: i32, %b: i32, %c: i1, %m: memref<4xi32>, %i: index) -> (i1, i1, i1, i32, i32, i32, i32, i32) {
+  %x = arith.cmpi eq, %a, %b : i32
+  %y = arith.cmpi ne, %a, %b : i32
+  %z = arith.cmpi ne, %a, %b : i32
+  %r = scf.if %c -> (i32) {
+    %p = arith.addi %a, %b : i32
+    %p2 = arith.addi %a, %b : i32
+    %s = arith.muli %p, %p2 : i32
+    scf.yield %s : i32
+  } else {
+    scf.yield %a : i32
+  }
+  %q = arith.addi %a, %b : i32
+  %l1 = memref.load %m[%i] : memref<4xi32>
+  memref.store %a, %m[%i] : memref<4xi32>
+  %l2 = memref.load %m[%i] : memref<4xi32>
+  %l3 = memref.load %m[%i] : memref<4xi32>
+  %k1 = arith.constant 1 : i32
+  %k2 = arith.constant 2 : i32
+  %k3 = arith.constant 1 : i32
+  %u = arith.addi %k1, %k3 : i32
+  func.return %x, %y, %z, %r, %q, %l1, %l2, %l3 : i1, i1, i1, i32, i32, i32, i32, i32
+}
+"""
+"""Ops filed in one bucket of cached_cse's table (the same operands): cmpi eq / ne (not merged) and
+ne / ne (merged); `%p2` merged in the scf.if's scope, `%q` not with `%p` (a nested scope's entries
+stay in it); `%l2` not merged with `%l1` (a store between) but stored in its place, so `%l3`
+merges with `%l2`; constants (no operands) merged by value."""
+
+
+def test_bucketed_cse_table_is_xdsls_on_shared_operands():
+    from xdsl.dialects import memref, scf
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+    from loopopt.passes.cached_cse import HashedCSEPass
+
+    ctx = lc.make_context()
+    for dialect in (scf.Scf, memref.MemRef):
+        if dialect.name not in ctx.registered_dialect_names:
+            ctx.load_dialect(dialect)
+    ours = lc.parse(_CSE_BUCKETS, ctx, "t")
+    theirs = ours.clone()
+    HashedCSEPass().apply(ctx, ours)
+    CommonSubexpressionElimination().apply(ctx, theirs)
+    assert str(ours) == str(theirs)
+    text = str(ours)
+    assert "%z" not in text and "%p2" not in text and "%l3" not in text and "%k3" not in text
+    assert "%q = arith.addi" in text and "%l2 = memref.load" in text and "%y = arith.cmpi ne" in text
+
+
+def test_hashed_cse_is_xdsl_cse_on_the_corpus():
+    """cached_cse gives xDSL's cse's IR on every df corpus program lowered for avx2 and scalar."""
+    from xdsl.transforms.common_subexpression_elimination import CommonSubexpressionElimination
+
+    from loopopt.passes.cached_cse import HashedCSEPass
+    from loopopt.tools.bench.c_stable import programs
+
+    corpus = programs()
+    compared = 0
+    for target in ("avx2", "scalar"):
+        for name in sorted(corpus):
+            if not name.startswith("test_corpus_df"):
+                continue
+            try:
+                ctx, ours = _lowered(corpus[name], target)
+            except Exception:  # noqa: BLE001 - a program this target rejects
+                continue
+            theirs = ours.clone()
+            HashedCSEPass().apply(ctx, ours)
+            CommonSubexpressionElimination().apply(ctx, theirs)
+            assert str(ours) == str(theirs), (name, target)
+            compared += 1
+    assert compared > 20
+
+
+@pytest.mark.parametrize("fixed_traits", [False, True])
+def test_effect_memo_answers_as_xdsl(fixed_traits):
+    """passes/memo_dce.py: every op's effects and dead-op tests as xDSL's, loops included (also
+    with the class answers asked once per class, as cse's memo does)."""
     from xdsl.traits import get_effects
     from xdsl.transforms.dead_code_elimination import is_trivially_dead, would_be_trivially_dead
 
     from loopopt.passes.memo_dce import EffectMemo
 
     _, module = _lowered(generated_module(40))
-    memo = EffectMemo()
+    memo = EffectMemo(fixed_traits)
     ops = list(module.walk())
     assert any(op.regions and get_effects(op) for op in ops)  # loops with nested effects
     for op in ops:
