@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import subprocess
 import sys
@@ -87,46 +88,37 @@ def _timed(fn: Callable[[], object]) -> tuple[float, object]:
     return time.thread_time() - t0, value
 
 
-def pipeline_steps(isa: str) -> list[str]:
-    """The default pipeline as its individual pass specs (one spec when it cannot be expanded)."""
-    import loopopt.compile as lc
-
-    try:
-        from loopopt.passes.pipeline import LoopPipelinePass
-
-        return [step.spelling() for step in LoopPipelinePass(target=isa).steps()]
-    except (ImportError, AttributeError, TypeError):
-        return [lc.default_pipeline(isa)]
-
-
 def compile_time(name: str, text: str, isa: str, repeats: int = 3, warmup: int = 1) -> CompileTime:
-    """In-process parse / pipeline / print times: medians of `repeats` runs after `warmup` runs."""
-    from xdsl.passes import PassPipeline
-    from xdsl.transforms import get_all_passes as get_all_xdsl_passes
-
+    """In-process parse / pipeline / print times: medians of `repeats` runs after `warmup` runs.
+    The passes are the pipeline's own step objects (`LoopPipelinePass.step_passes`: loopopt's
+    canonicalize and cse, not xDSL's) under the collector pause `loop-opt` and `loopopt.compile`
+    run with (`cyclic_gc_paused`); until session 27 this timed xDSL's canonicalize/cse with the
+    cyclic collector on, ~5x slower on the 10k-op module than what a user runs."""
     import loopopt.compile as lc
-    from loopopt import registry
+    from loopopt.passes.pipeline import LoopPipelinePass, cyclic_gc_paused
     from loopopt.targets.c import emit_c
 
     spec = lc.default_pipeline(isa)
-    steps = pipeline_steps(isa)
-    passes = {**get_all_xdsl_passes(), **registry.get_all_passes()}
     parse_t, pipe_t, print_t, wall_t = [], [], [], []
     per_pass: dict[str, list[float]] = {}
     ops = 0
     try:
         for _ in range(repeats + warmup):
             ctx = lc.make_context()
-            w0 = time.perf_counter()
-            tp, module = _timed(lambda: lc.parse(text, ctx, name))
-            ops = sum(1 for _ in module.walk()) - 1  # without the module itself
-            tq = 0.0
-            for i, step in enumerate(steps):
-                ts, _ = _timed(lambda: PassPipeline.parse_spec(passes, step).apply(ctx, module))
-                per_pass.setdefault(f"{i + 1:02d} {step}", []).append(ts)
-                tq += ts
-            tc, _ = _timed(lambda: emit_c(module, isa, spec))
-            wall_t.append(time.perf_counter() - w0)
+            steps = [(f"{i + 1:02d} {step.spelling()}", pass_) for i, (step, pass_) in enumerate(LoopPipelinePass(target=isa).step_passes())]
+            with cyclic_gc_paused():
+                w0 = time.perf_counter()
+                tp, module = _timed(lambda: lc.parse(text, ctx, name))
+                ops = sum(1 for _ in module.walk()) - 1  # without the module itself
+                tq = 0.0
+                for key, pass_ in steps:
+                    ts, _ = _timed(lambda: pass_.apply(ctx, module))  # noqa: B023 - called at once
+                    per_pass.setdefault(key, []).append(ts)
+                    tq += ts
+                tc, _ = _timed(lambda: emit_c(module, isa, spec))
+                wall_t.append(time.perf_counter() - w0)
+            del module
+            gc.collect()  # the cycles the passes freed, outside the timed part
             parse_t.append(tp)
             pipe_t.append(tq)
             print_t.append(tc)
