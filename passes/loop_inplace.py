@@ -48,7 +48,7 @@ from enum import StrEnum
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Block, BlockArgument, Operation, SSAValue
+from xdsl.ir import BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -66,24 +66,6 @@ class InplaceReject(StrEnum):
     PARALLEL = "INPLACE_REJECT_PARALLEL"
 
 
-@dataclass(frozen=True)
-class Reuse:
-    """The temporary `alloc` lives in `out`."""
-
-    alloc: loop.AllocOp
-    out: BlockArgument
-
-
-def _top(op: Operation, block: Block) -> Operation | None:
-    """The ancestor of `op` (or `op`) directly in `block`."""
-    while op.parent_block() is not block:
-        parent = op.parent_op()
-        if parent is None:
-            return None
-        op = parent
-    return op
-
-
 def _at_var(access: loop.LoadOp | loop.StoreOp, var: SSAValue) -> bool:
     """The access reads or writes exactly element `[var]`."""
     (index,) = access.affine_indices
@@ -91,8 +73,8 @@ def _at_var(access: loop.LoadOp | loop.StoreOp, var: SSAValue) -> bool:
     return offset == 0 and coeffs == {var: 1}
 
 
-def inplace_reuse(alloc: loop.AllocOp) -> Reuse | Decline:
-    """Whether temporary `alloc` can live in an output (module docstring), and which."""
+def inplace_output(alloc: loop.AllocOp) -> BlockArgument | Decline:
+    """The output temporary `alloc` can live in (module docstring), or why none."""
     t = alloc.result
     block = alloc.parent_block()
     if len(alloc.sizes) != 1 or block is None:
@@ -101,7 +83,7 @@ def inplace_reuse(alloc: loop.AllocOp) -> Reuse | Decline:
     for use in t.uses:
         user = use.operation
         accessed = isinstance(user, loop.LoadOp | loop.StoreOp) and user.buf is t
-        top = _top(user, block)
+        top = block.find_ancestor_op_in_block(user)
         if not (accessed or isinstance(user, loop.DeallocOp)) or top is None:
             return Decline(user, InplaceReject.TEMP_USE, "a use of the temporary other than a load, a store or its dealloc")
         tops.append((user, top))
@@ -109,9 +91,8 @@ def inplace_reuse(alloc: loop.AllocOp) -> Reuse | Decline:
     if not readers:
         return Decline(alloc, InplaceReject.ORDER, "nothing reads the temporary")
     last = max(readers, key=block.get_operation_index)
-    if not isinstance(last, loop.LoopLike) or not last.is_interval or last.upper is not alloc.sizes[0]:
-        return Decline(last, InplaceReject.NOT_ELEMENTWISE, "the temporary's last reader is not a loop over [0, its size)")
-    if index_form(last.lower).constant != 0 or isinstance(last, loop.ZipOp | loop.PredLoopOp):
+    if (not isinstance(last, loop.LoopLike) or isinstance(last, loop.ZipOp | loop.PredLoopOp) or not last.is_interval
+            or last.upper is not alloc.sizes[0] or index_form(last.lower).constant != 0):  # fmt: skip
         return Decline(last, InplaceReject.NOT_ELEMENTWISE, "the temporary's last reader is not a loop over [0, its size)")
     at = block.get_operation_index(last)
     for user, top in tops:
@@ -125,10 +106,9 @@ def inplace_reuse(alloc: loop.AllocOp) -> Reuse | Decline:
     store = stores[0]
     out = store.buf
     assert isinstance(out, BlockArgument)
-    ops = list(body.ops)
     for user, top in tops:
-        if top is last and (user.parent_block() is not body or not isinstance(user, loop.LoadOp)
-                            or not _at_var(user, last.var) or ops.index(user) > ops.index(store)):  # fmt: skip
+        if top is last and (user.parent_block() is not body or not isinstance(user, loop.LoadOp) or not _at_var(user, last.var)
+                            or body.get_operation_index(user) > body.get_operation_index(store)):  # fmt: skip
             return Decline(user, InplaceReject.NOT_ELEMENTWISE, "the last reader accesses the temporary other than at [i] before its store")
     f = out.owner.parent_op()
     if not isinstance(f, FuncOp) or out.owner is not f.body.block or out.type != t.type:
@@ -137,7 +117,7 @@ def inplace_reuse(alloc: loop.AllocOp) -> Reuse | Decline:
         return Decline(alloc, InplaceReject.PARALLEL, "the kernel runs in chunks (loop.parallel): the temporary is each chunk's own, cache-sized")
     if any(use.operation is not store and not isinstance(use.operation, loop.DimOp | loop.CallDimOp) for use in out.uses):
         return Decline(store, InplaceReject.OUTPUT_USE, "the output is read or written elsewhere")
-    return Reuse(alloc, out)
+    return out
 
 
 @dataclass(frozen=True)
@@ -155,13 +135,13 @@ class LoopInplacePass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for alloc in [o for o in op.walk() if isinstance(o, loop.AllocOp)]:
-            found = inplace_reuse(alloc)
-            if isinstance(found, Decline):
+            out = inplace_output(alloc)
+            if isinstance(out, Decline):
                 if self.remarks:
-                    found.remark()
+                    out.remark()
                 continue
             for use in list(alloc.result.uses):
                 if isinstance(use.operation, loop.DeallocOp):
                     Rewriter.erase_op(use.operation)
-            alloc.result.replace_all_uses_with(found.out)
+            alloc.result.replace_all_uses_with(out)
             Rewriter.erase_op(alloc)
