@@ -129,6 +129,14 @@ def _declaring(template: str) -> str:
     return re.sub(r"(^|; )\{dst\} = ", lambda m: m.group(1) + "{decl} = ", template)
 
 
+@functools.lru_cache(maxsize=1024)
+def _assigns_once(template: str) -> bool:
+    """Whether a declaring row template is one assignment of an expression that does not read its
+    destination: every operand is read before the destination is written, so the destination
+    may be an operand's variable (an accumulator updated in place)."""
+    return template.startswith("{decl} = ") and "; " not in template and "{dst}" not in template
+
+
 @functools.lru_cache(maxsize=4096)
 def _name_base(hint: str | None, default: str) -> tuple[str, bool]:
     """fresh()'s name before any suffix and whether `loopopt.names` accepts it (a pure function
@@ -197,6 +205,9 @@ class FunctionCore:
     live_allocs: list[tuple[str, int]]
     """`loop.alloc` buffers not yet freed (C name, depth): freed on the out-of-memory return."""
     kernel: Kernel
+    in_place: dict[int, SSAValue]
+    """Per value id, the loop accumulator (block argument) whose C variable the value is computed
+    into instead of a new local (c_print_loops.in_place_yields)."""
     half_offset: int = 0
     """Lanes added to the index of every `simd.load` (the high half of a split loop, c_print_loops)."""
 
@@ -305,9 +316,15 @@ class FunctionCore:
         template, ctype, element_ctype = form[3:]
         fields.setdefault("T", element_ctype)
         if result_type is not None:
-            dst = self.name_of(_item(results, 0))
+            result = _item(results, 0)
+            acc = self.in_place.get(id(result)) if self.in_place else None
+            if acc is not None and _assigns_once(template):  # `acc = f(acc, x);` (in_place_yields)
+                dst = self.exprs[id(result)] = self.e(acc)
+                fields["decl"] = dst
+            else:
+                dst = self.name_of(result)
+                fields["decl"] = f"{ctype} {dst}"
             fields["dst"] = dst
-            fields["decl"] = f"{ctype} {dst}"
         self.statements(template.format_map(fields))  # (format(**fields) copies the dict)
 
     def _row_form(self, op: Operation, key: str, row_type: Attribute) -> tuple[str, str, str]:

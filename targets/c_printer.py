@@ -35,7 +35,7 @@ from loopopt.targets import c_ops
 from loopopt.targets.c_helpers import Helper, all_helpers, required_helpers
 from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, folded_value
-from loopopt.targets.c_print_loops import ALLOC_HELPER, LoopStatements
+from loopopt.targets.c_print_loops import ALLOC_HELPER, IN_REGISTER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
 from loopopt.targets.c_small_calls import SmallCallVersions
 from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, is_a, scalar_key
@@ -69,7 +69,7 @@ class CPrinter:
         self.isa = isa
         self.target = target
         self.pipeline = pipeline
-        self.helpers = _helpers_of(isa) | {ALLOC_HELPER.name: ALLOC_HELPER}
+        self.helpers = _helpers_of(isa) | {h.name: h for h in (ALLOC_HELPER, IN_REGISTER)}
         self.symbols: set[str] = set()
         self.row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]] = {}
         """`FunctionCore._row_form`'s answers, for all the module's functions."""
@@ -130,6 +130,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         self.lines = []
         self.depth = 1
         self.cursors = {}
+        self.in_place = {}
         self.append_guards = {}
         self.row_keys = {}
         self.c_types = {}

@@ -49,13 +49,11 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 // C:         for (
 // C-NEXT:      __m256 e = _mm256_loadu_ps(&x[i]);
 // C-NEXT:      __m256 e_1 = _mm256_loadu_ps(&x[(i) + 8]);
-// C-NEXT:      __m256 t = _mm256_add_ps([[LO]], e);
-// C-NEXT:      __m256 t_1 = _mm256_add_ps([[HI]], e_1);
+// C-NEXT:      [[LO]] = _mm256_add_ps([[LO]], e);
+// C-NEXT:      [[HI]] = _mm256_add_ps([[HI]], e_1);
 // C-NEXT:      int64_t [[I16:.*]] = i + 16;
 // C-NEXT:      __m256 e_2 = _mm256_loadu_ps(&x[[[I16]]]);
 // C-NEXT:      __m256 e_3 = _mm256_loadu_ps(&x[([[I16]]) + 8]);
-// C:           [[LO]] = t;
-// C:           [[HI]] = t_1;
 // C:         }
 // C-NEXT:    __m512 [[J:acc_v.*]] = _mm512_insertf32x8(_mm512_castps256_ps512([[LO]]), [[HI]], 1);
 // C:         _mm512_add_ps([[J2:acc_v.*]], e)
@@ -110,8 +108,8 @@ func.func @sumsq_f32(%x: !loop.buf<f32>) -> f32 {
 // C:         for (
 // C-NEXT:      __m256 [[E:.*]] = _mm256_loadu_ps(&x[i]);
 // C-NEXT:      __m256 [[E1:.*]] = _mm256_loadu_ps(&x[(i) + 8]);
-// C-NEXT:      __m256 {{.*}} = _mm256_fmadd_ps([[E]], [[E]], acc_v_lo);
-// C-NEXT:      __m256 {{.*}} = _mm256_fmadd_ps([[E1]], [[E1]], acc_v_hi);
+// C-NEXT:      acc_v_lo = _mm256_fmadd_ps([[E]], [[E]], acc_v_lo);
+// C-NEXT:      acc_v_hi = _mm256_fmadd_ps([[E1]], [[E1]], acc_v_hi);
 
 // Integer multiplies stay whole: i32 sum of squares split ran 0.97x from numpy's 16-byte offsets.
 func.func @sumsq_i32(%x: !loop.buf<i32>) -> i32 {

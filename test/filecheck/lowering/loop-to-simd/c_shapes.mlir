@@ -31,10 +31,10 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 // AVX512-NEXT:        __m512 e = _mm512_loadu_ps(&x[i]);
 // AVX512-NEXT:        __mmask16 mask = _mm512_cmp_ps_mask(e, [[ZERO:.*]], _CMP_GT_OQ);
 // AVX512-NEXT:        __m512 [[S0:.*]] = _mm512_maskz_mov_ps(mask, e);
-// AVX512-NEXT:        __m512 [[T0:.*]] = _mm512_add_ps(acc_v, [[S0]]);
-// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_1, {{.*}});
-// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_2, {{.*}});
-// AVX512:             __m512 {{.*}} = _mm512_add_ps(acc_v_3, {{.*}});
+// AVX512-NEXT:        acc_v = _mm512_add_ps(acc_v, [[S0]]);
+// AVX512:             acc_v_1 = _mm512_add_ps(acc_v_1, {{.*}});
+// AVX512:             acc_v_2 = _mm512_add_ps(acc_v_2, {{.*}});
+// AVX512:             acc_v_3 = _mm512_add_ps(acc_v_3, {{.*}});
 // AVX512-NOT:         popcount
 // AVX512:         }
 // AVX512:         _mm512_reduce_add_ps
@@ -42,7 +42,7 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 // AVX2-LABEL:   float positive_sum(const float *restrict x, int64_t x_len)
 // AVX2:           for (int64_t i = 0, i_left = ({{.*}}) > i ? {{.*}} : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
 // AVX2:               __m256 [[S0:.*]] = _mm256_and_ps(_mm256_castsi256_ps(mask), e);
-// AVX2-NEXT:          __m256 {{.*}} = _mm256_add_ps(acc_v, [[S0]]);
+// AVX2-NEXT:          acc_v = _mm256_add_ps(acc_v, [[S0]]);
 // AVX2:               _mm256_add_ps(acc_v_3,
 // AVX2-NOT:           movemask
 // AVX2:           }
@@ -61,8 +61,8 @@ func.func @positive_sum(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}
 // SCALAR-NEXT:        float e = x[i];
 // SCALAR-NEXT:        _Bool mask = e > 0.0f;
 // SCALAR-NEXT:        float [[SEL:.*]] = (mask) ? e : 0.0f;
-// SCALAR-NEXT:        float [[T:.*]] = acc_v + [[SEL]];
-// SCALAR:             float {{.*}} = acc_v_3 + {{.*}};
+// SCALAR-NEXT:        acc_v = acc_v + [[SEL]];
+// SCALAR:             acc_v_3 = acc_v_3 + {{.*}};
 // SCALAR:         }
 // SCALAR-NOT:     if (
 

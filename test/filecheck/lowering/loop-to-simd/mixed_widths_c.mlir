@@ -35,7 +35,7 @@ func.func @mixed(%x: !loop.buf<f32>, %y: !loop.buf<f64>, %out: !loop.buf<f32>) -
 // SSE2:         __m128 q = _mm_cvtpd_ps(p);
 // SSE2-NEXT:    __m128 r = _mm_or_ps(_mm_and_ps(_mm_castsi128_ps(_mm_move_epi64(_mm_shuffle_epi32(pos, _MM_SHUFFLE(2, 0, 2, 0))))
 // SSE2-NEXT:    _mm_storel_epi64((__m128i *)&out[i], _mm_castps_si128(r));
-// SSE2-NEXT:    __m128 {{.*}} = _mm_add_ps(
+// SSE2-NEXT:    {{.*}} = _mm_add_ps(
 // SSE2:         lo_hreduce_add_f32x4(_mm_castpd_ps(_mm_unpacklo_pd(_mm_castps_pd({{.*}}), _mm_castps_pd(_mm_set1_ps(-0.0f)))))
 
 // AVX2-LABEL: float mixed(

@@ -122,5 +122,5 @@ func.func @sum_kept_i16(%x: !df.array<i16, [i]>, %b: f32) -> i16 {
 // SCALAR-NOT:   remark:
 // SCALAR-LABEL: int8_t max_i8_next_to_f32(
 // SCALAR-NOT:     int32_t
-// SCALAR:         int8_t v = acc > s ? acc : s;
-// SCALAR:         int8_t v_3 = m > s ? m : s;
+// SCALAR:         acc = acc > s ? acc : s;
+// SCALAR:         m = m > s ? m : s;

@@ -44,9 +44,9 @@ func.func @umin_i64(%x: !df.array<i64, [i]>, %init: i64) -> i64 {
 // SIMD-NEXT:    loop.for %{{.*}} in [%{{.*}}, %{{.*}}) accs(%{{.*}} = %[[I2]] : i64 umin) {
 
 // SCALAR-LABEL: int8_t umax_u8(
-// SCALAR:         int8_t {{.*}} = (uint8_t)m > (uint8_t)v ? m : v;
+// SCALAR:         m = (uint8_t)m > (uint8_t)v ? m : v;
 // SCALAR-LABEL: int64_t umin_i64(
-// SCALAR:         int64_t {{.*}} = (uint64_t)m < (uint64_t)v ? m : v;
+// SCALAR:         m = (uint64_t)m < (uint64_t)v ? m : v;
 
 // SSE2:         static inline int8_t lo_hreduce_umax_i8x16(__m128i v)
 // SSE2:           x[k] = (uint8_t)x[k] > (uint8_t)x[k + w] ? x[k] : x[k + w];

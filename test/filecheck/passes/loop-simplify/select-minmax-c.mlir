@@ -10,14 +10,14 @@
 
 // AVX512-LABEL: int32_t filter_gt0_sum_i32(
 // AVX512:         __m512i v_3 = _mm512_max_epi32(x_1, v);
-// AVX512-NEXT:    __m512i v_4 = _mm512_add_epi32(acc_v, v_3);
+// AVX512-NEXT:    acc_v = _mm512_add_epi32(acc_v, v_3);
 // AVX512-LABEL: int64_t filter_gt0_sum_i64(
 // AVX512:         __m512i v_3 = _mm512_max_epi64(x_1, v);
-// AVX512-NEXT:    __m512i v_4 = _mm512_add_epi64(acc_v, v_3);
+// AVX512-NEXT:    acc_v = _mm512_add_epi64(acc_v, v_3);
 
 // AVX2-LABEL: int32_t filter_gt0_sum_i32(
 // AVX2:         __m256i v_3 = _mm256_max_epi32(x_1, v);
-// AVX2-NEXT:    __m256i v_4 = _mm256_add_epi32(acc_v, v_3);
+// AVX2-NEXT:    acc_v = _mm256_add_epi32(acc_v, v_3);
 // AVX2-LABEL: int64_t filter_gt0_sum_i64(
 // AVX2:         __m256i mask = _mm256_cmpgt_epi64(x_1, v);
 // AVX2-NEXT:    __m256i v_3 = _mm256_and_si256(mask, x_1);

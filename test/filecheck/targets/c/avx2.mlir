@@ -40,8 +40,7 @@ builtin.module attributes {loop.target = "avx2", loop.pipeline = "test"} {
 // CHECK-NEXT:      for (int64_t i = 0{{.*}}(nv){{.*}}8{{.*}}) {
 // CHECK-NEXT:          __m256 vx = _mm256_loadu_ps(&x[i]);
 // CHECK-NEXT:          __m256 vy = _mm256_loadu_ps(&y[i]);
-// CHECK-NEXT:          __m256 f = _mm256_fmadd_ps(vx, vy, acc);
-// CHECK-NEXT:          acc = f;
+// CHECK-NEXT:          acc = _mm256_fmadd_ps(vx, vy, acc);
 // CHECK-NEXT:      }
 // CHECK-NEXT:      __m256i tail = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(r < 0 ? 0 : r > 8 ? 8 : r)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 // CHECK-NEXT:      __m256 tx = _mm256_blendv_ps(zero, _mm256_maskload_ps(&x[nv], tail), _mm256_castsi256_ps(tail));

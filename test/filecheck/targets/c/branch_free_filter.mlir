@@ -127,4 +127,4 @@ func.func @sum_above(%x: !df.array<f32, [i]>, %a: f32) -> f32 {
 // VEC-NEXT:     return s;
 // SCALAR-LABEL: float sum_above(
 // SCALAR-NOT:     if (
-// SCALAR:         float {{.*}} = (mask) ? v : acc_v;
+// SCALAR:         acc_v = (mask) ? v : acc_v;

@@ -34,8 +34,7 @@
 // SSE2-NEXT:      __m128i [[OUT:v[_0-9]*]] = _mm_xor_si128([[T]], [[SIGN]]);
 // SSE2-NEXT:      _mm_storeu_si128((__m128i *)&out[i], [[OUT]]);
 // SSE2-NEXT:      __m128i [[L:v[_0-9]*]] = _mm_shuffle_epi32(_mm_shufflehi_epi16(_mm_unpackhi_epi8([[P8]], [[P8]]), 0xFF), 0xFF);
-// SSE2-NEXT:      __m128i [[C:v[_0-9]*]] = _mm_max_epu8(acc_v, [[L]]);
-// SSE2-NEXT:      acc_v = [[C]];
+// SSE2-NEXT:      acc_v = _mm_max_epu8(acc_v, [[L]]);
 // SSE2:         __m128i [[BACK:v[_0-9]*]] = _mm_xor_si128(acc_v, [[SIGN]]);
 // SSE2-NEXT:    int8_t [[R:v[_0-9]*]] = (int8_t)_mm_cvtsi128_si32([[BACK]]);
 // SSE2-NEXT:    int8_t acc = [[R]];

@@ -91,8 +91,7 @@ builtin.module {
 // CHECK-NEXT:      for (int64_t i = 0; i < x_len; i++) {
 // CHECK-NEXT:          double a = x[i];
 // CHECK-NEXT:          double b = y[i];
-// CHECK-NEXT:          double t = fma(a, b, d);
-// CHECK-NEXT:          d = t;
+// CHECK-NEXT:          d = fma(a, b, d);
 // CHECK-NEXT:      }
 // CHECK-NEXT:      return d;
 // CHECK-NEXT:  }
@@ -104,8 +103,7 @@ builtin.module {
 // CHECK-NEXT:          float mx = NAN;
 // CHECK-NEXT:          for (int64_t j = 0; j < m_cols; j++) {
 // CHECK-NEXT:              float v = m[i * m_cols + (2 * j + 1)];
-// CHECK-NEXT:              float t = (isnan(mx) || mx > v) ? mx : v;
-// CHECK-NEXT:              mx = t;
+// CHECK-NEXT:              mx = (isnan(mx) || mx > v) ? mx : v;
 // CHECK-NEXT:          }
 // CHECK-NEXT:          o[i] = mx;
 // CHECK-NEXT:      }

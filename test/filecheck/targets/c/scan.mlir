@@ -29,7 +29,7 @@ func.func @cummax_i64(%x: !df.array<i64, [i]>) -> !df.array<i64, [i]> {
 // SSE2:         __m128 [[T:v_[0-9]+]] = _mm_add_ps(acc_v, {{v_[0-9]+}});
 // SSE2:         _mm_storeu_ps(&out[i], [[T]]);
 // SSE2-NEXT:    __m128 [[L:v_[0-9]+]] = _mm_shuffle_ps([[P:v_[0-9]+]], [[P]], 0xFF);
-// SSE2-NEXT:    __m128 {{v_[0-9]+}} = _mm_add_ps(acc_v, [[L]]);
+// SSE2-NEXT:    acc_v = _mm_add_ps(acc_v, [[L]]);
 // SSE2:         float {{v_[0-9]+}} = _mm_cvtss_f32(acc_v);
 // SSE2-LABEL: void cummax_i64(
 // SSE2-NOT:     _mm_slli_si128

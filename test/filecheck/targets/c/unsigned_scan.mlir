@@ -85,9 +85,9 @@ func.func @cumumin_i64(%x: !df.array<i64, [i]>, %init: i64) -> !df.array<i64, [i
 // SSE2-NEXT:    __m128i [[T:v_[0-9]+]] = lo_max_i32x4(acc_v, [[P2]]);
 // SSE2-NEXT:    __m128i [[OUT:v_[0-9]+]] = _mm_xor_si128([[T]], [[SIGN]]);
 // SSE2-NEXT:    _mm_storeu_si128((__m128i *)&out[i], [[OUT]]);
-// SSE2-NEXT:    __m128i [[C:v_[0-9]+]] = _mm_shuffle_epi32([[T]], 0xFF);
-// SSE2-NEXT:    acc_v = [[C]];
+// SSE2-NEXT:    acc_v = _mm_shuffle_epi32([[T]], 0xFF);
 // SSE2-NEXT:  }
+// SSE2-NEXT:  lo_in_register(acc_v);
 // SSE2-NEXT:  __m128i [[B:v_[0-9]+]] = _mm_xor_si128(acc_v, [[SIGN]]);
 // SSE2-NEXT:  int32_t {{v_[0-9]+}} = _mm_cvtsi128_si32([[B]]);
 // SSE2:         int32_t {{v_[0-9]+}} = (uint32_t)acc > (uint32_t){{v_[0-9]+}} ? acc : {{v_[0-9]+}};
