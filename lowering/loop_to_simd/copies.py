@@ -76,8 +76,7 @@ def clone_copy(trace: Trace, block: Block, inputs: list[SSAValue], fresh: bool =
         if not (again or fresh):
             continue
         new = type(op).create(operands=[get(v, v) for v in op._operands], result_types=[r.type for r in op.results],
-                              properties=dict(op.properties), attributes=dict(op.attributes),
-                              location=op.location)  # fmt: skip
+                              properties=op.properties, attributes=op.attributes, location=op.location)  # (create copies the dicts)
         for old, r in zip(op.results, new.results, strict=True):
             r._name = old._name  # pyright: ignore[reportPrivateUsage] (a valid name already)
             mapping[old] = r
