@@ -271,7 +271,8 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
                 outputs = clone_copy(trace or like, body, inputs, fresh=trace is None)  # type: ignore[arg-type]
                 out, cursor = outputs[:n], (outputs[n] if cursor is not None else None)
             else:
-                first = Trace(inputs, lowering.volatile) if c == 0 and (copies > 1 or traces is not None) else None
+                traced = c == 0 and not exact_tail and (copies > 1 or traces is not None)  # (an exact tail's mask is per block)
+                first = Trace(inputs, lowering.volatile) if traced else None
                 out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail, first)
                 if first is not None and first.holds(lowering.volatile):
                     trace = first
