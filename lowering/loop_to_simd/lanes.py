@@ -42,6 +42,7 @@ from loopopt.dialects.loop_affine import Affine
 from loopopt.dialects.loop_attrs import neutral_element
 from loopopt.dialects.simd_targets import TargetInfo
 from loopopt.lowering.loop_to_simd import plan as P
+from loopopt.lowering.loop_to_simd.copies import Trace
 from loopopt.lowering.loop_to_simd.narrow_convert import emit_narrow_conversion
 from loopopt.lowering.loop_to_simd.plan import BodyPlan, Step, binary, body_plan, numberable, op_key, rebuild, varying_form
 from loopopt.passes.memo_dce import EffectMemo
@@ -241,6 +242,9 @@ class LoopLowering:
     """Per source block (body, pred): its translation, decided at the first block emitted (plan.py)."""
     keys: dict[tuple[Any, ...], int] = field(default_factory=dict[tuple[Any, ...], int])
     """Interned `plan.static_key`s of the numbered body ops (the numbering's keys hold the int)."""
+    volatile: int = 0
+    """How many times a block's translation emitted before the loop what a cache does not keep
+    (`BlockEmitter._room_left`): a copy that did cannot be cloned (copies.py)."""
 
     def access(self, op: loop.LoadOp | loop.StoreOp) -> Access:
         found = self.affine.get(op)
@@ -504,6 +508,8 @@ class BlockEmitter:
     predloop's pred and body regions load the same elements, the block loads them once."""
     _index_values: dict[tuple[Any, ...], SSAValue] = field(init=False)
     """`index_arith`'s values by (class, operands)."""
+    trace: Trace | None = None
+    """Records what this block emits, for the copies cloned from it (copies.py)."""
     _numbering: dict[tuple[Any, ...], tuple[Lanes, ...]] = field(init=False)
     """The lanes of every `numberable` body op by its `op_key` over its operands' lanes: an op
     equal to one translated before in this loop body takes its lanes instead of emitting the
@@ -523,6 +529,8 @@ class BlockEmitter:
     def emit(self, op: Operation, like: Operation) -> Operation:
         op.location = like.location  # located(op, like), without the call
         self.block.add_op(op)
+        if self.trace is not None:
+            self.trace.record(op)
         return op
 
     # ----------------------------------------------------------------- values
@@ -559,8 +567,11 @@ class BlockEmitter:
         key = (scalar, vt)
         if key not in self._splats:
             ops = _broadcast_op(scalar, vt, self.lowering)
+            shared = self._shared((scalar,))
             for o in ops:
                 self.emit(o, at)
+            if shared:
+                self.trace.shared -= 1  # type: ignore[union-attr]
             self._splats[key] = ops[-1].results[0]
         return self._splats[key]
 
@@ -596,7 +607,11 @@ class BlockEmitter:
                     for old, lanes in zip(op.results, known, strict=True):
                         env[old] = lanes
                     continue
-                self._lane_op(step, operand_lanes)
+                if self.trace is not None and self._shared(tuple([_lane_value(x) for x in operand_lanes])):
+                    self._lane_op(step, operand_lanes)
+                    self.trace.shared -= 1
+                else:
+                    self._lane_op(step, operand_lanes)
                 numbering[key] = tuple([env[r] for r in op.results])
             elif kind == P.LOAD:
                 self._load(op)  # type: ignore[arg-type]
@@ -850,8 +865,21 @@ class BlockEmitter:
         value = self._index_values.get(key)
         if value is None:
             new = rebuild((cls, a.type), [a, b], lambda: cls(a, b))
+            shared = self._shared((a, b))
             value = self._index_values[key] = self.emit(new, at).results[0]
+            if shared:
+                self.trace.shared -= 1  # type: ignore[union-attr]
         return value
+
+    def _shared(self, key: tuple[SSAValue | None, ...]) -> bool:
+        """Entering a lookup shared by the copies of this loop body that missed, with `key`'s
+        values: when traced and no input reaches them, a later copy finds what is emitted now,
+        so the trace marks it not emitted again (the caller leaves with `trace.shared -= 1`)."""
+        trace = self.trace
+        if trace is None or trace.reaches(key):
+            return False
+        trace.shared += 1
+        return True
 
     # ----------------------------------------------------------------- memory
 
@@ -973,10 +1001,16 @@ class BlockEmitter:
         full). The length is clamped first: both terms are in [0, INT64_MAX], no overflow."""
         assert self.cursor is not None
         zero = self.lowering.index_const(0)
+        self.lowering.volatile += 1  # emitted for every block: the block cannot be cloned
         length = self.lowering.emit_pre(loop.DimOp(op.out, 0)).results[0]
         length = self.lowering.emit_pre(binary(arith.MaxSIOp, length, zero)).results[0]
         left = self.emit(binary(arith.SubiOp, length, self.cursor), op).results[0]
         return self.emit(binary(arith.MaxSIOp, left, zero), op).results[0]
+
+
+def _lane_value(x: Lanes) -> SSAValue | None:
+    """The value a lane value is built on (a Stepped one's step is defined before the loop)."""
+    return x.base if isinstance(x, Strided) else x.value
 
 
 def _no_runtime_stride(x: Lanes, at: Operation) -> None:

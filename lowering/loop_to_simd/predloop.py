@@ -54,6 +54,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_mask_type,
     located,
 )
+from loopopt.lowering.loop_to_simd.copies import Trace, clone_copy
 from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
@@ -86,18 +87,20 @@ def mark_compress_form(loops: list[Operation], options: VecOptions) -> None:
 
 def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
                     cursor: SSAValue | None, load_mask: SSAValue | None, plan: PredPlan,
-                    full: bool = False) -> tuple[list[SSAValue], SSAValue | None]:  # fmt: skip
+                    full: bool = False, trace: Trace | None = None) -> tuple[list[SSAValue], SSAValue | None]:  # fmt: skip
     """One W-lane block of the predloop; returns (next accumulator vectors, next cursor).
 
     `full`: appends may write a whole vector at the cursor. Without a cursor (no append and
-    an unused count) nothing counts the active lanes."""
+    an unused count) nothing counts the active lanes. `trace` records the block for the next
+    copies (copies.py): its inputs are the variable, `accs` and the cursor, its outputs the
+    next vectors and cursor."""
     op = lowering.source
     assert isinstance(op, loop.PredLoopOp)
     lanes = Strided(var, _step(op))
     env: dict[SSAValue, Lanes] = {op.pred_var: lanes, op.var: lanes}
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, cursor=cursor, full_compress=full,
-                      masked_steps=dict(plan.masked_steps))  # fmt: skip
+                      masked_steps=dict(plan.masked_steps), trace=trace)  # fmt: skip
     em.run(op.pred.block)
     pred_yield = op.pred_yield
     assert pred_yield is not None
@@ -118,9 +121,14 @@ def emit_pred_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: l
         for j, (v, cur, scan) in enumerate(zip(yielded, accs, scan_flags(op), strict=True))
     ]
     if cursor is None:
+        if trace is not None:
+            trace.outputs = nexts
         return nexts, None
     count = em.append_counts[0] if em.append_counts else em.emit(simd.MaskPopcountOp(mask), op).results[0]
-    return nexts, em.emit(binary(arith.AddiOp, cursor, count), op).results[0]
+    cursor = em.emit(binary(arith.AddiOp, cursor, count), op).results[0]
+    if trace is not None:
+        trace.outputs = [*nexts, cursor]
+    return nexts, cursor
 
 
 @dataclass
@@ -228,17 +236,24 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     full = bool(plan.appends)
     cap = _capacity(plan, lowering) if full else None
 
+    main_trace: list[Trace] = []
+    """The main loop's first block (the remainder loop's one block is a clone of it)."""
+
     def loop_of(start: SSAValue, stop: SSAValue, copies: int, state: list[SSAValue],
-                mask: SSAValue | None = None, exact_tail: bool = False, stride: SSAValue | None = None) -> list[SSAValue]:  # fmt: skip
+                mask: SSAValue | None = None, exact_tail: bool = False, stride: SSAValue | None = None,
+                traces: list[Trace] | None = None, like: Trace | None = None) -> list[SSAValue]:  # fmt: skip
         """A loop of `copies` blocks per iteration from `state` (accumulator vectors x k, cursor).
 
         With fewer copies than k (one block per iteration after the main loop) each block steps
         the first copy and rotates it to the back, as vecloop's remainder does: the k copies
         stay independent chains until they are merged once, after the last block. With `stride`
-        block c is c*stride iterations on and the loop steps one block (K streams, vecloop.stream_fold_loop)."""
+        block c is c*stride iterations on and the loop steps one block (K streams, vecloop.stream_fold_loop).
+        Blocks after the first are cloned from it (copies.py); `traces` receives the first one's
+        trace, and with `like` (a trace of the same blocks) the one block is cloned from it."""
         m, body = br.block_loop(start, stop, width * (1 if stride else copies), state, [*vtypes * k, *cur_types], kinds * k + cur_kinds)
         cursor = body.args[-1] if plan.cursor else None
         nexts: list[SSAValue] = []
+        trace: Trace | None = None
         var = body.args[0]
         for c in range(copies):
             if c and stride:
@@ -251,7 +266,18 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
             if exact_tail:  # lanes left from this block on: the partial last block's prefix
                 block_mask = _emit(body, simd.PrefixMaskOp(_left(br, body, var, op), VectorType(i1, [width])), op)
             accs_in = list(body.args[1 + c * n : 1 + (c + 1) * n])
-            out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail)
+            inputs = [var, *accs_in, *([cursor] if cursor is not None else [])]
+            if trace is not None or like is not None:
+                outputs = clone_copy(trace or like, body, inputs, fresh=trace is None)  # type: ignore[arg-type]
+                out, cursor = outputs[:n], (outputs[n] if cursor is not None else None)
+            else:
+                traced = c == 0 and not exact_tail and (copies > 1 or traces is not None)  # (an exact tail's mask is per block)
+                first = Trace(inputs, lowering.volatile) if traced else None
+                out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail, first)
+                if first is not None and first.holds(lowering.volatile):
+                    trace = first
+                    if traces is not None:
+                        traces.append(first)
             nexts += out
         nexts = [*body.args[1 + copies * n : 1 + k * n], *nexts]  # the copies not stepped, then the stepped
         body.add_op(located(yield_op([*nexts, *([cursor] if cursor is not None else [])]), op))
@@ -268,11 +294,11 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
     # main loop: K blocks per iteration, K accumulator copies, one cursor; with appends only the
     # blocks whose full stores stay in bounds (all of them when the capacity is >= the trip count)
     done, main_end = br.full_blocks(width * k, cap)
-    state = loop_of(br.lo, main_end, k, state)
+    state = loop_of(br.lo, main_end, k, state, traces=main_trace)
     stop = main_end
     if k > 1:  # the remaining whole blocks, one per iteration
         done, stop = br.full_blocks(width, cap)
-        state = loop_of(main_end, stop, 1, state)
+        state = loop_of(main_end, stop, 1, state, like=main_trace[0] if main_trace else None)
     if full:
         # exact compress-stores from here to the end, one block per iteration, the lanes past the
         # end masked off: the partial last block, and any blocks the capacity kept from above

@@ -83,6 +83,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
+from loopopt.lowering.loop_to_simd.copies import Trace, clone_copy
 from loopopt.lowering.loop_to_simd.widen import accumulator_type
 from loopopt.lowering.loop_to_simd.width import choose_width, widening
 
@@ -169,22 +170,57 @@ def tail_kind(op: loop.VecLoopOp | loop.PredLoopOp, options: VecOptions, width: 
 
 def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[SSAValue],
                load_mask: SSAValue | None = None, streaming: SSAValue | None = None,
-               half_loads: bool = False, quarter_loads: bool = False) -> list[SSAValue]:  # fmt: skip
+               half_loads: bool = False, quarter_loads: bool = False, trace: Trace | None = None) -> list[SSAValue]:  # fmt: skip
     """One W-lane copy of the vecloop body into `block`; returns the accumulators' next vectors.
 
     Stores to `streaming` are aligned streaming stores (the caller has aligned them);
-    `half_loads` / `quarter_loads` load each vector as two halves / four quarters (`half_load_loop`)."""
+    `half_loads` / `quarter_loads` load each vector as two halves / four quarters (`half_load_loop`);
+    `trace` records the copy for the next ones (copies.py)."""
     op = lowering.source
     env: dict[SSAValue, Lanes] = {op.var: lowering.variable_lanes(var, block, _step(op))}
+    if trace is not None and lowering.runtime_step is not None:
+        trace.valid = False  # variable_lanes emitted into the block
     env |= {old: Varying(new) for old, new in zip(op.acc_args, accs, strict=True)}
     em = BlockEmitter(lowering, block, env, load_mask=load_mask, store_mask=load_mask, streaming=streaming,
-                      half_loads=half_loads, quarter_loads=quarter_loads)  # fmt: skip
+                      half_loads=half_loads, quarter_loads=quarter_loads, trace=trace)  # fmt: skip
     em.run(op.body.block)
     out = [em.vector(v, op) for v in (op.yield_op.values if op.yield_op else ())]
     if load_mask is not None:  # a widening sum added 0 on the inactive lanes already
         out = [new if j in lowering.widening else em.blend(load_mask, new, cur, op)
                for j, (new, cur) in enumerate(zip(out, accs, strict=True))]  # fmt: skip
+    if trace is not None:
+        trace.outputs = out
     return out
+
+
+@dataclass
+class Copies:
+    """`emit_block` into one loop body for each copy in turn (`next`), the copies after the first
+    cloned from it (copies.py). `traces` receives the first copy's trace when it holds (a
+    remainder loop clones it); `options` are emit_block's, the same for every copy."""
+
+    lowering: LoopLowering
+    block: Block
+    k: int
+    traces: list[Trace] | None = None
+    options: dict[str, Any] = field(default_factory=dict[str, Any])
+    trace: Trace | None = None
+    emitted: int = 0
+
+    def next(self, var: SSAValue, accs: list[SSAValue]) -> list[SSAValue]:
+        """The next copy at variable `var` stepping `accs`; returns its next vectors."""
+        lowering = self.lowering
+        if self.trace is not None:
+            return clone_copy(self.trace, self.block, [var, *accs])
+        first = self.emitted == 0
+        self.emitted += 1
+        trace = Trace([var, *accs], lowering.volatile) if first and (self.k > 1 or self.traces is not None) else None
+        out = emit_block(lowering, self.block, var, accs, trace=trace, **self.options)
+        if trace is not None and trace.holds(lowering.volatile):
+            self.trace = trace
+            if self.traces is not None:
+                self.traces.append(trace)
+        return out
 
 
 def sink_stores(body: Block) -> None:
@@ -368,13 +404,14 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
     after its loads (sink_stores) when `sink`, emitted before the source loop."""
     op = lowering.source
     nt, body = rest.block_loop(rest.lo, stop, width * k, [], [], [])
+    copies = Copies(lowering, body, k, options=dict(streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads))
     for copy in range(k):
         var = body.args[0]
         if copy:
             var = located(binary(arith.AddiOp, var, lowering.index_const(copy * width)), op)
             body.add_op(var)
             var = var.results[0]
-        emit_block(lowering, body, var, [], streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads)
+        copies.next(var, [])
     body.add_op(located(yield_op([]), op))
     if sink:
         sink_stores(body)
@@ -557,7 +594,7 @@ def after_far_blocks(lowering: LoopLowering, br: BlockRange, width: int, k: int,
 
 def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, width: int, k: int,
                     inits: list[SSAValue], vtypes: list, kinds: list, stride: SSAValue | None = None,
-                    quarter_loads: bool = False, streams: int = 0) -> loop.ForOp:  # fmt: skip
+                    quarter_loads: bool = False, streams: int = 0, traces: list[Trace] | None = None) -> loop.ForOp:  # fmt: skip
     """`loop.for` over the K-block iterations from `br.lo` to `stop`, K copies of the body each
     stepping its own accumulators (copy-major), emitted before the source loop. With `stride`
     (iterations, unit step) the K copies form `streams` (default K) groups of K/streams adjacent
@@ -566,6 +603,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
     n = len(op.accumulators)
     group = k // (streams or k) if stride else k
     main, body = br.block_loop(br.lo, stop, width * group, inits, vtypes, kinds)
+    copies = Copies(lowering, body, k, traces, options=dict(quarter_loads=quarter_loads))
     nexts: list[SSAValue] = []
     var = start = body.args[0]
     for copy in range(k):
@@ -577,8 +615,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
             var = new.results[0]
             if copy % group == 0:
                 start = var
-        nexts += emit_block(lowering, body, var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]),
-                            quarter_loads=quarter_loads)  # fmt: skip
+        nexts += copies.next(var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]))
     body.add_op(located(yield_op(nexts), op))
     sink_stores(body)
     lowering.emit_pre(main)
@@ -788,7 +825,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     if not isinstance(in_l1, bool):
         main_done = pre(arith.SelectOp(in_l1, lowering.index_const(0), main_done)).results[0]
         main_end = br.point(main_done)
-    main = fold_block_loop(lowering, br, main_end, width, k, starts, vtypes * k, kinds * k)
+    traces: list[Trace] = []
+    main = fold_block_loop(lowering, br, main_end, width, k, starts, vtypes * k, kinds * k, traces=traces)
     n = len(accs)
     vaccs = list(main.res)  # copy-major: copy c's accumulators are vaccs[c*n : (c+1)*n]
     done, stop = main_done, main_end
@@ -798,7 +836,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     if k > 1:
         done, stop = br.full_blocks(width)
         rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes * k, kinds * k)
-        stepped = emit_block(lowering, body, body.args[0], list(body.args[1 : 1 + n]))
+        inputs = [body.args[0], *body.args[1 : 1 + n]]  # the first copy's in a new body: the main loop's
+        stepped = clone_copy(traces[0], body, inputs, fresh=True) if traces else emit_block(lowering, body, inputs[0], inputs[1:])
         body.add_op(located(yield_op([*body.args[1 + n :], *stepped]), op))
         pre(rem)
         vaccs = list(rem.res)

@@ -71,7 +71,7 @@ def test_each_source_block_is_planned_once(target: str, monkeypatch: pytest.Monk
     blocks = _source_blocks(text, target)
     assert blocks > 0
     assert len(planned) == len(set(planned)) == blocks
-    assert len(emitted) >= 3 * blocks  # replayed: the decisions were not taken per emitted block
+    assert len(emitted) >= 2 * blocks  # replayed: the decisions were not taken per emitted block (the K copies after the first are cloned: copies.py)
 
 
 @pytest.mark.parametrize("target", TARGETS)
