@@ -18,7 +18,8 @@ from typing import IO, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, ParametrizedAttribute, Region, SSAValue
+from xdsl.irdl import BaseAttr
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -101,7 +102,7 @@ class LocatedParser(Parser):
         if not isinstance(op.location, FileLineColLoc):
             where = _span_location(self, start)
             if self.line_offset:
-                where = FileLineColLoc(where.filename, IntAttr(where.line.data + self.line_offset), where.column)
+                where = _file_line_col(where.filename, _int_attr(where.line.data + self.line_offset), where.column)
             op.location = where
         return op
 
@@ -134,11 +135,44 @@ def _span_location(parser: Parser, span: Span) -> FileLineColLoc:
     line and column numbers are shared `IntAttr`s."""
     cached = parser.__dict__.get("_loopopt_line_starts")
     if cached is None or cached[0] is not span.input:
-        cached = (span.input, _line_starts(span.input.content, span.input.newline), StringAttr(span.input.name))
+        name = StringAttr(span.input.name)
+        FileLineColLoc(name, _int_attr(1), _int_attr(1))  # the class's first construction: xDSL's, as every other
+        cached = (span.input, _line_starts(span.input.content, span.input.newline), name)
         parser.__dict__["_loopopt_line_starts"] = cached
     starts = cached[1]
     line = bisect.bisect_right(starts, span.start)
-    return FileLineColLoc(cached[2], _int_attr(line + span.line_offset), _int_attr(span.start - starts[line - 1] + 1))
+    return _file_line_col(cached[2], _int_attr(line + span.line_offset), _int_attr(span.start - starts[line - 1] + 1))
+
+
+def _xdsl_builds_file_line_col() -> bool:
+    """Whether `FileLineColLoc(...)` is xDSL 0.74's: the dataclass fields set in order and the
+    parameters checked against `StringAttr`, `IntAttr`, `IntAttr` (all it verifies)."""
+    cls = FileLineColLoc
+    return (cls.__init__ is ParametrizedAttribute.__init__ and cls.verify is Attribute.verify
+            and cls._verify is ParametrizedAttribute._verify
+            and [(f, d.constr) for f, d in cls.get_irdl_definition().parameters]
+            == [("filename", BaseAttr(StringAttr)), ("line", BaseAttr(IntAttr)), ("column", BaseAttr(IntAttr))]
+            and all(d.converter is None for _, d in cls.get_irdl_definition().parameters))
+
+
+_DIRECT_LOCATIONS = _xdsl_builds_file_line_col()
+
+
+def _file_line_col(filename: StringAttr, line: IntAttr, column: IntAttr) -> FileLineColLoc:
+    """`FileLineColLoc(filename, line, column)` for parameters of the classes it checks: its
+    three fields set in its dict without the per-instance verification (each op's location is
+    a new (line, column) pair, so the attribute memo never hit and kept ~one entry per op)."""
+    if not _DIRECT_LOCATIONS or type(filename) is not StringAttr or type(line) is not IntAttr or type(column) is not IntAttr:
+        return FileLineColLoc(filename, line, column)
+    loc = _new_object(FileLineColLoc)
+    d = loc.__dict__
+    d["filename"] = filename
+    d["line"] = line
+    d["column"] = column
+    return loc
+
+
+_new_object = object.__new__
 
 
 def locate_xdsl_parser() -> None:
