@@ -331,26 +331,39 @@ def _check_ssa(op: Operation, visible: set[int], index: dict[int, int]) -> None:
     order. An operand among `visible` (the ids of the arguments of the enclosing blocks and of
     the results of the ops before `op` or its ancestors in them) dominates its use, so only
     the others are asked: values of other blocks of a CFG region, of the module's body, and
-    the bad ones, whose first one is reported as the op-by-op check reports it."""
+    the bad ones, whose first one is reported as the op-by-op check reports it. An op without
+    regions is checked in its block's loop (one `issuperset` over its operands' ids), not by a
+    call of its own."""
+    if not visible.issuperset(map(id, op._operands)):
+        _check_operands(op, visible, index)
+    for region in op.regions:
+        block = region._first_block
+        while block is not None:
+            added = list(map(id, block._args))
+            visible.update(added)
+            child = block._first_op
+            while child is not None:
+                if child.regions:
+                    _check_ssa(child, visible, index)
+                elif not visible.issuperset(map(id, child._operands)):
+                    _check_operands(child, visible, index)
+                results = child.results
+                if results:
+                    ids = list(map(id, results))
+                    added += ids
+                    visible.update(ids)
+                child = child._next_op
+            visible.difference_update(added)
+            block = block._next_block
+
+
+def _check_operands(op: Operation, visible: set[int], index: dict[int, int]) -> None:
+    """The first of `op`'s operands outside `visible` that may not be used there, as an error."""
     for operand in op._operands:
         if id(operand) not in visible:
             problem = _dominance_problem(operand, op, index)
             if problem is not None:
                 raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
-    for region in op.regions:
-        block = region._first_block
-        while block is not None:
-            added = [id(a) for a in block._args]
-            visible.update(added)
-            child = block._first_op
-            while child is not None:
-                _check_ssa(child, visible, index)
-                for result in child.results:
-                    added.append(id(result))
-                    visible.add(id(result))
-                child = child._next_op
-            visible.difference_update(added)
-            block = block._next_block
 
 
 def _position(op: Operation, index: dict[int, int]) -> int:
