@@ -165,10 +165,7 @@ def _file_line_col(filename: StringAttr, line: IntAttr, column: IntAttr) -> File
     if not _DIRECT_LOCATIONS or type(filename) is not StringAttr or type(line) is not IntAttr or type(column) is not IntAttr:
         return FileLineColLoc(filename, line, column)
     loc = _new_object(FileLineColLoc)
-    d = loc.__dict__
-    d["filename"] = filename
-    d["line"] = line
-    d["column"] = column
+    loc.__dict__.update(filename=filename, line=line, column=column)  # in the order __init__ sets them
     return loc
 
 
