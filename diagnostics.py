@@ -155,7 +155,8 @@ def _xdsl_builds_file_line_col() -> bool:
             and all(d.converter is None for _, d in cls.get_irdl_definition().parameters))
 
 
-_DIRECT_LOCATIONS = _xdsl_builds_file_line_col()
+_DIRECT_LOCATIONS = _xdsl_builds_file_line_col() and not xdsl_fastpaths.opted_out()
+"""Off with the fast paths (LOOPOPT_NO_FASTPATHS): then every location is xDSL's constructor's."""
 
 
 def _file_line_col(filename: StringAttr, line: IntAttr, column: IntAttr) -> FileLineColLoc:
