@@ -18,7 +18,8 @@ from typing import IO, TypeVar
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, Region, SSAValue
+from xdsl.ir import Attribute, BlockArgument, ErasedSSAValue, Operation, OpResult, ParametrizedAttribute, Region, SSAValue
+from xdsl.irdl import BaseAttr
 from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, VerifyException
 from xdsl.utils.lexer import Input, Span
@@ -101,7 +102,7 @@ class LocatedParser(Parser):
         if not isinstance(op.location, FileLineColLoc):
             where = _span_location(self, start)
             if self.line_offset:
-                where = FileLineColLoc(where.filename, IntAttr(where.line.data + self.line_offset), where.column)
+                where = _file_line_col(where.filename, _int_attr(where.line.data + self.line_offset), where.column)
             op.location = where
         return op
 
@@ -134,11 +135,42 @@ def _span_location(parser: Parser, span: Span) -> FileLineColLoc:
     line and column numbers are shared `IntAttr`s."""
     cached = parser.__dict__.get("_loopopt_line_starts")
     if cached is None or cached[0] is not span.input:
-        cached = (span.input, _line_starts(span.input.content, span.input.newline), StringAttr(span.input.name))
+        name = StringAttr(span.input.name)
+        FileLineColLoc(name, _int_attr(1), _int_attr(1))  # the class's first construction: xDSL's, as every other
+        cached = (span.input, _line_starts(span.input.content, span.input.newline), name)
         parser.__dict__["_loopopt_line_starts"] = cached
     starts = cached[1]
     line = bisect.bisect_right(starts, span.start)
-    return FileLineColLoc(cached[2], _int_attr(line + span.line_offset), _int_attr(span.start - starts[line - 1] + 1))
+    return _file_line_col(cached[2], _int_attr(line + span.line_offset), _int_attr(span.start - starts[line - 1] + 1))
+
+
+def _xdsl_builds_file_line_col() -> bool:
+    """Whether `FileLineColLoc(...)` is xDSL 0.74's: the dataclass fields set in order and the
+    parameters checked against `StringAttr`, `IntAttr`, `IntAttr` (all it verifies)."""
+    cls = FileLineColLoc
+    return (cls.__init__ is ParametrizedAttribute.__init__ and cls.verify is Attribute.verify
+            and cls._verify is ParametrizedAttribute._verify
+            and [(f, d.constr) for f, d in cls.get_irdl_definition().parameters]
+            == [("filename", BaseAttr(StringAttr)), ("line", BaseAttr(IntAttr)), ("column", BaseAttr(IntAttr))]
+            and all(d.converter is None for _, d in cls.get_irdl_definition().parameters))
+
+
+_DIRECT_LOCATIONS = _xdsl_builds_file_line_col() and not xdsl_fastpaths.opted_out()
+"""Off with the fast paths (LOOPOPT_NO_FASTPATHS): then every location is xDSL's constructor's."""
+
+
+def _file_line_col(filename: StringAttr, line: IntAttr, column: IntAttr) -> FileLineColLoc:
+    """`FileLineColLoc(filename, line, column)` for parameters of the classes it checks: its
+    three fields set in its dict without the per-instance verification (each op's location is
+    a new (line, column) pair, so the attribute memo never hit and kept ~one entry per op)."""
+    if not _DIRECT_LOCATIONS or type(filename) is not StringAttr or type(line) is not IntAttr or type(column) is not IntAttr:
+        return FileLineColLoc(filename, line, column)
+    loc = _new_object(FileLineColLoc)
+    loc.__dict__.update(filename=filename, line=line, column=column)  # in the order __init__ sets them
+    return loc
+
+
+_new_object = object.__new__
 
 
 def locate_xdsl_parser() -> None:
@@ -297,26 +329,39 @@ def _check_ssa(op: Operation, visible: set[int], index: dict[int, int]) -> None:
     order. An operand among `visible` (the ids of the arguments of the enclosing blocks and of
     the results of the ops before `op` or its ancestors in them) dominates its use, so only
     the others are asked: values of other blocks of a CFG region, of the module's body, and
-    the bad ones, whose first one is reported as the op-by-op check reports it."""
+    the bad ones, whose first one is reported as the op-by-op check reports it. An op without
+    regions is checked in its block's loop (one `issuperset` over its operands' ids), not by a
+    call of its own."""
+    if not visible.issuperset(map(id, op._operands)):
+        _check_operands(op, visible, index)
+    for region in op.regions:
+        block = region._first_block
+        while block is not None:
+            added = list(map(id, block._args))
+            visible.update(added)
+            child = block._first_op
+            while child is not None:
+                if child.regions:
+                    _check_ssa(child, visible, index)
+                elif not visible.issuperset(map(id, child._operands)):
+                    _check_operands(child, visible, index)
+                results = child.results
+                if results:
+                    ids = list(map(id, results))
+                    added += ids
+                    visible.update(ids)
+                child = child._next_op
+            visible.difference_update(added)
+            block = block._next_block
+
+
+def _check_operands(op: Operation, visible: set[int], index: dict[int, int]) -> None:
+    """The first of `op`'s operands outside `visible` that may not be used there, as an error."""
     for operand in op._operands:
         if id(operand) not in visible:
             problem = _dominance_problem(operand, op, index)
             if problem is not None:
                 raise LoopoptDiagnostic(f"'{op.name}' {problem}", op)
-    for region in op.regions:
-        block = region._first_block
-        while block is not None:
-            added = [id(a) for a in block._args]
-            visible.update(added)
-            child = block._first_op
-            while child is not None:
-                _check_ssa(child, visible, index)
-                for result in child.results:
-                    added.append(id(result))
-                    visible.add(id(result))
-                child = child._next_op
-            visible.difference_update(added)
-            block = block._next_block
 
 
 def _position(op: Operation, index: dict[int, int]) -> int:

@@ -135,6 +135,7 @@ from __future__ import annotations
 
 import abc
 import dis
+import operator
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -239,13 +240,14 @@ def _install_signature_cache() -> None:
         if op._successors:
             original(self, op)
             return
-        key = (
+        regions = op.regions
+        key = (  # `map`: no list comprehension's frame per op (three per op were ~4 % of verifying)
             id(self),
-            tuple([o.type for o in op._operands]),
-            tuple([r.type for r in op.results]),
+            tuple(map(_type_of, op._operands)),
+            tuple(map(_type_of, op.results)),
             tuple(op.properties.items()),
             tuple(op.attributes.items()),
-            tuple([_region_shape(r) for r in op.regions]),
+            tuple(map(_region_shape, regions)) if regions else (),
         )
         try:
             known = key in verified
@@ -266,6 +268,10 @@ def _install_signature_cache() -> None:
             trait.verify(op)
 
     OpDef.verify = verify  # type: ignore[method-assign]
+
+
+_type_of = operator.attrgetter("type")
+"""`value.type` (through the property, as xDSL's verifier reads it), called from C by `map`."""
 
 
 def _region_shape(region: Region) -> tuple[int, tuple[Attribute, ...] | None]:
@@ -423,14 +429,24 @@ def _operand_arg(operand: Any) -> Any:
     return [o if _answers(o)[1] else SSAValue.get(o) for o in operand]
 
 
+def _plain_regions(regions: Any) -> bool:
+    """Whether every region argument is a `Region` itself (no list of ops or blocks, no None):
+    xDSL's irdl_build_regions_arg returns such a region as it is, and irdl_build_arg_list
+    takes it as one region, as `_build` does (a Region is not a Sequence)."""
+    for region in regions:
+        if type(region) is not Region:
+            return False
+    return True
+
+
 _XDSL_OP_INIT = irdl_operations.irdl_op_init
 """xDSL's own builder (the fallback; tests compare against it)."""
 
 
 def _install_op_init() -> None:
     original = _XDSL_OP_INIT
-    shapes: dict[int, tuple[OpDef, tuple[int, ...], tuple[int, ...]] | None] = {}
-    """id(op_def) -> (op_def, operand kinds, result kinds); None: options, regions or successors."""
+    shapes: dict[int, tuple[OpDef, tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None] = {}
+    """id(op_def) -> (op_def, operand kinds, result kinds, region kinds); None: options or successors."""
 
     def irdl_op_init(self: Any, op_def: OpDef, *, operands: Any, result_types: Any, properties: Any,
                      attributes: Any, successors: Any, regions: Any) -> None:  # fmt: skip
@@ -439,14 +455,15 @@ def _install_op_init() -> None:
             _answers_token[0] = abc.get_cache_token()
         key = id(op_def)
         if key not in shapes or (shapes[key] is not None and shapes[key][0] is not op_def):
-            simple = not (op_def.options or op_def.regions or op_def.successors)
-            shapes[key] = (op_def, _kinds(op_def.operands), _kinds(op_def.results)) if simple else None
+            simple = not (op_def.options or op_def.successors)
+            shapes[key] = (op_def, _kinds(op_def.operands), _kinds(op_def.results), _kinds(op_def.regions)) if simple else None
         shape = shapes[key]
-        built = None
-        if shape is not None and shape[0] is op_def and not regions and not successors:
+        built = results = built_regions = None
+        if shape is not None and shape[0] is op_def and not successors and _plain_regions(regions):
             built = _build([_operand_arg(o) for o in operands], shape[1])
             results = _build(result_types, shape[2]) if built is not None else None
-        if built is None or results is None:
+            built_regions = _build(regions, shape[3]) if results is not None else None
+        if built_regions is None:
             return original(self, op_def, operands=operands, result_types=result_types, properties=properties,
                             attributes=attributes, successors=successors, regions=regions)  # fmt: skip
         Operation.__init__(
@@ -456,7 +473,7 @@ def _install_op_init() -> None:
             properties={k: v for k, v in properties.items() if v is not None},
             attributes={k: v for k, v in attributes.items() if v is not None},
             successors=[],
-            regions=[],
+            regions=built_regions[0],
         )
 
     irdl_operations.irdl_op_init = irdl_op_init

@@ -214,15 +214,17 @@ def test_opted_out_reads_the_variable(monkeypatch):
     assert xdsl_fastpaths.opted_out()
 
 
-def _both_ways(cls, **kwargs):
-    """The op built by the installed fast irdl_op_init and by xDSL's own."""
+def _both_ways(cls, make=None, **kwargs):
+    """The op built by the installed fast irdl_op_init and by xDSL's own (from the arguments
+    `make()` gives, called once per builder: a region is attached to one op only)."""
     from xdsl.irdl import operations as irdl_operations
 
     assert irdl_operations.irdl_op_init is not xdsl_fastpaths._XDSL_OP_INIT
-    args = dict(operands=[], result_types=[], properties={}, attributes={}, successors=[], regions=[]) | kwargs
+    make = make or (lambda: kwargs)
+    base = dict(operands=[], result_types=[], properties={}, attributes={}, successors=[], regions=[])
     fast, slow = cls.__new__(cls), cls.__new__(cls)
-    irdl_operations.irdl_op_init(fast, cls.get_irdl_definition(), **args)
-    xdsl_fastpaths._XDSL_OP_INIT(slow, cls.get_irdl_definition(), **args)
+    irdl_operations.irdl_op_init(fast, cls.get_irdl_definition(), **(base | make()))
+    xdsl_fastpaths._XDSL_OP_INIT(slow, cls.get_irdl_definition(), **(base | make()))
     return fast, slow
 
 
@@ -265,7 +267,66 @@ def test_op_init_builds_what_xdsl_builds():
         _same(fast, slow)
         assert list(fast.operands)[0].uses  # the fast op registered its uses
     fast, slow = (test.TestOp(operands=[x], result_types=[i32], regions=[Region()]) for _ in range(2))
-    _same(fast, slow)  # regions: xDSL's path
+    _same(fast, slow)
+
+
+def _region_cases():
+    """Region arguments both builders take: `Region`s (the fast path) and what only xDSL's
+    builder converts (lists of ops or blocks, None), for ops without options or successors."""
+    from xdsl.dialects.builtin import FunctionType, StringAttr
+
+    from loopopt.dialects import df
+
+    fn_props = {"sym_name": StringAttr("f"), "function_type": FunctionType.from_lists([], [])}
+    return [
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[Region(Block([func.ReturnOp()]))])),
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[[func.ReturnOp()]])),  # a list of ops
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[[Block([func.ReturnOp()])]])),  # of blocks
+        (df.FilterOp, lambda: dict(operands=[[]], result_types=[[]], regions=[Region(Block()), Region()])),
+        (test.TestOp, lambda: dict(operands=[[]], result_types=[[]], regions=[[Region(), Region(Block())]])),
+        (test.TestOp, lambda: dict(operands=[[]], result_types=[[]], regions=[Region(Block())])),  # one for variadic
+        (test.TestOp, lambda: dict(operands=[[]], result_types=[[]], regions=[None])),
+    ]
+
+
+def test_op_init_with_regions_builds_what_xdsl_builds():
+    """Ops with regions (df.map, df.filter, func.func while parsing; loop.for in the lowering)
+    take the fast builder when every region argument is a Region: the same regions, attached
+    in the same order, as xDSL's builder gives."""
+    for cls, make in _region_cases():
+        fast, slow = _both_ways(cls, make)
+        _same(fast, slow)
+        assert [len(r.blocks) for r in fast.regions] == [len(r.blocks) for r in slow.regions]
+        assert [[type(o) for o in r.walk()] for r in fast.regions] == [[type(o) for o in r.walk()] for r in slow.regions]
+        assert all(r.parent is fast for r in fast.regions)
+    region = Region(Block([func.ReturnOp()]))
+    fast, _ = _both_ways(test.TestOp, lambda: dict(operands=[[]], result_types=[[]], regions=[region]
+                                                   if region.parent is None else [Region()]))
+    assert fast.regions == (region,)  # the argument itself, not a copy
+
+
+def test_op_init_region_errors_are_xdsls():
+    from xdsl.dialects.builtin import FunctionType, StringAttr
+    from xdsl.irdl import operations as irdl_operations
+
+    from loopopt.dialects import df
+
+    fn_props = {"sym_name": StringAttr("f"), "function_type": FunctionType.from_lists([], [])}
+    attached = Region(Block())
+    test.TestOp(regions=[attached])
+    bad = [
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[])),  # too few regions
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[Region(), Region()])),  # too many
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[None])),  # None for a required region
+        (func.FuncOp, lambda: dict(properties=fn_props, regions=[attached])),  # a region with a parent
+        (df.FilterOp, lambda: dict(operands=[[]], result_types=[[]], regions=[Region()])),
+    ]
+    base = dict(operands=[], result_types=[], properties={}, attributes={}, successors=[], regions=[])
+    for cls, kwargs in bad:
+        op_def = cls.get_irdl_definition()
+        fast = _error(lambda: irdl_operations.irdl_op_init(cls.__new__(cls), op_def, **(base | kwargs())))
+        slow = _error(lambda: xdsl_fastpaths._XDSL_OP_INIT(cls.__new__(cls), op_def, **(base | kwargs())))
+        assert fast is not None and fast == slow, (cls, fast, slow)
 
 
 def test_op_init_errors_are_xdsls():
