@@ -6,6 +6,7 @@ Each test checks a behaviour the flags exist for, not the flag list itself.
 import re
 import subprocess
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -123,21 +124,26 @@ def test_no_auto_vectorization_unless_asked(cache, tmp_path):
 FILTER_SUM = Path(loopopt.__file__).parent / "tools" / "bench" / "programs" / "filter_gt0_sum.mlir"
 
 
-def _first_loop_heads(asm: str) -> list[list[str]]:
-    """Per function, the assembler lines just before the head of its first loop (the first label
-    a later jump goes back to)."""
-    found = []
-    for function in asm.split(".cfi_startproc")[1:]:
+def _backward_jumps(asm: str) -> Iterator[tuple[int, list[str], int, int]]:
+    """(the function's number, its assembler lines, the index of a label, the index of a later
+    jump back to it), for every such jump, functions in order."""
+    for k, function in enumerate(asm.split(".cfi_startproc")[1:]):
         lines = function.splitlines()
         defined: dict[str, int] = {}
         for i, line in enumerate(lines):
             if line.endswith(":") and not line.startswith("\t"):
                 defined[line[:-1]] = i
             elif line.startswith("\tj") and line.split()[-1] in defined:
-                start = defined[line.split()[-1]]
-                found.append([p.strip() for p in lines[max(0, start - 3) : start]])
-                break
-    return found
+                yield k, lines, defined[line.split()[-1]], i
+
+
+def _first_loop_heads(asm: str) -> list[list[str]]:
+    """Per function, the assembler lines just before the head of its first loop (the first label
+    a later jump goes back to)."""
+    found: dict[int, list[str]] = {}
+    for k, lines, start, _ in _backward_jumps(asm):
+        found.setdefault(k, [p.strip() for p in lines[max(0, start - 3) : start]])
+    return list(found.values())
 
 
 @pytest.mark.isa("avx2")
@@ -159,16 +165,7 @@ _REGISTER_COPY = re.compile(r"^\t(v?)movdq[au]\t%[xyz]mm\d+, %[xyz]mm\d+$")
 def _loop_bodies(asm: str) -> list[list[str]]:
     """The instructions of every loop: from a label to a later conditional jump back to it (an
     unconditional one may be a block gcc placed after the code it joins)."""
-    bodies = []
-    for function in asm.split(".cfi_startproc")[1:]:
-        lines = function.splitlines()
-        defined: dict[str, int] = {}
-        for i, line in enumerate(lines):
-            if line.endswith(":") and not line.startswith("\t"):
-                defined[line[:-1]] = i
-            elif line.startswith("\tj") and not line.startswith("\tjmp") and line.split()[-1] in defined:
-                bodies.append(lines[defined[line.split()[-1]] + 1 : i + 1])
-    return bodies
+    return [lines[start + 1 : end + 1] for _, lines, start, end in _backward_jumps(asm) if not lines[end].startswith("\tjmp")]
 
 
 @pytest.mark.parametrize("target", ["sse2", "avx2"])
