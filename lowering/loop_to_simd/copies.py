@@ -18,9 +18,14 @@ or emits into the block outside the emitter (a runtime-step loop's variable).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from xdsl.ir import Block, Operation, SSAValue
+
+if TYPE_CHECKING:
+    from loopopt.lowering.loop_to_simd.lanes import LoopLowering
 
 
 @dataclass(slots=True)
@@ -82,3 +87,38 @@ def clone_copy(trace: Trace, block: Block, inputs: list[SSAValue], fresh: bool =
             mapping[old] = r
         add(new)
     return [get(v, v) for v in trace.outputs]
+
+
+@dataclass
+class Copies:
+    """The copies of one loop body's block in turn (`next`): the first translated by `emit`
+    (inputs, the trace recording it or None) while a `Trace` records it, the later ones cloned
+    from it. `traces` receives the first copy's trace when it holds (a remainder loop clones it);
+    with `like` (a trace of the same block in another loop) every copy is cloned from it as the
+    first in a new body."""
+
+    lowering: LoopLowering
+    block: Block
+    k: int
+    emit: Callable[[list[SSAValue], Trace | None], list[SSAValue]]
+    traces: list[Trace] | None = None
+    like: Trace | None = None
+    trace: Trace | None = None
+    emitted: int = 0
+
+    def next(self, inputs: list[SSAValue], traceable: bool = True) -> list[SSAValue]:
+        """The next copy at `inputs` (in the order of a trace's inputs); returns its outputs.
+        `traceable`: the copy may be recorded (not when its translation differs per copy)."""
+        if self.trace is not None or self.like is not None:
+            return clone_copy(self.trace or self.like, self.block, inputs, fresh=self.trace is None)  # type: ignore[arg-type]
+        lowering = self.lowering
+        first = self.emitted == 0
+        self.emitted += 1
+        traced = first and traceable and (self.k > 1 or self.traces is not None)
+        trace = Trace(inputs, lowering.volatile) if traced else None
+        out = self.emit(inputs, trace)
+        if trace is not None and trace.holds(lowering.volatile):
+            self.trace = trace
+            if self.traces is not None:
+                self.traces.append(trace)
+        return out

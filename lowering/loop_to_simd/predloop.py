@@ -54,7 +54,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
     is_mask_type,
     located,
 )
-from loopopt.lowering.loop_to_simd.copies import Trace, clone_copy
+from loopopt.lowering.loop_to_simd.copies import Copies, Trace
 from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.table import FLOAT_COMBINE, INT_COMBINE
@@ -253,7 +253,14 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
         m, body = br.block_loop(start, stop, width * (1 if stride else copies), state, [*vtypes * k, *cur_types], kinds * k + cur_kinds)
         cursor = body.args[-1] if plan.cursor else None
         nexts: list[SSAValue] = []
-        trace: Trace | None = None
+
+        def emit(inputs: list[SSAValue], trace: Trace | None) -> list[SSAValue]:
+            cursor_in = inputs[1 + n] if len(inputs) > 1 + n else None
+            out, cursor_out = emit_pred_block(lowering, body, inputs[0], inputs[1 : 1 + n], cursor_in, block_mask, plan,
+                                              full and not exact_tail, trace)  # fmt: skip
+            return [*out, *([cursor_out] if cursor_out is not None else [])]
+
+        blocks = Copies(lowering, body, copies, emit, traces, like)
         var = body.args[0]
         for c in range(copies):
             if c and stride:
@@ -266,18 +273,9 @@ def _lower_predloop(op: loop.PredLoopOp, rewriter: PatternRewriter, options: Vec
             if exact_tail:  # lanes left from this block on: the partial last block's prefix
                 block_mask = _emit(body, simd.PrefixMaskOp(_left(br, body, var, op), VectorType(i1, [width])), op)
             accs_in = list(body.args[1 + c * n : 1 + (c + 1) * n])
-            inputs = [var, *accs_in, *([cursor] if cursor is not None else [])]
-            if trace is not None or like is not None:
-                outputs = clone_copy(trace or like, body, inputs, fresh=trace is None)  # type: ignore[arg-type]
-                out, cursor = outputs[:n], (outputs[n] if cursor is not None else None)
-            else:
-                traced = c == 0 and not exact_tail and (copies > 1 or traces is not None)  # (an exact tail's mask is per block)
-                first = Trace(inputs, lowering.volatile) if traced else None
-                out, cursor = emit_pred_block(lowering, body, var, accs_in, cursor, block_mask, plan, full and not exact_tail, first)
-                if first is not None and first.holds(lowering.volatile):
-                    trace = first
-                    if traces is not None:
-                        traces.append(first)
+            # (an exact tail's mask is per block: its blocks are translated each)
+            outputs = blocks.next([var, *accs_in, *([cursor] if cursor is not None else [])], traceable=not exact_tail)
+            out, cursor = outputs[:n], (outputs[n] if cursor is not None else None)
             nexts += out
         nexts = [*body.args[1 + copies * n : 1 + k * n], *nexts]  # the copies not stepped, then the stepped
         body.add_op(located(yield_op([*nexts, *([cursor] if cursor is not None else [])]), op))

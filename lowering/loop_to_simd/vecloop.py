@@ -83,7 +83,7 @@ from loopopt.lowering.loop_to_simd.lanes import (
 from loopopt.lowering.loop_to_simd.plan import binary, yield_op
 from loopopt.lowering.loop_to_simd.range import BlockRange
 from loopopt.lowering.loop_to_simd.tail import AUTO, choose_tail, scalar_tail, tail_mask
-from loopopt.lowering.loop_to_simd.copies import Trace, clone_copy
+from loopopt.lowering.loop_to_simd.copies import Copies, Trace
 from loopopt.lowering.loop_to_simd.widen import accumulator_type
 from loopopt.lowering.loop_to_simd.width import choose_width, widening
 
@@ -193,34 +193,14 @@ def emit_block(lowering: LoopLowering, block: Block, var: SSAValue, accs: list[S
     return out
 
 
-@dataclass
-class Copies:
-    """`emit_block` into one loop body for each copy in turn (`next`), the copies after the first
-    cloned from it (copies.py). `traces` receives the first copy's trace when it holds (a
-    remainder loop clones it); `options` are emit_block's, the same for every copy."""
+def block_copies(lowering: LoopLowering, block: Block, k: int, traces: list[Trace] | None = None,
+                 like: Trace | None = None, **options: Any) -> Copies:
+    """`Copies` of the vecloop body into `block` (inputs: the variable, then the accumulators);
+    `options` are emit_block's, the same for every copy."""
+    def emit(inputs: list[SSAValue], trace: Trace | None) -> list[SSAValue]:
+        return emit_block(lowering, block, inputs[0], inputs[1:], trace=trace, **options)
 
-    lowering: LoopLowering
-    block: Block
-    k: int
-    traces: list[Trace] | None = None
-    options: dict[str, Any] = field(default_factory=dict[str, Any])
-    trace: Trace | None = None
-    emitted: int = 0
-
-    def next(self, var: SSAValue, accs: list[SSAValue]) -> list[SSAValue]:
-        """The next copy at variable `var` stepping `accs`; returns its next vectors."""
-        lowering = self.lowering
-        if self.trace is not None:
-            return clone_copy(self.trace, self.block, [var, *accs])
-        first = self.emitted == 0
-        self.emitted += 1
-        trace = Trace([var, *accs], lowering.volatile) if first and (self.k > 1 or self.traces is not None) else None
-        out = emit_block(lowering, self.block, var, accs, trace=trace, **self.options)
-        if trace is not None and trace.holds(lowering.volatile):
-            self.trace = trace
-            if self.traces is not None:
-                self.traces.append(trace)
-        return out
+    return Copies(lowering, block, k, emit, traces, like)
 
 
 def sink_stores(body: Block) -> None:
@@ -404,14 +384,14 @@ def map_block_loop(lowering: LoopLowering, rest: BlockRange, stop: SSAValue, wid
     after its loads (sink_stores) when `sink`, emitted before the source loop."""
     op = lowering.source
     nt, body = rest.block_loop(rest.lo, stop, width * k, [], [], [])
-    copies = Copies(lowering, body, k, options=dict(streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads))
+    copies = block_copies(lowering, body, k, streaming=streaming, half_loads=half_loads, quarter_loads=quarter_loads)
     for copy in range(k):
         var = body.args[0]
         if copy:
             var = located(binary(arith.AddiOp, var, lowering.index_const(copy * width)), op)
             body.add_op(var)
             var = var.results[0]
-        copies.next(var, [])
+        copies.next([var])
     body.add_op(located(yield_op([]), op))
     if sink:
         sink_stores(body)
@@ -603,7 +583,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
     n = len(op.accumulators)
     group = k // (streams or k) if stride else k
     main, body = br.block_loop(br.lo, stop, width * group, inits, vtypes, kinds)
-    copies = Copies(lowering, body, k, traces, options=dict(quarter_loads=quarter_loads))
+    copies = block_copies(lowering, body, k, traces, quarter_loads=quarter_loads)
     nexts: list[SSAValue] = []
     var = start = body.args[0]
     for copy in range(k):
@@ -615,7 +595,7 @@ def fold_block_loop(lowering: LoopLowering, br: BlockRange, stop: SSAValue, widt
             var = new.results[0]
             if copy % group == 0:
                 start = var
-        nexts += copies.next(var, list(body.args[1 + copy * n : 1 + (copy + 1) * n]))
+        nexts += copies.next([var, *body.args[1 + copy * n : 1 + (copy + 1) * n]])
     body.add_op(located(yield_op(nexts), op))
     sink_stores(body)
     lowering.emit_pre(main)
@@ -836,8 +816,8 @@ def _lower_vecloop(op: loop.VecLoopOp, rewriter: PatternRewriter, options: VecOp
     if k > 1:
         done, stop = br.full_blocks(width)
         rem, body = br.block_loop(main_end, stop, width, vaccs, vtypes * k, kinds * k)
-        inputs = [body.args[0], *body.args[1 : 1 + n]]  # the first copy's in a new body: the main loop's
-        stepped = clone_copy(traces[0], body, inputs, fresh=True) if traces else emit_block(lowering, body, inputs[0], inputs[1:])
+        # the first copy's in a new body: the main loop's
+        stepped = block_copies(lowering, body, 1, like=traces[0] if traces else None).next(list(body.args[: 1 + n]))
         body.add_op(located(yield_op([*body.args[1 + n :], *stepped]), op))
         pre(rem)
         vaccs = list(rem.res)

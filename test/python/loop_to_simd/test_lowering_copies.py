@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 import loopopt.compile as lc
-from loopopt.lowering.loop_to_simd import copies, predloop, vecloop
+from loopopt.lowering.loop_to_simd import copies
 from loopopt.passes.pipeline import LoopPipelinePass
 from loopopt.tools.bench.c_stable import programs
 from loopopt.tools.bench.overhead import generated_module
@@ -61,8 +61,7 @@ def test_copies_are_cloned(target: str, cpu: str, monkeypatch: pytest.MonkeyPatc
         calls.append(fresh)
         return real(trace, block, inputs, fresh)
 
-    monkeypatch.setattr(vecloop, "clone_copy", counting)
-    monkeypatch.setattr(predloop, "clone_copy", counting)
+    monkeypatch.setattr(copies, "clone_copy", counting)  # (copies.Copies, which both loops use, calls it)
     kernels = 10
     assert not _ir(generated_module(19 * kernels), target, cpu).startswith("ERROR")
     if target == "scalar":  # the vecloop is a scalar loop; the predloop keeps K = 4 width-1 blocks
