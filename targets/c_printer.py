@@ -37,7 +37,7 @@ from loopopt.targets.c_isa import BUFFER_C_TYPES, IsaTable
 from loopopt.targets.c_print_arith import FOLDABLE_CLASSES, ArithStatements, folded_value
 from loopopt.targets.c_print_loops import ALLOC_HELPER, IN_REGISTER, LoopStatements
 from loopopt.targets.c_print_simd import SimdStatements
-from loopopt.targets.c_small_calls import SmallCallVersions
+from loopopt.targets.c_small_calls import LARGE_SUFFIX, NOINLINE, SmallCallVersions
 from loopopt.targets.c_print_values import Buffer, float_literal, int_literal, is_a, scalar_key
 
 __all__ = ["CPrinter", "FunctionPrinter", "Kernel", "float_literal", "int_literal", "print_module"]
@@ -69,7 +69,7 @@ class CPrinter:
         self.isa = isa
         self.target = target
         self.pipeline = pipeline
-        self.helpers = _helpers_of(isa) | {h.name: h for h in (ALLOC_HELPER, IN_REGISTER)}
+        self.helpers = _helpers_of(isa) | {h.name: h for h in (ALLOC_HELPER, IN_REGISTER, NOINLINE)}
         self.symbols: set[str] = set()
         self.row_forms: dict[tuple[str, int, int], tuple[Attribute, Attribute | None, IsaTable, str, str, str]] = {}
         """`FunctionCore._row_form`'s answers, for all the module's functions."""
@@ -241,7 +241,14 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         private = op.sym_visibility is not None and op.sym_visibility.data == "private"
         static = "static " if private and "loop.kernel" not in op.attributes else ""
         params = ", ".join(self.kernel.params) or "void"
-        return f"{static}{self.kernel.returns} {self.kernel.name}({params})\n{{\n{prologue}{body}\n}}\n"
+        code = f"{static}{self.kernel.returns} {self.kernel.name}({params})\n{{\n{prologue}{body}\n}}\n"
+        if self.large_body is None:
+            return code
+        # c_small_calls: the large arm's copy, declared before the kernel and defined after it
+        large = f"static {NOINLINE.name} {self.kernel.returns} {self.kernel.name}{LARGE_SUFFIX}({params})"
+        large_body = "\n".join(self.large_body)
+        unused = "".join(f"    (void){p};\n" for p in self.kernel.param_names if not _mentions(large_body, p))
+        return f"{large};\n\n{code}\n{large}\n{{\n{unused}{large_body}\n}}\n"
 
     def _param(self, arg: SSAValue, attrs: Attribute, k: int) -> None:
         t = arg.type

@@ -8,14 +8,24 @@ callee-saved pushes), jumps into out-of-line blocks. On a short call that is a f
 (Zen 4, AVX2 axpy f32: 0.91x of kernels/avx2 at 256 elements, 0.97x at 1 Ki; results/amd-zen4/percall).
 
 So the body prints twice: the tests and the values they read first, then
-`if (!stream && !beyond_l2) { stream = 0; beyond_l2 = 0; body } else { body }`, the body's text
-printed once and emitted in both arms (session 24: the second copy had cost print C +45 %). The
+`if (!stream && !beyond_l2) { stream = 0; beyond_l2 = 0; body } else { return k__large(args); }`,
+where `static lo_noinline k__large` (declared before the kernel, defined after it) is the tests and
+the body again, unversioned: the body's text is printed once and emitted in both (session 24: a
+second printing had cost print C +45 %). Out of line, because gcc gives a function one prologue:
+with the large copy inline, every short call saved the callee-saved registers the long path's
+loops need (5 on AVX2 axpb i32; 3 now) and computed the alignment peel. AVX2 axpb i32 at 1 Ki
+was 0.93-0.95x of kernels/avx2 that way, 1.04x now; across the bench's maps and folds the new
+form runs 0.98-1.27x as fast as the old at 256-1024 elements, median 1.05x (Zen 3, session 29,
+results/amd-zen3/s29-small-calls). The
 small arm assigns the tests 0 (what its condition says) and assigns again, from their own text,
 the values computed from a test that the body reads, so every assignment keeps the value and
 either arm is exact; gcc sees the constants and folds the selects away: the loops start at 0 and
 the sections that cannot run are gone (AVX2 axpy f32/i32 at 256-2000 elements: 0.99-1.06x of
 kernels/avx2; gcc and clang give axpy the same object code as the session 23 copy with the tests
 printed as `0`). Assignments, not re-declarations: a shadowing name would warn under -Wshadow.
+
+The loads' alignment peel (`%aligned`, from a few KiB: CpuModel.align_loads_from_bytes) is such a
+test: a short call does not peel.
 
 Only beyond-a-threshold tests (`>`, `>=`): a fits test (`%in_l1`, `<=`) chooses which of two
 loops a small call runs, it turns nothing off. Folded as well (in_l1 = 1), gcc gave the one
@@ -28,10 +38,27 @@ from __future__ import annotations
 from xdsl.dialects import arith
 from xdsl.ir import Block, Operation, SSAValue
 
+from loopopt.targets.c_helpers import Helper
 from loopopt.targets.c_print_values import FunctionCore, is_a
 
-SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc")
-"""The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2, fold streams)."""
+SIZE_TESTS = ("stream", "beyond_l2", "beyond_l1", "beyond_llc", "aligned")
+"""The name hints vecloop gives its beyond-a-threshold tests (emit_streaming, beyond_l2, fold streams,
+the loads' alignment peel)."""
+
+LARGE_SUFFIX = "__large"
+"""The large-call copy of kernel `k` is `k__large` (kept inline when a kernel has that name)."""
+
+NOINLINE = Helper(
+    "lo_noinline",
+    """/* The large-call copy of a kernel versioned for small calls stays out of line, so that a short
+ * call does not save the registers nor set up the frame that only the long path's loops need. */
+#if defined(__GNUC__)
+#define lo_noinline __attribute__((noinline))
+#else
+#define lo_noinline
+#endif
+""",
+)
 
 _BEYOND = (4, 5, 8, 9)  # arith.cmpi's sgt, sge, ugt, uge: true when the data is beyond the threshold
 
@@ -47,7 +74,11 @@ def size_tests(block: Block, live: set[int]) -> list[SSAValue]:
 
 
 class SmallCallVersions(FunctionCore):
-    """`function_body`: a function's top block, versioned for small calls when it has size tests."""
+    """`function_body`: a function's top block, versioned for small calls when it has size tests.
+    The large arm calls `large_body`, the whole body unversioned, which `print` declares before the
+    function and defines after it as `static lo_noinline <name>__large(<the same parameters>)`."""
+
+    large_body: list[str] | None = None
 
     def _live_ops(self, block: Block) -> set[int]:
         raise NotImplementedError
@@ -68,6 +99,7 @@ class SmallCallVersions(FunctionCore):
                 self.op_(o)
             return
         # the tests and what they read, printed once before the `if`; each op's lines remembered
+        first = len(self.lines)
         printed: dict[int, tuple[int, int]] = {}
         for o in ops:
             if id(o) in before:
@@ -81,6 +113,7 @@ class SmallCallVersions(FunctionCore):
                 self.exprs[id(t)] = name
         self.line(f"if ({' && '.join(f'!{self.e(t)}' for t in tests)}) {{")
         head = len(self.lines)
+        ahead = self.lines[first : head - 1]  # the tests and what they read
         body = [o for o in ops if id(o) not in before]
         outer_names, outer_suffix = set(self.used_names), dict(self.next_suffix)
         self.depth += 1
@@ -93,7 +126,15 @@ class SmallCallVersions(FunctionCore):
         self.lines += self._small_arm_prelude(ops, before, tests, body, printed)
         self.lines += text
         self.line("} else {")
-        self.lines += text
+        large = f"{self.kernel.name}{LARGE_SUFFIX}"
+        if large in self.symbols:  # (a kernel of that name: the large copy stays inline)
+            self.lines += text
+        else:
+            self.large_body = ahead + [line.removeprefix("    ") for line in text]
+            call = f"{large}({', '.join(self.kernel.param_names)})"
+            self.depth += 1
+            self.line(f"{call};" if self.kernel.returns == "void" else f"return {call};")
+            self.depth -= 1
         self.line("}")
 
     def _small_arm_prelude(

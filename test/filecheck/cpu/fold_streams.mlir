@@ -86,7 +86,7 @@ func.func @sum(%x: !loop.buf<f32>) -> f32 {
 // C-LABEL: float sum(
 // C:         _Bool beyond_llc = {{.*}} > 8388608;
 // C:         _Bool beyond_l2 =
-// C-NEXT:    if (!beyond_llc && !beyond_l2) {
+// C-NEXT:    if (!aligned && !beyond_llc && !beyond_l2) {
 // C:         } else {
 // C:         int64_t per_stream = [[WHOLE:.*]] / 4;
 // C:         for (int64_t i = head, i_left = ({{.*}}) > i ? {{.*}} / 16ull) : -1; {{.*}} + 16ull)) {

@@ -182,3 +182,33 @@ def test_integer_fold_loops_do_not_copy_accumulators(cache, tmp_path, target):
     assert folds  # the unrolled main loop of sum_i32
     for body in folds:
         assert not [line for line in body if _REGISTER_COPY.match(line)], "\n".join(body)
+
+
+AXPB = Path(loopopt.__file__).parent / "tools" / "bench" / "programs" / "axpb.mlir"
+
+
+def _function_asm(asm: str, name: str) -> list[str]:
+    """The lines of function `name` in gcc's assembly (its label to its `.size`)."""
+    lines = asm.splitlines()
+    start = lines.index(f"{name}:")
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith(f"\t.size\t{name},"))
+    return lines[start:end]
+
+
+@pytest.mark.parametrize("target", ["sse2", "avx2"])
+def test_small_calls_jump_to_an_out_of_line_large_copy(cache, tmp_path, target):
+    # A map that may stream and align its loads is versioned for small calls (c_small_calls): the
+    # large arm is `axpb_i32__large`, which gcc must not inline back (lo_noinline), or a short
+    # call sets up the frame and saves the registers of the long path's loops again (AVX2 axpb
+    # i32 at 256-1024 elements: 1.0-1.17x faster out of line, Zen 3).
+    if target not in host_isas():
+        pytest.skip(f"{target} C is compiled with this host's gcc only on x86")
+    c_source = emit(AXPB.read_text(), target=target, pipeline=f"loop-pipeline{{target={target} cpu=zen3}}").c_source
+    assert "static lo_noinline void axpb_i32__large(" in c_source
+    asm = _compile_to_asm(c_source, isa.compile_flags(target), tmp_path)
+    large = _function_asm(asm, "axpb_i32__large")
+    kernel = _function_asm(asm, "axpb_i32")
+    assert any("movntdq" in line for line in large)  # the streaming loop, for large calls only
+    assert not any("movnt" in line for line in kernel)  # the small arm folded it away (stream = 0)
+    calls = [line for line in kernel if re.match(r"\t(jmp|call)\taxpb_i32__large\b", line)]
+    assert calls, "\n".join(kernel)

@@ -79,13 +79,19 @@ func.func @axpb(%x: !loop.buf<f32> {loop.role = "in", loop.axes = ["i"]}, %a: f3
 
 // AVX512-LABEL: void axpb(
 // AVX512:         _Bool stream = {{.*}} >= 4194304;
-// the small-call copy (c_small_calls): the same loops after stream = 0, gcc folds the streaming ones away
+// the small-call copy (c_small_calls): the same loops after stream = 0, gcc folds the streaming ones away;
+// a large call runs the out-of-line copy
 // AVX512-NEXT:    if (!stream) {
 // AVX512-NEXT:        stream = 0;
 // AVX512:             int64_t peel = (stream) ? {{.*}} : 0;
 // AVX512:             int64_t [[FENCES0:.*]] = (stream) ? 1 : 0;
 // AVX512:         } else {
-// AVX512-NEXT:        int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (64u - 1u)) / sizeof(out[0]));
+// AVX512-NEXT:        axpb__large(x, x_len, a, b, out, out_len);
+// AVX512-NEXT:    }
+// AVX512-NEXT:  }
+// AVX512:       static lo_noinline void axpb__large(
+// AVX512:         _Bool stream = {{.*}} >= 4194304;
+// AVX512-NEXT:    int64_t [[AHEAD:.*]] = (int64_t)(((0u - (uintptr_t)&out[0]) & (64u - 1u)) / sizeof(out[0]));
 // AVX512-NEXT:    int64_t [[BOUND:.*]] = [[AHEAD]] < trips ? [[AHEAD]] : trips;
 // AVX512-NEXT:    int64_t peel = (stream) ? [[BOUND]] : 0;
 // AVX512:         for (int64_t i = 0; i < peel; i++) {
