@@ -269,6 +269,7 @@ class LoopStatements(FunctionCore):
         if (why := split_problem(op)) is not None:  # the verifier's test: unverified IR only
             raise LoopoptDiagnostic(f"{SPLIT_HALVES_ATTR} loop cannot be split into halves: {why}", op)
         halves: list[tuple[str, str]] = []
+        punned: list[str] = []  # integer halves: through lo_in_register after the loop, as in _for
         for acc in op.accumulators:
             hint = acc.result.name_hint or acc.arg.name_hint or "acc"
             t = acc.arg.type
@@ -278,6 +279,8 @@ class LoopStatements(FunctionCore):
             for key, name in zip(("half_lo", "half_hi"), pair):
                 self.line(f"{ctype} " + self._split_row(key, elt, op).format(dst=name, a=self.e(acc.init)))
             halves.append(pair)
+            if acc.result.uses and ctype in PUNNED_VECTOR_TYPES:
+                punned += pair
         outside = []  # vectors from before the loop (splats): split once here
         for v in outside_vectors(op):
             ctype, elt = half.c_vector_type(*self._elt_lanes(v.type)), self.row_key(v.type)[1]
@@ -318,6 +321,8 @@ class LoopStatements(FunctionCore):
         self.depth -= 1
         self.line("}")
         self.used_names, self.next_suffix = outer_names, outer_suffix
+        for name in punned:
+            self.line(f"{IN_REGISTER.name}({name});")
         for acc, (lo, hi) in zip(op.accumulators, halves, strict=True):
             name = self.fresh(acc.result.name_hint or acc.arg.name_hint, "acc")
             elt = self.row_key(acc.arg.type)[1]

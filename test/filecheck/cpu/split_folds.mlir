@@ -81,6 +81,11 @@ func.func @sum_i32(%x: !loop.buf<i32>) -> i32 {
 // C:         __m256i acc_v_lo = _mm512_castsi512_si256(
 // C-NEXT:    __m256i acc_v_hi = _mm512_extracti32x8_epi32(
 // C:           _mm256_add_epi32(acc_v_lo,
+// Integer halves go through lo_in_register after the loop (as whole integer accumulators do, c_print_loops.IN_REGISTER):
+// without it gcc 12 copied each half every iteration; float halves (the f32 sum above) need none.
+// C:         }
+// C-NEXT:    lo_in_register(acc_v_lo);
+// C-NEXT:    lo_in_register(acc_v_hi);
 // C:         __m512i acc_v = _mm512_inserti32x8(_mm512_castsi256_si512(acc_v_lo), acc_v_hi, 1);
 
 // Float multiplies and FMAs split too (Session 21: f32 sum of squares 16 Mi, loopopt's own C
