@@ -11,6 +11,7 @@
 #include "lo_common.h"
 
 #define LO_ISA avx2
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline __m256i lo_mullo_epi64_avx2(__m256i a, __m256i b) {
     __m256i lo = _mm256_mul_epu32(a, b);
@@ -188,4 +189,5 @@ static inline __m256i lo_blast_i64_avx2(__m256i v) { return _mm256_permute4x64_e
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN

@@ -15,6 +15,7 @@
 #include "lo_common.h"
 
 #define LO_ISA neon
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline int64_t lo_pack4x32_neon(void *out, uint8x16_t v, uint32x4_t keep) {
     static const uint32_t lane_bits[4] = {1, 2, 4, 8};
@@ -178,4 +179,5 @@ static inline int64x2_t lo_blast_i64_neon(int64x2_t v) { return vdupq_laneq_s64(
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN

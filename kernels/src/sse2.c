@@ -14,6 +14,7 @@
 #include "lo_common.h"
 
 #define LO_ISA sse2
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline __m128 lo_madd_ps_sse2(__m128 a, __m128 x, __m128 b) {
     __m128 p = _mm_mul_ps(a, x);
@@ -196,4 +197,5 @@ static inline __m128i lo_blast_i64_sse2(__m128i v) { return _mm_shuffle_epi32(v,
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN
