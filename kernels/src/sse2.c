@@ -4,7 +4,7 @@
  * scalar.c. SSE2 lacks several integer operations, emulated here:
  *   - i32 multiply (pmulld is SSE4.1): two pmuludq on even/odd lanes + shuffles;
  *   - i64 multiply: three pmuludq (lo*lo + (hi*lo + lo*hi) << 32);
- *   - i32 min/max (pminsd is SSE4.1): compare + and/andnot/or select;
+ *   - i32 min/max (pminsd is SSE4.1): compare, then a ^ ((a ^ b) & mask);
  *   - i64 signed compare (pcmpgtq is SSE4.2): subtract with an overflow fix-up.
  * Filters left-pack with a shift network whose select masks come from a LUT
  * indexed by the movemask (SSE2 has no variable permute; pshufb is SSSE3).
