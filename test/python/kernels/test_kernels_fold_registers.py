@@ -111,3 +111,12 @@ def test_folds_have_no_stack_frame(compiled, fold):
     for dtype in DTYPES:
         lines = functions[f"lo_{fold}_{dtype}_{target}"]
         assert not [line for line in lines if re.search(stack, line)], f"lo_{fold}_{dtype}_{target}"
+
+
+@pytest.mark.parametrize("fold", ["min", "max"])
+def test_sse2_integer_min_max_copy_at_most_once_per_accumulator(tmp_module, fold):
+    # pcmpgtd overwrites its destination, so one copy per vector may be needed; the old
+    # and/andnot/or select also copied the result back into the accumulator (9-11 copies per
+    # 4 vectors); a ^ ((a ^ b) & take_b) ends in the accumulator's register (sse2.c).
+    body = _main_loop(_functions(_assembly("sse2", tmp_module))[f"lo_{fold}_i32_sse2"])
+    assert len([line for line in body if _X86_COPY.match(line)]) <= 4, "\n".join(body)
