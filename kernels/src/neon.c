@@ -150,7 +150,7 @@ static inline int64x2_t lo_blast_i64_neon(int64x2_t v) { return vdupq_laneq_s64(
 #define V_MAX vmaxq_s32
 #define V_MADD(a, x, b) lo_mla_s32_neon(b, a, x)
 #define V_MACC(acc, x, y) lo_mla_s32_neon(acc, x, y)
-#define V_GT0_KEEP(v) vandq_s32(v, vreinterpretq_s32_u32(vcgtzq_s32(v)))
+#define V_GT0_KEEP(v) vmaxq_s32(v, vdupq_n_s32(0)) /* = v & (v > 0), one instruction */
 #define V_PACK(out, v, x) lo_pack4x32_neon(out, vreinterpretq_u8_s32(v), vcgtzq_s32(x))
 #define S_MADD lo_s_madd_i32
 #include "lo_template.h"
