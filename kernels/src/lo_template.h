@@ -34,9 +34,8 @@
  *
  * LO_KEEP_ACCS() after each fold loop passes the accumulators through V_IN_REGISTER (an empty
  * asm "+x" on x86, "+w" on aarch64, "+r" for scalar integers; scalar floats need none). x86
- * integer intrinsics compute in another
- * GNU vector type (_mm256_add_epi32 is (__m256i)((__v8su)a + (__v8su)b)); gcc's value numbering
- * sees through the conversion, the code after the loop reads the loop's __v8su value while the
+ * integer intrinsics compute in another GNU vector type (_mm256_add_epi32 is
+ * (__m256i)((__v8su)a + (__v8su)b)); gcc's value numbering sees through the conversion, the code after the loop reads the loop's __v8su value while the
  * loop carries the __m256i one, and the register allocator copies every accumulator every
  * iteration (the scalar wrapping adds' unsigned casts do the same). Nothing after the asm can see
  * into the loop (docs/build_flags.md, lo_in_register). */
