@@ -11,6 +11,7 @@
 #include "lo_common.h"
 
 #define LO_ISA avx2
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline __m256i lo_mullo_epi64_avx2(__m256i a, __m256i b) {
     __m256i lo = _mm256_mul_epu32(a, b);
@@ -159,7 +160,7 @@ static inline __m256i lo_blast_i64_avx2(__m256i v) { return _mm256_permute4x64_e
 #define V_MAX _mm256_max_epi32
 #define V_MADD(a, x, b) _mm256_add_epi32(_mm256_mullo_epi32(a, x), b)
 #define V_MACC(acc, x, y) _mm256_add_epi32(acc, _mm256_mullo_epi32(x, y))
-#define V_GT0_KEEP(v) _mm256_and_si256(v, _mm256_cmpgt_epi32(v, _mm256_setzero_si256()))
+#define V_GT0_KEEP(v) _mm256_max_epi32(v, _mm256_setzero_si256()) /* = v & (v > 0), one instruction */
 #define V_PACK lo_pack_i32_avx2
 #define S_MADD lo_s_madd_i32
 #include "lo_template.h"
@@ -188,4 +189,5 @@ static inline __m256i lo_blast_i64_avx2(__m256i v) { return _mm256_permute4x64_e
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN

@@ -16,6 +16,7 @@
 #include "lo_common.h"
 
 #define LO_ISA avx512
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 #define LO_DEF_PACK(DT, T, V, MASK, CMPGT0, COMPRESS, STORE, MASK_STORE)                           \
     static inline int64_t lo_pack_##DT##_avx512(T *out, V v, V x) {                                \
@@ -211,6 +212,7 @@ static inline __m512i lo_blast_i64_avx512(__m512i v) { return _mm512_permutexvar
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_DEF_PACK
 #undef LO_GT0_PS
 #undef LO_GT0_PD

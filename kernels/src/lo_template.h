@@ -5,8 +5,8 @@
  * lo_<pattern>_<LO_DT>_<LO_ISA>. The intrinsics are chosen by hand in the ISA
  * files; this file only fixes the loop shape, which is the same everywhere:
  *
- *   - folds keep LO_NACC independent vector accumulators and unroll by LO_NACC
- *     (hides the add/mul/min latency), then a one-vector loop, then the tail;
+ *   - folds keep 4 independent vector accumulators a0..a3 and unroll by 4 (hides the
+ *     add/mul/min latency), then a one-vector loop, then the tail;
  *   - maps unroll by 4 vectors, then a one-vector loop, then the tail;
  *   - the tail is masked when the ISA has masks (V_LDM/V_STM defined, AVX-512),
  *     otherwise scalar with the same arithmetic contract as the vector body.
@@ -22,13 +22,35 @@
  *   S_MADD(a, x, b)                         scalar a*x + b with the vector contract
  *   floats only: V_SQRT_ABS(v); NaN tracker NT, NT_INIT, NT_UPD(nt, v), NT_ANY(nt)
  *   optional masks: V_MASK, V_TAILMASK(r) (first r < W lanes), V_LDM(fill, m, p), V_STM(p, m, v)
+ *   optional V_IN_REGISTER(v): an empty asm that keeps a fold accumulator in its register (below)
  *   optional scan (LO_SCAN defined by the ISA file): functions lo_pscan_<dt>_<isa>(v), the inclusive
  *   prefix sum inside one register, and lo_blast_<dt>_<isa>(v), the last lane broadcast
  */
 
-#ifndef LO_NACC
-#define LO_NACC 4
+/* ---- fold accumulators ----
+ * Four named variables a0..a3, not an array: gcc 12 kept an array `V acc[4]` in registers inside
+ * the main loop only, stored it to an aligned stack frame after the loop and ran the remainder
+ * blocks through memory. They are combined pairwise, (a0 + a2) + (a1 + a3).
+ *
+ * LO_KEEP_ACCS() after each fold loop passes the accumulators through V_IN_REGISTER (an empty
+ * asm "+x" on x86, "+w" on aarch64, "+r" for scalar integers; scalar floats need none). x86
+ * integer intrinsics compute in another GNU vector type (_mm256_add_epi32 is
+ * (__m256i)((__v8su)a + (__v8su)b)); gcc's value numbering sees through the conversion, the code after the loop reads the loop's __v8su value while the
+ * loop carries the __m256i one, and the register allocator copies every accumulator every
+ * iteration (the scalar wrapping adds' unsigned casts do the same). Nothing after the asm can see
+ * into the loop (docs/build_flags.md, lo_in_register). */
+#ifdef V_IN_REGISTER
+#define LO_KEEP_ACCS()                                                                             \
+    do {                                                                                           \
+        V_IN_REGISTER(a0);                                                                         \
+        V_IN_REGISTER(a1);                                                                         \
+        V_IN_REGISTER(a2);                                                                         \
+        V_IN_REGISTER(a3);                                                                         \
+    } while (0)
+#else
+#define LO_KEEP_ACCS() ((void)0)
 #endif
+#define LO_ACC_COMBINE(VCOMB) VCOMB(VCOMB(a0, a2), VCOMB(a1, a3))
 
 #define LO_NAME(pattern) LO_CAT6(lo_, pattern, _, LO_DT, _, LO_ISA)
 #define LO_HELPER(what) LO_CAT6(lo_h_, what, _, LO_DT, _, LO_ISA)
@@ -96,14 +118,14 @@ static inline T LO_HELPER(hmax)(V v, int *nan) {
 
 /* ---- folds over one input ----
  * LO_FOLD1(name, neutral, vector step, combine, horizontal, scalar step)
- * The < LO_NACC remainder blocks after the main loop each step their own accumulator and the
- * masked tail steps the last one (which no remainder block reaches), so none of them waits on
- * another; the accumulators are combined once, pairwise, at the end. */
+ * The < 4 remainder blocks after the main loop step a0, a1, a2 (one each) and the masked tail
+ * steps a3 (which no remainder block reaches), so none of them waits on another; the
+ * accumulators are combined once, pairwise, at the end. */
 #ifdef V_LDM
 #define LO_FOLD_TAIL(NEUTRAL, VSTEP)                                                               \
     if (i < n) {                                                                                   \
         V xv = V_LDM(V_SET1(NEUTRAL), V_TAILMASK(n - i), x + i);                                   \
-        acc[LO_NACC - 1] = VSTEP(acc[LO_NACC - 1], xv);                                            \
+        a3 = VSTEP(a3, xv);                                                                        \
         i = n;                                                                                     \
     }
 #else
@@ -114,16 +136,19 @@ static inline T LO_HELPER(hmax)(V v, int *nan) {
     T LO_NAME(NAME)(const T *restrict x, int64_t x_len) {                                          \
         const int64_t n = x_len;                                                                   \
         int64_t i = 0;                                                                             \
-        V acc[LO_NACC];                                                                            \
-        for (int j = 0; j < LO_NACC; j++) acc[j] = V_SET1(NEUTRAL);                                \
-        for (; i + LO_NACC * W <= n; i += LO_NACC * W)                                             \
-            for (int j = 0; j < LO_NACC; j++) acc[j] = VSTEP(acc[j], V_LD(x + i + j * W));         \
-        for (int j = 0; j < LO_NACC - 1; j++) /* unrolled: acc stays in registers */              \
-            if (i + W <= n) acc[j] = VSTEP(acc[j], V_LD(x + i)), i += W;                           \
+        V a0 = V_SET1(NEUTRAL), a1 = a0, a2 = a0, a3 = a0;                                         \
+        for (; i + 4 * W <= n; i += 4 * W) {                                                       \
+            a0 = VSTEP(a0, V_LD(x + i));                                                           \
+            a1 = VSTEP(a1, V_LD(x + i + W));                                                       \
+            a2 = VSTEP(a2, V_LD(x + i + 2 * W));                                                   \
+            a3 = VSTEP(a3, V_LD(x + i + 3 * W));                                                   \
+        }                                                                                          \
+        LO_KEEP_ACCS();                                                                            \
+        if (i + W <= n) a0 = VSTEP(a0, V_LD(x + i)), i += W;                                       \
+        if (i + W <= n) a1 = VSTEP(a1, V_LD(x + i)), i += W;                                       \
+        if (i + W <= n) a2 = VSTEP(a2, V_LD(x + i)), i += W;                                       \
         LO_FOLD_TAIL(NEUTRAL, VSTEP)                                                               \
-        for (int w = LO_NACC / 2; w >= 1; w /= 2)                                                  \
-            for (int j = 0; j < w; j++) acc[j] = VCOMB(acc[j], acc[j + w]);                        \
-        T s = HRED(acc[0]);                                                                        \
+        T s = HRED(LO_ACC_COMBINE(VCOMB));                                                         \
         for (; i < n; i++) s = SSTEP(s, x[i]);                                                     \
         return s;                                                                                  \
     }
@@ -149,29 +174,31 @@ LO_FOLD1(filter_gt0_sum, 0, LO_STEP_GT0SUM, V_ADD, LO_HELPER(hadd), LO_SSTEP_GT0
 #define LO_MAX_NEUTRAL LO_TMIN
 #endif
 
+#define LO_MINMAX_STEP(acc, VOP, p)                                                                \
+    do {                                                                                           \
+        V xv = V_LD(p);                                                                            \
+        LO_MINMAX_NT(NT_UPD(nt, xv);)                                                              \
+        acc = VOP(acc, xv);                                                                        \
+    } while (0)
+
 #define LO_MINMAX(NAME, NEUTRAL, VOP, HRED, SOP)                                                   \
     T LO_NAME(NAME)(const T *restrict x, int64_t x_len) {                                          \
         const int64_t n = x_len;                                                                   \
         int64_t i = 0;                                                                             \
-        V acc[LO_NACC];                                                                            \
+        V a0 = V_SET1(NEUTRAL), a1 = a0, a2 = a0, a3 = a0;                                         \
         LO_MINMAX_NT(NT nt = NT_INIT;)                                                             \
-        for (int j = 0; j < LO_NACC; j++) acc[j] = V_SET1(NEUTRAL);                                \
-        for (; i + LO_NACC * W <= n; i += LO_NACC * W)                                             \
-            for (int j = 0; j < LO_NACC; j++) {                                                    \
-                V xv = V_LD(x + i + j * W);                                                        \
-                LO_MINMAX_NT(NT_UPD(nt, xv);)                                                      \
-                acc[j] = VOP(acc[j], xv);                                                          \
-            }                                                                                      \
-        for (; i + W <= n; i += W) {                                                               \
-            V xv = V_LD(x + i);                                                                    \
-            LO_MINMAX_NT(NT_UPD(nt, xv);)                                                          \
-            acc[0] = VOP(acc[0], xv);                                                              \
+        for (; i + 4 * W <= n; i += 4 * W) {                                                       \
+            LO_MINMAX_STEP(a0, VOP, x + i);                                                        \
+            LO_MINMAX_STEP(a1, VOP, x + i + W);                                                    \
+            LO_MINMAX_STEP(a2, VOP, x + i + 2 * W);                                                \
+            LO_MINMAX_STEP(a3, VOP, x + i + 3 * W);                                                \
         }                                                                                          \
+        LO_KEEP_ACCS();                                                                            \
+        for (; i + W <= n; i += W) LO_MINMAX_STEP(a0, VOP, x + i);                                 \
+        LO_KEEP_ACCS();                                                                            \
         LO_MINMAX_TAIL(NEUTRAL, VOP)                                                               \
-        for (int w = LO_NACC / 2; w >= 1; w /= 2)                                                  \
-            for (int j = 0; j < w; j++) acc[j] = VOP(acc[j], acc[j + w]);                          \
         int nan = 0;                                                                               \
-        T s = HRED(acc[0], &nan);                                                                  \
+        T s = HRED(LO_ACC_COMBINE(VOP), &nan);                                                     \
         for (; i < n; i++) {                                                                       \
             nan |= LO_ISNAN(x[i]);                                                                  \
             s = SOP(s, x[i]);                                                                      \
@@ -187,7 +214,7 @@ LO_FOLD1(filter_gt0_sum, 0, LO_STEP_GT0SUM, V_ADD, LO_HELPER(hadd), LO_SSTEP_GT0
     if (i < n) {                                                                                   \
         V xv = V_LDM(V_SET1(NEUTRAL), V_TAILMASK(n - i), x + i);                                   \
         LO_MINMAX_NT(NT_UPD(nt, xv);)                                                              \
-        acc[1 % LO_NACC] = VOP(acc[1 % LO_NACC], xv);                                              \
+        a1 = VOP(a1, xv);                                                                          \
         i = n;                                                                                     \
     }
 #else
@@ -202,22 +229,25 @@ LO_MINMAX(max, LO_MAX_NEUTRAL, V_MAX, LO_HELPER(hmax), S_MAX)
 T LO_NAME(dot)(const T *restrict x, int64_t x_len, const T *restrict y, int64_t y_len) {
     const int64_t n = x_len < y_len ? x_len : y_len; /* equal by contract; never read past either */
     int64_t i = 0;
-    V acc[LO_NACC];
-    for (int j = 0; j < LO_NACC; j++) acc[j] = V_SET1(0);
-    for (; i + LO_NACC * W <= n; i += LO_NACC * W)
-        for (int j = 0; j < LO_NACC; j++) acc[j] = V_MACC(acc[j], V_LD(x + i + j * W), V_LD(y + i + j * W));
-    for (int j = 0; j < LO_NACC - 1; j++)
-        if (i + W <= n) acc[j] = V_MACC(acc[j], V_LD(x + i), V_LD(y + i)), i += W;
+    V a0 = V_SET1(0), a1 = a0, a2 = a0, a3 = a0;
+    for (; i + 4 * W <= n; i += 4 * W) {
+        a0 = V_MACC(a0, V_LD(x + i), V_LD(y + i));
+        a1 = V_MACC(a1, V_LD(x + i + W), V_LD(y + i + W));
+        a2 = V_MACC(a2, V_LD(x + i + 2 * W), V_LD(y + i + 2 * W));
+        a3 = V_MACC(a3, V_LD(x + i + 3 * W), V_LD(y + i + 3 * W));
+    }
+    LO_KEEP_ACCS();
+    if (i + W <= n) a0 = V_MACC(a0, V_LD(x + i), V_LD(y + i)), i += W;
+    if (i + W <= n) a1 = V_MACC(a1, V_LD(x + i), V_LD(y + i)), i += W;
+    if (i + W <= n) a2 = V_MACC(a2, V_LD(x + i), V_LD(y + i)), i += W;
 #ifdef V_LDM
     if (i < n) {
         V_MASK m = V_TAILMASK(n - i);
-        acc[LO_NACC - 1] = V_MACC(acc[LO_NACC - 1], V_LDM(V_SET1(0), m, x + i), V_LDM(V_SET1(0), m, y + i));
+        a3 = V_MACC(a3, V_LDM(V_SET1(0), m, x + i), V_LDM(V_SET1(0), m, y + i));
         i = n;
     }
 #endif
-    for (int w = LO_NACC / 2; w >= 1; w /= 2)
-        for (int j = 0; j < w; j++) acc[j] = V_ADD(acc[j], acc[j + w]);
-    T s = LO_HELPER(hadd)(acc[0]);
+    T s = LO_HELPER(hadd)(LO_ACC_COMBINE(V_ADD));
     for (; i < n; i++) s = S_ADD(s, S_MUL(x[i], y[i]));
     return s;
 }
@@ -363,6 +393,8 @@ int64_t LO_NAME(filter_gt0_scale)(const T *restrict x, int64_t x_len, T a, T *re
 #undef S_MUL
 #undef S_MIN
 #undef S_MAX
+#undef LO_KEEP_ACCS
+#undef LO_ACC_COMBINE
 #undef LO_FOLD_TAIL
 #undef LO_FOLD1
 #undef LO_STEP_SUMSQ
@@ -372,6 +404,7 @@ int64_t LO_NAME(filter_gt0_scale)(const T *restrict x, int64_t x_len, T a, T *re
 #undef LO_MINMAX_NT
 #undef LO_MIN_NEUTRAL
 #undef LO_MAX_NEUTRAL
+#undef LO_MINMAX_STEP
 #undef LO_MINMAX
 #undef LO_MINMAX_TAIL
 #undef LO_MAP_TAIL

@@ -15,6 +15,7 @@
 #include "lo_common.h"
 
 #define LO_ISA neon
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline int64_t lo_pack4x32_neon(void *out, uint8x16_t v, uint32x4_t keep) {
     static const uint32_t lane_bits[4] = {1, 2, 4, 8};
@@ -149,7 +150,7 @@ static inline int64x2_t lo_blast_i64_neon(int64x2_t v) { return vdupq_laneq_s64(
 #define V_MAX vmaxq_s32
 #define V_MADD(a, x, b) lo_mla_s32_neon(b, a, x)
 #define V_MACC(acc, x, y) lo_mla_s32_neon(acc, x, y)
-#define V_GT0_KEEP(v) vandq_s32(v, vreinterpretq_s32_u32(vcgtzq_s32(v)))
+#define V_GT0_KEEP(v) vmaxq_s32(v, vdupq_n_s32(0)) /* = v & (v > 0), one instruction */
 #define V_PACK(out, v, x) lo_pack4x32_neon(out, vreinterpretq_u8_s32(v), vcgtzq_s32(x))
 #define S_MADD lo_s_madd_i32
 #include "lo_template.h"
@@ -178,4 +179,5 @@ static inline int64x2_t lo_blast_i64_neon(int64x2_t v) { return vdupq_laneq_s64(
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN

@@ -4,7 +4,7 @@
  * scalar.c. SSE2 lacks several integer operations, emulated here:
  *   - i32 multiply (pmulld is SSE4.1): two pmuludq on even/odd lanes + shuffles;
  *   - i64 multiply: three pmuludq (lo*lo + (hi*lo + lo*hi) << 32);
- *   - i32 min/max (pminsd is SSE4.1): compare + and/andnot/or select;
+ *   - i32 min/max (pminsd is SSE4.1): compare, then a ^ ((a ^ b) & mask);
  *   - i64 signed compare (pcmpgtq is SSE4.2): subtract with an overflow fix-up.
  * Filters left-pack with a shift network whose select masks come from a LUT
  * indexed by the movemask (SSE2 has no variable permute; pshufb is SSSE3).
@@ -14,6 +14,7 @@
 #include "lo_common.h"
 
 #define LO_ISA sse2
+#define V_IN_REGISTER LO_OPAQUE /* the fold accumulators after their loops (lo_template.h) */
 
 static inline __m128 lo_madd_ps_sse2(__m128 a, __m128 x, __m128 b) {
     __m128 p = _mm_mul_ps(a, x);
@@ -44,8 +45,14 @@ static inline __m128i lo_mullo_epi64_sse2(__m128i a, __m128i b) {
     return _mm_add_epi64(lo, _mm_slli_epi64(cross, 32));
 }
 
-static inline __m128i lo_min_epi32_sse2(__m128i a, __m128i b) { return lo_select_si128(_mm_cmpgt_epi32(a, b), b, a); }
-static inline __m128i lo_max_epi32_sse2(__m128i a, __m128i b) { return lo_select_si128(_mm_cmpgt_epi32(a, b), a, b); }
+/* a ^ ((a ^ b) & take_b): 4 operations on a copy of b, the result in a's register (the fold's
+ * accumulator); the and/andnot/or select of lo_select_si128 needed a and b after the compare and
+ * gcc copied and reloaded them (11 copies per 4 vectors in max_i32's main loop). */
+static inline __m128i lo_keep_or_take_si128(__m128i a, __m128i b, __m128i take_b) {
+    return _mm_xor_si128(a, _mm_and_si128(_mm_xor_si128(a, b), take_b));
+}
+static inline __m128i lo_min_epi32_sse2(__m128i a, __m128i b) { return lo_keep_or_take_si128(a, b, _mm_cmpgt_epi32(a, b)); }
+static inline __m128i lo_max_epi32_sse2(__m128i a, __m128i b) { return lo_keep_or_take_si128(a, b, _mm_cmpgt_epi32(b, a)); }
 
 /* a > b on signed 64-bit lanes: the sign of b - a, corrected when the subtraction overflows. */
 static inline __m128i lo_cmpgt_epi64_sse2(__m128i a, __m128i b) {
@@ -53,8 +60,8 @@ static inline __m128i lo_cmpgt_epi64_sse2(__m128i a, __m128i b) {
     __m128i lt = _mm_xor_si128(d, _mm_and_si128(_mm_xor_si128(b, a), _mm_xor_si128(b, d)));
     return _mm_shuffle_epi32(_mm_srai_epi32(lt, 31), _MM_SHUFFLE(3, 3, 1, 1));
 }
-static inline __m128i lo_min_epi64_sse2(__m128i a, __m128i b) { return lo_select_si128(lo_cmpgt_epi64_sse2(a, b), b, a); }
-static inline __m128i lo_max_epi64_sse2(__m128i a, __m128i b) { return lo_select_si128(lo_cmpgt_epi64_sse2(a, b), a, b); }
+static inline __m128i lo_min_epi64_sse2(__m128i a, __m128i b) { return lo_keep_or_take_si128(a, b, lo_cmpgt_epi64_sse2(a, b)); }
+static inline __m128i lo_max_epi64_sse2(__m128i a, __m128i b) { return lo_keep_or_take_si128(a, b, lo_cmpgt_epi64_sse2(b, a)); }
 
 /* Left-pack 4 x 32-bit lanes of v selected by the 4-bit mask m: two shift stages. */
 static inline int64_t lo_pack4x32_sse2(void *out, __m128i v, int m) {
@@ -196,4 +203,5 @@ static inline __m128i lo_blast_i64_sse2(__m128i v) { return _mm_shuffle_epi32(v,
 #include "lo_template.h"
 #include "lo_undef.h"
 #undef LO_ISA
+#undef V_IN_REGISTER
 #undef LO_SCAN
