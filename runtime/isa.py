@@ -49,11 +49,12 @@ GENERATED_CFLAGS: tuple[str, ...] = (
     # arithmetic through unsigned casts and moves bits through intrinsics.
     "-fwrapv",
     "-fno-strict-aliasing",
-    # Every loop head on a 32-byte boundary: gcc's default (16 bytes if that skips <= 10 bytes,
-    # else 8) left the identical 80-byte AVX2 fold loop of loopopt and of the kernel library at
-    # 24 and 8 mod 32, and on Zen 3 the one across three 64-byte lines ran at 0.77x
-    # (docs/build_flags.md, results/amd-zen3/analysis.md).
-    "-falign-loops=32",
+    # Every loop head on a 64-byte boundary (a cache line, the op cache's line on AMD): gcc's
+    # default (16 bytes if that skips <= 10 bytes, else 8) left the identical 80-byte AVX2 fold
+    # loop of loopopt and of the kernel library at 24 and 8 mod 32, and on Zen 3 the one across
+    # three 64-byte lines ran at 0.77x; at 32 bytes a 33-64-byte loop that starts 32 bytes into
+    # a line still crosses into the next (SSE2 sum f32 0.74-0.81x, session 29). docs/build_flags.md.
+    "-falign-loops=64",
 )
 """Added for every concrete ISA, i.e. loopopt's generated C and the kernel library. NATIVE
 (plain C such as the benchmark's `gcc -O3 -march=native` baseline; loopopt.compile never
