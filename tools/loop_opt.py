@@ -17,6 +17,8 @@ import argparse
 import dataclasses
 import gc
 import importlib.util
+import io
+import os
 import sys
 import time
 import typing
@@ -53,6 +55,7 @@ examples:
   loop-opt prog.mlir -p 'df-fuse{remarks=true}'
   loop-opt prog.mlir -p 'loop-pipeline{target=avx2}' -t c > prog.c
   loop-opt --help-pass loop-unroll
+  loop-opt big.mlir -p 'loop-pipeline{target=avx2}' -t c --jobs 2 > big.c
 
 exit status: 0 success, 1 an error in the input program, 2 a command-line error
 (unknown flag, bad -p pipeline, -t spec or pass option). docs/cli.md has the details."""
@@ -151,6 +154,10 @@ class LoopOptMain(xDSLOptMain):
 
     current_pass: ModulePass | None = None
     """The pass running now (named by an internal error)."""
+    input_name = "<stdin>"
+    """The input's name in diagnostics (`run` sets it)."""
+    jobs_c: str | None = None
+    """The C file the `--jobs` workers printed: the output, the module's passes done."""
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -223,6 +230,12 @@ class LoopOptMain(xDSLOptMain):
                 print(pass_help(values, factory()))
                 parser.exit(EXIT_OK)
 
+        arg_parser.add_argument(
+            "--jobs", type=_job_count, default=1, metavar="N",
+            help=("with -p and -t c: lower and print the module's functions in N forked processes "
+                  "(0: one per CPU; default 1); the same C, in less wall time but no less CPU time. "
+                  "Serial anyway for other targets, --split-input-file, --print-between-passes, "
+                  "--time-passes, a module of fewer than 2 functions or without os.fork"))
         arg_parser.add_argument("--list-passes", nargs="?", const=None, default=None, metavar="all",
                                 action=ListPasses, help="list loopopt's passes (with 'all': xDSL's too) and exit")
         arg_parser.add_argument("--help-pass", metavar="NAME", action=HelpPass,
@@ -273,9 +286,9 @@ class LoopOptMain(xDSLOptMain):
         self.current_pass = following
         self._pass_start = time.perf_counter()
 
-    def output_resulting_program(self, prog: ModuleOp) -> str:
-        """xDSL's output step, with the `-t` spec's options checked first: a bad one is an
-        error in the command line, not a crash of the printer."""
+    def _checked_spec(self, prog: ModuleOp):  # noqa: ANN202
+        """The `-t` spec, its options checked (PipelineError) and, for `-t c`, `prog` checked
+        for df ops left and given the `-p` pipeline to name in the header."""
         import inspect
 
         from xdsl.utils.arg_spec import parse_spec
@@ -299,6 +312,14 @@ class LoopOptMain(xDSLOptMain):
                     "or -p 'df-fuse,convert-df-to-loop'", leftover)
             if self.args.passes and "pipeline" not in spec.parameters:
                 self._record_pipeline(prog)
+        return spec
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """xDSL's output step, with the `-t` spec's options checked first: a bad one is an
+        error in the command line, not a crash of the printer."""
+        if self.jobs_c is not None:
+            return self.jobs_c
+        self._checked_spec(prog)
         return super().output_resulting_program(prog)
 
     def _record_pipeline(self, prog: ModuleOp) -> None:
@@ -319,6 +340,97 @@ class LoopOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp):
         if not self.args.disable_verify:
             verify_located(prog)
+        jobs = self._jobs(prog)
+        if jobs > 1:
+            self.jobs_c = self._compile_in_jobs(prog, jobs)
+            if self.jobs_c is not None:
+                return
+        self._run_pipeline(prog)
+
+    def _jobs(self, prog: ModuleOp) -> int:
+        """How many `--jobs` workers compile `prog`: 1 (serial) unless `-p ... -t c` with
+        nothing that prints per pass or per chunk, and `prog` holds only functions."""
+        from xdsl.dialects.func import FuncOp
+        from xdsl.utils.arg_spec import parse_spec
+
+        from loopopt import compile_jobs
+
+        args = self.args
+        jobs = args.jobs or os.cpu_count() or 1
+        if (jobs < 2 or not args.passes or args.split_input_file or args.print_between_passes or args.time_passes
+                or args.verify_diagnostics or args.parsing_diagnostics or args.shrink or not compile_jobs.is_available()):
+            return 1
+        try:
+            if parse_spec(args.target).name != "c":
+                return 1
+        except BaseException:  # noqa: BLE001 - the serial path reports a bad spec
+            return 1
+        return jobs if all(isinstance(op, FuncOp) for op in prog.ops) else 1
+
+    def _compile_in_jobs(self, prog: ModuleOp, jobs: int) -> str | None:
+        """`prog` compiled to C by `jobs` forked workers (loopopt/compile_jobs.py), each
+        lowering and printing a share of its functions; None when it must be done serially
+        (fewer than 2 functions, or workers whose modules disagree on the file's header)."""
+        from xdsl.dialects.builtin import StringAttr
+
+        from loopopt.compile_jobs import Died, Failed, function_shares, run_workers
+        from loopopt.targets.c import c_printer
+        from loopopt.targets.c_parallel import with_drivers
+
+        shares = function_shares(prog, jobs)
+        if len(shares) < 2:
+            return None
+        names = [op.sym_name.data for op in prog.ops]  # type: ignore[attr-defined]
+        outcomes = run_workers(len(shares), lambda k: self._job(prog, shares[k], names))
+        for k, outcome in enumerate(outcomes):  # the first function's error, as serially
+            if isinstance(outcome, Died):
+                _replay(outcomes[:k])
+                raise InternalError(f"loop-opt --jobs: the worker compiling @{shares[k][0]} .. @{shares[k][-1]} "
+                                    f"{outcome.why}")
+            if isinstance(outcome.value, Failed):
+                _replay(outcomes[: k + 1])
+                raise JobFailed(outcome.value)
+        printed = [o.value for o in outcomes]  # type: ignore[union-attr]
+        if len({p.file for p in printed}) > 1:  # e.g. different CPU features used: redo serially
+            return None
+        _replay(outcomes)
+        stub = ModuleOp([])
+        stub.attributes.update({k: StringAttr(v) for k, v in printed[0].file[0]})
+        printer = c_printer(stub, *printed[0].file[1:])
+        code = printer.assemble("\n".join(p.code for p in printed if p.code), any(p.needs_stdlib for p in printed))
+        return with_drivers(code, [d for p in printed for d in p.drivers])
+
+    def _job(self, prog: ModuleOp, share: list[str], names: list[str]) -> object:
+        """A worker's compile: `prog` cut to `share` (and what it references), the pipeline,
+        the C of `share`'s functions; or the report of its error, as `run` would print it."""
+        from xdsl.dialects.builtin import StringAttr
+
+        from loopopt.compile_jobs import Failed, PrintedShare, keep_share
+        from loopopt.targets.c import FEATURES_ATTR, PIPELINE_ATTR, TARGET_ATTRS, c_printer, has_parallel_kernels
+        from loopopt.targets.c_parallel import chunk_kernels
+
+        try:
+            keep_share(prog, share)
+            self._run_pipeline(prog)
+            spec = self._checked_spec(prog)
+            target = self.available_targets[spec.name]().from_spec(spec)
+            printer = c_printer(prog, target.target, target.pipeline)
+            only = set(share)
+            code, needs_stdlib = printer.print_functions(prog, only, names)
+            drivers: list[str] = []
+            if has_parallel_kernels(prog):
+                code, drivers = chunk_kernels(prog, code, only)
+            attrs = tuple((k, v.data) for k in (*TARGET_ATTRS, PIPELINE_ATTR, FEATURES_ATTR)
+                          if isinstance(v := prog.attributes.get(k), StringAttr))
+            return PrintedShare(code, needs_stdlib, drivers, (attrs, target.target, target.pipeline))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - as `run` reports it
+            text = io.StringIO()
+            report(e, self.input_name, text)
+            return Failed(text.getvalue(), exit_status(e))
+
+    def _run_pipeline(self, prog: ModuleOp) -> None:
         try:
             super().apply_passes(prog)
         except (DiagnosticException, InternalError, RecursionError):
@@ -337,6 +449,40 @@ class LoopOptMain(xDSLOptMain):
         return parser.parse_module(not self.args.no_implicit_module)
 
 
+class JobFailed(Exception):
+    """A `--jobs` worker's error, reported (text and exit status) as serial loop-opt reports it."""
+
+    def __init__(self, failed: object):
+        super().__init__(failed)
+        self.failed = failed
+
+
+def _replay(outcomes: Sequence[object]) -> None:
+    """What the workers printed (remarks, warnings), in module order."""
+    for outcome in outcomes:
+        sys.stdout.write(getattr(outcome, "stdout", ""))
+        sys.stderr.write(getattr(outcome, "stderr", ""))
+
+
+def _job_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes >= 0 (0: one per CPU), found {text!r}")
+    return n
+
+
+def exit_status(error: BaseException) -> int:
+    """The exit status of an error: 2 for a command-line error, else 1."""
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    from loopopt.diagnostics import PipelineError
+
+    return EXIT_USAGE if isinstance(error, PipelineError | ArgSpecParseError) else EXIT_ERROR
+
+
 def format_error(error: BaseException, input_name: str) -> str:
     """One `loc: error: message` diagnostic (plus source context where there is one)."""
     return format_diagnostic(error, input_name)
@@ -346,21 +492,21 @@ def run(args: Sequence[str] | None = None) -> int:
     """loop-opt on `args`; the exit status: 0; 1 for an error in the input program (or an
     internal error); 2 for a command-line error: argparse's, a bad `-p` pipeline or `-t`
     spec, a pass option out of range (a diagnostic on stderr each, never a traceback)."""
-    from xdsl.utils.exceptions import ArgSpecParseError
-
-    from loopopt.diagnostics import PipelineError
-
     argv = list(sys.argv[1:] if args is None else args)
     input_name = next((a for a in argv if not a.startswith("-") and a.endswith(".mlir")), "<stdin>")
     try:
+        LoopOptMain.input_name = input_name
         LoopOptMain(args=argv).run()
+    except JobFailed as e:
+        sys.stderr.write(e.failed.report)  # type: ignore[attr-defined]
+        return e.failed.status  # type: ignore[attr-defined]
     except SystemExit as e:  # --help/--version exit 0; argparse errors exit 2
         return EXIT_OK if e.code in (0, None) else e.code if isinstance(e.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
         raise
     except BaseException as e:  # noqa: BLE001 - ArgSpecParseError is a BaseException
         report(e, input_name)
-        return EXIT_USAGE if isinstance(e, PipelineError | ArgSpecParseError) else EXIT_ERROR
+        return exit_status(e)
     return EXIT_OK
 
 
