@@ -102,10 +102,10 @@ class PrintedShare:
 
 @dataclass
 class Failed:
-    """A worker's error, as the serial compile reports it: the text and the exit status."""
+    """A worker's error (its report, for debugging: loop-opt compiles the module serially
+    then, and reports the error as always)."""
 
     report: str
-    status: int
 
 
 @dataclass

@@ -369,8 +369,10 @@ class LoopOptMain(xDSLOptMain):
 
     def _compile_in_jobs(self, prog: ModuleOp, jobs: int) -> str | None:
         """`prog` compiled to C by `jobs` forked workers (loopopt/compile_jobs.py), each
-        lowering and printing a share of its functions; None when it must be done serially
-        (fewer than 2 functions, or workers whose modules disagree on the file's header)."""
+        lowering and printing a share of its functions; None when it must be done serially:
+        fewer than 2 functions, workers whose modules disagree on the file's header, or a
+        worker's error (the serial compile reports it: the same text and exit status, whatever
+        order the passes meet the errors in; `prog` is the parent's, untouched)."""
         from xdsl.dialects.builtin import StringAttr
 
         from loopopt.compile_jobs import Died, Failed, function_shares, run_workers
@@ -382,17 +384,13 @@ class LoopOptMain(xDSLOptMain):
             return None
         names = [op.sym_name.data for op in prog.ops]  # type: ignore[attr-defined]
         outcomes = run_workers(len(shares), lambda k: self._job(prog, shares[k], names))
-        for k, outcome in enumerate(outcomes):  # the first function's error, as serially
+        for k, outcome in enumerate(outcomes):
             if isinstance(outcome, Died):
-                _replay(outcomes[:k])
                 raise InternalError(f"loop-opt --jobs: the worker compiling @{shares[k][0]} .. @{shares[k][-1]} "
                                     f"{outcome.why}")
-            if isinstance(outcome.value, Failed):
-                _replay(outcomes[: k + 1])
-                raise JobFailed(outcome.value)
         printed = [o.value for o in outcomes]  # type: ignore[union-attr]
-        if len({p.file for p in printed}) > 1:  # e.g. different CPU features used: redo serially
-            return None
+        if any(isinstance(p, Failed) for p in printed) or len({p.file for p in printed}) > 1:
+            return None  # (e.g. different CPU features used)
         _replay(outcomes)
         stub = ModuleOp([])
         stub.attributes.update({k: StringAttr(v) for k, v in printed[0].file[0]})
@@ -402,7 +400,7 @@ class LoopOptMain(xDSLOptMain):
 
     def _job(self, prog: ModuleOp, share: list[str], names: list[str]) -> object:
         """A worker's compile: `prog` cut to `share` (and what it references), the pipeline,
-        the C of `share`'s functions; or the report of its error, as `run` would print it."""
+        the C of `share`'s functions; or the report of its error."""
         from xdsl.dialects.builtin import StringAttr
 
         from loopopt.compile_jobs import Failed, PrintedShare, keep_share
@@ -415,7 +413,8 @@ class LoopOptMain(xDSLOptMain):
             spec = self._checked_spec(prog)
             target = self.available_targets[spec.name]().from_spec(spec)
             printer = c_printer(prog, target.target, target.pipeline)
-            only = set(share)
+            others = set(names).difference(share)  # (kept for their references: printed by their share)
+            only = {op.sym_name.data for op in prog.ops if op.sym_name.data not in others}  # with the passes' new ones
             code, needs_stdlib = printer.print_functions(prog, only, names)
             drivers: list[str] = []
             if has_parallel_kernels(prog):
@@ -428,7 +427,7 @@ class LoopOptMain(xDSLOptMain):
         except BaseException as e:  # noqa: BLE001 - as `run` reports it
             text = io.StringIO()
             report(e, self.input_name, text)
-            return Failed(text.getvalue(), exit_status(e))
+            return Failed(text.getvalue())
 
     def _run_pipeline(self, prog: ModuleOp) -> None:
         try:
@@ -447,14 +446,6 @@ class LoopOptMain(xDSLOptMain):
         parser = LocatedParser(self.ctx, io.read(), self.get_input_name())
         parser.line_offset = getattr(self, "_chunk_offset", 0)
         return parser.parse_module(not self.args.no_implicit_module)
-
-
-class JobFailed(Exception):
-    """A `--jobs` worker's error, reported (text and exit status) as serial loop-opt reports it."""
-
-    def __init__(self, failed: object):
-        super().__init__(failed)
-        self.failed = failed
 
 
 def _replay(outcomes: Sequence[object]) -> None:
@@ -497,9 +488,6 @@ def run(args: Sequence[str] | None = None) -> int:
     try:
         LoopOptMain.input_name = input_name
         LoopOptMain(args=argv).run()
-    except JobFailed as e:
-        sys.stderr.write(e.failed.report)  # type: ignore[attr-defined]
-        return e.failed.status  # type: ignore[attr-defined]
     except SystemExit as e:  # --help/--version exit 0; argparse errors exit 2
         return EXIT_OK if e.code in (0, None) else e.code if isinstance(e.code, int) else EXIT_USAGE
     except KeyboardInterrupt:
