@@ -102,10 +102,10 @@ class PrintedShare:
 
 @dataclass
 class Failed:
-    """A worker's error (its report, for debugging: loop-opt compiles the module serially
-    then, and reports the error as always)."""
+    """A worker's error, named for debugging: loop-opt then compiles the module serially, which
+    reports the error exactly as without `--jobs` (pass order decides which error comes first)."""
 
-    report: str
+    error: str
 
 
 @dataclass

@@ -17,7 +17,6 @@ import argparse
 import dataclasses
 import gc
 import importlib.util
-import io
 import os
 import sys
 import time
@@ -154,8 +153,6 @@ class LoopOptMain(xDSLOptMain):
 
     current_pass: ModulePass | None = None
     """The pass running now (named by an internal error)."""
-    input_name = "<stdin>"
-    """The input's name in diagnostics (`run` sets it)."""
     jobs_c: str | None = None
     """The C file the `--jobs` workers printed: the output, the module's passes done."""
 
@@ -400,7 +397,7 @@ class LoopOptMain(xDSLOptMain):
 
     def _job(self, prog: ModuleOp, share: list[str], names: list[str]) -> object:
         """A worker's compile: `prog` cut to `share` (and what it references), the pipeline,
-        the C of `share`'s functions; or the report of its error."""
+        the C of `share`'s functions; or its error, named (the parent then compiles serially)."""
         from xdsl.dialects.builtin import StringAttr
 
         from loopopt.compile_jobs import Failed, PrintedShare, keep_share
@@ -424,10 +421,8 @@ class LoopOptMain(xDSLOptMain):
             return PrintedShare(code, needs_stdlib, drivers, (attrs, target.target, target.pipeline))
         except KeyboardInterrupt:
             raise
-        except BaseException as e:  # noqa: BLE001 - as `run` reports it
-            text = io.StringIO()
-            report(e, self.input_name, text)
-            return Failed(text.getvalue())
+        except BaseException as e:  # noqa: BLE001 - the serial compile reports it
+            return Failed(f"{type(e).__name__}: {e}")
 
     def _run_pipeline(self, prog: ModuleOp) -> None:
         try:
@@ -465,15 +460,6 @@ def _job_count(text: str) -> int:
     return n
 
 
-def exit_status(error: BaseException) -> int:
-    """The exit status of an error: 2 for a command-line error, else 1."""
-    from xdsl.utils.exceptions import ArgSpecParseError
-
-    from loopopt.diagnostics import PipelineError
-
-    return EXIT_USAGE if isinstance(error, PipelineError | ArgSpecParseError) else EXIT_ERROR
-
-
 def format_error(error: BaseException, input_name: str) -> str:
     """One `loc: error: message` diagnostic (plus source context where there is one)."""
     return format_diagnostic(error, input_name)
@@ -483,10 +469,13 @@ def run(args: Sequence[str] | None = None) -> int:
     """loop-opt on `args`; the exit status: 0; 1 for an error in the input program (or an
     internal error); 2 for a command-line error: argparse's, a bad `-p` pipeline or `-t`
     spec, a pass option out of range (a diagnostic on stderr each, never a traceback)."""
+    from xdsl.utils.exceptions import ArgSpecParseError
+
+    from loopopt.diagnostics import PipelineError
+
     argv = list(sys.argv[1:] if args is None else args)
     input_name = next((a for a in argv if not a.startswith("-") and a.endswith(".mlir")), "<stdin>")
     try:
-        LoopOptMain.input_name = input_name
         LoopOptMain(args=argv).run()
     except SystemExit as e:  # --help/--version exit 0; argparse errors exit 2
         return EXIT_OK if e.code in (0, None) else e.code if isinstance(e.code, int) else EXIT_USAGE
@@ -494,7 +483,7 @@ def run(args: Sequence[str] | None = None) -> int:
         raise
     except BaseException as e:  # noqa: BLE001 - ArgSpecParseError is a BaseException
         report(e, input_name)
-        return exit_status(e)
+        return EXIT_USAGE if isinstance(e, PipelineError | ArgSpecParseError) else EXIT_ERROR
     return EXIT_OK
 
 
