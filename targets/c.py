@@ -20,7 +20,7 @@ from xdsl.utils.target import Target
 from loopopt.diagnostics import LoopoptDiagnostic
 from loopopt.names import python_repr
 from loopopt.targets.c_isa import IsaTable
-from loopopt.targets.c_printer import print_module
+from loopopt.targets.c_printer import CPrinter
 
 TARGET_ATTRS = ("loop.target", "simd.target")
 """Module attributes that record the ISA a module was lowered for."""
@@ -54,8 +54,9 @@ def module_target(module: ModuleOp) -> str | None:
     return None
 
 
-def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
-    """The C source of `module`; `target`/`pipeline` fill in what the module does not record."""
+def c_printer(module: ModuleOp, target: str = "", pipeline: str = "") -> CPrinter:
+    """The printer of `module`'s C: its ISA table (with the recorded CPU features) and the
+    header's target and pipeline; `target`/`pipeline` fill in what the module does not record."""
     recorded = module_target(module)
     if recorded is not None and target and recorded != target:
         raise LoopoptDiagnostic(
@@ -74,12 +75,21 @@ def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
         raise LoopoptDiagnostic(str(e), module) from None
     recorded_pipeline = module.attributes.get(PIPELINE_ATTR)
     pipe = recorded_pipeline.data if isinstance(recorded_pipeline, StringAttr) else pipeline or None
-    code = print_module(module, table, name, pipe)
-    if any(PARALLEL_ATTR in op.attributes for op in module.ops):
+    return CPrinter(table, name, pipe)
+
+
+def emit_c(module: ModuleOp, target: str = "", pipeline: str = "") -> str:
+    """The C source of `module`; `target`/`pipeline` fill in what the module does not record."""
+    code = c_printer(module, target, pipeline).print_module(module)
+    if has_parallel_kernels(module):
         from loopopt.targets.c_parallel import parallelize
 
         code = parallelize(module, code)
     return code
+
+
+def has_parallel_kernels(module: ModuleOp) -> bool:
+    return any(PARALLEL_ATTR in op.attributes for op in module.ops)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ still compiles: the pragmas are ignored and chunks run in order on the calling t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from xdsl.dialects.builtin import IndexType, IntegerType, ModuleOp
 from xdsl.dialects.func import FuncOp
@@ -535,10 +535,16 @@ def parallelize(module: ModuleOp, code: str) -> str:
     chunk function and an OpenMP driver; unchanged when no kernel is parallel. A filter planned
     in super-blocks whose counting kernel the module holds (derive-filter-count) gets the
     super-block driver (targets/c_filter_blocks.py), every other kernel the driver below."""
+    return with_drivers(*chunk_kernels(module, code))
+
+
+def chunk_kernels(module: ModuleOp, code: str, only: Container[str] | None = None) -> tuple[str, list[str]]:
+    """`code` with each `loop.parallel` kernel (of those named in `only`: a `--jobs` worker's
+    share, loopopt/compile_jobs.py) renamed to its chunk function, and the kernels' drivers."""
     drivers: list[str] = []
     counters = count_kernels(module)
     for f in module.ops:
-        if not isinstance(f, FuncOp) or f.is_declaration:
+        if not isinstance(f, FuncOp) or f.is_declaration or (only is not None and f.sym_name.data not in only):
             continue
         plan = verify_parallel_plan(f)
         if plan is None:
@@ -568,6 +574,11 @@ def parallelize(module: ModuleOp, code: str) -> str:
             drivers.append(copies + "\n" + _blocks(f, plan, ret, params, counter.sym_name.data))
         else:
             drivers.append(_driver(f, plan, ret, params, whole))
+    return code, drivers
+
+
+def with_drivers(code: str, drivers: list[str]) -> str:
+    """The C file `code` with the parallel runtime after its includes and `drivers` at its end."""
     if not drivers:
         return code
     includes = list(re.finditer(r"^#include <[^>]+>\n", code, re.M))

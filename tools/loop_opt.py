@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import gc
 import importlib.util
+import os
 import sys
 import time
 import typing
@@ -53,6 +54,7 @@ examples:
   loop-opt prog.mlir -p 'df-fuse{remarks=true}'
   loop-opt prog.mlir -p 'loop-pipeline{target=avx2}' -t c > prog.c
   loop-opt --help-pass loop-unroll
+  loop-opt big.mlir -p 'loop-pipeline{target=avx2}' -t c --jobs 2 > big.c
 
 exit status: 0 success, 1 an error in the input program, 2 a command-line error
 (unknown flag, bad -p pipeline, -t spec or pass option). docs/cli.md has the details."""
@@ -151,6 +153,8 @@ class LoopOptMain(xDSLOptMain):
 
     current_pass: ModulePass | None = None
     """The pass running now (named by an internal error)."""
+    jobs_c: str | None = None
+    """The C file the `--jobs` workers printed: the output, the module's passes done."""
 
     def register_all_dialects(self):
         super().register_all_dialects()
@@ -223,6 +227,12 @@ class LoopOptMain(xDSLOptMain):
                 print(pass_help(values, factory()))
                 parser.exit(EXIT_OK)
 
+        arg_parser.add_argument(
+            "--jobs", type=_job_count, default=1, metavar="N",
+            help=("with -p and -t c: lower and print the module's functions in N forked processes "
+                  "(0: one per CPU; default 1); the same C, in less wall time but no less CPU time. "
+                  "Serial anyway for other targets, --split-input-file, --print-between-passes, "
+                  "--time-passes, a module of fewer than 2 functions or without os.fork"))
         arg_parser.add_argument("--list-passes", nargs="?", const=None, default=None, metavar="all",
                                 action=ListPasses, help="list loopopt's passes (with 'all': xDSL's too) and exit")
         arg_parser.add_argument("--help-pass", metavar="NAME", action=HelpPass,
@@ -273,9 +283,9 @@ class LoopOptMain(xDSLOptMain):
         self.current_pass = following
         self._pass_start = time.perf_counter()
 
-    def output_resulting_program(self, prog: ModuleOp) -> str:
-        """xDSL's output step, with the `-t` spec's options checked first: a bad one is an
-        error in the command line, not a crash of the printer."""
+    def _checked_spec(self, prog: ModuleOp):  # noqa: ANN202
+        """The `-t` spec, its options checked (PipelineError) and, for `-t c`, `prog` checked
+        for df ops left and given the `-p` pipeline to name in the header."""
         import inspect
 
         from xdsl.utils.arg_spec import parse_spec
@@ -299,6 +309,14 @@ class LoopOptMain(xDSLOptMain):
                     "or -p 'df-fuse,convert-df-to-loop'", leftover)
             if self.args.passes and "pipeline" not in spec.parameters:
                 self._record_pipeline(prog)
+        return spec
+
+    def output_resulting_program(self, prog: ModuleOp) -> str:
+        """xDSL's output step, with the `-t` spec's options checked first: a bad one is an
+        error in the command line, not a crash of the printer."""
+        if self.jobs_c is not None:
+            return self.jobs_c
+        self._checked_spec(prog)
         return super().output_resulting_program(prog)
 
     def _record_pipeline(self, prog: ModuleOp) -> None:
@@ -319,6 +337,94 @@ class LoopOptMain(xDSLOptMain):
     def apply_passes(self, prog: ModuleOp):
         if not self.args.disable_verify:
             verify_located(prog)
+        jobs = self._jobs(prog)
+        if jobs > 1:
+            self.jobs_c = self._compile_in_jobs(prog, jobs)
+            if self.jobs_c is not None:
+                return
+        self._run_pipeline(prog)
+
+    def _jobs(self, prog: ModuleOp) -> int:
+        """How many `--jobs` workers compile `prog`: 1 (serial) unless `-p ... -t c` with
+        nothing that prints per pass or per chunk, and `prog` holds only functions."""
+        from xdsl.dialects.func import FuncOp
+        from xdsl.utils.arg_spec import parse_spec
+
+        from loopopt import compile_jobs
+
+        args = self.args
+        jobs = args.jobs or os.cpu_count() or 1
+        if (jobs < 2 or not args.passes or args.split_input_file or args.print_between_passes or args.time_passes
+                or args.verify_diagnostics or args.parsing_diagnostics or args.shrink or not compile_jobs.is_available()):
+            return 1
+        try:
+            if parse_spec(args.target).name != "c":
+                return 1
+        except BaseException:  # noqa: BLE001 - the serial path reports a bad spec
+            return 1
+        return jobs if all(isinstance(op, FuncOp) for op in prog.ops) else 1
+
+    def _compile_in_jobs(self, prog: ModuleOp, jobs: int) -> str | None:
+        """`prog` compiled to C by `jobs` forked workers (loopopt/compile_jobs.py), each
+        lowering and printing a share of its functions; None when it must be done serially:
+        fewer than 2 functions, workers whose modules disagree on the file's header, or a
+        worker's error (the serial compile reports it: the same text and exit status, whatever
+        order the passes meet the errors in; `prog` is the parent's, untouched)."""
+        from xdsl.dialects.builtin import StringAttr
+
+        from loopopt.compile_jobs import Died, Failed, function_shares, run_workers
+        from loopopt.targets.c import c_printer
+        from loopopt.targets.c_parallel import with_drivers
+
+        shares = function_shares(prog, jobs)
+        if len(shares) < 2:
+            return None
+        names = [op.sym_name.data for op in prog.ops]  # type: ignore[attr-defined]
+        outcomes = run_workers(len(shares), lambda k: self._job(prog, shares[k], names))
+        for k, outcome in enumerate(outcomes):
+            if isinstance(outcome, Died):
+                raise InternalError(f"loop-opt --jobs: the worker compiling @{shares[k][0]} .. @{shares[k][-1]} "
+                                    f"{outcome.why}")
+        printed = [o.value for o in outcomes]  # type: ignore[union-attr]
+        if any(isinstance(p, Failed) for p in printed) or len({p.file for p in printed}) > 1:
+            return None  # (e.g. different CPU features used)
+        _replay(outcomes)
+        stub = ModuleOp([])
+        stub.attributes.update({k: StringAttr(v) for k, v in printed[0].file[0]})
+        printer = c_printer(stub, *printed[0].file[1:])
+        code = printer.assemble("\n".join(p.code for p in printed if p.code), any(p.needs_stdlib for p in printed))
+        return with_drivers(code, [d for p in printed for d in p.drivers])
+
+    def _job(self, prog: ModuleOp, share: list[str], names: list[str]) -> object:
+        """A worker's compile: `prog` cut to `share` (and what it references), the pipeline,
+        the C of `share`'s functions; or its error, named (the parent then compiles serially)."""
+        from xdsl.dialects.builtin import StringAttr
+
+        from loopopt.compile_jobs import Failed, PrintedShare, keep_share
+        from loopopt.targets.c import FEATURES_ATTR, PIPELINE_ATTR, TARGET_ATTRS, c_printer, has_parallel_kernels
+        from loopopt.targets.c_parallel import chunk_kernels
+
+        try:
+            keep_share(prog, share)
+            self._run_pipeline(prog)
+            spec = self._checked_spec(prog)
+            target = self.available_targets[spec.name]().from_spec(spec)
+            printer = c_printer(prog, target.target, target.pipeline)
+            others = set(names).difference(share)  # (kept for their references: printed by their share)
+            only = {op.sym_name.data for op in prog.ops if op.sym_name.data not in others}  # with the passes' new ones
+            code, needs_stdlib = printer.print_functions(prog, only, names)
+            drivers: list[str] = []
+            if has_parallel_kernels(prog):
+                code, drivers = chunk_kernels(prog, code, only)
+            attrs = tuple((k, v.data) for k in (*TARGET_ATTRS, PIPELINE_ATTR, FEATURES_ATTR)
+                          if isinstance(v := prog.attributes.get(k), StringAttr))
+            return PrintedShare(code, needs_stdlib, drivers, (attrs, target.target, target.pipeline))
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # noqa: BLE001 - the serial compile reports it
+            return Failed(f"{type(e).__name__}: {e}")
+
+    def _run_pipeline(self, prog: ModuleOp) -> None:
         try:
             super().apply_passes(prog)
         except (DiagnosticException, InternalError, RecursionError):
@@ -335,6 +441,23 @@ class LoopOptMain(xDSLOptMain):
         parser = LocatedParser(self.ctx, io.read(), self.get_input_name())
         parser.line_offset = getattr(self, "_chunk_offset", 0)
         return parser.parse_module(not self.args.no_implicit_module)
+
+
+def _replay(outcomes: Sequence[object]) -> None:
+    """What the workers printed (remarks, warnings), in module order."""
+    for outcome in outcomes:
+        sys.stdout.write(getattr(outcome, "stdout", ""))
+        sys.stderr.write(getattr(outcome, "stderr", ""))
+
+
+def _job_count(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of processes >= 0 (0: one per CPU), found {text!r}")
+    return n
 
 
 def format_error(error: BaseException, input_name: str) -> str:
