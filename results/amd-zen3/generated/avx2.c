@@ -7,6 +7,14 @@
 #include <math.h>
 #include <immintrin.h>
 
+/* The large-call copy of a kernel versioned for small calls stays out of line, so that a short
+ * call does not save the registers nor set up the frame that only the long path's loops need. */
+#if defined(__GNUC__)
+#define lo_noinline __attribute__((noinline))
+#else
+#define lo_noinline
+#endif
+
 static inline float lo_hreduce_add_f32x4(__m128 v)
 {
     __m128 s = _mm_add_ps(v, _mm_movehl_ps(v, v));
@@ -18,6 +26,17 @@ static inline float lo_hreduce_add_f32x8(__m256 v)
 {
     return lo_hreduce_add_f32x4(_mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1)));
 }
+
+/* After a loop, each integer vector accumulator the code after it reads goes through an empty asm
+ * statement that keeps it in a register. Without it gcc's value numbering sees through the
+ * conversion between __m256i and the type the intrinsic computes in, the code after the loop
+ * reads the loop's value of the other type, the two overlap, and every iteration copies each
+ * accumulator (a vmovdqa each: i32 folds in cache ran up to 1.9x slower on Zen 3, gcc 12). */
+#if defined(__GNUC__)
+#define lo_in_register(v) __asm__("" : "+x"(v))
+#else
+#define lo_in_register(v) ((void)0)
+#endif
 
 static inline int32_t lo_hreduce_add_i32x8(__m256i v)
 {
@@ -405,16 +424,19 @@ static inline __m256 lo_vm_exp_f32x8(__m256 x)
     return (__m256)lo_vm_exp_f8((lo_vf8)x);
 }
 
+static lo_noinline void axpb_f32__large(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len);
+
 void axpb_f32(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
 {
     _Bool fits_i = x_len <= out_len;
     int64_t n_i = (fits_i) ? x_len : 0;
     int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
     int64_t v = trips * 4;
     _Bool stream = v >= 16777216;
-    if (!stream) {
+    if (!aligned && !stream) {
+        aligned = 0;
         stream = 0;
-        _Bool aligned = trips > 2047;
         _Bool in_llc = trips <= 4194304;
         _Bool v_1 = aligned & in_llc;
         int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
@@ -491,95 +513,108 @@ void axpb_f32(const float *restrict x, int64_t x_len, float a, float b, float *r
             out[i] = s;
         }
     } else {
-        _Bool aligned = trips > 2047;
-        _Bool in_llc = trips <= 4194304;
-        _Bool v_1 = aligned & in_llc;
-        int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_3 = v_2 < trips ? v_2 : trips;
-        int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
-        int64_t v_5 = v_4 < trips ? v_4 : trips;
-        int64_t head = (v_1) ? v_5 : 0;
-        int64_t peel = (stream) ? v_3 : head;
-        int64_t v_6 = trips - peel;
-        for (int64_t i = 0; i < peel; i++) {
-            float e = x[i];
-            float s = fmaf(a, e, b);
-            out[i] = s;
-        }
-        int64_t v_7 = v_6 % 32;
-        int64_t v_8 = v_6 - v_7;
-        int64_t v_9 = (stream) ? v_8 : 0;
-        int64_t v_10 = peel + v_9;
-        int64_t v_11 = v_6 - v_9;
-        __m256 v_12 = _mm256_set1_ps(a);
-        __m256 v_13 = _mm256_set1_ps(b);
-        for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 e = _mm256_loadu_ps(&x[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
-            int64_t v_14 = i + 8;
-            __m256 e_1 = _mm256_loadu_ps(&x[v_14]);
-            __m256 s_1 = _mm256_fmadd_ps(v_12, e_1, v_13);
-            int64_t v_15 = i + 16;
-            __m256 e_2 = _mm256_loadu_ps(&x[v_15]);
-            __m256 s_2 = _mm256_fmadd_ps(v_12, e_2, v_13);
-            int64_t v_16 = i + 24;
-            __m256 e_3 = _mm256_loadu_ps(&x[v_16]);
-            __m256 s_3 = _mm256_fmadd_ps(v_12, e_3, v_13);
-            _mm256_stream_ps(&out[i], s);
-            _mm256_stream_ps(&out[v_14], s_1);
-            _mm256_stream_ps(&out[v_15], s_2);
-            _mm256_stream_ps(&out[v_16], s_3);
-        }
-        int64_t v_14 = (stream) ? 1 : 0;
-        for (int64_t i = 0; i < v_14; i++) {
-            _mm_sfence();
-        }
-        int64_t v_15 = v_11 % 32;
-        int64_t v_16 = v_11 - v_15;
-        int64_t v_17 = v_10 + v_16;
-        for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 e = _mm256_loadu_ps(&x[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
-            int64_t v_18 = i + 8;
-            __m256 e_1 = _mm256_loadu_ps(&x[v_18]);
-            __m256 s_1 = _mm256_fmadd_ps(v_12, e_1, v_13);
-            int64_t v_19 = i + 16;
-            __m256 e_2 = _mm256_loadu_ps(&x[v_19]);
-            __m256 s_2 = _mm256_fmadd_ps(v_12, e_2, v_13);
-            int64_t v_20 = i + 24;
-            __m256 e_3 = _mm256_loadu_ps(&x[v_20]);
-            __m256 s_3 = _mm256_fmadd_ps(v_12, e_3, v_13);
-            _mm256_storeu_ps(&out[i], s);
-            _mm256_storeu_ps(&out[v_18], s_1);
-            _mm256_storeu_ps(&out[v_19], s_2);
-            _mm256_storeu_ps(&out[v_20], s_3);
-        }
-        int64_t v_18 = v_11 % 8;
-        int64_t v_19 = v_11 - v_18;
-        int64_t v_20 = v_10 + v_19;
-        for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 e = _mm256_loadu_ps(&x[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
-            _mm256_storeu_ps(&out[i], s);
-        }
-        for (int64_t i = v_20; i < n_i; i++) {
-            float e = x[i];
-            float s = fmaf(a, e, b);
-            out[i] = s;
-        }
+        axpb_f32__large(x, x_len, a, b, out, out_len);
     }
 }
+
+static lo_noinline void axpb_f32__large(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
+{
+    _Bool fits_i = x_len <= out_len;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
+    int64_t v = trips * 4;
+    _Bool stream = v >= 16777216;
+    _Bool in_llc = trips <= 4194304;
+    _Bool v_1 = aligned & in_llc;
+    int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_3 = v_2 < trips ? v_2 : trips;
+    int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_5 = v_4 < trips ? v_4 : trips;
+    int64_t head = (v_1) ? v_5 : 0;
+    int64_t peel = (stream) ? v_3 : head;
+    int64_t v_6 = trips - peel;
+    for (int64_t i = 0; i < peel; i++) {
+        float e = x[i];
+        float s = fmaf(a, e, b);
+        out[i] = s;
+    }
+    int64_t v_7 = v_6 % 32;
+    int64_t v_8 = v_6 - v_7;
+    int64_t v_9 = (stream) ? v_8 : 0;
+    int64_t v_10 = peel + v_9;
+    int64_t v_11 = v_6 - v_9;
+    __m256 v_12 = _mm256_set1_ps(a);
+    __m256 v_13 = _mm256_set1_ps(b);
+    for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 e = _mm256_loadu_ps(&x[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
+        int64_t v_14 = i + 8;
+        __m256 e_1 = _mm256_loadu_ps(&x[v_14]);
+        __m256 s_1 = _mm256_fmadd_ps(v_12, e_1, v_13);
+        int64_t v_15 = i + 16;
+        __m256 e_2 = _mm256_loadu_ps(&x[v_15]);
+        __m256 s_2 = _mm256_fmadd_ps(v_12, e_2, v_13);
+        int64_t v_16 = i + 24;
+        __m256 e_3 = _mm256_loadu_ps(&x[v_16]);
+        __m256 s_3 = _mm256_fmadd_ps(v_12, e_3, v_13);
+        _mm256_stream_ps(&out[i], s);
+        _mm256_stream_ps(&out[v_14], s_1);
+        _mm256_stream_ps(&out[v_15], s_2);
+        _mm256_stream_ps(&out[v_16], s_3);
+    }
+    int64_t v_14 = (stream) ? 1 : 0;
+    for (int64_t i = 0; i < v_14; i++) {
+        _mm_sfence();
+    }
+    int64_t v_15 = v_11 % 32;
+    int64_t v_16 = v_11 - v_15;
+    int64_t v_17 = v_10 + v_16;
+    for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 e = _mm256_loadu_ps(&x[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
+        int64_t v_18 = i + 8;
+        __m256 e_1 = _mm256_loadu_ps(&x[v_18]);
+        __m256 s_1 = _mm256_fmadd_ps(v_12, e_1, v_13);
+        int64_t v_19 = i + 16;
+        __m256 e_2 = _mm256_loadu_ps(&x[v_19]);
+        __m256 s_2 = _mm256_fmadd_ps(v_12, e_2, v_13);
+        int64_t v_20 = i + 24;
+        __m256 e_3 = _mm256_loadu_ps(&x[v_20]);
+        __m256 s_3 = _mm256_fmadd_ps(v_12, e_3, v_13);
+        _mm256_storeu_ps(&out[i], s);
+        _mm256_storeu_ps(&out[v_18], s_1);
+        _mm256_storeu_ps(&out[v_19], s_2);
+        _mm256_storeu_ps(&out[v_20], s_3);
+    }
+    int64_t v_18 = v_11 % 8;
+    int64_t v_19 = v_11 - v_18;
+    int64_t v_20 = v_10 + v_19;
+    for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 e = _mm256_loadu_ps(&x[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, e, v_13);
+        _mm256_storeu_ps(&out[i], s);
+    }
+    for (int64_t i = v_20; i < n_i; i++) {
+        float e = x[i];
+        float s = fmaf(a, e, b);
+        out[i] = s;
+    }
+}
+
+static lo_noinline void axpb_i32__large(const int32_t *restrict x, int64_t x_len, int32_t a, int32_t b, int32_t *restrict out, int64_t out_len);
 
 void axpb_i32(const int32_t *restrict x, int64_t x_len, int32_t a, int32_t b, int32_t *restrict out, int64_t out_len)
 {
     _Bool fits_i = x_len <= out_len;
     int64_t n_i = (fits_i) ? x_len : 0;
     int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
     int64_t v = trips * 4;
     _Bool stream = v >= 16777216;
-    if (!stream) {
+    if (!aligned && !stream) {
+        aligned = 0;
         stream = 0;
-        _Bool aligned = trips > 2047;
         _Bool in_llc = trips <= 4194304;
         _Bool v_1 = aligned & in_llc;
         int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
@@ -667,95 +702,107 @@ void axpb_i32(const int32_t *restrict x, int64_t x_len, int32_t a, int32_t b, in
             out[i] = s;
         }
     } else {
-        _Bool aligned = trips > 2047;
-        _Bool in_llc = trips <= 4194304;
-        _Bool v_1 = aligned & in_llc;
-        int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_3 = v_2 < trips ? v_2 : trips;
-        int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
-        int64_t v_5 = v_4 < trips ? v_4 : trips;
-        int64_t head = (v_1) ? v_5 : 0;
-        int64_t peel = (stream) ? v_3 : head;
-        int64_t v_6 = trips - peel;
-        for (int64_t i = 0; i < peel; i++) {
-            int32_t e = x[i];
-            int32_t m = (int32_t)((uint32_t)a * (uint32_t)e);
-            int32_t s = (int32_t)((uint32_t)m + (uint32_t)b);
-            out[i] = s;
-        }
-        int64_t v_7 = v_6 % 32;
-        int64_t v_8 = v_6 - v_7;
-        int64_t v_9 = (stream) ? v_8 : 0;
-        int64_t v_10 = peel + v_9;
-        int64_t v_11 = v_6 - v_9;
-        __m256i v_12 = _mm256_set1_epi32(a);
-        __m256i v_13 = _mm256_set1_epi32(b);
-        for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, e);
-            __m256i s = _mm256_add_epi32(m, v_13);
-            int64_t v_14 = i + 8;
-            __m256i e_1 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
-            __m256i m_1 = _mm256_mullo_epi32(v_12, e_1);
-            __m256i s_1 = _mm256_add_epi32(m_1, v_13);
-            int64_t v_15 = i + 16;
-            __m256i e_2 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
-            __m256i m_2 = _mm256_mullo_epi32(v_12, e_2);
-            __m256i s_2 = _mm256_add_epi32(m_2, v_13);
-            int64_t v_16 = i + 24;
-            __m256i e_3 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i m_3 = _mm256_mullo_epi32(v_12, e_3);
-            __m256i s_3 = _mm256_add_epi32(m_3, v_13);
-            _mm256_stream_si256((__m256i *)&out[i], s);
-            _mm256_stream_si256((__m256i *)&out[v_14], s_1);
-            _mm256_stream_si256((__m256i *)&out[v_15], s_2);
-            _mm256_stream_si256((__m256i *)&out[v_16], s_3);
-        }
-        int64_t v_14 = (stream) ? 1 : 0;
-        for (int64_t i = 0; i < v_14; i++) {
-            _mm_sfence();
-        }
-        int64_t v_15 = v_11 % 32;
-        int64_t v_16 = v_11 - v_15;
-        int64_t v_17 = v_10 + v_16;
-        for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, e);
-            __m256i s = _mm256_add_epi32(m, v_13);
-            int64_t v_18 = i + 8;
-            __m256i e_1 = _mm256_loadu_si256((const __m256i *)&x[v_18]);
-            __m256i m_1 = _mm256_mullo_epi32(v_12, e_1);
-            __m256i s_1 = _mm256_add_epi32(m_1, v_13);
-            int64_t v_19 = i + 16;
-            __m256i e_2 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i m_2 = _mm256_mullo_epi32(v_12, e_2);
-            __m256i s_2 = _mm256_add_epi32(m_2, v_13);
-            int64_t v_20 = i + 24;
-            __m256i e_3 = _mm256_loadu_si256((const __m256i *)&x[v_20]);
-            __m256i m_3 = _mm256_mullo_epi32(v_12, e_3);
-            __m256i s_3 = _mm256_add_epi32(m_3, v_13);
-            _mm256_storeu_si256((__m256i *)&out[i], s);
-            _mm256_storeu_si256((__m256i *)&out[v_18], s_1);
-            _mm256_storeu_si256((__m256i *)&out[v_19], s_2);
-            _mm256_storeu_si256((__m256i *)&out[v_20], s_3);
-        }
-        int64_t v_18 = v_11 % 8;
-        int64_t v_19 = v_11 - v_18;
-        int64_t v_20 = v_10 + v_19;
-        for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, e);
-            __m256i s = _mm256_add_epi32(m, v_13);
-            _mm256_storeu_si256((__m256i *)&out[i], s);
-        }
-        for (int64_t i = v_20; i < n_i; i++) {
-            int32_t e = x[i];
-            int32_t m = (int32_t)((uint32_t)a * (uint32_t)e);
-            int32_t s = (int32_t)((uint32_t)m + (uint32_t)b);
-            out[i] = s;
-        }
+        axpb_i32__large(x, x_len, a, b, out, out_len);
     }
 }
+
+static lo_noinline void axpb_i32__large(const int32_t *restrict x, int64_t x_len, int32_t a, int32_t b, int32_t *restrict out, int64_t out_len)
+{
+    _Bool fits_i = x_len <= out_len;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
+    int64_t v = trips * 4;
+    _Bool stream = v >= 16777216;
+    _Bool in_llc = trips <= 4194304;
+    _Bool v_1 = aligned & in_llc;
+    int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_3 = v_2 < trips ? v_2 : trips;
+    int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_5 = v_4 < trips ? v_4 : trips;
+    int64_t head = (v_1) ? v_5 : 0;
+    int64_t peel = (stream) ? v_3 : head;
+    int64_t v_6 = trips - peel;
+    for (int64_t i = 0; i < peel; i++) {
+        int32_t e = x[i];
+        int32_t m = (int32_t)((uint32_t)a * (uint32_t)e);
+        int32_t s = (int32_t)((uint32_t)m + (uint32_t)b);
+        out[i] = s;
+    }
+    int64_t v_7 = v_6 % 32;
+    int64_t v_8 = v_6 - v_7;
+    int64_t v_9 = (stream) ? v_8 : 0;
+    int64_t v_10 = peel + v_9;
+    int64_t v_11 = v_6 - v_9;
+    __m256i v_12 = _mm256_set1_epi32(a);
+    __m256i v_13 = _mm256_set1_epi32(b);
+    for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, e);
+        __m256i s = _mm256_add_epi32(m, v_13);
+        int64_t v_14 = i + 8;
+        __m256i e_1 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+        __m256i m_1 = _mm256_mullo_epi32(v_12, e_1);
+        __m256i s_1 = _mm256_add_epi32(m_1, v_13);
+        int64_t v_15 = i + 16;
+        __m256i e_2 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+        __m256i m_2 = _mm256_mullo_epi32(v_12, e_2);
+        __m256i s_2 = _mm256_add_epi32(m_2, v_13);
+        int64_t v_16 = i + 24;
+        __m256i e_3 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
+        __m256i m_3 = _mm256_mullo_epi32(v_12, e_3);
+        __m256i s_3 = _mm256_add_epi32(m_3, v_13);
+        _mm256_stream_si256((__m256i *)&out[i], s);
+        _mm256_stream_si256((__m256i *)&out[v_14], s_1);
+        _mm256_stream_si256((__m256i *)&out[v_15], s_2);
+        _mm256_stream_si256((__m256i *)&out[v_16], s_3);
+    }
+    int64_t v_14 = (stream) ? 1 : 0;
+    for (int64_t i = 0; i < v_14; i++) {
+        _mm_sfence();
+    }
+    int64_t v_15 = v_11 % 32;
+    int64_t v_16 = v_11 - v_15;
+    int64_t v_17 = v_10 + v_16;
+    for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, e);
+        __m256i s = _mm256_add_epi32(m, v_13);
+        int64_t v_18 = i + 8;
+        __m256i e_1 = _mm256_loadu_si256((const __m256i *)&x[v_18]);
+        __m256i m_1 = _mm256_mullo_epi32(v_12, e_1);
+        __m256i s_1 = _mm256_add_epi32(m_1, v_13);
+        int64_t v_19 = i + 16;
+        __m256i e_2 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
+        __m256i m_2 = _mm256_mullo_epi32(v_12, e_2);
+        __m256i s_2 = _mm256_add_epi32(m_2, v_13);
+        int64_t v_20 = i + 24;
+        __m256i e_3 = _mm256_loadu_si256((const __m256i *)&x[v_20]);
+        __m256i m_3 = _mm256_mullo_epi32(v_12, e_3);
+        __m256i s_3 = _mm256_add_epi32(m_3, v_13);
+        _mm256_storeu_si256((__m256i *)&out[i], s);
+        _mm256_storeu_si256((__m256i *)&out[v_18], s_1);
+        _mm256_storeu_si256((__m256i *)&out[v_19], s_2);
+        _mm256_storeu_si256((__m256i *)&out[v_20], s_3);
+    }
+    int64_t v_18 = v_11 % 8;
+    int64_t v_19 = v_11 - v_18;
+    int64_t v_20 = v_10 + v_19;
+    for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, e);
+        __m256i s = _mm256_add_epi32(m, v_13);
+        _mm256_storeu_si256((__m256i *)&out[i], s);
+    }
+    for (int64_t i = v_20; i < n_i; i++) {
+        int32_t e = x[i];
+        int32_t m = (int32_t)((uint32_t)a * (uint32_t)e);
+        int32_t s = (int32_t)((uint32_t)m + (uint32_t)b);
+        out[i] = s;
+    }
+}
+
+static lo_noinline float sum_f32__large(const float *restrict x, int64_t x_len);
 
 float sum_f32(const float *restrict x, int64_t x_len)
 {
@@ -768,13 +815,16 @@ float sum_f32(const float *restrict x, int64_t x_len)
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    if (!aligned && !beyond_llc) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
         float acc = 0.0f;
         for (int64_t i = 0; i < head; i++) {
             float v_4 = x[i];
-            float v_5 = acc + v_4;
-            acc = v_5;
+            acc = acc + v_4;
         }
         __m256 v_4 = _mm256_set1_ps(0.0f);
         int64_t v_5 = v_3 % 32;
@@ -790,20 +840,16 @@ float sum_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_3 = v_4;
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_add_ps(acc_v, v_11);
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_add_ps(acc_v_1, v_14);
-            int64_t v_16 = v_13 + per_stream;
+            acc_v = _mm256_add_ps(acc_v, v_11);
+            int64_t v_12 = i + per_stream;
+            __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+            acc_v_1 = _mm256_add_ps(acc_v_1, v_13);
+            int64_t v_14 = v_12 + per_stream;
+            __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+            acc_v_2 = _mm256_add_ps(acc_v_2, v_15);
+            int64_t v_16 = v_14 + per_stream;
             __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_add_ps(acc_v_2, v_17);
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_add_ps(acc_v_3, v_20);
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
+            acc_v_3 = _mm256_add_ps(acc_v_3, v_17);
         }
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
@@ -814,20 +860,16 @@ float sum_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_7 = acc_v_3;
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_add_ps(acc_v_4, v_14);
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_add_ps(acc_v_5, v_17);
-            int64_t v_19 = i + 16;
+            acc_v_4 = _mm256_add_ps(acc_v_4, v_14);
+            int64_t v_15 = i + 8;
+            __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+            acc_v_5 = _mm256_add_ps(acc_v_5, v_16);
+            int64_t v_17 = i + 16;
+            __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+            acc_v_6 = _mm256_add_ps(acc_v_6, v_18);
+            int64_t v_19 = i + 24;
             __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_add_ps(acc_v_6, v_20);
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_add_ps(acc_v_7, v_23);
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
+            acc_v_7 = _mm256_add_ps(acc_v_7, v_20);
         }
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
@@ -854,8 +896,7 @@ float sum_f32(const float *restrict x, int64_t x_len)
         for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_19 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
             __m256 v_20 = _mm256_add_ps(acc_v_12, v_19);
-            __m256 v_21 = _mm256_blendv_ps(acc_v_12, v_20, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_21;
+            acc_v_12 = _mm256_blendv_ps(acc_v_12, v_20, _mm256_castsi256_ps(v_18));
         }
         __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
         __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
@@ -864,101 +905,107 @@ float sum_f32(const float *restrict x, int64_t x_len)
         float s = acc + v_22;
         return s;
     } else {
-        float acc = 0.0f;
-        for (int64_t i = 0; i < head; i++) {
-            float v_4 = x[i];
-            float v_5 = acc + v_4;
-            acc = v_5;
-        }
-        __m256 v_4 = _mm256_set1_ps(0.0f);
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256 acc_v = v_4;
-        __m256 acc_v_1 = v_4;
-        __m256 acc_v_2 = v_4;
-        __m256 acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_add_ps(acc_v, v_11);
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_add_ps(acc_v_1, v_14);
-            int64_t v_16 = v_13 + per_stream;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_add_ps(acc_v_2, v_17);
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_add_ps(acc_v_3, v_20);
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256 acc_v_4 = acc_v;
-        __m256 acc_v_5 = acc_v_1;
-        __m256 acc_v_6 = acc_v_2;
-        __m256 acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_add_ps(acc_v_4, v_14);
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_add_ps(acc_v_5, v_17);
-            int64_t v_19 = i + 16;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_add_ps(acc_v_6, v_20);
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_add_ps(acc_v_7, v_23);
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256 acc_v_8 = acc_v_4;
-        __m256 acc_v_9 = acc_v_5;
-        __m256 acc_v_10 = acc_v_6;
-        __m256 acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_17 = _mm256_loadu_ps(&x[i]);
-            __m256 v_18 = _mm256_add_ps(acc_v_8, v_17);
-            __m256 acc_v_8_next = acc_v_9;
-            __m256 acc_v_9_next = acc_v_10;
-            __m256 acc_v_10_next = acc_v_11;
-            __m256 acc_v_11_next = v_18;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_19 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
-            __m256 v_20 = _mm256_add_ps(acc_v_12, v_19);
-            __m256 v_21 = _mm256_blendv_ps(acc_v_12, v_20, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_21;
-        }
-        __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
-        __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
-        __m256 v_21 = _mm256_add_ps(v_19, v_20);
-        float v_22 = lo_hreduce_add_f32x8(v_21);
-        float s = acc + v_22;
-        return s;
+        return sum_f32__large(x, x_len);
     }
 }
+
+static lo_noinline float sum_f32__large(const float *restrict x, int64_t x_len)
+{
+    int64_t trips = x_len > 0 ? x_len : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    float acc = 0.0f;
+    for (int64_t i = 0; i < head; i++) {
+        float v_4 = x[i];
+        acc = acc + v_4;
+    }
+    __m256 v_4 = _mm256_set1_ps(0.0f);
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256 acc_v = v_4;
+    __m256 acc_v_1 = v_4;
+    __m256 acc_v_2 = v_4;
+    __m256 acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_11 = _mm256_loadu_ps(&x[i]);
+        acc_v = _mm256_add_ps(acc_v, v_11);
+        int64_t v_12 = i + per_stream;
+        __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+        acc_v_1 = _mm256_add_ps(acc_v_1, v_13);
+        int64_t v_14 = v_12 + per_stream;
+        __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+        acc_v_2 = _mm256_add_ps(acc_v_2, v_15);
+        int64_t v_16 = v_14 + per_stream;
+        __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
+        acc_v_3 = _mm256_add_ps(acc_v_3, v_17);
+    }
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256 acc_v_4 = acc_v;
+    __m256 acc_v_5 = acc_v_1;
+    __m256 acc_v_6 = acc_v_2;
+    __m256 acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 v_14 = _mm256_loadu_ps(&x[i]);
+        acc_v_4 = _mm256_add_ps(acc_v_4, v_14);
+        int64_t v_15 = i + 8;
+        __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+        acc_v_5 = _mm256_add_ps(acc_v_5, v_16);
+        int64_t v_17 = i + 16;
+        __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+        acc_v_6 = _mm256_add_ps(acc_v_6, v_18);
+        int64_t v_19 = i + 24;
+        __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
+        acc_v_7 = _mm256_add_ps(acc_v_7, v_20);
+    }
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256 acc_v_8 = acc_v_4;
+    __m256 acc_v_9 = acc_v_5;
+    __m256 acc_v_10 = acc_v_6;
+    __m256 acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_17 = _mm256_loadu_ps(&x[i]);
+        __m256 v_18 = _mm256_add_ps(acc_v_8, v_17);
+        __m256 acc_v_8_next = acc_v_9;
+        __m256 acc_v_9_next = acc_v_10;
+        __m256 acc_v_10_next = acc_v_11;
+        __m256 acc_v_11_next = v_18;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_19 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
+        __m256 v_20 = _mm256_add_ps(acc_v_12, v_19);
+        acc_v_12 = _mm256_blendv_ps(acc_v_12, v_20, _mm256_castsi256_ps(v_18));
+    }
+    __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
+    __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
+    __m256 v_21 = _mm256_add_ps(v_19, v_20);
+    float v_22 = lo_hreduce_add_f32x8(v_21);
+    float s = acc + v_22;
+    return s;
+}
+
+static lo_noinline int32_t sum_i32__large(const int32_t *restrict x, int64_t x_len);
 
 int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
 {
@@ -971,13 +1018,16 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    if (!aligned && !beyond_llc) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
         int32_t acc = 0;
         for (int64_t i = 0; i < head; i++) {
             int32_t v_4 = x[i];
-            int32_t v_5 = (int32_t)((uint32_t)acc + (uint32_t)v_4);
-            acc = v_5;
+            acc = (int32_t)((uint32_t)acc + (uint32_t)v_4);
         }
         __m256i v_4 = _mm256_set1_epi32(0);
         int64_t v_5 = v_3 % 32;
@@ -993,21 +1043,21 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
         __m256i acc_v_3 = v_4;
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256i v_11 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i v_12 = _mm256_add_epi32(acc_v, v_11);
-            int64_t v_13 = i + per_stream;
-            __m256i v_14 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
-            __m256i v_15 = _mm256_add_epi32(acc_v_1, v_14);
-            int64_t v_16 = v_13 + per_stream;
+            acc_v = _mm256_add_epi32(acc_v, v_11);
+            int64_t v_12 = i + per_stream;
+            __m256i v_13 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
+            acc_v_1 = _mm256_add_epi32(acc_v_1, v_13);
+            int64_t v_14 = v_12 + per_stream;
+            __m256i v_15 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+            acc_v_2 = _mm256_add_epi32(acc_v_2, v_15);
+            int64_t v_16 = v_14 + per_stream;
             __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i v_18 = _mm256_add_epi32(acc_v_2, v_17);
-            int64_t v_19 = v_16 + per_stream;
-            __m256i v_20 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i v_21 = _mm256_add_epi32(acc_v_3, v_20);
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
+            acc_v_3 = _mm256_add_epi32(acc_v_3, v_17);
         }
+        lo_in_register(acc_v);
+        lo_in_register(acc_v_1);
+        lo_in_register(acc_v_2);
+        lo_in_register(acc_v_3);
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
         int64_t v_13 = v_8 + v_12;
@@ -1017,21 +1067,21 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
         __m256i acc_v_7 = acc_v_3;
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256i v_14 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i v_15 = _mm256_add_epi32(acc_v_4, v_14);
-            int64_t v_16 = i + 8;
-            __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i v_18 = _mm256_add_epi32(acc_v_5, v_17);
-            int64_t v_19 = i + 16;
+            acc_v_4 = _mm256_add_epi32(acc_v_4, v_14);
+            int64_t v_15 = i + 8;
+            __m256i v_16 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+            acc_v_5 = _mm256_add_epi32(acc_v_5, v_16);
+            int64_t v_17 = i + 16;
+            __m256i v_18 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
+            acc_v_6 = _mm256_add_epi32(acc_v_6, v_18);
+            int64_t v_19 = i + 24;
             __m256i v_20 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i v_21 = _mm256_add_epi32(acc_v_6, v_20);
-            int64_t v_22 = i + 24;
-            __m256i v_23 = _mm256_loadu_si256((const __m256i *)&x[v_22]);
-            __m256i v_24 = _mm256_add_epi32(acc_v_7, v_23);
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
+            acc_v_7 = _mm256_add_epi32(acc_v_7, v_20);
         }
+        lo_in_register(acc_v_4);
+        lo_in_register(acc_v_5);
+        lo_in_register(acc_v_6);
+        lo_in_register(acc_v_7);
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
         int64_t v_16 = v_8 + v_15;
@@ -1051,15 +1101,19 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
             acc_v_10 = acc_v_10_next;
             acc_v_11 = acc_v_11_next;
         }
+        lo_in_register(acc_v_8);
+        lo_in_register(acc_v_9);
+        lo_in_register(acc_v_10);
+        lo_in_register(acc_v_11);
         int64_t v_17 = v_9 - v_15;
         __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i acc_v_12 = acc_v_8;
         for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256i v_19 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
             __m256i v_20 = _mm256_add_epi32(acc_v_12, v_19);
-            __m256i v_21 = _mm256_blendv_epi8(acc_v_12, v_20, v_18);
-            acc_v_12 = v_21;
+            acc_v_12 = _mm256_blendv_epi8(acc_v_12, v_20, v_18);
         }
+        lo_in_register(acc_v_12);
         __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
         __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
         __m256i v_21 = _mm256_add_epi32(v_19, v_20);
@@ -1067,101 +1121,120 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
         int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
         return s;
     } else {
-        int32_t acc = 0;
-        for (int64_t i = 0; i < head; i++) {
-            int32_t v_4 = x[i];
-            int32_t v_5 = (int32_t)((uint32_t)acc + (uint32_t)v_4);
-            acc = v_5;
-        }
-        __m256i v_4 = _mm256_set1_epi32(0);
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256i acc_v = v_4;
-        __m256i acc_v_1 = v_4;
-        __m256i acc_v_2 = v_4;
-        __m256i acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i v_11 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i v_12 = _mm256_add_epi32(acc_v, v_11);
-            int64_t v_13 = i + per_stream;
-            __m256i v_14 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
-            __m256i v_15 = _mm256_add_epi32(acc_v_1, v_14);
-            int64_t v_16 = v_13 + per_stream;
-            __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i v_18 = _mm256_add_epi32(acc_v_2, v_17);
-            int64_t v_19 = v_16 + per_stream;
-            __m256i v_20 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i v_21 = _mm256_add_epi32(acc_v_3, v_20);
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256i acc_v_4 = acc_v;
-        __m256i acc_v_5 = acc_v_1;
-        __m256i acc_v_6 = acc_v_2;
-        __m256i acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i v_14 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i v_15 = _mm256_add_epi32(acc_v_4, v_14);
-            int64_t v_16 = i + 8;
-            __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i v_18 = _mm256_add_epi32(acc_v_5, v_17);
-            int64_t v_19 = i + 16;
-            __m256i v_20 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i v_21 = _mm256_add_epi32(acc_v_6, v_20);
-            int64_t v_22 = i + 24;
-            __m256i v_23 = _mm256_loadu_si256((const __m256i *)&x[v_22]);
-            __m256i v_24 = _mm256_add_epi32(acc_v_7, v_23);
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256i acc_v_8 = acc_v_4;
-        __m256i acc_v_9 = acc_v_5;
-        __m256i acc_v_10 = acc_v_6;
-        __m256i acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i v_18 = _mm256_add_epi32(acc_v_8, v_17);
-            __m256i acc_v_8_next = acc_v_9;
-            __m256i acc_v_9_next = acc_v_10;
-            __m256i acc_v_10_next = acc_v_11;
-            __m256i acc_v_11_next = v_18;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i v_19 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
-            __m256i v_20 = _mm256_add_epi32(acc_v_12, v_19);
-            __m256i v_21 = _mm256_blendv_epi8(acc_v_12, v_20, v_18);
-            acc_v_12 = v_21;
-        }
-        __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
-        __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
-        __m256i v_21 = _mm256_add_epi32(v_19, v_20);
-        int32_t v_22 = lo_hreduce_add_i32x8(v_21);
-        int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
-        return s;
+        return sum_i32__large(x, x_len);
     }
 }
+
+static lo_noinline int32_t sum_i32__large(const int32_t *restrict x, int64_t x_len)
+{
+    int64_t trips = x_len > 0 ? x_len : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    int32_t acc = 0;
+    for (int64_t i = 0; i < head; i++) {
+        int32_t v_4 = x[i];
+        acc = (int32_t)((uint32_t)acc + (uint32_t)v_4);
+    }
+    __m256i v_4 = _mm256_set1_epi32(0);
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256i acc_v = v_4;
+    __m256i acc_v_1 = v_4;
+    __m256i acc_v_2 = v_4;
+    __m256i acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i v_11 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        acc_v = _mm256_add_epi32(acc_v, v_11);
+        int64_t v_12 = i + per_stream;
+        __m256i v_13 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
+        acc_v_1 = _mm256_add_epi32(acc_v_1, v_13);
+        int64_t v_14 = v_12 + per_stream;
+        __m256i v_15 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+        acc_v_2 = _mm256_add_epi32(acc_v_2, v_15);
+        int64_t v_16 = v_14 + per_stream;
+        __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
+        acc_v_3 = _mm256_add_epi32(acc_v_3, v_17);
+    }
+    lo_in_register(acc_v);
+    lo_in_register(acc_v_1);
+    lo_in_register(acc_v_2);
+    lo_in_register(acc_v_3);
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256i acc_v_4 = acc_v;
+    __m256i acc_v_5 = acc_v_1;
+    __m256i acc_v_6 = acc_v_2;
+    __m256i acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i v_14 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        acc_v_4 = _mm256_add_epi32(acc_v_4, v_14);
+        int64_t v_15 = i + 8;
+        __m256i v_16 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+        acc_v_5 = _mm256_add_epi32(acc_v_5, v_16);
+        int64_t v_17 = i + 16;
+        __m256i v_18 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
+        acc_v_6 = _mm256_add_epi32(acc_v_6, v_18);
+        int64_t v_19 = i + 24;
+        __m256i v_20 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
+        acc_v_7 = _mm256_add_epi32(acc_v_7, v_20);
+    }
+    lo_in_register(acc_v_4);
+    lo_in_register(acc_v_5);
+    lo_in_register(acc_v_6);
+    lo_in_register(acc_v_7);
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256i acc_v_8 = acc_v_4;
+    __m256i acc_v_9 = acc_v_5;
+    __m256i acc_v_10 = acc_v_6;
+    __m256i acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i v_17 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i v_18 = _mm256_add_epi32(acc_v_8, v_17);
+        __m256i acc_v_8_next = acc_v_9;
+        __m256i acc_v_9_next = acc_v_10;
+        __m256i acc_v_10_next = acc_v_11;
+        __m256i acc_v_11_next = v_18;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    lo_in_register(acc_v_8);
+    lo_in_register(acc_v_9);
+    lo_in_register(acc_v_10);
+    lo_in_register(acc_v_11);
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i v_19 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
+        __m256i v_20 = _mm256_add_epi32(acc_v_12, v_19);
+        acc_v_12 = _mm256_blendv_epi8(acc_v_12, v_20, v_18);
+    }
+    lo_in_register(acc_v_12);
+    __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
+    __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
+    __m256i v_21 = _mm256_add_epi32(v_19, v_20);
+    int32_t v_22 = lo_hreduce_add_i32x8(v_21);
+    int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
+    return s;
+}
+
+static lo_noinline float sumsq_f32__large(const float *restrict x, int64_t x_len);
 
 float sumsq_f32(const float *restrict x, int64_t x_len)
 {
@@ -1174,13 +1247,16 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    if (!aligned && !beyond_llc) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
         float acc = 0.0f;
         for (int64_t i = 0; i < head; i++) {
             float x_1 = x[i];
-            float v_4 = fmaf(x_1, x_1, acc);
-            acc = v_4;
+            acc = fmaf(x_1, x_1, acc);
         }
         __m256 v_4 = _mm256_set1_ps(0.0f);
         int64_t v_5 = v_3 % 32;
@@ -1196,20 +1272,16 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_3 = v_4;
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 v_11 = _mm256_fmadd_ps(x_1, x_1, acc_v);
-            int64_t v_12 = i + per_stream;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_12]);
-            __m256 v_13 = _mm256_fmadd_ps(x_2, x_2, acc_v_1);
-            int64_t v_14 = v_12 + per_stream;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_14]);
-            __m256 v_15 = _mm256_fmadd_ps(x_3, x_3, acc_v_2);
-            int64_t v_16 = v_14 + per_stream;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_17 = _mm256_fmadd_ps(x_4, x_4, acc_v_3);
-            acc_v = v_11;
-            acc_v_1 = v_13;
-            acc_v_2 = v_15;
-            acc_v_3 = v_17;
+            acc_v = _mm256_fmadd_ps(x_1, x_1, acc_v);
+            int64_t v_11 = i + per_stream;
+            __m256 x_2 = _mm256_loadu_ps(&x[v_11]);
+            acc_v_1 = _mm256_fmadd_ps(x_2, x_2, acc_v_1);
+            int64_t v_12 = v_11 + per_stream;
+            __m256 x_3 = _mm256_loadu_ps(&x[v_12]);
+            acc_v_2 = _mm256_fmadd_ps(x_3, x_3, acc_v_2);
+            int64_t v_13 = v_12 + per_stream;
+            __m256 x_4 = _mm256_loadu_ps(&x[v_13]);
+            acc_v_3 = _mm256_fmadd_ps(x_4, x_4, acc_v_3);
         }
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
@@ -1220,20 +1292,16 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_7 = acc_v_3;
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 v_14 = _mm256_fmadd_ps(x_1, x_1, acc_v_4);
-            int64_t v_15 = i + 8;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_15]);
-            __m256 v_16 = _mm256_fmadd_ps(x_2, x_2, acc_v_5);
-            int64_t v_17 = i + 16;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_17]);
-            __m256 v_18 = _mm256_fmadd_ps(x_3, x_3, acc_v_6);
-            int64_t v_19 = i + 24;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_20 = _mm256_fmadd_ps(x_4, x_4, acc_v_7);
-            acc_v_4 = v_14;
-            acc_v_5 = v_16;
-            acc_v_6 = v_18;
-            acc_v_7 = v_20;
+            acc_v_4 = _mm256_fmadd_ps(x_1, x_1, acc_v_4);
+            int64_t v_14 = i + 8;
+            __m256 x_2 = _mm256_loadu_ps(&x[v_14]);
+            acc_v_5 = _mm256_fmadd_ps(x_2, x_2, acc_v_5);
+            int64_t v_15 = i + 16;
+            __m256 x_3 = _mm256_loadu_ps(&x[v_15]);
+            acc_v_6 = _mm256_fmadd_ps(x_3, x_3, acc_v_6);
+            int64_t v_16 = i + 24;
+            __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
+            acc_v_7 = _mm256_fmadd_ps(x_4, x_4, acc_v_7);
         }
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
@@ -1260,8 +1328,7 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
         for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 x_1 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
             __m256 v_19 = _mm256_fmadd_ps(x_1, x_1, acc_v_12);
-            __m256 v_20 = _mm256_blendv_ps(acc_v_12, v_19, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_20;
+            acc_v_12 = _mm256_blendv_ps(acc_v_12, v_19, _mm256_castsi256_ps(v_18));
         }
         __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
         __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
@@ -1270,101 +1337,107 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
         float s = acc + v_22;
         return s;
     } else {
-        float acc = 0.0f;
-        for (int64_t i = 0; i < head; i++) {
-            float x_1 = x[i];
-            float v_4 = fmaf(x_1, x_1, acc);
-            acc = v_4;
-        }
-        __m256 v_4 = _mm256_set1_ps(0.0f);
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256 acc_v = v_4;
-        __m256 acc_v_1 = v_4;
-        __m256 acc_v_2 = v_4;
-        __m256 acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 v_11 = _mm256_fmadd_ps(x_1, x_1, acc_v);
-            int64_t v_12 = i + per_stream;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_12]);
-            __m256 v_13 = _mm256_fmadd_ps(x_2, x_2, acc_v_1);
-            int64_t v_14 = v_12 + per_stream;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_14]);
-            __m256 v_15 = _mm256_fmadd_ps(x_3, x_3, acc_v_2);
-            int64_t v_16 = v_14 + per_stream;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_17 = _mm256_fmadd_ps(x_4, x_4, acc_v_3);
-            acc_v = v_11;
-            acc_v_1 = v_13;
-            acc_v_2 = v_15;
-            acc_v_3 = v_17;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256 acc_v_4 = acc_v;
-        __m256 acc_v_5 = acc_v_1;
-        __m256 acc_v_6 = acc_v_2;
-        __m256 acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 v_14 = _mm256_fmadd_ps(x_1, x_1, acc_v_4);
-            int64_t v_15 = i + 8;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_15]);
-            __m256 v_16 = _mm256_fmadd_ps(x_2, x_2, acc_v_5);
-            int64_t v_17 = i + 16;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_17]);
-            __m256 v_18 = _mm256_fmadd_ps(x_3, x_3, acc_v_6);
-            int64_t v_19 = i + 24;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_20 = _mm256_fmadd_ps(x_4, x_4, acc_v_7);
-            acc_v_4 = v_14;
-            acc_v_5 = v_16;
-            acc_v_6 = v_18;
-            acc_v_7 = v_20;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256 acc_v_8 = acc_v_4;
-        __m256 acc_v_9 = acc_v_5;
-        __m256 acc_v_10 = acc_v_6;
-        __m256 acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 v_17 = _mm256_fmadd_ps(x_1, x_1, acc_v_8);
-            __m256 acc_v_8_next = acc_v_9;
-            __m256 acc_v_9_next = acc_v_10;
-            __m256 acc_v_10_next = acc_v_11;
-            __m256 acc_v_11_next = v_17;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 x_1 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
-            __m256 v_19 = _mm256_fmadd_ps(x_1, x_1, acc_v_12);
-            __m256 v_20 = _mm256_blendv_ps(acc_v_12, v_19, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_20;
-        }
-        __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
-        __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
-        __m256 v_21 = _mm256_add_ps(v_19, v_20);
-        float v_22 = lo_hreduce_add_f32x8(v_21);
-        float s = acc + v_22;
-        return s;
+        return sumsq_f32__large(x, x_len);
     }
 }
+
+static lo_noinline float sumsq_f32__large(const float *restrict x, int64_t x_len)
+{
+    int64_t trips = x_len > 0 ? x_len : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    float acc = 0.0f;
+    for (int64_t i = 0; i < head; i++) {
+        float x_1 = x[i];
+        acc = fmaf(x_1, x_1, acc);
+    }
+    __m256 v_4 = _mm256_set1_ps(0.0f);
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256 acc_v = v_4;
+    __m256 acc_v_1 = v_4;
+    __m256 acc_v_2 = v_4;
+    __m256 acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        acc_v = _mm256_fmadd_ps(x_1, x_1, acc_v);
+        int64_t v_11 = i + per_stream;
+        __m256 x_2 = _mm256_loadu_ps(&x[v_11]);
+        acc_v_1 = _mm256_fmadd_ps(x_2, x_2, acc_v_1);
+        int64_t v_12 = v_11 + per_stream;
+        __m256 x_3 = _mm256_loadu_ps(&x[v_12]);
+        acc_v_2 = _mm256_fmadd_ps(x_3, x_3, acc_v_2);
+        int64_t v_13 = v_12 + per_stream;
+        __m256 x_4 = _mm256_loadu_ps(&x[v_13]);
+        acc_v_3 = _mm256_fmadd_ps(x_4, x_4, acc_v_3);
+    }
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256 acc_v_4 = acc_v;
+    __m256 acc_v_5 = acc_v_1;
+    __m256 acc_v_6 = acc_v_2;
+    __m256 acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        acc_v_4 = _mm256_fmadd_ps(x_1, x_1, acc_v_4);
+        int64_t v_14 = i + 8;
+        __m256 x_2 = _mm256_loadu_ps(&x[v_14]);
+        acc_v_5 = _mm256_fmadd_ps(x_2, x_2, acc_v_5);
+        int64_t v_15 = i + 16;
+        __m256 x_3 = _mm256_loadu_ps(&x[v_15]);
+        acc_v_6 = _mm256_fmadd_ps(x_3, x_3, acc_v_6);
+        int64_t v_16 = i + 24;
+        __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
+        acc_v_7 = _mm256_fmadd_ps(x_4, x_4, acc_v_7);
+    }
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256 acc_v_8 = acc_v_4;
+    __m256 acc_v_9 = acc_v_5;
+    __m256 acc_v_10 = acc_v_6;
+    __m256 acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        __m256 v_17 = _mm256_fmadd_ps(x_1, x_1, acc_v_8);
+        __m256 acc_v_8_next = acc_v_9;
+        __m256 acc_v_9_next = acc_v_10;
+        __m256 acc_v_10_next = acc_v_11;
+        __m256 acc_v_11_next = v_17;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 x_1 = _mm256_blendv_ps(v_4, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
+        __m256 v_19 = _mm256_fmadd_ps(x_1, x_1, acc_v_12);
+        acc_v_12 = _mm256_blendv_ps(acc_v_12, v_19, _mm256_castsi256_ps(v_18));
+    }
+    __m256 v_19 = _mm256_add_ps(acc_v_12, acc_v_9);
+    __m256 v_20 = _mm256_add_ps(acc_v_10, acc_v_11);
+    __m256 v_21 = _mm256_add_ps(v_19, v_20);
+    float v_22 = lo_hreduce_add_f32x8(v_21);
+    float s = acc + v_22;
+    return s;
+}
+
+static lo_noinline int32_t sumsq_i32__large(const int32_t *restrict x, int64_t x_len);
 
 int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
 {
@@ -1377,14 +1450,17 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    if (!aligned && !beyond_llc) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
         int32_t acc = 0;
         for (int64_t i = 0; i < head; i++) {
             int32_t x_1 = x[i];
             int32_t m = (int32_t)((uint32_t)x_1 * (uint32_t)x_1);
-            int32_t v_4 = (int32_t)((uint32_t)acc + (uint32_t)m);
-            acc = v_4;
+            acc = (int32_t)((uint32_t)acc + (uint32_t)m);
         }
         __m256i v_4 = _mm256_set1_epi32(0);
         int64_t v_5 = v_3 % 32;
@@ -1401,24 +1477,24 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
             __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_11 = _mm256_add_epi32(acc_v, m);
-            int64_t v_12 = i + per_stream;
-            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
+            acc_v = _mm256_add_epi32(acc_v, m);
+            int64_t v_11 = i + per_stream;
+            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_11]);
             __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
-            __m256i v_13 = _mm256_add_epi32(acc_v_1, m_1);
-            int64_t v_14 = v_12 + per_stream;
-            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+            acc_v_1 = _mm256_add_epi32(acc_v_1, m_1);
+            int64_t v_12 = v_11 + per_stream;
+            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
             __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
-            __m256i v_15 = _mm256_add_epi32(acc_v_2, m_2);
-            int64_t v_16 = v_14 + per_stream;
-            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
+            acc_v_2 = _mm256_add_epi32(acc_v_2, m_2);
+            int64_t v_13 = v_12 + per_stream;
+            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
             __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
-            __m256i v_17 = _mm256_add_epi32(acc_v_3, m_3);
-            acc_v = v_11;
-            acc_v_1 = v_13;
-            acc_v_2 = v_15;
-            acc_v_3 = v_17;
+            acc_v_3 = _mm256_add_epi32(acc_v_3, m_3);
         }
+        lo_in_register(acc_v);
+        lo_in_register(acc_v_1);
+        lo_in_register(acc_v_2);
+        lo_in_register(acc_v_3);
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
         int64_t v_13 = v_8 + v_12;
@@ -1429,24 +1505,24 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
             __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_14 = _mm256_add_epi32(acc_v_4, m);
-            int64_t v_15 = i + 8;
-            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+            acc_v_4 = _mm256_add_epi32(acc_v_4, m);
+            int64_t v_14 = i + 8;
+            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
             __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
-            __m256i v_16 = _mm256_add_epi32(acc_v_5, m_1);
-            int64_t v_17 = i + 16;
-            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
+            acc_v_5 = _mm256_add_epi32(acc_v_5, m_1);
+            int64_t v_15 = i + 16;
+            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
             __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
-            __m256i v_18 = _mm256_add_epi32(acc_v_6, m_2);
-            int64_t v_19 = i + 24;
-            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
+            acc_v_6 = _mm256_add_epi32(acc_v_6, m_2);
+            int64_t v_16 = i + 24;
+            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
             __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
-            __m256i v_20 = _mm256_add_epi32(acc_v_7, m_3);
-            acc_v_4 = v_14;
-            acc_v_5 = v_16;
-            acc_v_6 = v_18;
-            acc_v_7 = v_20;
+            acc_v_7 = _mm256_add_epi32(acc_v_7, m_3);
         }
+        lo_in_register(acc_v_4);
+        lo_in_register(acc_v_5);
+        lo_in_register(acc_v_6);
+        lo_in_register(acc_v_7);
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
         int64_t v_16 = v_8 + v_15;
@@ -1467,6 +1543,10 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
             acc_v_10 = acc_v_10_next;
             acc_v_11 = acc_v_11_next;
         }
+        lo_in_register(acc_v_8);
+        lo_in_register(acc_v_9);
+        lo_in_register(acc_v_10);
+        lo_in_register(acc_v_11);
         int64_t v_17 = v_9 - v_15;
         __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
         __m256i acc_v_12 = acc_v_8;
@@ -1474,9 +1554,9 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
             __m256i x_1 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
             __m256i m = _mm256_mullo_epi32(x_1, x_1);
             __m256i v_19 = _mm256_add_epi32(acc_v_12, m);
-            __m256i v_20 = _mm256_blendv_epi8(acc_v_12, v_19, v_18);
-            acc_v_12 = v_20;
+            acc_v_12 = _mm256_blendv_epi8(acc_v_12, v_19, v_18);
         }
+        lo_in_register(acc_v_12);
         __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
         __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
         __m256i v_21 = _mm256_add_epi32(v_19, v_20);
@@ -1484,111 +1564,128 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
         int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
         return s;
     } else {
-        int32_t acc = 0;
-        for (int64_t i = 0; i < head; i++) {
-            int32_t x_1 = x[i];
-            int32_t m = (int32_t)((uint32_t)x_1 * (uint32_t)x_1);
-            int32_t v_4 = (int32_t)((uint32_t)acc + (uint32_t)m);
-            acc = v_4;
-        }
-        __m256i v_4 = _mm256_set1_epi32(0);
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256i acc_v = v_4;
-        __m256i acc_v_1 = v_4;
-        __m256i acc_v_2 = v_4;
-        __m256i acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_11 = _mm256_add_epi32(acc_v, m);
-            int64_t v_12 = i + per_stream;
-            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
-            __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
-            __m256i v_13 = _mm256_add_epi32(acc_v_1, m_1);
-            int64_t v_14 = v_12 + per_stream;
-            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
-            __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
-            __m256i v_15 = _mm256_add_epi32(acc_v_2, m_2);
-            int64_t v_16 = v_14 + per_stream;
-            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
-            __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
-            __m256i v_17 = _mm256_add_epi32(acc_v_3, m_3);
-            acc_v = v_11;
-            acc_v_1 = v_13;
-            acc_v_2 = v_15;
-            acc_v_3 = v_17;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256i acc_v_4 = acc_v;
-        __m256i acc_v_5 = acc_v_1;
-        __m256i acc_v_6 = acc_v_2;
-        __m256i acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_14 = _mm256_add_epi32(acc_v_4, m);
-            int64_t v_15 = i + 8;
-            __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
-            __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
-            __m256i v_16 = _mm256_add_epi32(acc_v_5, m_1);
-            int64_t v_17 = i + 16;
-            __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
-            __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
-            __m256i v_18 = _mm256_add_epi32(acc_v_6, m_2);
-            int64_t v_19 = i + 24;
-            __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
-            __m256i v_20 = _mm256_add_epi32(acc_v_7, m_3);
-            acc_v_4 = v_14;
-            acc_v_5 = v_16;
-            acc_v_6 = v_18;
-            acc_v_7 = v_20;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256i acc_v_8 = acc_v_4;
-        __m256i acc_v_9 = acc_v_5;
-        __m256i acc_v_10 = acc_v_6;
-        __m256i acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_17 = _mm256_add_epi32(acc_v_8, m);
-            __m256i acc_v_8_next = acc_v_9;
-            __m256i acc_v_9_next = acc_v_10;
-            __m256i acc_v_10_next = acc_v_11;
-            __m256i acc_v_11_next = v_17;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256i acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i x_1 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
-            __m256i m = _mm256_mullo_epi32(x_1, x_1);
-            __m256i v_19 = _mm256_add_epi32(acc_v_12, m);
-            __m256i v_20 = _mm256_blendv_epi8(acc_v_12, v_19, v_18);
-            acc_v_12 = v_20;
-        }
-        __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
-        __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
-        __m256i v_21 = _mm256_add_epi32(v_19, v_20);
-        int32_t v_22 = lo_hreduce_add_i32x8(v_21);
-        int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
-        return s;
+        return sumsq_i32__large(x, x_len);
     }
+}
+
+static lo_noinline int32_t sumsq_i32__large(const int32_t *restrict x, int64_t x_len)
+{
+    int64_t trips = x_len > 0 ? x_len : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    int32_t acc = 0;
+    for (int64_t i = 0; i < head; i++) {
+        int32_t x_1 = x[i];
+        int32_t m = (int32_t)((uint32_t)x_1 * (uint32_t)x_1);
+        acc = (int32_t)((uint32_t)acc + (uint32_t)m);
+    }
+    __m256i v_4 = _mm256_set1_epi32(0);
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256i acc_v = v_4;
+    __m256i acc_v_1 = v_4;
+    __m256i acc_v_2 = v_4;
+    __m256i acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(x_1, x_1);
+        acc_v = _mm256_add_epi32(acc_v, m);
+        int64_t v_11 = i + per_stream;
+        __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_11]);
+        __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
+        acc_v_1 = _mm256_add_epi32(acc_v_1, m_1);
+        int64_t v_12 = v_11 + per_stream;
+        __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_12]);
+        __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
+        acc_v_2 = _mm256_add_epi32(acc_v_2, m_2);
+        int64_t v_13 = v_12 + per_stream;
+        __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
+        __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
+        acc_v_3 = _mm256_add_epi32(acc_v_3, m_3);
+    }
+    lo_in_register(acc_v);
+    lo_in_register(acc_v_1);
+    lo_in_register(acc_v_2);
+    lo_in_register(acc_v_3);
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256i acc_v_4 = acc_v;
+    __m256i acc_v_5 = acc_v_1;
+    __m256i acc_v_6 = acc_v_2;
+    __m256i acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(x_1, x_1);
+        acc_v_4 = _mm256_add_epi32(acc_v_4, m);
+        int64_t v_14 = i + 8;
+        __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+        __m256i m_1 = _mm256_mullo_epi32(x_2, x_2);
+        acc_v_5 = _mm256_add_epi32(acc_v_5, m_1);
+        int64_t v_15 = i + 16;
+        __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+        __m256i m_2 = _mm256_mullo_epi32(x_3, x_3);
+        acc_v_6 = _mm256_add_epi32(acc_v_6, m_2);
+        int64_t v_16 = i + 24;
+        __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_16]);
+        __m256i m_3 = _mm256_mullo_epi32(x_4, x_4);
+        acc_v_7 = _mm256_add_epi32(acc_v_7, m_3);
+    }
+    lo_in_register(acc_v_4);
+    lo_in_register(acc_v_5);
+    lo_in_register(acc_v_6);
+    lo_in_register(acc_v_7);
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256i acc_v_8 = acc_v_4;
+    __m256i acc_v_9 = acc_v_5;
+    __m256i acc_v_10 = acc_v_6;
+    __m256i acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i m = _mm256_mullo_epi32(x_1, x_1);
+        __m256i v_17 = _mm256_add_epi32(acc_v_8, m);
+        __m256i acc_v_8_next = acc_v_9;
+        __m256i acc_v_9_next = acc_v_10;
+        __m256i acc_v_10_next = acc_v_11;
+        __m256i acc_v_11_next = v_17;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    lo_in_register(acc_v_8);
+    lo_in_register(acc_v_9);
+    lo_in_register(acc_v_10);
+    lo_in_register(acc_v_11);
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i x_1 = _mm256_blendv_epi8(v_4, _mm256_maskload_epi32((const int *)&x[i], v_18), v_18);
+        __m256i m = _mm256_mullo_epi32(x_1, x_1);
+        __m256i v_19 = _mm256_add_epi32(acc_v_12, m);
+        acc_v_12 = _mm256_blendv_epi8(acc_v_12, v_19, v_18);
+    }
+    lo_in_register(acc_v_12);
+    __m256i v_19 = _mm256_add_epi32(acc_v_12, acc_v_9);
+    __m256i v_20 = _mm256_add_epi32(acc_v_10, acc_v_11);
+    __m256i v_21 = _mm256_add_epi32(v_19, v_20);
+    int32_t v_22 = lo_hreduce_add_i32x8(v_21);
+    int32_t s = (int32_t)((uint32_t)acc + (uint32_t)v_22);
+    return s;
 }
 
 int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, float *restrict out, int64_t out_len)
@@ -1626,8 +1723,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
         __m256i mask_3 = _mm256_castps_si256(_mm256_cmp_ps(e_3, v_6, _CMP_GT_OQ));
         __m256 m_3 = _mm256_mul_ps(v_7, e_3);
         int64_t v_17 = lo_compress_full_f32x8(&out[v_15], m_3, mask_3);
-        int64_t v_18 = v_15 + v_17;
-        cursor = v_18;
+        cursor = v_15 + v_17;
     }
     int64_t v_8 = trips % 8;
     int64_t v_9 = trips - v_8;
@@ -1640,8 +1736,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
         __m256i mask = _mm256_castps_si256(_mm256_cmp_ps(e, v_6, _CMP_GT_OQ));
         __m256 m = _mm256_mul_ps(v_7, e);
         int64_t v_13 = lo_compress_full_f32x8(&out[cursor_1], m, mask);
-        int64_t v_14 = cursor_1 + v_13;
-        cursor_1 = v_14;
+        cursor_1 = cursor_1 + v_13;
     }
     int64_t count = cursor_1;
     for (int64_t i = v_12, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
@@ -1661,8 +1756,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
             v_17 = lo_compress_full_f32x8(&spill[0], m, mask);
             for (int64_t j = 0; j < v_17 && j < v_16; j++) out[(count) + j] = spill[j];
         }
-        int64_t v_18 = count + v_17;
-        count = v_18;
+        count = count + v_17;
     }
     return count;
 }
@@ -1702,8 +1796,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
         __m256i mask_3 = _mm256_cmpgt_epi32(e_3, v_6);
         __m256i m_3 = _mm256_mullo_epi32(v_7, e_3);
         int64_t v_17 = lo_compress_full_i32x8(&out[v_15], m_3, mask_3);
-        int64_t v_18 = v_15 + v_17;
-        cursor = v_18;
+        cursor = v_15 + v_17;
     }
     int64_t v_8 = trips % 8;
     int64_t v_9 = trips - v_8;
@@ -1716,8 +1809,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
         __m256i mask = _mm256_cmpgt_epi32(e, v_6);
         __m256i m = _mm256_mullo_epi32(v_7, e);
         int64_t v_13 = lo_compress_full_i32x8(&out[cursor_1], m, mask);
-        int64_t v_14 = cursor_1 + v_13;
-        cursor_1 = v_14;
+        cursor_1 = cursor_1 + v_13;
     }
     int64_t count = cursor_1;
     for (int64_t i = v_12, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
@@ -1737,8 +1829,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
             v_17 = lo_compress_full_i32x8(&spill[0], m, mask);
             for (int64_t j = 0; j < v_17 && j < v_16; j++) out[(count) + j] = spill[j];
         }
-        int64_t v_18 = count + v_17;
-        count = v_18;
+        count = count + v_17;
     }
     return count;
 }
@@ -1757,26 +1848,22 @@ float filter_gt0_sum_f32(const float *restrict x, int64_t x_len)
         __m256 x_1 = _mm256_loadu_ps(&x[i]);
         __m256i mask = _mm256_castps_si256(_mm256_cmp_ps(x_1, v, _CMP_GT_OQ));
         __m256 v_3 = _mm256_and_ps(_mm256_castsi256_ps(mask), x_1);
-        __m256 v_4 = _mm256_add_ps(acc_v, v_3);
-        int64_t v_5 = i + 8;
-        __m256 x_2 = _mm256_loadu_ps(&x[v_5]);
+        acc_v = _mm256_add_ps(acc_v, v_3);
+        int64_t v_4 = i + 8;
+        __m256 x_2 = _mm256_loadu_ps(&x[v_4]);
         __m256i mask_1 = _mm256_castps_si256(_mm256_cmp_ps(x_2, v, _CMP_GT_OQ));
-        __m256 v_6 = _mm256_and_ps(_mm256_castsi256_ps(mask_1), x_2);
-        __m256 v_7 = _mm256_add_ps(acc_v_1, v_6);
-        int64_t v_8 = i + 16;
-        __m256 x_3 = _mm256_loadu_ps(&x[v_8]);
+        __m256 v_5 = _mm256_and_ps(_mm256_castsi256_ps(mask_1), x_2);
+        acc_v_1 = _mm256_add_ps(acc_v_1, v_5);
+        int64_t v_6 = i + 16;
+        __m256 x_3 = _mm256_loadu_ps(&x[v_6]);
         __m256i mask_2 = _mm256_castps_si256(_mm256_cmp_ps(x_3, v, _CMP_GT_OQ));
-        __m256 v_9 = _mm256_and_ps(_mm256_castsi256_ps(mask_2), x_3);
-        __m256 v_10 = _mm256_add_ps(acc_v_2, v_9);
-        int64_t v_11 = i + 24;
-        __m256 x_4 = _mm256_loadu_ps(&x[v_11]);
+        __m256 v_7 = _mm256_and_ps(_mm256_castsi256_ps(mask_2), x_3);
+        acc_v_2 = _mm256_add_ps(acc_v_2, v_7);
+        int64_t v_8 = i + 24;
+        __m256 x_4 = _mm256_loadu_ps(&x[v_8]);
         __m256i mask_3 = _mm256_castps_si256(_mm256_cmp_ps(x_4, v, _CMP_GT_OQ));
-        __m256 v_12 = _mm256_and_ps(_mm256_castsi256_ps(mask_3), x_4);
-        __m256 v_13 = _mm256_add_ps(acc_v_3, v_12);
-        acc_v = v_4;
-        acc_v_1 = v_7;
-        acc_v_2 = v_10;
-        acc_v_3 = v_13;
+        __m256 v_9 = _mm256_and_ps(_mm256_castsi256_ps(mask_3), x_4);
+        acc_v_3 = _mm256_add_ps(acc_v_3, v_9);
     }
     int64_t v_3 = trips % 8;
     int64_t v_4 = trips - v_3;
@@ -1839,24 +1926,24 @@ int32_t filter_gt0_sum_i32(const int32_t *restrict x, int64_t x_len)
     for (int64_t i = 0, i_left = (v_2) > i ? (int64_t)(((uint64_t)(v_2) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
         __m256i x_1 = _mm256_loadu_si256((const __m256i *)&x[i]);
         __m256i v_3 = _mm256_max_epi32(x_1, v);
-        __m256i v_4 = _mm256_add_epi32(acc_v, v_3);
-        int64_t v_5 = i + 8;
-        __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_5]);
-        __m256i v_6 = _mm256_max_epi32(x_2, v);
-        __m256i v_7 = _mm256_add_epi32(acc_v_1, v_6);
-        int64_t v_8 = i + 16;
-        __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_8]);
-        __m256i v_9 = _mm256_max_epi32(x_3, v);
-        __m256i v_10 = _mm256_add_epi32(acc_v_2, v_9);
-        int64_t v_11 = i + 24;
-        __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_11]);
-        __m256i v_12 = _mm256_max_epi32(x_4, v);
-        __m256i v_13 = _mm256_add_epi32(acc_v_3, v_12);
-        acc_v = v_4;
-        acc_v_1 = v_7;
-        acc_v_2 = v_10;
-        acc_v_3 = v_13;
+        acc_v = _mm256_add_epi32(acc_v, v_3);
+        int64_t v_4 = i + 8;
+        __m256i x_2 = _mm256_loadu_si256((const __m256i *)&x[v_4]);
+        __m256i v_5 = _mm256_max_epi32(x_2, v);
+        acc_v_1 = _mm256_add_epi32(acc_v_1, v_5);
+        int64_t v_6 = i + 16;
+        __m256i x_3 = _mm256_loadu_si256((const __m256i *)&x[v_6]);
+        __m256i v_7 = _mm256_max_epi32(x_3, v);
+        acc_v_2 = _mm256_add_epi32(acc_v_2, v_7);
+        int64_t v_8 = i + 24;
+        __m256i x_4 = _mm256_loadu_si256((const __m256i *)&x[v_8]);
+        __m256i v_9 = _mm256_max_epi32(x_4, v);
+        acc_v_3 = _mm256_add_epi32(acc_v_3, v_9);
     }
+    lo_in_register(acc_v);
+    lo_in_register(acc_v_1);
+    lo_in_register(acc_v_2);
+    lo_in_register(acc_v_3);
     int64_t v_3 = trips % 8;
     int64_t v_4 = trips - v_3;
     __m256i acc_v_4 = acc_v;
@@ -1876,6 +1963,10 @@ int32_t filter_gt0_sum_i32(const int32_t *restrict x, int64_t x_len)
         acc_v_6 = acc_v_6_next;
         acc_v_7 = acc_v_7_next;
     }
+    lo_in_register(acc_v_4);
+    lo_in_register(acc_v_5);
+    lo_in_register(acc_v_6);
+    lo_in_register(acc_v_7);
     int64_t v_5 = trips - v_4;
     __m256i v_6 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_5 < 0 ? 0 : v_5 > 8 ? 8 : v_5)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     __m256i acc_v_8 = acc_v_4;
@@ -1897,6 +1988,10 @@ int32_t filter_gt0_sum_i32(const int32_t *restrict x, int64_t x_len)
         acc_v_10 = acc_v_10_next;
         acc_v_11 = acc_v_11_next;
     }
+    lo_in_register(acc_v_8);
+    lo_in_register(acc_v_9);
+    lo_in_register(acc_v_10);
+    lo_in_register(acc_v_11);
     __m256i v_7 = _mm256_add_epi32(acc_v_8, acc_v_9);
     __m256i v_8 = _mm256_add_epi32(acc_v_10, acc_v_11);
     __m256i v_9 = _mm256_add_epi32(v_7, v_8);
@@ -1904,16 +1999,19 @@ int32_t filter_gt0_sum_i32(const int32_t *restrict x, int64_t x_len)
     return s;
 }
 
+static lo_noinline void sqrt_abs_axpb_f32__large(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len);
+
 void sqrt_abs_axpb_f32(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
 {
     _Bool fits_i = x_len <= out_len;
     int64_t n_i = (fits_i) ? x_len : 0;
     int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
     int64_t v = trips * 4;
     _Bool stream = v >= 16777216;
-    if (!stream) {
+    if (!aligned && !stream) {
+        aligned = 0;
         stream = 0;
-        _Bool aligned = trips > 2047;
         _Bool in_llc = trips <= 4194304;
         _Bool v_1 = aligned & in_llc;
         int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
@@ -2023,117 +2121,129 @@ void sqrt_abs_axpb_f32(const float *restrict x, int64_t x_len, float a, float b,
             out[i] = s;
         }
     } else {
-        _Bool aligned = trips > 2047;
-        _Bool in_llc = trips <= 4194304;
-        _Bool v_1 = aligned & in_llc;
-        int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_3 = v_2 < trips ? v_2 : trips;
-        int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
-        int64_t v_5 = v_4 < trips ? v_4 : trips;
-        int64_t head = (v_1) ? v_5 : 0;
-        int64_t peel = (stream) ? v_3 : head;
-        int64_t v_6 = trips - peel;
-        for (int64_t i = 0; i < peel; i++) {
-            float x_1 = x[i];
-            float m = a * x_1;
-            float n = fabsf(m);
-            float r = sqrtf(n);
-            float s = r + b;
-            out[i] = s;
-        }
-        int64_t v_7 = v_6 % 32;
-        int64_t v_8 = v_6 - v_7;
-        int64_t v_9 = (stream) ? v_8 : 0;
-        int64_t v_10 = peel + v_9;
-        int64_t v_11 = v_6 - v_9;
-        __m256 v_12 = _mm256_set1_ps(a);
-        __m256 v_13 = _mm256_set1_ps(b);
-        for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 m = _mm256_mul_ps(v_12, x_1);
-            __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
-            __m256 r = _mm256_sqrt_ps(n);
-            __m256 s = _mm256_add_ps(r, v_13);
-            int64_t v_14 = i + 8;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_14]);
-            __m256 m_1 = _mm256_mul_ps(v_12, x_2);
-            __m256 n_1 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_1);
-            __m256 r_1 = _mm256_sqrt_ps(n_1);
-            __m256 s_1 = _mm256_add_ps(r_1, v_13);
-            int64_t v_15 = i + 16;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_15]);
-            __m256 m_2 = _mm256_mul_ps(v_12, x_3);
-            __m256 n_2 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_2);
-            __m256 r_2 = _mm256_sqrt_ps(n_2);
-            __m256 s_2 = _mm256_add_ps(r_2, v_13);
-            int64_t v_16 = i + 24;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
-            __m256 m_3 = _mm256_mul_ps(v_12, x_4);
-            __m256 n_3 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_3);
-            __m256 r_3 = _mm256_sqrt_ps(n_3);
-            __m256 s_3 = _mm256_add_ps(r_3, v_13);
-            _mm256_stream_ps(&out[i], s);
-            _mm256_stream_ps(&out[v_14], s_1);
-            _mm256_stream_ps(&out[v_15], s_2);
-            _mm256_stream_ps(&out[v_16], s_3);
-        }
-        int64_t v_14 = (stream) ? 1 : 0;
-        for (int64_t i = 0; i < v_14; i++) {
-            _mm_sfence();
-        }
-        int64_t v_15 = v_11 % 32;
-        int64_t v_16 = v_11 - v_15;
-        int64_t v_17 = v_10 + v_16;
-        for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 m = _mm256_mul_ps(v_12, x_1);
-            __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
-            __m256 r = _mm256_sqrt_ps(n);
-            __m256 s = _mm256_add_ps(r, v_13);
-            int64_t v_18 = i + 8;
-            __m256 x_2 = _mm256_loadu_ps(&x[v_18]);
-            __m256 m_1 = _mm256_mul_ps(v_12, x_2);
-            __m256 n_1 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_1);
-            __m256 r_1 = _mm256_sqrt_ps(n_1);
-            __m256 s_1 = _mm256_add_ps(r_1, v_13);
-            int64_t v_19 = i + 16;
-            __m256 x_3 = _mm256_loadu_ps(&x[v_19]);
-            __m256 m_2 = _mm256_mul_ps(v_12, x_3);
-            __m256 n_2 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_2);
-            __m256 r_2 = _mm256_sqrt_ps(n_2);
-            __m256 s_2 = _mm256_add_ps(r_2, v_13);
-            int64_t v_20 = i + 24;
-            __m256 x_4 = _mm256_loadu_ps(&x[v_20]);
-            __m256 m_3 = _mm256_mul_ps(v_12, x_4);
-            __m256 n_3 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_3);
-            __m256 r_3 = _mm256_sqrt_ps(n_3);
-            __m256 s_3 = _mm256_add_ps(r_3, v_13);
-            _mm256_storeu_ps(&out[i], s);
-            _mm256_storeu_ps(&out[v_18], s_1);
-            _mm256_storeu_ps(&out[v_19], s_2);
-            _mm256_storeu_ps(&out[v_20], s_3);
-        }
-        int64_t v_18 = v_11 % 8;
-        int64_t v_19 = v_11 - v_18;
-        int64_t v_20 = v_10 + v_19;
-        for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 x_1 = _mm256_loadu_ps(&x[i]);
-            __m256 m = _mm256_mul_ps(v_12, x_1);
-            __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
-            __m256 r = _mm256_sqrt_ps(n);
-            __m256 s = _mm256_add_ps(r, v_13);
-            _mm256_storeu_ps(&out[i], s);
-        }
-        for (int64_t i = v_20; i < n_i; i++) {
-            float x_1 = x[i];
-            float m = a * x_1;
-            float n = fabsf(m);
-            float r = sqrtf(n);
-            float s = r + b;
-            out[i] = s;
-        }
+        sqrt_abs_axpb_f32__large(x, x_len, a, b, out, out_len);
     }
 }
+
+static lo_noinline void sqrt_abs_axpb_f32__large(const float *restrict x, int64_t x_len, float a, float b, float *restrict out, int64_t out_len)
+{
+    _Bool fits_i = x_len <= out_len;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 2047;
+    int64_t v = trips * 4;
+    _Bool stream = v >= 16777216;
+    _Bool in_llc = trips <= 4194304;
+    _Bool v_1 = aligned & in_llc;
+    int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_3 = v_2 < trips ? v_2 : trips;
+    int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_5 = v_4 < trips ? v_4 : trips;
+    int64_t head = (v_1) ? v_5 : 0;
+    int64_t peel = (stream) ? v_3 : head;
+    int64_t v_6 = trips - peel;
+    for (int64_t i = 0; i < peel; i++) {
+        float x_1 = x[i];
+        float m = a * x_1;
+        float n = fabsf(m);
+        float r = sqrtf(n);
+        float s = r + b;
+        out[i] = s;
+    }
+    int64_t v_7 = v_6 % 32;
+    int64_t v_8 = v_6 - v_7;
+    int64_t v_9 = (stream) ? v_8 : 0;
+    int64_t v_10 = peel + v_9;
+    int64_t v_11 = v_6 - v_9;
+    __m256 v_12 = _mm256_set1_ps(a);
+    __m256 v_13 = _mm256_set1_ps(b);
+    for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        __m256 m = _mm256_mul_ps(v_12, x_1);
+        __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
+        __m256 r = _mm256_sqrt_ps(n);
+        __m256 s = _mm256_add_ps(r, v_13);
+        int64_t v_14 = i + 8;
+        __m256 x_2 = _mm256_loadu_ps(&x[v_14]);
+        __m256 m_1 = _mm256_mul_ps(v_12, x_2);
+        __m256 n_1 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_1);
+        __m256 r_1 = _mm256_sqrt_ps(n_1);
+        __m256 s_1 = _mm256_add_ps(r_1, v_13);
+        int64_t v_15 = i + 16;
+        __m256 x_3 = _mm256_loadu_ps(&x[v_15]);
+        __m256 m_2 = _mm256_mul_ps(v_12, x_3);
+        __m256 n_2 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_2);
+        __m256 r_2 = _mm256_sqrt_ps(n_2);
+        __m256 s_2 = _mm256_add_ps(r_2, v_13);
+        int64_t v_16 = i + 24;
+        __m256 x_4 = _mm256_loadu_ps(&x[v_16]);
+        __m256 m_3 = _mm256_mul_ps(v_12, x_4);
+        __m256 n_3 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_3);
+        __m256 r_3 = _mm256_sqrt_ps(n_3);
+        __m256 s_3 = _mm256_add_ps(r_3, v_13);
+        _mm256_stream_ps(&out[i], s);
+        _mm256_stream_ps(&out[v_14], s_1);
+        _mm256_stream_ps(&out[v_15], s_2);
+        _mm256_stream_ps(&out[v_16], s_3);
+    }
+    int64_t v_14 = (stream) ? 1 : 0;
+    for (int64_t i = 0; i < v_14; i++) {
+        _mm_sfence();
+    }
+    int64_t v_15 = v_11 % 32;
+    int64_t v_16 = v_11 - v_15;
+    int64_t v_17 = v_10 + v_16;
+    for (int64_t i = v_10, i_left = (v_17) > i ? (int64_t)(((uint64_t)(v_17) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        __m256 m = _mm256_mul_ps(v_12, x_1);
+        __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
+        __m256 r = _mm256_sqrt_ps(n);
+        __m256 s = _mm256_add_ps(r, v_13);
+        int64_t v_18 = i + 8;
+        __m256 x_2 = _mm256_loadu_ps(&x[v_18]);
+        __m256 m_1 = _mm256_mul_ps(v_12, x_2);
+        __m256 n_1 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_1);
+        __m256 r_1 = _mm256_sqrt_ps(n_1);
+        __m256 s_1 = _mm256_add_ps(r_1, v_13);
+        int64_t v_19 = i + 16;
+        __m256 x_3 = _mm256_loadu_ps(&x[v_19]);
+        __m256 m_2 = _mm256_mul_ps(v_12, x_3);
+        __m256 n_2 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_2);
+        __m256 r_2 = _mm256_sqrt_ps(n_2);
+        __m256 s_2 = _mm256_add_ps(r_2, v_13);
+        int64_t v_20 = i + 24;
+        __m256 x_4 = _mm256_loadu_ps(&x[v_20]);
+        __m256 m_3 = _mm256_mul_ps(v_12, x_4);
+        __m256 n_3 = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m_3);
+        __m256 r_3 = _mm256_sqrt_ps(n_3);
+        __m256 s_3 = _mm256_add_ps(r_3, v_13);
+        _mm256_storeu_ps(&out[i], s);
+        _mm256_storeu_ps(&out[v_18], s_1);
+        _mm256_storeu_ps(&out[v_19], s_2);
+        _mm256_storeu_ps(&out[v_20], s_3);
+    }
+    int64_t v_18 = v_11 % 8;
+    int64_t v_19 = v_11 - v_18;
+    int64_t v_20 = v_10 + v_19;
+    for (int64_t i = v_17, i_left = (v_20) > i ? (int64_t)(((uint64_t)(v_20) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 x_1 = _mm256_loadu_ps(&x[i]);
+        __m256 m = _mm256_mul_ps(v_12, x_1);
+        __m256 n = _mm256_andnot_ps(_mm256_set1_ps(-0.0f), m);
+        __m256 r = _mm256_sqrt_ps(n);
+        __m256 s = _mm256_add_ps(r, v_13);
+        _mm256_storeu_ps(&out[i], s);
+    }
+    for (int64_t i = v_20; i < n_i; i++) {
+        float x_1 = x[i];
+        float m = a * x_1;
+        float n = fabsf(m);
+        float r = sqrtf(n);
+        float s = r + b;
+        out[i] = s;
+    }
+}
+
+static lo_noinline void axpy_f32__large(const float *restrict x, int64_t x_len, const float *restrict y, int64_t y_len, float a, float *restrict out, int64_t out_len);
 
 void axpy_f32(const float *restrict x, int64_t x_len, const float *restrict y, int64_t y_len, float a, float *restrict out, int64_t out_len)
 {
@@ -2142,11 +2252,12 @@ void axpy_f32(const float *restrict x, int64_t x_len, const float *restrict y, i
     _Bool fits_i = y_fits & out_fits;
     int64_t n_i = (fits_i) ? x_len : 0;
     int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 1365;
     int64_t v = trips * 4;
     _Bool stream = v >= 16777216;
-    if (!stream) {
+    if (!aligned && !stream) {
+        aligned = 0;
         stream = 0;
-        _Bool aligned = trips > 1365;
         _Bool in_llc = trips <= 2796202;
         _Bool v_1 = aligned & in_llc;
         int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
@@ -2233,94 +2344,108 @@ void axpy_f32(const float *restrict x, int64_t x_len, const float *restrict y, i
             out[i] = s;
         }
     } else {
-        _Bool aligned = trips > 1365;
-        _Bool in_llc = trips <= 2796202;
-        _Bool v_1 = aligned & in_llc;
-        int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_3 = v_2 < trips ? v_2 : trips;
-        int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
-        int64_t v_5 = v_4 < trips ? v_4 : trips;
-        int64_t head = (v_1) ? v_5 : 0;
-        int64_t peel = (stream) ? v_3 : head;
-        int64_t v_6 = trips - peel;
-        for (int64_t i = 0; i < peel; i++) {
-            float x_e = x[i];
-            float y_e = y[i];
-            float s = fmaf(a, x_e, y_e);
-            out[i] = s;
-        }
-        int64_t v_7 = v_6 % 32;
-        int64_t v_8 = v_6 - v_7;
-        int64_t v_9 = (stream) ? v_8 : 0;
-        int64_t v_10 = peel + v_9;
-        int64_t v_11 = v_6 - v_9;
-        __m256 v_12 = _mm256_set1_ps(a);
-        for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 x_e = _mm256_loadu_ps(&x[i]);
-            __m256 y_e = _mm256_loadu_ps(&y[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
-            int64_t v_13 = i + 8;
-            __m256 x_e_1 = _mm256_loadu_ps(&x[v_13]);
-            __m256 y_e_1 = _mm256_loadu_ps(&y[v_13]);
-            __m256 s_1 = _mm256_fmadd_ps(v_12, x_e_1, y_e_1);
-            int64_t v_14 = i + 16;
-            __m256 x_e_2 = _mm256_loadu_ps(&x[v_14]);
-            __m256 y_e_2 = _mm256_loadu_ps(&y[v_14]);
-            __m256 s_2 = _mm256_fmadd_ps(v_12, x_e_2, y_e_2);
-            int64_t v_15 = i + 24;
-            __m256 x_e_3 = _mm256_loadu_ps(&x[v_15]);
-            __m256 y_e_3 = _mm256_loadu_ps(&y[v_15]);
-            __m256 s_3 = _mm256_fmadd_ps(v_12, x_e_3, y_e_3);
-            _mm256_stream_ps(&out[i], s);
-            _mm256_stream_ps(&out[v_13], s_1);
-            _mm256_stream_ps(&out[v_14], s_2);
-            _mm256_stream_ps(&out[v_15], s_3);
-        }
-        int64_t v_13 = (stream) ? 1 : 0;
-        for (int64_t i = 0; i < v_13; i++) {
-            _mm_sfence();
-        }
-        int64_t v_14 = v_11 % 32;
-        int64_t v_15 = v_11 - v_14;
-        int64_t v_16 = v_10 + v_15;
-        for (int64_t i = v_10, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 x_e = _mm256_loadu_ps(&x[i]);
-            __m256 y_e = _mm256_loadu_ps(&y[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
-            int64_t v_17 = i + 8;
-            __m256 x_e_1 = _mm256_loadu_ps(&x[v_17]);
-            __m256 y_e_1 = _mm256_loadu_ps(&y[v_17]);
-            __m256 s_1 = _mm256_fmadd_ps(v_12, x_e_1, y_e_1);
-            int64_t v_18 = i + 16;
-            __m256 x_e_2 = _mm256_loadu_ps(&x[v_18]);
-            __m256 y_e_2 = _mm256_loadu_ps(&y[v_18]);
-            __m256 s_2 = _mm256_fmadd_ps(v_12, x_e_2, y_e_2);
-            int64_t v_19 = i + 24;
-            __m256 x_e_3 = _mm256_loadu_ps(&x[v_19]);
-            __m256 y_e_3 = _mm256_loadu_ps(&y[v_19]);
-            __m256 s_3 = _mm256_fmadd_ps(v_12, x_e_3, y_e_3);
-            _mm256_storeu_ps(&out[i], s);
-            _mm256_storeu_ps(&out[v_17], s_1);
-            _mm256_storeu_ps(&out[v_18], s_2);
-            _mm256_storeu_ps(&out[v_19], s_3);
-        }
-        int64_t v_17 = v_11 % 8;
-        int64_t v_18 = v_11 - v_17;
-        int64_t v_19 = v_10 + v_18;
-        for (int64_t i = v_16, i_left = (v_19) > i ? (int64_t)(((uint64_t)(v_19) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 x_e = _mm256_loadu_ps(&x[i]);
-            __m256 y_e = _mm256_loadu_ps(&y[i]);
-            __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
-            _mm256_storeu_ps(&out[i], s);
-        }
-        for (int64_t i = v_19; i < n_i; i++) {
-            float x_e = x[i];
-            float y_e = y[i];
-            float s = fmaf(a, x_e, y_e);
-            out[i] = s;
-        }
+        axpy_f32__large(x, x_len, y, y_len, a, out, out_len);
     }
 }
+
+static lo_noinline void axpy_f32__large(const float *restrict x, int64_t x_len, const float *restrict y, int64_t y_len, float a, float *restrict out, int64_t out_len)
+{
+    _Bool y_fits = x_len <= y_len;
+    _Bool out_fits = x_len <= out_len;
+    _Bool fits_i = y_fits & out_fits;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 1365;
+    int64_t v = trips * 4;
+    _Bool stream = v >= 16777216;
+    _Bool in_llc = trips <= 2796202;
+    _Bool v_1 = aligned & in_llc;
+    int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_3 = v_2 < trips ? v_2 : trips;
+    int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_5 = v_4 < trips ? v_4 : trips;
+    int64_t head = (v_1) ? v_5 : 0;
+    int64_t peel = (stream) ? v_3 : head;
+    int64_t v_6 = trips - peel;
+    for (int64_t i = 0; i < peel; i++) {
+        float x_e = x[i];
+        float y_e = y[i];
+        float s = fmaf(a, x_e, y_e);
+        out[i] = s;
+    }
+    int64_t v_7 = v_6 % 32;
+    int64_t v_8 = v_6 - v_7;
+    int64_t v_9 = (stream) ? v_8 : 0;
+    int64_t v_10 = peel + v_9;
+    int64_t v_11 = v_6 - v_9;
+    __m256 v_12 = _mm256_set1_ps(a);
+    for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 x_e = _mm256_loadu_ps(&x[i]);
+        __m256 y_e = _mm256_loadu_ps(&y[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
+        int64_t v_13 = i + 8;
+        __m256 x_e_1 = _mm256_loadu_ps(&x[v_13]);
+        __m256 y_e_1 = _mm256_loadu_ps(&y[v_13]);
+        __m256 s_1 = _mm256_fmadd_ps(v_12, x_e_1, y_e_1);
+        int64_t v_14 = i + 16;
+        __m256 x_e_2 = _mm256_loadu_ps(&x[v_14]);
+        __m256 y_e_2 = _mm256_loadu_ps(&y[v_14]);
+        __m256 s_2 = _mm256_fmadd_ps(v_12, x_e_2, y_e_2);
+        int64_t v_15 = i + 24;
+        __m256 x_e_3 = _mm256_loadu_ps(&x[v_15]);
+        __m256 y_e_3 = _mm256_loadu_ps(&y[v_15]);
+        __m256 s_3 = _mm256_fmadd_ps(v_12, x_e_3, y_e_3);
+        _mm256_stream_ps(&out[i], s);
+        _mm256_stream_ps(&out[v_13], s_1);
+        _mm256_stream_ps(&out[v_14], s_2);
+        _mm256_stream_ps(&out[v_15], s_3);
+    }
+    int64_t v_13 = (stream) ? 1 : 0;
+    for (int64_t i = 0; i < v_13; i++) {
+        _mm_sfence();
+    }
+    int64_t v_14 = v_11 % 32;
+    int64_t v_15 = v_11 - v_14;
+    int64_t v_16 = v_10 + v_15;
+    for (int64_t i = v_10, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 x_e = _mm256_loadu_ps(&x[i]);
+        __m256 y_e = _mm256_loadu_ps(&y[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
+        int64_t v_17 = i + 8;
+        __m256 x_e_1 = _mm256_loadu_ps(&x[v_17]);
+        __m256 y_e_1 = _mm256_loadu_ps(&y[v_17]);
+        __m256 s_1 = _mm256_fmadd_ps(v_12, x_e_1, y_e_1);
+        int64_t v_18 = i + 16;
+        __m256 x_e_2 = _mm256_loadu_ps(&x[v_18]);
+        __m256 y_e_2 = _mm256_loadu_ps(&y[v_18]);
+        __m256 s_2 = _mm256_fmadd_ps(v_12, x_e_2, y_e_2);
+        int64_t v_19 = i + 24;
+        __m256 x_e_3 = _mm256_loadu_ps(&x[v_19]);
+        __m256 y_e_3 = _mm256_loadu_ps(&y[v_19]);
+        __m256 s_3 = _mm256_fmadd_ps(v_12, x_e_3, y_e_3);
+        _mm256_storeu_ps(&out[i], s);
+        _mm256_storeu_ps(&out[v_17], s_1);
+        _mm256_storeu_ps(&out[v_18], s_2);
+        _mm256_storeu_ps(&out[v_19], s_3);
+    }
+    int64_t v_17 = v_11 % 8;
+    int64_t v_18 = v_11 - v_17;
+    int64_t v_19 = v_10 + v_18;
+    for (int64_t i = v_16, i_left = (v_19) > i ? (int64_t)(((uint64_t)(v_19) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 x_e = _mm256_loadu_ps(&x[i]);
+        __m256 y_e = _mm256_loadu_ps(&y[i]);
+        __m256 s = _mm256_fmadd_ps(v_12, x_e, y_e);
+        _mm256_storeu_ps(&out[i], s);
+    }
+    for (int64_t i = v_19; i < n_i; i++) {
+        float x_e = x[i];
+        float y_e = y[i];
+        float s = fmaf(a, x_e, y_e);
+        out[i] = s;
+    }
+}
+
+static lo_noinline void axpy_i32__large(const int32_t *restrict x, int64_t x_len, const int32_t *restrict y, int64_t y_len, int32_t a, int32_t *restrict out, int64_t out_len);
 
 void axpy_i32(const int32_t *restrict x, int64_t x_len, const int32_t *restrict y, int64_t y_len, int32_t a, int32_t *restrict out, int64_t out_len)
 {
@@ -2329,11 +2454,12 @@ void axpy_i32(const int32_t *restrict x, int64_t x_len, const int32_t *restrict 
     _Bool fits_i = y_fits & out_fits;
     int64_t n_i = (fits_i) ? x_len : 0;
     int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 1365;
     int64_t v = trips * 4;
     _Bool stream = v >= 16777216;
-    if (!stream) {
+    if (!aligned && !stream) {
+        aligned = 0;
         stream = 0;
-        _Bool aligned = trips > 1365;
         _Bool in_llc = trips <= 2796202;
         _Bool v_1 = aligned & in_llc;
         int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
@@ -2431,105 +2557,119 @@ void axpy_i32(const int32_t *restrict x, int64_t x_len, const int32_t *restrict 
             out[i] = s;
         }
     } else {
-        _Bool aligned = trips > 1365;
-        _Bool in_llc = trips <= 2796202;
-        _Bool v_1 = aligned & in_llc;
-        int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_3 = v_2 < trips ? v_2 : trips;
-        int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
-        int64_t v_5 = v_4 < trips ? v_4 : trips;
-        int64_t head = (v_1) ? v_5 : 0;
-        int64_t peel = (stream) ? v_3 : head;
-        int64_t v_6 = trips - peel;
-        for (int64_t i = 0; i < peel; i++) {
-            int32_t x_e = x[i];
-            int32_t y_e = y[i];
-            int32_t m = (int32_t)((uint32_t)a * (uint32_t)x_e);
-            int32_t s = (int32_t)((uint32_t)m + (uint32_t)y_e);
-            out[i] = s;
-        }
-        int64_t v_7 = v_6 % 32;
-        int64_t v_8 = v_6 - v_7;
-        int64_t v_9 = (stream) ? v_8 : 0;
-        int64_t v_10 = peel + v_9;
-        int64_t v_11 = v_6 - v_9;
-        __m256i v_12 = _mm256_set1_epi32(a);
-        for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, x_e);
-            __m256i s = _mm256_add_epi32(m, y_e);
-            int64_t v_13 = i + 8;
-            __m256i x_e_1 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
-            __m256i y_e_1 = _mm256_loadu_si256((const __m256i *)&y[v_13]);
-            __m256i m_1 = _mm256_mullo_epi32(v_12, x_e_1);
-            __m256i s_1 = _mm256_add_epi32(m_1, y_e_1);
-            int64_t v_14 = i + 16;
-            __m256i x_e_2 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
-            __m256i y_e_2 = _mm256_loadu_si256((const __m256i *)&y[v_14]);
-            __m256i m_2 = _mm256_mullo_epi32(v_12, x_e_2);
-            __m256i s_2 = _mm256_add_epi32(m_2, y_e_2);
-            int64_t v_15 = i + 24;
-            __m256i x_e_3 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
-            __m256i y_e_3 = _mm256_loadu_si256((const __m256i *)&y[v_15]);
-            __m256i m_3 = _mm256_mullo_epi32(v_12, x_e_3);
-            __m256i s_3 = _mm256_add_epi32(m_3, y_e_3);
-            _mm256_stream_si256((__m256i *)&out[i], s);
-            _mm256_stream_si256((__m256i *)&out[v_13], s_1);
-            _mm256_stream_si256((__m256i *)&out[v_14], s_2);
-            _mm256_stream_si256((__m256i *)&out[v_15], s_3);
-        }
-        int64_t v_13 = (stream) ? 1 : 0;
-        for (int64_t i = 0; i < v_13; i++) {
-            _mm_sfence();
-        }
-        int64_t v_14 = v_11 % 32;
-        int64_t v_15 = v_11 - v_14;
-        int64_t v_16 = v_10 + v_15;
-        for (int64_t i = v_10, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, x_e);
-            __m256i s = _mm256_add_epi32(m, y_e);
-            int64_t v_17 = i + 8;
-            __m256i x_e_1 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
-            __m256i y_e_1 = _mm256_loadu_si256((const __m256i *)&y[v_17]);
-            __m256i m_1 = _mm256_mullo_epi32(v_12, x_e_1);
-            __m256i s_1 = _mm256_add_epi32(m_1, y_e_1);
-            int64_t v_18 = i + 16;
-            __m256i x_e_2 = _mm256_loadu_si256((const __m256i *)&x[v_18]);
-            __m256i y_e_2 = _mm256_loadu_si256((const __m256i *)&y[v_18]);
-            __m256i m_2 = _mm256_mullo_epi32(v_12, x_e_2);
-            __m256i s_2 = _mm256_add_epi32(m_2, y_e_2);
-            int64_t v_19 = i + 24;
-            __m256i x_e_3 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
-            __m256i y_e_3 = _mm256_loadu_si256((const __m256i *)&y[v_19]);
-            __m256i m_3 = _mm256_mullo_epi32(v_12, x_e_3);
-            __m256i s_3 = _mm256_add_epi32(m_3, y_e_3);
-            _mm256_storeu_si256((__m256i *)&out[i], s);
-            _mm256_storeu_si256((__m256i *)&out[v_17], s_1);
-            _mm256_storeu_si256((__m256i *)&out[v_18], s_2);
-            _mm256_storeu_si256((__m256i *)&out[v_19], s_3);
-        }
-        int64_t v_17 = v_11 % 8;
-        int64_t v_18 = v_11 - v_17;
-        int64_t v_19 = v_10 + v_18;
-        for (int64_t i = v_16, i_left = (v_19) > i ? (int64_t)(((uint64_t)(v_19) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
-            __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
-            __m256i m = _mm256_mullo_epi32(v_12, x_e);
-            __m256i s = _mm256_add_epi32(m, y_e);
-            _mm256_storeu_si256((__m256i *)&out[i], s);
-        }
-        for (int64_t i = v_19; i < n_i; i++) {
-            int32_t x_e = x[i];
-            int32_t y_e = y[i];
-            int32_t m = (int32_t)((uint32_t)a * (uint32_t)x_e);
-            int32_t s = (int32_t)((uint32_t)m + (uint32_t)y_e);
-            out[i] = s;
-        }
+        axpy_i32__large(x, x_len, y, y_len, a, out, out_len);
     }
 }
+
+static lo_noinline void axpy_i32__large(const int32_t *restrict x, int64_t x_len, const int32_t *restrict y, int64_t y_len, int32_t a, int32_t *restrict out, int64_t out_len)
+{
+    _Bool y_fits = x_len <= y_len;
+    _Bool out_fits = x_len <= out_len;
+    _Bool fits_i = y_fits & out_fits;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 1365;
+    int64_t v = trips * 4;
+    _Bool stream = v >= 16777216;
+    _Bool in_llc = trips <= 2796202;
+    _Bool v_1 = aligned & in_llc;
+    int64_t v_2 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_3 = v_2 < trips ? v_2 : trips;
+    int64_t v_4 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_5 = v_4 < trips ? v_4 : trips;
+    int64_t head = (v_1) ? v_5 : 0;
+    int64_t peel = (stream) ? v_3 : head;
+    int64_t v_6 = trips - peel;
+    for (int64_t i = 0; i < peel; i++) {
+        int32_t x_e = x[i];
+        int32_t y_e = y[i];
+        int32_t m = (int32_t)((uint32_t)a * (uint32_t)x_e);
+        int32_t s = (int32_t)((uint32_t)m + (uint32_t)y_e);
+        out[i] = s;
+    }
+    int64_t v_7 = v_6 % 32;
+    int64_t v_8 = v_6 - v_7;
+    int64_t v_9 = (stream) ? v_8 : 0;
+    int64_t v_10 = peel + v_9;
+    int64_t v_11 = v_6 - v_9;
+    __m256i v_12 = _mm256_set1_epi32(a);
+    for (int64_t i = peel, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, x_e);
+        __m256i s = _mm256_add_epi32(m, y_e);
+        int64_t v_13 = i + 8;
+        __m256i x_e_1 = _mm256_loadu_si256((const __m256i *)&x[v_13]);
+        __m256i y_e_1 = _mm256_loadu_si256((const __m256i *)&y[v_13]);
+        __m256i m_1 = _mm256_mullo_epi32(v_12, x_e_1);
+        __m256i s_1 = _mm256_add_epi32(m_1, y_e_1);
+        int64_t v_14 = i + 16;
+        __m256i x_e_2 = _mm256_loadu_si256((const __m256i *)&x[v_14]);
+        __m256i y_e_2 = _mm256_loadu_si256((const __m256i *)&y[v_14]);
+        __m256i m_2 = _mm256_mullo_epi32(v_12, x_e_2);
+        __m256i s_2 = _mm256_add_epi32(m_2, y_e_2);
+        int64_t v_15 = i + 24;
+        __m256i x_e_3 = _mm256_loadu_si256((const __m256i *)&x[v_15]);
+        __m256i y_e_3 = _mm256_loadu_si256((const __m256i *)&y[v_15]);
+        __m256i m_3 = _mm256_mullo_epi32(v_12, x_e_3);
+        __m256i s_3 = _mm256_add_epi32(m_3, y_e_3);
+        _mm256_stream_si256((__m256i *)&out[i], s);
+        _mm256_stream_si256((__m256i *)&out[v_13], s_1);
+        _mm256_stream_si256((__m256i *)&out[v_14], s_2);
+        _mm256_stream_si256((__m256i *)&out[v_15], s_3);
+    }
+    int64_t v_13 = (stream) ? 1 : 0;
+    for (int64_t i = 0; i < v_13; i++) {
+        _mm_sfence();
+    }
+    int64_t v_14 = v_11 % 32;
+    int64_t v_15 = v_11 - v_14;
+    int64_t v_16 = v_10 + v_15;
+    for (int64_t i = v_10, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, x_e);
+        __m256i s = _mm256_add_epi32(m, y_e);
+        int64_t v_17 = i + 8;
+        __m256i x_e_1 = _mm256_loadu_si256((const __m256i *)&x[v_17]);
+        __m256i y_e_1 = _mm256_loadu_si256((const __m256i *)&y[v_17]);
+        __m256i m_1 = _mm256_mullo_epi32(v_12, x_e_1);
+        __m256i s_1 = _mm256_add_epi32(m_1, y_e_1);
+        int64_t v_18 = i + 16;
+        __m256i x_e_2 = _mm256_loadu_si256((const __m256i *)&x[v_18]);
+        __m256i y_e_2 = _mm256_loadu_si256((const __m256i *)&y[v_18]);
+        __m256i m_2 = _mm256_mullo_epi32(v_12, x_e_2);
+        __m256i s_2 = _mm256_add_epi32(m_2, y_e_2);
+        int64_t v_19 = i + 24;
+        __m256i x_e_3 = _mm256_loadu_si256((const __m256i *)&x[v_19]);
+        __m256i y_e_3 = _mm256_loadu_si256((const __m256i *)&y[v_19]);
+        __m256i m_3 = _mm256_mullo_epi32(v_12, x_e_3);
+        __m256i s_3 = _mm256_add_epi32(m_3, y_e_3);
+        _mm256_storeu_si256((__m256i *)&out[i], s);
+        _mm256_storeu_si256((__m256i *)&out[v_17], s_1);
+        _mm256_storeu_si256((__m256i *)&out[v_18], s_2);
+        _mm256_storeu_si256((__m256i *)&out[v_19], s_3);
+    }
+    int64_t v_17 = v_11 % 8;
+    int64_t v_18 = v_11 - v_17;
+    int64_t v_19 = v_10 + v_18;
+    for (int64_t i = v_16, i_left = (v_19) > i ? (int64_t)(((uint64_t)(v_19) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256i x_e = _mm256_loadu_si256((const __m256i *)&x[i]);
+        __m256i y_e = _mm256_loadu_si256((const __m256i *)&y[i]);
+        __m256i m = _mm256_mullo_epi32(v_12, x_e);
+        __m256i s = _mm256_add_epi32(m, y_e);
+        _mm256_storeu_si256((__m256i *)&out[i], s);
+    }
+    for (int64_t i = v_19; i < n_i; i++) {
+        int32_t x_e = x[i];
+        int32_t y_e = y[i];
+        int32_t m = (int32_t)((uint32_t)a * (uint32_t)x_e);
+        int32_t s = (int32_t)((uint32_t)m + (uint32_t)y_e);
+        out[i] = s;
+    }
+}
+
+static lo_noinline float vm_max_f32__large(const float *restrict x, int64_t x_len);
 
 float vm_max_f32(const float *restrict x, int64_t x_len)
 {
@@ -2542,13 +2682,16 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    if (!aligned && !beyond_llc) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
         float acc = (-3e+38f);
         for (int64_t i = 0; i < head; i++) {
             float v_4 = x[i];
-            float v_5 = (isnan(acc) || acc > v_4) ? acc : v_4;
-            acc = v_5;
+            acc = (isnan(acc) || acc > v_4) ? acc : v_4;
         }
         __m256 v_4 = _mm256_set1_ps((-INFINITY));
         int64_t v_5 = v_3 % 32;
@@ -2564,20 +2707,16 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_3 = v_4;
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_14), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
-            int64_t v_16 = v_13 + per_stream;
+            acc_v = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
+            int64_t v_12 = i + per_stream;
+            __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+            acc_v_1 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_13), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
+            int64_t v_14 = v_12 + per_stream;
+            __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+            acc_v_2 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_15), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
+            int64_t v_16 = v_14 + per_stream;
             __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_17), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_20), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
+            acc_v_3 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_17), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
         }
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
@@ -2588,20 +2727,16 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
         __m256 acc_v_7 = acc_v_3;
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_17), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
-            int64_t v_19 = i + 16;
+            acc_v_4 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
+            int64_t v_15 = i + 8;
+            __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+            acc_v_5 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_16), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
+            int64_t v_17 = i + 16;
+            __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+            acc_v_6 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_18), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
+            int64_t v_19 = i + 24;
             __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_20), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_23), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
+            acc_v_7 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_20), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
         }
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
@@ -2629,8 +2764,7 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
         for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
             __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-            __m256 v_22 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_22;
+            acc_v_12 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
         }
         __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
         __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
@@ -2639,102 +2773,108 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
         float m = (isnan(acc) || acc > v_23) ? acc : v_23;
         return m;
     } else {
-        float acc = (-3e+38f);
-        for (int64_t i = 0; i < head; i++) {
-            float v_4 = x[i];
-            float v_5 = (isnan(acc) || acc > v_4) ? acc : v_4;
-            acc = v_5;
-        }
-        __m256 v_4 = _mm256_set1_ps((-INFINITY));
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256 acc_v = v_4;
-        __m256 acc_v_1 = v_4;
-        __m256 acc_v_2 = v_4;
-        __m256 acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_14), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
-            int64_t v_16 = v_13 + per_stream;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_17), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_20), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256 acc_v_4 = acc_v;
-        __m256 acc_v_5 = acc_v_1;
-        __m256 acc_v_6 = acc_v_2;
-        __m256 acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_17), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
-            int64_t v_19 = i + 16;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_20), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_23), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256 acc_v_8 = acc_v_4;
-        __m256 acc_v_9 = acc_v_5;
-        __m256 acc_v_10 = acc_v_6;
-        __m256 acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_17 = _mm256_loadu_ps(&x[i]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_8, v_17), acc_v_8, _mm256_cmp_ps(acc_v_8, acc_v_8, _CMP_UNORD_Q));
-            __m256 acc_v_8_next = acc_v_9;
-            __m256 acc_v_9_next = acc_v_10;
-            __m256 acc_v_10_next = acc_v_11;
-            __m256 acc_v_11_next = v_18;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 v_19 = _mm256_set1_ps(0.0f);
-        __m256 acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-            __m256 v_22 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_22;
-        }
-        __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-        __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
-        __m256 v_22 = _mm256_blendv_ps(_mm256_max_ps(v_20, v_21), v_20, _mm256_cmp_ps(v_20, v_20, _CMP_UNORD_Q));
-        float v_23 = lo_hreduce_max_f32x8(v_22);
-        float m = (isnan(acc) || acc > v_23) ? acc : v_23;
-        return m;
+        return vm_max_f32__large(x, x_len);
     }
 }
+
+static lo_noinline float vm_max_f32__large(const float *restrict x, int64_t x_len)
+{
+    int64_t trips = x_len > 0 ? x_len : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    float acc = (-3e+38f);
+    for (int64_t i = 0; i < head; i++) {
+        float v_4 = x[i];
+        acc = (isnan(acc) || acc > v_4) ? acc : v_4;
+    }
+    __m256 v_4 = _mm256_set1_ps((-INFINITY));
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256 acc_v = v_4;
+    __m256 acc_v_1 = v_4;
+    __m256 acc_v_2 = v_4;
+    __m256 acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_11 = _mm256_loadu_ps(&x[i]);
+        acc_v = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
+        int64_t v_12 = i + per_stream;
+        __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+        acc_v_1 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_13), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
+        int64_t v_14 = v_12 + per_stream;
+        __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+        acc_v_2 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_15), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
+        int64_t v_16 = v_14 + per_stream;
+        __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
+        acc_v_3 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_17), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
+    }
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256 acc_v_4 = acc_v;
+    __m256 acc_v_5 = acc_v_1;
+    __m256 acc_v_6 = acc_v_2;
+    __m256 acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 v_14 = _mm256_loadu_ps(&x[i]);
+        acc_v_4 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
+        int64_t v_15 = i + 8;
+        __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+        acc_v_5 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_16), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
+        int64_t v_17 = i + 16;
+        __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+        acc_v_6 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_18), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
+        int64_t v_19 = i + 24;
+        __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
+        acc_v_7 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_20), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
+    }
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256 acc_v_8 = acc_v_4;
+    __m256 acc_v_9 = acc_v_5;
+    __m256 acc_v_10 = acc_v_6;
+    __m256 acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_17 = _mm256_loadu_ps(&x[i]);
+        __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_8, v_17), acc_v_8, _mm256_cmp_ps(acc_v_8, acc_v_8, _CMP_UNORD_Q));
+        __m256 acc_v_8_next = acc_v_9;
+        __m256 acc_v_9_next = acc_v_10;
+        __m256 acc_v_10_next = acc_v_11;
+        __m256 acc_v_11_next = v_18;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 v_19 = _mm256_set1_ps(0.0f);
+    __m256 acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (x_len) > i ? (int64_t)(((uint64_t)(x_len) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
+        __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
+        acc_v_12 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
+    }
+    __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
+    __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
+    __m256 v_22 = _mm256_blendv_ps(_mm256_max_ps(v_20, v_21), v_20, _mm256_cmp_ps(v_20, v_20, _CMP_UNORD_Q));
+    float v_23 = lo_hreduce_max_f32x8(v_22);
+    float m = (isnan(acc) || acc > v_23) ? acc : v_23;
+    return m;
+}
+
+static lo_noinline void softmax_f32__large(const float *restrict x, int64_t x_len, float *restrict out, int64_t out_len);
 
 void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, int64_t out_len)
 {
@@ -2749,13 +2889,18 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
     int64_t head = (v) ? v_2 : 0;
     int64_t v_3 = trips - head;
     _Bool beyond_llc = v_3 > 8388608;
-    if (!beyond_llc) {
+    _Bool aligned_1 = trips > 2047;
+    if (!aligned && !beyond_llc && !aligned_1) {
+        aligned = 0;
+        v = aligned & in_llc;
+        head = (v) ? v_2 : 0;
+        v_3 = trips - head;
         beyond_llc = 0;
+        aligned_1 = 0;
         float acc = (-3e+38f);
         for (int64_t i = 0; i < head; i++) {
             float v_4 = x[i];
-            float v_5 = (isnan(acc) || acc > v_4) ? acc : v_4;
-            acc = v_5;
+            acc = (isnan(acc) || acc > v_4) ? acc : v_4;
         }
         __m256 v_4 = _mm256_set1_ps((-INFINITY));
         int64_t v_5 = v_3 % 32;
@@ -2771,20 +2916,16 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
         __m256 acc_v_3 = v_4;
         for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_14), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
-            int64_t v_16 = v_13 + per_stream;
+            acc_v = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
+            int64_t v_12 = i + per_stream;
+            __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+            acc_v_1 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_13), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
+            int64_t v_14 = v_12 + per_stream;
+            __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+            acc_v_2 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_15), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
+            int64_t v_16 = v_14 + per_stream;
             __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_17), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_20), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
+            acc_v_3 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_17), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
         }
         int64_t v_11 = v_9 % 32;
         int64_t v_12 = v_9 - v_11;
@@ -2795,20 +2936,16 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
         __m256 acc_v_7 = acc_v_3;
         for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
             __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_17), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
-            int64_t v_19 = i + 16;
+            acc_v_4 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
+            int64_t v_15 = i + 8;
+            __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+            acc_v_5 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_16), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
+            int64_t v_17 = i + 16;
+            __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+            acc_v_6 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_18), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
+            int64_t v_19 = i + 24;
             __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_20), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_23), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
+            acc_v_7 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_20), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
         }
         int64_t v_14 = v_9 % 8;
         int64_t v_15 = v_9 - v_14;
@@ -2836,15 +2973,13 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
         for (int64_t i = v_16, i_left = (n_i) > i ? (int64_t)(((uint64_t)(n_i) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
             __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
             __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-            __m256 v_22 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_22;
+            acc_v_12 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
         }
         __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
         __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
         __m256 v_22 = _mm256_blendv_ps(_mm256_max_ps(v_20, v_21), v_20, _mm256_cmp_ps(v_20, v_20, _CMP_UNORD_Q));
         float v_23 = lo_hreduce_max_f32x8(v_22);
         float m = (isnan(acc) || acc > v_23) ? acc : v_23;
-        _Bool aligned_1 = trips > 2047;
         _Bool in_llc_1 = trips <= 4194304;
         _Bool v_24 = aligned_1 & in_llc_1;
         int64_t head_1 = (v_24) ? v_2 : 0;
@@ -2855,8 +2990,7 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
             float d = v_26 - m;
             float x1 = expf(d);
             out[i] = x1;
-            float v_27 = acc_1 + x1;
-            acc_1 = v_27;
+            acc_1 = acc_1 + x1;
         }
         int64_t v_26 = v_25 % 32;
         int64_t v_27 = v_25 - v_26;
@@ -2870,30 +3004,26 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
             __m256 v_30 = _mm256_loadu_ps(&x[i]);
             __m256 d = _mm256_sub_ps(v_30, v_29);
             __m256 x1 = lo_vm_exp_f32x8(d);
-            __m256 v_31 = _mm256_add_ps(acc_v_13, x1);
-            int64_t v_32 = i + 8;
-            __m256 v_33 = _mm256_loadu_ps(&x[v_32]);
-            __m256 d_1 = _mm256_sub_ps(v_33, v_29);
+            acc_v_13 = _mm256_add_ps(acc_v_13, x1);
+            int64_t v_31 = i + 8;
+            __m256 v_32 = _mm256_loadu_ps(&x[v_31]);
+            __m256 d_1 = _mm256_sub_ps(v_32, v_29);
             __m256 x1_1 = lo_vm_exp_f32x8(d_1);
-            __m256 v_34 = _mm256_add_ps(acc_v_14, x1_1);
-            int64_t v_35 = i + 16;
-            __m256 v_36 = _mm256_loadu_ps(&x[v_35]);
-            __m256 d_2 = _mm256_sub_ps(v_36, v_29);
+            acc_v_14 = _mm256_add_ps(acc_v_14, x1_1);
+            int64_t v_33 = i + 16;
+            __m256 v_34 = _mm256_loadu_ps(&x[v_33]);
+            __m256 d_2 = _mm256_sub_ps(v_34, v_29);
             __m256 x1_2 = lo_vm_exp_f32x8(d_2);
-            __m256 v_37 = _mm256_add_ps(acc_v_15, x1_2);
-            int64_t v_38 = i + 24;
-            __m256 v_39 = _mm256_loadu_ps(&x[v_38]);
-            __m256 d_3 = _mm256_sub_ps(v_39, v_29);
+            acc_v_15 = _mm256_add_ps(acc_v_15, x1_2);
+            int64_t v_35 = i + 24;
+            __m256 v_36 = _mm256_loadu_ps(&x[v_35]);
+            __m256 d_3 = _mm256_sub_ps(v_36, v_29);
             __m256 x1_3 = lo_vm_exp_f32x8(d_3);
-            __m256 v_40 = _mm256_add_ps(acc_v_16, x1_3);
+            acc_v_16 = _mm256_add_ps(acc_v_16, x1_3);
             _mm256_storeu_ps(&out[i], x1);
-            _mm256_storeu_ps(&out[v_32], x1_1);
-            _mm256_storeu_ps(&out[v_35], x1_2);
-            _mm256_storeu_ps(&out[v_38], x1_3);
-            acc_v_13 = v_31;
-            acc_v_14 = v_34;
-            acc_v_15 = v_37;
-            acc_v_16 = v_40;
+            _mm256_storeu_ps(&out[v_31], x1_1);
+            _mm256_storeu_ps(&out[v_33], x1_2);
+            _mm256_storeu_ps(&out[v_35], x1_3);
         }
         int64_t v_30 = v_25 % 8;
         int64_t v_31 = v_25 - v_30;
@@ -2928,8 +3058,7 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
             float d = v_38 - m;
             float x1 = expf(d);
             out[i] = x1;
-            float v_39 = s + x1;
-            s = v_39;
+            s = s + x1;
         }
         int64_t v_38 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
         int64_t v_39 = v_38 < trips ? v_38 : trips;
@@ -2975,229 +3104,229 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
             out[i] = q;
         }
     } else {
-        float acc = (-3e+38f);
-        for (int64_t i = 0; i < head; i++) {
-            float v_4 = x[i];
-            float v_5 = (isnan(acc) || acc > v_4) ? acc : v_4;
-            acc = v_5;
-        }
-        __m256 v_4 = _mm256_set1_ps((-INFINITY));
-        int64_t v_5 = v_3 % 32;
-        int64_t v_6 = v_3 - v_5;
-        int64_t v_7 = (beyond_llc) ? v_6 : 0;
-        int64_t per_stream = v_7 / 4;
-        int64_t v_8 = head + v_7;
-        int64_t v_9 = v_3 - v_7;
-        int64_t v_10 = head + per_stream;
-        __m256 acc_v = v_4;
-        __m256 acc_v_1 = v_4;
-        __m256 acc_v_2 = v_4;
-        __m256 acc_v_3 = v_4;
-        for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_11 = _mm256_loadu_ps(&x[i]);
-            __m256 v_12 = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
-            int64_t v_13 = i + per_stream;
-            __m256 v_14 = _mm256_loadu_ps(&x[v_13]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_14), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
-            int64_t v_16 = v_13 + per_stream;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_17), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
-            int64_t v_19 = v_16 + per_stream;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_20), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
-            acc_v = v_12;
-            acc_v_1 = v_15;
-            acc_v_2 = v_18;
-            acc_v_3 = v_21;
-        }
-        int64_t v_11 = v_9 % 32;
-        int64_t v_12 = v_9 - v_11;
-        int64_t v_13 = v_8 + v_12;
-        __m256 acc_v_4 = acc_v;
-        __m256 acc_v_5 = acc_v_1;
-        __m256 acc_v_6 = acc_v_2;
-        __m256 acc_v_7 = acc_v_3;
-        for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 v_14 = _mm256_loadu_ps(&x[i]);
-            __m256 v_15 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
-            int64_t v_16 = i + 8;
-            __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_17), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
-            int64_t v_19 = i + 16;
-            __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_20), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
-            int64_t v_22 = i + 24;
-            __m256 v_23 = _mm256_loadu_ps(&x[v_22]);
-            __m256 v_24 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_23), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
-            acc_v_4 = v_15;
-            acc_v_5 = v_18;
-            acc_v_6 = v_21;
-            acc_v_7 = v_24;
-        }
-        int64_t v_14 = v_9 % 8;
-        int64_t v_15 = v_9 - v_14;
-        int64_t v_16 = v_8 + v_15;
-        __m256 acc_v_8 = acc_v_4;
-        __m256 acc_v_9 = acc_v_5;
-        __m256 acc_v_10 = acc_v_6;
-        __m256 acc_v_11 = acc_v_7;
-        for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_17 = _mm256_loadu_ps(&x[i]);
-            __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_8, v_17), acc_v_8, _mm256_cmp_ps(acc_v_8, acc_v_8, _CMP_UNORD_Q));
-            __m256 acc_v_8_next = acc_v_9;
-            __m256 acc_v_9_next = acc_v_10;
-            __m256 acc_v_10_next = acc_v_11;
-            __m256 acc_v_11_next = v_18;
-            acc_v_8 = acc_v_8_next;
-            acc_v_9 = acc_v_9_next;
-            acc_v_10 = acc_v_10_next;
-            acc_v_11 = acc_v_11_next;
-        }
-        int64_t v_17 = v_9 - v_15;
-        __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        __m256 v_19 = _mm256_set1_ps(0.0f);
-        __m256 acc_v_12 = acc_v_8;
-        for (int64_t i = v_16, i_left = (n_i) > i ? (int64_t)(((uint64_t)(n_i) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
-            __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-            __m256 v_22 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
-            acc_v_12 = v_22;
-        }
-        __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
-        __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
-        __m256 v_22 = _mm256_blendv_ps(_mm256_max_ps(v_20, v_21), v_20, _mm256_cmp_ps(v_20, v_20, _CMP_UNORD_Q));
-        float v_23 = lo_hreduce_max_f32x8(v_22);
-        float m = (isnan(acc) || acc > v_23) ? acc : v_23;
-        _Bool aligned_1 = trips > 2047;
-        _Bool in_llc_1 = trips <= 4194304;
-        _Bool v_24 = aligned_1 & in_llc_1;
-        int64_t head_1 = (v_24) ? v_2 : 0;
-        int64_t v_25 = trips - head_1;
-        float acc_1 = 0.0f;
-        for (int64_t i = 0; i < head_1; i++) {
-            float v_26 = x[i];
-            float d = v_26 - m;
-            float x1 = expf(d);
-            out[i] = x1;
-            float v_27 = acc_1 + x1;
-            acc_1 = v_27;
-        }
-        int64_t v_26 = v_25 % 32;
-        int64_t v_27 = v_25 - v_26;
-        int64_t v_28 = head_1 + v_27;
-        __m256 v_29 = _mm256_set1_ps(m);
-        __m256 acc_v_13 = v_19;
-        __m256 acc_v_14 = v_19;
-        __m256 acc_v_15 = v_19;
-        __m256 acc_v_16 = v_19;
-        for (int64_t i = head_1, i_left = (v_28) > i ? (int64_t)(((uint64_t)(v_28) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 v_30 = _mm256_loadu_ps(&x[i]);
-            __m256 d = _mm256_sub_ps(v_30, v_29);
-            __m256 x1 = lo_vm_exp_f32x8(d);
-            __m256 v_31 = _mm256_add_ps(acc_v_13, x1);
-            int64_t v_32 = i + 8;
-            __m256 v_33 = _mm256_loadu_ps(&x[v_32]);
-            __m256 d_1 = _mm256_sub_ps(v_33, v_29);
-            __m256 x1_1 = lo_vm_exp_f32x8(d_1);
-            __m256 v_34 = _mm256_add_ps(acc_v_14, x1_1);
-            int64_t v_35 = i + 16;
-            __m256 v_36 = _mm256_loadu_ps(&x[v_35]);
-            __m256 d_2 = _mm256_sub_ps(v_36, v_29);
-            __m256 x1_2 = lo_vm_exp_f32x8(d_2);
-            __m256 v_37 = _mm256_add_ps(acc_v_15, x1_2);
-            int64_t v_38 = i + 24;
-            __m256 v_39 = _mm256_loadu_ps(&x[v_38]);
-            __m256 d_3 = _mm256_sub_ps(v_39, v_29);
-            __m256 x1_3 = lo_vm_exp_f32x8(d_3);
-            __m256 v_40 = _mm256_add_ps(acc_v_16, x1_3);
-            _mm256_storeu_ps(&out[i], x1);
-            _mm256_storeu_ps(&out[v_32], x1_1);
-            _mm256_storeu_ps(&out[v_35], x1_2);
-            _mm256_storeu_ps(&out[v_38], x1_3);
-            acc_v_13 = v_31;
-            acc_v_14 = v_34;
-            acc_v_15 = v_37;
-            acc_v_16 = v_40;
-        }
-        int64_t v_30 = v_25 % 8;
-        int64_t v_31 = v_25 - v_30;
-        int64_t v_32 = head_1 + v_31;
-        __m256 acc_v_17 = acc_v_13;
-        __m256 acc_v_18 = acc_v_14;
-        __m256 acc_v_19 = acc_v_15;
-        __m256 acc_v_20 = acc_v_16;
-        for (int64_t i = v_28, i_left = (v_32) > i ? (int64_t)(((uint64_t)(v_32) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_33 = _mm256_loadu_ps(&x[i]);
-            __m256 d = _mm256_sub_ps(v_33, v_29);
-            __m256 x1 = lo_vm_exp_f32x8(d);
-            _mm256_storeu_ps(&out[i], x1);
-            __m256 v_34 = _mm256_add_ps(acc_v_17, x1);
-            __m256 acc_v_17_next = acc_v_18;
-            __m256 acc_v_18_next = acc_v_19;
-            __m256 acc_v_19_next = acc_v_20;
-            __m256 acc_v_20_next = v_34;
-            acc_v_17 = acc_v_17_next;
-            acc_v_18 = acc_v_18_next;
-            acc_v_19 = acc_v_19_next;
-            acc_v_20 = acc_v_20_next;
-        }
-        __m256 v_33 = _mm256_add_ps(acc_v_17, acc_v_18);
-        __m256 v_34 = _mm256_add_ps(acc_v_19, acc_v_20);
-        __m256 v_35 = _mm256_add_ps(v_33, v_34);
-        float v_36 = lo_hreduce_add_f32x8(v_35);
-        float v_37 = acc_1 + v_36;
-        float s = v_37;
-        for (int64_t i = v_32; i < n_i; i++) {
-            float v_38 = x[i];
-            float d = v_38 - m;
-            float x1 = expf(d);
-            out[i] = x1;
-            float v_39 = s + x1;
-            s = v_39;
-        }
-        int64_t v_38 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
-        int64_t v_39 = v_38 < trips ? v_38 : trips;
-        int64_t head_2 = (v_24) ? v_39 : 0;
-        int64_t v_40 = trips - head_2;
-        for (int64_t i = 0; i < head_2; i++) {
-            float v_41 = out[i];
-            float q = v_41 / s;
-            out[i] = q;
-        }
-        int64_t v_41 = v_40 % 32;
-        int64_t v_42 = v_40 - v_41;
-        int64_t v_43 = head_2 + v_42;
-        __m256 v_44 = _mm256_set1_ps(s);
-        for (int64_t i = head_2, i_left = (v_43) > i ? (int64_t)(((uint64_t)(v_43) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
-            __m256 v_45 = _mm256_loadu_ps(&out[i]);
-            __m256 q = _mm256_div_ps(v_45, v_44);
-            _mm256_storeu_ps(&out[i], q);
-            int64_t v_46 = i + 8;
-            __m256 v_47 = _mm256_loadu_ps(&out[v_46]);
-            __m256 q_1 = _mm256_div_ps(v_47, v_44);
-            _mm256_storeu_ps(&out[v_46], q_1);
-            int64_t v_48 = i + 16;
-            __m256 v_49 = _mm256_loadu_ps(&out[v_48]);
-            __m256 q_2 = _mm256_div_ps(v_49, v_44);
-            _mm256_storeu_ps(&out[v_48], q_2);
-            int64_t v_50 = i + 24;
-            __m256 v_51 = _mm256_loadu_ps(&out[v_50]);
-            __m256 q_3 = _mm256_div_ps(v_51, v_44);
-            _mm256_storeu_ps(&out[v_50], q_3);
-        }
-        int64_t v_45 = v_40 % 8;
-        int64_t v_46 = v_40 - v_45;
-        int64_t v_47 = head_2 + v_46;
-        for (int64_t i = v_43, i_left = (v_47) > i ? (int64_t)(((uint64_t)(v_47) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
-            __m256 v_48 = _mm256_loadu_ps(&out[i]);
-            __m256 q = _mm256_div_ps(v_48, v_44);
-            _mm256_storeu_ps(&out[i], q);
-        }
-        for (int64_t i = v_47; i < n_i; i++) {
-            float v_48 = out[i];
-            float q = v_48 / s;
-            out[i] = q;
-        }
+        softmax_f32__large(x, x_len, out, out_len);
+    }
+}
+
+static lo_noinline void softmax_f32__large(const float *restrict x, int64_t x_len, float *restrict out, int64_t out_len)
+{
+    _Bool fits_i = x_len <= out_len;
+    int64_t n_i = (fits_i) ? x_len : 0;
+    int64_t trips = n_i > 0 ? n_i : 0;
+    _Bool aligned = trips > 4095;
+    _Bool in_llc = trips <= 8388608;
+    _Bool v = aligned & in_llc;
+    int64_t v_1 = (int64_t)(((0u - (uintptr_t)&x[0]) & (32u - 1u)) / sizeof(x[0]));
+    int64_t v_2 = v_1 < trips ? v_1 : trips;
+    int64_t head = (v) ? v_2 : 0;
+    int64_t v_3 = trips - head;
+    _Bool beyond_llc = v_3 > 8388608;
+    _Bool aligned_1 = trips > 2047;
+    float acc = (-3e+38f);
+    for (int64_t i = 0; i < head; i++) {
+        float v_4 = x[i];
+        acc = (isnan(acc) || acc > v_4) ? acc : v_4;
+    }
+    __m256 v_4 = _mm256_set1_ps((-INFINITY));
+    int64_t v_5 = v_3 % 32;
+    int64_t v_6 = v_3 - v_5;
+    int64_t v_7 = (beyond_llc) ? v_6 : 0;
+    int64_t per_stream = v_7 / 4;
+    int64_t v_8 = head + v_7;
+    int64_t v_9 = v_3 - v_7;
+    int64_t v_10 = head + per_stream;
+    __m256 acc_v = v_4;
+    __m256 acc_v_1 = v_4;
+    __m256 acc_v_2 = v_4;
+    __m256 acc_v_3 = v_4;
+    for (int64_t i = head, i_left = (v_10) > i ? (int64_t)(((uint64_t)(v_10) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_11 = _mm256_loadu_ps(&x[i]);
+        acc_v = _mm256_blendv_ps(_mm256_max_ps(acc_v, v_11), acc_v, _mm256_cmp_ps(acc_v, acc_v, _CMP_UNORD_Q));
+        int64_t v_12 = i + per_stream;
+        __m256 v_13 = _mm256_loadu_ps(&x[v_12]);
+        acc_v_1 = _mm256_blendv_ps(_mm256_max_ps(acc_v_1, v_13), acc_v_1, _mm256_cmp_ps(acc_v_1, acc_v_1, _CMP_UNORD_Q));
+        int64_t v_14 = v_12 + per_stream;
+        __m256 v_15 = _mm256_loadu_ps(&x[v_14]);
+        acc_v_2 = _mm256_blendv_ps(_mm256_max_ps(acc_v_2, v_15), acc_v_2, _mm256_cmp_ps(acc_v_2, acc_v_2, _CMP_UNORD_Q));
+        int64_t v_16 = v_14 + per_stream;
+        __m256 v_17 = _mm256_loadu_ps(&x[v_16]);
+        acc_v_3 = _mm256_blendv_ps(_mm256_max_ps(acc_v_3, v_17), acc_v_3, _mm256_cmp_ps(acc_v_3, acc_v_3, _CMP_UNORD_Q));
+    }
+    int64_t v_11 = v_9 % 32;
+    int64_t v_12 = v_9 - v_11;
+    int64_t v_13 = v_8 + v_12;
+    __m256 acc_v_4 = acc_v;
+    __m256 acc_v_5 = acc_v_1;
+    __m256 acc_v_6 = acc_v_2;
+    __m256 acc_v_7 = acc_v_3;
+    for (int64_t i = v_8, i_left = (v_13) > i ? (int64_t)(((uint64_t)(v_13) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 v_14 = _mm256_loadu_ps(&x[i]);
+        acc_v_4 = _mm256_blendv_ps(_mm256_max_ps(acc_v_4, v_14), acc_v_4, _mm256_cmp_ps(acc_v_4, acc_v_4, _CMP_UNORD_Q));
+        int64_t v_15 = i + 8;
+        __m256 v_16 = _mm256_loadu_ps(&x[v_15]);
+        acc_v_5 = _mm256_blendv_ps(_mm256_max_ps(acc_v_5, v_16), acc_v_5, _mm256_cmp_ps(acc_v_5, acc_v_5, _CMP_UNORD_Q));
+        int64_t v_17 = i + 16;
+        __m256 v_18 = _mm256_loadu_ps(&x[v_17]);
+        acc_v_6 = _mm256_blendv_ps(_mm256_max_ps(acc_v_6, v_18), acc_v_6, _mm256_cmp_ps(acc_v_6, acc_v_6, _CMP_UNORD_Q));
+        int64_t v_19 = i + 24;
+        __m256 v_20 = _mm256_loadu_ps(&x[v_19]);
+        acc_v_7 = _mm256_blendv_ps(_mm256_max_ps(acc_v_7, v_20), acc_v_7, _mm256_cmp_ps(acc_v_7, acc_v_7, _CMP_UNORD_Q));
+    }
+    int64_t v_14 = v_9 % 8;
+    int64_t v_15 = v_9 - v_14;
+    int64_t v_16 = v_8 + v_15;
+    __m256 acc_v_8 = acc_v_4;
+    __m256 acc_v_9 = acc_v_5;
+    __m256 acc_v_10 = acc_v_6;
+    __m256 acc_v_11 = acc_v_7;
+    for (int64_t i = v_13, i_left = (v_16) > i ? (int64_t)(((uint64_t)(v_16) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_17 = _mm256_loadu_ps(&x[i]);
+        __m256 v_18 = _mm256_blendv_ps(_mm256_max_ps(acc_v_8, v_17), acc_v_8, _mm256_cmp_ps(acc_v_8, acc_v_8, _CMP_UNORD_Q));
+        __m256 acc_v_8_next = acc_v_9;
+        __m256 acc_v_9_next = acc_v_10;
+        __m256 acc_v_10_next = acc_v_11;
+        __m256 acc_v_11_next = v_18;
+        acc_v_8 = acc_v_8_next;
+        acc_v_9 = acc_v_9_next;
+        acc_v_10 = acc_v_10_next;
+        acc_v_11 = acc_v_11_next;
+    }
+    int64_t v_17 = v_9 - v_15;
+    __m256i v_18 = _mm256_cmpgt_epi32(_mm256_set1_epi32((int32_t)(v_17 < 0 ? 0 : v_17 > 8 ? 8 : v_17)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256 v_19 = _mm256_set1_ps(0.0f);
+    __m256 acc_v_12 = acc_v_8;
+    for (int64_t i = v_16, i_left = (n_i) > i ? (int64_t)(((uint64_t)(n_i) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_20 = _mm256_blendv_ps(v_19, _mm256_maskload_ps(&x[i], v_18), _mm256_castsi256_ps(v_18));
+        __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, v_20), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
+        acc_v_12 = _mm256_blendv_ps(acc_v_12, v_21, _mm256_castsi256_ps(v_18));
+    }
+    __m256 v_20 = _mm256_blendv_ps(_mm256_max_ps(acc_v_12, acc_v_9), acc_v_12, _mm256_cmp_ps(acc_v_12, acc_v_12, _CMP_UNORD_Q));
+    __m256 v_21 = _mm256_blendv_ps(_mm256_max_ps(acc_v_10, acc_v_11), acc_v_10, _mm256_cmp_ps(acc_v_10, acc_v_10, _CMP_UNORD_Q));
+    __m256 v_22 = _mm256_blendv_ps(_mm256_max_ps(v_20, v_21), v_20, _mm256_cmp_ps(v_20, v_20, _CMP_UNORD_Q));
+    float v_23 = lo_hreduce_max_f32x8(v_22);
+    float m = (isnan(acc) || acc > v_23) ? acc : v_23;
+    _Bool in_llc_1 = trips <= 4194304;
+    _Bool v_24 = aligned_1 & in_llc_1;
+    int64_t head_1 = (v_24) ? v_2 : 0;
+    int64_t v_25 = trips - head_1;
+    float acc_1 = 0.0f;
+    for (int64_t i = 0; i < head_1; i++) {
+        float v_26 = x[i];
+        float d = v_26 - m;
+        float x1 = expf(d);
+        out[i] = x1;
+        acc_1 = acc_1 + x1;
+    }
+    int64_t v_26 = v_25 % 32;
+    int64_t v_27 = v_25 - v_26;
+    int64_t v_28 = head_1 + v_27;
+    __m256 v_29 = _mm256_set1_ps(m);
+    __m256 acc_v_13 = v_19;
+    __m256 acc_v_14 = v_19;
+    __m256 acc_v_15 = v_19;
+    __m256 acc_v_16 = v_19;
+    for (int64_t i = head_1, i_left = (v_28) > i ? (int64_t)(((uint64_t)(v_28) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 v_30 = _mm256_loadu_ps(&x[i]);
+        __m256 d = _mm256_sub_ps(v_30, v_29);
+        __m256 x1 = lo_vm_exp_f32x8(d);
+        acc_v_13 = _mm256_add_ps(acc_v_13, x1);
+        int64_t v_31 = i + 8;
+        __m256 v_32 = _mm256_loadu_ps(&x[v_31]);
+        __m256 d_1 = _mm256_sub_ps(v_32, v_29);
+        __m256 x1_1 = lo_vm_exp_f32x8(d_1);
+        acc_v_14 = _mm256_add_ps(acc_v_14, x1_1);
+        int64_t v_33 = i + 16;
+        __m256 v_34 = _mm256_loadu_ps(&x[v_33]);
+        __m256 d_2 = _mm256_sub_ps(v_34, v_29);
+        __m256 x1_2 = lo_vm_exp_f32x8(d_2);
+        acc_v_15 = _mm256_add_ps(acc_v_15, x1_2);
+        int64_t v_35 = i + 24;
+        __m256 v_36 = _mm256_loadu_ps(&x[v_35]);
+        __m256 d_3 = _mm256_sub_ps(v_36, v_29);
+        __m256 x1_3 = lo_vm_exp_f32x8(d_3);
+        acc_v_16 = _mm256_add_ps(acc_v_16, x1_3);
+        _mm256_storeu_ps(&out[i], x1);
+        _mm256_storeu_ps(&out[v_31], x1_1);
+        _mm256_storeu_ps(&out[v_33], x1_2);
+        _mm256_storeu_ps(&out[v_35], x1_3);
+    }
+    int64_t v_30 = v_25 % 8;
+    int64_t v_31 = v_25 - v_30;
+    int64_t v_32 = head_1 + v_31;
+    __m256 acc_v_17 = acc_v_13;
+    __m256 acc_v_18 = acc_v_14;
+    __m256 acc_v_19 = acc_v_15;
+    __m256 acc_v_20 = acc_v_16;
+    for (int64_t i = v_28, i_left = (v_32) > i ? (int64_t)(((uint64_t)(v_32) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_33 = _mm256_loadu_ps(&x[i]);
+        __m256 d = _mm256_sub_ps(v_33, v_29);
+        __m256 x1 = lo_vm_exp_f32x8(d);
+        _mm256_storeu_ps(&out[i], x1);
+        __m256 v_34 = _mm256_add_ps(acc_v_17, x1);
+        __m256 acc_v_17_next = acc_v_18;
+        __m256 acc_v_18_next = acc_v_19;
+        __m256 acc_v_19_next = acc_v_20;
+        __m256 acc_v_20_next = v_34;
+        acc_v_17 = acc_v_17_next;
+        acc_v_18 = acc_v_18_next;
+        acc_v_19 = acc_v_19_next;
+        acc_v_20 = acc_v_20_next;
+    }
+    __m256 v_33 = _mm256_add_ps(acc_v_17, acc_v_18);
+    __m256 v_34 = _mm256_add_ps(acc_v_19, acc_v_20);
+    __m256 v_35 = _mm256_add_ps(v_33, v_34);
+    float v_36 = lo_hreduce_add_f32x8(v_35);
+    float v_37 = acc_1 + v_36;
+    float s = v_37;
+    for (int64_t i = v_32; i < n_i; i++) {
+        float v_38 = x[i];
+        float d = v_38 - m;
+        float x1 = expf(d);
+        out[i] = x1;
+        s = s + x1;
+    }
+    int64_t v_38 = (int64_t)(((0u - (uintptr_t)&out[0]) & (32u - 1u)) / sizeof(out[0]));
+    int64_t v_39 = v_38 < trips ? v_38 : trips;
+    int64_t head_2 = (v_24) ? v_39 : 0;
+    int64_t v_40 = trips - head_2;
+    for (int64_t i = 0; i < head_2; i++) {
+        float v_41 = out[i];
+        float q = v_41 / s;
+        out[i] = q;
+    }
+    int64_t v_41 = v_40 % 32;
+    int64_t v_42 = v_40 - v_41;
+    int64_t v_43 = head_2 + v_42;
+    __m256 v_44 = _mm256_set1_ps(s);
+    for (int64_t i = head_2, i_left = (v_43) > i ? (int64_t)(((uint64_t)(v_43) - (uint64_t)i - 1u) / 32ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 32ull)) {
+        __m256 v_45 = _mm256_loadu_ps(&out[i]);
+        __m256 q = _mm256_div_ps(v_45, v_44);
+        _mm256_storeu_ps(&out[i], q);
+        int64_t v_46 = i + 8;
+        __m256 v_47 = _mm256_loadu_ps(&out[v_46]);
+        __m256 q_1 = _mm256_div_ps(v_47, v_44);
+        _mm256_storeu_ps(&out[v_46], q_1);
+        int64_t v_48 = i + 16;
+        __m256 v_49 = _mm256_loadu_ps(&out[v_48]);
+        __m256 q_2 = _mm256_div_ps(v_49, v_44);
+        _mm256_storeu_ps(&out[v_48], q_2);
+        int64_t v_50 = i + 24;
+        __m256 v_51 = _mm256_loadu_ps(&out[v_50]);
+        __m256 q_3 = _mm256_div_ps(v_51, v_44);
+        _mm256_storeu_ps(&out[v_50], q_3);
+    }
+    int64_t v_45 = v_40 % 8;
+    int64_t v_46 = v_40 - v_45;
+    int64_t v_47 = head_2 + v_46;
+    for (int64_t i = v_43, i_left = (v_47) > i ? (int64_t)(((uint64_t)(v_47) - (uint64_t)i - 1u) / 8ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 8ull)) {
+        __m256 v_48 = _mm256_loadu_ps(&out[i]);
+        __m256 q = _mm256_div_ps(v_48, v_44);
+        _mm256_storeu_ps(&out[i], q);
+    }
+    for (int64_t i = v_47; i < n_i; i++) {
+        float v_48 = out[i];
+        float q = v_48 / s;
+        out[i] = q;
     }
 }
 
@@ -3233,9 +3362,9 @@ void cumsum_i32(const int32_t *restrict x, int64_t x_len, int32_t *restrict out,
         __m256i v_21 = _mm256_add_epi32(v_12, v_20);
         _mm256_storeu_si256((__m256i *)&out[v_13], v_21);
         __m256i v_22 = _mm256_permutevar8x32_epi32(v_20, _mm256_set1_epi32(7));
-        __m256i v_23 = _mm256_add_epi32(v_12, v_22);
-        acc_v = v_23;
+        acc_v = _mm256_add_epi32(v_12, v_22);
     }
+    lo_in_register(acc_v);
     int64_t v_3 = trips % 8;
     int64_t v_4 = trips - v_3;
     __m256i acc_v_1 = acc_v;
@@ -3250,9 +3379,9 @@ void cumsum_i32(const int32_t *restrict x, int64_t x_len, int32_t *restrict out,
         __m256i v_12 = _mm256_add_epi32(acc_v_1, v_11);
         _mm256_storeu_si256((__m256i *)&out[i], v_12);
         __m256i v_13 = _mm256_permutevar8x32_epi32(v_11, _mm256_set1_epi32(7));
-        __m256i v_14 = _mm256_add_epi32(acc_v_1, v_13);
-        acc_v_1 = v_14;
+        acc_v_1 = _mm256_add_epi32(acc_v_1, v_13);
     }
+    lo_in_register(acc_v_1);
     int32_t v_5 = _mm256_cvtsi256_si32(acc_v_1);
     int32_t acc = v_5;
     for (int64_t i = v_4; i < n_i; i++) {
@@ -3296,8 +3425,7 @@ void cumsum_f32(const float *restrict x, int64_t x_len, float *restrict out, int
         __m256 v_22 = _mm256_add_ps(v_13, v_21);
         _mm256_storeu_ps(&out[v_14], v_22);
         __m256 v_23 = _mm256_permutevar8x32_ps(v_21, _mm256_set1_epi32(7));
-        __m256 v_24 = _mm256_add_ps(v_13, v_23);
-        acc_v = v_24;
+        acc_v = _mm256_add_ps(v_13, v_23);
     }
     int64_t v_4 = trips % 8;
     int64_t v_5 = trips - v_4;
@@ -3313,8 +3441,7 @@ void cumsum_f32(const float *restrict x, int64_t x_len, float *restrict out, int
         __m256 v_13 = _mm256_add_ps(acc_v_1, v_12);
         _mm256_storeu_ps(&out[i], v_13);
         __m256 v_14 = _mm256_permutevar8x32_ps(v_12, _mm256_set1_epi32(7));
-        __m256 v_15 = _mm256_add_ps(acc_v_1, v_14);
-        acc_v_1 = v_15;
+        acc_v_1 = _mm256_add_ps(acc_v_1, v_14);
     }
     float v_6 = _mm256_cvtss_f32(acc_v_1);
     float acc = v_6;
@@ -3343,23 +3470,19 @@ void row_sums_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, float
             int64_t v_3 = i * m_cols;
             int64_t v_4 = v_3 + j;
             __m256 v_5 = _mm256_loadu_ps(&m[v_4]);
-            __m256 v_6 = _mm256_add_ps(acc_v, v_5);
-            int64_t v_7 = j + 8;
-            int64_t v_8 = v_3 + v_7;
-            __m256 v_9 = _mm256_loadu_ps(&m[v_8]);
-            __m256 v_10 = _mm256_add_ps(acc_v_1, v_9);
-            int64_t v_11 = j + 16;
-            int64_t v_12 = v_3 + v_11;
-            __m256 v_13 = _mm256_loadu_ps(&m[v_12]);
-            __m256 v_14 = _mm256_add_ps(acc_v_2, v_13);
-            int64_t v_15 = j + 24;
-            int64_t v_16 = v_3 + v_15;
-            __m256 v_17 = _mm256_loadu_ps(&m[v_16]);
-            __m256 v_18 = _mm256_add_ps(acc_v_3, v_17);
-            acc_v = v_6;
-            acc_v_1 = v_10;
-            acc_v_2 = v_14;
-            acc_v_3 = v_18;
+            acc_v = _mm256_add_ps(acc_v, v_5);
+            int64_t v_6 = j + 8;
+            int64_t v_7 = v_3 + v_6;
+            __m256 v_8 = _mm256_loadu_ps(&m[v_7]);
+            acc_v_1 = _mm256_add_ps(acc_v_1, v_8);
+            int64_t v_9 = j + 16;
+            int64_t v_10 = v_3 + v_9;
+            __m256 v_11 = _mm256_loadu_ps(&m[v_10]);
+            acc_v_2 = _mm256_add_ps(acc_v_2, v_11);
+            int64_t v_12 = j + 24;
+            int64_t v_13 = v_3 + v_12;
+            __m256 v_14 = _mm256_loadu_ps(&m[v_13]);
+            acc_v_3 = _mm256_add_ps(acc_v_3, v_14);
         }
         int64_t v_3 = trips % 8;
         int64_t v_4 = trips - v_3;
@@ -3389,8 +3512,7 @@ void row_sums_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, float
             int64_t v_8 = v_7 + j;
             __m256 v_9 = _mm256_blendv_ps(v, _mm256_maskload_ps(&m[v_8], v_6), _mm256_castsi256_ps(v_6));
             __m256 v_10 = _mm256_add_ps(acc_v_8, v_9);
-            __m256 v_11 = _mm256_blendv_ps(acc_v_8, v_10, _mm256_castsi256_ps(v_6));
-            acc_v_8 = v_11;
+            acc_v_8 = _mm256_blendv_ps(acc_v_8, v_10, _mm256_castsi256_ps(v_6));
         }
         __m256 v_7 = _mm256_add_ps(acc_v_8, acc_v_5);
         __m256 v_8 = _mm256_add_ps(acc_v_6, acc_v_7);
@@ -3420,26 +3542,22 @@ void matvec_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, const f
             int64_t v_5 = v_4 + j;
             __m256 m_1 = _mm256_loadu_ps(&m[v_5]);
             __m256 v_6 = _mm256_loadu_ps(&v[j]);
-            __m256 v_7 = _mm256_fmadd_ps(m_1, v_6, acc_v);
-            int64_t v_8 = j + 8;
-            int64_t v_9 = v_4 + v_8;
-            __m256 m_2 = _mm256_loadu_ps(&m[v_9]);
-            __m256 v_10 = _mm256_loadu_ps(&v[v_8]);
-            __m256 v_11 = _mm256_fmadd_ps(m_2, v_10, acc_v_1);
-            int64_t v_12 = j + 16;
-            int64_t v_13 = v_4 + v_12;
-            __m256 m_3 = _mm256_loadu_ps(&m[v_13]);
-            __m256 v_14 = _mm256_loadu_ps(&v[v_12]);
-            __m256 v_15 = _mm256_fmadd_ps(m_3, v_14, acc_v_2);
-            int64_t v_16 = j + 24;
-            int64_t v_17 = v_4 + v_16;
-            __m256 m_4 = _mm256_loadu_ps(&m[v_17]);
-            __m256 v_18 = _mm256_loadu_ps(&v[v_16]);
-            __m256 v_19 = _mm256_fmadd_ps(m_4, v_18, acc_v_3);
-            acc_v = v_7;
-            acc_v_1 = v_11;
-            acc_v_2 = v_15;
-            acc_v_3 = v_19;
+            acc_v = _mm256_fmadd_ps(m_1, v_6, acc_v);
+            int64_t v_7 = j + 8;
+            int64_t v_8 = v_4 + v_7;
+            __m256 m_2 = _mm256_loadu_ps(&m[v_8]);
+            __m256 v_9 = _mm256_loadu_ps(&v[v_7]);
+            acc_v_1 = _mm256_fmadd_ps(m_2, v_9, acc_v_1);
+            int64_t v_10 = j + 16;
+            int64_t v_11 = v_4 + v_10;
+            __m256 m_3 = _mm256_loadu_ps(&m[v_11]);
+            __m256 v_12 = _mm256_loadu_ps(&v[v_10]);
+            acc_v_2 = _mm256_fmadd_ps(m_3, v_12, acc_v_2);
+            int64_t v_13 = j + 24;
+            int64_t v_14 = v_4 + v_13;
+            __m256 m_4 = _mm256_loadu_ps(&m[v_14]);
+            __m256 v_15 = _mm256_loadu_ps(&v[v_13]);
+            acc_v_3 = _mm256_fmadd_ps(m_4, v_15, acc_v_3);
         }
         int64_t v_4 = trips % 8;
         int64_t v_5 = trips - v_4;
@@ -3471,8 +3589,7 @@ void matvec_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, const f
             __m256 m_1 = _mm256_blendv_ps(v_1, _mm256_maskload_ps(&m[v_9], v_7), _mm256_castsi256_ps(v_7));
             __m256 v_10 = _mm256_blendv_ps(v_1, _mm256_maskload_ps(&v[j], v_7), _mm256_castsi256_ps(v_7));
             __m256 v_11 = _mm256_fmadd_ps(m_1, v_10, acc_v_8);
-            __m256 v_12 = _mm256_blendv_ps(acc_v_8, v_11, _mm256_castsi256_ps(v_7));
-            acc_v_8 = v_12;
+            acc_v_8 = _mm256_blendv_ps(acc_v_8, v_11, _mm256_castsi256_ps(v_7));
         }
         __m256 v_8 = _mm256_add_ps(acc_v_8, acc_v_5);
         __m256 v_9 = _mm256_add_ps(acc_v_6, acc_v_7);

@@ -80,17 +80,13 @@ float sum_f32(const float *restrict x, int64_t x_len)
     float acc_3 = (-0.0f);
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         float v = x[i];
-        float v_1 = acc + v;
-        float v_2 = x[i + 1];
-        float v_3 = acc_1 + v_2;
-        float v_4 = x[i + 2];
-        float v_5 = acc_2 + v_4;
-        float v_6 = x[i + 3];
-        float v_7 = acc_3 + v_6;
-        acc = v_1;
-        acc_1 = v_3;
-        acc_2 = v_5;
-        acc_3 = v_7;
+        acc = acc + v;
+        float v_1 = x[i + 1];
+        acc_1 = acc_1 + v_1;
+        float v_2 = x[i + 2];
+        acc_2 = acc_2 + v_2;
+        float v_3 = x[i + 3];
+        acc_3 = acc_3 + v_3;
     }
     float v = acc + acc_1;
     float v_1 = acc_2 + acc_3;
@@ -98,8 +94,7 @@ float sum_f32(const float *restrict x, int64_t x_len)
     float s = v_2;
     for (int64_t i = split; i < x_len; i++) {
         float v_3 = x[i];
-        float v_4 = s + v_3;
-        s = v_4;
+        s = s + v_3;
     }
     return s;
 }
@@ -114,17 +109,13 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
     int32_t acc_3 = 0;
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         int32_t v = x[i];
-        int32_t v_1 = (int32_t)((uint32_t)acc + (uint32_t)v);
-        int32_t v_2 = x[i + 1];
-        int32_t v_3 = (int32_t)((uint32_t)acc_1 + (uint32_t)v_2);
-        int32_t v_4 = x[i + 2];
-        int32_t v_5 = (int32_t)((uint32_t)acc_2 + (uint32_t)v_4);
-        int32_t v_6 = x[i + 3];
-        int32_t v_7 = (int32_t)((uint32_t)acc_3 + (uint32_t)v_6);
-        acc = v_1;
-        acc_1 = v_3;
-        acc_2 = v_5;
-        acc_3 = v_7;
+        acc = (int32_t)((uint32_t)acc + (uint32_t)v);
+        int32_t v_1 = x[i + 1];
+        acc_1 = (int32_t)((uint32_t)acc_1 + (uint32_t)v_1);
+        int32_t v_2 = x[i + 2];
+        acc_2 = (int32_t)((uint32_t)acc_2 + (uint32_t)v_2);
+        int32_t v_3 = x[i + 3];
+        acc_3 = (int32_t)((uint32_t)acc_3 + (uint32_t)v_3);
     }
     int32_t v = (int32_t)((uint32_t)acc + (uint32_t)acc_1);
     int32_t v_1 = (int32_t)((uint32_t)acc_2 + (uint32_t)acc_3);
@@ -132,8 +123,7 @@ int32_t sum_i32(const int32_t *restrict x, int64_t x_len)
     int32_t s = v_2;
     for (int64_t i = split; i < x_len; i++) {
         int32_t v_3 = x[i];
-        int32_t v_4 = (int32_t)((uint32_t)s + (uint32_t)v_3);
-        s = v_4;
+        s = (int32_t)((uint32_t)s + (uint32_t)v_3);
     }
     return s;
 }
@@ -149,20 +139,16 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         float x_1 = x[i];
         float m = x_1 * x_1;
-        float v = acc + m;
+        acc = acc + m;
         float x_2 = x[i + 1];
         float m_1 = x_2 * x_2;
-        float v_1 = acc_1 + m_1;
+        acc_1 = acc_1 + m_1;
         float x_3 = x[i + 2];
         float m_2 = x_3 * x_3;
-        float v_2 = acc_2 + m_2;
+        acc_2 = acc_2 + m_2;
         float x_4 = x[i + 3];
         float m_3 = x_4 * x_4;
-        float v_3 = acc_3 + m_3;
-        acc = v;
-        acc_1 = v_1;
-        acc_2 = v_2;
-        acc_3 = v_3;
+        acc_3 = acc_3 + m_3;
     }
     float v = acc + acc_1;
     float v_1 = acc_2 + acc_3;
@@ -171,8 +157,7 @@ float sumsq_f32(const float *restrict x, int64_t x_len)
     for (int64_t i = split; i < x_len; i++) {
         float x_1 = x[i];
         float m = x_1 * x_1;
-        float v_3 = s + m;
-        s = v_3;
+        s = s + m;
     }
     return s;
 }
@@ -188,20 +173,16 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         int32_t x_1 = x[i];
         int32_t m = (int32_t)((uint32_t)x_1 * (uint32_t)x_1);
-        int32_t v = (int32_t)((uint32_t)acc + (uint32_t)m);
+        acc = (int32_t)((uint32_t)acc + (uint32_t)m);
         int32_t x_2 = x[i + 1];
         int32_t m_1 = (int32_t)((uint32_t)x_2 * (uint32_t)x_2);
-        int32_t v_1 = (int32_t)((uint32_t)acc_1 + (uint32_t)m_1);
+        acc_1 = (int32_t)((uint32_t)acc_1 + (uint32_t)m_1);
         int32_t x_3 = x[i + 2];
         int32_t m_2 = (int32_t)((uint32_t)x_3 * (uint32_t)x_3);
-        int32_t v_2 = (int32_t)((uint32_t)acc_2 + (uint32_t)m_2);
+        acc_2 = (int32_t)((uint32_t)acc_2 + (uint32_t)m_2);
         int32_t x_4 = x[i + 3];
         int32_t m_3 = (int32_t)((uint32_t)x_4 * (uint32_t)x_4);
-        int32_t v_3 = (int32_t)((uint32_t)acc_3 + (uint32_t)m_3);
-        acc = v;
-        acc_1 = v_1;
-        acc_2 = v_2;
-        acc_3 = v_3;
+        acc_3 = (int32_t)((uint32_t)acc_3 + (uint32_t)m_3);
     }
     int32_t v = (int32_t)((uint32_t)acc + (uint32_t)acc_1);
     int32_t v_1 = (int32_t)((uint32_t)acc_2 + (uint32_t)acc_3);
@@ -210,8 +191,7 @@ int32_t sumsq_i32(const int32_t *restrict x, int64_t x_len)
     for (int64_t i = split; i < x_len; i++) {
         int32_t x_1 = x[i];
         int32_t m = (int32_t)((uint32_t)x_1 * (uint32_t)x_1);
-        int32_t v_3 = (int32_t)((uint32_t)s + (uint32_t)m);
-        s = v_3;
+        s = (int32_t)((uint32_t)s + (uint32_t)m);
     }
     return s;
 }
@@ -253,8 +233,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
         float m_3 = a * e_3;
         out[v_13] = m_3;
         int64_t v_15 = (int64_t)(mask_3);
-        int64_t v_16 = v_13 + v_15;
-        cursor = v_16;
+        cursor = v_13 + v_15;
     }
     int64_t v_6 = trips < v ? trips : v;
     int64_t cursor_1 = cursor;
@@ -264,8 +243,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
         float m = a * e;
         out[cursor_1] = m;
         int64_t v_7 = (int64_t)(mask);
-        int64_t v_8 = cursor_1 + v_7;
-        cursor_1 = v_8;
+        cursor_1 = cursor_1 + v_7;
     }
     int64_t count = cursor_1;
     for (int64_t i = v_6; i < x_len; i++) {
@@ -279,8 +257,7 @@ int64_t filter_gt0_scale_f32(const float *restrict x, int64_t x_len, float a, fl
         int64_t v_10 = v_9 > 0 ? v_9 : 0;
         int64_t v_11 = (int64_t)(mask);
         if (v_10 > 0) out[count] = m;
-        int64_t v_12 = count + v_11;
-        count = v_12;
+        count = count + v_11;
     }
     return count;
 }
@@ -322,8 +299,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
         int32_t m_3 = (int32_t)((uint32_t)a * (uint32_t)e_3);
         out[v_13] = m_3;
         int64_t v_15 = (int64_t)(mask_3);
-        int64_t v_16 = v_13 + v_15;
-        cursor = v_16;
+        cursor = v_13 + v_15;
     }
     int64_t v_6 = trips < v ? trips : v;
     int64_t cursor_1 = cursor;
@@ -333,8 +309,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
         int32_t m = (int32_t)((uint32_t)a * (uint32_t)e);
         out[cursor_1] = m;
         int64_t v_7 = (int64_t)(mask);
-        int64_t v_8 = cursor_1 + v_7;
-        cursor_1 = v_8;
+        cursor_1 = cursor_1 + v_7;
     }
     int64_t count = cursor_1;
     for (int64_t i = v_6; i < x_len; i++) {
@@ -348,8 +323,7 @@ int64_t filter_gt0_scale_i32(const int32_t *restrict x, int64_t x_len, int32_t a
         int64_t v_10 = v_9 > 0 ? v_9 : 0;
         int64_t v_11 = (int64_t)(mask);
         if (v_10 > 0) out[count] = m;
-        int64_t v_12 = count + v_11;
-        count = v_12;
+        count = count + v_11;
     }
     return count;
 }
@@ -367,26 +341,22 @@ float filter_gt0_sum_f32(const float *restrict x, int64_t x_len)
         float x_1 = x[i];
         _Bool mask = x_1 > 0.0f;
         float v_2 = (mask) ? x_1 : 0.0f;
-        float v_3 = acc_v + v_2;
-        int64_t v_4 = i + 1;
-        float x_2 = x[v_4];
+        acc_v = acc_v + v_2;
+        int64_t v_3 = i + 1;
+        float x_2 = x[v_3];
         _Bool mask_1 = x_2 > 0.0f;
-        float v_5 = (mask_1) ? x_2 : 0.0f;
-        float v_6 = acc_v_1 + v_5;
-        int64_t v_7 = i + 2;
-        float x_3 = x[v_7];
+        float v_4 = (mask_1) ? x_2 : 0.0f;
+        acc_v_1 = acc_v_1 + v_4;
+        int64_t v_5 = i + 2;
+        float x_3 = x[v_5];
         _Bool mask_2 = x_3 > 0.0f;
-        float v_8 = (mask_2) ? x_3 : 0.0f;
-        float v_9 = acc_v_2 + v_8;
-        int64_t v_10 = i + 3;
-        float x_4 = x[v_10];
+        float v_6 = (mask_2) ? x_3 : 0.0f;
+        acc_v_2 = acc_v_2 + v_6;
+        int64_t v_7 = i + 3;
+        float x_4 = x[v_7];
         _Bool mask_3 = x_4 > 0.0f;
-        float v_11 = (mask_3) ? x_4 : 0.0f;
-        float v_12 = acc_v_3 + v_11;
-        acc_v = v_3;
-        acc_v_1 = v_6;
-        acc_v_2 = v_9;
-        acc_v_3 = v_12;
+        float v_8 = (mask_3) ? x_4 : 0.0f;
+        acc_v_3 = acc_v_3 + v_8;
     }
     float acc_v_4 = acc_v;
     float acc_v_5 = acc_v_1;
@@ -425,26 +395,22 @@ int32_t filter_gt0_sum_i32(const int32_t *restrict x, int64_t x_len)
         int32_t x_1 = x[i];
         _Bool mask = x_1 > 0;
         int32_t v_2 = (mask) ? x_1 : 0;
-        int32_t v_3 = (int32_t)((uint32_t)acc_v + (uint32_t)v_2);
-        int64_t v_4 = i + 1;
-        int32_t x_2 = x[v_4];
+        acc_v = (int32_t)((uint32_t)acc_v + (uint32_t)v_2);
+        int64_t v_3 = i + 1;
+        int32_t x_2 = x[v_3];
         _Bool mask_1 = x_2 > 0;
-        int32_t v_5 = (mask_1) ? x_2 : 0;
-        int32_t v_6 = (int32_t)((uint32_t)acc_v_1 + (uint32_t)v_5);
-        int64_t v_7 = i + 2;
-        int32_t x_3 = x[v_7];
+        int32_t v_4 = (mask_1) ? x_2 : 0;
+        acc_v_1 = (int32_t)((uint32_t)acc_v_1 + (uint32_t)v_4);
+        int64_t v_5 = i + 2;
+        int32_t x_3 = x[v_5];
         _Bool mask_2 = x_3 > 0;
-        int32_t v_8 = (mask_2) ? x_3 : 0;
-        int32_t v_9 = (int32_t)((uint32_t)acc_v_2 + (uint32_t)v_8);
-        int64_t v_10 = i + 3;
-        int32_t x_4 = x[v_10];
+        int32_t v_6 = (mask_2) ? x_3 : 0;
+        acc_v_2 = (int32_t)((uint32_t)acc_v_2 + (uint32_t)v_6);
+        int64_t v_7 = i + 3;
+        int32_t x_4 = x[v_7];
         _Bool mask_3 = x_4 > 0;
-        int32_t v_11 = (mask_3) ? x_4 : 0;
-        int32_t v_12 = (int32_t)((uint32_t)acc_v_3 + (uint32_t)v_11);
-        acc_v = v_3;
-        acc_v_1 = v_6;
-        acc_v_2 = v_9;
-        acc_v_3 = v_12;
+        int32_t v_8 = (mask_3) ? x_4 : 0;
+        acc_v_3 = (int32_t)((uint32_t)acc_v_3 + (uint32_t)v_8);
     }
     int32_t acc_v_4 = acc_v;
     int32_t acc_v_5 = acc_v_1;
@@ -600,17 +566,13 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
     float acc_3 = (-INFINITY);
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         float v = x[i];
-        float v_1 = (isnan(acc) || acc > v) ? acc : v;
-        float v_2 = x[i + 1];
-        float v_3 = (isnan(acc_1) || acc_1 > v_2) ? acc_1 : v_2;
-        float v_4 = x[i + 2];
-        float v_5 = (isnan(acc_2) || acc_2 > v_4) ? acc_2 : v_4;
-        float v_6 = x[i + 3];
-        float v_7 = (isnan(acc_3) || acc_3 > v_6) ? acc_3 : v_6;
-        acc = v_1;
-        acc_1 = v_3;
-        acc_2 = v_5;
-        acc_3 = v_7;
+        acc = (isnan(acc) || acc > v) ? acc : v;
+        float v_1 = x[i + 1];
+        acc_1 = (isnan(acc_1) || acc_1 > v_1) ? acc_1 : v_1;
+        float v_2 = x[i + 2];
+        acc_2 = (isnan(acc_2) || acc_2 > v_2) ? acc_2 : v_2;
+        float v_3 = x[i + 3];
+        acc_3 = (isnan(acc_3) || acc_3 > v_3) ? acc_3 : v_3;
     }
     float v = (isnan(acc) || acc > acc_1) ? acc : acc_1;
     float v_1 = (isnan(acc_2) || acc_2 > acc_3) ? acc_2 : acc_3;
@@ -618,8 +580,7 @@ float vm_max_f32(const float *restrict x, int64_t x_len)
     float m = v_2;
     for (int64_t i = split; i < x_len; i++) {
         float v_3 = x[i];
-        float v_4 = (isnan(m) || m > v_3) ? m : v_3;
-        m = v_4;
+        m = (isnan(m) || m > v_3) ? m : v_3;
     }
     return m;
 }
@@ -636,17 +597,13 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
     float acc_3 = (-INFINITY);
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         float v = x[i];
-        float v_1 = (isnan(acc) || acc > v) ? acc : v;
-        float v_2 = x[i + 1];
-        float v_3 = (isnan(acc_1) || acc_1 > v_2) ? acc_1 : v_2;
-        float v_4 = x[i + 2];
-        float v_5 = (isnan(acc_2) || acc_2 > v_4) ? acc_2 : v_4;
-        float v_6 = x[i + 3];
-        float v_7 = (isnan(acc_3) || acc_3 > v_6) ? acc_3 : v_6;
-        acc = v_1;
-        acc_1 = v_3;
-        acc_2 = v_5;
-        acc_3 = v_7;
+        acc = (isnan(acc) || acc > v) ? acc : v;
+        float v_1 = x[i + 1];
+        acc_1 = (isnan(acc_1) || acc_1 > v_1) ? acc_1 : v_1;
+        float v_2 = x[i + 2];
+        acc_2 = (isnan(acc_2) || acc_2 > v_2) ? acc_2 : v_2;
+        float v_3 = x[i + 3];
+        acc_3 = (isnan(acc_3) || acc_3 > v_3) ? acc_3 : v_3;
     }
     float v = (isnan(acc) || acc > acc_1) ? acc : acc_1;
     float v_1 = (isnan(acc_2) || acc_2 > acc_3) ? acc_2 : acc_3;
@@ -654,8 +611,7 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
     float m = v_2;
     for (int64_t i = split; i < n_i; i++) {
         float v_3 = x[i];
-        float v_4 = (isnan(m) || m > v_3) ? m : v_3;
-        m = v_4;
+        m = (isnan(m) || m > v_3) ? m : v_3;
     }
     float acc_4 = 0.0f;
     float acc_5 = (-0.0f);
@@ -666,26 +622,22 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
         float d = v_3 - m;
         float x1 = expf(d);
         out[i] = x1;
-        float v_4 = acc_4 + x1;
-        float v_5 = x[i + 1];
-        float d_1 = v_5 - m;
+        acc_4 = acc_4 + x1;
+        float v_4 = x[i + 1];
+        float d_1 = v_4 - m;
         float x1_1 = expf(d_1);
         out[i + 1] = x1_1;
-        float v_6 = acc_5 + x1_1;
-        float v_7 = x[i + 2];
-        float d_2 = v_7 - m;
+        acc_5 = acc_5 + x1_1;
+        float v_5 = x[i + 2];
+        float d_2 = v_5 - m;
         float x1_2 = expf(d_2);
         out[i + 2] = x1_2;
-        float v_8 = acc_6 + x1_2;
-        float v_9 = x[i + 3];
-        float d_3 = v_9 - m;
+        acc_6 = acc_6 + x1_2;
+        float v_6 = x[i + 3];
+        float d_3 = v_6 - m;
         float x1_3 = expf(d_3);
         out[i + 3] = x1_3;
-        float v_10 = acc_7 + x1_3;
-        acc_4 = v_4;
-        acc_5 = v_6;
-        acc_6 = v_8;
-        acc_7 = v_10;
+        acc_7 = acc_7 + x1_3;
     }
     float v_3 = acc_4 + acc_5;
     float v_4 = acc_6 + acc_7;
@@ -696,8 +648,7 @@ void softmax_f32(const float *restrict x, int64_t x_len, float *restrict out, in
         float d = v_6 - m;
         float x1 = expf(d);
         out[i] = x1;
-        float v_7 = s + x1;
-        s = v_7;
+        s = s + x1;
     }
     for (int64_t i = 0, i_left = (split) > i ? (int64_t)(((uint64_t)(split) - (uint64_t)i - 1u) / 4ull) : -1; i_left >= 0; i_left--, i = (int64_t)((uint64_t)i + 4ull)) {
         float v_6 = out[i];
@@ -759,17 +710,13 @@ void row_sums_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, float
         float acc_3 = (-0.0f);
         for (int64_t j = 0, j_left = (split) > j ? (int64_t)(((uint64_t)(split) - (uint64_t)j - 1u) / 4ull) : -1; j_left >= 0; j_left--, j = (int64_t)((uint64_t)j + 4ull)) {
             float v = m[i * m_cols + j];
-            float v_1 = acc + v;
-            float v_2 = m[i * m_cols + (j + 1)];
-            float v_3 = acc_1 + v_2;
-            float v_4 = m[i * m_cols + (j + 2)];
-            float v_5 = acc_2 + v_4;
-            float v_6 = m[i * m_cols + (j + 3)];
-            float v_7 = acc_3 + v_6;
-            acc = v_1;
-            acc_1 = v_3;
-            acc_2 = v_5;
-            acc_3 = v_7;
+            acc = acc + v;
+            float v_1 = m[i * m_cols + (j + 1)];
+            acc_1 = acc_1 + v_1;
+            float v_2 = m[i * m_cols + (j + 2)];
+            acc_2 = acc_2 + v_2;
+            float v_3 = m[i * m_cols + (j + 3)];
+            acc_3 = acc_3 + v_3;
         }
         float v = acc + acc_1;
         float v_1 = acc_2 + acc_3;
@@ -777,8 +724,7 @@ void row_sums_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, float
         float acc_4 = v_2;
         for (int64_t j = split; j < m_cols; j++) {
             float v_3 = m[i * m_cols + j];
-            float v_4 = acc_4 + v_3;
-            acc_4 = v_4;
+            acc_4 = acc_4 + v_3;
         }
         out[i] = acc_4;
     }
@@ -801,23 +747,19 @@ void matvec_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, const f
             float m_1 = m[i * m_cols + j];
             float v_1 = v[j];
             float q = m_1 * v_1;
-            float v_2 = acc + q;
+            acc = acc + q;
             float m_2 = m[i * m_cols + (j + 1)];
-            float v_3 = v[j + 1];
-            float q_1 = m_2 * v_3;
-            float v_4 = acc_1 + q_1;
+            float v_2 = v[j + 1];
+            float q_1 = m_2 * v_2;
+            acc_1 = acc_1 + q_1;
             float m_3 = m[i * m_cols + (j + 2)];
-            float v_5 = v[j + 2];
-            float q_2 = m_3 * v_5;
-            float v_6 = acc_2 + q_2;
+            float v_3 = v[j + 2];
+            float q_2 = m_3 * v_3;
+            acc_2 = acc_2 + q_2;
             float m_4 = m[i * m_cols + (j + 3)];
-            float v_7 = v[j + 3];
-            float q_3 = m_4 * v_7;
-            float v_8 = acc_3 + q_3;
-            acc = v_2;
-            acc_1 = v_4;
-            acc_2 = v_6;
-            acc_3 = v_8;
+            float v_4 = v[j + 3];
+            float q_3 = m_4 * v_4;
+            acc_3 = acc_3 + q_3;
         }
         float v_1 = acc + acc_1;
         float v_2 = acc_2 + acc_3;
@@ -827,8 +769,7 @@ void matvec_f32(const float *restrict m, int64_t m_rows, int64_t m_cols, const f
             float m_1 = m[i * m_cols + j];
             float v_4 = v[j];
             float q = m_1 * v_4;
-            float v_5 = acc_4 + q;
-            acc_4 = v_5;
+            acc_4 = acc_4 + q;
         }
         out[i] = acc_4;
     }
@@ -854,23 +795,19 @@ void matmul_f32(const float *restrict a, int64_t a_rows, int64_t a_cols, const f
                 float a_1 = a[i * a_cols + j];
                 float b_1 = b[j * b_cols + k];
                 float q = a_1 * b_1;
-                float v = acc + q;
+                acc = acc + q;
                 float a_2 = a[i * a_cols + (j + 1)];
                 float b_2 = b[(j + 1) * b_cols + k];
                 float q_1 = a_2 * b_2;
-                float v_1 = acc_1 + q_1;
+                acc_1 = acc_1 + q_1;
                 float a_3 = a[i * a_cols + (j + 2)];
                 float b_3 = b[(j + 2) * b_cols + k];
                 float q_2 = a_3 * b_3;
-                float v_2 = acc_2 + q_2;
+                acc_2 = acc_2 + q_2;
                 float a_4 = a[i * a_cols + (j + 3)];
                 float b_4 = b[(j + 3) * b_cols + k];
                 float q_3 = a_4 * b_4;
-                float v_3 = acc_3 + q_3;
-                acc = v;
-                acc_1 = v_1;
-                acc_2 = v_2;
-                acc_3 = v_3;
+                acc_3 = acc_3 + q_3;
             }
             float v = acc + acc_1;
             float v_1 = acc_2 + acc_3;
@@ -880,8 +817,7 @@ void matmul_f32(const float *restrict a, int64_t a_rows, int64_t a_cols, const f
                 float a_1 = a[i * a_cols + j];
                 float b_1 = b[j * b_cols + k];
                 float q = a_1 * b_1;
-                float v_3 = acc_4 + q;
-                acc_4 = v_3;
+                acc_4 = acc_4 + q;
             }
             out[i * out_cols + k] = acc_4;
         }
