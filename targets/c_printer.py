@@ -248,8 +248,7 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
                 self.exprs[id(o.result)] = CALL_DIM_PARAM
         self.function_body(op.body.block)  # c_small_calls: versioned when the lowering tests the size
         body = "\n".join(self.lines)
-        unused = [p for p in self.kernel.param_names if not _mentions(body, p)]
-        prologue = "".join(f"    (void){p};\n" for p in unused)
+        prologue = self._unused_params(body)
         private = op.sym_visibility is not None and op.sym_visibility.data == "private"
         static = "static " if private and "loop.kernel" not in op.attributes else ""
         params = ", ".join(self.kernel.params) or "void"
@@ -259,8 +258,11 @@ class FunctionPrinter(LoopStatements, SimdStatements, ArithStatements, SmallCall
         # c_small_calls: the large arm's copy, declared before the kernel and defined after it
         large = f"static {NOINLINE.name} {self.kernel.returns} {self.kernel.name}{LARGE_SUFFIX}({params})"
         large_body = "\n".join(self.large_body)
-        unused = "".join(f"    (void){p};\n" for p in self.kernel.param_names if not _mentions(large_body, p))
-        return f"{large};\n\n{code}\n{large}\n{{\n{unused}{large_body}\n}}\n"
+        return f"{large};\n\n{code}\n{large}\n{{\n{self._unused_params(large_body)}{large_body}\n}}\n"
+
+    def _unused_params(self, body: str) -> str:
+        """`(void)p;` for each parameter `body` does not mention (no -Wunused-parameter)."""
+        return "".join(f"    (void){p};\n" for p in self.kernel.param_names if not _mentions(body, p))
 
     def _param(self, arg: SSAValue, attrs: Attribute, k: int) -> None:
         t = arg.type

@@ -16,6 +16,8 @@ import subprocess
 
 import pytest
 
+from asm_listing import functions, loops
+
 from loopopt import kernels
 from loopopt.runtime import isa
 
@@ -53,21 +55,11 @@ def _assembly(target: str, tmp_path) -> str:
     ).stdout
 
 
-def _functions(asm: str) -> dict[str, list[str]]:
-    return {m.group(1): m.group(2).splitlines() for m in re.finditer(r"^(lo_\w+):\n(.*?)\.cfi_endproc", asm, re.S | re.M)}
-
-
 def _main_loop(lines: list[str]) -> list[str]:
-    """The longest loop: from a label to a later conditional jump (x86 j*, aarch64 b.cond/bcc) back to it."""
-    labels = {line[:-1]: k for k, line in enumerate(lines) if line.endswith(":") and not line.startswith("\t")}
-    loops = []
-    for k, line in enumerate(lines):
-        words = line.split()
-        conditional = line.startswith("\tj") and words[0] != "jmp" or line.startswith("\tb") and words[0] not in ("b", "bl", "br", "blr")
-        if conditional and words[-1] in labels and labels[words[-1]] < k:
-            loops.append(lines[labels[words[-1]] + 1 : k + 1])
-    assert loops, "\n".join(lines)
-    return max(loops, key=len)
+    """The longest loop: from a label to a later conditional jump back to it."""
+    found = loops(lines)
+    assert found, "\n".join(lines)
+    return max((lines[start + 1 : end + 1] for start, end in found), key=len)
 
 
 def _carried_copies(body: list[str], copy: re.Pattern[str], operand: str) -> list[str]:
@@ -89,15 +81,15 @@ def tmp_module(tmp_path_factory):
 
 @pytest.fixture(scope="module", params=sorted(_ISA))
 def compiled(request, tmp_module):
-    return request.param, _functions(_assembly(request.param, tmp_module))
+    return request.param, functions(_assembly(request.param, tmp_module))
 
 
 @pytest.mark.parametrize("fold", FOLDS)
 def test_fold_main_loops_do_not_copy_accumulators(compiled, fold):
-    target, functions = compiled
+    target, listing = compiled
     _, copy, operand, _ = _ISA[target]
     for dtype in DTYPES:
-        body = _main_loop(functions[f"lo_{fold}_{dtype}_{target}"])
+        body = _main_loop(listing[f"lo_{fold}_{dtype}_{target}"])
         assert not _carried_copies(body, copy, operand), f"lo_{fold}_{dtype}_{target}:\n" + "\n".join(body)
         if target == "avx2":  # 3-operand code never needs a vector copy in these loops
             assert not [line for line in body if copy.match(line)], f"lo_{fold}_{dtype}_{target}:\n" + "\n".join(body)
@@ -106,10 +98,10 @@ def test_fold_main_loops_do_not_copy_accumulators(compiled, fold):
 @pytest.mark.parametrize("fold", FOLDS)
 def test_folds_have_no_stack_frame(compiled, fold):
     # The old template's accumulator array lived in an aligned frame (andq $-32, %rsp) after the loop.
-    target, functions = compiled
+    target, listing = compiled
     stack = _ISA[target][3]
     for dtype in DTYPES:
-        lines = functions[f"lo_{fold}_{dtype}_{target}"]
+        lines = listing[f"lo_{fold}_{dtype}_{target}"]
         assert not [line for line in lines if re.search(stack, line)], f"lo_{fold}_{dtype}_{target}"
 
 
@@ -118,7 +110,7 @@ def test_sse2_integer_min_max_copy_at_most_once_per_accumulator(tmp_module, fold
     # pcmpgtd overwrites its destination, so one copy per vector may be needed; the old
     # and/andnot/or select also copied the result back into the accumulator (9-11 copies per
     # 4 vectors); a ^ ((a ^ b) & take_b) ends in the accumulator's register (sse2.c).
-    body = _main_loop(_functions(_assembly("sse2", tmp_module))[f"lo_{fold}_i32_sse2"])
+    body = _main_loop(functions(_assembly("sse2", tmp_module))[f"lo_{fold}_i32_sse2"])
     assert len([line for line in body if _X86_COPY.match(line)]) <= 4, "\n".join(body)
 
 
@@ -126,7 +118,7 @@ def test_sse2_integer_min_max_copy_at_most_once_per_accumulator(tmp_module, fold
 def test_integer_filter_sum_keeps_positives_with_one_max(tmp_module, target):
     # sum of x where x > 0 is the sum of max(x, 0) for integers: one vpmaxsd / smax per vector
     # instead of a compare and an and (the AVX2 kernel ran 1.7-2.0x faster at 256-4 Ki, Zen 3).
-    body = _main_loop(_functions(_assembly(target, tmp_module))[f"lo_filter_gt0_sum_i32_{target}"])
+    body = _main_loop(functions(_assembly(target, tmp_module))[f"lo_filter_gt0_sum_i32_{target}"])
     maxes = [line for line in body if re.match(r"\t(vpmaxsd|smax)\t", line)]
     compares = [line for line in body if re.match(r"\t(vpcmpgtd|cmgt)\t", line)]
     assert len(maxes) == 4 and not compares, "\n".join(body)
@@ -136,7 +128,7 @@ def test_integer_filter_sum_keeps_positives_with_one_max(tmp_module, target):
 def test_scalar_integer_folds_do_not_copy_accumulators(tmp_module, dtype):
     # The wrapping adds go through the unsigned type; with named accumulators and no asm after the
     # loop gcc copied all four every iteration here too (scalar sum_i32 0.55-0.83x, Zen 3).
-    functions = _functions(_assembly("scalar", tmp_module))
+    listing = functions(_assembly("scalar", tmp_module))
     for fold in ("sum", "sumsq", "dot", "filter_gt0_sum"):
-        body = _main_loop(functions[f"lo_{fold}_{dtype}_scalar"])
+        body = _main_loop(listing[f"lo_{fold}_{dtype}_scalar"])
         assert not [line for line in body if re.match(r"\tmov[lq]\t%\w+, %\w+$", line)], f"{fold}:\n" + "\n".join(body)

@@ -6,11 +6,11 @@ Each test checks a behaviour the flags exist for, not the flag list itself.
 import re
 import subprocess
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
+from asm_listing import functions, loops
 
 import loopopt
 from loopopt.compile import emit
@@ -124,26 +124,16 @@ def test_no_auto_vectorization_unless_asked(cache, tmp_path):
 FILTER_SUM = Path(loopopt.__file__).parent / "tools" / "bench" / "programs" / "filter_gt0_sum.mlir"
 
 
-def _backward_jumps(asm: str) -> Iterator[tuple[int, list[str], int, int]]:
-    """(the function's number, its assembler lines, the index of a label, the index of a later
-    jump back to it), for every such jump, functions in order."""
-    for k, function in enumerate(asm.split(".cfi_startproc")[1:]):
-        lines = function.splitlines()
-        defined: dict[str, int] = {}
-        for i, line in enumerate(lines):
-            if line.endswith(":") and not line.startswith("\t"):
-                defined[line[:-1]] = i
-            elif line.startswith("\tj") and line.split()[-1] in defined:
-                yield k, lines, defined[line.split()[-1]], i
-
-
 def _first_loop_heads(asm: str) -> list[list[str]]:
     """Per function, the assembler lines just before the head of its first loop (the first label
     a later jump goes back to)."""
-    found: dict[int, list[str]] = {}
-    for k, lines, start, _ in _backward_jumps(asm):
-        found.setdefault(k, [p.strip() for p in lines[max(0, start - 3) : start]])
-    return list(found.values())
+    heads = []
+    for lines in functions(asm).values():
+        found = loops(lines, conditional=False)
+        if found:
+            start = found[0][0]
+            heads.append([p.strip() for p in lines[max(0, start - 3) : start]])
+    return heads
 
 
 @pytest.mark.isa("avx2")
@@ -164,9 +154,8 @@ _REGISTER_COPY = re.compile(r"^\t(v?)movdq[au]\t%[xyz]mm\d+, %[xyz]mm\d+$")
 
 
 def _loop_bodies(asm: str) -> list[list[str]]:
-    """The instructions of every loop: from a label to a later conditional jump back to it (an
-    unconditional one may be a block gcc placed after the code it joins)."""
-    return [lines[start + 1 : end + 1] for _, lines, start, end in _backward_jumps(asm) if not lines[end].startswith("\tjmp")]
+    """The instructions of every loop: from a label to a later conditional jump back to it."""
+    return [lines[start + 1 : end + 1] for lines in functions(asm).values() for start, end in loops(lines)]
 
 
 @pytest.mark.parametrize("target,cpu", [("sse2", "generic"), ("avx2", "generic"), ("avx512", "zen4")])
@@ -190,14 +179,6 @@ def test_integer_fold_loops_do_not_copy_accumulators(cache, tmp_path, target, cp
 AXPB = Path(loopopt.__file__).parent / "tools" / "bench" / "programs" / "axpb.mlir"
 
 
-def _function_asm(asm: str, name: str) -> list[str]:
-    """The lines of function `name` in gcc's assembly (its label to its `.size`)."""
-    lines = asm.splitlines()
-    start = lines.index(f"{name}:")
-    end = next(k for k in range(start, len(lines)) if lines[k].startswith(f"\t.size\t{name},"))
-    return lines[start:end]
-
-
 @pytest.mark.parametrize("target", ["sse2", "avx2"])
 def test_small_calls_jump_to_an_out_of_line_large_copy(cache, tmp_path, target):
     # A map that may stream and align its loads is versioned for small calls (c_small_calls): the
@@ -209,8 +190,8 @@ def test_small_calls_jump_to_an_out_of_line_large_copy(cache, tmp_path, target):
     c_source = emit(AXPB.read_text(), target=target, pipeline=f"loop-pipeline{{target={target} cpu=zen3}}").c_source
     assert "static lo_noinline void axpb_i32__large(" in c_source
     asm = _compile_to_asm(c_source, isa.compile_flags(target), tmp_path)
-    large = _function_asm(asm, "axpb_i32__large")
-    kernel = _function_asm(asm, "axpb_i32")
+    listing = functions(asm)
+    large, kernel = listing["axpb_i32__large"], listing["axpb_i32"]
     assert any("movntdq" in line for line in large)  # the streaming loop, for large calls only
     assert not any("movnt" in line for line in kernel)  # the small arm folded it away (stream = 0)
     calls = [line for line in kernel if re.match(r"\t(jmp|call)\taxpb_i32__large\b", line)]
