@@ -70,11 +70,36 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--no-rotate", action="store_true",
                     help="time cells beyond the LLC on one buffer set, call after call (before session 22; bench/rotation.py)")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the call-overhead and compile-time measurements")
+    ap.add_argument("--report-from", type=Path, metavar="BENCH_JSON",
+                    help="measure nothing: render README.md (and the plot) again from a run's bench.json, into --out "
+                         "(default: that file's folder)")
     return ap.parse_args(argv)
+
+
+def write_report(run: bench_report.Run, out: Path) -> Path | None:
+    """README.md (with the plot, and a link to a hand-written analysis.md if the folder has one)."""
+    png = plot(run, out / "bench.png")
+    extra = ["![GB/s by pattern and size](bench.png)" if png else "(no plot: install the `bench` extra for matplotlib)", ""]
+    if (out / "analysis.md").exists():
+        extra += ["Why targets are missed, with the generated code and what the pipeline should change: "
+                  "[analysis.md](analysis.md) (written by hand about one run; re-check it against the numbers above).", ""]
+    (out / "README.md").write_text(bench_report.markdown(run, extra))
+    return png
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.report_from is not None:
+        try:
+            run = bench_report.from_json(args.report_from.read_text())
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            print(f"loop-bench: error: cannot read a run from {args.report_from}: {e}", file=sys.stderr)
+            return 1
+        out = args.out or args.report_from.parent
+        out.mkdir(parents=True, exist_ok=True)
+        write_report(run, out)
+        print(f"wrote {out / 'README.md'}", file=sys.stderr)
+        return 0
     patterns = [PATTERNS[p] for p in (_list(args.patterns, list(PATTERNS), "pattern") or PATTERNS)]
     dtypes = _list(args.dtypes, list(DTYPES), "dtype") or list(DTYPES)
     host = runtime.host_isas()
@@ -122,12 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sources = list(dict.fromkeys(b.c_sources.values()))
         if sources:
             (generated / f"{isa}.c").write_text("\n".join(sources))
-    png = plot(run, out / "bench.png")
-    extra = ["![GB/s by pattern and size](bench.png)" if png else "(no plot: install the `bench` extra for matplotlib)", ""]
-    if (out / "analysis.md").exists():
-        extra += ["Why targets are missed, with the generated code and what the pipeline should change: "
-                  "[analysis.md](analysis.md) (written by hand about one run; re-check it against the numbers above).", ""]
-    (out / "README.md").write_text(bench_report.markdown(run, extra))
+    png = write_report(run, out)
     (out / "bench.json").write_text(bench_report.to_json(run))
     log(f"wrote {out / 'README.md'}" + (f", {png}" if png else "") + f" in {env['wall_time_s']} s")
     return 0

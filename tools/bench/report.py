@@ -14,11 +14,11 @@ from typing import Any
 
 from .cells import CellResult, StreamResult
 from .impls import BLAS_LABEL, GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
-from .overhead import Overheads
+from .overhead import CompileTime, Overheads
 from .patterns import KERNELS, PATTERNS, size_label
 from .rotation import REUSE_LLCS
 from .paired import PairedRatio, paired_ratio
-from .timing import TimingConfig
+from .timing import Timing, TimingConfig
 
 L1_L2 = (1 << 10, 1 << 16)
 DRAM = 1 << 24
@@ -74,13 +74,38 @@ def ratio(cell: CellResult, a: str, b: str, best_of: bool = False) -> float | No
     return p.median if p is not None else tb.median / ta.median
 
 
-def paired(cell: CellResult, a: str, b: str) -> PairedRatio | None:
+def paired(cell: CellResult, a: str, b: str, any_cell: bool = False) -> PairedRatio | None:
     """`a`'s speed relative to `b` from their paired trials, with its interval, for a cell beyond
-    the LLC (bench/paired.py: its rate is bimodal from call to call); None elsewhere."""
+    the LLC (bench/paired.py: its rate is bimodal from call to call); None elsewhere unless
+    `any_cell` (every cell's trials are interleaved, so in-cache trials pair as well)."""
     ta, tb = cell.timings.get(a), cell.timings.get(b)
-    if not (cell.far and ta and tb):
+    if not ((cell.far or any_cell) and ta and tb):
         return None
     return paired_ratio(ta.samples, tb.samples)
+
+
+def paired_verdicts(run: Run, cells: Sequence[CellResult], lo: str) -> str:
+    """How many cells the run can tell apart from the best baseline, from every cell's paired
+    trials: two implementations that compile to the same loop read 1.0x +- noise, so a bar of
+    "≥ 1.0× by the medians" splits such cells by chance; the intervals say which differences
+    are real (issue 11's targets are also read this way)."""
+    slower, faster, noise, under, no_pair = [], 0, 0, 0, 0
+    for c in cells:
+        b = best_baseline(run, c)
+        p = paired(c, lo, b, any_cell=True) if b else None
+        if p is None:
+            no_pair += 1
+            continue
+        if p.high < 1.0:
+            slower.append(f"{c.pattern}/{c.dtype}/{size_label(c.n)} {p.median:.2f}× [{p.low:.2f}–{p.high:.2f}] ({b})")
+        faster += p.low > 1.0
+        noise += p.within_noise()
+        under += p.high < 0.95
+    text = (f"Paired per trial in every cell (~95% intervals of the median ratio): {len(slower)} of {len(cells)} cells measurably "
+            f"slower than the best baseline, {noise} within noise of it, {faster} measurably faster; "
+            f"{under} with the whole interval below 0.95×")
+    text += (": " + ", ".join(slower) if slower else "") + (f"; {no_pair} without enough trials" if no_pair else "")
+    return text + "."
 
 
 def _x_paired(cell: CellResult, a: str, b: str | None) -> str:
@@ -335,6 +360,7 @@ def targets(run: Run) -> list[str]:
         if best_of:
             text += (f" (On the fastest trials instead of the medians: {sum(r >= 1.0 for r in best_of)}/{len(best_of)} ≥ 1.0×, "
                      f"{sum(r < 0.95 for r in best_of)} below 0.95×, worst {min(best_of):.2f}×.)")
+        text += " " + paired_verdicts(run, [c for c, _ in got], lo)
         lines.append(text)
 
     # 1-2: loopopt vs kernels and gcc at L1/L2 on the best ISA.
@@ -542,3 +568,21 @@ def to_json(run: Run) -> str:
         "build_errors": run.build_errors,
     }
     return json.dumps(data, indent=1, default=str)
+
+
+def _timings(data: dict[str, Any]) -> dict[str, Timing]:
+    return {k: Timing(**{**t, "samples": tuple(t.get("samples", ()))}) for k, t in data.items()}
+
+
+def from_json(text: str) -> Run:
+    """The run `to_json` wrote, to render its report again with this version of the report (the
+    numbers are the run's; only what is computed from them can change)."""
+    d = json.loads(text)
+    streams = [StreamResult(**{**s, "timings": _timings(s["timings"])}) for s in d["stream"]]
+    cells = [CellResult(**{**c, "timings": _timings(c["timings"])}) for c in d["cells"]]
+    o = d.get("overheads")
+    overheads = None
+    if o is not None:
+        overheads = Overheads(_timings(o["calls"]), o.get("call_error"), [CompileTime(**ct) for ct in o["compiles"]])
+    return Run(d["env"], tuple(d["isas"]), d["pipelines"], TimingConfig(**d["config"]), streams, cells, overheads,
+               d.get("build_errors", {}))

@@ -26,6 +26,14 @@ def test_quick_run_writes_table_and_raw_numbers(tmp_path):
         assert c["timings"]["numpy"]["median"] > 0
     assert {s["n"] for s in data["stream"]} == set(QUICK_SIZES.values())
 
+    # --report-from renders the same report from bench.json alone (every number the report reads
+    # survives the round trip), and a file that is not a run is a usage error.
+    again = tmp_path / "again"
+    assert main(["--report-from", str(tmp_path / "bench.json"), "--out", str(again)]) == 0
+    assert (again / "README.md").read_text() == table
+    (tmp_path / "bad.json").write_text('{"cells": []}')
+    assert main(["--report-from", str(tmp_path / "bad.json")]) == 1
+
 
 def test_unknown_pattern_is_a_usage_error(tmp_path):
     with pytest.raises(SystemExit, match="unknown pattern nope"):

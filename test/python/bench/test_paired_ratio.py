@@ -76,3 +76,18 @@ def test_far_groups_run_more_trials_within_their_budget():
     assert all(len(t.samples) == t.trials for t in far.values())
     spent = time_group({"a": runner}, TimingConfig(min_sample=1e-5, trials=3, far_trials=9, far_budget=0.0), far=True)
     assert spent["a"].trials == 4  # the first trial past `trials` spends the budget
+
+
+def test_every_cell_is_read_through_its_paired_trials():
+    """In cache too, the targets say which differences the trials can tell apart: an equal pair
+    whose medians read 0.77x is within noise; a loop 10 % slower in every trial is measurably slower
+    (it fails if the in-cache trials are not paired or the verdict is left out)."""
+    lo = [SLOW] * 6 + [FAST] * 5
+    kernel = [FAST, FAST] + [SLOW] * 5 + [FAST] * 4
+    text = report.markdown(_run(lo, kernel, far=False))
+    assert "0 of 1 cells measurably slower than the best baseline, 1 within noise of it, 0 measurably faster" in text
+
+    base = [FAST * (1 + 0.01 * t) for t in range(11)]
+    text = report.markdown(_run([1.1 * t for t in base], base, far=False))
+    assert "1 of 1 cells measurably slower than the best baseline, 0 within noise of it, 0 measurably faster" in text
+    assert "sumsq/i32/16Mi 0.91× [0.91–0.91] (kernels/avx2)" in text
