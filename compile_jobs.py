@@ -43,8 +43,12 @@ def function_shares(module: ModuleOp, jobs: int) -> list[list[str]]:
 
 
 def keep_share(module: ModuleOp, share: list[str]) -> None:
-    """Erase `module`'s defined functions but those of `share` and those they reference by
-    symbol, transitively (declarations stay): the worker's module, in the same order."""
+    """Erase `module`'s defined functions but those of `share`, those they reference by symbol
+    and those whose names a pass derives from theirs (a user's `<k>__count` keeps
+    derive-filter-count from adding a second one, as in the whole module), transitively
+    (declarations stay): the worker's module, in the same order. The worker prints its share only."""
+    from loopopt.passes.derive_filter_count import count_name
+
     funcs = {f.sym_name.data: f for f in module.ops if isinstance(f, FuncOp)}
     kept: set[str] = set()
     todo = list(share)
@@ -54,6 +58,7 @@ def keep_share(module: ModuleOp, share: list[str]) -> None:
             continue
         kept.add(name)
         todo.extend(_referenced(funcs[name]))
+        todo.append(count_name(name))
     for name, f in funcs.items():
         if name not in kept and not f.is_declaration:
             f.detach()  # (not erased: a walk over the rest of the module, and copy-on-write

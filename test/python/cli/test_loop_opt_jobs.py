@@ -97,6 +97,28 @@ def test_jobs_with_parallel_filters_and_their_count_kernels(capsys, workers, pro
     assert opt(capsys, *argv, "--jobs", "2") == serial
 
 
+def _map(name: str) -> str:
+    return (f"func.func @{name}(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {{\n"
+            "  %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {\n"
+            "  ^bb0(%e: f32):\n    %m = arith.addf %e, %e : f32\n    %n = arith.mulf %m, %e : f32\n"
+            "    df.yield %n : f32\n  }\n  func.return %y : !df.array<f32, [i]>\n}\n")
+
+
+def test_a_users_count_kernel_in_another_share_is_not_derived_twice(capsys, tmp_path, workers):
+    """A user function named `<k>__count` far from the filter kernel k: serially derive-filter-count
+    sees the name taken and derives nothing; k's worker must see it too (it failed with a second
+    `k__count` definition in the file)."""
+    src = (ROOT / "tools/bench/programs/filter_gt0_scale.mlir").read_text()
+    kernel = src[src.index("func.func @filter_gt0_scale_f32"):src.index("func.func @filter_gt0_scale_i32")]
+    path = tmp_path / "count_name.mlir"
+    path.write_text(kernel + "".join(_map(f"filler{i}") for i in range(3)) + _map("filter_gt0_scale_f32__count"))
+    argv = [str(path), "-p", "loop-pipeline{target=avx2 parallel=4 filter_block=4096}", "-t", "c"]
+    serial = opt(capsys, *argv)
+    assert serial[0] == 0 and serial[1].count("filter_gt0_scale_f32__count(") == 1
+    assert opt(capsys, *argv, "--jobs", "2") == serial
+    assert workers == [2]
+
+
 def test_a_worker_error_is_reported_as_serially(capsys, tmp_path, workers):
     path = tmp_path / "bad.mlir"
     path.write_text(BAD)
