@@ -11,6 +11,7 @@ from xdsl.utils.exceptions import VerifyException
 
 import loopopt.compile as lc
 from loopopt import xdsl_fastpaths
+from loopopt.xdsl_fastpaths import verification
 from loopopt.diagnostics import LoopoptDiagnostic, verify_located
 from loopopt.passes.pipeline import LoopPipelinePass
 from loopopt.tools.bench.overhead import generated_module
@@ -79,11 +80,11 @@ def _isolated_cases() -> list[tuple[str, Operation]]:
 
 
 def test_isolated_check_fails_where_xdsl_fails():
-    assert IsolatedFromAbove.verify is not xdsl_fastpaths._XDSL_ISOLATED_VERIFY
+    assert IsolatedFromAbove.verify is not verification._XDSL_ISOLATED_VERIFY
     outcomes = {}
     for name, op in _isolated_cases():
         fast = _outcome(IsolatedFromAbove.verify, op)
-        slow = _outcome(xdsl_fastpaths._XDSL_ISOLATED_VERIFY, op)
+        slow = _outcome(verification._XDSL_ISOLATED_VERIFY, op)
         assert fast == slow, name
         outcomes[name] = fast
     failing = {n for n, o in outcomes.items() if o is not None}
@@ -223,12 +224,12 @@ def _operation_cases() -> list[tuple[str, Operation]]:
 def test_operation_verify_fails_where_xdsl_fails():
     from xdsl.ir import Operation as XOperation
 
-    assert XOperation.verify is not xdsl_fastpaths._XDSL_OPERATION_VERIFY
+    assert XOperation.verify is not verification._XDSL_OPERATION_VERIFY
     failing = set()
     for name, op in _operation_cases():
         for nested in (True, False):
             fast = _verify_outcome(XOperation.verify, op, nested)
-            slow = _verify_outcome(xdsl_fastpaths._XDSL_OPERATION_VERIFY, op, nested)
+            slow = _verify_outcome(verification._XDSL_OPERATION_VERIFY, op, nested)
             assert fast == slow, (name, nested, fast, slow)
             if fast is not None:
                 failing.add(name)

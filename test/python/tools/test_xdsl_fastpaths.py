@@ -9,6 +9,7 @@ from xdsl.utils.exceptions import VerifyException
 
 import loopopt.diagnostics  # noqa: F401  (installs the fast paths)
 from loopopt import xdsl_fastpaths
+from loopopt.xdsl_fastpaths import attributes, construction, ir_structure, lexing, readers, signatures
 
 
 def test_installed_by_diagnostics():
@@ -88,7 +89,7 @@ def _post_init_error(cls, *args):
 
     fast = _error(lambda: cls(*args))
     installed = Attribute.__post_init__
-    Attribute.__post_init__ = xdsl_fastpaths._XDSL_ATTRIBUTE_POST_INIT
+    Attribute.__post_init__ = attributes._XDSL_ATTRIBUTE_POST_INIT
     try:
         slow = _error(lambda: cls(*args))
     finally:
@@ -101,7 +102,7 @@ def test_bad_attributes_raise_xdsls_error_every_time():
 
     from loopopt.dialects.df import ArrayType
 
-    assert xdsl_fastpaths._XDSL_ATTRIBUTE_POST_INIT is not __import__("xdsl").ir.Attribute.__post_init__
+    assert attributes._XDSL_ATTRIBUTE_POST_INIT is not __import__("xdsl").ir.Attribute.__post_init__
     good = [(IntegerType, 32), (VectorType, f32, [8]), (ArrayType, f32, ArrayAttr([StringAttr("i")]))]
     bad = [
         (IntegerType, -1),  # the class's verify()
@@ -219,12 +220,12 @@ def _both_ways(cls, make=None, **kwargs):
     `make()` gives, called once per builder: a region is attached to one op only)."""
     from xdsl.irdl import operations as irdl_operations
 
-    assert irdl_operations.irdl_op_init is not xdsl_fastpaths._XDSL_OP_INIT
+    assert irdl_operations.irdl_op_init is not construction._XDSL_OP_INIT
     make = make or (lambda: kwargs)
     base = dict(operands=[], result_types=[], properties={}, attributes={}, successors=[], regions=[])
     fast, slow = cls.__new__(cls), cls.__new__(cls)
     irdl_operations.irdl_op_init(fast, cls.get_irdl_definition(), **(base | make()))
-    xdsl_fastpaths._XDSL_OP_INIT(slow, cls.get_irdl_definition(), **(base | make()))
+    construction._XDSL_OP_INIT(slow, cls.get_irdl_definition(), **(base | make()))
     return fast, slow
 
 
@@ -325,7 +326,7 @@ def test_op_init_region_errors_are_xdsls():
     for cls, kwargs in bad:
         op_def = cls.get_irdl_definition()
         fast = _error(lambda: irdl_operations.irdl_op_init(cls.__new__(cls), op_def, **(base | kwargs())))
-        slow = _error(lambda: xdsl_fastpaths._XDSL_OP_INIT(cls.__new__(cls), op_def, **(base | kwargs())))
+        slow = _error(lambda: construction._XDSL_OP_INIT(cls.__new__(cls), op_def, **(base | kwargs())))
         assert fast is not None and fast == slow, (cls, fast, slow)
 
 
@@ -345,7 +346,7 @@ def test_op_init_errors_are_xdsls():
         args = dict(properties={}, attributes={}, successors=[], regions=[]) | kwargs
         op_def = arith.AddiOp.get_irdl_definition()
         fast = _error(lambda: irdl_operations.irdl_op_init(arith.AddiOp.__new__(arith.AddiOp), op_def, **args))
-        slow = _error(lambda: xdsl_fastpaths._XDSL_OP_INIT(arith.AddiOp.__new__(arith.AddiOp), op_def, **args))
+        slow = _error(lambda: construction._XDSL_OP_INIT(arith.AddiOp.__new__(arith.AddiOp), op_def, **args))
         assert fast is not None and fast == slow, (kwargs, fast, slow)
 
 
@@ -394,14 +395,14 @@ def test_operation_init_links_what_xdsl_links():
     already used), and xDSL's own __init__ for anything but a first build without successors."""
     from xdsl.ir import Operation
 
-    assert Operation.__init__ is not xdsl_fastpaths._XDSL_OPERATION_INIT
+    assert Operation.__init__ is not construction._XDSL_OPERATION_INIT
     const = arith.ConstantOp(IntegerAttr(3, i32))
     block = Block(arg_types=[i32])
     (x,) = block.args
     fast, slow = arith.AddiOp.__new__(arith.AddiOp), arith.AddiOp.__new__(arith.AddiOp)
     kwargs = dict(operands=[x, x], result_types=[i32], properties={}, attributes={"tag": IntegerAttr(1, i32)})
     Operation.__init__(fast, **kwargs)
-    xdsl_fastpaths._XDSL_OPERATION_INIT(slow, **kwargs)
+    construction._XDSL_OPERATION_INIT(slow, **kwargs)
     assert list(vars(fast)) == list(vars(slow))
     assert [list(vars(u)) for u in fast._operand_uses] == [list(vars(u)) for u in slow._operand_uses]
     assert [(op is slow, i) for op, i in _use_list(x)][:2] == [(True, 1), (True, 0)]  # built second: first
@@ -413,7 +414,7 @@ def test_operation_init_links_what_xdsl_links():
     Operation.__init__(fast, operands=[const.result], result_types=[i32])  # a second __init__: xDSL's detaches the old uses
     assert list(fast.operands) == [const.result] and all(op is not fast for op, _ in _use_list(x))
     wrong = [_error(lambda: init(arith.AddiOp.__new__(arith.AddiOp), operands=[const], result_types=[i32]))
-             for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
+             for init in (Operation.__init__, construction._XDSL_OPERATION_INIT)]  # fmt: skip
     assert wrong[0] is not None and wrong[0] == wrong[1]  # an op for a value: xDSL's AttributeError
 
 
@@ -435,7 +436,7 @@ def test_operation_init_leaves_other_initializers_to_xdsl():
 def test_readers_answer_as_xdsl():
     from xdsl.ir import core as ir_core
 
-    getitem, before_get, after_get, unknown_loc = xdsl_fastpaths._XDSL_READERS
+    getitem, before_get, after_get, unknown_loc = readers._XDSL_READERS
     block = Block(arg_types=[i32, i32, i32])
     x, y, z = block.args
     values = ir_core.SSAValues([x, y, z])
@@ -469,15 +470,15 @@ def test_remembered_attribute_hashes_are_the_dataclass_hashes():
     from xdsl.dialects.builtin import ArrayAttr, IntAttr, StringAttr, VectorType, f32
 
     v = VectorType(f32, [8])
-    assert type(v) in xdsl_fastpaths._XDSL_HASHES
-    generated = xdsl_fastpaths._XDSL_HASHES[type(v)]
+    assert type(v) in attributes._XDSL_HASHES
+    generated = attributes._XDSL_HASHES[type(v)]
     assert hash(v) == generated(v) == hash(VectorType(f32, [8]))  # remembered, then fresh
     assert hash(v) == generated(v)
     for a in (StringAttr("x"), ArrayAttr([v, IntAttr(2)])):  # Data: the class's own hash
-        assert type(a) not in xdsl_fastpaths._XDSL_HASHES and hash(a) == hash(type(a)(a.data))
+        assert type(a) not in attributes._XDSL_HASHES and hash(a) == hash(type(a)(a.data))
     # copies and pickles take the fields only (a string's hash differs between processes)
     for twin in (copy.copy(v), copy.deepcopy(v), pickle.loads(pickle.dumps(v))):
-        assert twin == v and xdsl_fastpaths._HASH_KEY not in twin.__dict__
+        assert twin == v and attributes._HASH_KEY not in twin.__dict__
         assert hash(twin) == hash(v)
 
 
@@ -487,9 +488,9 @@ def _walk_both_ways(build, mutate):
     from xdsl.ir import Operation
 
     installed = Operation.walk
-    assert installed is not xdsl_fastpaths._XDSL_WALK
+    assert installed is not ir_structure._XDSL_WALK
     seen = []
-    for walk in (installed, xdsl_fastpaths._XDSL_WALK):
+    for walk in (installed, ir_structure._XDSL_WALK):
         Operation.walk = walk
         try:
             root, visited = build(), []
@@ -528,8 +529,8 @@ def test_walk_visits_what_xdsl_visits_while_the_ir_changes():
     fast, slow = _walk_both_ways(build, lambda op: None)
     assert fast == slow and len(fast) == 10
     m = build()
-    assert list(m.walk(reverse=True)) == list(xdsl_fastpaths._XDSL_WALK(m, reverse=True))
-    assert list(m.walk(region_first=True)) == list(xdsl_fastpaths._XDSL_WALK(m, region_first=True))
+    assert list(m.walk(reverse=True)) == list(ir_structure._XDSL_WALK(m, reverse=True))
+    assert list(m.walk(region_first=True)) == list(ir_structure._XDSL_WALK(m, region_first=True))
 
 
 def test_dense_array_values_are_xdsls_and_stay_out_of_copies():
@@ -538,13 +539,13 @@ def test_dense_array_values_are_xdsls_and_stay_out_of_copies():
 
     from xdsl.dialects.builtin import DenseArrayBase, f32, i8, i64
 
-    assert DenseArrayBase.get_values is not xdsl_fastpaths._XDSL_GET_VALUES
+    assert DenseArrayBase.get_values is not attributes._XDSL_GET_VALUES
     for elt, values in ((i64, [1, -2, 3]), (i8, [-128, 127]), (f32, [1.5, -0.0]), (i64, [])):
         a = DenseArrayBase.from_list(elt, values)
-        assert a.get_values() == xdsl_fastpaths._XDSL_GET_VALUES(a) and type(a.get_values()) is tuple
+        assert a.get_values() == attributes._XDSL_GET_VALUES(a) and type(a.get_values()) is tuple
         assert a.get_values() is a.get_values()  # remembered
         for twin in (copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a))):
-            assert xdsl_fastpaths._VALUES_KEY not in twin.__dict__
+            assert attributes._VALUES_KEY not in twin.__dict__
             assert twin == a and twin.get_values() == a.get_values()
 
 
@@ -558,7 +559,7 @@ def _parse_outcome(text: str) -> str:
 
 
 def test_parser_token_readers_parse_as_xdsl():
-    """The parser's token readers (xdsl_fastpaths._install_parser_tokens) give xDSL's modules and
+    """The parser's token readers (xdsl_fastpaths.lexing.install_parser_tokens) give xDSL's modules and
     errors on every .mlir file of test/filecheck and examples, and on malformed text."""
     from pathlib import Path
 
@@ -569,7 +570,7 @@ def test_parser_token_readers_parse_as_xdsl():
              (GenericParser, "parse_optional_characters"), (BaseParser, "parse_optional_punctuation"),
              (BaseParser, "parse_punctuation")]  # fmt: skip
     installed = [getattr(c, n) for c, n in names]
-    assert all(f is not x for f, x in zip(installed, xdsl_fastpaths._XDSL_PARSER_TOKENS))
+    assert all(f is not x for f, x in zip(installed, lexing._XDSL_PARSER_TOKENS))
     root = Path(__file__).resolve().parents[3]
     texts = [p.read_text(errors="replace") for folder in ("test/filecheck", "examples")
              for p in sorted((root / folder).rglob("*.mlir")) if "Output" not in p.parts]  # fmt: skip
@@ -580,7 +581,7 @@ def test_parser_token_readers_parse_as_xdsl():
     errors = 0
     for text in texts:
         fast = _parse_outcome(text)
-        for (c, n), f in zip(names, xdsl_fastpaths._XDSL_PARSER_TOKENS):
+        for (c, n), f in zip(names, lexing._XDSL_PARSER_TOKENS):
             setattr(c, n, f)
         try:
             slow = _parse_outcome(text)
@@ -612,7 +613,7 @@ def test_irdl_post_init_fills_xdsls_defaults():
     from xdsl.irdl import IRDLOperation, irdl_op_definition
 
     fast = IRDLOperation.__post_init__
-    assert fast is not xdsl_fastpaths._XDSL_IRDL_POST_INIT
+    assert fast is not construction._XDSL_IRDL_POST_INIT
     classes = [c for c in _loaded_op_classes() if issubclass(c, IRDLOperation)]
     assert len(classes) > 100
     filled = 0
@@ -620,7 +621,7 @@ def test_irdl_post_init_fills_xdsls_defaults():
         op_def = cls.get_irdl_definition()
         for props in ({}, {name: IntegerAttr(7, i32) for name in list(op_def.properties)[:1]}):
             ops = []
-            for post_init in (fast, xdsl_fastpaths._XDSL_IRDL_POST_INIT):
+            for post_init in (fast, construction._XDSL_IRDL_POST_INIT):
                 op = cls.__new__(cls)
                 op.properties, op.attributes = dict(props), {}
                 post_init(op)
@@ -650,7 +651,7 @@ def test_operation_init_adds_regions_as_xdsl_does():
     from xdsl.ir import Operation
 
     ops = []
-    for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT):
+    for init in (Operation.__init__, construction._XDSL_OPERATION_INIT):
         regions = [Region(Block(arg_types=[i32])), Region()]
         op = test.TestOp.__new__(test.TestOp)
         init(op, operands=[], result_types=[i32], regions=iter(regions))  # an iterator: read once
@@ -658,7 +659,7 @@ def test_operation_init_adds_regions_as_xdsl_does():
         ops.append(op)
     assert list(vars(ops[0])) == list(vars(ops[1]))
     wrong = [_error(lambda: init(test.TestOp.__new__(test.TestOp), regions=[ops[1].regions[0]]))
-             for init in (Operation.__init__, xdsl_fastpaths._XDSL_OPERATION_INIT)]  # fmt: skip
+             for init in (Operation.__init__, construction._XDSL_OPERATION_INIT)]  # fmt: skip
     assert wrong[0] is not None and wrong[0] == wrong[1]
 
 
@@ -673,10 +674,10 @@ def test_signature_cache_skips_only_traits_that_do_nothing():
     skipped_classes = set()
     for cls in _loaded_op_classes():
         traits = cls.traits.traits
-        run = xdsl_fastpaths._verifying_traits(traits)
+        run = signatures._verifying_traits(traits)
         assert list(run) == [t for t in traits if t in run]  # the frozenset's order
         for trait in traits - set(run):
-            if type(trait) not in xdsl_fastpaths._TYPE_ONLY_TRAITS:
+            if type(trait) not in signatures._TYPE_ONLY_TRAITS:
                 assert trait.verify(None) is None
                 skipped_classes.add(type(trait).__name__)
     assert {"Pure", "_HasFolderInterfaceTrait"} <= skipped_classes
@@ -692,8 +693,8 @@ def test_signature_cache_skips_only_traits_that_do_nothing():
         def verify(self, op):
             """Nothing to check."""
 
-    assert xdsl_fastpaths._verifying_traits(frozenset({Quiet()})) == ()
-    assert xdsl_fastpaths._verifying_traits(frozenset({Refuses()})) == (Refuses(),)
+    assert signatures._verifying_traits(frozenset({Quiet()})) == ()
+    assert signatures._verifying_traits(frozenset({Refuses()})) == (Refuses(),)
     add = arith.AddiOp(arith.ConstantOp(IntegerAttr(1, i32)), arith.ConstantOp(IntegerAttr(2, i32)))
     add.verify()
     add.verify()  # remembered signature
@@ -714,7 +715,7 @@ def test_name_hints_are_checked_as_xdsl_checks_them():
     from xdsl.ir.core import BlockArgument, IRWithName
 
     fast = IRWithName.extract_valid_name
-    slow = xdsl_fastpaths._XDSL_EXTRACT_VALID_NAME.__func__
+    slow = construction._XDSL_EXTRACT_VALID_NAME.__func__
     assert fast.__func__ is not slow
 
     class Name(str):
@@ -773,7 +774,7 @@ def test_block_insertion_links_and_refuses_as_xdsl_does():
     ancestor walk, which could not find it)."""
     from xdsl.dialects.builtin import StringAttr
 
-    attach, add_op, _ = xdsl_fastpaths._XDSL_BLOCK_INSERTION
+    attach, add_op, _ = ir_structure._XDSL_BLOCK_INSERTION
     assert Block.add_op is not add_op and Block._attach_op is not attach
 
     def build():
