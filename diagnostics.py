@@ -65,7 +65,7 @@ class LocatedParser(Parser):
         from loopopt import fast_parser
 
         source = self.lexer.input
-        if self.pos == 0 and (module := fast_parser.parse_module(
+        if (module := fast_parser.parse_module(
                 self.ctx, source.content, source.name, self.line_offset, allow_implicit_module)) is not None:
             return module
         try:

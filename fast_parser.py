@@ -52,12 +52,12 @@ _VALUE = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)")
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _SYMBOL = re.compile(r"@([A-Za-z_][A-Za-z0-9_$.]*)")
 _BLOCK = re.compile(r"\^([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)")
-_DIALECT_TYPE = re.compile(r"![A-Za-z_][A-Za-z0-9_$.]*")
+_TYPE_NAME = re.compile(r"!?[A-Za-z_][A-Za-z0-9_$.]*")
+"""A type's name (`f32`, `vector`, `!df.array`); its `<...>` follows it at once. The spelling
+is parsed by xDSL, the whole of it or the parser gives up."""
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_$.\-]")
 
-_SCALAR_TYPES = frozenset(("index", "f16", "bf16", "f32", "f64", "i1", "i8", "i16", "i32", "i64"))
-"""Bare type names read here (each then parsed once by xDSL); other spellings give up."""
 
 
 class _Reader:
@@ -144,16 +144,12 @@ class _Reader:
     def type(self) -> Attribute:
         self.skip()
         text, start = self.text, self.pos
-        m = _DIALECT_TYPE.match(text, start)
-        if m is not None:
-            end = m.end()
-            if text.startswith("<", end):
-                end = _closing_angle(text, end)
-        else:
-            m = _BARE.match(text, start)
-            if m is None or m.group() not in _SCALAR_TYPES:
-                raise _GiveUp
-            end = m.end()
+        m = _TYPE_NAME.match(text, start)
+        if m is None:
+            raise _GiveUp
+        end = m.end()
+        if text.startswith("<", end):
+            end = _closing_angle(text, end)
         if end < len(text) and _IDENT_CHAR.match(text, end):
             raise _GiveUp
         spelling = text[start:end]
@@ -392,27 +388,18 @@ def _cast(r: _Reader, op_type: Any) -> Operation:
     return _format_op(op_type, [(a, t)], r.type(), {}, r)
 
 
-_FLOAT_TYPES = frozenset(("f16", "bf16", "f32", "f64"))
-_INTEGER_TYPES = frozenset(("index", "i1", "i8", "i16", "i32", "i64"))
-
-
 def _constant(r: _Reader, op_type: Any) -> Operation:
-    """`1.5 : f32`, `0 : i32`: the attribute read by xDSL from its text (once per spelling)."""
+    """`1.5 : f32`, `0 : i32`, `true`: the attribute read by xDSL from its text (once per spelling)."""
     _no_attribute_dict(r)
     r.skip()
     start = r.pos
-    m = _NUMBER.match(r.text, start)
-    if m is None:
-        raise _GiveUp
-    r.pos = m.end()
-    r.expect(":")
-    r.skip()
-    t = _BARE.match(r.text, r.pos)
-    if t is None or t.group() not in (_FLOAT_TYPES if m.group(1) or m.group(2) else _INTEGER_TYPES):
-        raise _GiveUp
-    r.pos = t.end()
-    if r.pos < len(r.text) and _IDENT_CHAR.match(r.text, r.pos):
-        raise _GiveUp
+    if not (r.keyword("true") or r.keyword("false")):
+        m = _NUMBER.match(r.text, start)
+        if m is None:
+            raise _GiveUp
+        r.pos = m.end()
+        r.expect(":")
+        r.type()
     spelling = r.text[start:r.pos]
     value = r.types.get(spelling)
     if value is None:
