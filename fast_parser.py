@@ -55,6 +55,8 @@ _BLOCK = re.compile(r"\^([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)")
 _TYPE_NAME = re.compile(r"!?[A-Za-z_][A-Za-z0-9_$.]*")
 """A type's name (`f32`, `vector`, `!df.array`); its `<...>` follows it at once. The spelling
 is parsed by xDSL, the whole of it or the parser gives up."""
+_FLAT_ANGLE = re.compile(r"<[^<>\"{}\n-]*>")
+"""`<...>` without nested brackets (`!df.array<f32, [i]>`), else `_closing_angle` counts."""
 _NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_$.\-]")
 
@@ -149,7 +151,8 @@ class _Reader:
             raise _GiveUp
         end = m.end()
         if text.startswith("<", end):
-            end = _closing_angle(text, end)
+            flat = _FLAT_ANGLE.match(text, end)
+            end = flat.end() if flat is not None else _closing_angle(text, end)
         if end < len(text) and _IDENT_CHAR.match(text, end):
             raise _GiveUp
         spelling = text[start:end]
@@ -325,8 +328,26 @@ def _format_op(op_type: Any, operands: list[SSAValue | tuple[str, Attribute | No
     operand_types, result_types = types
     values = [o if isinstance(o, SSAValue) else r.use(o[0], t[0])
               for o, t in zip(operands, operand_types, strict=True)]
-    return op_type.build(result_types=result_types, operands=[(v,) for v in values], attributes={},
+    return _build(op_type, [(v,) for v in values], result_types, properties)
+
+
+def _build(op_type: Any, operands: list[Any], result_types: Any, properties: dict[str, Attribute]) -> Operation:
+    """`op_type.build(...)` as `FormatProgram.parse` calls it, or for an op whose `build` only
+    flattens its arguments the `create` it amounts to (parse_fastpaths' shortcut, same IR)."""
+    from loopopt.parse_fastpaths import _counts_fit, _single_defs
+
+    singles = _SHAPES.get(op_type)
+    if singles is None:
+        singles = _SHAPES[op_type] = _single_defs(op_type.get_irdl_definition())
+    if singles and _counts_fit(operands, singles[0]) and _counts_fit(result_types, singles[1]):
+        return op_type.create(operands=[v for group in operands for v in group],
+                              result_types=[t for group in result_types for t in group],
+                              properties=dict(properties), attributes={})
+    return op_type.build(result_types=result_types, operands=operands, attributes={},
                          properties=dict(properties), regions=[], successors=[])
+
+
+_SHAPES: dict[type, Any] = {}
 
 
 def _infer(op_type: Any, given: tuple[Attribute | None, ...], result_type: Attribute | None,
@@ -448,7 +469,7 @@ def _terminator(r: _Reader, op_type: Any) -> Operation:
     key = (op_type, tuple(types))
     if key not in _INFERRED:  # xDSL's check of the types against the op's constraints
         _INFERRED[key] = _infer_variadic(op_type, tuple(types))
-    return op_type.build(result_types=[], operands=[operands], attributes={}, properties={}, regions=[], successors=[])
+    return _build(op_type, [operands], [], {})
 
 
 def _infer_variadic(op_type: Any, types: tuple[Attribute, ...]) -> bool:
