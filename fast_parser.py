@@ -57,7 +57,8 @@ _TYPE_NAME = re.compile(r"!?[A-Za-z_][A-Za-z0-9_$.]*")
 is parsed by xDSL, the whole of it or the parser gives up."""
 _FLAT_ANGLE = re.compile(r"<[^<>\"{}\n-]*>")
 """`<...>` without nested brackets (`!df.array<f32, [i]>`), else `_closing_angle` counts."""
-_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)(?![0-9A-Za-z_.$])")
+"""A numeric literal (the attribute `literal : type` is then read by xDSL from its text)."""
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_$.\-]")
 
 
@@ -390,6 +391,18 @@ def _plain_binary(r: _Reader, op_type: Any) -> Operation:
     return _format_op(op_type, [(a, None), (b, None)], r.type(), {}, r)
 
 
+def _select(r: _Reader, op_type: Any) -> Operation:
+    """`%c, %a, %b : T` (arith.select: the condition's type inferred by xDSL's resolution)."""
+    c = r.value_name()
+    r.expect(",")
+    a = r.value_name()
+    r.expect(",")
+    b = r.value_name()
+    _no_attribute_dict(r)
+    r.expect(":")
+    return _format_op(op_type, [(c, None), (a, None), (b, None)], r.type(), {}, r)
+
+
 def _plain_unary(r: _Reader, op_type: Any) -> Operation:
     """`%a : T` (math.sqrt, arith.negf, ...)."""
     a = r.value_name()
@@ -523,27 +536,44 @@ def _df_filter(r: _Reader, op_type: Any) -> Operation:
     return op_type.build(operands=[operands], result_types=[result_types], regions=[body, map_region])
 
 
-def _df_reduce(r: _Reader, op_type: Any) -> Operation:
-    """The plain form `add(%x, %init), ... over [i] reassoc? : T... -> R... {custom body}?`
-    (the fused `(%x) add(%i) ... where/map` forms are xDSL's)."""
-    from loopopt.dialects.df_types import ReduceKind, ReduceKindAttr, element_type_of
+def _triples(r: _Reader) -> list[tuple[Any, str, str]]:
+    """`add(%x, %init), ...` (df_syntax.parse_triples with inputs); the map prologue form
+    `(%x) add(%init)` is xDSL's."""
+    from loopopt.dialects.df_types import ReduceKind, ReduceKindAttr
 
-    kinds = {k.value for k in ReduceKind}
     if r.peek("("):
         raise _GiveUp
 
-    def triple() -> tuple[str, str, str]:
+    def triple() -> tuple[Any, str, str]:
         kind = r.bare()
-        if kind not in kinds:
+        if kind not in _KINDS:
             raise _GiveUp
         r.expect("(")
         x = r.value_name()
         r.expect(",")
         init = r.value_name()
         r.expect(")")
-        return kind, x, init
+        return ReduceKindAttr(ReduceKind(kind)), x, init
 
-    triples = r.comma_list(triple)
+    if not _KINDS:
+        _KINDS.update(k.value for k in ReduceKind)
+    return r.comma_list(triple)
+
+
+_KINDS: set[str] = set()
+
+
+def _no_prologue_regions(r: _Reader) -> None:
+    """`where {...}` / `map {...}` after a reduction's types: xDSL's."""
+    if r.keyword("where") or r.keyword("map"):
+        raise _GiveUp
+
+
+def _df_reduce(r: _Reader, op_type: Any) -> Operation:
+    """The plain form `add(%x, %init), ... over [i] reassoc? : T... -> R... {custom body}?`."""
+    from loopopt.dialects.df_types import element_type_of
+
+    triples = _triples(r)
     if not r.keyword("over"):
         raise _GiveUp
     r.expect("[")
@@ -558,18 +588,65 @@ def _df_reduce(r: _Reader, op_type: Any) -> Operation:
         raise _GiveUp
     inputs = [r.use(x, t) for (_, x, _), t in zip(triples, in_types)]
     inits = [r.use(i, element_type_of(t)) for (_, _, i), t in zip(triples, out_types)]
-    if r.keyword("where") or r.keyword("map"):
-        raise _GiveUp
+    _no_prologue_regions(r)
     body = r.region() if r.peek("{") else Region()
     _no_trailing_attributes(r)
     props: dict[str, Attribute] = {
-        "kinds": ArrayAttr(ReduceKindAttr(ReduceKind(k)) for k, _, _ in triples),
+        "kinds": ArrayAttr(k for k, _, _ in triples),
         "over_axes": ArrayAttr(StringAttr(a) for a in over),
     }
     if reassoc:
         props["reassoc"] = UnitAttr()
     return op_type.build(operands=[inputs, inits], result_types=[out_types], properties=props,
                          regions=[Region(), Region(), body])
+
+
+def _df_scan(r: _Reader, op_type: Any) -> Operation:
+    """The plain form `add(%x, %init) reassoc? : T -> R {custom body}?`."""
+    from loopopt.dialects.df_types import element_type_of
+
+    triples = _triples(r)
+    if len(triples) != 1:
+        raise _GiveUp
+    reassoc = r.keyword("reassoc")
+    r.expect(":")
+    in_types = r.type_list()
+    r.expect("->")
+    out_type = r.type()
+    if len(in_types) != 1:
+        raise _GiveUp
+    (kind, x, i), = triples
+    inputs, init = [r.use(x, in_types[0])], r.use(i, element_type_of(out_type))
+    _no_prologue_regions(r)
+    body = r.region() if r.peek("{") else Region()
+    _no_trailing_attributes(r)
+    props: dict[str, Attribute] = {"kind": kind}
+    if reassoc:
+        props["reassoc"] = UnitAttr()
+    return op_type.build(operands=[inputs, init], result_types=[out_type], properties=props,
+                         regions=[Region(), body, Region()])
+
+
+def _df_fold(r: _Reader, op_type: Any) -> Operation:
+    """`(%x, ...) init(%c, ...) : T... -> R... { body }` (FoldOp.parse)."""
+    r.expect("(")
+    inputs = r.comma_list(r.value_name)
+    r.expect(")")
+    if not r.keyword("init"):
+        raise _GiveUp
+    r.expect("(")
+    inits = r.comma_list(r.value_name)
+    r.expect(")")
+    r.expect(":")
+    in_types = r.type_list()
+    r.expect("->")
+    out_types = r.type_list()
+    if len(in_types) != len(inputs) or len(out_types) != len(inits):
+        raise _GiveUp
+    body = r.region()
+    operands = [[r.use(n, t) for n, t in zip(inputs, in_types)], [r.use(n, t) for n, t in zip(inits, out_types)]]
+    _no_trailing_attributes(r)
+    return op_type.build(operands=operands, result_types=[out_types], regions=[body])
 
 
 def _func(r: _Reader, op_type: Any) -> Operation:
@@ -615,6 +692,7 @@ _FORMATS: dict[str, Callable[[_Reader, Any], Operation]] = {
     "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _plain_binary,
     "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)": _plain_binary,
     "$lhs `,` $rhs attr-dict `:` type($result)": _plain_binary,
+    "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)": _select,
     "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _plain_unary,
     "$operand attr-dict `:` type($result)": _plain_unary,
     "$input attr-dict `:` type($input) `to` type($result)": _cast,
@@ -632,6 +710,8 @@ _CUSTOM: dict[str, Callable[[_Reader, Any], Operation]] = {
     "df.map": _df_map,
     "df.filter": _df_filter,
     "df.reduce": _df_reduce,
+    "df.scan": _df_scan,
+    "df.fold": _df_fold,
     "func.func": _func,
     "builtin.module": _module,
     "module": _module,
