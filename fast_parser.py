@@ -48,6 +48,7 @@ class _GiveUp(Exception):
 
 _SKIP = re.compile(r"(?://[^\n]*\n?|\s+)*", re.ASCII)
 """xDSL's whitespace and comments (MLIRLexer._whitespace_regex)."""
+_SPACE_OR_SLASH = frozenset(" \t\n\r\f\v/")
 _VALUE = re.compile(r"%([0-9]+|[a-zA-Z$._-][a-zA-Z0-9$._-]*)")
 _BARE = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*")
 _SYMBOL = re.compile(r"@([A-Za-z_][A-Za-z0-9_$.]*)")
@@ -67,7 +68,7 @@ class _Reader:
     """A cursor over the text, the SSA scope and the location stamping of one parse."""
 
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int) -> None:
-        self.ctx, self.text, self.pos = ctx, text, 0
+        self.ctx, self.text, self.pos, self.length = ctx, text, 0, len(text)
         self.values: dict[str, SSAValue] = {}
         self.types = _type_cache(ctx)
         self.name = StringAttr(name)
@@ -78,7 +79,9 @@ class _Reader:
     # ------------------------------------------------------------------ tokens
 
     def skip(self) -> None:
-        self.pos = _SKIP.match(self.text, self.pos).end()  # type: ignore[union-attr]
+        pos = self.pos
+        if pos < self.length and self.text[pos] in _SPACE_OR_SLASH:  # most calls: at a token already
+            self.pos = _SKIP.match(self.text, pos).end()  # type: ignore[union-attr]
 
     def peek(self, literal: str) -> bool:
         self.skip()
