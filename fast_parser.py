@@ -70,7 +70,7 @@ class _Reader:
     def __init__(self, ctx: Context, text: str, name: str, line_offset: int) -> None:
         self.ctx, self.text, self.pos, self.length = ctx, text, 0, len(text)
         self.values: dict[str, SSAValue] = {}
-        self.types = _type_cache(ctx)
+        self.types = _spelling_cache(ctx)
         self.name = StringAttr(name)
         self.line_offset = line_offset
         self.starts = _line_starts(text)
@@ -159,11 +159,15 @@ class _Reader:
             end = flat.end() if flat is not None else _closing_angle(text, end)
         if end < len(text) and _IDENT_CHAR.match(text, end):
             raise _GiveUp
-        spelling = text[start:end]
-        found = self.types.get(spelling)
-        if found is None:
-            found = self.types[spelling] = _xdsl_type(self.ctx, spelling)
         self.pos = end
+        return self.read_by_xdsl(start, "parse_type")
+
+    def read_by_xdsl(self, start: int, method: str) -> Attribute:
+        """The text from `start` to the cursor read by xDSL's `method` (once per spelling)."""
+        key = (method, self.text[start:self.pos])
+        found = self.types.get(key)
+        if found is None:
+            found = self.types[key] = _xdsl_reads(self.ctx, key[1], method)
         return found
 
     def type_list(self) -> list[Attribute]:
@@ -273,14 +277,15 @@ def _closing_angle(text: str, start: int) -> int:
     raise _GiveUp
 
 
-def _xdsl_type(ctx: Context, spelling: str) -> Attribute:
-    """What xDSL's parser reads `spelling` as, the whole of it, or give up."""
+def _xdsl_reads(ctx: Context, spelling: str, method: str) -> Attribute:
+    """What xDSL's parser's `method` (`parse_type`, `parse_attribute`) reads `spelling` as, the
+    whole of it, or give up."""
     from xdsl.parser import Parser
     from xdsl.utils.mlir_lexer import MLIRTokenKind
 
     try:
         parser = Parser(ctx, spelling)
-        found = parser.parse_type()
+        found = getattr(parser, method)()
         if parser._current_token.kind is not MLIRTokenKind.EOF:
             raise _GiveUp
     except Exception as e:  # noqa: BLE001 - any refusal is xDSL's to report
@@ -288,12 +293,12 @@ def _xdsl_type(ctx: Context, spelling: str) -> Attribute:
     return found
 
 
-_TYPE_CACHES: dict[int, tuple[weakref.ref[Context], dict[str, Attribute]]] = {}
+_TYPE_CACHES: dict[int, tuple[weakref.ref[Context], dict[tuple[str, str], Attribute]]] = {}
 """Types and constants by spelling, per live context (by id: a context is unhashable); one
 without the df dialect refuses `!df.array`, and a refusal is not remembered."""
 
 
-def _type_cache(ctx: Context) -> dict[str, Attribute]:
+def _spelling_cache(ctx: Context) -> dict[tuple[str, str], Attribute]:
     entry = _TYPE_CACHES.get(id(ctx))
     if entry is None or entry[0]() is not ctx:
         for key in [k for k, (ref, _) in _TYPE_CACHES.items() if ref() is None]:
@@ -356,18 +361,28 @@ _SHAPES: dict[type, Any] = {}
 
 def _infer(op_type: Any, given: tuple[Attribute | None, ...], result_type: Attribute | None,
            properties: dict[str, Attribute]) -> tuple[tuple[tuple[Attribute, ...], ...], tuple[tuple[Attribute, ...], ...]]:
-    from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
-
     op_def = op_type.get_irdl_definition()
     if len(op_def.operands) != len(given) or len(op_def.results) != (result_type is not None):
         raise _GiveUp
+    results = [] if result_type is None else [None if result_type is _INFERRED_RESULT else (result_type,)]
+    return _resolve(op_type, [None if t is None else (t,) for t in given], [1] * len(given), results, properties)
+
+
+def _resolve(op_type: Any, operand_types: list[Any], lengths: list[int], result_types: list[Any],
+             properties: dict[str, Attribute]) -> tuple[tuple[tuple[Attribute, ...], ...], tuple[tuple[Attribute, ...], ...]]:
+    """xDSL's check of the parsed types (and properties) against the op's constraints and its
+    inference of the others: `FormatProgram.parse`'s three calls, on a `ParsingState` holding
+    what the text gave (`lengths` operands per definition)."""
+    from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
+
+    op_def = op_type.get_irdl_definition()
     program = _PROGRAMS.get(op_type)
     if program is None:
         program = _PROGRAMS[op_type] = FormatProgram.from_str(op_def.assembly_format, op_def)
     state = ParsingState(op_type)
-    state.operands = [(None,) for _ in given]
-    state.operand_types = [None if t is None else (t,) for t in given]
-    state.result_types = [] if result_type is None else [None if result_type is _INFERRED_RESULT else (result_type,)]
+    state.operands = [(None,) * n for n in lengths]
+    state.operand_types = operand_types
+    state.result_types = result_types
     state.properties = dict(properties)
     try:
         program.resolve_constraint_variables(state, op_def)
@@ -384,34 +399,21 @@ _INFERRED_RESULT: Any = object()
 """`_format_op`'s result type when the format infers it (arith.constant)."""
 
 
-def _plain_binary(r: _Reader, op_type: Any) -> Operation:
-    """`%a, %b : T` (arith.addf, arith.addi, math.powf, ...)."""
-    a = r.value_name()
-    r.expect(",")
-    b = r.value_name()
-    _no_attribute_dict(r)
-    r.expect(":")
-    return _format_op(op_type, [(a, None), (b, None)], r.type(), {}, r)
+def _operands_of_one_type(count: int) -> Callable[[_Reader, Any], Operation]:
+    """The reader of `%a, %b : T` (count 2: arith.addf, arith.addi, math.powf, ...), `%a : T`
+    (1: math.sqrt, arith.negf, ...), `%c, %a, %b : T` (3: arith.select): the types of the
+    operands the result type leaves open are inferred by xDSL's resolution."""
 
+    def read(r: _Reader, op_type: Any) -> Operation:
+        names = [r.value_name()]
+        while len(names) < count:
+            r.expect(",")
+            names.append(r.value_name())
+        _no_attribute_dict(r)
+        r.expect(":")
+        return _format_op(op_type, [(n, None) for n in names], r.type(), {}, r)
 
-def _select(r: _Reader, op_type: Any) -> Operation:
-    """`%c, %a, %b : T` (arith.select: the condition's type inferred by xDSL's resolution)."""
-    c = r.value_name()
-    r.expect(",")
-    a = r.value_name()
-    r.expect(",")
-    b = r.value_name()
-    _no_attribute_dict(r)
-    r.expect(":")
-    return _format_op(op_type, [(c, None), (a, None), (b, None)], r.type(), {}, r)
-
-
-def _plain_unary(r: _Reader, op_type: Any) -> Operation:
-    """`%a : T` (math.sqrt, arith.negf, ...)."""
-    a = r.value_name()
-    _no_attribute_dict(r)
-    r.expect(":")
-    return _format_op(op_type, [(a, None)], r.type(), {}, r)
+    return read
 
 
 def _cast(r: _Reader, op_type: Any) -> Operation:
@@ -437,25 +439,7 @@ def _constant(r: _Reader, op_type: Any) -> Operation:
         r.pos = m.end()
         r.expect(":")
         r.type()
-    spelling = r.text[start:r.pos]
-    value = r.types.get(spelling)
-    if value is None:
-        value = r.types[spelling] = _xdsl_attribute(r.ctx, spelling)
-    return _format_op(op_type, [], _INFERRED_RESULT, {"value": value}, r)
-
-
-def _xdsl_attribute(ctx: Context, spelling: str) -> Attribute:
-    from xdsl.parser import Parser
-    from xdsl.utils.mlir_lexer import MLIRTokenKind
-
-    try:
-        parser = Parser(ctx, spelling)
-        found = parser.parse_attribute()
-        if parser._current_token.kind is not MLIRTokenKind.EOF:
-            raise _GiveUp
-    except Exception as e:  # noqa: BLE001 - any refusal is xDSL's to report
-        raise _GiveUp from e
-    return found
+    return _format_op(op_type, [], _INFERRED_RESULT, {"value": r.read_by_xdsl(start, "parse_attribute")}, r)
 
 
 def _compare(r: _Reader, op_type: Any) -> Operation:
@@ -484,38 +468,28 @@ def _terminator(r: _Reader, op_type: Any) -> Operation:
         operands = [r.use(n, t) for n, t in zip(names, types)]
     key = (op_type, tuple(types))
     if key not in _INFERRED:  # xDSL's check of the types against the op's constraints
-        _INFERRED[key] = _infer_variadic(op_type, tuple(types))
+        op_def = op_type.get_irdl_definition()
+        if len(op_def.operands) != 1 or op_def.results:
+            raise _GiveUp
+        _INFERRED[key] = _resolve(op_type, [tuple(types)], [len(types)], [], {})
     return _build(op_type, [operands], [], {})
 
 
-def _infer_variadic(op_type: Any, types: tuple[Attribute, ...]) -> bool:
-    from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
-
-    op_def = op_type.get_irdl_definition()
-    if len(op_def.operands) != 1 or op_def.results:
-        raise _GiveUp
-    program = _PROGRAMS.get(op_type)
-    if program is None:
-        program = _PROGRAMS[op_type] = FormatProgram.from_str(op_def.assembly_format, op_def)
-    state = ParsingState(op_type)
-    state.operands = [(None,) * len(types)]
-    state.operand_types = [types]
-    try:
-        program.resolve_constraint_variables(state, op_def)
-    except Exception as e:  # noqa: BLE001 - a type the op refuses: xDSL's message
-        raise _GiveUp from e
-    return True
+def _types_arrow_types(r: _Reader) -> tuple[list[Attribute], list[Attribute]]:
+    """`: T... -> R...` of the df ops."""
+    r.expect(":")
+    in_types = r.type_list()
+    r.expect("->")
+    return in_types, r.type_list()
 
 
 def _inputs_arrow_results(r: _Reader) -> tuple[list[SSAValue], list[Attribute]]:
     """`%a, %b : T_a, T_b -> R, ...` (df_syntax.parse_inputs_arrow_results)."""
     names = r.comma_list(r.value_name)
-    r.expect(":")
-    types = r.type_list()
-    if len(types) != len(names):
+    types, result_types = _types_arrow_types(r)
+    if len(types) != len(names):  # xDSL's error
         raise _GiveUp
-    r.expect("->")
-    return [r.use(n, t) for n, t in zip(names, types)], r.type_list()
+    return [r.use(n, t) for n, t in zip(names, types)], result_types
 
 
 def _no_trailing_attributes(r: _Reader) -> None:
@@ -583,10 +557,7 @@ def _df_reduce(r: _Reader, op_type: Any) -> Operation:
     over = r.comma_list(r.bare)
     r.expect("]")
     reassoc = r.keyword("reassoc")
-    r.expect(":")
-    in_types = r.type_list()
-    r.expect("->")
-    out_types = r.type_list()
+    in_types, out_types = _types_arrow_types(r)
     if len(in_types) != len(triples) or len(out_types) != len(triples):
         raise _GiveUp
     inputs = [r.use(x, t) for (_, x, _), t in zip(triples, in_types)]
@@ -640,10 +611,7 @@ def _df_fold(r: _Reader, op_type: Any) -> Operation:
     r.expect("(")
     inits = r.comma_list(r.value_name)
     r.expect(")")
-    r.expect(":")
-    in_types = r.type_list()
-    r.expect("->")
-    out_types = r.type_list()
+    in_types, out_types = _types_arrow_types(r)
     if len(in_types) != len(inputs) or len(out_types) != len(inits):
         raise _GiveUp
     body = r.region()
@@ -692,12 +660,12 @@ def _module(r: _Reader, op_type: Any) -> Operation:
 
 
 _FORMATS: dict[str, Callable[[_Reader, Any], Operation]] = {
-    "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _plain_binary,
-    "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)": _plain_binary,
-    "$lhs `,` $rhs attr-dict `:` type($result)": _plain_binary,
-    "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)": _select,
-    "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _plain_unary,
-    "$operand attr-dict `:` type($result)": _plain_unary,
+    "$lhs `,` $rhs (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _operands_of_one_type(2),
+    "$lhs `,` $rhs (`overflow` `` $overflowFlags^)? attr-dict `:` type($result)": _operands_of_one_type(2),
+    "$lhs `,` $rhs attr-dict `:` type($result)": _operands_of_one_type(2),
+    "$cond `,` $lhs `,` $rhs attr-dict `:` type($result)": _operands_of_one_type(3),
+    "$operand (`fastmath` `` $fastmath^)? attr-dict `:` type($result)": _operands_of_one_type(1),
+    "$operand attr-dict `:` type($result)": _operands_of_one_type(1),
     "$input attr-dict `:` type($input) `to` type($result)": _cast,
 }
 """The declarative formats read here, by their text: an op with one of them is read by its
