@@ -9,11 +9,13 @@ the IR `LocatedParser` builds, by calling the same constructors with the same ar
 * `builtin.module { ... }` or top-level ops (the implicit module), `func.func @f(%a: T, ...)
   -> (R, ...) { ... }` with named arguments, single-block regions (`^bb0(%e: f32):`), `//`
   comments, SSA names bound as xDSL binds them (scoped per region, the same name hints);
-* `arith.*` / `math.*` ops whose declarative format is one of the plain shapes in `_FORMATS`
-  (binary, unary, cast, constant), `arith.cmpf` / `arith.cmpi`, `func.return`, `df.yield`,
-  `df.map`, `df.filter` (with its `map` region), `df.reduce` (plain triples, optional body);
-* types: the builtin scalar names and `!dialect.name<...>` read by xDSL itself from their
-  text once per context (attributes are immutable values, equal ones interchangeable);
+* ops from one table (`_FORMATS` by declarative-format text, `_CUSTOM` by name): the arith and
+  math ops of the plain formats (binary, unary, cast, select), `arith.constant`, `arith.cmpf` /
+  `arith.cmpi`, `func.return`, `df.yield`, `df.map`, `df.filter` (with its `map` region),
+  `df.reduce` / `df.scan` (plain triples, optional body), `df.fold`; the types a format leaves
+  out are inferred, and the parsed ones checked, by xDSL's own constraint resolution;
+* types and constants: their spelling (`f32`, `vector<8xf32>`, `!df.array<f32, [i]>`,
+  `0.0 : f32`) read by xDSL itself once per context (attributes are immutable values);
 * each op located at its first token (`diagnostics._span_location`'s `FileLineColLoc`,
   with `LocatedParser.line_offset`).
 
@@ -22,7 +24,7 @@ Exact by construction: anything else (generic `"op"(...)` syntax, attribute dict
 redefined value, a type mismatch, any exception from a constructor) makes `parse_module`
 return None before the caller sees any of it, and the whole text is parsed by xDSL's parser
 (with loopopt's fast paths), which accepts it or gives its own message and location.
-`LOOPOPT_NO_FASTPATHS=1` turns it off. test/python/test_fast_parser.py compares both
+`LOOPOPT_NO_FASTPATHS=1` turns it off. test/python/tools/test_fast_parser.py compares both
 parsers' generic printouts with locations over every test, example and benchmark input.
 """
 
@@ -61,7 +63,6 @@ _FLAT_ANGLE = re.compile(r"<[^<>\"{}\n-]*>")
 _NUMBER = re.compile(r"-?(?:0x[0-9a-fA-F]+|[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)(?![0-9A-Za-z_.$])")
 """A numeric literal (the attribute `literal : type` is then read by xDSL from its text)."""
 _IDENT_CHAR = re.compile(r"[A-Za-z0-9_$.\-]")
-
 
 
 class _Reader:
@@ -710,7 +711,8 @@ enabled = True
 """False: every text goes to xDSL's parser (the tests compare both)."""
 
 last_give_up: list[Any] = []
-"""Where and why the last `parse_module` gave up (text offset, exception): for the tests."""
+"""Where and why the last `parse_module` gave up (text offset, exception): which construct a
+text needs xDSL's parser for."""
 
 
 def parse_module(ctx: Context, text: str, name: str, line_offset: int = 0,
