@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, UnitAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAttr, UnitAttr
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from loopopt import xdsl_fastpaths
@@ -76,6 +76,7 @@ class _Reader:
         self.line_offset = line_offset
         self.starts = _line_starts(text)
         self.depth = 0
+        self.sub_parser: Any = None
 
     # ------------------------------------------------------------------ tokens
 
@@ -169,6 +170,24 @@ class _Reader:
         found = self.types.get(key)
         if found is None:
             found = self.types[key] = _xdsl_reads(self.ctx, key[1], method)
+        return found
+
+    def by_xdsl(self, read: Callable[[Any], Any]) -> Any:
+        """`read(parser)` by an xDSL parser (a `LocatedParser`: linear-time strings) of this
+        text from the cursor, which then moves to where it stopped: an attribute dictionary,
+        read where it is as xDSL reads it in place."""
+        from loopopt.diagnostics import LocatedParser
+
+        if self.sub_parser is None:
+            self.sub_parser = LocatedParser(self.ctx, self.text, self.name.data)
+        parser = self.sub_parser
+        self.skip()
+        try:
+            parser._resume_from(self.pos)
+            found = read(parser)
+        except Exception as e:  # noqa: BLE001 - xDSL's error, reported by its own parse
+            raise _GiveUp from e
+        self.pos = parser._current_token.span.start
         return found
 
     def type_list(self) -> list[Attribute]:
@@ -622,19 +641,22 @@ def _df_fold(r: _Reader, op_type: Any) -> Operation:
 
 
 def _func(r: _Reader, op_type: Any) -> Operation:
-    """`func.func @name(%a: T, ...) -> (R, ...) { body }` (FuncOp.parse's call); no
-    visibility, argument or result attributes, unnamed arguments or `attributes`."""
+    """`func.func @name(%a: T {attrs}?, ...) -> (R, ...) attributes {...}? { body }` (FuncOp.parse's
+    call); visibility, unnamed arguments, argument locations and result attributes are xDSL's."""
     m = r.match(_SYMBOL)
     if m is None:
         raise _GiveUp
     r.expect("(")
     arguments: list[tuple[str, Attribute]] = []
+    attrs: list[dict[str, Attribute]] = []
     if not r.optional(")"):
 
         def argument() -> tuple[str, Attribute]:
             name = r.value_name()
             r.expect(":")
-            return name, r.type()
+            found = name, r.type()
+            attrs.append(r.by_xdsl(lambda p: p.parse_optional_dictionary_attr_dict()) if r.peek("{") else {})
+            return found
 
         arguments = r.comma_list(argument)
         r.expect(")")
@@ -646,18 +668,31 @@ def _func(r: _Reader, op_type: Any) -> Operation:
                 r.expect(")")
         else:
             results = [r.type()]
-    _no_trailing_attributes(r)
+    extra = None
+    if r.peek("attributes") and not _IDENT_CHAR.match(r.text, r.pos + len("attributes")):
+        extra = r.by_xdsl(lambda p: p.parse_optional_attr_dict_with_keyword(_FUNC_RESERVED))
     region = r.region(arguments or None) if r.peek("{") else Region()
-    return op_type(name=m.group(1), function_type=([t for _, t in arguments], results), region=region,
-                   visibility=None, arg_attrs=None, res_attrs=None)
+    arg_attrs = ArrayAttr(DictionaryAttr(a) for a in attrs) if any(attrs) else None
+    func = op_type(name=m.group(1), function_type=([t for _, t in arguments], results), region=region,
+                   visibility=None, arg_attrs=arg_attrs, res_attrs=None)
+    if extra is not None:
+        func.attributes |= extra.data
+    return func
+
+
+_FUNC_RESERVED = ("sym_name", "function_type", "sym_visibility")
 
 
 def _module(r: _Reader, op_type: Any) -> Operation:
-    """`builtin.module { ... }` (no name, no attributes)."""
+    """`builtin.module @name? attributes {...}? { ... }` (ModuleOp.parse's call)."""
+    m = r.match(_SYMBOL)
+    attributes = None
+    if r.peek("attributes") and not _IDENT_CHAR.match(r.text, r.pos + len("attributes")):
+        attributes = r.by_xdsl(lambda p: p.parse_optional_attr_dict_with_keyword()).data
     region = r.region()
     if not region.blocks:
         region.add_block(Block())
-    return op_type(region, None, None)
+    return op_type(region, attributes, None if m is None else StringAttr(m.group(1)))
 
 
 _FORMATS: dict[str, Callable[[_Reader, Any], Operation]] = {

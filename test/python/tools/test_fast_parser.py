@@ -126,6 +126,11 @@ MALFORMED = [_BODY.format(line) for line in (
     "builtin.module @m {\n}", "builtin.module attributes {foo} {\n}", "builtin.module {\n} builtin.module {\n}",
     "func.func @f() {\n^bb0:\n  func.return\n}", "func.func @f(%x: f32) {\n^bb0:\n  func.return\n}", "",
     "func.func @f() {\n  func.return\n}\n%x = arith.constant 1.0 : f32\n%x = arith.constant 2.0 : f32",
+    'func.func @f(%x: f32 {a = "unterminated) {\n  func.return\n}', "func.func @f(%x: f32 {a = }) {\n  func.return\n}",
+    'func.func @f(%x: f32) attributes {sym_name = "g"} {\n  func.return\n}', "builtin.module attributes {a = } {\n}",
+    'func.func @f(%x: f32 {a} loc("x.mlir":1:2)) {\n  func.return\n}', "builtin.module @m attributes {a, b = 1} {\n}",
+    'func.func @f(%x: f32 {a}, %y: f32) -> f32 attributes {k, p = {q = "r"}} {\n  func.return %y : f32\n}',
+    "func.func @f(%x: f32) -> (f32 {a}) {\n  func.return %x : f32\n}", "func.func @f(%x: f32) attributes {a} attributes {b} {\n}",
 ]
 
 
