@@ -759,6 +759,7 @@ def parse_module(ctx: Context, text: str, name: str, line_offset: int = 0,
         return None
     if not _BUILDERS:
         _BUILDERS.update(_builders())
+    last_give_up.clear()
     r = _Reader(ctx, text, name, line_offset)
     try:
         ops: list[Operation] = []
