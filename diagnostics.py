@@ -60,6 +60,14 @@ class LocatedParser(Parser):
         self._first_use: dict[str, Span] = {}
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
+        """loopopt's own parser's module (`fast_parser`: the common subset, same IR), or when
+        it gives up (anything else, any error) xDSL's, from the start of the text."""
+        from loopopt import fast_parser
+
+        source = self.lexer.input
+        if (module := fast_parser.parse_module(
+                self.ctx, source.content, source.name, self.line_offset, allow_implicit_module)) is not None:
+            return module
         try:
             return super().parse_module(allow_implicit_module)
         except RecursionError:

@@ -22,6 +22,15 @@ ROOT = Path(__file__).resolve().parents[3]
 _PATCHED = [(FormatProgram, "parse"), (AttrParser, "parse_optional_type")]
 
 
+@pytest.fixture(autouse=True)
+def _xdsl_parser_only(monkeypatch):
+    """These fast paths are inside xDSL's parser: loopopt's own (fast_parser.py, which reads
+    most of these texts itself) is off here; test_fast_parser.py compares it with xDSL's."""
+    from loopopt import fast_parser
+
+    monkeypatch.setattr(fast_parser, "enabled", False)
+
+
 @contextmanager
 def _xdsls_parser() -> Iterator[None]:
     """xDSL's own `FormatProgram.parse` and `parse_optional_type` for the duration."""
