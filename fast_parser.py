@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, ModuleOp, StringAtt
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 
 from loopopt import xdsl_fastpaths
+from loopopt.parse_fastpaths import build_parsed, resolve_format_types
 from loopopt.diagnostics import MAX_NESTING, _file_line_col, _int_attr
 
 
@@ -361,22 +362,8 @@ def _format_op(op_type: Any, operands: list[SSAValue | tuple[str, Attribute | No
 
 
 def _build(op_type: Any, operands: list[Any], result_types: Any, properties: dict[str, Attribute]) -> Operation:
-    """`op_type.build(...)` as `FormatProgram.parse` calls it, or for an op whose `build` only
-    flattens its arguments the `create` it amounts to (parse_fastpaths' shortcut, same IR)."""
-    from loopopt.parse_fastpaths import _counts_fit, _single_defs
-
-    singles = _SHAPES.get(op_type)
-    if singles is None:
-        singles = _SHAPES[op_type] = _single_defs(op_type.get_irdl_definition())
-    if singles and _counts_fit(operands, singles[0]) and _counts_fit(result_types, singles[1]):
-        return op_type.create(operands=[v for group in operands for v in group],
-                              result_types=[t for group in result_types for t in group],
-                              properties=dict(properties), attributes={})
-    return op_type.build(result_types=result_types, operands=operands, attributes={},
-                         properties=dict(properties), regions=[], successors=[])
-
-
-_SHAPES: dict[type, Any] = {}
+    """What `FormatProgram.parse` builds (parse_fastpaths.build_parsed), with no attribute dictionary."""
+    return build_parsed(op_type, operands, result_types, dict(properties), {})
 
 
 def _infer(op_type: Any, given: tuple[Attribute | None, ...], result_type: Attribute | None,
@@ -393,21 +380,15 @@ def _resolve(op_type: Any, operand_types: list[Any], lengths: list[int], result_
     """xDSL's check of the parsed types (and properties) against the op's constraints and its
     inference of the others: `FormatProgram.parse`'s three calls, on a `ParsingState` holding
     what the text gave (`lengths` operands per definition)."""
-    from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
+    from xdsl.irdl.declarative_assembly_format import FormatProgram
 
     op_def = op_type.get_irdl_definition()
     program = _PROGRAMS.get(op_type)
     if program is None:
         program = _PROGRAMS[op_type] = FormatProgram.from_str(op_def.assembly_format, op_def)
-    state = ParsingState(op_type)
-    state.operands = [(None,) * n for n in lengths]
-    state.operand_types = operand_types
-    state.result_types = result_types
-    state.properties = dict(properties)
     try:
-        program.resolve_constraint_variables(state, op_def)
-        return (tuple(tuple(t) for t in program.resolve_operand_types(state, op_def)),
-                tuple(tuple(t) for t in program.resolve_result_types(state, op_def)))
+        return resolve_format_types(program, op_type, op_def, [(None,) * n for n in lengths], operand_types,
+                                    result_types, dict(properties), {})
     except Exception as e:  # noqa: BLE001 - a type the op refuses: xDSL's message
         raise _GiveUp from e
 

@@ -150,13 +150,51 @@ def _counts_fit(groups: Any, counts: tuple[tuple[int, int], ...]) -> bool:
     return all(lo <= len(g) <= hi for g, (lo, hi) in zip(groups, counts, strict=True))
 
 
+_SHAPES: dict[type, Any] = {}
+"""`_single_defs` per op class."""
+
+
+def build_parsed(op_type: Any, operands: Any, result_types: Any, properties: dict[str, Any],
+                 attributes: dict[str, Any], regions: Any = (), successors: Any = ()) -> Any:
+    """What `FormatProgram.parse` builds from the parsed groups: `op_type.build(...)`, or for an
+    op whose `build` only flattens its arguments the `create` it amounts to (irdl_op_init's
+    flattened lists; the same IR)."""
+    singles = _SHAPES.get(op_type)
+    if singles is None:
+        singles = _SHAPES[op_type] = _single_defs(op_type.get_irdl_definition())
+    if singles and _counts_fit(operands, singles[0]) and _counts_fit(result_types, singles[1]):
+        return op_type.create(
+            operands=[v for group in operands for v in group],
+            result_types=[t for group in result_types for t in group],
+            properties={k: v for k, v in properties.items() if v is not None},
+            attributes={k: v for k, v in attributes.items() if v is not None},
+        )
+    return op_type.build(result_types=result_types, operands=operands, attributes=attributes,
+                         properties=properties, regions=list(regions), successors=list(successors))
+
+
+def resolve_format_types(program: Any, op_type: Any, op_def: Any, operands: Any, operand_types: Any,
+                         result_types: Any, properties: dict[str, Any],
+                         attributes: dict[str, Any]) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """xDSL's check of the parsed types (and properties) against the op's constraints and its
+    inference of the others: `FormatProgram.parse`'s three calls on a `ParsingState` holding
+    what the text gave. Raises xDSL's error for a type the op refuses."""
+    from xdsl.irdl.declarative_assembly_format import ParsingState
+
+    state = ParsingState(op_type)
+    state.operands, state.operand_types, state.result_types = operands, operand_types, result_types
+    state.attributes, state.properties = attributes, properties
+    program.resolve_constraint_variables(state, op_def)
+    return (tuple(tuple(t) for t in program.resolve_operand_types(state, op_def)),
+            tuple(tuple(t) for t in program.resolve_result_types(state, op_def)))
+
+
 def _install_format_plans() -> None:
     from xdsl.irdl.declarative_assembly_format import FormatProgram, ParsingState
 
     original = FormatProgram.parse
     plans: dict[int, tuple[Any, Any]] = {}  # id(program) -> (program, steps or None)
     resolved: dict[Any, tuple[tuple[Any, ...], tuple[Any, ...]]] = {}
-    shapes: dict[type, Any] = {}
 
     def resolve(program: Any, op_type: Any, op_def: Any, s: _State) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """xDSL's constraint check and type inference for the parsed parts (remembered)."""
@@ -170,12 +208,8 @@ def _install_format_plans() -> None:
             key, hit = None, None
         if hit is not None:
             return hit
-        state = ParsingState(op_type)
-        state.operands, state.operand_types, state.result_types = s.operands, s.operand_types, s.result_types
-        state.attributes, state.properties = s.attributes, s.properties
-        program.resolve_constraint_variables(state, op_def)
-        answer = (tuple(tuple(t) for t in program.resolve_operand_types(state, op_def)),
-                  tuple(tuple(t) for t in program.resolve_result_types(state, op_def)))
+        answer = resolve_format_types(program, op_type, op_def, s.operands, s.operand_types, s.result_types,
+                                      s.properties, s.attributes)
         if key is not None:
             resolved[key] = answer
         return answer
@@ -202,18 +236,7 @@ def _install_format_plans() -> None:
         operand_types, result_types = resolve(self, op_type, op_def, s)
         operands = tuple(parser.resolve_operands(uo, ot, parser.pos)
                          for uo, ot in zip(s.operands, operand_types, strict=True))
-        singles = shapes.get(op_type)
-        if singles is None:
-            singles = shapes[op_type] = _single_defs(op_def)
-        if singles and _counts_fit(operands, singles[0]) and _counts_fit(result_types, singles[1]):
-            return op_type.create(  # what `build` gives such an op (irdl_op_init's flattened lists)
-                operands=[v for group in operands for v in group],
-                result_types=[t for group in result_types for t in group],
-                properties={k: v for k, v in s.properties.items() if v is not None},
-                attributes={k: v for k, v in s.attributes.items() if v is not None},
-            )
-        return op_type.build(result_types=result_types, operands=operands, attributes=s.attributes,
-                             properties=s.properties, regions=s.regions, successors=s.successors)
+        return build_parsed(op_type, operands, result_types, s.properties, s.attributes, s.regions, s.successors)
 
     parse.__wrapped__ = original  # type: ignore[attr-defined]
     FormatProgram.parse = parse  # type: ignore[method-assign]
