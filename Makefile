@@ -16,8 +16,8 @@ demo: $(BIN)/.installed
 	$(BIN)/loop-run examples/sum_of_squares.mlir --print-c
 
 test: $(BIN)/.installed
-	$(BIN)/lit test/filecheck -sv -j $(JOBS)
-	$(BIN)/python -m pytest -n $(JOBS) -q
+	$(BIN)/lit test/filecheck -sv --time-tests -j $(JOBS)
+	$(BIN)/python -m pytest -n $(JOBS) -q --durations=30
 
 bench: $(BIN)/.installed
 	$(BIN)/pip install --quiet -e '.[bench]'
