@@ -207,7 +207,7 @@ def placement_note(run: Run) -> str:
             " untimed. Every implementation of a trial runs on that placement, so the per-trial ratios compare"
             " implementations on one placement and a cell's median is over placements (4 KiB aliasing between the"
             " streams decided in-cache cells by a few percent, results/amd-zen3/analysis.md session 30). Each trial's"
-            " addresses mod 4 KiB are in bench.json. Cells beyond the LLC keep one placement per copy.")
+            " addresses mod 4 KiB are in bench.json. STREAM and the cells beyond the LLC keep one placement per buffer copy.")
 
 
 def _far_trials(run: Run) -> str:
