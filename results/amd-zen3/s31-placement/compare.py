@@ -1,12 +1,14 @@
 """Session 31: per-trial placement against one fixed placement, from the runs' bench.json.
 
     .venv/bin/python results/amd-zen3/s31-placement/compare.py results/amd-zen3/s31-placement/{rotate1,fixed1,rotate2,fixed2}
+    .venv/bin/python results/amd-zen3/s31-placement/compare.py --repeat results/amd-zen3/s31-placement/axpy-rotate{1,2} A B
 
 Per run: the paired verdicts of the seed cells (loopopt on the best ISA against the best baseline,
 tools/bench/report.py's `paired_verdicts`), the median width of those ~95% intervals, and the
 per-trial spread of every timed implementation (interquartile range / median of its trials).
 Then every seed cell's paired ratio in each run, and for each cell whose verdicts differ between
-runs, which placement the fixed runs used.
+runs, which placement the fixed runs used. `--repeat` correlates the per-trial ratio of
+implementations A and B in axpy f32 64 Ki between two rotated runs (same placements per trial).
 """
 
 from __future__ import annotations
@@ -63,6 +65,14 @@ def main(dirs: list[str]) -> None:
     for (pat, dt, n), got in per_cell.items():
         print(f"| {pat} {dt} {size_label(n)} | " + " | ".join(got.get(k, "—") for k in names) + " |")
     print()
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name.rstrip("0123456789"), []).append(name)
+    for group, members in groups.items():
+        same = sum(1 for got in per_cell.values() if len({got[m].split()[2] for m in members if m in got}) == 1)
+        walls = ", ".join(f"{runs[m].env.get('wall_time_s')}" for m in members)
+        print(f"* {group}: {same} of {len(per_cell)} cells get the same verdict in all of {', '.join(members)} (wall s: {walls})")
+    print()
     print("Fixed runs' placements (x/y/out address mod 4 KiB) of the cells whose verdict differs between runs:")
     for key, got in per_cell.items():
         if len({v.split()[2] for v in got.values()}) > 1:
@@ -96,5 +106,29 @@ def by_placement(run: report.Run, name: str, key: tuple[str, str, int]) -> None:
           "(ratio: out-x, out-y, y-x mod 4096): " + ", ".join(f"{r:.3f} ({a}, {b_}, {c_})" for r, (a, b_, c_) in rows))
 
 
+def placement_repeat(dirs: list[str], key: tuple[str, str, int], a: str, b: str) -> None:
+    """Whether one cell's per-trial ratio (b's time / a's) follows the placement: two rotated runs
+    use the same seeded placements in the same trial order, so a placement effect larger than the
+    noise correlates the two runs' ratios trial by trial (Pearson r of the log ratios)."""
+    import math
+
+    runs = [report.from_json((Path(d) / "bench.json").read_text()) for d in dirs]
+    cs = [r.cell(*key) for r in runs]
+    assert all(c is not None for c in cs) and cs[0].placements == cs[1].placements
+    logs = [[math.log(tb / ta) for ta, tb in zip(c.timings[a].samples, c.timings[b].samples)] for c in cs]
+    r = statistics.correlation(*logs)
+    meds = [math.exp(statistics.median(v)) for v in logs]
+    print(f"{key[0]} {key[1]} {size_label(key[2])}, {a} vs {b}: {len(logs[0])} placements; per-trial ratios' "
+          f"Pearson r between the runs {r:.2f}; medians {', '.join(f'{m:.3f}' for m in meds)}")
+    # The placements both runs found lowest / highest (the mean of the two runs' log ratios).
+    mean = [((x + y) / 2, p) for x, y, p in zip(logs[0], logs[1], cs[0].placements)]
+    mean.sort(key=lambda t: t[0])
+    for what, rows in (("lowest", mean[:5]), ("highest", mean[-5:])):
+        print(f"  {what} 5: " + ", ".join(f"{math.exp(v):.3f} (x/y/out {p[0]}/{p[1]}/{p[2]})" for v, p in rows))
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1] == "--repeat":
+        placement_repeat(sys.argv[2:4], ("axpy", "f32", 1 << 16), *sys.argv[4:6])
+    else:
+        main(sys.argv[1:])
