@@ -29,7 +29,7 @@ from .impls import Built, Candidate, candidates, stream_runners
 from .patterns import BenchPattern, aligned_empty, make_data, size_label
 from .placement import Arena, address_mod_span, sequence
 from .rotation import copies, llc_bytes, rotating
-from .timing import Timing, TimingConfig, time_group
+from .timing import Runner, Timing, TimingConfig, time_group
 from .baselines import STREAM_BYTES_PER_ELEMENT
 from .env import huge_page_share
 
@@ -205,11 +205,21 @@ def _measure_placed(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarr
             c.run(1)
 
     place(0)
-    runnable = {label: (lambda reps, label=label: current[label].run(reps) if label in current else None)  # type: ignore[misc]
-                for label in current}
+    runnable = {label: _bound_now(current, label) for label in current}
     timings = time_group(runnable, config, before_trial=lambda t: place(t) if t else None)
     cell.timings = {label: t for label, t in timings.items() if label not in cell.errors}
     return cell
+
+
+def _bound_now(current: dict[str, Candidate], label: str) -> Runner:
+    """A runner of whichever candidate `label` is bound to at this trial's placement (none once found wrong)."""
+
+    def run(reps: int) -> None:
+        c = current.get(label)
+        if c is not None and c.run is not None:
+            c.run(reps)
+
+    return run
 
 
 def _check(c: Candidate, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray, expected: Any) -> str | None:

@@ -179,3 +179,17 @@ def test_report_states_the_placement_and_round_trips_it():
     assert json.loads(report.to_json(run))["cells"][0]["placements"] == [[0, None, None], [64, None, None]]
     assert "fixed (`--fixed-placement`)" in report.markdown(report.Run({**env, "placement": "fixed"}, ("scalar",), {}, CONFIG))
     assert "not recorded (a run before session 31)" in report.markdown(report.Run(env, ("scalar",), {}, CONFIG))
+
+
+def test_cli_records_the_placement_mode(tmp_path):
+    from loopopt.tools.loop_bench import main
+
+    for flag, mode in (([], "per-trial"), (["--fixed-placement"], "fixed")):
+        out = tmp_path / mode
+        args = ["--quick", "--patterns", "axpy", "--dtypes", "f32", "--sizes", "100", "--trials", "3", "--no-compile-time"]
+        assert main(args + flag + ["--out", str(out)]) == 0
+        data = json.loads((out / "bench.json").read_text())
+        assert data["env"]["placement"] == mode
+        (cell,) = data["cells"]
+        assert len(cell["placements"]) == (3 if mode == "per-trial" else 1) and not cell["errors"]
+        assert "Buffer placement" in (out / "README.md").read_text()
