@@ -14,7 +14,8 @@ offsets mod 4 KiB from a seeded sequence, inputs copied in, every implementation
 run once, all outside the samples), unless `placement=False` (`--fixed-placement`: one buffer set
 for every trial, as before session 31). Cells beyond the LLC keep one placement per copy: each call
 streams from DRAM, where a few store-forwarding stalls from 4 KiB aliasing hide behind the memory
-rate, and re-copying 2-4 LLCs of buffers per trial would cost more than the trial.
+rate (axpy f32 16 Mi on Zen 3: no per-placement effect, results/amd-zen3/s31-placement/), and
+moving them cost ~1.8 s of copying and checking a trial against ~0.1 s of samples.
 """
 
 from __future__ import annotations
