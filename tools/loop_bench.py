@@ -69,6 +69,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     ap.add_argument("--min-sample-ms", type=float, help="minimum length of one timing sample (default 1 ms)")
     ap.add_argument("--no-rotate", action="store_true",
                     help="time cells beyond the LLC on one buffer set, call after call (before session 22; bench/rotation.py)")
+    ap.add_argument("--fixed-placement", action="store_true",
+                    help="time every trial of a cell within the LLC on one buffer set, wherever numpy put it "
+                         "(before session 31; default: a new placement per trial, bench/placement.py)")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the call-overhead and compile-time measurements")
     ap.add_argument("--report-from", type=Path, metavar="BENCH_JSON",
                     help="measure nothing: render README.md (and the plot) again from a run's bench.json, into --out "
@@ -125,13 +128,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     env["blas"] = bench_blas.single_thread()
     llc = None if args.no_rotate else llc_bytes()
     env["rotation_llc_bytes"] = llc
+    env["placement"] = "fixed" if args.fixed_placement else "per-trial"
     log(f"loop-bench: {env['cpu']}; ISAs {', '.join(isas)}; sizes {', '.join(map(str, sizes))}; building ...")
     built = build_all(patterns, dtypes, isas)
     pipelines = {isa: b.pipeline for isa, b in built.loopopt.items()}
     build_errors = {k: v for k, v in {**{f"kernels/{i}": l for i, l in built.kernels.items()}, **built.gcc,
                                        "STREAM": built.stream}.items() if isinstance(v, str)}
     log(f"built in {time.perf_counter() - started:.1f} s; measuring ...")
-    streams, cells = measure_all(built, patterns, dtypes, sizes, config, log=log, llc=llc or NO_ROTATION)
+    streams, cells = measure_all(built, patterns, dtypes, sizes, config, log=log, llc=llc or NO_ROTATION,
+                                 placement=not args.fixed_placement)
     overheads = None
     if not args.no_compile_time:
         overheads = measure_overheads(isas[-1], config, full=not args.quick, log=log)

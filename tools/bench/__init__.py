@@ -7,6 +7,7 @@
                           kernels/ library, gcc -O3, numpy, BLAS; built with harness wrappers
     blas                  numpy's OpenBLAS pinned to one thread (timing counts this thread)
     timing, cells         interleaved timing of every implementation per cell
+    rotation, placement   buffer copies per call beyond the LLC; buffer offsets per trial within it
     baselines, env        STREAM baselines, the machine (CPU model, caches, load)
     overhead              per-call and compile overheads
     report, plot          the markdown / JSON tables and plots

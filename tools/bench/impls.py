@@ -168,10 +168,12 @@ def _c_candidate(label: str, lib: runtime.Library | str | None, kernel: str, pat
     return Candidate(label, run, check)
 
 
-def candidates(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray) -> list[Candidate]:
-    """Every implementation of (pattern, dtype) on data x, y that the pattern has a baseline for, in table column order."""
+def candidates(built: Built, pattern: BenchPattern, dtype: str, x: np.ndarray, y: np.ndarray,
+               out: np.ndarray | None = None) -> list[Candidate]:
+    """Every implementation of (pattern, dtype) on data x, y that the pattern has a baseline for, in table column order;
+    writing into `out` (a buffer shaped like `pattern.out_buffer`'s, bench/placement.py), else into a new one."""
     inputs = pattern.inputs(x, y, dtype)
-    out = pattern.out_buffer(len(x), dtype)
+    out = pattern.out_buffer(len(x), dtype) if out is None else out
     found: list[Candidate] = []
     for isa in built.isas:
         name = pattern.kernel(dtype)

@@ -16,6 +16,7 @@ from .cells import CellResult, StreamResult
 from .impls import BLAS_LABEL, GCC, GCC_FAST, NUMPY, kernels_label, loopopt_label
 from .overhead import CompileTime, Overheads
 from .patterns import KERNELS, PATTERNS, size_label
+from .placement import STEP
 from .rotation import REUSE_LLCS
 from .paired import PairedRatio, paired_ratio
 from .timing import Timing, TimingConfig
@@ -190,6 +191,25 @@ def rotation_note(run: Run) -> str:
             " call after call would let a non-LRU LLC keep part of it between calls." + pages)
 
 
+def placement_note(run: Run) -> str:
+    """The bullet after the rotation's: whether cells within the LLC moved their buffers per trial (bench/placement.py)."""
+    mode = run.env.get("placement")
+    if mode is None:
+        return ("* Buffer placement: not recorded (a run before session 31): every trial of a cell used one buffer set,"
+                " wherever numpy's allocator put it.")
+    if mode == "fixed":
+        return ("* Buffer placement: fixed (`--fixed-placement`): every trial of a cell used one buffer set, wherever numpy's"
+                " allocator put it (each cell's addresses mod 4 KiB are in bench.json).")
+    moved = [c for c in run.cells if len(c.placements) > 1]
+    return (f"* Buffer placement rotates per trial in the cells within the LLC (here {len(moved)} of {len(run.cells)} cells):"
+            f" before trial t, x, y and out move to offsets mod 4 KiB (multiples of {STEP} B, one seeded sequence) within"
+            " one allocation per cell, the inputs are copied in, and every implementation is checked there and run once,"
+            " untimed. Every implementation of a trial runs on that placement, so the per-trial ratios compare"
+            " implementations on one placement and a cell's median is over placements (4 KiB aliasing between the"
+            " streams decided in-cache cells by a few percent, results/amd-zen3/analysis.md session 30). Each trial's"
+            " addresses mod 4 KiB are in bench.json. STREAM and the cells beyond the LLC keep one placement per buffer copy.")
+
+
 def _far_trials(run: Run) -> str:
     """The trial counts the cells beyond the LLC got (their budget may stop them early)."""
     counts = sorted({t.trials for c in run.cells if c.far for t in c.timings.values()})
@@ -222,8 +242,10 @@ def header(run: Run) -> list[str]:
            " their ratios are paired per trial)." if run.config.far_trials > run.config.trials else ".")
         + " Buffers are 64-byte aligned; f32 data is standard normal, i32 uniform in [-1000, 1000] (half of each is > 0).",
         rotation_note(run),
+        placement_note(run),
         "* GB/s = bytes the pattern must move (inputs read + outputs written; a filter writes its count) / median time.",
-        "* Every implementation's result is checked against a float64 / wrapping-int64 reference before it is timed.",
+        "* Every implementation's result is checked against a float64 / wrapping-int64 reference before it is timed"
+        + (" (at every placement)." if run.env.get("placement") == "per-trial" else "."),
         "",
         "Flags:",
         "",

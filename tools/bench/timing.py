@@ -18,6 +18,9 @@
   evenly over the implementations.
 * A cell moving more bytes than the LLC rotates through copies of its buffers, one call per
   copy (bench/rotation.py), so no call finds data the previous call left in the LLC.
+* A cell within the LLC moves its buffers to another placement before each trial
+  (`before_trial`, bench/placement.py), outside the samples: every implementation of a trial
+  runs on the same placement, and the median is over placements.
 """
 
 from __future__ import annotations
@@ -82,13 +85,15 @@ def calibrate(run: Runner, config: TimingConfig) -> int:
     return config.max_reps
 
 
-def time_group(runners: Mapping[str, Runner], config: TimingConfig, far: bool = False) -> dict[str, Timing]:
+def time_group(runners: Mapping[str, Runner], config: TimingConfig, far: bool = False,
+               before_trial: Callable[[int], object] | None = None) -> dict[str, Timing]:
     """Time each runner of one comparison group with interleaved trials, each trial in its own
     order (a shuffle seeded by the trial number, so runs repeat): a runner that always followed
     the same one would always find the caches as that one leaves them (at 12 MiB under load a
     re-read's GB/s varied 31-64 with its predecessor), a bias no median hides. A `far` group (a
     cell beyond the LLC, whose rate is bimodal) runs up to `far_trials` trials while the samples
-    past `trials` stay within `far_budget` seconds."""
+    past `trials` stay within `far_budget` seconds. `before_trial(t)` runs before trial t's
+    samples (after calibration for t = 0), untimed: bench/cells.py moves the buffers there."""
     reps = {name: calibrate(run, config) for name, run in runners.items()}
     samples: dict[str, list[float]] = {name: [] for name in runners}
     most = max(config.trials, config.far_trials) if far else config.trials
@@ -96,6 +101,8 @@ def time_group(runners: Mapping[str, Runner], config: TimingConfig, far: bool = 
     for trial in range(most):
         if trial >= config.trials and extra > config.far_budget:
             break
+        if before_trial is not None:
+            before_trial(trial)
         order = list(runners.items())
         random.Random(trial).shuffle(order)
         for name, run in order:

@@ -60,7 +60,7 @@ def test_rotating_runner_goes_round_robin_across_calls():
 def _fake_candidates(calls: dict[int, int], checked: list[int], base: list[int]):
     """A `candidates` stand-in: `good` sums its own buffer; `bad` is right only on the first buffer set."""
 
-    def make(built, pattern, dtype, x, y):
+    def make(built, pattern, dtype, x, y, out=None):
         addr = x.ctypes.data
         base.append(addr) if not base else None
         calls.setdefault(addr, 0)
@@ -105,7 +105,7 @@ def test_cell_within_the_llc_keeps_one_buffer_set(monkeypatch):
 def test_copies_hold_the_same_data_and_only_used_inputs_are_copied(monkeypatch):
     seen: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def record(built, pattern, dtype, x, y):
+    def record(built, pattern, dtype, x, y, out=None):
         seen.append((x, y))
         return []
 
