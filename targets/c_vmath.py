@@ -1089,7 +1089,7 @@ static inline lo_vf$M lo_vm_exp2kafn_f$M(lo_vf$M r, lo_vi$M k)
 // @helper lo_vm_exp_afn_f$M
 /* e^x under fastmath<afn>: x = k ln2 + r (Cody-Waite, ln2 = C1 + C2, k C1 exact), then exp2kafn. Lanes off
    [-87.33, 88] (NaN, +-inf, overflow, subnormal and zero results) are the C library's expf, as in the
-   accurate lo_vm_exp_f$M. */
+   accurate core (bit for bit). */
 static inline lo_vf$M lo_vm_exp_afn_f$M(lo_vf$M x)
 {
     lo_vi$M bad = ~((lo_vi$M)(x >= -87.33f) & (lo_vi$M)(x <= 88.0f));
