@@ -1074,42 +1074,38 @@ static inline lo_vf$M lo_vm_fmac_f$M(lo_vf$M a, lo_vf$M b, float c)
 {
     return lo_vm_fma_f$M(a, b, (lo_vf$M){0} + c);
 }
-// @helper lo_vm_exp2kafn_f$M
-/* 2^k (1 + r + r^2 u(r)) for |r| <= ln2/2 and k in [-126, 127]: u a degree-5 minimax fit of
-   (e^r - 1 - r) / r^2 (SLEEF 3.5's expf_u10 coefficients), Horner with FMA; 2^k is the exponent field. */
-static inline lo_vf$M lo_vm_exp2kafn_f$M(lo_vf$M r, lo_vi$M k)
-{
-    lo_vf$M u = lo_vm_fmac_f$M((lo_vf$M){0} + 0.000198527617612853646278381f, r, 0.00139304355252534151077271f);
-    u = lo_vm_fmac_f$M(u, r, 0.00833336077630519866943359f);
-    u = lo_vm_fmac_f$M(u, r, 0.0416664853692054748535156f);
-    u = lo_vm_fmac_f$M(u, r, 0.166666671633720397949219f);
-    u = lo_vm_fmac_f$M(u, r, 0.5f);
-    return (lo_vm_fma_f$M(r * r, u, r) + 1.0f) * (lo_vf$M)((k + 127) << 23);
-}
 // @helper lo_vm_exp_afn_f$M
-/* e^x under fastmath<afn>: x = k ln2 + r (Cody-Waite, ln2 = C1 + C2, k C1 exact), then exp2kafn. Lanes off
-   [-87.33, 88] (NaN, +-inf, overflow, subnormal and zero results) are the C library's expf, as in the
-   accurate core (bit for bit). */
+/* e^x under fastmath<afn>: x = k ln2 + r (Cody-Waite, ln2 = C1 + C2, k C1 exact, |r| <= ln2/2), e^r = 1 + r +
+   r^2 u(r) with u a degree-4 weighted least-squares fit of (e^r - 1 - r) / r^2 (relative error 2^-28, each
+   coefficient rounded to f32 before the next is fitted), Horner with FMA, 2^k the exponent field and
+   2^k + 2^k (r + r^2 u) one fused rounding. Lanes off [-87.33, 88] (NaN, +-inf, overflow, subnormal and zero
+   results) compute on 0 and are then the C library's expf, as in the accurate core (bit for bit). */
 static inline lo_vf$M lo_vm_exp_afn_f$M(lo_vf$M x)
 {
-    lo_vi$M bad = ~((lo_vi$M)(x >= -87.33f) & (lo_vi$M)(x <= 88.0f));
-    lo_vf$M xc = lo_vm_sel_f$M(bad, x - x, x);
+    lo_vi$M ok = (lo_vi$M)(x >= -87.33f) & (lo_vi$M)(x <= 88.0f);
+    lo_vf$M xc = (lo_vf$M)(ok & (lo_vi$M)x);
     lo_vf$M t = lo_vm_fmac_f$M(xc, (lo_vf$M){0} + 1.44269504f, 0x1.8p23f);
     lo_vf$M kf = t - 0x1.8p23f;
     lo_vf$M r = lo_vm_fma_f$M(kf, (lo_vf$M){0} - 0x1.62e4p-1f, xc);
     r = lo_vm_fma_f$M(kf, (lo_vf$M){0} - 0x1.7f7d1cp-20f, r);
-    lo_vf$M y = lo_vm_exp2kafn_f$M(r, (lo_vi$M)t - 0x4b400000);
-    if (lo_vm_any$N((lo_vl$N)bad))
-        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = expf(x[i]);
+    lo_vf$M u = lo_vm_fmac_f$M((lo_vf$M){0} + 0x1.685eecp-10f, r, 0x1.123d3ap-7f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.555b8ep-5f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.55548cp-3f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.fffff8p-2f);
+    lo_vf$M s = (lo_vf$M)((((lo_vi$M)t - 0x4b400000) + 127) << 23);
+    lo_vf$M y = lo_vm_fma_f$M(lo_vm_fma_f$M(r * r, u, r), s, s);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) y[i] = expf(x[i]);
     return y;
 }
 // @helper lo_vm_exp2_afn_f$M
 /* 2^x under fastmath<afn>: k = round(x), r = x - k exact, 2^r = 1 + r v(r) with v a degree-5 minimax
-   fit (SLEEF 3.5's exp2f_u10 coefficients). Lanes off [-126, 127] are the C library's exp2f. */
+   fit (SLEEF 3.5's exp2f_u10 coefficients; 1 + r v fused, then times 2^k exactly). Lanes off [-126, 127]
+   are the C library's exp2f. */
 static inline lo_vf$M lo_vm_exp2_afn_f$M(lo_vf$M x)
 {
-    lo_vi$M bad = ~((lo_vi$M)(x >= -126.0f) & (lo_vi$M)(x <= 127.0f));
-    lo_vf$M xc = lo_vm_sel_f$M(bad, x - x, x);
+    lo_vi$M ok = (lo_vi$M)(x >= -126.0f) & (lo_vi$M)(x <= 127.0f);
+    lo_vf$M xc = (lo_vf$M)(ok & (lo_vi$M)x);
     lo_vf$M t = xc + 0x1.8p23f;
     lo_vf$M r = xc - (t - 0x1.8p23f);
     lo_vf$M v = lo_vm_fmac_f$M((lo_vf$M){0} + 0.1535920892e-3f, r, 0.1339262701e-2f);
@@ -1118,8 +1114,8 @@ static inline lo_vf$M lo_vm_exp2_afn_f$M(lo_vf$M x)
     v = lo_vm_fmac_f$M(v, r, 0.2402264476e+0f);
     v = lo_vm_fmac_f$M(v, r, 0.6931471825e+0f);
     lo_vf$M y = lo_vm_fmac_f$M(v, r, 1.0f) * (lo_vf$M)((((lo_vi$M)t - 0x4b400000) + 127) << 23);
-    if (lo_vm_any$N((lo_vl$N)bad))
-        for (int i = 0; i < $M; i++) if (bad[i]) y[i] = exp2f(x[i]);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) y[i] = exp2f(x[i]);
     return y;
 }
 """
