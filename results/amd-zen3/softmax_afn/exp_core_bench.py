@@ -4,8 +4,9 @@ and glibc's libmvec `_ZGVdN8v_expf` (what gcc -O3 -march=native -ffast-math call
     .venv/bin/python results/amd-zen3/softmax_afn/exp_core_bench.py [--isa avx2] [--rounds 101]
 
 One C program (test/python/vmath/vmath_build.c_source, the printer's own helpers), the variants interleaved
-A B C A B C ... in one process; each sample is 64 calls over 4096 inputs uniform in [-20, 0] (softmax's
-x - max), in L1/L2; prints the median and best per variant.
+A B C A B C ... in one process and timed in thread CPU time (a preempted sample is not slower); each sample
+is 64 calls over 4096 inputs uniform in [-20, 0] (softmax's x - max), in L1/L2. Prints the median and
+the best per variant.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ static void libmvec_expf(const float *x, float *r, long n)
 {
     for (long i = 0; i + 8 <= n; i += 8) _mm256_storeu_ps(r + i, _ZGVdN8v_expf(_mm256_loadu_ps(x + i)));
 }
-static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e9 + t.tv_nsec; }
+static double now(void) { struct timespec t; clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t); return t.tv_sec * 1e9 + t.tv_nsec; }
 static int cmp(const void *a, const void *b) { double u = *(const double *)a, v = *(const double *)b; return (u > v) - (u < v); }
 int main(int argc, char **argv)
 {
