@@ -241,9 +241,9 @@ the largest maximum of its exhaustive scans (avx2, sse2; docs/vector_math.md, "f
 @pytest.mark.parametrize("fn", AFN_F32)
 def test_afn_core_over_a_dense_scan(isa: str, fn: str) -> None:
     """A fastmath<afn> core on every 1021st float of its accurate twin's scan range (every 65521st under
-    qemu), its thresholds and the specials: within ULP_BOUNDS_AFN and its scanned maximum; every lane off the fast path (NaN, +-inf,
-    overflow, subnormal and zero results) bit-equal to the accurate row's (both are the C library's); and not
-    the accurate core under another name (they differ somewhere)."""
+    qemu), its thresholds and the specials: within ULP_BOUNDS_AFN and its scanned maximum; every lane off
+    the fast path (NaN, +-inf, overflow, subnormal and zero results) bit-equal to the accurate row's (both
+    are the C library's); and not the accurate core under another name (they differ somewhere)."""
     base, scanned = _AFN_SCANNED[fn]
     ranges, _ = _SCANS[base]
     stride = 65521 if isa == "neon" else 1021
