@@ -11,6 +11,9 @@ results that overflow or underflow) to the C library one lane at a time, as glib
 does: the IEEE special cases are libm's by construction. The ulp bounds and the measurement
 that chose this over SLEEF are in docs/vector_math.md.
 
+MLIR's `fastmath<afn>` on an f32 exp or exp2 selects a faster core within 2 ulp instead (`AFN_F32`: FMA,
+a short polynomial, the same libm lanes; c_ops.approximate_key picks the row).
+
 The C text is emitted only when a row uses it: rows call `lo_vm_<fn>_<elt>x<lanes>` helpers,
 which `c_helpers.required_helpers` pulls in with their dependencies. The rows are merged into
 every ISA table through `c_isa.IsaTable.row`'s hook (`rows` below); the scalar target keeps its
