@@ -8,7 +8,8 @@
 // fastmath<afn> (or <fast>, which includes it) on an f32 math.exp / math.exp2 selects the fast core
 // (c_vmath.AFN_F32: FMA, a short polynomial); every other flag set, no flag, f64 and the other functions
 // print the accurate helper; scalar tails and the scalar target call libm. An afn exp and a plain exp
-// of the same value stay two ops (CSE compares the fastmath property) and call two helpers.
+// of the same value stay two ops (CSE compares the fastmath property) and call two helpers, in one map
+// or in two maps that fusion joins.
 
 func.func @afn_exp(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
   %y = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
@@ -64,9 +65,26 @@ func.func @afn_and_plain(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
   func.return %y : !df.array<f32, [i]>
 }
 
+func.func @two_maps(%x: !df.array<f32, [i]>) -> (!df.array<f32, [i]>, !df.array<f32, [i]>) {
+  %a = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%v: f32):
+    %e = math.exp %v fastmath<afn> : f32
+    df.yield %e : f32
+  }
+  %b = df.map %x : !df.array<f32, [i]> -> !df.array<f32, [i]> {
+  ^bb0(%v: f32):
+    %e = math.exp %v : f32
+    df.yield %e : f32
+  }
+  func.return %a, %b : !df.array<f32, [i]>, !df.array<f32, [i]>
+}
+
 // IR-LABEL: func.func @afn_and_plain
 // IR: math.exp %{{.*}} fastmath<afn> : vector<8xf32>
-// IR-NEXT: math.exp %{{.*}} : vector<8xf32>
+// IR-NEXT: math.exp %{{[a-z0-9_]+}} : vector<8xf32>
+// IR-LABEL: func.func @two_maps
+// IR-DAG: math.exp %{{.*}} fastmath<afn> : vector<8xf32>
+// IR-DAG: math.exp %{{[a-z0-9_]+}} : vector<8xf32>
 
 // AVX2: static inline lo_vf8 lo_vm_fma_f8(lo_vf8 a, lo_vf8 b, lo_vf8 c)
 // AVX2-NEXT: {
@@ -100,6 +118,9 @@ func.func @afn_and_plain(%x: !df.array<f32, [i]>) -> !df.array<f32, [i]> {
 // AVX2-LABEL: void afn_and_plain(
 // AVX2: lo_vm_exp_afn_f32x8(
 // AVX2-NEXT: lo_vm_exp_f32x8(
+// AVX2-LABEL: void two_maps(
+// AVX2-DAG: lo_vm_exp_afn_f32x8(
+// AVX2-DAG: lo_vm_exp_f32x8(
 
 // SSE2: static inline lo_vf4 lo_vm_fma_f4(lo_vf4 a, lo_vf4 b, lo_vf4 c)
 // SSE2-NEXT: {
