@@ -8,6 +8,8 @@ not handled structurally by the printer) are unknown to the C printer: a located
 from __future__ import annotations
 
 from xdsl.dialects import arith, math
+from xdsl.dialects.arith import FastMathFlagsAttr
+from xdsl.dialects.utils import FastMathFlag
 from xdsl.ir import Operation
 
 BINARY: dict[type[Operation], str] = {
@@ -72,6 +74,22 @@ UNARY: dict[type[Operation], str] = {
     math.CtPopOp: "ctpop",
 }
 """One operand `{a}`; the row is picked by the result type."""
+
+AFN_KEYS: dict[str, str] = {"exp": "exp_afn", "exp2": "exp2_afn"}
+"""Unary keys with an approximate row (targets/c_vmath.py's `AFN_F32`) that MLIR's `fastmath<afn>` on the op
+(`fast` includes it) selects; the flag licenses approximation, it does not demand it: where the table has
+no such row (f64, the scalar target and scalar tails) the op prints its accurate row."""
+
+
+def approximate_key(op: Operation, key: str) -> str | None:
+    """The approximate row key for `op` (printing through `key`) when its fastmath flags allow
+    approximate functions (`afn`), else None."""
+    afn = AFN_KEYS.get(key)
+    flags = op.properties.get("fastmath")
+    if afn is None or not isinstance(flags, FastMathFlagsAttr) or FastMathFlag.APPROX_FUNC not in flags.data:
+        return None
+    return afn
+
 
 TERNARY: dict[type[Operation], str] = {
     math.FmaOp: "fma",

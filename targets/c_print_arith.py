@@ -41,7 +41,11 @@ class ArithStatements(FunctionCore):
                 self._row(op, key, _item(op.results, 0).type, a=self.e(a), b=self.e(b) if b_read else "", **fields)
             return True
         if t in c_ops.UNARY:
-            self._row(op, c_ops.UNARY[t], _item(op.results, 0).type, a=self.e(op._operands[0]))
+            key, result_type = c_ops.UNARY[t], _item(op.results, 0).type
+            afn = c_ops.approximate_key(op, key)
+            if afn is not None and self.row_key(result_type)[0].row(afn, self.row_key(result_type)[1]) is not None:
+                key = afn  # else the accurate row: afn allows approximation, it does not require it
+            self._row(op, key, result_type, a=self.e(op._operands[0]))
             return True
         if t in c_ops.TERNARY:
             a, b, c = (self.e(v) for v in op._operands)

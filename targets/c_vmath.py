@@ -11,6 +11,9 @@ results that overflow or underflow) to the C library one lane at a time, as glib
 does: the IEEE special cases are libm's by construction. The ulp bounds and the measurement
 that chose this over SLEEF are in docs/vector_math.md.
 
+MLIR's `fastmath<afn>` on an f32 exp or exp2 selects a faster core within 2 ulp instead (`AFN_F32`: FMA,
+a short polynomial, the same libm lanes; c_ops.approximate_key picks the row).
+
 The C text is emitted only when a row uses it: rows call `lo_vm_<fn>_<elt>x<lanes>` helpers,
 which `c_helpers.required_helpers` pulls in with their dependencies. The rows are merged into
 every ISA table through `c_isa.IsaTable.row`'s hook (`rows` below); the scalar target keeps its
@@ -959,6 +962,8 @@ class _Glue:
     """The f32 vector of f64 halves `lo`, `hi`."""
     sqrt_f32: str
     sqrt_f64: str
+    fma_f32: str
+    """C expression: the fused a * b + c of native f32 vectors `a`, `b`, `c` (unfused without FMA)."""
 
 
 _GLUE: dict[str, _Glue] = {
@@ -966,11 +971,13 @@ _GLUE: dict[str, _Glue] = {
         2, "__m128", "__m128d", "_mm_movemask_epi8((__m128i)m) != 0",
         ("_mm_cvtps_pd(x)", "_mm_cvtps_pd(_mm_movehl_ps(x, x))"),
         "_mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi))", "_mm_sqrt_ps", "_mm_sqrt_pd",
+        "(__m128)a * (__m128)b + (__m128)c",  # no FMA in SSE2: two roundings (-ffp-contract=off keeps them)
     ),
     "avx2": _Glue(
         4, "__m256", "__m256d", "!_mm256_testz_si256((__m256i)m, (__m256i)m)",
         ("_mm256_cvtps_pd(_mm256_castps256_ps128(x))", "_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))"),
         "_mm256_set_m128(_mm256_cvtpd_ps(hi), _mm256_cvtpd_ps(lo))", "_mm256_sqrt_ps", "_mm256_sqrt_pd",
+        "_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c)",  # the avx2 target assumes FMA (runtime/isa.py: -mfma)
     ),
     "avx512": _Glue(
         8, "__m512", "__m512d", "_mm512_test_epi64_mask((__m512i)m, (__m512i)m) != 0",
@@ -979,16 +986,18 @@ _GLUE: dict[str, _Glue] = {
         "_mm512_castpd_ps(_mm512_insertf64x4(_mm512_castps_pd(_mm512_castps256_ps512(_mm512_cvtpd_ps(lo))),"
         " _mm256_castps_pd(_mm512_cvtpd_ps(hi)), 1))",
         "_mm512_sqrt_ps", "_mm512_sqrt_pd",
+        "_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)c)",
     ),
     "neon": _Glue(
         2, "float32x4_t", "float64x2_t", "vmaxvq_u32((uint32x4_t)m) != 0",
         ("vcvt_f64_f32(vget_low_f32(x))", "vcvt_high_f64_f32(x)"),
         "vcvt_high_f32_f64(vcvt_f32_f64(lo), hi)", "vsqrtq_f32", "vsqrtq_f64",
+        "vfmaq_f32((float32x4_t)c, (float32x4_t)a, (float32x4_t)b)",
     ),
 }  # fmt: skip
 
 
-def _core_helpers(n: int, any_expr: str) -> list[Helper]:
+def _core_helpers(n: int, any_expr: str, fma_f32: str) -> list[Helper]:
     text = _CORE.replace("$N", str(n)).replace("$B", str(8 * n))
     parts = _SECTION.split(text)
     out = [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
@@ -1000,6 +1009,7 @@ def _core_helpers(n: int, any_expr: str) -> list[Helper]:
     text32 = (_CORE_F32.replace("$LO", ", ".join(lanes[:n])).replace("$HI", ", ".join(lanes[n:]))
               .replace("$ALL", ", ".join(lanes)).replace("$M", str(2 * n)).replace("$N", str(n))
               .replace("$B", str(8 * n)).replace("$H", str(4 * n)))
+    text32 += _CORE_F32_AFN.replace("$FMA", fma_f32).replace("$M", str(2 * n)).replace("$N", str(n))
     parts = _SECTION.split(text32)
     out += [Helper(name, code.strip() + "\n") for name, code in zip(parts[1::2], parts[2::2], strict=True)]
     return out
@@ -1025,7 +1035,7 @@ def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
         vf = f"float __attribute__((vector_size({8 * n})))"
         body = f"return ({g.f32})(({vf}){{{lanes}}} / ({vf}){g.sqrt_f32}(x));"
         return Helper(name, f"static inline {g.f32} {name}({g.f32} x)\n{{\n    {body}\n}}\n")
-    if fn in NATIVE_F32:
+    if fn in NATIVE_F32 or fn in AFN_F32:
         m = 2 * n
         if fn in BINARY_FUNCTIONS:
             return Helper(name, f"static inline {g.f32} {name}({g.f32} x, {g.f32} y)\n{{\n"
@@ -1044,15 +1054,85 @@ def _wrapper(g: _Glue, fn: str, elt: str) -> Helper:
     return Helper(name, f"static inline {g.f32} {name}({params})\n{{\n    {calls}\n    return {g.narrow};\n}}\n")
 
 
+AFN_F32: tuple[str, ...] = ("exp_afn", "exp2_afn")
+"""Row keys of the fast f32 cores that `fastmath<afn>` (or `fast`) selects on `math.exp` / `math.exp2`
+(c_ops.AFN_KEYS; docs/vector_math.md, "fastmath<afn>"): FMA where the ISA has it, a short polynomial, no
+exact split. Only f32 on the SIMD ISAs has them; every other afn op prints its accurate row."""
+
+ULP_BOUNDS_AFN: dict[str, float] = {"exp_afn": 2.0, "exp2_afn": 2.0}
+"""Documented f32 accuracy of the `AFN_F32` cores, every input (measured maxima in docs/vector_math.md)."""
+
+# The fast (afn) f32 cores, instantiated like _CORE_F32; `$FMA` is the ISA's fused a * b + c on native
+# vectors `a`, `b`, `c` (an unfused a * b + c where the ISA has none: SSE2).
+_CORE_F32_AFN = r"""
+// @helper lo_vm_fma_f$M
+/* a * b + c, fused where the ISA has FMA: an intrinsic, so that -ffp-contract=off cannot split it. */
+static inline lo_vf$M lo_vm_fma_f$M(lo_vf$M a, lo_vf$M b, lo_vf$M c)
+{
+    return (lo_vf$M)($FMA);
+}
+// @helper lo_vm_fmac_f$M
+/* a * b + c for a constant c. */
+static inline lo_vf$M lo_vm_fmac_f$M(lo_vf$M a, lo_vf$M b, float c)
+{
+    return lo_vm_fma_f$M(a, b, (lo_vf$M){0} + c);
+}
+// @helper lo_vm_exp_afn_f$M
+/* e^x under fastmath<afn>: x = k ln2 + r (Cody-Waite, ln2 = C1 + C2, k C1 exact, |r| <= ln2/2), e^r = 1 + r +
+   r^2 u(r) with u a degree-4 weighted least-squares fit of (e^r - 1 - r) / r^2 (relative error 2^-28, each
+   coefficient rounded to f32 before the next is fitted), Horner with FMA, 2^k the exponent field and
+   2^k + 2^k (r + r^2 u) one fused rounding. Lanes off [-87.33, 88] (NaN, +-inf, overflow, subnormal and zero
+   results) compute on 0 and are then the C library's expf, as in the accurate core (bit for bit). */
+static inline lo_vf$M lo_vm_exp_afn_f$M(lo_vf$M x)
+{
+    lo_vi$M ok = (lo_vi$M)(x >= -87.33f) & (lo_vi$M)(x <= 88.0f);
+    lo_vf$M xc = (lo_vf$M)(ok & (lo_vi$M)x);
+    lo_vf$M t = lo_vm_fmac_f$M(xc, (lo_vf$M){0} + 1.44269504f, 0x1.8p23f);
+    lo_vf$M kf = t - 0x1.8p23f;
+    lo_vf$M r = lo_vm_fma_f$M(kf, (lo_vf$M){0} - 0x1.62e4p-1f, xc);
+    r = lo_vm_fma_f$M(kf, (lo_vf$M){0} - 0x1.7f7d1cp-20f, r);
+    lo_vf$M u = lo_vm_fmac_f$M((lo_vf$M){0} + 0x1.685eecp-10f, r, 0x1.123d3ap-7f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.555b8ep-5f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.55548cp-3f);
+    u = lo_vm_fmac_f$M(u, r, 0x1.fffff8p-2f);
+    lo_vf$M s = (lo_vf$M)((((lo_vi$M)t - 0x4b400000) + 127) << 23);
+    lo_vf$M y = lo_vm_fma_f$M(lo_vm_fma_f$M(r * r, u, r), s, s);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) y[i] = expf(x[i]);
+    return y;
+}
+// @helper lo_vm_exp2_afn_f$M
+/* 2^x under fastmath<afn>: k = round(x), r = x - k exact, 2^r = 1 + r v(r) with v a degree-5 minimax
+   fit (SLEEF 3.5's exp2f_u10 coefficients; 1 + r v fused, then times 2^k exactly). Lanes off [-126, 127]
+   are the C library's exp2f. */
+static inline lo_vf$M lo_vm_exp2_afn_f$M(lo_vf$M x)
+{
+    lo_vi$M ok = (lo_vi$M)(x >= -126.0f) & (lo_vi$M)(x <= 127.0f);
+    lo_vf$M xc = (lo_vf$M)(ok & (lo_vi$M)x);
+    lo_vf$M t = xc + 0x1.8p23f;
+    lo_vf$M r = xc - (t - 0x1.8p23f);
+    lo_vf$M v = lo_vm_fmac_f$M((lo_vf$M){0} + 0.1535920892e-3f, r, 0.1339262701e-2f);
+    v = lo_vm_fmac_f$M(v, r, 0.9618384764e-2f);
+    v = lo_vm_fmac_f$M(v, r, 0.5550347269e-1f);
+    v = lo_vm_fmac_f$M(v, r, 0.2402264476e+0f);
+    v = lo_vm_fmac_f$M(v, r, 0.6931471825e+0f);
+    lo_vf$M y = lo_vm_fmac_f$M(v, r, 1.0f) * (lo_vf$M)((((lo_vi$M)t - 0x4b400000) + 127) << 23);
+    if (lo_vm_any$N((lo_vl$N)~ok))
+        for (int i = 0; i < $M; i++) if (!ok[i]) y[i] = exp2f(x[i]);
+    return y;
+}
+"""
+
 @functools.cache
 def helpers_for(isa_name: str) -> tuple[Helper, ...]:
     g = _GLUE.get(isa_name)
     if g is None:
         return ()
-    out = _core_helpers(g.n, g.any)
+    out = _core_helpers(g.n, g.any, g.fma_f32)
     for fn in (*UNARY_FUNCTIONS, *BINARY_FUNCTIONS):
         for elt in ("f32", "f64"):
             out.append(_wrapper(g, fn, elt))
+    out += [_wrapper(g, fn, "f32") for fn in AFN_F32]
     return tuple(out)
 
 
@@ -1073,6 +1153,8 @@ def rows(isa_name: str) -> dict[tuple[str, str], str]:
             out[(fn, elt)] = f"{{dst}} = lo_vm_{fn}_{elt}x{lanes}({{a}});"
         for fn in BINARY_FUNCTIONS:
             out[(fn, elt)] = f"{{dst}} = lo_vm_{fn}_{elt}x{lanes}({{a}}, {{b}});"
+    for fn in AFN_F32:
+        out[(fn, "f32")] = f"{{dst}} = lo_vm_{fn}_f32x{2 * g.n}({{a}});"
     return out
 
 

@@ -168,7 +168,7 @@ class RowPattern(BenchPattern):
         args = self.inputs(x, y, dtype)
         t = NP_TYPES[dtype]
         wide = [a.astype(np.float64 if dtype == "f32" else np.int64) for a in args]
-        if self.name == "softmax":
+        if self.name in SOFTMAX_ROWS:
             e = np.exp(wide[0] - wide[0].max()) if len(x) else wide[0]
             out = e / e.sum() if len(x) else e
         elif self.name == "cumsum":
@@ -196,7 +196,7 @@ class RowPattern(BenchPattern):
             return f"wrong result: out[{bad[0]}] = {out.ravel()[bad[0]]!r}, expected {ref.ravel()[bad[0]]!r}" if bad.size else None
         eps = float(np.finfo(np.float32).eps)
         got64, ref64 = out.astype(np.float64), ref.astype(np.float64)
-        if self.name == "softmax":
+        if self.name in SOFTMAX_ROWS:
             if ref.size == 0:
                 return None
             keep = ref64 > 1e-30
@@ -220,20 +220,35 @@ class RowPattern(BenchPattern):
         return None
 
 
+SOFTMAX_ROWS = ("softmax", "softmax_afn")
+"""Rows computing softmax (one reference and one check)."""
+
+
 def _softmax(x: np.ndarray) -> np.ndarray:
     e = np.exp(x - x.max())
     return e / e.sum()
 
 
+_SOFTMAX_C = (
+    "T mx = -3.0e38f; for (int64_t i = 0; i < n; i++) mx = x[i] > mx ? x[i] : mx;\n"
+    "    T s = 0; for (int64_t i = 0; i < n; i++) { out[i] = expf(x[i] - mx); s += out[i]; }\n"
+    "    for (int64_t i = 0; i < n; i++) out[i] = out[i] / s;"
+)
+"""The softmax rows' plain C (gcc's baseline: -O3 -march=native -ffast-math, so libmvec's expf)."""
+
 ROWS: tuple[RowPattern, ...] = (
     RowPattern(
         "softmax", "max→exp map→sum→scale", "unary", ("f32",),
-        "T mx = -3.0e38f; for (int64_t i = 0; i < n; i++) mx = x[i] > mx ? x[i] : mx;\n"
-        "    T s = 0; for (int64_t i = 0; i < n; i++) { out[i] = expf(x[i] - mx); s += out[i]; }\n"
-        "    for (int64_t i = 0; i < n; i++) out[i] = out[i] / s;",
-        (NumpyExpr("e=np.exp(x-x.max()); e/e.sum()", _softmax),),
+        _SOFTMAX_C, (NumpyExpr("e=np.exp(x-x.max()); e/e.sum()", _softmax),),
         "copy", reduction=True, baselines=(GCC_BASELINE, NUMPY_BASELINE), issue11=False,
         source="vmath.mlir", symbol="softmax_{dt}",
+    ),
+    RowPattern(
+        # the same program with fastmath<afn> on its exp (c_vmath.AFN_F32), the licence gcc's -ffast-math takes
+        "softmax_afn", "softmax, exp fastmath<afn>", "unary", ("f32",),
+        _SOFTMAX_C, (NumpyExpr("e=np.exp(x-x.max()); e/e.sum()", _softmax),),
+        "copy", reduction=True, baselines=(GCC_BASELINE, NUMPY_BASELINE), issue11=False,
+        source="vmath_afn.mlir", symbol="softmax_afn_{dt}",
     ),
     RowPattern(
         "cumsum", "scan", "unary", ("f32", "i32"),

@@ -11,7 +11,7 @@ from loopopt.tools.bench.patterns import BLAS, KERNELS, PATTERNS, make_data
 from loopopt.tools.bench.rows import ROWS
 from loopopt.tools.loop_bench import main
 
-ROW_NAMES = ("softmax", "cumsum", "row_sum", "matvec", "matmul")
+ROW_NAMES = ("softmax", "softmax_afn", "cumsum", "row_sum", "matvec", "matmul")
 
 
 def _row(table: str, pattern: str, dtype: str) -> list[str]:
@@ -21,7 +21,7 @@ def _row(table: str, pattern: str, dtype: str) -> list[str]:
 
 def test_rows_declare_their_baselines():
     assert {p.name for p in ROWS} == set(ROW_NAMES)
-    assert not PATTERNS["softmax"].has(KERNELS) and not PATTERNS["matmul"].has(KERNELS)
+    assert not any(PATTERNS[p].has(KERNELS) for p in ("softmax", "softmax_afn", "matmul"))
     assert all(PATTERNS[p].has(KERNELS) for p in ("cumsum", "row_sum", "matvec"))
     assert {p.name for p in PATTERNS.values() if p.has(BLAS)} == {"matvec", "matmul"}
     assert all(p.program.is_file() and "test/corpus/df" in str(p.program) for p in ROWS)
@@ -36,7 +36,7 @@ def test_rank2_shapes_and_sizes():
     assert a.shape == b.shape == (64, 64)
 
 
-@pytest.mark.parametrize("name", ["cumsum", "row_sum", "matvec", "matmul", "softmax"])
+@pytest.mark.parametrize("name", ["cumsum", "row_sum", "matvec", "matmul", "softmax", "softmax_afn"])
 def test_checks_reject_wrong_results(name):
     """The checks accept the reference and reject one output off by 1% + 1 (the any-order summation
     bound is loose: 4096·eps·Σ|x| is ~0.8 for the middle prefix of a cumsum, so 1% alone passes)."""

@@ -18,7 +18,7 @@ import pytest
 from isa_support import isa_params
 from vmath_build import FUNCTIONS, compile_only, library, ulp_errors
 
-from loopopt.targets.c_vmath import TRIG_FAST_LIMIT, ULP_BOUNDS
+from loopopt.targets.c_vmath import AFN_F32, TRIG_FAST_LIMIT, ULP_BOUNDS, ULP_BOUNDS_AFN
 
 RUN_ISAS = ("sse2", "avx2", "avx512", "neon")  # each skipped where this machine cannot run it
 DT = {"f32": np.float32, "f64": np.float64}
@@ -230,3 +230,34 @@ def test_native_f32_core_over_a_dense_scan(isa: str, fn: str) -> None:
     worst = int(np.argmax(err))
     assert err[worst] <= ULP_BOUNDS[fn][0], f"{isa} {fn}: {err[worst]:.3f} ulp at {x[worst]!r}"
     assert err[worst] <= scanned, f"{isa} {fn}: {err[worst]:.3f} ulp at {x[worst]!r} beyond the scanned {scanned}"
+
+
+_AFN_SCANNED = {"exp_afn": ("exp", 1.0077), "exp2_afn": ("exp2", 1.0825)}
+"""Each fastmath<afn> core (c_vmath.AFN_F32): the accurate function whose scan ranges and edges it shares, and
+the largest maximum of its exhaustive scans (avx2, sse2; docs/vector_math.md, "fastmath<afn>")."""
+
+
+@pytest.mark.parametrize("isa", isa_params(RUN_ISAS))
+@pytest.mark.parametrize("fn", AFN_F32)
+def test_afn_core_over_a_dense_scan(isa: str, fn: str) -> None:
+    """A fastmath<afn> core on every 1021st float of its accurate twin's scan range (every 65521st under
+    qemu), its thresholds and the specials: within ULP_BOUNDS_AFN and its scanned maximum; every lane off
+    the fast path (NaN, +-inf, overflow, subnormal and zero results) bit-equal to the accurate row's (both
+    are the C library's); and not the accurate core under another name (they differ somewhere)."""
+    base, scanned = _AFN_SCANNED[fn]
+    ranges, _ = _SCANS[base]
+    stride = 65521 if isa == "neon" else 1021
+    parts = [np.arange(a, b + 1, stride, dtype=np.uint32).view(np.float32) for a, b in ranges]
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-45, -1e-45, 3.4028235e38, -3.4028235e38, 1.0, -1.0]
+    x = np.concatenate([*parts, np.array(_SCAN_EDGES[base] + specials, dtype=np.float32)])
+    x = np.concatenate([x, np.ones(-x.size % 16, np.float32)])
+    got = library(isa)(fn, "f32", x)
+    err = ulp_errors(fn, got, x)
+    worst = int(np.argmax(err))
+    assert err[worst] <= ULP_BOUNDS_AFN[fn], f"{isa} {fn}: {err[worst]:.3f} ulp at {x[worst]!r}"
+    assert err[worst] <= scanned, f"{isa} {fn}: {err[worst]:.3f} ulp at {x[worst]!r} beyond the scanned {scanned}"
+    accurate = library(isa)(base, "f32", x)
+    lo, hi = (-87.33, 88.0) if base == "exp" else (-126.0, 127.0)
+    off = ~((x >= lo) & (x <= hi))
+    assert off.sum() > 0 and np.array_equal(got[off].view(np.uint32), accurate[off].view(np.uint32))
+    assert (got != accurate).sum() > 100, f"{isa} {fn}: the same results as the accurate {base}"

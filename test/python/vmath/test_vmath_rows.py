@@ -115,3 +115,44 @@ def test_native_f32_rows_compute_in_f32_lanes(isa: str) -> None:
         assert (f"lo_vm_{fn}_f{m}((lo_vf{m})x" in code) == native, (fn, code)
         assert (widen in code) == (not native and fn != "rsqrt"), (fn, code)
     assert {"sin", "cos", "tanh", "log1p", "expm1", "erf", "pow"} <= set(c_vmath.NATIVE_F32)
+
+
+@pytest.mark.parametrize("isa", SIMD)
+def test_afn_rows_are_f32_only_and_pull_in_no_accurate_core(isa: str) -> None:
+    """The fastmath<afn> rows (c_vmath.AFN_F32) exist on f32 only (f64 afn prints the accurate row), and the
+    fast exp's helpers are its own: the FMA helper and the libm fallback, not the accurate exact-split core."""
+    table = isa_table(isa)
+    m = 2 * table.lanes["f64"]
+    for fn in c_vmath.AFN_F32:
+        assert f"lo_vm_{fn}_f32x{m}(" in table.row(fn, "f32") and table.row(fn, "f64") is None
+    assert set(c_vmath.ULP_BOUNDS_AFN) == set(c_vmath.AFN_F32)
+    names = [h.name for h in required_helpers(table, "v = " + table.row("exp_afn", "f32").format(dst="y", a="x"),
+                                              all_helpers(table))]  # fmt: skip
+    assert names_in_order(names, f"lo_vm_fma_f{m}", f"lo_vm_fmac_f{m}", f"lo_vm_exp_afn_f{m}")
+    assert f"lo_vm_exp_f{m}" not in names and f"lo_vm_expfast_f{m}" not in names
+
+
+@pytest.mark.parametrize(
+    ("flags", "approximate"),
+    [("", False), (" fastmath<none>", False), (" fastmath<reassoc,contract>", False),
+     (" fastmath<nnan,ninf,nsz,arcp>", False), (" fastmath<afn>", True), (" fastmath<fast>", True),
+     (" fastmath<reassoc,afn>", True)],
+)  # fmt: skip
+def test_afn_flag_picks_the_approximate_key(flags: str, approximate: bool) -> None:
+    """MLIR's fastmath: `afn` (alone, with others, or in `fast`) on exp/exp2 selects the approximate row key;
+    any other flag set does not, and neither does afn on a function without an approximate row."""
+    from xdsl.context import Context
+    from xdsl.dialects import arith, func, math
+    from xdsl.parser import Parser
+
+    from loopopt.targets.c_ops import approximate_key
+
+    ctx = Context()
+    for d in (arith.Arith, func.Func, math.Math):
+        ctx.load_dialect(d)
+    text = f"func.func @f(%x: f32) -> f32 {{\n %a = math.exp %x{flags} : f32\n %b = math.exp2 %a{flags} : f32\n" \
+           f" %c = math.log %b{flags} : f32\n func.return %c : f32\n}}"  # fmt: skip
+    ops = {op.name: op for op in Parser(ctx, text).parse_module().walk()}
+    assert approximate_key(ops["math.exp"], "exp") == ("exp_afn" if approximate else None)
+    assert approximate_key(ops["math.exp2"], "exp2") == ("exp2_afn" if approximate else None)
+    assert approximate_key(ops["math.log"], "log") is None

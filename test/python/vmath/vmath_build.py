@@ -23,9 +23,16 @@ from loopopt.runtime.foreign import FOREIGN_CFLAGS
 from loopopt.runtime.isa import FOREIGN_TOOLS, compile_flags
 from loopopt.targets.c import isa_table
 from loopopt.targets.c_helpers import all_helpers, required_helpers
-from loopopt.targets.c_vmath import BINARY_FUNCTIONS, UNARY_FUNCTIONS
+from loopopt.targets.c_vmath import AFN_F32, BINARY_FUNCTIONS, UNARY_FUNCTIONS
 
 FUNCTIONS = (*UNARY_FUNCTIONS, *BINARY_FUNCTIONS)
+ROWS = (*((fn, elt) for fn in FUNCTIONS for elt in ("f32", "f64")), *((fn, "f32") for fn in AFN_F32))
+"""Every (row key, element type) with a vector math row: each function on f32 and f64, the afn cores on f32."""
+
+
+def reference(fn: str) -> str:
+    """The C library function a row key computes (`exp_afn` is an approximate `exp`)."""
+    return fn.removesuffix("_afn")
 _T = {"f32": "float", "f64": "double"}
 
 _MEM = {
@@ -44,16 +51,15 @@ def c_source(isa: str) -> str:
     """Every vector math row of `isa` behind `void vm_<fn>_<elt>(const T *x[, const T *y], T *r, long n)`."""
     table = isa_table(isa)
     entries = []
-    for fn in FUNCTIONS:
-        for elt in ("f32", "f64"):
-            t, w = _T[elt], table.lanes[elt]
-            load, store = _MEM[isa][elt]
-            row = table.row(fn, elt)
-            assert row is not None, f"{isa} has no {fn} row on {elt}"
-            ops = "abc"[: 2 if fn in BINARY_FUNCTIONS else 1]
-            expr = row.split("= ", 1)[1].rstrip(";").replace("{a}", f"{load}(x + i)").replace("{b}", f"{load}(y + i)")
-            params = f"const {t} *x, " + (f"const {t} *y, " if len(ops) == 2 else "") + f"{t} *r, long n"
-            entries.append(f"void vm_{fn}_{elt}({params})\n{{\n    for (long i = 0; i + {w} <= n; i += {w}) {store}(r + i, {expr});\n}}\n")
+    for fn, elt in ROWS:
+        t, w = _T[elt], table.lanes[elt]
+        load, store = _MEM[isa][elt]
+        row = table.row(fn, elt)
+        assert row is not None, f"{isa} has no {fn} row on {elt}"
+        ops = "abc"[: 2 if fn in BINARY_FUNCTIONS else 1]
+        expr = row.split("= ", 1)[1].rstrip(";").replace("{a}", f"{load}(x + i)").replace("{b}", f"{load}(y + i)")
+        params = f"const {t} *x, " + (f"const {t} *y, " if len(ops) == 2 else "") + f"{t} *r, long n"
+        entries.append(f"void vm_{fn}_{elt}({params})\n{{\n    for (long i = 0; i + {w} <= n; i += {w}) {store}(r + i, {expr});\n}}\n")
     body = "\n".join(entries)
     helpers = "\n".join(h.code for h in required_helpers(table, body, all_helpers(table)))
     includes = "".join(f"#include <{h}>\n" for h in ("stddef.h", "stdint.h", "math.h", *table.includes))
@@ -91,10 +97,9 @@ int main(int argc, char **argv)
 
 def _neon_dispatch() -> str:
     lines = []
-    for fn in FUNCTIONS:
-        for elt in ("f32", "f64"):
-            args = "x, y, r, n" if fn in BINARY_FUNCTIONS else "x, r, n"
-            lines.append(f'    if (!strcmp(fn, "{fn}") && !strcmp(elt, "{elt}")) vm_{fn}_{elt}({args});')
+    for fn, elt in ROWS:
+        args = "x, y, r, n" if fn in BINARY_FUNCTIONS else "x, r, n"
+        lines.append(f'    if (!strcmp(fn, "{fn}") && !strcmp(elt, "{elt}")) vm_{fn}_{elt}({args});')
     return "\n".join(lines)
 
 
@@ -193,6 +198,6 @@ def ulp_errors(fn: str, got: np.ndarray, *inputs: np.ndarray) -> np.ndarray:
     arrays = [np.ascontiguousarray(a, dtype=np.float64) for a in (*inputs, got)]
     err = np.empty(got.size)
     ptrs = [ctypes.c_void_p(a.ctypes.data) for a in arrays]
-    getattr(_reference_lib(), f"ref_{fn}")(*ptrs, ctypes.c_int(got.dtype == np.float32),
+    getattr(_reference_lib(), f"ref_{reference(fn)}")(*ptrs, ctypes.c_int(got.dtype == np.float32),
                                           ctypes.c_void_p(err.ctypes.data), ctypes.c_long(got.size))  # fmt: skip
     return err

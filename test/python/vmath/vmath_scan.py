@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from vmath_build import _REF_C, c_source  # noqa: E402
+from vmath_build import _REF_C, c_source, reference  # noqa: E402
 
 from loopopt.runtime.isa import compile_flags  # noqa: E402
 
@@ -125,7 +125,7 @@ def main() -> None:
     lib = c_source(args.isa) + _REF_C
     for fn in args.functions:
         src = work / f"scan_{fn}.c"
-        main_c = _POW_MAIN if fn == "pow" else _MAIN.replace("%CALL%", f"vm_{fn}_f32(x, r, BLOCK);").replace("%REF%", fn)
+        main_c = _POW_MAIN if fn == "pow" else _MAIN.replace("%CALL%", f"vm_{fn}_f32(x, r, BLOCK);").replace("%REF%", reference(fn))
         src.write_text(lib + main_c)
         exe = work / f"scan_{fn}"
         subprocess.run(["gcc", *compile_flags(args.isa), str(src), "-o", str(exe), "-lm"], check=True)
