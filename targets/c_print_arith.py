@@ -43,8 +43,10 @@ class ArithStatements(FunctionCore):
         if t in c_ops.UNARY:
             key, result_type = c_ops.UNARY[t], _item(op.results, 0).type
             afn = c_ops.approximate_key(op, key)
-            if afn is not None and self.row_key(result_type)[0].row(afn, self.row_key(result_type)[1]) is not None:
-                key = afn  # else the accurate row: afn allows approximation, it does not require it
+            if afn is not None:
+                table, elt = self.row_key(result_type)
+                if table.row(afn, elt) is not None:
+                    key = afn  # else the accurate row: afn allows approximation, it does not require it
             self._row(op, key, result_type, a=self.e(op._operands[0]))
             return True
         if t in c_ops.TERNARY:
