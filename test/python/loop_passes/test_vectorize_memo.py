@@ -7,7 +7,7 @@ from pathlib import Path
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import Float16Type, Float32Type, IntegerType
-from xdsl.dialects.test import TestOp
+from xdsl.dialects.test import TestOp as _TestOp  # (not a pytest class: no collection warning)
 
 import loopopt.compile as lc
 from loopopt.passes import vectorize_table
@@ -35,10 +35,10 @@ def test_remembered_answers_equal_the_check_on_the_corpus():
 def test_an_answer_is_remembered_per_operand_and_result_types():
     """addf on f32 has a form; on f16 (storage lanes) it has none: the f32 answer must not be reused."""
     f16, f32 = Float16Type(), Float32Type()
-    x32, x16 = (TestOp(result_types=[t]).results[0] for t in (f32, f16))
+    x32, x16 = (_TestOp(result_types=[t]).results[0] for t in (f32, f16))
     assert vectorize_table.missing_vector_form(arith.AddfOp(x32, x32)) is None
     assert "storage" in vectorize_table.missing_vector_form(arith.AddfOp(x16, x16))
     # a conversion to i1 (no simd form) after the same conversion to i32 (one)
-    i64 = TestOp(result_types=[IntegerType(64)]).results[0]
+    i64 = _TestOp(result_types=[IntegerType(64)]).results[0]
     assert vectorize_table.missing_vector_form(arith.TruncIOp(i64, IntegerType(32))) is None
     assert "to i1" in vectorize_table.missing_vector_form(arith.TruncIOp(i64, IntegerType(1)))
