@@ -44,6 +44,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from . import precompiled
 from .isa import OPENMP_CFLAGS
 
 T = TypeVar("T")
@@ -390,19 +391,84 @@ def _get(
     _write_atomically(entry.source, source)
     fd, tmp = tempfile.mkstemp(dir=entry.directory, prefix=f".{entry.stem}.", suffix=".tmp")
     os.close(fd)
+    compile_flags = [f for f in all_flags if f != "-shared"]
+    prelude = _precompiled_prelude(source, compile_flags, compiler, entry.directory, timeout)
     command = [compiler, *all_flags, str(entry.source), "-o", tmp, *libs]
     try:
         compile_count += 1
-        try:
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise CompileError(command, f"the compiler did not finish in {timeout:g} s", entry.source) from None
+        proc = _run_compiler(command, timeout, entry.source, prelude)
+        if proc.returncode != 0 and prelude:
+            # The precompiled header is only ever an acceleration: a build that fails with it
+            # (say another process discarded the entry meanwhile) is retried, and reported, without.
+            proc = _run_compiler(command, timeout, entry.source, [])
         if proc.returncode != 0:
             raise CompileError(command, proc.stderr, entry.source)
         path, data = entry.store(Path(tmp))
     finally:
         Path(tmp).unlink(missing_ok=True)
     return entry, path, data, True
+
+
+def _run_compiler(command: list[str], timeout: float, source: Path, prelude: list[str]) -> subprocess.CompletedProcess:
+    """`command` with the `-include` of a precompiled prelude (if any) after the compiler's name."""
+    command = [command[0], *prelude, *command[1:]]
+    try:
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise CompileError(command, f"the compiler did not finish in {timeout:g} s", source) from None
+
+
+_prelude_headers: dict[str, str] = {}
+"""Header paths this process has checked to hold their prelude's text, by path -> text."""
+
+
+def _precompiled_prelude(source: str, flags: list[str], compiler: str, directory: Path, timeout: float) -> list[str]:
+    """`["-include", header]` when `source`'s prelude has a precompiled header in the cache (built
+    now when this is the prelude's second miss: runtime/precompiled.py), else []."""
+    if not precompiled.enabled():
+        return []
+    identity = compiler_identity(compiler)
+    prelude = precompiled.prelude_of(source)
+    if not prelude or not precompiled.is_gcc(identity):
+        return []
+    entry = _Entry(directory, content_hash(identity, "\0".join(flags), prelude, "precompiled prelude"), ".h.gch")
+    hit = entry.lookup(need_data=False)
+    if hit is None:
+        seen = directory / f"{entry.stem}.seen"
+        if not os.path.lexists(seen):
+            _write_atomically(seen, "")
+            return []
+        if not precompiled.room_for_one(directory):
+            return []
+        fd, text = tempfile.mkstemp(dir=directory, prefix=f".{entry.stem}.", suffix=".tmp")
+        os.close(fd)
+        fd, out = tempfile.mkstemp(dir=directory, prefix=f".{entry.stem}.", suffix=".tmp")
+        os.close(fd)
+        try:
+            _write_atomically(Path(text), prelude)
+            try:
+                proc = precompiled.compile_header(compiler, flags, Path(text), Path(out), timeout)
+            except subprocess.TimeoutExpired:
+                return []
+            if proc.returncode != 0:
+                return []  # the build itself will report what is wrong, if anything
+            path, _ = entry.store(Path(out))
+        finally:
+            Path(text).unlink(missing_ok=True)
+            Path(out).unlink(missing_ok=True)
+    else:
+        path = hit[0]
+    header = path.with_suffix("")  # lo_<key>-<digest>.h beside lo_<key>-<digest>.h.gch, as gcc looks for it
+    if _prelude_headers.get(str(header)) != prelude:
+        try:
+            ok = _read_checked(header)[0] == prelude.encode()
+        except (FileNotFoundError, _Untrusted):
+            ok = False
+        if not ok:
+            _discard(header)
+            _write_atomically(header, prelude, mode=0o400)
+        _prelude_headers[str(header)] = prelude
+    return ["-include", str(header)]
 
 
 def build(
