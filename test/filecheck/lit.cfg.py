@@ -31,3 +31,42 @@ config.substitutions.append(
 )
 config.substitutions.append(("%python", sys.executable))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "Inputs")))
+
+# loop-opt and filecheck through a fork server (loopopt/tools/tool_server.py): each RUN line's
+# tool is forked from one process that imported xDSL and loopopt once, instead of paying ~0.4 s
+# of start-up 500 times. The server ends when lit does (its stdin closes). LOOPOPT_LIT_SERVER=0
+# runs the tools as plain processes.
+if os.environ.get("LOOPOPT_LIT_SERVER", "1") != "0":
+    import shutil
+    import subprocess
+    import tempfile
+
+    server_dir = tempfile.mkdtemp(prefix="loopopt-lit-")
+    socket_path = os.path.join(server_dir, "tools.sock")
+    shim_dir = os.path.join(server_dir, "bin")
+    os.mkdir(shim_dir)
+    import importlib.util
+
+    with open(importlib.util.find_spec("loopopt.tools.tool_client").origin) as f:
+        client_text = f.read()
+    for tool in ("loop-opt", "filecheck"):
+        shim = os.path.join(shim_dir, tool)
+        with open(shim, "w") as f:
+            f.write(f"#!{sys.executable} -S\n" + client_text)
+        os.chmod(shim, 0o755)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "loopopt.tools.tool_server", socket_path],
+        stdin=subprocess.PIPE,
+        env=dict(config.environment),  # as the tests run: the children compare their PYTHON* with it
+    )
+    import atexit
+    import time
+
+    atexit.register(lambda: shutil.rmtree(server_dir, ignore_errors=True))
+    for _ in range(600):  # the server imports xDSL before it listens
+        if os.path.exists(socket_path) or server.poll() is not None:
+            break
+        time.sleep(0.01)
+    if os.path.exists(socket_path):
+        config.environment["PATH"] = shim_dir + os.pathsep + config.environment["PATH"]
+        config.environment["LOOPOPT_TOOL_SERVER"] = socket_path
