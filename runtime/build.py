@@ -418,8 +418,9 @@ def _run_compiler(command: list[str], timeout: float, source: Path, prelude: lis
         raise CompileError(command, f"the compiler did not finish in {timeout:g} s", source) from None
 
 
-_prelude_headers: dict[str, str] = {}
-"""Header paths this process has checked to hold their prelude's text, by path -> text."""
+_prelude_checked: dict[str, str] = {}
+"""Precompiled headers this process has checked (text beside them, headers they were built
+from unchanged), by .gch path -> prelude text."""
 
 
 def _precompiled_prelude(source: str, flags: list[str], compiler: str, directory: Path, timeout: float) -> list[str]:
@@ -433,42 +434,68 @@ def _precompiled_prelude(source: str, flags: list[str], compiler: str, directory
         return []
     entry = _Entry(directory, content_hash(identity, "\0".join(flags), prelude, "precompiled prelude"), ".h.gch")
     hit = entry.lookup(need_data=False)
+    if hit is not None and _prelude_checked.get(str(hit[0])) != prelude and not _prelude_current(hit[0], prelude):
+        _discard(entry.pointer, hit[0], *_prelude_companions(hit[0]))
+        hit = None
     if hit is None:
         seen = directory / f"{entry.stem}.seen"
         if not os.path.lexists(seen):
             _write_atomically(seen, "")
             return []
-        if not precompiled.room_for_one(directory):
+        path = _build_prelude(entry, prelude, flags, compiler, timeout)
+        if path is None:
             return []
-        fd, text = tempfile.mkstemp(dir=directory, prefix=f".{entry.stem}.", suffix=".tmp")
-        os.close(fd)
-        fd, out = tempfile.mkstemp(dir=directory, prefix=f".{entry.stem}.", suffix=".tmp")
-        os.close(fd)
-        try:
-            _write_atomically(Path(text), prelude)
-            try:
-                proc = precompiled.compile_header(compiler, flags, Path(text), Path(out), timeout)
-            except subprocess.TimeoutExpired:
-                return []
-            if proc.returncode != 0:
-                return []  # the build itself will report what is wrong, if anything
-            path, _ = entry.store(Path(out))
-        finally:
-            Path(text).unlink(missing_ok=True)
-            Path(out).unlink(missing_ok=True)
     else:
         path = hit[0]
-    header = path.with_suffix("")  # lo_<key>-<digest>.h beside lo_<key>-<digest>.h.gch, as gcc looks for it
-    if _prelude_headers.get(str(header)) != prelude:
+    _prelude_checked[str(path)] = prelude
+    return ["-include", str(path.with_suffix(""))]
+
+
+def _prelude_companions(gch: Path) -> tuple[Path, Path]:
+    """(the header gcc is told to include, the manifest of the headers the .gch was built from):
+    `lo_<key>-<digest>.h` beside `lo_<key>-<digest>.h.gch`, as gcc looks for it, and `.deps`."""
+    header = gch.with_suffix("")
+    return header, header.with_suffix(".deps")
+
+
+def _prelude_current(gch: Path, prelude: str) -> bool:
+    """Whether the text beside `gch` is `prelude` and every header it was built from is unchanged
+    (a system upgrade that keeps gcc's --version would otherwise leave it stale)."""
+    header, deps = _prelude_companions(gch)
+    try:
+        return _read_checked(header)[0] == prelude.encode() and precompiled.manifest_current(_read_checked(deps)[0].decode())
+    except (FileNotFoundError, _Untrusted, UnicodeDecodeError):
+        return False
+
+
+def _build_prelude(entry: _Entry, prelude: str, flags: list[str], compiler: str, timeout: float) -> Path | None:
+    """Precompile `prelude` into `entry` (with its header text and manifest beside it); None when
+    the disk is nearly full or gcc fails (the build itself then reports what is wrong, if anything)."""
+    if not precompiled.room_for_one(entry.directory):
+        return None
+    temps = []
+    for _ in range(3):
+        fd, name = tempfile.mkstemp(dir=entry.directory, prefix=f".{entry.stem}.", suffix=".tmp")
+        os.close(fd)
+        temps.append(Path(name))
+    text, out, depfile = temps
+    try:
+        text.write_text(prelude)
         try:
-            ok = _read_checked(header)[0] == prelude.encode()
-        except (FileNotFoundError, _Untrusted):
-            ok = False
-        if not ok:
-            _discard(header)
-            _write_atomically(header, prelude, mode=0o400)
-        _prelude_headers[str(header)] = prelude
-    return ["-include", str(header)]
+            proc = precompiled.compile_header(compiler, flags, text, out, depfile, timeout)
+        except subprocess.TimeoutExpired:
+            return None
+        if proc.returncode != 0:
+            return None
+        manifest = precompiled.dependency_manifest(depfile.read_text(), exclude=text)
+        path, _ = entry.store(out)
+        header, deps = _prelude_companions(path)
+        _write_atomically(header, prelude, mode=0o400)
+        _write_atomically(deps, manifest, mode=0o400)
+        return path
+    finally:
+        for temp in temps:
+            temp.unlink(missing_ok=True)
 
 
 def build(

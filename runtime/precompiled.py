@@ -14,8 +14,9 @@ compare the objects byte for byte). gcc checks a `.gch` against its own flags an
 header as text when they differ (docs/runtime_cache.md): at worst a build is as slow as without.
 
 The precompiled header is an entry of the compile cache like any artifact (digest pointer,
-checked and hashed before use), built on the second cache miss with the same prelude, compiler
-and flags: a process that compiles once pays nothing extra, and one-off flag sets (a sanitizer
+checked and hashed before use) with a manifest of the headers it was built from (checked too:
+gcc does not notice a changed header), built on the second cache miss with the same prelude,
+compiler and flags: a process that compiles once pays nothing extra, and one-off flag sets (a sanitizer
 build) leave no 25-35 MB file behind. gcc only (clang's PCH is a different mechanism);
 `LOOPOPT_PCH=0` turns it off.
 """
@@ -95,9 +96,40 @@ def is_gcc(identity: str) -> bool:
     return "Free Software Foundation" in identity and "clang" not in identity.lower()
 
 
-def compile_header(compiler: str, flags: Sequence[str], header: Path, out: Path, timeout: float) -> subprocess.CompletedProcess:
-    """Run `compiler` to precompile `header` into `out` with the build's own `flags`."""
+def compile_header(compiler: str, flags: Sequence[str], header: Path, out: Path, depfile: Path,
+                   timeout: float) -> subprocess.CompletedProcess:
+    """Run `compiler` to precompile `header` into `out` with the build's own `flags`, listing the
+    headers it reads in `depfile` (make's format)."""
     global build_count
     build_count += 1
-    command = [compiler, *flags, "-x", "c-header", str(header), "-o", str(out)]
+    command = [compiler, *flags, "-x", "c-header", str(header), "-o", str(out), "-MD", "-MF", str(depfile)]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+
+
+def dependency_manifest(depfile: str, exclude: Path) -> str:
+    """One line per header a precompiled header was built from: `mtime_ns size path`.
+
+    gcc does not check that the headers behind a .gch are unchanged, and a system upgrade can
+    change them while gcc's --version (part of the key) stays the same."""
+    _, _, deps = depfile.replace("\\\n", " ").partition(": ")
+    lines = []
+    for name in re.split(r"(?<!\\)\s+", deps.strip()):
+        path = name.replace("\\ ", " ")
+        if not path or os.path.realpath(path) == os.path.realpath(exclude):
+            continue
+        st = os.stat(path)
+        lines.append(f"{st.st_mtime_ns} {st.st_size} {path}\n")
+    return "".join(lines)
+
+
+def manifest_current(manifest: str) -> bool:
+    """Whether every header of a `dependency_manifest` still has its recorded mtime and size."""
+    for line in manifest.splitlines():
+        mtime, size, path = line.split(" ", 2)
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if (st.st_mtime_ns, st.st_size) != (int(mtime), int(size)):
+            return False
+    return bool(manifest)

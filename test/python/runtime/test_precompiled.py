@@ -1,6 +1,7 @@
 """Precompiled preludes (runtime/precompiled.py): what counts as a prelude, that gcc really loads
 the precompiled header under every ISA's flags, and that the objects do not change."""
 
+import os
 import shutil
 import subprocess
 import uuid
@@ -184,3 +185,40 @@ def test_none_is_built_on_a_nearly_full_disk(fresh_cache, monkeypatch):
     for i in range(3):
         build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
     assert precompiled.build_count == before and not list(fresh_cache.glob("*.gch"))
+
+
+def test_the_manifest_lists_the_headers_read(tmp_path):
+    a, b = tmp_path / "a.h", tmp_path / "with space.h"
+    a.write_text("a")
+    b.write_text("bb")
+    exclude = tmp_path / "prelude.tmp"
+    depfile = f"out.tmp: {exclude} {a} \\\n {str(b).replace(' ', chr(92) + ' ')}\n"
+    manifest = precompiled.dependency_manifest(depfile, exclude=exclude)
+    assert [line.split(" ", 2)[1:] for line in manifest.splitlines()] == [["1", str(a)], ["2", str(b)]]
+    assert precompiled.manifest_current(manifest)
+    b.write_text("bc")  # same size, later mtime
+    os.utime(b, ns=(1, 1))
+    assert not precompiled.manifest_current(manifest)
+    b.unlink()
+    assert not precompiled.manifest_current(manifest)
+    assert not precompiled.manifest_current("")
+
+
+def test_a_header_changed_since_is_a_miss(fresh_cache):
+    # Say a system upgrade changed <immintrin.h> but not gcc's --version.
+    flags = [*compile_flags("avx2"), "-c"]
+    tag = uuid.uuid4().hex[:8]
+    for i in range(2):
+        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    (deps,) = fresh_cache.glob("*.deps")
+    lines = deps.read_text().splitlines()
+    assert any(line.endswith("immintrin.h") for line in lines)
+    mtime, size, path = lines[0].split(" ", 2)
+    deps.chmod(0o600)
+    deps.write_text("\n".join([f"{int(mtime) - 1} {size} {path}", *lines[1:]]) + "\n")
+    deps.chmod(0o400)
+    build._prelude_checked.clear()  # as a new process sees it
+    before = precompiled.build_count
+    build.build(kernel_source("avx2", f"{tag}x"), flags, shared=False, libs=())
+    assert precompiled.build_count == before + 1
+    assert precompiled.manifest_current(next(fresh_cache.glob("*.deps")).read_text())
