@@ -27,12 +27,6 @@ int64_t lo_test_sum(const int64_t *restrict x, int64_t n) {{
 """
 
 
-@pytest.fixture
-def fresh_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOPOPT_CACHE_DIR", str(tmp_path))
-    return tmp_path
-
-
 def test_second_compile_hits_the_cache(fresh_cache):
     source = sum_source(uuid.uuid4().hex)
     before = build.compile_count

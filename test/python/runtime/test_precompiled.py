@@ -16,6 +16,17 @@ KERNEL_PRELUDE = "#include <stddef.h>\n#include <stdint.h>\n#include <math.h>\n"
 INTRINSICS = {"scalar": None, "sse2": "emmintrin.h", "avx2": "immintrin.h", "avx512": "immintrin.h", "neon": "arm_neon.h"}
 
 
+AVX2_OBJECT = [*compile_flags("avx2"), "-c"]
+
+
+def build_kernels(count: int, tag: str | None = None) -> str:
+    """Build `count` distinct AVX2 kernels with one prelude (to objects); the tag that tells them apart."""
+    tag = tag or uuid.uuid4().hex[:8]
+    for i in range(count):
+        build.build(kernel_source("avx2", f"{tag}{i}"), AVX2_OBJECT, shared=False, libs=())
+    return tag
+
+
 def kernel_source(isa: str, tag: str) -> str:
     header = INTRINSICS[isa]
     include = f"#include <{header}>\n" if header else ""
@@ -30,13 +41,6 @@ int64_t lo_sum_{tag}(const int64_t *restrict x, int64_t n)
     return s;
 }}
 """
-
-
-@pytest.fixture
-def fresh_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("LOOPOPT_CACHE_DIR", str(tmp_path))
-    monkeypatch.delenv("LOOPOPT_PCH", raising=False)
-    return tmp_path
 
 
 def test_the_prelude_is_the_leading_includes_and_defines():
@@ -118,7 +122,7 @@ def test_second_miss_builds_it_and_gcc_loads_it_under_the_isas_flags(fresh_cache
 
 
 def test_objects_are_the_same_with_and_without(fresh_cache, tmp_path_factory, monkeypatch):
-    flags = [*compile_flags("avx2"), "-c"]
+    flags = AVX2_OBJECT
     tag = uuid.uuid4().hex[:8]
     sources = [kernel_source("avx2", tag + str(i)) for i in range(3)]
     with_pch = [build.build(s, flags, shared=False, libs=()).read_bytes() for s in sources]
@@ -130,17 +134,14 @@ def test_objects_are_the_same_with_and_without(fresh_cache, tmp_path_factory, mo
 
 
 def test_a_corrupt_precompiled_header_is_discarded_and_rebuilt(fresh_cache, monkeypatch):
-    flags = [*compile_flags("avx2"), "-c"]
-    tag = uuid.uuid4().hex[:8]
-    for i in range(2):
-        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    tag = build_kernels(2)
     (gch,) = fresh_cache.glob("*.h.gch")
     gch.chmod(0o600)
     gch.write_bytes(b"not a precompiled header")
     gch.chmod(0o500)
     build._verified.clear()  # as a new process sees it: the digest no longer matches
     before = precompiled.build_count
-    build.build(kernel_source("avx2", f"{tag}x"), flags, shared=False, libs=())
+    build.build(kernel_source("avx2", f"{tag}x"), AVX2_OBJECT, shared=False, libs=())
     assert precompiled.build_count == before + 1
     (rebuilt,) = fresh_cache.glob("*.h.gch")
     assert rebuilt.stat().st_size > 1000
@@ -151,39 +152,30 @@ def test_a_build_that_fails_with_it_is_retried_without(fresh_cache, monkeypatch,
     gone = tmp_path_factory.mktemp("gone") / "prelude.h"
     monkeypatch.setattr(build, "_precompiled_prelude", lambda *args: ["-include", str(gone)])
     commands = _commands(monkeypatch)
-    out = build.build(kernel_source("avx2", uuid.uuid4().hex[:8]), [*compile_flags("avx2"), "-c"], shared=False, libs=())
+    out = build.build(kernel_source("avx2", uuid.uuid4().hex[:8]), AVX2_OBJECT, shared=False, libs=())
     assert out.exists() and len(commands) == 2 and "-include" in commands[0] and "-include" not in commands[1]
 
 
 def test_a_compile_error_is_reported_as_without(fresh_cache, monkeypatch):
-    flags = [*compile_flags("avx2"), "-c"]
-    tag = uuid.uuid4().hex[:8]
-    for i in range(2):
-        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    tag = build_kernels(2)
     commands = _commands(monkeypatch)
     with pytest.raises(build.CompileError) as info:
-        build.build(kernel_source("avx2", f"{tag}z") + "int f(void) { return undeclared_thing; }\n", flags, shared=False, libs=())
+        build.build(kernel_source("avx2", f"{tag}z") + "int f(void) { return undeclared_thing; }\n", AVX2_OBJECT, shared=False, libs=())
     assert "undeclared_thing" in info.value.stderr and "-include" not in info.value.command
     assert len(commands) == 2 and "-include" in commands[0] and "-include" not in commands[1]
 
 
 def test_off_with_the_environment_variable(fresh_cache, monkeypatch):
     monkeypatch.setenv("LOOPOPT_PCH", "0")
-    flags = [*compile_flags("avx2"), "-c"]
-    tag = uuid.uuid4().hex[:8]
     before = precompiled.build_count
-    for i in range(3):
-        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    build_kernels(3)
     assert precompiled.build_count == before and not list(fresh_cache.glob("*.gch"))
 
 
 def test_none_is_built_on_a_nearly_full_disk(fresh_cache, monkeypatch):
     monkeypatch.setattr(precompiled, "MIN_FREE_BYTES", 1 << 62)
-    flags = [*compile_flags("avx2"), "-c"]
-    tag = uuid.uuid4().hex[:8]
     before = precompiled.build_count
-    for i in range(3):
-        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    build_kernels(3)
     assert precompiled.build_count == before and not list(fresh_cache.glob("*.gch"))
 
 
@@ -206,10 +198,7 @@ def test_the_manifest_lists_the_headers_read(tmp_path):
 
 def test_a_header_changed_since_is_a_miss(fresh_cache):
     # Say a system upgrade changed <immintrin.h> but not gcc's --version.
-    flags = [*compile_flags("avx2"), "-c"]
-    tag = uuid.uuid4().hex[:8]
-    for i in range(2):
-        build.build(kernel_source("avx2", f"{tag}{i}"), flags, shared=False, libs=())
+    tag = build_kernels(2)
     (deps,) = fresh_cache.glob("*.deps")
     lines = deps.read_text().splitlines()
     assert any(line.endswith("immintrin.h") for line in lines)
@@ -219,6 +208,6 @@ def test_a_header_changed_since_is_a_miss(fresh_cache):
     deps.chmod(0o400)
     build._prelude_checked.clear()  # as a new process sees it
     before = precompiled.build_count
-    build.build(kernel_source("avx2", f"{tag}x"), flags, shared=False, libs=())
+    build.build(kernel_source("avx2", f"{tag}x"), AVX2_OBJECT, shared=False, libs=())
     assert precompiled.build_count == before + 1
     assert precompiled.manifest_current(next(fresh_cache.glob("*.deps")).read_text())
