@@ -488,10 +488,12 @@ def _build_prelude(entry: _Entry, prelude: str, flags: list[str], compiler: str,
         if proc.returncode != 0:
             return None
         manifest = precompiled.dependency_manifest(depfile.read_text(), exclude=text)
-        path, _ = entry.store(out)
-        header, deps = _prelude_companions(path)
+        # The companions first, the pointer last (in store): a process that finds the pointer
+        # finds them too, and does not discard a complete entry as broken.
+        header, deps = _prelude_companions(entry.artifact(hashlib.sha256(out.read_bytes()).hexdigest()))
         _write_atomically(header, prelude, mode=0o400)
         _write_atomically(deps, manifest, mode=0o400)
+        path, _ = entry.store(out)
         return path
     finally:
         for temp in temps:

@@ -4,6 +4,7 @@ the precompiled header under every ISA's flags, and that the objects do not chan
 import os
 import shutil
 import subprocess
+import sys
 import uuid
 from pathlib import Path
 
@@ -211,3 +212,42 @@ def test_a_header_changed_since_is_a_miss(fresh_cache):
     build.build(kernel_source("avx2", f"{tag}x"), AVX2_OBJECT, shared=False, libs=())
     assert precompiled.build_count == before + 1
     assert precompiled.manifest_current(next(fresh_cache.glob("*.deps")).read_text())
+
+
+_RACER = """
+import sys, time
+from pathlib import Path
+from loopopt.runtime import build
+sys.path.insert(0, sys.argv[3])
+from test_precompiled import AVX2_OBJECT, kernel_source
+print("ready", flush=True)
+while not Path(sys.argv[2]).exists():
+    time.sleep(0.001)
+for i in range(3):
+    build.build(kernel_source("avx2", sys.argv[1] + str(i)), AVX2_OBJECT, shared=False, libs=())
+"""
+
+
+def test_processes_racing_to_build_it_all_build_their_objects(fresh_cache):
+    # Both find the marker (the second miss) at once: both build the .gch, both compile with it or
+    # without, and what the cache keeps is one complete entry.
+    build_kernels(1)
+    go = fresh_cache / "go"
+    env = {**os.environ, "LOOPOPT_CACHE_DIR": str(fresh_cache)}
+    racers = [
+        subprocess.Popen([sys.executable, "-c", _RACER, uuid.uuid4().hex[:8], str(go), str(Path(__file__).parent)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        for _ in range(2)
+    ]
+    for r in racers:
+        assert r.stdout.readline().strip() == "ready"
+    go.touch()
+    for r in racers:
+        _, err = r.communicate(timeout=300)
+        assert r.returncode == 0, err
+    assert len(list(fresh_cache.glob("*.o"))) + len(list(fresh_cache.glob("*.exe"))) >= 6
+    pointer = next(p for p in fresh_cache.glob("*.sha256") if any(fresh_cache.glob(p.stem + "-*.h.gch")))
+    gch = fresh_cache / f"{pointer.stem}-{pointer.read_text().strip()[:16]}.h.gch"
+    header = Path(str(gch)[: -len(".gch")])
+    assert header.is_file() and header.with_suffix(".deps").is_file()
+    assert not [p for p in fresh_cache.iterdir() if p.name.endswith(".tmp")]
