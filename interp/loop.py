@@ -63,6 +63,8 @@ def _buffer(op: Operation, buf: Any, t: Attribute) -> np.ndarray:
     return buf
 
 
+_INT64_HALF, _INT64_SPAN = 1 << 63, 1 << 64
+
 _Plan = list[tuple[int, list[tuple[int, int]]]]
 _plans: "weakref.WeakKeyDictionary[Operation, tuple[tuple[Attribute, ...], _Plan]]" = weakref.WeakKeyDictionary()
 
@@ -83,19 +85,30 @@ def _plan(op: loop.LoadOp | loop.StoreOp) -> _Plan:
     return plan
 
 
+def _out_of_bounds(op: loop.LoadOp | loop.StoreOp, bad: int, d: int, length: int) -> InterpretationError:
+    return InterpretationError(f"{op.name}: index {bad} out of bounds of dimension {d} (length {length})")
+
+
 def _index(op: loop.LoadOp | loop.StoreOp, buf: np.ndarray, index_values: Sequence[Any]) -> tuple[Any, ...]:
     """Each dimension's Σ coeff·var + offset (an int64 or an int64 array of lanes), bounds-checked."""
     out: list[Any] = []
     for d, (offset, terms) in enumerate(_plan(op)):
+        if all(type(index_values[k]) is np.int64 for k, _ in terms):
+            # Scalar indices (scalar loops): Python integers wrapped to int64 give what the int64
+            # arithmetic below gives, at a fraction of its cost per load and store.
+            exact = offset + sum(c * int(index_values[k]) for k, c in terms)
+            wrapped = (exact + _INT64_HALF) % _INT64_SPAN - _INT64_HALF
+            if not 0 <= wrapped < buf.shape[d]:
+                raise _out_of_bounds(op, wrapped, d, buf.shape[d])
+            out.append(np.int64(wrapped))
+            continue
         idx: Any = np.int64(offset)
         for k, c in terms:
             idx = idx + np.int64(c) * np.asarray(index_values[k], dtype=np.int64)
         idx = np.asarray(idx, dtype=np.int64)
         if idx.size and (idx.min() < 0 or idx.max() >= buf.shape[d]):
             bad = idx[(idx < 0) | (idx >= buf.shape[d])].reshape(-1)[0]
-            raise InterpretationError(
-                f"{op.name}: index {int(bad)} out of bounds of dimension {d} (length {buf.shape[d]})"
-            )
+            raise _out_of_bounds(op, int(bad), d, buf.shape[d])
         out.append(idx if idx.ndim else np.int64(idx))
     return tuple(out)
 
