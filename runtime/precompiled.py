@@ -37,9 +37,6 @@ searched for next to the prelude, not next to the source) or an object-like macr
 SKIPPED_LINE = re.compile(r"\s*(?:#\s*line\b[^\n]*|//[^\n]*)?")
 """A line the prelude may pass over: blank, a `#line` directive, a `//` comment."""
 
-MIN_INCLUDES = 1
-"""A prelude without an include saves nothing."""
-
 MIN_FREE_BYTES = 2 << 30
 """No precompiled header is built on a file system with less free space than this: at 5-35 MB
 each they are an acceleration, never worth filling a nearly full disk."""
@@ -79,8 +76,8 @@ def prelude_of(source: str) -> str:
         elif not SKIPPED_LINE.fullmatch(line):
             break
         i += 1
-    if sum(1 for line in kept if "include" in line) < MIN_INCLUDES:
-        return ""
+    if not any(line.startswith("#") and line[1:].lstrip().startswith("include") for line in kept):
+        return ""  # a prelude of defines alone saves nothing
     return "\n".join(kept) + "\n"
 
 

@@ -13,7 +13,7 @@ another's state; what differs from a fresh process is that modules are already i
 
 The client is `tool_client.py` (standard library only, run with `python -S`) installed under a
 tool's name; it runs the real tool itself when no server answers. test/filecheck/lit.cfg.py
-starts a server for the lit run (docs/testing.md).
+starts a server for the lit run (the README's "make test" paragraph).
 """
 
 from __future__ import annotations

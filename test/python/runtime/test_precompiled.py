@@ -20,9 +20,9 @@ INTRINSICS = {"scalar": None, "sse2": "emmintrin.h", "avx2": "immintrin.h", "avx
 AVX2_OBJECT = [*compile_flags("avx2"), "-c"]
 
 
-def build_kernels(count: int, tag: str | None = None) -> str:
+def build_kernels(count: int) -> str:
     """Build `count` distinct AVX2 kernels with one prelude (to objects); the tag that tells them apart."""
-    tag = tag or uuid.uuid4().hex[:8]
+    tag = uuid.uuid4().hex[:8]
     for i in range(count):
         build.build(kernel_source("avx2", f"{tag}{i}"), AVX2_OBJECT, shared=False, libs=())
     return tag
@@ -123,14 +123,13 @@ def test_second_miss_builds_it_and_gcc_loads_it_under_the_isas_flags(fresh_cache
 
 
 def test_objects_are_the_same_with_and_without(fresh_cache, tmp_path_factory, monkeypatch):
-    flags = AVX2_OBJECT
     tag = uuid.uuid4().hex[:8]
     sources = [kernel_source("avx2", tag + str(i)) for i in range(3)]
-    with_pch = [build.build(s, flags, shared=False, libs=()).read_bytes() for s in sources]
+    with_pch = [build.build(s, AVX2_OBJECT, shared=False, libs=()).read_bytes() for s in sources]
     assert list(fresh_cache.glob("*.h.gch"))
     monkeypatch.setenv("LOOPOPT_CACHE_DIR", str(tmp_path_factory.mktemp("plain")))
     monkeypatch.setenv("LOOPOPT_PCH", "0")
-    without = [build.build(s, flags, shared=False, libs=()).read_bytes() for s in sources]
+    without = [build.build(s, AVX2_OBJECT, shared=False, libs=()).read_bytes() for s in sources]
     assert with_pch == without
 
 

@@ -42,8 +42,8 @@ def server(tmp_path_factory):
 
 def both(server, tool: str, args: list[str], **kwargs) -> tuple[subprocess.CompletedProcess, subprocess.CompletedProcess]:
     shims, env = server
-    served = subprocess.run([str(shims / tool), *args], env={**env, **kwargs.pop("env", {})}, capture_output=True, **kwargs)
-    plain_env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **kwargs.pop("plain_env", {})}
+    served = subprocess.run([str(shims / tool), *args], env=env, capture_output=True, **kwargs)
+    plain_env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
     plain = subprocess.run([str(BIN / tool), *args], env=plain_env, capture_output=True, **kwargs)
     return served, plain
 
